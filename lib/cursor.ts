@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { invalidParameter } from "./errors";
+
+/** Where a keyset page ends: the sort key of its last row. */
+export interface Position {
+  createdAt: number;
+  id: number | string;
+}
+
+const payloadSchema = z.tuple([z.string(), z.number().int().nonnegative(), z.union([z.number().int(), z.string().max(64)])]);
+
+/**
+ * Cursors are opaque to clients: base64url JSON of [scope, created_at, id]. The scope ties a
+ * cursor to the list (and filters) it came from, so a cursor from another list is refused.
+ */
+export function encodeCursor(scope: string, position: Position): string {
+  return Buffer.from(JSON.stringify([scope, position.createdAt, position.id])).toString("base64url");
+}
+
+export function decodeCursor(scope: string, token: string): Position {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
+  } catch {
+    throw invalidParameter("cursor", "The cursor is not one this API issued.");
+  }
+  const parsed = payloadSchema.safeParse(payload);
+  if (!parsed.success) throw invalidParameter("cursor", "The cursor is not one this API issued.");
+  const [cursorScope, createdAt, id] = parsed.data;
+  if (cursorScope !== scope) throw invalidParameter("cursor", "The cursor belongs to another list or other filters.");
+  return { createdAt, id };
+}

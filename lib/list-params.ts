@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { invalidParameter } from "./errors";
+import { SIGNUP_SORTS, SORT_DIRECTIONS } from "./signups";
+
+// One definition of every list parameter, shared by /v1 (strict: bad input is a 400) and the
+// dashboard (lenient: bad input falls back to the default).
+
+const booleanWord = z.enum(["true", "false"], { error: 'must be "true" or "false"' }).transform((word) => word === "true");
+
+export const MAX_PAGE_LIMIT = 1000;
+
+const filterFields = {
+  verified: booleanWord.optional(),
+  referral: booleanWord.optional(),
+};
+
+const keysetFields = {
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,7}$/, `must be an integer from 1 to ${MAX_PAGE_LIMIT}`)
+    .transform(Number)
+    .pipe(z.number().int().min(1, `must be an integer from 1 to ${MAX_PAGE_LIMIT}`).max(MAX_PAGE_LIMIT, `must be an integer from 1 to ${MAX_PAGE_LIMIT}`))
+    .optional(),
+  cursor: z.string().min(1, "must not be empty").max(512, "is too long").optional(),
+};
+
+/** GET /v1/waitlist */
+export const waitlistListParamsSchema = z.strictObject(keysetFields);
+/** GET /v1/waitlist/{id}: no query parameters. */
+export const noParamsSchema = z.strictObject({});
+/** GET /v1/waitlist/{id}/signup */
+export const signupListParamsSchema = z.strictObject({ ...filterFields, ...keysetFields });
+
+export const DASHBOARD_PAGE_SIZES = [25, 50, 100] as const;
+
+/** The dashboard's signup table state, as it lives in the URL. Invalid values fall back to defaults. */
+export const signupTableParamsSchema = z.object({
+  verified: filterFields.verified.catch(undefined),
+  referral: filterFields.referral.catch(undefined),
+  q: z.string().trim().max(200).optional().catch(undefined).transform((q) => q || undefined),
+  sort: z.enum(SIGNUP_SORTS).catch("created_at"),
+  dir: z.enum(SORT_DIRECTIONS).catch("desc"),
+  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
+  size: z.coerce
+    .number()
+    .refine((size) => (DASHBOARD_PAGE_SIZES as readonly number[]).includes(size))
+    .catch(DASHBOARD_PAGE_SIZES[0]),
+});
+export type SignupTableParams = z.infer<typeof signupTableParamsSchema>;
+
+/**
+ * Strictly parses a query string for /v1: an unknown or repeated parameter, or a bad value,
+ * is an `invalid_parameter` error that names the parameter.
+ */
+export function parseApiQuery<Schema extends z.ZodType>(searchParams: URLSearchParams, schema: Schema): z.output<Schema> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of searchParams) {
+    if (Object.hasOwn(values, name)) throw invalidParameter(name, `The query parameter "${name}" is given more than once.`);
+    values[name] = value;
+  }
+  const parsed = schema.safeParse(values);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  if (issue.code === "unrecognized_keys") {
+    const name = issue.keys[0]!;
+    throw invalidParameter(name, `Unknown query parameter "${name}".`);
+  }
+  const name = String(issue.path[0] ?? "query");
+  throw invalidParameter(name, `The query parameter "${name}" ${issue.message}.`);
+}
+
+/** Leniently parses the dashboard's URL state (the first value of each parameter wins). */
+export function parseSignupTableParams(searchParams: Record<string, string | string[] | undefined>): SignupTableParams {
+  const first = Object.fromEntries(Object.entries(searchParams).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
+  return signupTableParamsSchema.parse(first);
+}

@@ -1,0 +1,53 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+// One production server on a throw-away SQLite file serves every e2e and API test. Test files
+// open the same file through the query layer to create their own fixtures.
+const port = Number(process.env.E2E_PORT ?? 3100);
+const databasePath = process.env.E2E_DATABASE_PATH ?? join(tmpdir(), `waitlist-e2e-${port}.db`);
+process.env.DATABASE_PATH = databasePath;
+process.env.E2E_BASE_URL = `http://127.0.0.1:${port}`;
+
+export const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost",
+];
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  reporter: process.env.CI ? "list" : [["list"]],
+  timeout: 60_000,
+  use: {
+    baseURL: process.env.E2E_BASE_URL,
+    trace: "retain-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
+      },
+    },
+  ],
+  webServer: {
+    command: `rm -f "${databasePath}" "${databasePath}-wal" "${databasePath}-shm" && npx next build && npm run cli -- db migrate && npx next start -H 127.0.0.1 -p ${port}`,
+    url: `http://127.0.0.1:${port}/`,
+    env: { DATABASE_PATH: databasePath, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next" },
+    reuseExistingServer: false,
+    timeout: 300_000,
+    stdout: "ignore",
+    stderr: "pipe",
+  },
+});
