@@ -1,0 +1,206 @@
+// The benchmark's baseline: a bare node:http server over the app's own query layer.
+//   DATABASE_PATH=/tmp/bench.db PORT=3520 node --import tsx tests/bench/baseline-server.ts
+//
+// "Identical SQL" is had by calling the same query functions as the app (same statements, same
+// connection setup, same SQLite-built JSON), and the same key and session checks (SHA-256
+// lookups). What it leaves out is everything between the socket and those functions: Next.js
+// routing, Web Request/Response/ReadableStream, zod parameter parsing and React. The gap between
+// the two is what the framework costs. It answers only the benchmark's requests, without the
+// API's full error handling.
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { openDatabase } from "@/db/client";
+import { signupsScope } from "@/lib/api/scopes";
+import { verifyApiKey, VIEW_ROLE } from "@/lib/api-keys";
+import { decodeCursor, encodeCursor } from "@/lib/cursor";
+import { env } from "@/lib/env";
+import { parseSignupTableParams } from "@/lib/list-params";
+import { getSessionFromToken, SESSION_COOKIE } from "@/lib/sessions";
+import { neutralizeFormula, SIGNUP_CSV_COLUMNS } from "@/lib/signup-csv";
+import { cachedCountSignups, cachedSignupsPerDay } from "@/lib/signup-stats";
+import { countSignupsSince, listSignupRows, signupJsonBatches, signupJsonPage, signupRowBatches, type SignupRow, type SignupScope } from "@/lib/signups";
+import { getWaitlist } from "@/lib/waitlists";
+
+const db = openDatabase(env().DATABASE_PATH);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+class Refusal extends Error {
+  constructor(readonly status: number) {
+    super(String(status));
+  }
+}
+
+function apiHeaders(extra: Record<string, string> = {}) {
+  return { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Request-Id": randomUUID(), ...extra };
+}
+
+function authenticate(request: IncomingMessage) {
+  const authorization = request.headers.authorization;
+  const presented = authorization ? /^Bearer +(\S+) *$/i.exec(authorization)?.[1] : (request.headers["x-api-key"] as string | undefined);
+  const check = verifyApiKey(presented, VIEW_ROLE, db);
+  if (!check.ok) throw new Refusal(check.reason === "forbidden" ? 403 : 401);
+}
+
+function requireSession(request: IncomingMessage) {
+  const cookie = request.headers.cookie ?? "";
+  const token = cookie.split(/; */).find((pair) => pair.startsWith(`${SESSION_COOKIE}=`))?.slice(SESSION_COOKIE.length + 1);
+  if (!getSessionFromToken(token, db)) throw new Refusal(401);
+}
+
+function findWaitlist(id: string) {
+  const waitlist = UUID.test(id) ? getWaitlist(id, db) : undefined;
+  if (!waitlist) throw new Refusal(404);
+  return waitlist;
+}
+
+/** Resolves when the socket can take more, or when the client has gone. */
+function drained(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off("drain", done);
+      response.off("close", done);
+      resolve();
+    };
+    response.on("drain", done);
+    response.on("close", done);
+  });
+}
+
+/** Writes chunks with back-pressure: the next chunk is made only when the socket took the last. */
+async function writeChunks(response: ServerResponse, chunks: Iterable<string>) {
+  for (const chunk of chunks) {
+    if (response.destroyed) return;
+    if (!response.write(chunk)) await drained(response);
+  }
+  response.end();
+}
+
+function* jsonArrayChunks(batches: Iterable<string[]>) {
+  let opened = false;
+  for (const batch of batches) {
+    yield (opened ? "," : "[") + batch.join(",");
+    opened = true;
+  }
+  yield opened ? "]" : "[]";
+}
+
+// GET /v1/waitlist/{id}
+function waitlistRoute(request: IncomingMessage, response: ServerResponse, id: string, url: URL) {
+  authenticate(request);
+  if (url.search) throw new Refusal(400);
+  const waitlist = findWaitlist(id);
+  response.writeHead(200, apiHeaders()).end(JSON.stringify({ id: waitlist.id, name: waitlist.name, website: waitlist.website }));
+}
+
+function booleanParam(url: URL, name: string): boolean | undefined {
+  const value = url.searchParams.get(name);
+  if (value === null) return undefined;
+  if (value !== "true" && value !== "false") throw new Refusal(400);
+  return value === "true";
+}
+
+// GET /v1/waitlist/{id}/signup[?verified&referral&limit&cursor]
+async function signupsRoute(request: IncomingMessage, response: ServerResponse, id: string, url: URL) {
+  authenticate(request);
+  for (const name of url.searchParams.keys()) if (!["verified", "referral", "limit", "cursor"].includes(name)) throw new Refusal(400);
+  const filters = { verified: booleanParam(url, "verified"), referral: booleanParam(url, "referral") };
+  const limitText = url.searchParams.get("limit");
+  const limit = limitText === null ? undefined : Number(limitText);
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) throw new Refusal(400);
+  const cursorText = url.searchParams.get("cursor");
+  const waitlistId = findWaitlist(id).id;
+  const cursorScope = signupsScope(waitlistId, filters);
+  const scope = { waitlistId, ...filters };
+  if (limit === undefined) {
+    response.writeHead(200, apiHeaders());
+    await writeChunks(response, jsonArrayChunks(signupJsonBatches(scope, 1000, db)));
+    return;
+  }
+  const after = cursorText === null ? undefined : decodeCursor(cursorScope, cursorText);
+  const { items, next } = signupJsonPage({ scope, limit, after }, db);
+  const headers: Record<string, string> = {};
+  if (next) {
+    const nextUrl = new URL(url);
+    nextUrl.searchParams.set("cursor", encodeCursor(cursorScope, next));
+    headers.Link = `<${nextUrl.href}>; rel="next"`;
+  }
+  response.writeHead(200, apiHeaders(headers)).end(`[${items.join(",")}]`);
+}
+
+function tableScope(waitlistId: string, url: URL) {
+  const state = parseSignupTableParams(Object.fromEntries(url.searchParams));
+  const scope: SignupScope = { waitlistId, verified: state.verified, referral: state.referral, search: state.q };
+  return { state, scope };
+}
+
+// The same quoting as csv-stringify's defaults: a cell is quoted when it holds the delimiter, a quote or the record delimiter.
+function csvCell(value: string): string {
+  const cell = neutralizeFormula(value);
+  return /[",]|\r\n/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+}
+
+function csvLine(row: SignupRow): string {
+  return [row.email, String(row.verified), String(row.referral), JSON.stringify(row.customInputs), row.createdAt.toISOString()].map(csvCell).join(",");
+}
+
+function* csvChunks(scope: SignupScope) {
+  yield `${SIGNUP_CSV_COLUMNS.join(",")}\r\n`;
+  for (const rows of signupRowBatches(scope, 1000, db)) yield `${rows.map(csvLine).join("\r\n")}\r\n`;
+}
+
+// GET /waitlists/{id}/export – the dashboard's CSV export
+async function exportRoute(request: IncomingMessage, response: ServerResponse, id: string, url: URL) {
+  requireSession(request);
+  const { scope } = tableScope(findWaitlist(id).id, url);
+  response.writeHead(200, { "content-type": "text/csv; charset=utf-8", "content-disposition": 'attachment; filename="signups.csv"', "cache-control": "no-store" });
+  await writeChunks(response, csvChunks(scope));
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+// GET /waitlists/{id} – the queries of the dashboard page, written as bare HTML (no React)
+function pageRoute(request: IncomingMessage, response: ServerResponse, id: string, url: URL) {
+  requireSession(request);
+  const waitlist = findWaitlist(id);
+  const { state, scope } = tableScope(waitlist.id, url);
+  const rows = listSignupRows({ scope, sort: state.sort, direction: state.dir, offset: (state.page - 1) * state.size, limit: state.size }, db);
+  const counts = cachedCountSignups(scope, db);
+  const now = Date.now();
+  const lastWeek = countSignupsSince(scope, new Date(now - 7 * 86_400_000), db);
+  const today = now - (now % 86_400_000);
+  const perDay = cachedSignupsPerDay(scope, new Date(today - 89 * 86_400_000), db);
+  const body = [
+    `<!DOCTYPE html><html><head><title>${escapeHtml(waitlist.name)}</title></head><body><h1>${escapeHtml(waitlist.name)}</h1>`,
+    `<dl><dt>Signups</dt><dd>${counts.total}</dd><dt>Verified</dt><dd>${counts.verified}</dd><dt>Referral</dt><dd>${counts.referral}</dd><dt>Last 7 days</dt><dd>${lastWeek}</dd></dl>`,
+    `<ol>${perDay.map((day) => `<li>${day.day}: ${day.count}</li>`).join("")}</ol>`,
+    `<table><tbody>${rows.map((row) => `<tr><td>${escapeHtml(row.email)}</td><td>${row.verified}</td><td>${row.referral}</td><td>${row.createdAt.toISOString()}</td></tr>`).join("")}</tbody></table>`,
+    "</body></html>",
+  ];
+  response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body.join(""));
+}
+
+const ROUTES: [RegExp, (request: IncomingMessage, response: ServerResponse, id: string, url: URL) => void | Promise<void>][] = [
+  [/^\/v1\/waitlist\/([^/]+)$/, waitlistRoute],
+  [/^\/v1\/waitlist\/([^/]+)\/signup$/, signupsRoute],
+  [/^\/waitlists\/([^/]+)\/export$/, exportRoute],
+  [/^\/waitlists\/([^/]+)$/, pageRoute],
+];
+
+const server = createServer(async (request, response) => {
+  try {
+    const url = new URL(request.url ?? "/", `http://${request.headers.host ?? "localhost"}`);
+    for (const [pattern, route] of ROUTES) {
+      const match = pattern.exec(url.pathname);
+      if (match && request.method === "GET") return await route(request, response, decodeURIComponent(match[1]!), url);
+    }
+    throw new Refusal(404);
+  } catch (error) {
+    const status = error instanceof Refusal ? error.status : error instanceof Error && "code" in error && error.code === "invalid_parameter" ? 400 : 500;
+    if (status === 500) console.error(error);
+    if (response.headersSent) response.destroy();
+    else response.writeHead(status, { "Content-Type": "application/problem+json" }).end(JSON.stringify({ status }));
+  }
+});
+
+server.listen(env().PORT, "127.0.0.1", () => console.log(`baseline listening on ${env().PORT}`));
+process.on("SIGTERM", () => server.close(() => process.exit(0)));

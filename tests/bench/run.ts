@@ -1,0 +1,131 @@
+// npm run bench [-- --out bench.json --rounds 2 --seconds 10 --connections 16 --reuse-build --only stream,page]
+// Builds the dataset, builds and starts the production app and the baseline server on it, measures
+// each scenario on both (alternately) and prints one table. See tests/bench/README.md.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { openDatabase } from "@/db/client";
+import { signupsScope } from "@/lib/api/scopes";
+import { createApiKey, VIEW_ROLE } from "@/lib/api-keys";
+import { encodeCursor } from "@/lib/cursor";
+import { createSession, SESSION_COOKIE } from "@/lib/sessions";
+import { countSignups, listSignupRows } from "@/lib/signups";
+import { prepareDataset } from "./dataset";
+import { prepareImportFile } from "./import-file";
+import { cliImport } from "./import-scenario";
+import { run, start, stop, waitForHttp, type Child } from "./processes";
+import { formatTable, writeJson, type Row } from "./report";
+import { csvExport, dashboardPage, deepPage, firstPage, fullStream, singleWaitlist, type Bench } from "./scenarios";
+
+const SCENARIOS = { waitlist: singleWaitlist, "first-page": firstPage, "deep-page": deepPage, stream: fullStream, page: dashboardPage, csv: csvExport } as const;
+
+const { values: options } = parseArgs({
+  options: {
+    out: { type: "string" },
+    signups: { type: "string", default: "1000000" },
+    "import-rows": { type: "string", default: "1000000" },
+    rounds: { type: "string", default: "2" },
+    seconds: { type: "string", default: "10" },
+    connections: { type: "string", default: "16" },
+    "page-requests": { type: "string", default: "15" },
+    port: { type: "string", default: "3510" },
+    "reuse-build": { type: "boolean", default: false },
+    only: { type: "string" },
+  },
+});
+
+const count = (name: keyof typeof options) => {
+  const value = Number(options[name]);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
+  return value;
+};
+const selected = options.only ? options.only.split(",") : [...Object.keys(SCENARIOS), "import"];
+for (const name of selected) if (name !== "import" && !(name in SCENARIOS)) throw new Error(`--only: unknown scenario "${name}" (${Object.keys(SCENARIOS).join(", ")}, import)`);
+
+const startedAt = performance.now();
+const log = (line: string) => console.log(`[${((performance.now() - startedAt) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+const DIST_DIR = ".next-bench";
+
+async function buildApp() {
+  if (options["reuse-build"] && existsSync(join(DIST_DIR, "BUILD_ID"))) return log(`reusing the build in ${DIST_DIR}`);
+  log(`next build into ${DIST_DIR} …`);
+  const started = performance.now();
+  await run(process.execPath, ["node_modules/next/dist/bin/next", "build"], { NEXT_DIST_DIR: DIST_DIR });
+  log(`built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+/** A key and a dashboard session on the bench database, plus what the scenarios look for. */
+function fixtures(path: string, waitlistId: string) {
+  const db = openDatabase(path);
+  const key = createApiKey({ name: "bench", roles: [VIEW_ROLE] }, db);
+  const { token } = createSession(key.id, db);
+  const verified = { waitlistId, verified: true };
+  const deep = listSignupRows({ scope: verified, sort: "created_at", direction: "asc", offset: Math.floor(countSignups(verified, db).total * 0.9), limit: 1 }, db)[0]!;
+  const newest = listSignupRows({ scope: verified, offset: 0, limit: 1 }, db)[0]!;
+  db.$client.close();
+  return {
+    apiHeaders: { authorization: `Bearer ${key.key}` },
+    cookieHeaders: { cookie: `${SESSION_COOKIE}=${token}` },
+    deepCursor: encodeCursor(signupsScope(waitlistId, { verified: true }), { createdAt: deep.createdAt.getTime(), id: deep.id }),
+    pageMustContain: newest.email,
+  };
+}
+
+async function main() {
+  const workDir = mkdtempSync(join(tmpdir(), "waitlist-bench-"));
+  const cacheDir = join(tmpdir(), "waitlist-bench-cache");
+  mkdirSync(cacheDir, { recursive: true });
+  const servers: Child[] = [];
+  try {
+    log(`dataset: ${count("signups").toLocaleString("en")} signups …`);
+    const dataset = prepareDataset(workDir, count("signups"));
+    log(dataset.cached ? "dataset from the cache" : `dataset built in ${dataset.buildSeconds.toFixed(1)} s`);
+    const importRows = count("import-rows");
+    const importFile = selected.includes("import") ? await prepareImportFile(cacheDir, importRows) : "";
+    const rows: Row[] = [];
+    if (selected.some((name) => name !== "import")) {
+      await buildApp();
+      const env = { DATABASE_PATH: dataset.path };
+      const appPort = count("port");
+      const app = start(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(appPort)], { ...env, NEXT_DIST_DIR: DIST_DIR });
+      const baseline = start(process.execPath, ["--import", "tsx", "tests/bench/baseline-server.ts"], { ...env, PORT: String(appPort + 10) });
+      servers.push(app, baseline);
+      await waitForHttp(`http://127.0.0.1:${appPort}/v1/openapi.json`, app);
+      await waitForHttp(`http://127.0.0.1:${appPort + 10}/`, baseline);
+      const bench: Bench = {
+        app: { name: "app", origin: `http://127.0.0.1:${appPort}`, pid: app.process.pid! },
+        baseline: { name: "baseline", origin: `http://127.0.0.1:${appPort + 10}`, pid: baseline.process.pid! },
+        bigWaitlistId: dataset.bigWaitlistId,
+        ...fixtures(dataset.path, dataset.bigWaitlistId),
+        rounds: count("rounds"),
+        seconds: count("seconds"),
+        connections: count("connections"),
+        pageRequests: count("page-requests"),
+        log,
+      };
+      log(`servers up: app ${bench.app.origin} (pid ${bench.app.pid}), baseline ${bench.baseline.origin} (pid ${bench.baseline.pid})`);
+      for (const [name, scenario] of Object.entries(SCENARIOS)) if (selected.includes(name)) rows.push(...(await scenario(bench)));
+      await Promise.all(servers.map(stop));
+    }
+    if (selected.includes("import")) rows.push(...(await cliImport(workDir, importFile, importRows, log)));
+
+    console.log(`\n${formatTable(rows)}\n`);
+    const missed = rows.filter((each) => each.met === false);
+    console.log(missed.length ? `targets missed: ${missed.map((each) => `${each.scenario} ${each.metric}`).join("; ")}` : "all targets met");
+    log("done");
+    if (options.out) {
+      const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version };
+      writeJson(options.out, { measuredAt: new Date().toISOString(), machine, options, dataset: { signups: dataset.bigCount, buildSeconds: dataset.buildSeconds, cached: dataset.cached }, rows });
+      log(`wrote ${options.out}`);
+    }
+  } finally {
+    await Promise.all(servers.map(stop));
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

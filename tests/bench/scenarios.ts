@@ -1,0 +1,129 @@
+import { download, load, mean, median, type Download } from "./measure";
+import { withPeakRss } from "./processes";
+import { row, type Row } from "./report";
+
+export interface Server {
+  name: "app" | "baseline";
+  origin: string;
+  pid: number;
+}
+
+export interface Bench {
+  app: Server;
+  baseline: Server;
+  apiHeaders: Record<string, string>;
+  cookieHeaders: Record<string, string>;
+  bigWaitlistId: string;
+  deepCursor: string;
+  /** Text the dashboard page must contain (its newest row's email), so a sign-in or error page never passes. */
+  pageMustContain: string;
+  rounds: number;
+  seconds: number;
+  connections: number;
+  pageRequests: number;
+  log: (line: string) => void;
+}
+
+/** Round 1 runs the app first, round 2 the baseline first, and so on: drift on a shared machine hits both. */
+function* alternate(bench: Bench): Generator<Server> {
+  for (let round = 0; round < bench.rounds; round++) {
+    const pair = [bench.app, bench.baseline];
+    yield* round % 2 ? pair.reverse() : pair;
+  }
+}
+
+function ok(download: Download, what: string): Download {
+  if (download.status !== 200) throw new Error(`${what}: status ${download.status}`);
+  return download;
+}
+
+/** Both servers must send the same bytes for `path` before their speed is compared. */
+async function sameBody(bench: Bench, path: string, headers: Record<string, string>) {
+  const [app, baseline] = [ok(await download(bench.app.origin + path, headers), `app ${path}`), ok(await download(bench.baseline.origin + path, headers), `baseline ${path}`)];
+  if (app.sha256 !== baseline.sha256) throw new Error(`${path}: app and baseline bodies differ (${app.bytes} vs ${baseline.bytes} bytes)`);
+  return { app, baseline };
+}
+
+/** Requests/s and p99 under fixed concurrency, alternating app and baseline. */
+async function loadScenario(bench: Bench, scenario: string, path: string): Promise<Row[]> {
+  const { app } = await sameBody(bench, path, bench.apiHeaders);
+  bench.log(`${scenario}: ${app.bytes} bytes per response, identical on both`);
+  const results: Record<Server["name"], { requestsPerSecond: number; p99Ms: number }[]> = { app: [], baseline: [] };
+  for (const server of alternate(bench)) {
+    const result = await load(server.origin + path, bench.apiHeaders, { connections: bench.connections, seconds: bench.seconds });
+    bench.log(`  ${server.name}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99Ms} ms`);
+    results[server.name].push(result);
+  }
+  const average = (name: Server["name"], key: "requestsPerSecond" | "p99Ms") => mean(results[name].map((result) => result[key]));
+  return [
+    row(scenario, "throughput", "req/s", average("app", "requestsPerSecond"), average("baseline", "requestsPerSecond"), { ratioAtLeast: 0.5 }),
+    row(scenario, "p99 latency", "ms", average("app", "p99Ms"), average("baseline", "p99Ms")),
+  ];
+}
+
+export function singleWaitlist(bench: Bench) {
+  return loadScenario(bench, "GET /v1/waitlist/{id}", `/v1/waitlist/${bench.bigWaitlistId}`);
+}
+
+export function firstPage(bench: Bench) {
+  return loadScenario(bench, "signups page 1 (limit=100, verified)", `/v1/waitlist/${bench.bigWaitlistId}/signup?limit=100&verified=true`);
+}
+
+export function deepPage(bench: Bench) {
+  return loadScenario(bench, "signups deep page (90% in)", `/v1/waitlist/${bench.bigWaitlistId}/signup?limit=100&verified=true&cursor=${bench.deepCursor}`);
+}
+
+/** A long download, timed and with the server's memory watched; both servers' bytes must match. */
+async function bulkScenario(bench: Bench, scenario: string, path: string, headers: Record<string, string>, rssTarget: number): Promise<Row[]> {
+  const runs: Record<Server["name"], { seconds: number; mbPerSecond: number; growthMb: number; sha256: string }[]> = { app: [], baseline: [] };
+  for (const server of alternate(bench)) {
+    const { result, beforeMb, peakMb } = await withPeakRss(server.pid, () => download(server.origin + path, headers));
+    ok(result, `${server.name} ${path}`);
+    const seconds = result.lastByteMs / 1000;
+    const run = { seconds, mbPerSecond: result.bytes / 1e6 / seconds, growthMb: peakMb - beforeMb, sha256: result.sha256 };
+    bench.log(`  ${server.name}: ${(result.bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s, RSS ${beforeMb.toFixed(0)} → peak ${peakMb.toFixed(0)} MB`);
+    runs[server.name].push(run);
+  }
+  const hashes = new Set([...runs.app, ...runs.baseline].map((run) => run.sha256));
+  if (hashes.size !== 1) throw new Error(`${scenario}: app and baseline bodies differ`);
+  const average = (name: Server["name"], key: "seconds" | "mbPerSecond") => mean(runs[name].map((run) => run[key]));
+  const peak = (name: Server["name"]) => Math.max(...runs[name].map((run) => run.growthMb));
+  return [
+    row(scenario, "time", "s", average("app", "seconds"), average("baseline", "seconds")),
+    row(scenario, "throughput", "MB/s", average("app", "mbPerSecond"), average("baseline", "mbPerSecond"), scenario.startsWith("full stream") ? { ratioAtLeast: 0.7 } : undefined),
+    row(scenario, "peak RSS growth", "MB", peak("app"), peak("baseline"), { appBelow: rssTarget }),
+  ];
+}
+
+export function fullStream(bench: Bench) {
+  bench.log("full stream of every signup");
+  return bulkScenario(bench, "full stream (all signups)", `/v1/waitlist/${bench.bigWaitlistId}/signup`, bench.apiHeaders, 100);
+}
+
+export function csvExport(bench: Bench) {
+  bench.log("CSV export of the verified signups");
+  return bulkScenario(bench, "CSV export (verified)", `/waitlists/${bench.bigWaitlistId}/export?verified=true`, bench.cookieHeaders, 100);
+}
+
+/** The signed-in dashboard page with a filter: sequential requests, app and baseline interleaved one by one. */
+export async function dashboardPage(bench: Bench): Promise<Row[]> {
+  const path = `/waitlists/${bench.bigWaitlistId}?verified=true`;
+  bench.log(`dashboard page ${path}`);
+  for (const server of [bench.app, bench.baseline]) {
+    const html = await (await fetch(server.origin + path, { headers: bench.cookieHeaders, redirect: "manual" })).text();
+    if (!html.includes(bench.pageMustContain)) throw new Error(`${server.name} ${path}: the page lacks its first row (${bench.pageMustContain})`);
+  }
+  const timings: Record<Server["name"], Download[]> = { app: [], baseline: [] };
+  for (let index = -2; index < bench.pageRequests; index++) {
+    for (const server of index % 2 ? [bench.app, bench.baseline] : [bench.baseline, bench.app]) {
+      const result = ok(await download(server.origin + path, bench.cookieHeaders), `${server.name} ${path}`);
+      if (index >= 0) timings[server.name].push(result); // the first two are warm-up
+    }
+  }
+  const at = (name: Server["name"], key: "firstByteMs" | "lastByteMs") => median(timings[name].map((result) => result[key]));
+  bench.log(`  app: first byte ${at("app", "firstByteMs").toFixed(0)} ms, last byte ${at("app", "lastByteMs").toFixed(0)} ms, ${timings.app[0]!.bytes} bytes`);
+  return [
+    row("dashboard page (1M, verified)", "median time to first byte", "ms", at("app", "firstByteMs"), at("baseline", "firstByteMs")),
+    row("dashboard page (1M, verified)", "median time to last byte", "ms", at("app", "lastByteMs"), at("baseline", "lastByteMs"), { appBelow: 150 }),
+  ];
+}
