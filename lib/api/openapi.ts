@@ -217,7 +217,7 @@ Methods: \`GET\`. \`HEAD\` answers like \`GET\` (same status and headers) withou
 Errors: every non-2xx response, including unknown paths under \`/v1\`, is \`${PROBLEM_CONTENT_TYPE}\` (RFC 9457) with \`type\`, \`title\`, \`status\`, \`detail\`, a stable \`code\` and the \`request_id\`; a 400 also names the \`parameter\`. Branch on \`code\`, not on \`detail\` (which is for humans and may change). The codes:
 ${errorCodes}
 
-Lists: by default a list is complete (a bare JSON array). Add \`limit\` (1–${MAX_PAGE_LIMIT}) for keyset pages: the \`Link: <url>; rel="next"\` header carries the next page's absolute URL (built from the request's own URL) with an opaque cursor and all other parameters; the last page has no \`Link\`. Order is creation order, oldest first, ties broken by an internal id, stable across pages.
+Lists: by default a list is complete (a bare JSON array). Add \`limit\` (1–${MAX_PAGE_LIMIT}) for keyset pages: the \`Link: <url>; rel="next"\` header carries the next page's absolute URL (on the origin the request was sent to: its \`Host\` header, or \`X-Forwarded-Host\`/\`X-Forwarded-Proto\` when a proxy in front sets them) with an opaque cursor and all other parameters; the last page has no \`Link\`. Order is creation order, oldest first, ties broken by an internal id, stable across pages.
 
 Unknown query parameters, repeated parameters and values other than the documented ones are a 400 naming the parameter: a typo such as \`verfied=true\` never silently returns unfiltered data.
 
@@ -275,7 +275,7 @@ export const openApiDocument: OpenApiDocument = {
         required: ["type", "title", "status", "detail", "code", "request_id"],
         additionalProperties: false,
         properties: {
-          type: { type: "string", format: "uri-reference", description: `A link to this code's entry in the API reference, e.g. \`${problemType("not_found")}\`.` },
+          type: { type: "string", format: "uri-reference", description: `A link (relative to the API origin) to this code's entry in the API reference, e.g. \`${problemType("not_found")}\`.` },
           title: { type: "string", description: "A short summary that is the same for every problem with this code." },
           status: { type: "integer", enum: [...new Set(Object.values(ERROR_STATUS))], description: "The HTTP status, repeated." },
           detail: { type: "string", description: "What went wrong this time, for humans." },

@@ -8,7 +8,7 @@ export function publicRequestUrl(request: Request): URL {
   const first = (name: string) => request.headers.get(name)?.split(",")[0]?.trim() || undefined;
   const proto = first("x-forwarded-proto");
   const host = first("x-forwarded-host") ?? first("host");
-  if (proto === "http" || proto === "https") url.protocol = `${proto}:`;
-  if (host && /^[A-Za-z0-9.:[\]-]+$/.test(host)) url.host = host;
-  return url;
+  const protocol = proto === "http" || proto === "https" ? `${proto}:` : url.protocol;
+  if (!host || !/^[A-Za-z0-9.:[\]-]+$/.test(host)) return url;
+  return new URL(`${url.pathname}${url.search}`, `${protocol}//${host}`);
 }

@@ -1,6 +1,8 @@
-// Creates a waitlist with N signups (default 1,000,000) in DATABASE_PATH, fast, for the stream benchmark.
+// Creates a waitlist with N signups (default 1,000,000) and a viewer key in DATABASE_PATH, fast,
+// for the streaming benchmark. Prints "<waitlist id> <api key>".
 // Usage: DATABASE_PATH=/tmp/big.db npx tsx tests/bench/seed-big-waitlist.ts [count]
 import { getDb } from "@/db/client";
+import { createApiKey } from "@/lib/api-keys";
 import { createWaitlist } from "@/lib/waitlists";
 
 const count = Number(process.argv[2] ?? 1_000_000);
@@ -19,4 +21,5 @@ for (let from = 0; from < count; from += chunk) {
     }
   })();
 }
-console.log(waitlist.id);
+const key = createApiKey({ name: "stream benchmark", roles: ["waitlist:view"] }, db);
+console.log(waitlist.id, key.key);

@@ -1,4 +1,6 @@
+import { get, type IncomingMessage } from "node:http";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { createApiKey } from "@/lib/api-keys";
 import { createWaitlist } from "@/lib/waitlists";
 import { Contract } from "./api-contract";
 import { bearer, insertSignups, makeKeys, makeSignups, nextLink, waitlistWithSignups, type SignupSeed } from "./api-fixtures";
@@ -116,4 +118,23 @@ test("the full stream of 5,000 signups equals the concatenated pages", async ({ 
     expect(items.length).toBe(query ? seeds.filter((seed) => seed.verified && !seed.referral).length : 5000);
     expect(JSON.stringify(walked)).toBe(text);
   }
+});
+
+test("a client that stops reading a stream blocks neither the server's writes nor other writers", async ({ request }) => {
+  const { waitlist, seeds } = waitlistWithSignups(5000);
+  const url = new URL(`/v1/waitlist/${waitlist.id}/signup`, process.env.E2E_BASE_URL);
+  const stream = await new Promise<IncomingMessage>((resolve, reject) => get(url, { headers: auth }, resolve).on("error", reject));
+  stream.pause();
+  expect(stream.statusCode).toBe(200);
+  // A key's first use writes last_used_at on the server's own connection.
+  const fresh = createApiKey({ name: "first use during a stream", roles: ["waitlist:view"] }).key;
+  const other = await request.get(`/v1/waitlist/${waitlist.id}`, { headers: bearer(fresh), timeout: 5000 });
+  expect(other.status()).toBe(200);
+  await contract.check(other, "/waitlist/{id}");
+  insertSignups(waitlist.id, makeSignups(2, `during-${waitlist.id.slice(0, 6)}`, Date.UTC(2027, 0, 1)));
+  stream.resume();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  const items = JSON.parse(Buffer.concat(chunks).toString("utf8")) as SignupBody[];
+  expect(items.slice(0, 5000)).toEqual(seeds.map(toBody));
 });
