@@ -1,16 +1,19 @@
 /**
- * A JSON array streamed from batches of JSON texts: "[", items joined by ",", "]". One batch is
- * read per pull, so a slow client slows the reads (back-pressure) and memory stays at about one
- * batch; cancelling (the client went away) closes the generator and stops reading.
+ * A JSON array streamed from batches of JSON texts: "[", items joined by ",", "]". The first batch
+ * is read at once, so a failing query is still an error response rather than a cut-off 200. After
+ * that, one batch is read per pull: a slow client slows the reads (back-pressure) and memory stays
+ * at about one batch; cancelling (the client went away) closes the generator and stops reading.
  */
 export function jsonArrayStream(batches: Generator<string[], void, undefined>, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
+  let pending: IteratorResult<string[], void> | null = batches.next();
   let opened = false;
   return new ReadableStream<Uint8Array>(
     {
       pull(controller) {
         try {
-          const batch = batches.next();
+          const batch = pending ?? batches.next();
+          pending = null;
           if (batch.done) {
             controller.enqueue(encoder.encode(opened ? "]" : "[]"));
             controller.close();
@@ -28,7 +31,7 @@ export function jsonArrayStream(batches: Generator<string[], void, undefined>, o
         batches.return();
       },
     },
-    // 0: nothing is read before the client asks (a HEAD reads nothing).
+    // 0: nothing more is read until the client asks for it.
     { highWaterMark: 0 },
   );
 }

@@ -73,7 +73,7 @@ const pathId: ParameterObject = {
   in: "path",
   required: true,
   description: "The waitlist id: a UUID (matched case-insensitively; returned lowercase). Anything else is a 400 naming `id`.",
-  schema: { type: "string", pattern: UUID_PATTERN },
+  schema: { type: "string", format: "uuid", pattern: UUID_PATTERN },
 };
 
 // Query parameters come from the same zod schemas the handlers parse with, so the document lists
@@ -165,7 +165,7 @@ const listSignups: OperationObject = {
   summary: "Get all signups",
   description: [
     "The signups of one waitlist, oldest first (creation order, ties broken by an internal id), optionally filtered by `verified` and `referral`. A waitlist without signups gives `[]`.",
-    `Without \`limit\` the response is the complete array, streamed as it is read (keyset batches of 1,000 with back-pressure), so any size is served in constant server memory and a slow client never blocks writers. The response then has no Content-Length. If the server fails after the stream started, the connection is cut and the body is not valid JSON (the status was already 200): check that the array parses.`,
+    `Without \`limit\` the response is the complete array, streamed as it is read (keyset batches of 1,000 with back-pressure), so any size is served in constant server memory and a slow client never blocks writers. The response then has no Content-Length. A failure before the first bytes is a normal 500; if the server fails after the stream started, the connection is cut and the body is not valid JSON (the status was already 200): check that the array parses.`,
     "With `limit` the response is one page and the `Link` header leads to the next one. Walking all pages returns every signup exactly once, in the same order as the full list, even while new signups arrive (they appear at the end).",
   ].join("\n\n"),
   tags: ["Signups"],

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { getDb } from "@/db/client";
 import { encodeCursor } from "@/lib/cursor";
 import { createWaitlist } from "@/lib/waitlists";
 import { Contract, expectProblem, type PathTemplate } from "./api-contract";
@@ -153,4 +154,20 @@ test("HEAD answers like GET without a body", async ({ request }) => {
     expect(head.headers()["request-id"]).not.toBe(get.headers()["request-id"]);
     await contract.check(head, template, "HEAD");
   }
+});
+
+test("an unexpected failure is a 500 internal problem without internals", async ({ request }) => {
+  // A real database failure on the real server: the signups table is briefly missing.
+  const sqlite = getDb().$client;
+  sqlite.exec("ALTER TABLE signups RENAME TO signups_away");
+  try {
+    for (const url of [`/v1/waitlist/${waitlistId}/signup`, `/v1/waitlist/${waitlistId}/signup?limit=5`]) {
+      const response = await request.get(url, { headers: auth });
+      const body = await expectProblem(contract, response, "/waitlist/{id}/signup", { status: 500, code: "internal" });
+      expect(JSON.stringify(body)).not.toMatch(/signups|SQLITE|no such table|SELECT|\bat\b/i);
+    }
+  } finally {
+    sqlite.exec("ALTER TABLE signups_away RENAME TO signups");
+  }
+  expect((await request.get(`/v1/waitlist/${waitlistId}/signup?limit=5`, { headers: auth })).status()).toBe(200);
 });

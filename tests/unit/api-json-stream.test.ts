@@ -19,14 +19,23 @@ describe("jsonArrayStream", () => {
     expect(await new Response(jsonArrayStream(batches([], log), () => {})).text()).toBe("[]");
   });
 
-  it("reads one batch per pull and stops reading when cancelled", async () => {
+  it("reads the first batch at once, then one batch per pull, and stops reading when cancelled", async () => {
     const log: string[] = [];
     const stream = jsonArrayStream(batches([["1"], ["2"], ["3"]], log), () => {});
-    expect(log).toEqual([]);
-    const reader = stream.getReader();
-    await reader.read();
     expect(log).toEqual(["read"]);
+    const reader = stream.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("[1");
+    expect(log).toEqual(["read"]);
+    await reader.read();
+    expect(log).toEqual(["read", "read"]);
     await reader.cancel();
-    expect(log).toEqual(["read", "closed"]);
+    expect(log).toEqual(["read", "read", "closed"]);
+  });
+
+  it("throws at once when the first batch fails, so the caller can still answer with an error", () => {
+    function* failing(): Generator<string[], void, undefined> {
+      throw new Error("no such table: signups");
+    }
+    expect(() => jsonArrayStream(failing(), () => {})).toThrow("no such table");
   });
 });
