@@ -219,6 +219,8 @@ ${errorCodes}
 
 Lists: by default a list is complete (a bare JSON array). Add \`limit\` (1–${MAX_PAGE_LIMIT}) for keyset pages: the \`Link: <url>; rel="next"\` header carries the next page's absolute URL (on the origin the request was sent to: its \`Host\` header, or \`X-Forwarded-Host\`/\`X-Forwarded-Proto\` when a proxy in front sets them) with an opaque cursor and all other parameters; the last page has no \`Link\`. Order is creation order, oldest first, ties broken by an internal id, stable across pages.
 
+Paths have no trailing slash: a request to \`/v1/waitlist/\` is redirected (308) to \`/v1/waitlist\`, the only non-2xx answer without a problem body.
+
 Unknown query parameters, repeated parameters and values other than the documented ones are a 400 naming the parameter: a typo such as \`verfied=true\` never silently returns unfiltered data.
 
 Every response carries a \`Request-Id\` header and \`Cache-Control: no-store\`. The version is the path prefix \`/v1\`: fields may be added to problem bodies, but resource objects keep exactly the fields documented here.`;
@@ -292,7 +294,7 @@ export const openApiDocument: OpenApiDocument = {
     },
     securitySchemes: {
       bearerAuth: { type: "http", scheme: "bearer", description: "`Authorization: Bearer <key>`. Keys look like `wl_` followed by 43 base64url characters." },
-      apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "The same key in `X-API-Key: <key>`, for clients that cannot set Authorization." },
+      apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "The same key in `X-API-Key: <key>`, for clients that cannot set Authorization. When both headers are sent, only Authorization is read." },
     },
   },
 };

@@ -171,3 +171,21 @@ test("an unexpected failure is a 500 internal problem without internals", async 
   }
   expect((await request.get(`/v1/waitlist/${waitlistId}/signup?limit=5`, { headers: auth })).status()).toBe(200);
 });
+
+test("a path with a malformed percent-encoding still gets the API's checks and problem bodies", async ({ request }) => {
+  await expectProblem(contract, await request.get("/v1/waitlist/%ZZ", { headers: auth }), "/waitlist/{id}", { status: 400, code: "invalid_parameter", parameter: "id" });
+  await expectProblem(contract, await request.get("/v1/waitlist/%E0%A4%A/signup?limit=2", { headers: auth }), "/waitlist/{id}/signup", {
+    status: 400,
+    code: "invalid_parameter",
+    parameter: "id",
+  });
+  await expectProblem(contract, await request.get("/v1/waitlist/%ZZ"), "/waitlist/{id}", { status: 401, code: "unauthenticated" });
+  await expectProblem(contract, await request.delete("/v1/waitlist/%ZZ"), "/waitlist/{id}", { status: 405, code: "method_not_allowed" });
+  await expectProblem(contract, await request.get("/v1/no%ZZpe", { headers: auth }), null, { status: 404, code: "not_found" });
+});
+
+test("a trailing slash is a 308 redirect to the canonical path", async ({ request }) => {
+  const response = await request.get("/v1/waitlist/?limit=1", { headers: auth, maxRedirects: 0 });
+  expect(response.status()).toBe(308);
+  expect(response.headers()["location"]).toBe("/v1/waitlist?limit=1");
+});
