@@ -2,6 +2,8 @@ import { download, load, mean, median, type Download } from "./measure";
 import { withPeakRss } from "./processes";
 import { row, type Row } from "./report";
 
+const WARM_UP_SECONDS = 2;
+
 export interface Server {
   name: "app" | "baseline";
   origin: string;
@@ -48,6 +50,8 @@ async function sameBody(bench: Bench, path: string, headers: Record<string, stri
 async function loadScenario(bench: Bench, scenario: string, path: string): Promise<Row[]> {
   const { app } = await sameBody(bench, path, bench.apiHeaders);
   bench.log(`${scenario}: ${app.bytes} bytes per response, identical on both`);
+  // Warm-up (not counted): lazily loaded route code, JIT, statement caches.
+  for (const server of [bench.app, bench.baseline]) await load(server.origin + path, bench.apiHeaders, { connections: bench.connections, seconds: WARM_UP_SECONDS });
   const results: Record<Server["name"], { requestsPerSecond: number; p99Ms: number }[]> = { app: [], baseline: [] };
   for (const server of alternate(bench)) {
     const result = await load(server.origin + path, bench.apiHeaders, { connections: bench.connections, seconds: bench.seconds });
