@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { parseApiQuery, parseSignupTableParams, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/list-params";
 
-function apiError(query: string, schema = signupListParamsSchema): AppError {
+function apiError(query: string, schema: z.ZodType = signupListParamsSchema): AppError {
   try {
     parseApiQuery(new URLSearchParams(query), schema);
   } catch (error) {
