@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import { CsvError, parse } from "csv-parse";
-import { csvLayout, csvRow, toRecord, type CsvLayout, type ImportRecord } from "./row";
+import { BATCH_SIZE, csvLayout, csvRow, toRecord, type CsvLayout, type ImportRecord } from "./row";
 
 function newlines(cells: string[]): number {
   let count = 0;
@@ -16,18 +16,19 @@ function describeCsvError(error: CsvError): string {
 }
 
 /**
- * Streams CSV records. The first row is the header. A malformed file (unclosed quote, wrong
+ * Streams CSV records, in batches. The first row is the header. A malformed file (unclosed quote, wrong
  * number of cells) ends the stream with one error record.
  *
  * With `exactLines`, `line` is the record's first line in the file. Without it (csv-parse runs
  * about 40% faster without its per-record info), `line` counts records, header = 1: the same
  * number unless the file has blank lines or cells spanning lines.
  */
-export async function* readCsvRecords(input: Readable, { exactLines = true }: { exactLines?: boolean } = {}): AsyncGenerator<ImportRecord> {
+export async function* readCsvRecords(input: Readable, { exactLines = true }: { exactLines?: boolean } = {}): AsyncGenerator<ImportRecord[]> {
   const parser = input.pipe(parse({ bom: true, info: exactLines, skip_empty_lines: true }));
   input.on("error", (error) => parser.destroy(error));
   let layout: CsvLayout | undefined;
   let count = 0;
+  let batch: ImportRecord[] = [];
   try {
     for await (const output of parser as AsyncIterable<string[] | { record: string[]; info: { lines: number } }>) {
       count++;
@@ -35,7 +36,7 @@ export async function* readCsvRecords(input: Readable, { exactLines = true }: { 
       if (!layout) {
         const checked = csvLayout(record);
         if ("error" in checked) {
-          yield { line: info.lines, error: checked.error };
+          yield [{ line: info.lines, error: checked.error }];
           return;
         }
         layout = checked;
@@ -43,13 +44,18 @@ export async function* readCsvRecords(input: Readable, { exactLines = true }: { 
       }
       const result = csvRow(layout, record);
       // info.lines is where the record ends; a quoted cell may span lines.
-      yield toRecord("error" in result && exactLines ? info.lines - newlines(record) : info.lines, result);
+      batch.push(toRecord("error" in result && exactLines ? info.lines - newlines(record) : info.lines, result));
+      if (batch.length === BATCH_SIZE) {
+        yield batch;
+        batch = [];
+      }
     }
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     const line = (error as CsvError & { lines?: number }).lines ?? 0;
-    yield { line, error: `malformed CSV: ${describeCsvError(error)}` };
+    yield [...batch, { line, error: `malformed CSV: ${describeCsvError(error)}` }];
     return;
   }
-  if (!layout) yield { line: 1, error: "the file is empty: expected a header row with an email column" };
+  if (batch.length > 0) yield batch;
+  if (!layout) yield [{ line: 1, error: "the file is empty: expected a header row with an email column" }];
 }

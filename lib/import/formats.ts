@@ -15,7 +15,7 @@ export interface ReadOptions {
   exactLines?: boolean;
 }
 
-const READERS: Record<ImportFormat, (input: Readable, options: ReadOptions) => AsyncGenerator<ImportRecord>> = {
+const READERS: Record<ImportFormat, (input: Readable, options: ReadOptions) => AsyncGenerator<ImportRecord[]>> = {
   csv: readCsvRecords,
   json: readJsonArrayRecords,
   ndjson: readNdjsonRecords,
@@ -32,6 +32,7 @@ export function formatOf(path: string): ImportFormat {
   return format;
 }
 
-export function readRecords(format: ImportFormat, input: Readable, options: ReadOptions = {}): AsyncGenerator<ImportRecord> {
+/** The records of a file, in order, in batches. */
+export function readRecords(format: ImportFormat, input: Readable, options: ReadOptions = {}): AsyncGenerator<ImportRecord[]> {
   return READERS[format](input, options);
 }

@@ -44,11 +44,11 @@ interface Pass {
   exactLines?: boolean;
 }
 
-async function* records(input: ImportInput, { format, phase, total, exactLines = false }: Pass): AsyncGenerator<ImportRecord> {
+async function* records(input: ImportInput, { format, phase, total, exactLines = false }: Pass): AsyncGenerator<ImportRecord[]> {
   const stream = createReadStream(input.path, { highWaterMark: 1 << 20 });
   let reported = 0;
-  for await (const record of readRecords(format, stream, { exactLines })) {
-    yield record;
+  for await (const batch of readRecords(format, stream, { exactLines })) {
+    yield batch;
     if (input.onProgress && stream.bytesRead - reported >= 1 << 20) {
       reported = stream.bytesRead;
       input.onProgress(phase, reported, total);
@@ -60,10 +60,12 @@ async function* records(input: ImportInput, { format, phase, total, exactLines =
 async function validate(input: ImportInput, pass: Pass) {
   const errors: string[] = [];
   let invalid = 0;
-  for await (const record of records(input, pass)) {
-    if (record.error === undefined) continue;
-    invalid++;
-    if (errors.length < MAX_REPORTED_ERRORS) errors.push(`line ${record.line}: ${record.error}`);
+  for await (const batch of records(input, pass)) {
+    for (const record of batch) {
+      if (record.error === undefined) continue;
+      invalid++;
+      if (errors.length < MAX_REPORTED_ERRORS) errors.push(`line ${record.line}: ${record.error}`);
+    }
   }
   return { invalid, errors };
 }
@@ -96,10 +98,12 @@ export async function importSignups(input: ImportInput, db: AppDatabase = getDb(
   // better-sqlite3's transaction() cannot span the awaits of a stream, so BEGIN/COMMIT by hand.
   sqlite.exec("BEGIN IMMEDIATE");
   try {
-    for await (const record of records(input, { format, phase: "importing", total })) {
-      if (record.error !== undefined) throw new AppError("invalid_parameter", `the file changed during the import: ${record.error}`, "file");
-      if (insert(record.row, createdAt)) result.imported++;
-      else result.skipped_duplicates++;
+    for await (const batch of records(input, { format, phase: "importing", total })) {
+      for (const record of batch) {
+        if (record.error !== undefined) throw new AppError("invalid_parameter", `the file changed during the import: ${record.error}`, "file");
+        if (insert(record.row, createdAt)) result.imported++;
+        else result.skipped_duplicates++;
+      }
     }
     sqlite.exec("COMMIT");
   } catch (error) {

@@ -95,22 +95,21 @@ class JsonArraySplitter {
   }
 }
 
-/** Streams the elements of a JSON array of signup objects, each with the line it starts on. */
-export async function* readJsonArrayRecords(input: Readable): AsyncGenerator<ImportRecord> {
+/** Streams the elements of a JSON array of signup objects (each with the line it starts on), a chunk at a time. */
+export async function* readJsonArrayRecords(input: Readable): AsyncGenerator<ImportRecord[]> {
   input.setEncoding("utf8");
   const splitter = new JsonArraySplitter();
   const elements: { line: number; text: string }[] = [];
   try {
     for await (const chunk of input as AsyncIterable<string>) {
       splitter.push(chunk, elements);
-      for (const element of elements) yield parseElement(element);
+      if (elements.length > 0) yield elements.map(parseElement);
       elements.length = 0;
     }
     splitter.end();
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
-    for (const element of elements) yield parseElement(element);
-    yield { line: error.line, error: `invalid JSON: ${error.message}` };
+    yield [...elements.map(parseElement), { line: error.line, error: `invalid JSON: ${error.message}` }];
   }
 }
 

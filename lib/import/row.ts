@@ -11,6 +11,9 @@ export interface ImportRow {
 /** A row of the file: valid, or the reason it is not. `line` is 1-based in the file. */
 export type ImportRecord = { line: number; row: ImportRow; error?: undefined } | { line: number; error: string; row?: undefined };
 
+/** Readers hand records over in arrays of about this many, to keep per-row async overhead low. */
+export const BATCH_SIZE = 1000;
+
 const emailSchema = z.email().max(254);
 const EMPTY_INPUTS = "[]";
 export const SIGNUP_FIELDS = ["email", "verified", "referral", "custom_inputs"] as const;

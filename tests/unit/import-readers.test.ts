@@ -9,7 +9,7 @@ async function read(format: ImportFormat, text: string, chunkSize = 7, exactLine
   const bytes = Buffer.from(text);
   for (let at = 0; at < bytes.length; at += chunkSize) chunks.push(bytes.subarray(at, at + chunkSize));
   const records: ImportRecord[] = [];
-  for await (const record of readRecords(format, Readable.from(chunks), { exactLines })) records.push(record);
+  for await (const batch of readRecords(format, Readable.from(chunks), { exactLines })) records.push(...batch);
   return records;
 }
 
