@@ -38,4 +38,9 @@ function main() {
   server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 }
 
-main();
+try {
+  main();
+} catch (error) {
+  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}

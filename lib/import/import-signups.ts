@@ -47,12 +47,17 @@ interface Pass {
 async function* records(input: ImportInput, { format, phase, total, exactLines = false }: Pass): AsyncGenerator<ImportRecord[]> {
   const stream = createReadStream(input.path, { highWaterMark: 1 << 20 });
   let reported = 0;
-  for await (const batch of readRecords(format, stream, { exactLines })) {
-    yield batch;
-    if (input.onProgress && stream.bytesRead - reported >= 1 << 20) {
-      reported = stream.bytesRead;
-      input.onProgress(phase, reported, total);
+  try {
+    for await (const batch of readRecords(format, stream, { exactLines })) {
+      yield batch;
+      if (input.onProgress && stream.bytesRead - reported >= 1 << 20) {
+        reported = stream.bytesRead;
+        input.onProgress(phase, reported, total);
+      }
     }
+  } finally {
+    // A reader may stop early (a malformed header or record): close the file either way.
+    stream.destroy();
   }
   input.onProgress?.(phase, total, total);
 }
