@@ -75,45 +75,45 @@ async function validate(input: ImportInput, pass: Pass) {
   return { invalid, errors };
 }
 
+function invalidFileError({ invalid, errors }: { invalid: number; errors: string[] }): AppError {
+  const more = invalid > errors.length ? `; and ${invalid - errors.length} more` : "";
+  const rows = invalid === 1 ? "1 invalid row" : `${invalid} invalid rows`;
+  return new AppError("invalid_parameter", `${rows}, nothing imported: ${errors.join("; ")}${more}`, "file");
+}
+
 /**
- * Imports a CSV, JSON or NDJSON file of signups into one waitlist, in two passes over the file:
- * the first validates every row and aborts (writing nothing) naming the first invalid lines; the
- * second inserts every row in one transaction, skipping emails already in the waitlist or
- * repeated in the file. Memory stays flat whatever the file size.
+ * Imports a CSV, JSON or NDJSON file of signups into one waitlist, all or nothing: one pass
+ * validates and inserts every row inside one transaction, skipping emails already in the waitlist
+ * or repeated in the file; the first invalid row stops the inserting, the pass goes on validating,
+ * and the transaction is rolled back, so nothing is written. Only a file with errors is read again,
+ * to name exact line numbers. Memory stays flat whatever the file size.
  */
 export async function importSignups(input: ImportInput, db: AppDatabase = getDb()): Promise<ImportResult> {
   const waitlist = getWaitlistOrThrow(input.waitlistId, db);
   const format = formatOf(input.path);
   const total = fileSize(input.path);
 
-  // Pass 1 runs fast; only a file with errors is read again to name exact line numbers.
-  let report = await validate(input, { format, phase: "validating", total });
-  if (report.invalid > 0) report = await validate(input, { format, phase: "validating", total, exactLines: true });
-  if (report.invalid > 0) {
-    const { invalid, errors } = report;
-    const more = invalid > errors.length ? `; and ${invalid - errors.length} more` : "";
-    const rows = invalid === 1 ? "1 invalid row" : `${invalid} invalid rows`;
-    throw new AppError("invalid_parameter", `${rows}, nothing imported: ${errors.join("; ")}${more}`, "file");
-  }
-
   const insert = prepareSignupInsert(waitlist.id, db);
   const createdAt = (input.now ?? new Date()).getTime();
   const result: ImportResult = { imported: 0, skipped_duplicates: 0 };
+  let invalid = 0;
   const sqlite = db.$client;
   // better-sqlite3's transaction() cannot span the awaits of a stream, so BEGIN/COMMIT by hand.
   sqlite.exec("BEGIN IMMEDIATE");
   try {
     for await (const batch of records(input, { format, phase: "importing", total })) {
       for (const record of batch) {
-        if (record.error !== undefined) throw new AppError("invalid_parameter", `the file changed during the import: ${record.error}`, "file");
-        if (insert(record.row, createdAt)) result.imported++;
-        else result.skipped_duplicates++;
+        if (record.error !== undefined) invalid++;
+        else if (invalid === 0) {
+          if (insert(record.row, createdAt)) result.imported++;
+          else result.skipped_duplicates++;
+        }
       }
     }
-    sqlite.exec("COMMIT");
-  } catch (error) {
+    if (invalid === 0) sqlite.exec("COMMIT");
+  } finally {
     if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-    throw error;
   }
+  if (invalid > 0) throw invalidFileError(await validate(input, { format, phase: "validating", total, exactLines: true }));
   return result;
 }
