@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const waitlists = sqliteTable(
   "waitlists",
@@ -41,6 +41,23 @@ export const signups = sqliteTable(
     ),
     check("signups_custom_inputs_is_array", sql`json_type(${table.customInputs}) = 'array'`),
   ],
+);
+
+/**
+ * How many signups each waitlist has per UTC day (`created_at` / 86,400,000) and verified ×
+ * referral cell. Triggers on `signups` keep it exact (migration 0002), so the dashboard's totals,
+ * facets and chart add up a few hundred rows instead of scanning every signup of a large list.
+ */
+export const signupCounts = sqliteTable(
+  "signup_counts",
+  {
+    waitlistId: text("waitlist_id").notNull(),
+    verified: integer("verified", { mode: "boolean" }).notNull(),
+    referral: integer("referral", { mode: "boolean" }).notNull(),
+    day: integer("day").notNull(),
+    count: integer("count").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.waitlistId, table.verified, table.referral, table.day] })],
 );
 
 export const apiKeys = sqliteTable("api_keys", {

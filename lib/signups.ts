@@ -169,9 +169,16 @@ export interface SignupCounts {
   referralFacet: { yes: number; no: number };
 }
 
+// Without an email search, counts come from signup_counts (kept exact by triggers, see db/schema.ts):
+// whole UTC days from there, and only the part of a day before the first whole one from signups.
+// With a search they come from signups, which is the only place the emails are.
+const DAY_MS = 86_400_000;
+
 export function countSignups(scope: SignupScope, db: AppDatabase = getDb()): SignupCounts {
   const { where, params } = scopeWhere({ waitlistId: scope.waitlistId, search: scope.search });
-  const sql = `SELECT verified, referral, count(*) AS n FROM signups WHERE ${where} GROUP BY verified, referral`;
+  const sql = scope.search
+    ? `SELECT verified, referral, count(*) AS n FROM signups WHERE ${where} GROUP BY verified, referral`
+    : `SELECT verified, referral, sum(count) AS n FROM signup_counts WHERE ${where} GROUP BY verified, referral`;
   const cells = statement(db, sql).all(params) as { verified: number; referral: number; n: number }[];
   const sum = (verified?: boolean, referral?: boolean) =>
     cells
@@ -186,18 +193,33 @@ export function countSignups(scope: SignupScope, db: AppDatabase = getDb()): Sig
   };
 }
 
+/** `since` and the first whole UTC day at or after it, as named parameters. */
+function windowParams(since: Date) {
+  const firstDay = Math.ceil(since.getTime() / DAY_MS);
+  return { since: since.getTime(), firstDay, firstDayStart: firstDay * DAY_MS };
+}
+
 /** Signups of a scope created at or after `since`. */
 export function countSignupsSince(scope: SignupScope, since: Date, db: AppDatabase = getDb()): number {
   const { where, params } = scopeWhere(scope);
-  const sql = `SELECT count(*) AS n FROM signups WHERE ${where} AND created_at >= @since`;
-  return (statement(db, sql).get({ ...params, since: since.getTime() }) as { n: number }).n;
+  const sql = scope.search
+    ? `SELECT count(*) AS n FROM signups WHERE ${where} AND created_at >= @since`
+    : `SELECT (SELECT count(*) FROM signups WHERE ${where} AND created_at >= @since AND created_at < @firstDayStart)
+            + (SELECT coalesce(sum(count), 0) FROM signup_counts WHERE ${where} AND day >= @firstDay) AS n`;
+  return (statement(db, sql).get({ ...params, ...windowParams(since) }) as { n: number }).n;
 }
 
 /** Signups per UTC day from `since` on, as [{ day: "YYYY-MM-DD", count }] for days that have any. */
 export function signupsPerDay(scope: SignupScope, since: Date, db: AppDatabase = getDb()) {
   const { where, params } = scopeWhere(scope);
-  const sql = `SELECT date(created_at / 1000, 'unixepoch') AS day, count(*) AS count FROM signups WHERE ${where} AND created_at >= @since GROUP BY day ORDER BY day`;
-  return statement(db, sql).all({ ...params, since: since.getTime() }) as { day: string; count: number }[];
+  const sql = scope.search
+    ? `SELECT date(created_at / 1000, 'unixepoch') AS day, count(*) AS count FROM signups WHERE ${where} AND created_at >= @since GROUP BY day ORDER BY day`
+    : `SELECT date(d * 86400, 'unixepoch') AS day, sum(n) AS count FROM (
+         SELECT created_at / ${DAY_MS} AS d, 1 AS n FROM signups WHERE ${where} AND created_at >= @since AND created_at < @firstDayStart
+         UNION ALL
+         SELECT day AS d, count AS n FROM signup_counts WHERE ${where} AND day >= @firstDay
+       ) GROUP BY d HAVING sum(n) > 0 ORDER BY d`;
+  return statement(db, sql).all({ ...params, ...windowParams(since) }) as { day: string; count: number }[];
 }
 
 /** A signup to insert; `customInputs` is the JSON text of an array of objects. */

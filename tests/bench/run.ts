@@ -10,15 +10,15 @@ import { signupsScope } from "@/lib/api/scopes";
 import { createApiKey, VIEW_ROLE } from "@/lib/api-keys";
 import { encodeCursor } from "@/lib/cursor";
 import { createSession, SESSION_COOKIE } from "@/lib/sessions";
-import { countSignups, listSignupRows } from "@/lib/signups";
+import { countSignups, listSignupRows, prepareSignupInsert } from "@/lib/signups";
 import { prepareDataset } from "./dataset";
 import { prepareImportFile } from "./import-file";
 import { cliImport } from "./import-scenario";
 import { run, start, stop, waitForHttp, type Child } from "./processes";
 import { formatTable, writeJson, type Row } from "./report";
-import { csvExport, dashboardPage, deepPage, firstPage, fullStream, singleWaitlist, type Bench } from "./scenarios";
+import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, staticPage, type Bench } from "./scenarios";
 
-const SCENARIOS = { waitlist: singleWaitlist, "first-page": firstPage, "deep-page": deepPage, stream: fullStream, page: dashboardPage, csv: csvExport } as const;
+const SCENARIOS = { waitlist: singleWaitlist, "first-page": firstPage, "deep-page": deepPage, stream: fullStream, page: staticPage, "live-page": livePage, csv: csvExport } as const;
 
 const { values: options } = parseArgs({
   options: {
@@ -62,7 +62,7 @@ async function buildApp() {
   log(`built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
-/** A key and a dashboard session on the bench database, plus what the scenarios look for. */
+/** A key and a dashboard session on the bench database, what the scenarios look for, and a writer of new signups. */
 function fixtures(path: string, waitlistId: string) {
   const db = openDatabase(path);
   const key = createApiKey({ name: "bench", roles: [VIEW_ROLE] }, db);
@@ -70,8 +70,16 @@ function fixtures(path: string, waitlistId: string) {
   const verified = { waitlistId, verified: true };
   const deep = listSignupRows({ scope: verified, sort: "created_at", direction: "asc", offset: Math.floor(countSignups(verified, db).total * 0.9), limit: 1 }, db)[0]!;
   const newest = listSignupRows({ scope: verified, offset: 0, limit: 1 }, db)[0]!;
-  db.$client.close();
+  const insert = prepareSignupInsert(waitlistId, db);
+  let written = 0;
+  const writeSignup = () => {
+    const email = `live.signup${++written}@example.com`;
+    insert({ email, verified: true, referral: false, customInputs: "[]" }, Date.now());
+    return email;
+  };
   return {
+    close: () => db.$client.close(),
+    writeSignup,
     apiHeaders: { authorization: `Bearer ${key.key}` },
     cookieHeaders: { cookie: `${SESSION_COOKIE}=${token}` },
     deepCursor: encodeCursor(signupsScope(waitlistId, { verified: true }), { createdAt: deep.createdAt.getTime(), id: deep.id }),
@@ -84,6 +92,7 @@ async function main() {
   const cacheDir = join(tmpdir(), "waitlist-bench-cache");
   mkdirSync(cacheDir, { recursive: true });
   const servers: Child[] = [];
+  let closeDatabase = () => {};
   try {
     log(`dataset: ${count("signups").toLocaleString("en")} signups …`);
     const dataset = prepareDataset(workDir, count("signups"));
@@ -100,11 +109,13 @@ async function main() {
       servers.push(app, baseline);
       await waitForHttp(`http://127.0.0.1:${appPort}/v1/openapi.json`, app);
       await waitForHttp(`http://127.0.0.1:${appPort + 10}/`, baseline);
+      const { close, ...fixture } = fixtures(dataset.path, dataset.bigWaitlistId);
+      closeDatabase = close;
       const bench: Bench = {
         app: { name: "app", origin: `http://127.0.0.1:${appPort}`, pid: app.process.pid! },
         baseline: { name: "baseline", origin: `http://127.0.0.1:${appPort + 10}`, pid: baseline.process.pid! },
         bigWaitlistId: dataset.bigWaitlistId,
-        ...fixtures(dataset.path, dataset.bigWaitlistId),
+        ...fixture,
         rounds: count("rounds"),
         seconds: count("seconds"),
         connections: count("connections"),
@@ -127,6 +138,7 @@ async function main() {
       log(`wrote ${options.out}`);
     }
   } finally {
+    closeDatabase();
     await Promise.all(servers.map(stop));
     rmSync(workDir, { recursive: true, force: true });
   }
