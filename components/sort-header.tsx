@@ -7,22 +7,24 @@ export function SortHeaderLink({
   label,
   href,
   sorted,
+  next,
   onNavigate,
 }: {
   label: string;
   href: string;
   sorted: false | "asc" | "desc";
+  /** The direction the link sorts by. */
+  next: "asc" | "desc";
   onNavigate?: (event: MouseEvent<HTMLAnchorElement>) => void;
 }) {
   const arrow = sorted === "asc" ? "↑" : sorted === "desc" ? "↓" : "↕";
-  const next = sorted === "asc" ? "descending" : "ascending";
   return (
     <Link href={href} scroll={false} onClick={onNavigate} className={`${focusRing} inline-flex items-center gap-1 rounded-sm hover:text-zinc-950 dark:hover:text-white`}>
       {label}
       <span aria-hidden="true" className={sorted ? "" : "text-zinc-400 dark:text-zinc-500"}>
         {arrow}
       </span>
-      <span className="sr-only">, sort {next}</span>
+      <span className="sr-only">, sort {next === "asc" ? "ascending" : "descending"}</span>
     </Link>
   );
 }

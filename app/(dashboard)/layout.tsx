@@ -13,17 +13,17 @@ export default async function DashboardLayout({ children }: { children: React.Re
             <Link href="/" className={`${focusRing} rounded-sm font-semibold`}>
               Waitlist Admin
             </Link>
-            <Link href="/docs/api" className={`${focusRing} rounded-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white`}>
+            <Link href="/docs/api" prefetch={false} className={`${focusRing} rounded-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white`}>
               API reference
             </Link>
           </nav>
           <div className="flex items-center gap-3 text-sm">
-            <span className="text-zinc-600 dark:text-zinc-400">
+            <span className="min-w-0 break-words text-zinc-600 dark:text-zinc-400">
               Key <span className="font-medium text-zinc-900 dark:text-zinc-100">{session.key.name}</span>{" "}
               <code className="text-xs">{session.key.prefix}…</code>
             </span>
             <form action={signOut}>
-              <button type="submit" className={`${focusRing} rounded-md px-2 py-1 font-medium text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800`}>
+              <button type="submit" className={`${focusRing} whitespace-nowrap rounded-md px-2 py-1 font-medium text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800`}>
                 Sign out
               </button>
             </form>

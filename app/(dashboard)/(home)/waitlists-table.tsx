@@ -74,7 +74,7 @@ function WaitlistsTableView({ waitlists, state }: { waitlists: WaitlistSummary[]
       <p className={`mt-3 text-sm ${mutedText}`} aria-live="polite">
         {isPending ? "Loading…" : `${formatCount(waitlists.length)} waitlist${waitlists.length === 1 ? "" : "s"}${state.q ? ` matching “${state.q}”` : ""}`}
       </p>
-      <div className={`mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white transition-opacity dark:border-zinc-800 dark:bg-zinc-900 ${isPending ? "opacity-60" : ""}`} aria-busy={isPending}>
+      <div className={`relative mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white transition-opacity dark:border-zinc-800 dark:bg-zinc-900 ${isPending ? "opacity-60" : ""}`} aria-busy={isPending}>
         <table className="w-full min-w-[720px] text-left text-sm">
           <caption className="sr-only">Waitlists, sorted by {state.sort} {state.dir === "asc" ? "ascending" : "descending"}</caption>
           <thead className="border-b border-zinc-200 bg-zinc-50 text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-300">
@@ -93,6 +93,7 @@ function WaitlistsTableView({ waitlists, state }: { waitlists: WaitlistSummary[]
                         <SortHeaderLink
                           label={String(header.column.columnDef.header)}
                           sorted={sorted}
+                          next={header.column.getNextSortingOrder() || "asc"}
                           onNavigate={onNavigate}
                           href={overviewHref({ ...state, sort: header.column.id as WaitlistSummarySort, dir: header.column.getNextSortingOrder() || "asc" })}
                         />

@@ -35,7 +35,7 @@ function EmailCell({ signup }: { signup: SignupRow }) {
     <button
       type="button"
       aria-haspopup="dialog"
-      className={`${focusRing} break-all rounded-sm text-left font-medium text-blue-700 underline-offset-2 hover:underline dark:text-blue-400`}
+      className={`${focusRing} whitespace-nowrap rounded-sm text-left font-medium text-blue-700 underline-offset-2 hover:underline dark:text-blue-400`}
       onClick={(event) => {
         event.stopPropagation();
         open(signup);
@@ -80,7 +80,11 @@ const columns = helper.columns([
   helper.accessor("createdAt", {
     id: "created_at",
     header: "Signed up (UTC)",
-    cell: (info) => <time dateTime={info.getValue().toISOString()}>{formatDateTime(info.getValue())}</time>,
+    cell: (info) => (
+      <time className="whitespace-nowrap" dateTime={info.getValue().toISOString()}>
+        {formatDateTime(info.getValue())}
+      </time>
+    ),
   }),
 ]);
 
@@ -187,7 +191,7 @@ function SignupsTableView({ waitlistId, rows, counts, state, pageSizes }: Signup
 
       <OpenDetails value={setSelected}>
         <div
-          className={`mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white transition-opacity dark:border-zinc-800 dark:bg-zinc-900 ${isPending ? "opacity-60" : ""}`}
+          className={`relative mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white transition-opacity dark:border-zinc-800 dark:bg-zinc-900 ${isPending ? "opacity-60" : ""}`}
           aria-busy={isPending}
         >
           <table className="w-full min-w-[760px] text-left text-sm">
@@ -203,6 +207,7 @@ function SignupsTableView({ waitlistId, rows, counts, state, pageSizes }: Signup
                           <SortHeaderLink
                             label={String(header.column.columnDef.header)}
                             sorted={sorted}
+                            next={header.column.getNextSortingOrder() || "asc"}
                             onNavigate={onNavigate}
                             href={href({ sort: header.column.id as SignupSort, dir: header.column.getNextSortingOrder() || "asc" })}
                           />
