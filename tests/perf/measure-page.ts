@@ -1,6 +1,8 @@
 // Times the waitlist page against a running server on the same SQLite file:
 //   DATABASE_PATH=/tmp/big.db npx tsx tests/perf/measure-page.ts http://127.0.0.1:3400 <waitlist-id> [query]
-// Prints time to first byte, to the first table row in the HTML, and to the last byte (median of 5 runs).
+// Prints time to first byte, to the first table row in the HTML, and to the last byte (median of 5
+// runs), "cold" (a write from this process before each run, so the server's cached counts are stale)
+// and "warm" (counts cached, as when paging through the same view).
 import { createApiKey } from "@/lib/api-keys";
 import { createSession, SESSION_COOKIE } from "@/lib/sessions";
 
@@ -9,6 +11,8 @@ if (!base || !waitlistId) throw new Error("usage: measure-page.ts <base-url> <wa
 
 const key = createApiKey({ name: "perf", roles: ["waitlist:view"] });
 const { token } = createSession(key.id);
+// Any commit from another connection moves SQLite's data_version, which invalidates cached counts.
+const touchDatabase = () => createSession(key.id);
 
 async function once() {
   const started = performance.now();
@@ -30,19 +34,23 @@ async function once() {
 }
 
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+type Run = Awaited<ReturnType<typeof once>>;
+const summary = (runs: Run[]) => ({
+  firstByteMs: Math.round(median(runs.map((r) => r.firstByte))),
+  firstRowMs: Math.round(median(runs.map((r) => r.firstRow))),
+  lastByteMs: Math.round(median(runs.map((r) => r.lastByte))),
+});
+
 async function main() {
   await once(); // warm-up: fills the server's statement cache and the OS page cache
-  const runs = [];
-  for (let run = 0; run < 5; run++) runs.push(await once());
-  console.log(
-  JSON.stringify({
-    url: `/waitlists/${waitlistId}?${query}`,
-    firstByteMs: Math.round(median(runs.map((r) => r.firstByte))),
-    firstRowMs: Math.round(median(runs.map((r) => r.firstRow))),
-    lastByteMs: Math.round(median(runs.map((r) => r.lastByte))),
-    bytes: runs[0]!.bytes,
-  }),
-  );
+  const cold: Run[] = [];
+  const warm: Run[] = [];
+  for (let run = 0; run < 5; run++) {
+    touchDatabase();
+    cold.push(await once());
+    warm.push(await once());
+  }
+  console.log(JSON.stringify({ url: `/waitlists/${waitlistId}?${query}`, bytes: cold[0]!.bytes, cold: summary(cold), warm: summary(warm) }));
 }
 
 main().catch((error: unknown) => {
