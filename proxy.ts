@@ -1,8 +1,12 @@
+import type { NextRequest } from "next/server";
+import { v1Proxy } from "@/lib/api/proxy";
 import { dashboardProxy } from "@/lib/dashboard-proxy";
 
-// Dashboard pages and the CSV export need a session (see lib/dashboard-proxy.ts); /v1, /docs and
-// /signin pass through untouched.
-export const proxy = dashboardProxy;
+// /v1 gets its path repair (lib/api/proxy.ts); dashboard pages and the CSV export need a session
+// (lib/dashboard-proxy.ts); /docs and /signin pass through untouched.
+export function proxy(request: NextRequest) {
+  return /^\/v1(\/|$)/.test(request.nextUrl.pathname) ? v1Proxy(request) : dashboardProxy(request);
+}
 
 export const config = {
   matcher: ["/((?!_next/static|_next/image|favicon\\.ico).*)"],

@@ -1,0 +1,29 @@
+import { AppError } from "@/lib/errors";
+import { baseHeaders, newRequestId } from "./headers";
+import { ALLOWED_METHODS, toProblemResponse } from "./problem";
+import { finishResponse } from "./with-api-key";
+
+// Every /v1 route exports these next to GET/HEAD, so Next.js never answers with its own bodiless 405.
+
+export function OPTIONS(): Response {
+  return new Response(null, { status: 204, headers: { ...baseHeaders(newRequestId()), Allow: ALLOWED_METHODS } });
+}
+
+function methodNotAllowed(request: Request): Response {
+  const requestId = newRequestId();
+  const error = new AppError("method_not_allowed", `${request.method} is not allowed here: this API is read-only (allowed: ${ALLOWED_METHODS}).`);
+  return finishResponse(request, toProblemResponse(error, requestId), requestId);
+}
+
+export const POST = methodNotAllowed;
+export const PUT = methodNotAllowed;
+export const PATCH = methodNotAllowed;
+export const DELETE = methodNotAllowed;
+
+/** Any method on a path outside the API: 404 problem+json (a HEAD gets the headers only). */
+export function notFound(request: Request): Response {
+  const requestId = newRequestId();
+  const { pathname } = new URL(request.url);
+  const error = new AppError("not_found", `There is no API resource at ${pathname}. See /v1/openapi.json.`);
+  return finishResponse(request, toProblemResponse(error, requestId), requestId);
+}

@@ -1,0 +1,58 @@
+// The slice of OpenAPI 3.1 this API uses, so the document is checked as it is written and the
+// reference page can walk it with types.
+
+export type JsonSchema = { [keyword: string]: unknown };
+
+export interface ParameterObject {
+  name: string;
+  in: "path" | "query" | "header";
+  required: boolean;
+  description: string;
+  schema: JsonSchema;
+}
+
+export interface HeaderObject {
+  description: string;
+  required?: boolean;
+  schema: JsonSchema;
+}
+
+export interface ResponseObject {
+  description: string;
+  headers?: Record<string, HeaderObject>;
+  content?: Record<string, { schema: JsonSchema }>;
+}
+
+export interface CodeSample {
+  lang: string;
+  label: string;
+  source: string;
+}
+
+export interface OperationObject {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  security?: Record<string, string[]>[];
+  parameters: ParameterObject[];
+  responses: Record<string, ResponseObject>;
+  "x-codeSamples": CodeSample[];
+}
+
+export type HttpMethod = "get" | "head" | "options" | "post" | "put" | "patch" | "delete";
+
+export interface OpenApiDocument {
+  openapi: "3.1.1";
+  jsonSchemaDialect: string;
+  info: { title: string; version: string; description: string };
+  servers: { url: string; description: string }[];
+  tags: { name: string; description: string }[];
+  security: Record<string, string[]>[];
+  paths: Record<string, Partial<Record<HttpMethod, OperationObject>>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, ResponseObject>;
+    securitySchemes: Record<string, { type: "http"; scheme: string; description: string } | { type: "apiKey"; in: "header"; name: string; description: string }>;
+  };
+}

@@ -1,0 +1,300 @@
+import { z } from "zod";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/list-params";
+import type { CodeSample, HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "./openapi-types";
+import { UUID_PATTERN } from "./params";
+import { ALLOWED_METHODS, ERROR_TITLES, PROBLEM_CONTENT_TYPE, problemType } from "./problem";
+
+// The OpenAPI 3.1 document of /v1, served at /v1/openapi.json and rendered at /docs/api. Tests
+// validate real responses against it, so it is the contract, not a description of it.
+
+const ref = (schema: string): JsonSchema => ({ $ref: `#/components/schemas/${schema}` });
+
+const headers = {
+  requestId: {
+    description: "A unique id for this request (a UUID). It is also in every problem body as `request_id`; quote it when reporting a problem.",
+    required: true,
+    schema: { type: "string", format: "uuid" },
+  },
+  cacheControl: {
+    description: "Always `no-store`: responses carry private data and are never cached.",
+    required: true,
+    schema: { type: "string", const: "no-store" },
+  },
+  link: {
+    description:
+      'Only on a page (a request with `limit`) that has more items after it: `<URL>; rel="next"`, the absolute URL of the next page. It keeps every other query parameter of the request and replaces `cursor`. Absent on the last page and on complete (unpaged) lists.',
+    schema: { type: "string", pattern: '^<https?://[^>]+>; rel="next"$' },
+  },
+  wwwAuthenticate: {
+    description: 'Always `Bearer realm="waitlist"`.',
+    required: true,
+    schema: { type: "string", const: 'Bearer realm="waitlist"' },
+  },
+  allow: {
+    description: `Always \`${ALLOWED_METHODS}\`.`,
+    required: true,
+    schema: { type: "string", const: ALLOWED_METHODS },
+  },
+} satisfies Record<string, HeaderObject>;
+
+const baseHeaders = { "Request-Id": headers.requestId, "Cache-Control": headers.cacheControl };
+
+function problemResponse(code: ErrorCode, description: string, extraHeaders: Record<string, HeaderObject> = {}): ResponseObject {
+  return {
+    description: `\`${code}\`: ${description}`,
+    headers: { ...baseHeaders, ...extraHeaders },
+    content: { [PROBLEM_CONTENT_TYPE]: { schema: ref("Problem") } },
+  };
+}
+
+const problems = {
+  invalid_parameter: (what: string) => problemResponse("invalid_parameter", `${what} The body's \`parameter\` names the offending parameter.`),
+  unauthenticated: problemResponse(
+    "unauthenticated",
+    "The API key is missing, malformed, unknown, revoked or expired. The body is the same in every case, so it tells nothing about which.",
+    { "WWW-Authenticate": headers.wwwAuthenticate },
+  ),
+  forbidden: problemResponse("forbidden", "The API key is valid but does not carry the role `waitlist:view`."),
+  not_found: (what: string) => problemResponse("not_found", what),
+  internal: problemResponse("internal", "An unexpected failure. The body never contains internals; the server logs the error under the request id."),
+};
+
+function okResponse(description: string, schema: JsonSchema, paged: boolean): ResponseObject {
+  return {
+    description,
+    headers: paged ? { ...baseHeaders, Link: headers.link } : baseHeaders,
+    content: { "application/json": { schema } },
+  };
+}
+
+const pathId: ParameterObject = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "The waitlist id: a UUID (matched case-insensitively; returned lowercase). Anything else is a 400 naming `id`.",
+  schema: { type: "string", format: "uuid", pattern: UUID_PATTERN },
+};
+
+// Query parameters come from the same zod schemas the handlers parse with, so the document lists
+// exactly the accepted parameters; only the descriptions are written here.
+const queryDescriptions: Record<keyof typeof signupListParamsSchema.shape, string> = {
+  verified: "Only signups whose email is verified (`true`) or not verified (`false`). Exactly these two words; anything else is a 400.",
+  referral: "Only signups that came from a referral (`true`) or not (`false`). Exactly these two words; combined with `verified` it means both (AND).",
+  limit: `Return one page of at most this many items (an integer from 1 to ${MAX_PAGE_LIMIT}) instead of the whole list. The \`Link\` header leads to the next page.`,
+  cursor: "Where the page starts: copied from the `Link` header of the previous page, never built by hand. It is opaque and bound to its list and filters: a cursor from another list or other filters, an altered one, or one sent without `limit` is a 400.",
+};
+
+function queryParameters(schema: typeof signupListParamsSchema | typeof waitlistListParamsSchema): ParameterObject[] {
+  const properties = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" }).properties as Record<string, JsonSchema>;
+  return Object.keys(schema.shape).map((name) => ({
+    name,
+    in: "query",
+    required: false,
+    description: queryDescriptions[name as keyof typeof queryDescriptions],
+    // The wire value of limit is text; documented as the integer it must spell.
+    schema: name === "limit" ? { type: "integer", minimum: 1, maximum: MAX_PAGE_LIMIT } : properties[name]!,
+  }));
+}
+
+/** The shell variables every code sample uses. */
+export function curlSetup(origin: string): string {
+  return `export WAITLIST_URL="${origin}"\nexport API_KEY="<API_KEY>"  # a key with the role waitlist:view`;
+}
+
+function curl(label: string, source: string): CodeSample {
+  return { lang: "bash", label, source };
+}
+
+function followLinks(firstUrl: string): string {
+  return [
+    `url="${firstUrl}"`,
+    "page=0",
+    'while [ -n "$url" ]; do',
+    "  page=$((page + 1))",
+    '  curl -sS --fail-with-body -D headers.txt -o "page-$page.json" \\',
+    '    -H "Authorization: Bearer $API_KEY" "$url" || break',
+    "  # the next page's URL is in the Link header; there is none on the last page",
+    "  url=$(grep -i '^link:' headers.txt | sed -E 's/^[^<]*<([^>]*)>.*/\\1/' | tr -d '\\r')",
+    "done",
+    'echo "saved $page page(s)"',
+  ].join("\n");
+}
+
+const errorsCommon = {
+  "401": problems.unauthenticated,
+  "403": problems.forbidden,
+  "500": problems.internal,
+};
+
+const listWaitlists: OperationObject = {
+  operationId: "listWaitlists",
+  summary: "Get all waitlists",
+  description:
+    "Every waitlist, oldest first (creation order, ties broken by an internal id). Without `limit` the response is the complete array; with `limit` it is one page and the `Link` header leads to the next.",
+  tags: ["Waitlists"],
+  parameters: queryParameters(waitlistListParamsSchema),
+  responses: {
+    "200": okResponse("The waitlists (all of them, or one page).", { type: "array", items: ref("Waitlist") }, true),
+    "400": problems.invalid_parameter("An unknown or repeated query parameter, a `limit` outside 1–1000, or a bad cursor."),
+    ...errorsCommon,
+  },
+  "x-codeSamples": [
+    curl("All waitlists", 'curl -sS -H "Authorization: Bearer $API_KEY" "$WAITLIST_URL/v1/waitlist"'),
+    curl("Page by page, following Link", followLinks("$WAITLIST_URL/v1/waitlist?limit=100")),
+  ],
+};
+
+const getWaitlist: OperationObject = {
+  operationId: "getWaitlist",
+  summary: "Get one waitlist",
+  description: "One waitlist by id. It takes no query parameters: any is a 400.",
+  tags: ["Waitlists"],
+  parameters: [pathId],
+  responses: {
+    "200": okResponse("The waitlist.", ref("Waitlist"), false),
+    "400": problems.invalid_parameter("The id is not a UUID, or a query parameter was given."),
+    ...errorsCommon,
+    "404": problems.not_found("No waitlist has this id."),
+  },
+  "x-codeSamples": [curl("One waitlist", 'export WAITLIST_ID="<waitlist id>"\ncurl -sS -H "X-API-Key: $API_KEY" "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID"')],
+};
+
+const listSignups: OperationObject = {
+  operationId: "listSignups",
+  summary: "Get all signups",
+  description: [
+    "The signups of one waitlist, oldest first (creation order, ties broken by an internal id), optionally filtered by `verified` and `referral`. A waitlist without signups gives `[]`.",
+    `Without \`limit\` the response is the complete array, streamed as it is read (keyset batches of 1,000 with back-pressure), so any size is served in constant server memory and a slow client never blocks writers. The response then has no Content-Length. A failure before the first bytes is a normal 500; if the server fails after the stream started, the connection is cut and the body is not valid JSON (the status was already 200): check that the array parses.`,
+    "With `limit` the response is one page and the `Link` header leads to the next one. Walking all pages returns every signup exactly once, in the same order as the full list, even while new signups arrive (they appear at the end).",
+  ].join("\n\n"),
+  tags: ["Signups"],
+  parameters: [pathId, ...queryParameters(signupListParamsSchema)],
+  responses: {
+    "200": okResponse("The signups (all of them, or one page).", { type: "array", items: ref("Signup") }, true),
+    "400": problems.invalid_parameter(
+      "The id is not a UUID; a query parameter is unknown (e.g. `verfied`) or repeated; `verified`/`referral` is not `true` or `false`; `limit` is outside 1–1000; or the cursor is bad or from another list or filters.",
+    ),
+    ...errorsCommon,
+    "404": problems.not_found("No waitlist has this id."),
+  },
+  "x-codeSamples": [
+    curl(
+      "All signups, streamed to a file",
+      'export WAITLIST_ID="<waitlist id>"\ncurl -sS --fail-with-body -H "Authorization: Bearer $API_KEY" \\\n  "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/signup" -o signups.json',
+    ),
+    curl("Only verified referrals", 'curl -sS -H "X-API-Key: $API_KEY" "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/signup?verified=true&referral=true"'),
+    curl("Page by page, following Link", followLinks("$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/signup?verified=true&limit=1000")),
+  ],
+};
+
+const getOpenApi: OperationObject = {
+  operationId: "getOpenApiDocument",
+  summary: "This document",
+  description: "The OpenAPI 3.1 document of this API. No API key needed.",
+  tags: ["Meta"],
+  security: [],
+  parameters: [],
+  responses: {
+    "200": okResponse("The OpenAPI document.", { type: "object", required: ["openapi", "paths"] }, false),
+    "500": problems.internal,
+  },
+  "x-codeSamples": [curl("Download", 'curl -sS "$WAITLIST_URL/v1/openapi.json" -o openapi.json')],
+};
+
+const errorCodes = (Object.keys(ERROR_STATUS) as ErrorCode[])
+  .map((code) => `- \`${code}\` (${ERROR_STATUS[code]}, ${ERROR_TITLES[code]})${code === "rate_limited" ? ": reserved, not returned today" : ""}`)
+  .join("\n");
+
+const description = `A read-only JSON API over the waitlists and signups of this Waitlist Admin. Clients are scripts: every behaviour below is part of the contract and is tested against the real server.
+
+Authentication: send an API key as \`Authorization: Bearer <key>\` (or \`X-API-Key: <key>\`); never in the query string. Keys are issued by the operator with the command-line tool (see the README). Every operation needs the role \`waitlist:view\`. A missing, malformed, unknown, revoked or expired key is a 401 with \`WWW-Authenticate: Bearer realm="waitlist"\` and the same body in every case; a valid key without the role is a 403.
+
+Order of checks: method, then authentication, then role, then parameters, then the resource. So \`POST\` is a 405 even without a key, and a caller without a valid key learns nothing about ids or parameters.
+
+Methods: \`GET\`. \`HEAD\` answers like \`GET\` (same status and headers) without a body. \`OPTIONS\` is a 204 with \`Allow: ${ALLOWED_METHODS}\`. \`POST\`, \`PUT\`, \`PATCH\` and \`DELETE\` are a 405 with the same \`Allow\` header.
+
+Errors: every non-2xx response, including unknown paths under \`/v1\`, is \`${PROBLEM_CONTENT_TYPE}\` (RFC 9457) with \`type\`, \`title\`, \`status\`, \`detail\`, a stable \`code\` and the \`request_id\`; a 400 also names the \`parameter\`. Branch on \`code\`, not on \`detail\` (which is for humans and may change). The codes:
+${errorCodes}
+
+Lists: by default a list is complete (a bare JSON array). Add \`limit\` (1–${MAX_PAGE_LIMIT}) for keyset pages: the \`Link: <url>; rel="next"\` header carries the next page's absolute URL (on the origin the request was sent to: its \`Host\` header, or \`X-Forwarded-Host\`/\`X-Forwarded-Proto\` when a proxy in front sets them) with an opaque cursor and all other parameters; the last page has no \`Link\`. Order is creation order, oldest first, ties broken by an internal id, stable across pages.
+
+Paths have no trailing slash: a request to \`/v1/waitlist/\` is redirected (308) to \`/v1/waitlist\`, the only non-2xx answer without a problem body.
+
+Unknown query parameters, repeated parameters and values other than the documented ones are a 400 naming the parameter: a typo such as \`verfied=true\` never silently returns unfiltered data.
+
+Every response carries a \`Request-Id\` header and \`Cache-Control: no-store\`. The version is the path prefix \`/v1\`: fields may be added to problem bodies, but resource objects keep exactly the fields documented here.`;
+
+export const openApiDocument: OpenApiDocument = {
+  openapi: "3.1.1",
+  jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
+  info: { title: "Waitlist API", version: "1.0.0", description },
+  servers: [{ url: "/v1", description: "This server (the document's own origin)." }],
+  tags: [
+    { name: "Waitlists", description: "The waitlists that were created." },
+    { name: "Signups", description: "The signups of one waitlist." },
+    { name: "Meta", description: "About the API itself." },
+  ],
+  security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+  paths: {
+    "/waitlist": { get: listWaitlists },
+    "/waitlist/{id}": { get: getWaitlist },
+    "/waitlist/{id}/signup": { get: listSignups },
+    "/openapi.json": { get: getOpenApi },
+  },
+  components: {
+    schemas: {
+      Waitlist: {
+        type: "object",
+        description: "A waitlist: exactly these three fields.",
+        required: ["id", "name", "website"],
+        additionalProperties: false,
+        properties: {
+          id: { type: "string", format: "uuid", pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", description: "Lowercase UUID." },
+          name: { type: "string", minLength: 1, description: "The waitlist's name." },
+          website: { type: "string", format: "uri", description: "An absolute http or https URL." },
+        },
+      },
+      Signup: {
+        type: "object",
+        description: "A signup: exactly these four fields (a signup has no public id).",
+        required: ["email", "verified", "referral", "custom_inputs"],
+        additionalProperties: false,
+        properties: {
+          email: { type: "string", format: "email", description: "The address that signed up." },
+          verified: { type: "boolean", description: "Whether the address was verified." },
+          referral: { type: "boolean", description: "Whether the signup came from a referral." },
+          custom_inputs: {
+            type: "array",
+            description: "The custom input objects given at signup, as stored; `[]` when there are none. Their fields are free-form.",
+            items: { type: "object" },
+          },
+        },
+      },
+      Problem: {
+        type: "object",
+        description: "An RFC 9457 problem detail.",
+        required: ["type", "title", "status", "detail", "code", "request_id"],
+        additionalProperties: false,
+        properties: {
+          type: { type: "string", format: "uri-reference", description: `A link (relative to the API origin) to this code's entry in the API reference, e.g. \`${problemType("not_found")}\`.` },
+          title: { type: "string", description: "A short summary that is the same for every problem with this code." },
+          status: { type: "integer", enum: [...new Set(Object.values(ERROR_STATUS))], description: "The HTTP status, repeated." },
+          detail: { type: "string", description: "What went wrong this time, for humans." },
+          code: { type: "string", enum: Object.keys(ERROR_STATUS), description: "Stable and machine-readable: branch on this." },
+          request_id: { type: "string", format: "uuid", description: "The same value as the `Request-Id` header." },
+          parameter: { type: "string", description: "Only with `invalid_parameter`: the path or query parameter at fault (`id`, `limit`, the unknown name, ...)." },
+        },
+      },
+    },
+    responses: {
+      NotFound: problems.not_found("Any path under `/v1` that is not listed here, whatever the method."),
+      MethodNotAllowed: problemResponse("method_not_allowed", "`POST`, `PUT`, `PATCH` or `DELETE` on any operation: the API is read-only. Checked before the API key.", { Allow: headers.allow }),
+      Options: { description: "`OPTIONS` on any operation: no body.", headers: { ...baseHeaders, Allow: headers.allow } },
+    },
+    securitySchemes: {
+      bearerAuth: { type: "http", scheme: "bearer", description: "`Authorization: Bearer <key>`. Keys look like `wl_` followed by 43 base64url characters." },
+      apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "The same key in `X-API-Key: <key>`, for clients that cannot set Authorization. When both headers are sent, only Authorization is read." },
+    },
+  },
+};

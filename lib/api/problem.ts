@@ -1,0 +1,64 @@
+import { AppError, ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { baseHeaders } from "./headers";
+
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+/** One short, fixed title per error code (RFC 9457 `title`). */
+export const ERROR_TITLES: Record<ErrorCode, string> = {
+  unauthenticated: "Unauthenticated",
+  forbidden: "Forbidden",
+  invalid_parameter: "Invalid parameter",
+  not_found: "Not found",
+  method_not_allowed: "Method not allowed",
+  rate_limited: "Too many requests",
+  internal: "Internal server error",
+};
+
+/** The problem `type` of a code: a link to its entry in the API reference. */
+export function problemType(code: ErrorCode): string {
+  return `/docs/api#error-${code}`;
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  request_id: string;
+  parameter?: string;
+}
+
+/** The one mapper from an error to an RFC 9457 body. Anything that is not an AppError is a 500 with no internals. */
+export function toProblem(error: unknown, requestId: string): Problem {
+  if (!(error instanceof AppError)) {
+    console.error(`[request ${requestId}] unexpected error`, error);
+    return toProblem(new AppError("internal", "Something went wrong on our side. Quote the request id when reporting it."), requestId);
+  }
+  return {
+    type: problemType(error.code),
+    title: ERROR_TITLES[error.code],
+    status: ERROR_STATUS[error.code],
+    detail: error.message,
+    code: error.code,
+    request_id: requestId,
+    ...(error.parameter !== undefined && { parameter: error.parameter }),
+  };
+}
+
+/** Headers that belong to a status, whatever the route. */
+function problemHeaders(code: ErrorCode): Record<string, string> {
+  if (code === "unauthenticated") return { "WWW-Authenticate": 'Bearer realm="waitlist"' };
+  if (code === "method_not_allowed") return { Allow: ALLOWED_METHODS };
+  return {};
+}
+
+export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
+
+export function toProblemResponse(error: unknown, requestId: string): Response {
+  const problem = toProblem(error, requestId);
+  return new Response(JSON.stringify(problem), {
+    status: problem.status,
+    headers: { ...baseHeaders(requestId), "Content-Type": PROBLEM_CONTENT_TYPE, ...problemHeaders(problem.code) },
+  });
+}
