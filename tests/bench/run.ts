@@ -18,7 +18,9 @@ import { run, start, stop, waitForHttp, type Child } from "./processes";
 import { formatTable, writeJson, type Row } from "./report";
 import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, staticPage, type Bench } from "./scenarios";
 
-const SCENARIOS = { waitlist: singleWaitlist, "first-page": firstPage, "deep-page": deepPage, stream: fullStream, page: staticPage, "live-page": livePage, csv: csvExport } as const;
+const SCENARIOS = { waitlist: singleWaitlist, "first-page": firstPage, "deep-page": deepPage, page: staticPage, "live-page": livePage, stream: fullStream, csv: csvExport } as const;
+// These measure the server's memory, so each starts on freshly started servers.
+const FRESH_SERVERS: readonly string[] = ["stream", "csv"];
 
 const { values: options } = parseArgs({
   options: {
@@ -87,6 +89,19 @@ function fixtures(path: string, waitlistId: string) {
   };
 }
 
+const APP_PORT = () => count("port");
+const ORIGIN = (port: number) => `http://127.0.0.1:${port}`;
+
+/** The production app and the baseline on the same database file, answering. */
+async function startServers(databasePath: string): Promise<[Child, Child]> {
+  const env = { DATABASE_PATH: databasePath };
+  const app = start(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(APP_PORT())], { ...env, NEXT_DIST_DIR: DIST_DIR });
+  const baseline = start(process.execPath, ["--import", "tsx", "tests/bench/baseline-server.ts"], { ...env, PORT: String(APP_PORT() + 10) });
+  await waitForHttp(`${ORIGIN(APP_PORT())}/v1/openapi.json`, app);
+  await waitForHttp(`${ORIGIN(APP_PORT() + 10)}/`, baseline);
+  return [app, baseline];
+}
+
 async function main() {
   const workDir = mkdtempSync(join(tmpdir(), "waitlist-bench-"));
   const cacheDir = join(tmpdir(), "waitlist-bench-cache");
@@ -102,19 +117,11 @@ async function main() {
     const rows: Row[] = [];
     if (selected.some((name) => name !== "import")) {
       await buildApp();
-      const env = { DATABASE_PATH: dataset.path };
-      const appPort = count("port");
-      const app = start(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(appPort)], { ...env, NEXT_DIST_DIR: DIST_DIR });
-      const baseline = start(process.execPath, ["--import", "tsx", "tests/bench/baseline-server.ts"], { ...env, PORT: String(appPort + 10) });
-      servers.push(app, baseline);
-      await waitForHttp(`http://127.0.0.1:${appPort}/v1/openapi.json`, app);
-      await waitForHttp(`http://127.0.0.1:${appPort + 10}/`, baseline);
       const { close, ...fixture } = fixtures(dataset.path, dataset.bigWaitlistId);
       closeDatabase = close;
-      const bench: Bench = {
-        app: { name: "app", origin: `http://127.0.0.1:${appPort}`, pid: app.process.pid! },
-        baseline: { name: "baseline", origin: `http://127.0.0.1:${appPort + 10}`, pid: baseline.process.pid! },
+      const shared = {
         bigWaitlistId: dataset.bigWaitlistId,
+        smallWaitlistId: dataset.smallWaitlistIds[0]!,
         ...fixture,
         rounds: count("rounds"),
         seconds: count("seconds"),
@@ -122,9 +129,19 @@ async function main() {
         pageRequests: count("page-requests"),
         log,
       };
-      log(`servers up: app ${bench.app.origin} (pid ${bench.app.pid}), baseline ${bench.baseline.origin} (pid ${bench.baseline.pid})`);
-      for (const [name, scenario] of Object.entries(SCENARIOS)) if (selected.includes(name)) rows.push(...(await scenario(bench)));
-      await Promise.all(servers.map(stop));
+      let bench: Bench | undefined;
+      for (const [name, scenario] of Object.entries(SCENARIOS)) {
+        if (!selected.includes(name)) continue;
+        if (!bench || FRESH_SERVERS.includes(name)) {
+          await Promise.all(servers.splice(0).map(stop));
+          const [app, baseline] = await startServers(dataset.path);
+          servers.push(app, baseline);
+          bench = { ...shared, app: { name: "app", origin: ORIGIN(APP_PORT()), pid: app.process.pid! }, baseline: { name: "baseline", origin: ORIGIN(APP_PORT() + 10), pid: baseline.process.pid! } };
+          log(`servers up: app ${bench.app.origin} (pid ${bench.app.pid}), baseline ${bench.baseline.origin} (pid ${bench.baseline.pid})`);
+        }
+        rows.push(...(await scenario(bench)));
+      }
+      await Promise.all(servers.splice(0).map(stop));
     }
     if (selected.includes("import")) rows.push(...(await cliImport(workDir, importFile, importRows, log)));
 
