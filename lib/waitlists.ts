@@ -92,14 +92,16 @@ export interface WaitlistSummary {
   newestSignupAt: Date | null;
 }
 
-// Aggregate once per waitlist (the verified/referral index covers it), then join the names.
+// Totals from signup_counts (kept by triggers) and the newest date from the (waitlist_id, created_at)
+// index: a few hundred rows per waitlist are read, not every signup.
 const SUMMARY_SQL = `
 SELECT w.id, w.name, w.website, coalesce(s.total, 0) AS total, coalesce(s.verified, 0) AS verified,
-       coalesce(s.referral, 0) AS referral, s.newest AS newest
+       coalesce(s.referral, 0) AS referral,
+       (SELECT max(created_at) FROM signups WHERE signups.waitlist_id = w.id) AS newest
 FROM waitlists w
 LEFT JOIN (
-  SELECT waitlist_id, count(*) AS total, sum(verified) AS verified, sum(referral) AS referral, max(created_at) AS newest
-  FROM signups GROUP BY waitlist_id
+  SELECT waitlist_id, sum(count) AS total, sum(verified * count) AS verified, sum(referral * count) AS referral
+  FROM signup_counts GROUP BY waitlist_id
 ) s ON s.waitlist_id = w.id`;
 
 // Whitelisted sort expressions; lists without signups have no percentage or date and sort last.
