@@ -1,0 +1,85 @@
+/** What a limiter says about one key after (or without) counting a hit. */
+export interface LimitState {
+  allowed: boolean;
+  limit: number;
+  /** Hits left in the current window (0 when exhausted). */
+  remaining: number;
+  /** Whole seconds until the window resets (at least 1). */
+  resetSeconds: number;
+  windowSeconds: number;
+}
+
+interface Window {
+  start: number;
+  count: number;
+}
+
+/**
+ * A fixed-window counter per key (an API key id, a client address), in this process's memory.
+ * A window opens at a key's first hit and lasts `windowMs`; the draft RateLimit header's `t` is
+ * the time left in it. At most twice the limit can pass around a window boundary, which is the
+ * usual price of a fixed window and fine for abuse protection. Memory stays bounded: expired
+ * windows are swept when the map is full, and past `maxKeys` the oldest windows are dropped.
+ */
+export class FixedWindowLimiter {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+    private readonly maxKeys = 50_000,
+  ) {}
+
+  /** Counts one hit for `key`: `allowed` is false once the limit is used up in this window. */
+  hit(key: string, now = Date.now()): LimitState {
+    const window = this.current(key, now) ?? this.open(key, now);
+    window.count += 1;
+    return this.state(window, now);
+  }
+
+  /** The state of `key` without counting a hit. */
+  peek(key: string, now = Date.now()): LimitState {
+    return this.state(this.current(key, now) ?? { start: now, count: 0 }, now);
+  }
+
+  /** Whether `key` has used up its limit in the current window. */
+  isExhausted(key: string, now = Date.now()): boolean {
+    return (this.current(key, now)?.count ?? 0) >= this.limit;
+  }
+
+  get size(): number {
+    return this.windows.size;
+  }
+
+  private current(key: string, now: number): Window | undefined {
+    const window = this.windows.get(key);
+    if (window && now - window.start < this.windowMs) return window;
+    if (window) this.windows.delete(key);
+    return undefined;
+  }
+
+  private open(key: string, now: number): Window {
+    if (this.windows.size >= this.maxKeys) this.evict(now);
+    const window = { start: now, count: 0 };
+    this.windows.set(key, window);
+    return window;
+  }
+
+  // Insertion order is window-start order, so expired windows sit at the front.
+  private evict(now: number) {
+    for (const [key, window] of this.windows) {
+      if (now - window.start < this.windowMs && this.windows.size < this.maxKeys) break;
+      this.windows.delete(key);
+    }
+  }
+
+  private state(window: Window, now: number): LimitState {
+    return {
+      allowed: window.count <= this.limit,
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - window.count),
+      resetSeconds: Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)),
+      windowSeconds: Math.round(this.windowMs / 1000),
+    };
+  }
+}

@@ -1,0 +1,49 @@
+// One JSON line per request. Only what cannot hold a secret is written: the path (with anything
+// that looks like an API key masked) and the NAMES of the query parameters, never their values,
+// headers or cookies; the API key's id, never the key.
+
+export interface RequestLogLine {
+  time: string;
+  level: "info";
+  msg: "request";
+  request_id: string;
+  method: string;
+  path: string;
+  query_params?: string[];
+  status: number;
+  duration_ms: number;
+  key_id: string | null;
+  client: string;
+  /** Present when the client went away before the response was complete. */
+  aborted?: true;
+}
+
+const MAX_PATH = 512;
+const KEY_LIKE = /wl_[A-Za-z0-9_-]{8,}/g;
+
+/** The path of a raw request target, and the names of its query parameters. */
+export function loggablePath(target: string): { path: string; queryParams?: string[] } {
+  const question = target.indexOf("?");
+  const rawPath = question === -1 ? target : target.slice(0, question);
+  const path = rawPath.replace(KEY_LIKE, "wl_[redacted]").slice(0, MAX_PATH);
+  if (question === -1) return { path };
+  const names = new Set<string>();
+  for (const pair of target.slice(question + 1).split("&")) {
+    const name = pair.split("=", 1)[0]!;
+    if (name) names.add(safeDecode(name).replace(KEY_LIKE, "wl_[redacted]").slice(0, 64));
+    if (names.size >= 20) break;
+  }
+  return { path, queryParams: [...names] };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll("+", " "));
+  } catch {
+    return text;
+  }
+}
+
+export function formatRequestLog(line: RequestLogLine): string {
+  return JSON.stringify(line);
+}

@@ -1,0 +1,87 @@
+// The production server (started by ./main.ts). Next.js's request handler behind a small node:http server
+// that gives every request an id and a client address (lib/request-context) and writes one JSON log
+// line when the response is finished, with its real status and duration.
+import { randomUUID } from "node:crypto";
+import type { Socket } from "node:net";
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import next from "next";
+import { resolveClientAddress } from "@/lib/client-address";
+import { env } from "@/lib/env";
+import { NO_CONTENT_CSP, STATIC_SECURITY_HEADERS } from "@/lib/security-headers";
+import { requestContextStorage, type RequestContext } from "@/lib/request-context";
+import { formatRequestLog, loggablePath } from "./request-log";
+import { escapeMalformedApiPath, refuseUnhandledRequest } from "./refuse";
+
+export async function startServer() {
+  const { PORT, HOST, TRUSTED_PROXY_HOPS, REQUEST_LOG } = env();
+  const app = next({ dev: false, dir: process.cwd(), hostname: HOST ?? "localhost", port: PORT });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  const storage = requestContextStorage();
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const started = process.hrtime.bigint();
+    const context: RequestContext = {
+      requestId: randomUUID(),
+      clientAddress: resolveClientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], TRUSTED_PROXY_HOPS),
+    };
+    response.setHeader("Request-Id", context.requestId);
+    // Every response, including Next.js's own redirects and errors; pages replace the CSP with
+    // their nonce policy (proxy.ts).
+    for (const [name, value] of Object.entries(STATIC_SECURITY_HEADERS)) response.setHeader(name, value);
+    response.setHeader("Content-Security-Policy", NO_CONTENT_CSP);
+    if (REQUEST_LOG === "on") {
+      const log = (aborted: boolean) => {
+        const { path, queryParams } = loggablePath(request.url ?? "/");
+        const line = formatRequestLog({
+          time: new Date().toISOString(),
+          level: "info",
+          msg: "request",
+          request_id: context.requestId,
+          method: request.method ?? "",
+          path,
+          ...(queryParams && { query_params: queryParams }),
+          status: response.statusCode,
+          duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+          key_id: context.keyId ?? null,
+          client: context.clientAddress,
+          ...(aborted && { aborted: true as const }),
+        });
+        process.stdout.write(`${line}\n`);
+      };
+      // Next.js itself adds up to ten listeners to a rewritten request's response.
+      response.setMaxListeners(20);
+      response.once("close", () => log(!response.writableFinished));
+    }
+    if (refuseUnhandledRequest(request, response, context.requestId)) return;
+    escapeMalformedApiPath(request);
+    storage.run(context, () => {
+      handle(request, response).catch((error: unknown) => {
+        console.error(`[request ${context.requestId}] unhandled`, error);
+        if (!response.headersSent) response.statusCode = 500;
+        response.end();
+      });
+    });
+  });
+  // Requests Node cannot parse (an unknown method, enormous headers, a broken request line) never
+  // reach Next.js: answer them here, with the same security headers, and log them.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
+    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+    const headers = Object.entries(STATIC_SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers}Content-Security-Policy: ${NO_CONTENT_CSP}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    if (REQUEST_LOG === "on") {
+      const line = { time: new Date().toISOString(), level: "info", msg: "unparsable request", status, error: error.code ?? "unknown", client: (socket as Socket).remoteAddress ?? "unknown" };
+      process.stdout.write(`${JSON.stringify(line)}\n`);
+    }
+  });
+  server.listen(PORT, HOST, () => {
+    console.log(JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "listening", url: `http://${HOST ?? "localhost"}:${PORT}` }));
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      server.close(() => process.exit(0));
+      server.closeAllConnections();
+    });
+  }
+}
