@@ -7,6 +7,9 @@ export default defineConfig([
   ...nextTs,
   globalIgnores([".next/**", ".next-*/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "data/**"]),
   {
+    rules: { "@typescript-eslint/no-unused-vars": ["error", { ignoreRestSiblings: true, argsIgnorePattern: "^_" }] },
+  },
+  {
     // The database is reached only through db/ and the query modules in lib/.
     files: ["app/**", "components/**"],
     rules: {

@@ -9,7 +9,8 @@ export const waitlists = sqliteTable(
     website: text("website").notNull(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (table) => [index("waitlists_created_at_idx").on(table.createdAt, table.id)],
+  // Ends in the rowid, so it also serves "ORDER BY created_at, rowid".
+  (table) => [index("waitlists_created_at_idx").on(table.createdAt)],
 );
 
 // Every index ends in the rowid (`id`), so "(waitlist_id, created_at)" already

@@ -199,3 +199,27 @@ export function signupsPerDay(scope: SignupScope, since: Date, db: AppDatabase =
   const sql = `SELECT date(created_at / 1000, 'unixepoch') AS day, count(*) AS count FROM signups WHERE ${where} AND created_at >= @since GROUP BY day ORDER BY day`;
   return statement(db, sql).all({ ...params, since: since.getTime() }) as { day: string; count: number }[];
 }
+
+/** A signup to insert; `customInputs` is the JSON text of an array of objects. */
+export interface NewSignup {
+  email: string;
+  verified: boolean;
+  referral: boolean;
+  customInputs: string;
+  /** Epoch milliseconds; defaults to the `createdAt` argument of the insert. */
+  createdAt?: number;
+}
+
+/**
+ * A reusable insert into one waitlist that skips an email the waitlist already has (compared
+ * case-insensitively, through the unique index). Returns true when the row was inserted.
+ * Callers wrap many calls in one transaction.
+ */
+export function prepareSignupInsert(waitlistId: string, db: AppDatabase = getDb()): (signup: NewSignup, createdAt?: number) => boolean {
+  const insert = statement(
+    db,
+    "INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (waitlist_id, lower(email)) DO NOTHING",
+  );
+  return (signup, createdAt = Date.now()) =>
+    insert.run(waitlistId, signup.email, signup.verified ? 1 : 0, signup.referral ? 1 : 0, signup.customInputs, signup.createdAt ?? createdAt).changes === 1;
+}

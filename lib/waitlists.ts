@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, gt, or } from "drizzle-orm";
+import { asc, eq, getTableColumns, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { waitlists, type Waitlist } from "@/db/schema";
@@ -46,19 +46,21 @@ export interface WaitlistPageInput {
   after?: Position;
 }
 
-/** Waitlists in creation order (ties by id), optionally one keyset page of them. */
+// Creation ties are broken by SQLite's rowid, which follows insertion order (a UUID would not).
+const rowid = sql<number>`${waitlists}.rowid`;
+
+/** Waitlists in creation order (ties by insertion order), optionally one keyset page of them. */
 export function listWaitlists({ limit, after }: WaitlistPageInput = {}, db: AppDatabase = getDb()) {
-  const afterClause = after
-    ? or(
-        gt(waitlists.createdAt, new Date(after.createdAt)),
-        and(eq(waitlists.createdAt, new Date(after.createdAt)), gt(waitlists.id, String(after.id))),
-      )
-    : undefined;
-  const query = db.select().from(waitlists).where(afterClause).orderBy(asc(waitlists.createdAt), asc(waitlists.id));
-  if (limit === undefined) return { items: query.all(), next: null };
-  const rows = query.limit(limit + 1).all();
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
-  const next: Position | null = rows.length > limit && last ? { createdAt: last.createdAt.getTime(), id: last.id } : null;
+  const afterClause = after ? sql`(${waitlists.createdAt}, ${rowid}) > (${after.createdAt}, ${after.id})` : undefined;
+  const query = db
+    .select({ ...getTableColumns(waitlists), rowid })
+    .from(waitlists)
+    .where(afterClause)
+    .orderBy(asc(waitlists.createdAt), asc(rowid));
+  const rows = limit === undefined ? query.all() : query.limit(limit + 1).all();
+  const page = limit === undefined ? rows : rows.slice(0, limit);
+  const last = page.at(-1);
+  const next: Position | null = limit !== undefined && rows.length > limit && last ? { createdAt: last.createdAt.getTime(), id: last.rowid } : null;
+  const items: Waitlist[] = page.map(({ rowid: _, ...waitlist }) => waitlist);
   return { items, next };
 }

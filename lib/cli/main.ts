@@ -1,24 +1,28 @@
-import { Command } from "commander";
-import { getDb } from "@/db/client";
-import { env } from "@/lib/env";
+import { CommanderError } from "commander";
+import { ZodError } from "zod";
+import { AppError } from "@/lib/errors";
+import { buildProgram } from "./program";
 
-const program = new Command()
-  .name("waitlist")
-  .description("Administer the Waitlist Admin database.")
-  .showHelpAfterError();
+/** Exit codes: 0 success, 1 the command failed (bad input, not found, …), 2 usage error. */
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
 
-const db = program.command("db").description("Database maintenance.");
+function describe(error: unknown): string {
+  if (error instanceof AppError) return error.message;
+  if (error instanceof ZodError) return error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("; ");
+  return error instanceof Error ? error.message : String(error);
+}
 
-db.command("migrate")
-  .description("Create the database file if missing and apply pending migrations.")
-  .option("--json", "print one JSON object to stdout")
-  .action((options: { json?: boolean }) => {
-    getDb();
-    const path = env().DATABASE_PATH;
-    console.log(options.json ? JSON.stringify({ database: path, migrated: true }) : `Database ${path} is up to date.`);
+buildProgram()
+  .parseAsync()
+  .catch((error: unknown) => {
+    if (error instanceof CommanderError) {
+      // Commander already printed its message (one line); help and --version are successes.
+      process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
+      return;
+    }
+    // Expected and unexpected failures alike: one line, no stack trace (set DEBUG=1 for it).
+    console.error(`error: ${describe(error).replace(/\s*\n\s*/g, " ")}`);
+    if (process.env.DEBUG && error instanceof Error) console.error(error.stack);
+    process.exitCode = EXIT_FAILED;
   });
-
-program.parseAsync().catch((error: unknown) => {
-  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-});

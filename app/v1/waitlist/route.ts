@@ -9,7 +9,7 @@ import { listWaitlists, toWaitlistResponse } from "@/lib/waitlists";
 export const dynamic = "force-dynamic";
 
 export const GET = withApiKey(({ url }) => {
-  const page = parseKeyset(WAITLISTS_SCOPE, parseApiQuery(url.searchParams, waitlistListParamsSchema), "string");
+  const page = parseKeyset(WAITLISTS_SCOPE, parseApiQuery(url.searchParams, waitlistListParamsSchema), "number");
   const { items, next } = listWaitlists(page ?? {});
   return jsonResponse(items.map(toWaitlistResponse), nextPageHeaders(url, WAITLISTS_SCOPE, next));
 });

@@ -1,0 +1,32 @@
+import type { Command } from "commander";
+import { getDb } from "@/db/client";
+import { env } from "@/lib/env";
+import { seedDemoData } from "@/lib/seed/seed-demo";
+import { emit, type JsonOption } from "../output";
+
+export function registerDbCommands(program: Command): void {
+  const db = program.command("db").description("Database maintenance.");
+
+  db.command("migrate")
+    .description("Create the database file if missing and apply pending migrations.")
+    .option("--json", "print one JSON object to stdout")
+    .action((options: JsonOption) => {
+      getDb();
+      const path = env().DATABASE_PATH;
+      emit(options, { database: path, migrated: true }, () => `Database ${path} is up to date.`);
+    });
+
+  db.command("seed-demo")
+    .description("Add demo waitlists and signups (deterministic; running it again adds nothing).")
+    .option("--json", "print one JSON object to stdout")
+    .action((options: JsonOption) => {
+      const started = performance.now();
+      const result = seedDemoData();
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      emit(options, result, () =>
+        result.waitlists_created === 0
+          ? "Demo data is already there; nothing added."
+          : `Added ${result.waitlists_created} demo waitlists with ${result.signups_created} signups in ${seconds}s.`,
+      );
+    });
+}

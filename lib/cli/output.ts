@@ -1,0 +1,32 @@
+import type { z } from "zod";
+import { AppError } from "@/lib/errors";
+
+export interface JsonOption {
+  json?: boolean;
+}
+
+/** Prints a command's result: one JSON object with --json, else the human text. */
+export function emit(options: JsonOption, result: object, human: () => string): void {
+  process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${human()}\n`);
+}
+
+/** Parses CLI input with a zod schema; a failure is one readable AppError naming the option. */
+export function parseOptions<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const name = issue.path.length > 0 ? `--${String(issue.path[0])}` : "input";
+  const value = issue.path.length > 0 ? (input as Record<string, unknown>)[String(issue.path[0])] : undefined;
+  const got = typeof value === "string" ? ` (got ${JSON.stringify(value)})` : "";
+  // A field's description ("an absolute http or https URL") says more than zod's generic message.
+  const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape;
+  const description = issue.path.length === 1 ? shape?.[String(issue.path[0])]?.description : undefined;
+  throw new AppError("invalid_parameter", `invalid ${name}: ${description ? `must be ${description}` : issue.message}${got}`, name);
+}
+
+/** A fixed-width text table for human output. */
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? "").length)));
+  const format = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
+  return [format(headers), ...rows.map(format)].join("\n");
+}

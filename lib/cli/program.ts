@@ -1,0 +1,22 @@
+import { Command } from "commander";
+import { registerDbCommands } from "./commands/db";
+import { registerKeyCommands } from "./commands/keys";
+import { registerSignupCommands } from "./commands/signups";
+import { registerWaitlistCommands } from "./commands/waitlists";
+
+/** The CLI's commands. Errors are thrown (exitOverride), so main.ts decides output and exit codes. */
+export function buildProgram(): Command {
+  const program = new Command()
+    .name("waitlist")
+    .description("Administer the Waitlist Admin database (DATABASE_PATH, default ./data/waitlist.db).")
+    .exitOverride()
+    .configureOutput({
+      // Usage errors as one line, with a pointer to the help.
+      outputError: (message, write) => write(`${message.replace(/\s*\n\s*/g, " ").trim()} (see --help)\n`),
+    });
+  registerWaitlistCommands(program);
+  registerSignupCommands(program);
+  registerKeyCommands(program);
+  registerDbCommands(program);
+  return program;
+}

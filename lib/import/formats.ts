@@ -1,0 +1,38 @@
+import type { Readable } from "node:stream";
+import { extname } from "node:path";
+import { AppError } from "@/lib/errors";
+import { readCsvRecords } from "./csv";
+import { readJsonArrayRecords } from "./json-array";
+import { readNdjsonRecords } from "./ndjson";
+import type { ImportRecord } from "./row";
+
+export type ImportFormat = "csv" | "json" | "ndjson";
+
+const FORMATS: Record<string, ImportFormat> = { ".csv": "csv", ".json": "json", ".ndjson": "ndjson", ".jsonl": "ndjson" };
+
+export interface ReadOptions {
+  /** Exact line numbers even where they cost speed (CSV only; the other readers always have them). */
+  exactLines?: boolean;
+}
+
+const READERS: Record<ImportFormat, (input: Readable, options: ReadOptions) => AsyncGenerator<ImportRecord[]>> = {
+  csv: readCsvRecords,
+  json: readJsonArrayRecords,
+  ndjson: readNdjsonRecords,
+};
+
+/** The format of an import file, from its extension. */
+export function formatOf(path: string): ImportFormat {
+  const extension = extname(path).toLowerCase();
+  const format = FORMATS[extension];
+  if (!format) {
+    const got = extension ? `"${extension}"` : "no extension";
+    throw new AppError("invalid_parameter", `cannot tell the format of ${path} (${got}): use a .csv, .json, .ndjson or .jsonl file`, "file");
+  }
+  return format;
+}
+
+/** The records of a file, in order, in batches. */
+export function readRecords(format: ImportFormat, input: Readable, options: ReadOptions = {}): AsyncGenerator<ImportRecord[]> {
+  return READERS[format](input, options);
+}

@@ -1,0 +1,119 @@
+import { createReadStream, statSync } from "node:fs";
+import { getDb, type AppDatabase } from "@/db/client";
+import { AppError } from "@/lib/errors";
+import { prepareSignupInsert } from "@/lib/signups";
+import { getWaitlistOrThrow } from "@/lib/waitlists";
+import { formatOf, readRecords, type ImportFormat } from "./formats";
+import type { ImportRecord } from "./row";
+
+/** How many invalid rows an aborted import names. */
+export const MAX_REPORTED_ERRORS = 10;
+
+export type ImportPhase = "validating" | "importing";
+
+export interface ImportInput {
+  waitlistId: string;
+  path: string;
+  /** Called now and then with the bytes read so far of the file. */
+  onProgress?: (phase: ImportPhase, bytesRead: number, totalBytes: number) => void;
+  /** created_at of every imported row; ties keep file order through the row id. */
+  now?: Date;
+}
+
+export interface ImportResult {
+  imported: number;
+  skipped_duplicates: number;
+}
+
+function fileSize(path: string): number {
+  try {
+    const stats = statSync(path);
+    if (!stats.isFile()) throw new AppError("invalid_parameter", `${path} is not a file`, "file");
+    return stats.size;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new AppError("invalid_parameter", code === "ENOENT" ? `no such file: ${path}` : `cannot read ${path}: ${(error as Error).message}`, "file");
+  }
+}
+
+interface Pass {
+  format: ImportFormat;
+  phase: ImportPhase;
+  total: number;
+  exactLines?: boolean;
+}
+
+async function* records(input: ImportInput, { format, phase, total, exactLines = false }: Pass): AsyncGenerator<ImportRecord[]> {
+  const stream = createReadStream(input.path, { highWaterMark: 1 << 20 });
+  let reported = 0;
+  try {
+    for await (const batch of readRecords(format, stream, { exactLines })) {
+      yield batch;
+      if (input.onProgress && stream.bytesRead - reported >= 1 << 20) {
+        reported = stream.bytesRead;
+        input.onProgress(phase, reported, total);
+      }
+    }
+  } finally {
+    // A reader may stop early (a malformed header or record): close the file either way.
+    stream.destroy();
+  }
+  input.onProgress?.(phase, total, total);
+}
+
+async function validate(input: ImportInput, pass: Pass) {
+  const errors: string[] = [];
+  let invalid = 0;
+  for await (const batch of records(input, pass)) {
+    for (const record of batch) {
+      if (record.error === undefined) continue;
+      invalid++;
+      if (errors.length < MAX_REPORTED_ERRORS) errors.push(`line ${record.line}: ${record.error}`);
+    }
+  }
+  return { invalid, errors };
+}
+
+function invalidFileError({ invalid, errors }: { invalid: number; errors: string[] }): AppError {
+  const more = invalid > errors.length ? `; and ${invalid - errors.length} more` : "";
+  const rows = invalid === 1 ? "1 invalid row" : `${invalid} invalid rows`;
+  return new AppError("invalid_parameter", `${rows}, nothing imported: ${errors.join("; ")}${more}`, "file");
+}
+
+/**
+ * Imports a CSV, JSON or NDJSON file of signups into one waitlist, all or nothing: one pass
+ * validates and inserts every row inside one transaction, skipping emails already in the waitlist
+ * or repeated in the file; the first invalid row stops the inserting, the pass goes on validating,
+ * and the transaction is rolled back, so nothing is written. Only a file with errors is read again,
+ * to name exact line numbers. Memory stays flat whatever the file size.
+ */
+export async function importSignups(input: ImportInput, db: AppDatabase = getDb()): Promise<ImportResult> {
+  const waitlist = getWaitlistOrThrow(input.waitlistId, db);
+  const format = formatOf(input.path);
+  const total = fileSize(input.path);
+
+  const insert = prepareSignupInsert(waitlist.id, db);
+  const createdAt = (input.now ?? new Date()).getTime();
+  const result: ImportResult = { imported: 0, skipped_duplicates: 0 };
+  let invalid = 0;
+  const sqlite = db.$client;
+  // better-sqlite3's transaction() cannot span the awaits of a stream, so BEGIN/COMMIT by hand.
+  sqlite.exec("BEGIN IMMEDIATE");
+  try {
+    for await (const batch of records(input, { format, phase: "importing", total })) {
+      for (const record of batch) {
+        if (record.error !== undefined) invalid++;
+        else if (invalid === 0) {
+          if (insert(record.row, createdAt)) result.imported++;
+          else result.skipped_duplicates++;
+        }
+      }
+    }
+    if (invalid === 0) sqlite.exec("COMMIT");
+  } finally {
+    if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+  }
+  if (invalid > 0) throw invalidFileError(await validate(input, { format, phase: "validating", total, exactLines: true }));
+  return result;
+}

@@ -1,0 +1,146 @@
+import { z } from "zod";
+
+/** One validated signup, ready to insert. `customInputs` is the JSON text of an array of objects. */
+export interface ImportRow {
+  email: string;
+  verified: boolean;
+  referral: boolean;
+  customInputs: string;
+}
+
+/** A row of the file: valid, or the reason it is not. `line` is 1-based in the file. */
+export type ImportRecord = { line: number; row: ImportRow; error?: undefined } | { line: number; error: string; row?: undefined };
+
+/** Readers hand records over in arrays of about this many, to keep per-row async overhead low. */
+export const BATCH_SIZE = 1000;
+
+const emailSchema = z.email().max(254);
+const EMPTY_INPUTS = "[]";
+export const SIGNUP_FIELDS = ["email", "verified", "referral", "custom_inputs"] as const;
+
+function quote(value: unknown): string {
+  const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** Trims and checks an email; returns the error text when invalid. */
+export function checkEmail(value: unknown): { email: string } | { error: string } {
+  if (typeof value !== "string" || value.trim() === "") return { error: "email is missing" };
+  const email = value.trim();
+  return emailSchema.safeParse(email).success ? { email } : { error: `invalid email ${quote(value)}` };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** custom_inputs must be an array of objects; returns the parsed array or the error text. */
+export function checkCustomInputs(value: unknown): { inputs: Record<string, unknown>[] } | { error: string } {
+  if (!Array.isArray(value)) return { error: `custom_inputs must be a JSON array of objects (got ${quote(value)})` };
+  const bad = value.findIndex((item) => !isPlainObject(item));
+  if (bad !== -1) return { error: `custom_inputs[${bad}] must be an object (got ${quote(value[bad])})` };
+  return { inputs: value as Record<string, unknown>[] };
+}
+
+const CSV_BOOLEANS: Record<string, boolean> = { true: true, false: false, "1": true, "0": false, yes: true, no: false, "": false };
+
+/** Maps a CSV header to column positions; extra columns become custom_inputs entries. */
+export interface CsvLayout {
+  email: number;
+  verified: number;
+  referral: number;
+  customInputs: number;
+  extras: { index: number; label: string }[];
+}
+
+export function csvLayout(header: string[]): CsvLayout | { error: string } {
+  const names = header.map((name) => name.trim());
+  const empty = names.findIndex((name) => name === "");
+  if (empty !== -1) return { error: `column ${empty + 1} of the header has no name` };
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated) return { error: `the header names the column "${repeated}" twice` };
+  const email = names.indexOf("email");
+  if (email === -1) return { error: `the header has no "email" column (expected email,verified,referral,custom_inputs)` };
+  return {
+    email,
+    verified: names.indexOf("verified"),
+    referral: names.indexOf("referral"),
+    customInputs: names.indexOf("custom_inputs"),
+    extras: names.flatMap((label, index) => ((SIGNUP_FIELDS as readonly string[]).includes(label) ? [] : [{ index, label }])),
+  };
+}
+
+function csvBoolean(cells: string[], index: number, field: string): boolean | { error: string } {
+  if (index === -1) return false;
+  const cell = cells[index] ?? "";
+  const value = CSV_BOOLEANS[cell] ?? CSV_BOOLEANS[cell.trim().toLowerCase()];
+  return value ?? { error: `${field} must be true/false, 1/0 or yes/no (got ${quote(cell)})` };
+}
+
+/** Validates one CSV record (cells in header order). Empty verified/referral cells mean false. */
+export function csvRow(layout: CsvLayout, cells: string[]): ImportRow | { error: string } {
+  const errors: string[] = [];
+  const email = checkEmail(cells[layout.email]);
+  if ("error" in email) errors.push(email.error);
+  const verified = csvBoolean(cells, layout.verified, "verified");
+  if (typeof verified !== "boolean") errors.push(verified.error);
+  const referral = csvBoolean(cells, layout.referral, "referral");
+  if (typeof referral !== "boolean") errors.push(referral.error);
+
+  let customInputs = EMPTY_INPUTS;
+  const cell = layout.customInputs === -1 ? "" : (cells[layout.customInputs] ?? "").trim();
+  let inputs: Record<string, unknown>[] | undefined;
+  if (cell !== "" && cell !== EMPTY_INPUTS) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(cell);
+    } catch {
+      errors.push(`custom_inputs is not valid JSON (got ${quote(cell)})`);
+    }
+    if (parsed !== undefined) {
+      const checked = checkCustomInputs(parsed);
+      if ("error" in checked) errors.push(checked.error);
+      else inputs = checked.inputs;
+    }
+  }
+  if (errors.length > 0) return { error: errors.join("; ") };
+  // Extra columns become {"label", "value"} entries; empty cells add nothing.
+  for (const extra of layout.extras) {
+    const value = cells[extra.index];
+    if (value !== undefined && value !== "") (inputs ??= []).push({ label: extra.label, value });
+  }
+  if (inputs) customInputs = JSON.stringify(inputs);
+  return { email: (email as { email: string }).email, verified: verified as boolean, referral: referral as boolean, customInputs };
+}
+
+function jsonBoolean(value: unknown, field: string): boolean | { error: string } {
+  if (value === undefined) return false;
+  if (typeof value === "boolean") return value;
+  return { error: `${field} must be true or false (got ${quote(value)})` };
+}
+
+/** Validates one JSON / NDJSON signup object. Missing verified/referral mean false. */
+export function objectRow(value: unknown): ImportRow | { error: string } {
+  if (!isPlainObject(value)) return { error: `expected a signup object (got ${quote(value)})` };
+  const errors: string[] = [];
+  const unknown = Object.keys(value).filter((key) => !(SIGNUP_FIELDS as readonly string[]).includes(key));
+  if (unknown.length > 0) errors.push(`unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((key) => `"${key}"`).join(", ")}`);
+  const email = checkEmail(value.email);
+  if ("error" in email) errors.push(email.error);
+  const verified = jsonBoolean(value.verified, "verified");
+  if (typeof verified !== "boolean") errors.push(verified.error);
+  const referral = jsonBoolean(value.referral, "referral");
+  if (typeof referral !== "boolean") errors.push(referral.error);
+  let customInputs = EMPTY_INPUTS;
+  if (value.custom_inputs !== undefined) {
+    const checked = checkCustomInputs(value.custom_inputs);
+    if ("error" in checked) errors.push(checked.error);
+    else if (checked.inputs.length > 0) customInputs = JSON.stringify(checked.inputs);
+  }
+  if (errors.length > 0) return { error: errors.join("; ") };
+  return { email: (email as { email: string }).email, verified: verified as boolean, referral: referral as boolean, customInputs };
+}
+
+export function toRecord(line: number, result: ImportRow | { error: string }): ImportRecord {
+  return "error" in result ? { line, error: result.error } : { line, row: result };
+}

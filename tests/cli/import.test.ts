@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliSandbox, expectOneLineError, type CliSandbox } from "./run-cli";
+
+let cli: CliSandbox;
+let waitlistId: string;
+
+beforeAll(() => {
+  cli = cliSandbox();
+  waitlistId = cli.json<{ id: string }>("waitlists", "create", "--name", "Import", "--website", "https://example.com").id;
+});
+afterAll(() => cli.remove());
+
+function signupsOf(id: string) {
+  return cli.rows("signups").filter((row) => row.waitlist_id === id);
+}
+
+function newWaitlist(name: string): string {
+  return cli.json<{ id: string }>("waitlists", "create", "--name", name, "--website", "https://example.com").id;
+}
+
+const GOOD_CSV = [
+  "email,verified,referral,custom_inputs,company,plan",
+  'ada@example.com,true,false,"[{""label"":""role"",""value"":""Engineer""}]",Acme,pro',
+  "grace@example.com,yes,no,,Globex,",
+  "linus@example.com,1,0,[],,free",
+  "ADA@example.com,false,true,,,",
+  "margaret@example.com,,,,,",
+].join("\n");
+
+describe("signups import", () => {
+  it("imports a good CSV: extra columns become custom_inputs, duplicates in the file are skipped, file order kept", () => {
+    const id = newWaitlist("CSV");
+    expect(cli.json("signups", "import", "--waitlist", id, cli.file("good.csv", GOOD_CSV))).toEqual({ imported: 4, skipped_duplicates: 1 });
+    const rows = signupsOf(id);
+    expect(rows.map((row) => [row.email, row.verified, row.referral, JSON.parse(String(row.custom_inputs))])).toEqual([
+      ["ada@example.com", 1, 0, [{ label: "role", value: "Engineer" }, { label: "company", value: "Acme" }, { label: "plan", value: "pro" }]],
+      ["grace@example.com", 1, 0, [{ label: "company", value: "Globex" }]],
+      ["linus@example.com", 1, 0, [{ label: "plan", value: "free" }]],
+      ["margaret@example.com", 0, 0, []],
+    ]);
+    expect(new Set(rows.map((row) => row.created_at)).size).toBe(1);
+  });
+
+  it("imports the same file twice: the second time adds nothing and reports the skips", () => {
+    const path = cli.file("twice.csv", GOOD_CSV);
+    expect(cli.json("signups", "import", "--waitlist", waitlistId, path)).toEqual({ imported: 4, skipped_duplicates: 1 });
+    const before = signupsOf(waitlistId);
+    expect(cli.json("signups", "import", "--waitlist", waitlistId, path)).toEqual({ imported: 0, skipped_duplicates: 5 });
+    expect(signupsOf(waitlistId)).toEqual(before);
+    const human = cli.run("signups", "import", "--waitlist", waitlistId, path);
+    expect(human.stdout).toBe("Imported 0 signups; skipped 5 duplicates.\n");
+  });
+
+  it("imports JSON and NDJSON, skipping emails the waitlist already has", () => {
+    const id = newWaitlist("JSON");
+    const json = JSON.stringify(
+      [
+        { email: "a@example.com", verified: true, referral: false, custom_inputs: [{ label: "company", value: "Acme" }] },
+        { email: "b@example.com" },
+      ],
+      null,
+      2,
+    );
+    expect(cli.json("signups", "import", "--waitlist", id, cli.file("good.json", json))).toEqual({ imported: 2, skipped_duplicates: 0 });
+    const ndjson = '{"email":"B@example.com","verified":true}\n\n{"email":"c@example.com","referral":true,"custom_inputs":[]}\n';
+    expect(cli.json("signups", "import", "--waitlist", id, cli.file("good.ndjson", ndjson))).toEqual({ imported: 1, skipped_duplicates: 1 });
+    expect(cli.json("signups", "import", "--waitlist", id.toUpperCase(), cli.file("good.jsonl", '{"email":"d@example.com"}\n'))).toEqual({ imported: 1, skipped_duplicates: 0 });
+    expect(signupsOf(id).map((row) => [row.email, row.verified, row.referral, row.custom_inputs])).toEqual([
+      ["a@example.com", 1, 0, '[{"label":"company","value":"Acme"}]'],
+      ["b@example.com", 0, 0, "[]"],
+      ["c@example.com", 0, 1, "[]"],
+      ["d@example.com", 0, 0, "[]"],
+    ]);
+  });
+
+  it("refuses a broken CSV naming lines 7 and 12, and leaves the database exactly as it was", () => {
+    const lines = ["email,verified,referral,custom_inputs"];
+    for (let line = 2; line <= 14; line++) {
+      if (line === 7) lines.push("not-an-email,true,false,[]");
+      else if (line === 12) lines.push(`row${line}@example.com,maybe,false,[]`);
+      else lines.push(`row${line}@example.com,true,false,[]`);
+    }
+    const before = { signups: cli.rows("signups"), waitlists: cli.rows("waitlists") };
+    const result = cli.run("signups", "import", "--waitlist", waitlistId, cli.file("broken.csv", lines.join("\n")), "--json");
+    expect(result.status).toBe(1);
+    expect(expectOneLineError(result)).toBe(
+      'error: 2 invalid rows, nothing imported: line 7: invalid email "not-an-email"; line 12: verified must be true/false, 1/0 or yes/no (got "maybe")',
+    );
+    expect({ signups: cli.rows("signups"), waitlists: cli.rows("waitlists") }).toEqual(before);
+  });
+
+  it("refuses a broken JSON file naming the lines, and names at most ten", () => {
+    const before = cli.rows("signups");
+    const objects = Array.from({ length: 15 }, (_, index) => (index % 2 ? `{"email":"ok${index}@example.com"}` : `{"email":"bad${index}"}`));
+    const result = cli.run("signups", "import", "--waitlist", waitlistId, cli.file("broken.json", `[\n${objects.join(",\n")}\n]`));
+    const line = expectOneLineError(result);
+    expect(line).toMatch(/^error: 8 invalid rows, nothing imported: line 2: invalid email "bad0"; line 4: /);
+    expect(line.match(/line \d+:/g)).toHaveLength(8);
+    const many = Array.from({ length: 30 }, (_, index) => `{"email":"bad${index}"}`).join("\n");
+    expect(expectOneLineError(cli.run("signups", "import", "--waitlist", waitlistId, cli.file("many.ndjson", many)))).toMatch(/line 10: .*; and 20 more$/);
+    expect(cli.rows("signups")).toEqual(before);
+  });
+
+  it("refuses an unknown waitlist, an unknown extension and a missing file with one line", () => {
+    const good = cli.file("small.csv", "email\nx@example.com\n");
+    expect(expectOneLineError(cli.run("signups", "import", "--waitlist", "00000000-0000-4000-8000-000000000000", good))).toBe(
+      "error: No waitlist has the id 00000000-0000-4000-8000-000000000000.",
+    );
+    expect(expectOneLineError(cli.run("signups", "import", "--waitlist", waitlistId, cli.file("list.txt", "x")))).toMatch(/^error: cannot tell the format of .*list\.txt \("\.txt"\): use a \.csv, \.json, \.ndjson or \.jsonl file$/);
+    expect(expectOneLineError(cli.run("signups", "import", "--waitlist", waitlistId, `${cli.dir}/missing.csv`))).toMatch(/^error: no such file: .*missing\.csv$/);
+  });
+});

@@ -1,0 +1,63 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A temporary folder with a database path for the real CLI, plus files to import. */
+export function cliSandbox() {
+  const dir = mkdtempSync(join(tmpdir(), "waitlist-cli-"));
+  const databasePath = join(dir, "cli.db");
+  return {
+    dir,
+    databasePath,
+    /** Runs `tsx lib/cli/main.ts ...args` as a subprocess on this sandbox's database. */
+    run(...args: string[]): CliResult {
+      const result = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", ...args], {
+        encoding: "utf8",
+        env: { ...process.env, DATABASE_PATH: databasePath, NODE_NO_WARNINGS: "1" },
+      });
+      return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+    },
+    /** Runs a command with --json, expects success and returns the parsed object. */
+    json<T = Record<string, unknown>>(...args: string[]): T {
+      const result = this.run(...args, "--json");
+      if (result.status !== 0) throw new Error(`${args.join(" ")} failed (${result.status}): ${result.stderr}`);
+      return JSON.parse(result.stdout) as T;
+    },
+    file(name: string, content: string): string {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      return path;
+    },
+    /** Every row of a table, read directly from the file (read-only). */
+    rows(table: "signups" | "waitlists" | "api_keys"): Record<string, unknown>[] {
+      const db = new Database(databasePath, { readonly: true });
+      try {
+        return db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all() as Record<string, unknown>[];
+      } finally {
+        db.close();
+      }
+    },
+    remove() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type CliSandbox = ReturnType<typeof cliSandbox>;
+
+/** A failure prints exactly one line on stderr and nothing on stdout. */
+export function expectOneLineError(result: CliResult): string {
+  if (result.status === 0) throw new Error(`expected a failure, got success: ${result.stdout}`);
+  const lines = result.stderr.trimEnd().split("\n");
+  if (lines.length !== 1) throw new Error(`expected one stderr line, got:\n${result.stderr}`);
+  if (result.stdout !== "") throw new Error(`expected no stdout, got: ${result.stdout}`);
+  return lines[0]!;
+}
