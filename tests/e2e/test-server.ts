@@ -33,8 +33,8 @@ export function freshDatabasePath(name: string): string {
  * Starts a server on E2E_PORT + `portOffset` (each spec file uses its own offset) and waits until
  * it answers. With `databasePath` it reuses that file (to restart a killed server on its data).
  */
-export async function startTestServer(options: { portOffset: number; name: string; env?: Record<string, string>; databasePath?: string }): Promise<TestServer> {
-  const port = basePort + options.portOffset;
+export async function startTestServer(options: { portOffset: number; port?: number; name: string; env?: Record<string, string>; databasePath?: string }): Promise<TestServer> {
+  const port = options.port ?? basePort + options.portOffset;
   const databasePath = options.databasePath ?? freshDatabasePath(options.name);
   // Migrate before the server starts, so that tests can write fixtures right away.
   let db: AppDatabase | undefined;
