@@ -42,7 +42,7 @@ export async function startServer() {
           path,
           ...(queryParams && { query_params: queryParams }),
           status: response.statusCode,
-          duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+          duration_ms: Math.round(Number((finished ?? process.hrtime.bigint()) - started) / 1e4) / 100,
           key_id: context.keyId ?? null,
           client: context.clientAddress,
           ...(aborted && { aborted: true as const }),
@@ -51,6 +51,10 @@ export async function startServer() {
       };
       // Next.js itself adds up to ten listeners to a rewritten request's response.
       response.setMaxListeners(20);
+      // The duration ends when the last byte was handed to the OS ("finish"); the line is written on
+      // "close", which also comes when the client went away before that.
+      let finished: bigint | undefined;
+      response.once("finish", () => (finished = process.hrtime.bigint()));
       response.once("close", () => log(!response.writableFinished));
     }
     if (refuseUnhandledRequest(request, response, context.requestId)) return;

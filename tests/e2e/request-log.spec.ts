@@ -67,7 +67,8 @@ test("one line per request with method, path, parameter names, status, duration,
     expect(line).toMatchObject({ msg: "request", method: "GET", path: path.split("?")[0]!.replace(key.key, "wl_[redacted]"), status, key_id: keyId });
     expect(line.query_params).toEqual(params);
     expect(line.duration_ms).toBeGreaterThanOrEqual(0);
-    expect(line.duration_ms).toBeLessThanOrEqual(elapsed + 5);
+    // Measured by the server, so at most what the client saw (plus scheduling noise).
+    expect(line.duration_ms).toBeLessThanOrEqual(elapsed + 50);
     expect(Number.isNaN(Date.parse(line.time))).toBe(false);
   }
   const everything = [...server.stdout, ...server.stderr].join("\n");
