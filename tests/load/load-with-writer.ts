@@ -29,6 +29,26 @@ async function writeCsv(path: string, rows: number) {
   await once(out, "finish");
 }
 
+/** p50/p99/max of the server-side durations (from the request log), per route. */
+function serverDurations(lines: string[], ids: string[]) {
+  const byRoute = new Map<string, number[]>();
+  for (const line of lines) {
+    if (!line.startsWith('{"time"')) continue;
+    const entry = JSON.parse(line) as { msg: string; path?: string; duration_ms?: number };
+    if (entry.msg !== "request" || entry.path === undefined) continue;
+    const route = ids.reduce((path, id) => path.replace(id, "{id}"), entry.path);
+    if (!byRoute.has(route)) byRoute.set(route, []);
+    byRoute.get(route)!.push(entry.duration_ms!);
+  }
+  const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return Object.fromEntries(
+    [...byRoute].map(([route, values]) => {
+      const sorted = values.sort((a, b) => a - b);
+      return [route, { count: sorted.length, p50: at(sorted, 0.5), p99: at(sorted, 0.99), max: sorted.at(-1) }];
+    }),
+  );
+}
+
 async function main() {
   const server = await startTestServer({
     portOffset: 0,
@@ -63,6 +83,10 @@ async function main() {
     { path: "/docs/api" },
   ];
 
+  // Warm-up (not counted): route modules load and compile on first use.
+  await autocannon({ url: server.url, connections: 8, duration: 5, requests });
+  const warmupLines = server.stdout.length;
+
   const seconds = Number(secondsText);
   const started = Date.now();
   const load = autocannon({ url: server.url, connections: Number(connectionsText), duration: seconds, requests, timeout: 30 });
@@ -86,6 +110,7 @@ async function main() {
   const logs = [...server.stdout, ...server.stderr, importErr].join("\n");
   const busy = (logs.match(/SQLITE_BUSY|database is locked/g) ?? []).length;
   const logged5xx = server.stdout.filter((line) => /"status":5\d\d/.test(line)).length;
+  const serverTimes = serverDurations(server.stdout.slice(warmupLines), [big.id, small.id, target.id]);
   await server.stop();
   rmSync(csv, { force: true });
 
@@ -101,6 +126,7 @@ async function main() {
     import: { exit_code: importCode, seconds: importSeconds, result: importOut.trim() || importErr.trim() },
     counts: { imported_rows_in_db: counted, served_by_api: served.length, expected: IMPORT_ROWS },
     sqlite_busy_in_logs: busy,
+    server_duration_ms_by_route: serverTimes,
     logged_5xx: logged5xx,
   };
   console.log(JSON.stringify(figures, null, 2));
