@@ -1,11 +1,14 @@
 import type { NextRequest } from "next/server";
-import { pageSecurityProxy } from "@/lib/page-security";
 import { v1Proxy } from "@/lib/api/proxy";
+import { dashboardProxy } from "@/lib/dashboard-proxy";
+import { withPageCsp } from "@/lib/page-security";
 
-// /v1: keep malformed paths inside the API contract. Everything else but Next's static files:
-// a per-request CSP nonce. (Static security headers for all paths are in next.config.ts.)
+// /v1 gets its path repair (lib/api/proxy.ts). Everything else but Next's static files: a CSP with
+// a fresh nonce (lib/page-security.ts), and dashboard pages and the CSV export need a session
+// (lib/dashboard-proxy.ts); /docs and /signin pass through. Static security headers: next.config.ts.
 export function proxy(request: NextRequest) {
-  return request.nextUrl.pathname.startsWith("/v1/") || request.nextUrl.pathname === "/v1" ? v1Proxy(request) : pageSecurityProxy(request);
+  if (/^\/v1(\/|$)/.test(request.nextUrl.pathname)) return v1Proxy(request);
+  return withPageCsp(request, (requestHeaders) => dashboardProxy(request, requestHeaders));
 }
 
 export const config = { matcher: ["/((?!_next/static/).*)"] };

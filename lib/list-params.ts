@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { invalidParameter } from "./errors";
 import { SIGNUP_SORTS, SORT_DIRECTIONS } from "./signups";
+import { WAITLIST_SUMMARY_SORTS } from "./waitlists";
 
 // One definition of every list parameter, shared by /v1 (strict: bad input is a 400) and the
 // dashboard (lenient: bad input falls back to the default).
@@ -73,4 +74,17 @@ export function parseApiQuery<Schema extends z.ZodType>(searchParams: URLSearchP
 export function parseSignupTableParams(searchParams: Record<string, string | string[] | undefined>): SignupTableParams {
   const first = Object.fromEntries(Object.entries(searchParams).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
   return signupTableParamsSchema.parse(first);
+}
+
+/** The dashboard's waitlists overview state, as it lives in the URL. Invalid values fall back to defaults. */
+export const waitlistTableParamsSchema = z.object({
+  q: z.string().trim().max(200).optional().catch(undefined).transform((q) => q || undefined),
+  sort: z.enum(WAITLIST_SUMMARY_SORTS).catch("name"),
+  dir: z.enum(SORT_DIRECTIONS).catch("asc"),
+});
+export type WaitlistTableParams = z.infer<typeof waitlistTableParamsSchema>;
+
+export function parseWaitlistTableParams(searchParams: Record<string, string | string[] | undefined>): WaitlistTableParams {
+  const first = Object.fromEntries(Object.entries(searchParams).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
+  return waitlistTableParamsSchema.parse(first);
 }

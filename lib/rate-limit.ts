@@ -83,3 +83,15 @@ export class FixedWindowLimiter {
     };
   }
 }
+
+/** Failed dashboard sign-ins per client address: 10 per 10 minutes. */
+export const SIGN_IN_FAILURE_LIMIT = 10;
+export const SIGN_IN_WINDOW_MS = 10 * 60 * 1000;
+
+// Next.js may evaluate a module once per route bundle: keep one limiter per process.
+const holder = globalThis as typeof globalThis & { __signInLimiter?: FixedWindowLimiter };
+
+export function signInLimiter(): FixedWindowLimiter {
+  holder.__signInLimiter ??= new FixedWindowLimiter(SIGN_IN_FAILURE_LIMIT, SIGN_IN_WINDOW_MS, 100_000);
+  return holder.__signInLimiter;
+}

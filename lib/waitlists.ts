@@ -64,3 +64,69 @@ export function listWaitlists({ limit, after }: WaitlistPageInput = {}, db: AppD
   const items: Waitlist[] = page.map(({ rowid: _, ...waitlist }) => waitlist);
   return { items, next };
 }
+
+export const WAITLIST_SUMMARY_SORTS = ["name", "total", "verified", "referral", "newest"] as const;
+export type WaitlistSummarySort = (typeof WAITLIST_SUMMARY_SORTS)[number];
+
+export interface WaitlistSummaryInput {
+  /** Case-insensitive substring of the name. */
+  search?: string;
+  sort?: WaitlistSummarySort;
+  direction?: "asc" | "desc";
+}
+
+export interface WaitlistSummary {
+  id: string;
+  name: string;
+  website: string;
+  total: number;
+  verified: number;
+  referral: number;
+  /** created_at of the newest signup, null when there is none. */
+  newestSignupAt: Date | null;
+}
+
+// Aggregate once per waitlist (the verified/referral index covers it), then join the names.
+const SUMMARY_SQL = `
+SELECT w.id, w.name, w.website, coalesce(s.total, 0) AS total, coalesce(s.verified, 0) AS verified,
+       coalesce(s.referral, 0) AS referral, s.newest AS newest
+FROM waitlists w
+LEFT JOIN (
+  SELECT waitlist_id, count(*) AS total, sum(verified) AS verified, sum(referral) AS referral, max(created_at) AS newest
+  FROM signups GROUP BY waitlist_id
+) s ON s.waitlist_id = w.id`;
+
+// Whitelisted sort expressions; lists without signups have no percentage or date and sort last.
+const SUMMARY_ORDER: Record<WaitlistSummarySort, string> = {
+  name: "lower(name)",
+  total: "total",
+  verified: "CAST(verified AS REAL) / nullif(total, 0)",
+  referral: "CAST(referral AS REAL) / nullif(total, 0)",
+  newest: "newest",
+};
+
+/** Every waitlist with its signup totals, from one GROUP BY (not one query per list). */
+export function listWaitlistSummaries({ search, sort = "name", direction = "asc" }: WaitlistSummaryInput = {}, db: AppDatabase = getDb()): WaitlistSummary[] {
+  const dir = direction === "desc" ? "DESC" : "ASC";
+  const order = SUMMARY_ORDER[sort];
+  const where = search ? " WHERE w.name LIKE @search ESCAPE '\\'" : "";
+  const sqlText = `SELECT * FROM (${SUMMARY_SQL}${where}) ORDER BY (${order}) IS NULL, ${order} ${dir}, lower(name) ${dir}, id`;
+  const rows = db.$client.prepare(sqlText).all(search ? { search: `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%` } : {}) as {
+    id: string;
+    name: string;
+    website: string;
+    total: number;
+    verified: number;
+    referral: number;
+    newest: number | null;
+  }[];
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    website: row.website,
+    total: row.total,
+    verified: row.verified,
+    referral: row.referral,
+    newestSignupAt: row.newest === null ? null : new Date(row.newest),
+  }));
+}

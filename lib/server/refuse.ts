@@ -51,14 +51,15 @@ function isValidRouterState(header: string | string[] | undefined): boolean {
 }
 
 /**
- * A /v1 path with a malformed percent-encoding (`/v1/waitlist/%ZZ`) gets every "%" escaped, as
- * lib/api/proxy.ts does under `next dev`, so it reaches the /v1 routes as literal text. Done here,
- * Next.js need not rewrite it: it performs such a rewrite as an HTTP request to itself, which
- * fails (500) when the client sends `X-Forwarded-Proto: https`.
+ * A path with a malformed percent-encoding (`/v1/waitlist/%ZZ`, `/waitlists/%FF`) gets every "%"
+ * escaped, so it reaches the routes as literal text (a 400 or 404) instead of Next.js failing to
+ * decode it (a 500). lib/api/proxy.ts does the same for /v1 under `next dev`, as a rewrite, which
+ * Next.js performs as an HTTP request to itself; done here, no rewrite is needed (that rewrite fails
+ * with a 500 when the client sends `X-Forwarded-Proto: https`).
  */
-export function escapeMalformedApiPath(request: IncomingMessage) {
+export function escapeMalformedPath(request: IncomingMessage) {
   const target = request.url ?? "/";
-  if (!isApiPath(request) || !target.includes("%")) return;
+  if (!target.includes("%")) return;
   const question = target.indexOf("?");
   const path = question === -1 ? target : target.slice(0, question);
   try {

@@ -10,7 +10,8 @@ import { env } from "@/lib/env";
 import { NO_CONTENT_CSP, STATIC_SECURITY_HEADERS } from "@/lib/security-headers";
 import { requestContextStorage, type RequestContext } from "@/lib/request-context";
 import { formatRequestLog, loggablePath } from "./request-log";
-import { escapeMalformedApiPath, refuseUnhandledRequest } from "./refuse";
+import { checkedFormPost, isPageFormPost } from "./form-body";
+import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
 
 export async function startServer() {
   const { PORT, HOST, TRUSTED_PROXY_HOPS, REQUEST_LOG } = env();
@@ -58,15 +59,25 @@ export async function startServer() {
       response.once("close", () => log(!response.writableFinished));
     }
     if (refuseUnhandledRequest(request, response, context.requestId)) return;
-    escapeMalformedApiPath(request);
+    escapeMalformedPath(request);
     storage.run(context, () => {
-      handle(request, response).catch((error: unknown) => {
+      forward(request, response).catch((error: unknown) => {
         console.error(`[request ${context.requestId}] unhandled`, error);
         if (!response.headersSent) response.statusCode = 500;
         response.end();
       });
     });
   });
+
+  /** Hands the request to Next.js; a multipart POST to a page only once its body is known to parse. */
+  async function forward(request: IncomingMessage, response: ServerResponse) {
+    if (!isPageFormPost(request)) return handle(request, response);
+    const checked = await checkedFormPost(request);
+    if (typeof checked !== "number") return handle(checked, response);
+    response.statusCode = checked;
+    response.setHeader("Content-Type", "text/plain; charset=utf-8");
+    response.end(checked === 400 ? "Bad Request: malformed form data\n" : "Payload Too Large\n");
+  }
   // Requests Node cannot parse (an unknown method, enormous headers, a broken request line) never
   // reach Next.js: answer them here, with the same security headers, and log them.
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {

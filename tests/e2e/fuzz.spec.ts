@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { Ajv2020 } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys";
+import { createSession } from "@/lib/sessions";
 import type { OpenApiDocument } from "@/lib/api/openapi-types";
 import { createWaitlist } from "@/lib/waitlists";
 import { makeSignups } from "./api-fixtures";
@@ -36,7 +37,7 @@ function prng(seed: number) {
 }
 
 let server: TestServer;
-let fixtures: { waitlistId: string; key: string; revoked: string; noRole: string; signups: number };
+let fixtures: { waitlistId: string; key: string; revoked: string; noRole: string; signups: number; session: string; revokedSession: string };
 
 test.beforeAll(async () => {
   server = await startTestServer({ portOffset: 3, name: "fuzz", env: { AUTH_FAILURES_PER_MINUTE: "1000000", RATE_LIMIT_PER_MINUTE: "1000000", REQUEST_LOG: "off" } });
@@ -46,10 +47,15 @@ test.beforeAll(async () => {
   const seeds = makeSignups(120, "fuzz");
   db.$client.transaction(() => seeds.forEach((seed) => insert.run(waitlist.id, seed.email, seed.verified ? 1 : 0, seed.referral ? 1 : 0, JSON.stringify(seed.customInputs), seed.createdAt)))();
   const revoked = createApiKey({ name: "fuzz revoked", roles: ["waitlist:view"] }, db);
+  const revokedSession = createSession(revoked.id, db).token;
   revokeApiKey(revoked.id, db);
+  const key = createApiKey({ name: "fuzz", roles: ["waitlist:view"] }, db);
   fixtures = {
     waitlistId: waitlist.id,
-    key: createApiKey({ name: "fuzz", roles: ["waitlist:view"] }, db).key,
+    key: key.key,
+    // Half of the dashboard requests are signed in, so the pages themselves get the hostile input.
+    session: createSession(key.id, db).token,
+    revokedSession,
     revoked: revoked.key,
     noRole: createApiKey({ name: "fuzz no role", roles: [] }, db).key,
     signups: seeds.length,
@@ -142,7 +148,8 @@ function makeRequest(random: ReturnType<typeof prng>) {
     () => [],
   ])();
   headers.push(...credentials);
-  if (chance(0.3)) headers.push(`Cookie: ${pick(["wl_session=garbage", `wl_session=${"z".repeat(3000)}`, "wl_session=", ";;;==;", "wl_session=a; wl_session=b", `wl_session=${fixtures.key}`, "%FF=%FF"])}`);
+  if (chance(0.5)) headers.push(`Cookie: wl_session=${fixtures.session}`);
+  else if (chance(0.3)) headers.push(`Cookie: ${pick([`wl_session=${fixtures.revokedSession}`, "wl_session=garbage", `wl_session=${"z".repeat(3000)}`, "wl_session=", ";;;==;", "wl_session=a; wl_session=b", `wl_session=${fixtures.key}`, "%FF=%FF"])}`);
   if (chance(0.2)) headers.push(`X-Forwarded-For: ${pick(["1.2.3.4", "::1, 10.0.0.1", "not-an-ip", pick(HOSTILE)])}`);
   if (chance(0.2)) headers.push(`X-Forwarded-Host: ${pick(["evil.example", "a/b", pick(HOSTILE), ""])}`, `X-Forwarded-Proto: ${pick(["https", "gopher", ""])}`);
   if (chance(0.1)) headers.push(`X-Huge: ${"h".repeat(pick([1000, 8000, 15000, 70000]))}`);

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys";
+import { createSession, SESSION_COOKIE } from "@/lib/sessions";
 import { createWaitlist } from "@/lib/waitlists";
 import { startTestServer, type TestServer } from "./test-server";
 
@@ -46,18 +47,22 @@ test("one line per request with method, path, parameter names, status, duration,
   revokeApiKey(revoked.id, db);
   const waitlist = createWaitlist({ name: "Logged", website: "https://example.com" }, db);
   const sessionSecret = "s3ss10n-t0ken-that-must-not-leak";
+  const session = createSession(key.id, db).token;
   const cases: { path: string; headers: Record<string, string>; status: number; keyId: string | null; params?: string[] }[] = [
     { path: `/v1/waitlist/${waitlist.id}/signup?verified=true&limit=2`, headers: { Authorization: `Bearer ${key.key}` }, status: 200, keyId: key.id, params: ["verified", "limit"] },
     { path: "/v1/waitlist", headers: { "X-API-Key": key.key }, status: 200, keyId: key.id },
     { path: `/v1/waitlist?api_key=${key.key}&token=${sessionSecret}`, headers: {}, status: 401, keyId: null, params: ["api_key", "token"] },
     { path: `/v1/waitlist/${key.key}`, headers: { Authorization: `Bearer ${revoked.key}` }, status: 401, keyId: null },
     { path: "/v1/waitlist", headers: { Cookie: `wl_session=${sessionSecret}; other=${key.key}` }, status: 401, keyId: null },
-    { path: `/?q=${sessionSecret}`, headers: { Cookie: `wl_session=${sessionSecret}` }, status: 200, keyId: null, params: ["q"] },
-    { path: "/no-such-page", headers: {}, status: 404, keyId: null },
+    { path: `/?q=${sessionSecret}`, headers: { Cookie: `${SESSION_COOKIE}=${sessionSecret}` }, status: 307, keyId: null, params: ["q"] },
+    { path: `/?q=${session}`, headers: { Cookie: `${SESSION_COOKIE}=${session}` }, status: 200, keyId: key.id, params: ["q"] },
+    { path: `/waitlists/${waitlist.id}/export?verified=true`, headers: { Cookie: `${SESSION_COOKIE}=${session}` }, status: 200, keyId: key.id, params: ["verified"] },
+    { path: "/signin", headers: {}, status: 200, keyId: null },
+    { path: "/no-such-page", headers: {}, status: 307, keyId: null },
   ];
   for (const { path, headers, status, keyId, params } of cases) {
     const started = Date.now();
-    const response = await fetch(server.url + path, { headers });
+    const response = await fetch(server.url + path, { headers, redirect: "manual" });
     await response.arrayBuffer();
     const elapsed = Date.now() - started;
     expect(response.status, path).toBe(status);
@@ -72,7 +77,7 @@ test("one line per request with method, path, parameter names, status, duration,
     expect(Number.isNaN(Date.parse(line.time))).toBe(false);
   }
   const everything = [...server.stdout, ...server.stderr].join("\n");
-  for (const secret of [key.key, revoked.key, sessionSecret, key.key.slice(3)]) expect(everything).not.toContain(secret);
+  for (const secret of [key.key, revoked.key, sessionSecret, session, key.key.slice(3)]) expect(everything).not.toContain(secret);
 });
 
 test("a request the client abandons is still logged exactly once", async () => {

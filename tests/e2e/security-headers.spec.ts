@@ -1,8 +1,16 @@
 import { connect } from "node:net";
 import { expect, test, type APIResponse, type Page } from "@playwright/test";
 import { createApiKey } from "@/lib/api-keys";
+import { createSession, SESSION_COOKIE } from "@/lib/sessions";
 import { createWaitlist } from "@/lib/waitlists";
-import { bearer } from "./api-fixtures";
+import { bearer, insertSignups, makeSignups } from "./api-fixtures";
+import { signIn } from "./support";
+
+/** A Cookie header for a fresh dashboard session. */
+function sessionCookie() {
+  const key = createApiKey({ name: "headers session", roles: ["waitlist:view"] });
+  return { Cookie: `${SESSION_COOKIE}=${createSession(key.id).token}` };
+}
 
 // Security headers on pages, the API, static files and answers Next.js never sees; the page CSP
 // in Chromium: Next.js's scripts run (the page hydrates) and nothing else does.
@@ -47,9 +55,19 @@ function expectNoContentCsp(response: APIResponse, what: string) {
 }
 
 test("pages carry the static headers and a CSP with a fresh nonce per request", async ({ request }) => {
-  for (const path of ["/", "/docs/api", "/no-such-page"]) {
-    const first = await request.get(path);
-    const second = await request.get(path);
+  const cookie = sessionCookie();
+  const waitlist = createWaitlist({ name: "Headers", website: "https://example.com" });
+  const pages: [string, Record<string, string>][] = [
+    ["/signin", {}],
+    ["/docs/api", {}],
+    ["/", cookie],
+    [`/waitlists/${waitlist.id}?verified=true`, cookie],
+    ["/no-such-page", cookie],
+  ];
+  for (const [path, headers] of pages) {
+    const first = await request.get(path, { headers, maxRedirects: 0 });
+    const second = await request.get(path, { headers, maxRedirects: 0 });
+    expect(first.status(), path).toBeLessThan(500);
     expectStaticHeaders(first.headers(), path);
     const nonce = expectPageCsp(first, path);
     expect(expectPageCsp(second, path), `${path}: a new nonce each time`).not.toBe(nonce);
@@ -59,6 +77,14 @@ test("pages carry the static headers and a CSP with a fresh nonce per request", 
     expect(scripts.length, path).toBeGreaterThan(0);
     for (const tag of scripts) expect(tag, path).toContain(`nonce="${nonce.slice(7, -1)}"`);
   }
+  // The redirect to sign-in and the CSV export carry the headers too.
+  const redirect = await request.get("/", { maxRedirects: 0 });
+  expect(redirect.status()).toBe(307);
+  expectStaticHeaders(redirect.headers(), "redirect");
+  const csv = await request.get(`/waitlists/${waitlist.id}/export`, { headers: cookie, maxRedirects: 0 });
+  expect(csv.status()).toBe(200);
+  expectStaticHeaders(csv.headers(), "export");
+  expect(csv.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
 });
 
 test("the API, its document and static files carry the static headers and a no-content CSP", async ({ request }) => {
@@ -124,16 +150,31 @@ async function watchPage(page: Page) {
   };
 }
 
-test("in Chromium, pages hydrate under the CSP with no violation, and injected inline script is blocked", async ({ page }) => {
+test("in Chromium, pages hydrate under the CSP with no violation, and injected inline script is blocked", async ({ page, context }) => {
   const waitlist = createWaitlist({ name: `<img src=x onerror="window.__pwned=1"> CSP`, website: "https://example.com" });
-  for (const path of ["/", "/docs/api"]) {
+  const seeds = makeSignups(40, `csp${Date.now()}`, Date.now() - 20 * 86_400_000);
+  insertSignups(waitlist.id, seeds);
+  const hydrated = () => page.evaluate(() => Object.keys(document.querySelector("h1") ?? {}).some((name) => name.startsWith("__reactFiber")));
+
+  for (const path of ["/signin", "/docs/api"]) {
     const watch = await watchPage(page);
     await page.goto(path);
     await page.waitForLoadState("networkidle");
     // React hydrated the server HTML: its fiber is attached to the page's heading.
-    await expect
-      .poll(() => page.evaluate(() => Object.keys(document.querySelector("h1") ?? {}).some((name) => name.startsWith("__reactFiber"))), { message: `${path} hydrated` })
-      .toBe(true);
+    await expect.poll(hydrated, { message: `${path} hydrated` }).toBe(true);
+    expect(await watch.violations(), path).toEqual([]);
+    expect(watch.problems, path).toEqual([]);
+    page.removeAllListeners("console");
+    page.removeAllListeners("pageerror");
+  }
+  // Signed in: the overview and the waitlist page (its chart is drawn in the browser by recharts).
+  await signIn(context);
+  for (const path of ["/", `/waitlists/${waitlist.id}`]) {
+    const watch = await watchPage(page);
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+    await expect.poll(hydrated, { message: `${path} hydrated` }).toBe(true);
+    if (path !== "/") await expect(page.locator(".recharts-surface").first()).toBeVisible();
     expect(await watch.violations(), path).toEqual([]);
     expect(watch.problems, path).toEqual([]);
     page.removeAllListeners("console");
@@ -143,17 +184,18 @@ test("in Chromium, pages hydrate under the CSP with no violation, and injected i
   await expect(page.getByText(waitlist.name)).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 
-  // Markup an attacker slipped into the HTML (an inline script and an inline event handler, both
+  // Markup an attacker slipped into the HTML (an inline script and inline event handlers, all
   // without the nonce): the server's CSP makes Chromium refuse to run them.
-  await page.route("**/", async (route) => {
+  await page.route("**/signin", async (route) => {
     const response = await route.fetch();
     const html = (await response.text()).replace("<body", '<body onload="window.__pwned = 3"').replace("</body>", '<script>window.__pwned = 2</script><img src="data:," onerror="window.__pwned = 4"></body>');
     await route.fulfill({ response, body: html });
   });
+  await context.clearCookies();
   const watch = await watchPage(page);
-  await page.goto("/");
+  await page.goto("/signin");
   await expect.poll(async () => (await watch.violations()).length).toBeGreaterThanOrEqual(2);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   // Next.js's own scripts (with the nonce) still ran.
-  await expect.poll(() => page.evaluate(() => Object.keys(document.querySelector("h1") ?? {}).some((name) => name.startsWith("__reactFiber")))).toBe(true);
+  await expect.poll(hydrated).toBe(true);
 });

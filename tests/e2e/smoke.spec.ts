@@ -1,9 +1,11 @@
 import { expect, test } from "@playwright/test";
 import { createWaitlist } from "@/lib/waitlists";
+import { signIn, unique } from "./support";
 
-test("the production build serves the home page in Chromium", async ({ page }) => {
-  const waitlist = createWaitlist({ name: `Smoke ${Date.now()}`, website: "https://example.com" });
+test("the production build serves the dashboard in Chromium", async ({ page, context }) => {
+  const waitlist = createWaitlist({ name: unique("Smoke"), website: "https://example.com" });
+  await signIn(context);
   await page.goto("/");
-  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  await expect(page.getByText(waitlist.name)).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Waitlists" })).toBeVisible();
+  await expect(page.getByRole("link", { name: waitlist.name })).toBeVisible();
 });

@@ -1,5 +1,5 @@
 // GET /v1/waitlist/{id} – one waitlist
-import { parseWaitlistId } from "@/lib/api/params";
+import { parseWaitlistId } from "@/lib/waitlist-id";
 import { jsonResponse } from "@/lib/api/responses";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { noParamsSchema, parseApiQuery } from "@/lib/list-params";

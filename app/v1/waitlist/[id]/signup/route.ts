@@ -1,7 +1,7 @@
 // GET /v1/waitlist/{id}/signup – a waitlist's signups (all of them streamed, or one keyset page with ?limit&cursor)
 import { jsonArrayStream } from "@/lib/api/json-stream";
 import { parseKeyset } from "@/lib/api/keyset";
-import { parseWaitlistId } from "@/lib/api/params";
+import { parseWaitlistId } from "@/lib/waitlist-id";
 import { jsonStreamResponse, jsonTextResponse, nextPageHeaders } from "@/lib/api/responses";
 import { signupsScope } from "@/lib/api/scopes";
 import { withApiKey } from "@/lib/api/with-api-key";

@@ -1,0 +1,38 @@
+import Link from "next/link";
+import { focusRing } from "@/components/styles";
+import { requireSession } from "@/lib/dashboard-auth";
+import { signOut } from "../signin/actions";
+
+export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
+  const session = await requireSession();
+  return (
+    <>
+      <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
+          <nav aria-label="Main" className="flex items-center gap-4 text-sm">
+            <Link href="/" className={`${focusRing} rounded-sm font-semibold`}>
+              Waitlist Admin
+            </Link>
+            <Link href="/docs/api" prefetch={false} className={`${focusRing} rounded-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white`}>
+              API reference
+            </Link>
+          </nav>
+          <div className="flex items-center gap-3 text-sm">
+            <span className="min-w-0 break-words text-zinc-600 dark:text-zinc-400">
+              Key <span className="font-medium text-zinc-900 dark:text-zinc-100">{session.key.name}</span>{" "}
+              <code className="text-xs">{session.key.prefix}…</code>
+            </span>
+            <form action={signOut}>
+              <button type="submit" className={`${focusRing} whitespace-nowrap rounded-md px-2 py-1 font-medium text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800`}>
+                Sign out
+              </button>
+            </form>
+          </div>
+        </div>
+      </header>
+      <main id="main" className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6">
+        {children}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+import { notFound } from "next/navigation";
+import { Suspense } from "react";
+import { requireSession, requestOrigin } from "@/lib/dashboard-auth";
+import { later } from "@/lib/defer";
+import { DASHBOARD_PAGE_SIZES, parseSignupTableParams } from "@/lib/list-params";
+import { cachedCountSignups, cachedSignupsPerDay } from "@/lib/signup-stats";
+import { countSignupsSince, listSignupRows, type SignupScope } from "@/lib/signups";
+import { ApiBox } from "./api-box";
+import { ChartSection, ChartSkeleton, periodStarts } from "./chart-section";
+import { Figures, FiguresSkeleton } from "./figures";
+import { findWaitlist } from "./find-waitlist";
+import { SignupsTable } from "./signups-table";
+import { signupApiPath } from "./table-url";
+
+type Props = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+// The first rows come from an index and are in the first bytes; counts, figures and the chart
+// (full scans of the filtered set on a large list) stream in after them.
+export default async function WaitlistPage({ params, searchParams }: Props) {
+  await requireSession();
+  const waitlist = findWaitlist((await params).id);
+  if (!waitlist) notFound();
+  const state = parseSignupTableParams(await searchParams);
+  const scope: SignupScope = { waitlistId: waitlist.id, verified: state.verified, referral: state.referral, search: state.q };
+
+  const rows = listSignupRows({ scope, sort: state.sort, direction: state.dir, offset: (state.page - 1) * state.size, limit: state.size });
+  const counts = later(() => cachedCountSignups(scope));
+  const { weekAgo, start } = periodStarts();
+  const lastWeek = later(() => countSignupsSince(scope, weekAgo));
+  const perDay = later(() => cachedSignupsPerDay(scope, start));
+  const apiUrl = (await requestOrigin()) + signupApiPath(waitlist.id, state);
+
+  return (
+    <>
+      <section aria-label="Figures for the current filters" className="mt-6">
+        <Suspense fallback={<FiguresSkeleton />}>
+          <Figures counts={counts} lastWeek={lastWeek} />
+        </Suspense>
+      </section>
+      <div className="mt-4">
+        <Suspense fallback={<ChartSkeleton />}>
+          <ChartSection perDay={perDay} start={start} />
+        </Suspense>
+      </div>
+      <SignupsTable waitlistId={waitlist.id} rows={rows} counts={counts} state={state} pageSizes={DASHBOARD_PAGE_SIZES} />
+      <ApiBox url={apiUrl} searchActive={state.q !== undefined} />
+    </>
+  );
+}

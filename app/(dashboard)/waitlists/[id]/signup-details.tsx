@@ -1,0 +1,68 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { describeCustomInputs } from "@/components/custom-inputs";
+import { formatDateTime } from "@/components/format";
+import { buttonClass, mutedText } from "@/components/styles";
+import type { SignupRow } from "@/lib/signups";
+
+/** A modal with everything about one signup; the native <dialog> traps focus and closes on Escape. */
+export function SignupDetails({ signup, onClose }: { signup: SignupRow | null; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (signup && !element.open) element.showModal();
+    if (!signup && element.open) element.close();
+  }, [signup]);
+
+  const entries = signup ? describeCustomInputs(signup.customInputs) : [];
+
+  return (
+    <dialog
+      ref={dialog}
+      onClose={onClose}
+      aria-labelledby="signup-details-title"
+      className="m-auto w-[min(36rem,calc(100vw-2rem))] rounded-lg border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-zinc-950/50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+    >
+      {signup ? (
+        <div className="p-5">
+          <div className="flex items-start justify-between gap-4">
+            <h2 id="signup-details-title" className="break-all text-lg font-semibold">
+              {signup.email}
+            </h2>
+            <button type="button" className={buttonClass} onClick={() => dialog.current?.close()} autoFocus>
+              Close
+            </button>
+          </div>
+          <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-2 text-sm">
+            <dt className={mutedText}>Verified</dt>
+            <dd>{signup.verified ? "Yes" : "No"}</dd>
+            <dt className={mutedText}>Referral</dt>
+            <dd>{signup.referral ? "Yes" : "No"}</dd>
+            <dt className={mutedText}>Signed up</dt>
+            <dd>
+              <time dateTime={signup.createdAt.toISOString()}>{formatDateTime(signup.createdAt)} UTC</time>
+            </dd>
+          </dl>
+          <h3 className="mt-5 text-sm font-semibold">Custom inputs</h3>
+          {entries.length === 0 ? (
+            <p className={`mt-2 text-sm ${mutedText}`}>This signup has no custom inputs.</p>
+          ) : (
+            <dl className="mt-2 divide-y divide-zinc-200 rounded-md border border-zinc-200 text-sm dark:divide-zinc-800 dark:border-zinc-800">
+              {entries.map((entry, index) => (
+                <div key={index} className="grid gap-1 px-3 py-2 sm:grid-cols-[minmax(8rem,max-content)_1fr] sm:gap-4">
+                  <dt className="break-words font-medium">{entry.key}</dt>
+                  <dd className="min-w-0 break-words">
+                    {entry.structured ? <pre className="overflow-x-auto whitespace-pre-wrap font-mono text-xs">{entry.value}</pre> : entry.value}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </div>
+      ) : null}
+    </dialog>
+  );
+}

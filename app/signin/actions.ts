@@ -1,0 +1,50 @@
+"use server";
+
+import { cookies, headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { isSecureRequest } from "@/lib/dashboard-auth";
+import { currentClientAddress } from "@/lib/client-address";
+import { signInLimiter } from "@/lib/rate-limit";
+import { safeReturnPath } from "@/lib/return-path";
+import { SESSION_COOKIE, sessionCookieOptions } from "@/lib/session-cookie";
+import { checkSignInKey, createSession, deleteSession } from "@/lib/sessions";
+
+export interface SignInState {
+  error?: string;
+}
+
+const REFUSALS = {
+  invalid: "That is not a valid API key. Check that you pasted the whole key.",
+  revoked: "This API key has been revoked. Ask the operator for a new key.",
+  expired: "This API key has expired. Ask the operator for a new key.",
+  forbidden: "This API key does not carry the waitlist:view role, which the dashboard needs.",
+} as const;
+
+// Sign in: paste an API key with waitlist:view; failures count against the client address.
+export async function signIn(_previous: SignInState, form: FormData): Promise<SignInState> {
+  const address = currentClientAddress(await headers());
+  const limiter = signInLimiter();
+  if (limiter.isExhausted(address)) {
+    const minutes = Math.ceil(limiter.peek(address).resetSeconds / 60);
+    return { error: `Too many failed sign-in attempts from your address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` };
+  }
+  const key = String(form.get("key") ?? "").trim();
+  if (!key) return { error: "Paste an API key to sign in." };
+  const verdict = checkSignInKey(key);
+  if (!verdict.ok) {
+    limiter.hit(address);
+    return { error: REFUSALS[verdict.reason] };
+  }
+  const { token, expiresAt } = createSession(verdict.apiKeyId);
+  (await cookies()).set(SESSION_COOKIE, token, sessionCookieOptions(expiresAt, await isSecureRequest()));
+  redirect(safeReturnPath(String(form.get("next") ?? "")));
+}
+
+// Sign out: end the session on the server and drop the cookie.
+export async function signOut(): Promise<void> {
+  const store = await cookies();
+  const token = store.get(SESSION_COOKIE)?.value;
+  if (token) deleteSession(token);
+  store.delete(SESSION_COOKIE);
+  redirect("/signin?signed_out=1");
+}

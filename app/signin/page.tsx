@@ -1,0 +1,30 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { cardClass } from "@/components/styles";
+import { getCurrentSession } from "@/lib/dashboard-auth";
+import { safeReturnPath } from "@/lib/return-path";
+import { SignInForm } from "./signin-form";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const next = safeReturnPath(typeof params.next === "string" ? params.next : undefined);
+  if (await getCurrentSession()) redirect(next);
+  return (
+    <main id="main" className="flex min-h-screen items-start justify-center px-4 py-16 sm:items-center">
+      <div className={`${cardClass} w-full max-w-md p-6 shadow-sm`}>
+        <h1 className="text-xl font-semibold">Sign in to Waitlist Admin</h1>
+        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+          Paste an API key. The session lasts 12 hours, or until the key is revoked or you sign out.
+        </p>
+        {params.signed_out ? (
+          <p role="status" className="mt-4 rounded-md bg-zinc-100 px-3 py-2 text-sm dark:bg-zinc-800">
+            You have been signed out.
+          </p>
+        ) : null}
+        <SignInForm next={next} />
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,43 @@
+import type { AppDatabase } from "@/db/client";
+
+const MAX_ENTRIES = 500;
+const MAX_AGE_MS = 60_000;
+
+interface Entry {
+  version: string;
+  storedAt: number;
+  value: unknown;
+}
+
+const caches = new WeakMap<AppDatabase["$client"], Map<string, Entry>>();
+
+/**
+ * Where the database stands: `data_version` moves when another connection commits, and
+ * `total_changes()` when this one writes. Equal versions mean every count is still right.
+ */
+function databaseVersion(db: AppDatabase): string {
+  const dataVersion = db.$client.pragma("data_version", { simple: true }) as number;
+  const ownChanges = (db.$client.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+  return `${dataVersion}:${ownChanges}`;
+}
+
+/**
+ * Memoizes an expensive aggregate (counts over a million rows) until the database changes, for
+ * at most a minute. Paging through a big list then recounts nothing. Errors are never cached.
+ */
+export function memoizeWhileUnchanged<T>(db: AppDatabase, key: string, compute: () => T, now = Date.now()): T {
+  let cache = caches.get(db.$client);
+  if (!cache) caches.set(db.$client, (cache = new Map()));
+  const version = databaseVersion(db);
+  const hit = cache.get(key);
+  if (hit && hit.version === version && now - hit.storedAt < MAX_AGE_MS) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit.value as T;
+  }
+  const value = compute();
+  cache.delete(key);
+  cache.set(key, { version, storedAt: now, value });
+  if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  return value;
+}

@@ -1,0 +1,18 @@
+import { getDb, type AppDatabase } from "@/db/client";
+import { memoizeWhileUnchanged } from "./query-cache";
+import { countSignups, signupsPerDay, type SignupCounts, type SignupScope } from "./signups";
+
+// The dashboard's aggregates, remembered until the database changes (see memoizeWhileUnchanged):
+// the same numbers as countSignups/signupsPerDay, without recounting on every page turn.
+
+function scopeKey(scope: SignupScope): string {
+  return JSON.stringify([scope.waitlistId, scope.verified ?? null, scope.referral ?? null, scope.search ?? null]);
+}
+
+export function cachedCountSignups(scope: SignupScope, db: AppDatabase = getDb()): SignupCounts {
+  return memoizeWhileUnchanged(db, `counts:${scopeKey(scope)}`, () => countSignups(scope, db));
+}
+
+export function cachedSignupsPerDay(scope: SignupScope, since: Date, db: AppDatabase = getDb()) {
+  return memoizeWhileUnchanged(db, `per-day:${since.getTime()}:${scopeKey(scope)}`, () => signupsPerDay(scope, since, db));
+}

@@ -1,0 +1,137 @@
+import { expect, test, type Page } from "@playwright/test";
+import { revokeApiKey } from "@/lib/api-keys";
+import { SESSION_COOKIE } from "@/lib/sessions";
+import { baseURL, createFixtureWaitlist, createKey, signIn } from "./support";
+
+// Each test signs in from its own client address, so failures never add up across tests.
+let address = 0;
+test.beforeEach(async ({ context }) => {
+  address += 1;
+  await context.setExtraHTTPHeaders({ "x-forwarded-for": `198.51.100.${address}` });
+});
+
+/** Submits the sign-in form and waits for the server's answer. */
+async function submitKey(page: Page, key: string) {
+  // The form clears itself when an answer arrives: wait for that before typing the next key.
+  await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
+  await page.getByLabel("API key").fill(key);
+  await Promise.all([
+    page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/signin"),
+    page.getByRole("button", { name: "Sign in" }).click(),
+  ]);
+}
+
+const signInError = (page: Page) => page.locator("#api-key-error");
+
+test("a dashboard page without a session redirects to sign-in, and sign-in returns to it", async ({ page, context }) => {
+  const { waitlist } = createFixtureWaitlist(3);
+  const target = `/waitlists/${waitlist.id}?verified=true&sort=email&dir=asc`;
+  const response = await page.request.get(target, { maxRedirects: 0 });
+  expect(response.status()).toBe(307);
+  expect(response.headers().location).toBe(`/signin?next=${encodeURIComponent(target)}`);
+
+  await page.goto(target);
+  await expect(page).toHaveURL(`/signin?next=${encodeURIComponent(target)}`);
+  await expect(page.getByRole("heading", { name: "Sign in to Waitlist Admin" })).toBeVisible();
+  await submitKey(page, createKey().key);
+  await expect(page).toHaveURL(target);
+  await expect(page.getByRole("heading", { level: 1, name: waitlist.name })).toBeVisible();
+
+  const cookie = (await context.cookies()).find((candidate) => candidate.name === SESSION_COOKIE)!;
+  expect(cookie.httpOnly).toBe(true);
+  expect(cookie.sameSite).toBe("Lax");
+  expect(cookie.secure).toBe(false); // plain http here; Secure is set when the request is https
+  const hoursLeft = (cookie.expires * 1000 - Date.now()) / 3_600_000;
+  expect(hoursLeft).toBeGreaterThan(11.9);
+  expect(hoursLeft).toBeLessThanOrEqual(12);
+});
+
+test("the CSV export needs a session too", async ({ page }) => {
+  const { waitlist } = createFixtureWaitlist(2);
+  const response = await page.request.get(`/waitlists/${waitlist.id}/export`, { maxRedirects: 0 });
+  expect(response.status()).toBe(307);
+  expect(response.headers().location).toContain("/signin?next=");
+});
+
+test("a stale session cookie is refused by the page itself", async ({ page, context }) => {
+  await context.addCookies([{ name: SESSION_COOKIE, value: "not-a-session", url: baseURL }]);
+  await page.goto("/?sort=total");
+  await expect(page).toHaveURL(`/signin?next=${encodeURIComponent("/?sort=total")}`);
+});
+
+test("a key without waitlist:view is refused with a clear message", async ({ page }) => {
+  await page.goto("/signin");
+  await submitKey(page, createKey([]).key);
+  await expect(signInError(page)).toHaveText("This API key does not carry the waitlist:view role, which the dashboard needs.");
+  await expect(page).toHaveURL("/signin");
+});
+
+test("a revoked or expired key is refused; an unknown key is just not valid", async ({ page }) => {
+  const revoked = createKey();
+  revokeApiKey(revoked.id);
+  await page.goto("/signin");
+  await submitKey(page, revoked.key);
+  await expect(signInError(page)).toHaveText("This API key has been revoked. Ask the operator for a new key.");
+
+  await submitKey(page, createKey(["waitlist:view"], { expiresAt: new Date(Date.now() - 60_000) }).key);
+  await expect(signInError(page)).toHaveText("This API key has expired. Ask the operator for a new key.");
+
+  await submitKey(page, `wl_${"x".repeat(43)}`);
+  await expect(signInError(page)).toHaveText("That is not a valid API key. Check that you pasted the whole key.");
+  await submitKey(page, "garbage");
+  await expect(signInError(page)).toHaveText("That is not a valid API key. Check that you pasted the whole key.");
+});
+
+test("only same-site paths are accepted as the return target", async ({ page }) => {
+  for (const next of ["//evil.example/x", "/\\evil.example", "https://evil.example/"]) {
+    await page.context().clearCookies();
+    await page.goto(`/signin?next=${encodeURIComponent(next)}`);
+    await submitKey(page, createKey().key);
+    await expect(page).toHaveURL("/");
+  }
+});
+
+test("sign-out ends the session on the server", async ({ page, context }) => {
+  await signIn(context);
+  await page.goto("/");
+  const token = (await context.cookies()).find((cookie) => cookie.name === SESSION_COOKIE)!.value;
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL("/signin?signed_out=1");
+  await expect(page.getByRole("status")).toHaveText("You have been signed out.");
+  // The old token no longer works even if a copy of the cookie survived.
+  await context.addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL }]);
+  await page.goto("/");
+  await expect(page).toHaveURL("/signin");
+});
+
+test("revoking the key ends its sessions at their next request", async ({ page, context }) => {
+  const key = await signIn(context);
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: "Waitlists" })).toBeVisible();
+  revokeApiKey(key.id);
+  await page.reload();
+  await expect(page).toHaveURL("/signin");
+});
+
+test("sign-in attempts are limited per client address", async ({ page, context }) => {
+  await context.setExtraHTTPHeaders({ "x-forwarded-for": "203.0.113.250" });
+  await page.goto("/signin");
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await submitKey(page, `wl_${String(attempt).padStart(43, "0")}`);
+    await expect(signInError(page)).toContainText("not a valid API key");
+  }
+  // Even a good key is refused while the address is blocked…
+  await submitKey(page, createKey().key);
+  await expect(signInError(page)).toHaveText(/^Too many failed sign-in attempts from your address\. Try again in 10 minutes\.$/);
+  // …but another address is not affected.
+  await context.setExtraHTTPHeaders({ "x-forwarded-for": "203.0.113.251" });
+  await submitKey(page, createKey().key);
+  await expect(page).toHaveURL("/");
+});
+
+test("the API, its docs and the sign-in page need no session", async ({ page }) => {
+  for (const path of ["/v1/waitlist", "/docs/api", "/signin"]) {
+    const response = await page.request.get(path, { maxRedirects: 0 });
+    expect(response.status(), path).not.toBe(307);
+  }
+});

@@ -1,0 +1,28 @@
+import { NextRequest } from "next/server";
+import { describe, expect, it } from "vitest";
+import { dashboardProxy } from "@/lib/dashboard-proxy";
+import { isPublicPath } from "@/lib/session-cookie";
+
+describe("dashboardProxy", () => {
+  it("sends a request without a session cookie to sign-in, with its path and query", () => {
+    const response = dashboardProxy(new NextRequest("http://127.0.0.1:3000/waitlists/abc?verified=true&_rsc=xyz"));
+    expect(response.status).toBe(307);
+    const location = new URL(response.headers.get("location")!);
+    expect(location.pathname + location.search).toBe("/signin?next=%2Fwaitlists%2Fabc%3Fverified%3Dtrue");
+  });
+
+  it("lets a request with a cookie through and hands the path to the pages", () => {
+    const response = dashboardProxy(new NextRequest("http://127.0.0.1:3000/?sort=total", { headers: { cookie: "wl_session=t" } }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-middleware-request-x-dashboard-path")).toBe("/?sort=total");
+  });
+
+  it("leaves the API, its docs and sign-in alone", () => {
+    for (const path of ["/v1", "/v1/waitlist", "/docs/api", "/signin", "/signin?next=/"]) {
+      expect(dashboardProxy(new NextRequest(`http://127.0.0.1:3000${path}`)).status, path).toBe(200);
+    }
+    expect(isPublicPath("/v1x")).toBe(false);
+    expect(isPublicPath("/docsy")).toBe(false);
+    expect(isPublicPath("/signin-elsewhere")).toBe(false);
+  });
+});

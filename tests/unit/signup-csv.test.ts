@@ -1,0 +1,41 @@
+import { parse } from "csv-parse/sync";
+import { describe, expect, it } from "vitest";
+import { neutralizeFormula, signupCsvStream } from "@/lib/signup-csv";
+import { createWaitlist } from "@/lib/waitlists";
+import { temporaryDatabase } from "./helpers";
+
+const db = temporaryDatabase();
+
+function addSignup(waitlistId: string, email: string, verified: boolean, customInputs: unknown[], createdAt: number) {
+  db.$client
+    .prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, 0, ?, ?)")
+    .run(waitlistId, email, verified ? 1 : 0, JSON.stringify(customInputs), createdAt);
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
+  return new Response(stream).text();
+}
+
+describe("signup CSV", () => {
+  it("neutralizes cells that spreadsheets would run as formulas", () => {
+    expect(neutralizeFormula("=1+1")).toBe("'=1+1");
+    expect(neutralizeFormula("+x")).toBe("'+x");
+    expect(neutralizeFormula("-x")).toBe("'-x");
+    expect(neutralizeFormula("@x")).toBe("'@x");
+    expect(neutralizeFormula("a@b.c")).toBe("a@b.c");
+  });
+
+  it("streams every filtered signup in creation order with a header, quoting where needed", async () => {
+    const waitlist = createWaitlist({ name: "CSV", website: "https://example.com" }, db);
+    for (let index = 0; index < 2500; index++) addSignup(waitlist.id, `p${index}@example.com`, index % 2 === 0, [], 1_700_000_000_000 + index);
+    addSignup(waitlist.id, "=cmd@example.com", true, [{ label: 'Say "hi", ok', value: "line1\nline2" }], 1_800_000_000_000);
+    const text = await readAll(signupCsvStream({ waitlistId: waitlist.id, verified: true }, db));
+    const records = parse(text, { columns: true }) as Record<string, string>[];
+    expect(Object.keys(records[0]!)).toEqual(["email", "verified", "referral", "custom_inputs", "created_at"]);
+    expect(records).toHaveLength(1251);
+    expect(records[0]).toEqual({ email: "p0@example.com", verified: "true", referral: "false", custom_inputs: "[]", created_at: new Date(1_700_000_000_000).toISOString() });
+    const last = records.at(-1)!;
+    expect(last.email).toBe("'=cmd@example.com");
+    expect(JSON.parse(last.custom_inputs!)).toEqual([{ label: 'Say "hi", ok', value: "line1\nline2" }]);
+  });
+});
