@@ -10,6 +10,7 @@ import { createWriteStream, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey } from "@/lib/api-keys";
+import { createSession, SESSION_COOKIE } from "@/lib/sessions";
 import { createWaitlist } from "@/lib/waitlists";
 import { makeSignups } from "../e2e/api-fixtures";
 import { startTestServer } from "../e2e/test-server";
@@ -36,7 +37,7 @@ function serverDurations(lines: string[], ids: string[]) {
     if (!line.startsWith('{"time"')) continue;
     const entry = JSON.parse(line) as { msg: string; path?: string; duration_ms?: number };
     if (entry.msg !== "request" || entry.path === undefined) continue;
-    const route = ids.reduce((path, id) => path.replace(id, "{id}"), entry.path);
+    const route = ids.reduce((path, id) => path.replace(id, "{id}"), entry.path) + (entry.path.startsWith("/waitlists/") ? ` (${entry.path.includes(ids[0]!) ? "big" : entry.path.includes(ids[1]!) ? "small" : "import target"})` : "");
     if (!byRoute.has(route)) byRoute.set(route, []);
     byRoute.get(route)!.push(entry.duration_ms!);
   }
@@ -66,7 +67,9 @@ async function main() {
     db.$client.transaction(() => makeSignups(count, tag).forEach((s) => insert.run(waitlistId, s.email, s.verified ? 1 : 0, s.referral ? 1 : 0, JSON.stringify(s.customInputs), s.createdAt)))();
   seed(big.id, 200_000, "big");
   seed(small.id, 2_000, "small");
-  const key = createApiKey({ name: "load", roles: ["waitlist:view"] }, db).key;
+  const apiKey = createApiKey({ name: "load", roles: ["waitlist:view"] }, db);
+  const key = apiKey.key;
+  const dashboard = { Cookie: `${SESSION_COOKIE}=${createSession(apiKey.id, db).token}` };
   const csv = join(tmpdir(), `load-with-writer-${portText}.csv`);
   await writeCsv(csv, IMPORT_ROWS);
 
@@ -79,7 +82,11 @@ async function main() {
     { path: `/v1/waitlist/${small.id}/signup`, headers: api },
     { path: `/v1/waitlist/${target.id}/signup?limit=50`, headers: api },
     { path: `/v1/waitlist/${target.id}`, headers: api },
-    { path: "/" },
+    { path: "/", headers: dashboard },
+    { path: `/waitlists/${big.id}?verified=true`, headers: dashboard },
+    { path: `/waitlists/${big.id}?referral=false&sort=email&page=40&size=50`, headers: dashboard },
+    { path: `/waitlists/${target.id}`, headers: dashboard },
+    { path: `/waitlists/${small.id}/export?verified=true`, headers: dashboard },
     { path: "/docs/api" },
   ];
 
