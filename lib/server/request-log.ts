@@ -47,3 +47,20 @@ function safeDecode(text: string): string {
 export function formatRequestLog(line: RequestLogLine): string {
   return JSON.stringify(line);
 }
+
+/**
+ * Writes log lines to stdout in batches: the lines of one event-loop turn go out in one write
+ * (stdout to a file or pipe is synchronous, so a write per request is a syscall per request).
+ */
+export function batchedLineWriter(write: (text: string) => void = (text) => process.stdout.write(text)) {
+  let pending: string[] = [];
+  const flush = () => {
+    const text = pending.join("");
+    pending = [];
+    write(text);
+  };
+  return (line: string) => {
+    if (pending.length === 0) setImmediate(flush);
+    pending.push(`${line}\n`);
+  };
+}

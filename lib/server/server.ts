@@ -9,7 +9,7 @@ import { resolveClientAddress } from "@/lib/client-address";
 import { env } from "@/lib/env";
 import { NO_CONTENT_CSP, STATIC_SECURITY_HEADERS } from "@/lib/security-headers";
 import { requestContextStorage, type RequestContext } from "@/lib/request-context";
-import { formatRequestLog, loggablePath } from "./request-log";
+import { batchedLineWriter, formatRequestLog, loggablePath } from "./request-log";
 import { checkedFormPost, isPageFormPost } from "./form-body";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
 
@@ -19,6 +19,7 @@ export async function startServer() {
   const handle = app.getRequestHandler();
   await app.prepare();
   const storage = requestContextStorage();
+  const writeLine = batchedLineWriter();
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const started = process.hrtime.bigint();
@@ -48,7 +49,7 @@ export async function startServer() {
           client: context.clientAddress,
           ...(aborted && { aborted: true as const }),
         });
-        process.stdout.write(`${line}\n`);
+        writeLine(line);
       };
       // Next.js itself adds up to ten listeners to a rewritten request's response.
       response.setMaxListeners(20);
@@ -87,7 +88,7 @@ export async function startServer() {
     socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers}Content-Security-Policy: ${NO_CONTENT_CSP}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
     if (REQUEST_LOG === "on") {
       const line = { time: new Date().toISOString(), level: "info", msg: "unparsable request", status, error: error.code ?? "unknown", client: (socket as Socket).remoteAddress ?? "unknown" };
-      process.stdout.write(`${JSON.stringify(line)}\n`);
+      writeLine(JSON.stringify(line));
     }
   });
   server.listen(PORT, HOST, () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolveClientAddress } from "@/lib/client-address";
-import { loggablePath } from "@/lib/server/request-log";
+import { batchedLineWriter, loggablePath } from "@/lib/server/request-log";
 
 describe("loggablePath", () => {
   it("keeps the path and only the names of query parameters", () => {
@@ -36,5 +36,19 @@ describe("resolveClientAddress", () => {
     expect(resolveClientAddress("10.0.0.5", ["6.6.6.6", "203.0.113.9, 10.0.0.4"], 2)).toBe("203.0.113.9");
     // Fewer entries than hops: the first one there is.
     expect(resolveClientAddress("10.0.0.5", undefined, 2)).toBe("10.0.0.5");
+  });
+});
+
+describe("batchedLineWriter", () => {
+  it("writes the lines of one event-loop turn in one write, in order", async () => {
+    const writes: string[] = [];
+    const writeLine = batchedLineWriter((text) => writes.push(text));
+    writeLine("a");
+    writeLine("b");
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    writeLine("c");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(["a\nb\n", "c\n"]);
   });
 });
