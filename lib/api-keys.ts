@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { apiKeys, type ApiKey } from "@/db/schema";
+import { writeIfUnlocked } from "@/lib/sqlite-busy";
 
 export const ROLES = ["waitlist:view"] as const;
 export type Role = (typeof ROLES)[number];
@@ -104,16 +105,6 @@ export function verifyApiKey(presented: string | null | undefined, role: Role, d
 function touchLastUsed(row: ApiKey, now: Date, db: AppDatabase) {
   if (row.lastUsedAt && now.getTime() - row.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
   // A hint is not worth waiting for: while another process holds the write lock (a long import),
-  // waiting for the busy timeout would stall this synchronous request and the whole server with
-  // it, then fail it. So no waiting: the write is skipped, and a later request makes it.
-  const sqlite = db.$client;
-  const busyTimeout = sqlite.pragma("busy_timeout", { simple: true }) as number;
-  sqlite.pragma("busy_timeout = 0");
-  try {
-    db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.id)).run();
-  } catch (error) {
-    if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
-  } finally {
-    sqlite.pragma(`busy_timeout = ${busyTimeout}`);
-  }
+  // the write is skipped, and a later request makes it.
+  writeIfUnlocked(db, () => db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.id)).run());
 }

@@ -7,7 +7,7 @@ import { currentClientAddress } from "@/lib/client-address";
 import { signInLimiter } from "@/lib/rate-limit";
 import { safeReturnPath } from "@/lib/return-path";
 import { SESSION_COOKIE, sessionCookieOptions } from "@/lib/session-cookie";
-import { checkSignInKey, createSession, deleteSession } from "@/lib/sessions";
+import { checkSignInKey, endSession, startSession } from "@/lib/sessions";
 
 export interface SignInState {
   error?: string;
@@ -35,7 +35,7 @@ export async function signIn(_previous: SignInState, form: FormData): Promise<Si
     limiter.hit(address);
     return { error: REFUSALS[verdict.reason] };
   }
-  const { token, expiresAt } = createSession(verdict.apiKeyId);
+  const { token, expiresAt } = await startSession(verdict.apiKeyId);
   (await cookies()).set(SESSION_COOKIE, token, sessionCookieOptions(expiresAt, await isSecureRequest()));
   redirect(safeReturnPath(String(form.get("next") ?? "")));
 }
@@ -44,7 +44,7 @@ export async function signIn(_previous: SignInState, form: FormData): Promise<Si
 export async function signOut(): Promise<void> {
   const store = await cookies();
   const token = store.get(SESSION_COOKIE)?.value;
-  if (token) deleteSession(token);
+  if (token) await endSession(token);
   store.delete(SESSION_COOKIE);
   redirect("/signin?signed_out=1");
 }
