@@ -1,3 +1,6 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { RequestContext } from "@/lib/request-context";
+
 // One JSON line per request. Only what cannot hold a secret is written: the path (with anything
 // that looks like an API key masked) and the NAMES of the query parameters, never their values,
 // headers or cookies; the API key's id, never the key.
@@ -63,4 +66,37 @@ export function batchedLineWriter(write: (text: string) => void = (text) => proc
     if (pending.length === 0) setImmediate(flush);
     pending.push(`${line}\n`);
   };
+}
+
+/**
+ * Writes the request's line once the response is done: its duration ends when the last byte was
+ * handed to the OS ("finish"); the line is written on "close", which also comes when the client
+ * went away before that (then marked aborted).
+ */
+export function logWhenDone(request: IncomingMessage, response: ServerResponse, context: RequestContext, writeLine: (line: string) => void) {
+  const started = process.hrtime.bigint();
+  let finished: bigint | undefined;
+  // Next.js itself adds up to ten listeners to a rewritten request's response.
+  response.setMaxListeners(20);
+  response.once("finish", () => (finished = process.hrtime.bigint()));
+  response.once("close", () => {
+    const { path, queryParams } = loggablePath(request.url ?? "/");
+    const aborted = !response.writableFinished;
+    writeLine(
+      formatRequestLog({
+        time: new Date().toISOString(),
+        level: "info",
+        msg: "request",
+        request_id: context.requestId,
+        method: request.method ?? "",
+        path,
+        ...(queryParams && { query_params: queryParams }),
+        status: response.statusCode,
+        duration_ms: Math.round(Number((finished ?? process.hrtime.bigint()) - started) / 1e4) / 100,
+        key_id: context.keyId ?? null,
+        client: context.clientAddress,
+        ...(aborted && { aborted: true as const }),
+      }),
+    );
+  });
 }

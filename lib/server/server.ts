@@ -9,7 +9,7 @@ import { resolveClientAddress } from "@/lib/client-address";
 import { env } from "@/lib/env";
 import { NO_CONTENT_CSP, STATIC_SECURITY_HEADERS } from "@/lib/security-headers";
 import { requestContextStorage, type RequestContext } from "@/lib/request-context";
-import { batchedLineWriter, formatRequestLog, loggablePath } from "./request-log";
+import { batchedLineWriter, logWhenDone } from "./request-log";
 import { checkedFormPost, isPageFormPost } from "./form-body";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
 
@@ -22,7 +22,6 @@ export async function startServer() {
   const writeLine = batchedLineWriter();
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const started = process.hrtime.bigint();
     const context: RequestContext = {
       requestId: randomUUID(),
       clientAddress: resolveClientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], TRUSTED_PROXY_HOPS),
@@ -32,33 +31,7 @@ export async function startServer() {
     // their nonce policy (proxy.ts).
     for (const [name, value] of Object.entries(STATIC_SECURITY_HEADERS)) response.setHeader(name, value);
     response.setHeader("Content-Security-Policy", NO_CONTENT_CSP);
-    if (REQUEST_LOG === "on") {
-      const log = (aborted: boolean) => {
-        const { path, queryParams } = loggablePath(request.url ?? "/");
-        const line = formatRequestLog({
-          time: new Date().toISOString(),
-          level: "info",
-          msg: "request",
-          request_id: context.requestId,
-          method: request.method ?? "",
-          path,
-          ...(queryParams && { query_params: queryParams }),
-          status: response.statusCode,
-          duration_ms: Math.round(Number((finished ?? process.hrtime.bigint()) - started) / 1e4) / 100,
-          key_id: context.keyId ?? null,
-          client: context.clientAddress,
-          ...(aborted && { aborted: true as const }),
-        });
-        writeLine(line);
-      };
-      // Next.js itself adds up to ten listeners to a rewritten request's response.
-      response.setMaxListeners(20);
-      // The duration ends when the last byte was handed to the OS ("finish"); the line is written on
-      // "close", which also comes when the client went away before that.
-      let finished: bigint | undefined;
-      response.once("finish", () => (finished = process.hrtime.bigint()));
-      response.once("close", () => log(!response.writableFinished));
-    }
+    if (REQUEST_LOG === "on") logWhenDone(request, response, context, writeLine);
     if (refuseUnhandledRequest(request, response, context.requestId)) return;
     escapeMalformedPath(request);
     storage.run(context, () => {
