@@ -1,4 +1,7 @@
 import type { NextConfig } from "next";
+import { NO_CONTENT_CSP, STATIC_SECURITY_HEADERS } from "./lib/security-headers";
+
+const toHeaders = (headers: Record<string, string>) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -6,6 +9,14 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["better-sqlite3"],
   // Lets parallel builds (tests, benchmarks) use their own output folder.
   distDir: process.env.NEXT_DIST_DIR || ".next",
+  // Pages get their CSP (with a per-request nonce) from proxy.ts; everything else gets these.
+  async headers() {
+    return [
+      { source: "/:path*", headers: toHeaders(STATIC_SECURITY_HEADERS) },
+      { source: "/v1/:path*", headers: toHeaders({ "Content-Security-Policy": NO_CONTENT_CSP }) },
+      { source: "/_next/static/:path*", headers: toHeaders({ "Content-Security-Policy": NO_CONTENT_CSP }) },
+    ];
+  },
 };
 
 export default nextConfig;

@@ -42,9 +42,22 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `rm -f "${databasePath}" "${databasePath}-wal" "${databasePath}-shm" && npx next build && npm run cli -- db migrate && npx next start -H 127.0.0.1 -p ${port}`,
+    // The production server of `npm start` (lib/server), as in production.
+    command: `rm -f "${databasePath}" "${databasePath}-wal" "${databasePath}-shm" && npx next build && npm run cli -- db migrate && node --import tsx lib/server/main.ts`,
     url: `http://127.0.0.1:${port}/`,
-    env: { DATABASE_PATH: databasePath, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next" },
+    env: {
+      DATABASE_PATH: databasePath,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      // Every test comes from 127.0.0.1, and the API tests fail authentication on purpose many times
+      // a minute: the failure limit is tested on servers of its own (tests/e2e/rate-limit.spec.ts).
+      AUTH_FAILURES_PER_MINUTE: "100000",
+      // The test runner acts as the one trusted proxy: tests that send X-Forwarded-For (the sign-in
+      // limit tests) are that address; the others are 127.0.0.1.
+      TRUSTED_PROXY_HOPS: "1",
+      NEXT_TELEMETRY_DISABLED: "1",
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
+    },
     reuseExistingServer: false,
     timeout: 300_000,
     stdout: "ignore",

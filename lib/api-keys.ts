@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { apiKeys, type ApiKey } from "@/db/schema";
+import { writeIfUnlocked } from "@/lib/sqlite-busy";
 import { preparedOnce } from "./prepared";
 
 export const ROLES = ["waitlist:view"] as const;
@@ -109,5 +110,7 @@ export function verifyApiKey(presented: string | null | undefined, role: Role, d
 
 function touchLastUsed(row: ApiKey, now: Date, db: AppDatabase) {
   if (row.lastUsedAt && now.getTime() - row.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
-  db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.id)).run();
+  // A hint is not worth waiting for: while another process holds the write lock (a long import),
+  // the write is skipped, and a later request makes it.
+  writeIfUnlocked(db, () => db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.id)).run());
 }

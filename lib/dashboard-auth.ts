@@ -1,6 +1,7 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
+import { setRequestKeyId } from "./request-context";
 import { signInHref } from "./return-path";
 import { REQUEST_PATH_HEADER, SESSION_COOKIE } from "./session-cookie";
 import { getSessionFromToken, type DashboardSession } from "./sessions";
@@ -17,7 +18,11 @@ export const getCurrentSession = cache(async (): Promise<DashboardSession | null
  */
 export async function requireSession(): Promise<DashboardSession> {
   const session = await getCurrentSession();
-  if (session) return session;
+  if (session) {
+    // The request log names the key behind the session (never the token).
+    setRequestKeyId(session.key.id);
+    return session;
+  }
   redirect(signInHref((await headers()).get(REQUEST_PATH_HEADER) ?? "/"));
 }
 

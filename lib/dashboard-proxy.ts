@@ -7,9 +7,9 @@ import { isPublicPath, REQUEST_PATH_HEADER, SESSION_COOKIE } from "./session-coo
  * renders). Whether the cookie's session is still valid is checked by requireSession() in each page,
  * layout and route, which gets the requested path and query from REQUEST_PATH_HEADER.
  */
-export function dashboardProxy(request: NextRequest): NextResponse {
+export function dashboardProxy(request: NextRequest, forwarded = new Headers(request.headers)): NextResponse {
   const { pathname } = request.nextUrl;
-  if (isPublicPath(pathname)) return NextResponse.next();
+  if (isPublicPath(pathname)) return NextResponse.next({ request: { headers: forwarded } });
   const search = new URLSearchParams(request.nextUrl.search);
   search.delete("_rsc");
   const query = search.toString();
@@ -17,7 +17,6 @@ export function dashboardProxy(request: NextRequest): NextResponse {
   if (!request.cookies.get(SESSION_COOKIE)?.value) {
     return NextResponse.redirect(new URL(signInHref(requested), request.url));
   }
-  const forwarded = new Headers(request.headers);
   forwarded.set(REQUEST_PATH_HEADER, requested);
   return NextResponse.next({ request: { headers: forwarded } });
 }

@@ -3,6 +3,19 @@ import { z } from "zod";
 const envSchema = z.object({
   DATABASE_PATH: z.string().min(1).default("./data/waitlist.db"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  /** Interface the production server listens on (`npm start`); all interfaces by default. */
+  HOST: z.string().min(1).optional(),
+  /** Requests per minute per API key on /v1, counted per server process. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Failed /v1 authentications per minute per client address before it gets 429s, per process. */
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /**
+   * How many reverse proxies in front of the server append to X-Forwarded-For. 0 (the default):
+   * the client address is the connection's peer and X-Forwarded-For is not trusted.
+   */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** One JSON line per request on stdout (`npm start`); "off" silences it. */
+  REQUEST_LOG: z.enum(["on", "off"]).default("on"),
 });
 
 export type Env = z.infer<typeof envSchema>;

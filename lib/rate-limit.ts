@@ -1,61 +1,97 @@
+/** What a limiter says about one key after (or without) counting a hit. */
+export interface LimitState {
+  allowed: boolean;
+  limit: number;
+  /** Hits left in the current window (0 when exhausted). */
+  remaining: number;
+  /** Whole seconds until the window resets (at least 1). */
+  resetSeconds: number;
+  windowSeconds: number;
+}
+
+interface Window {
+  start: number;
+  count: number;
+}
+
 /**
- * An in-memory sliding-window counter per key (a client address). Memory stays bounded: entries
- * older than the window are dropped, and past `maxKeys` the least recently seen key is evicted.
- * In memory on purpose: one server process serves the dashboard, and a restart only forgets counts.
+ * A fixed-window counter per key (an API key id, a client address), in this process's memory.
+ * A window opens at a key's first hit and lasts `windowMs`; the draft RateLimit header's `t` is
+ * the time left in it. At most twice the limit can pass around a window boundary, which is the
+ * usual price of a fixed window and fine for abuse protection. Memory stays bounded: expired
+ * windows are swept when the map is full, and past `maxKeys` the oldest windows are dropped.
  */
-export class SlidingWindowLimiter {
-  private readonly hits = new Map<string, number[]>();
+export class FixedWindowLimiter {
+  private readonly windows = new Map<string, Window>();
 
   constructor(
     readonly limit: number,
     readonly windowMs: number,
-    private readonly maxKeys = 10_000,
+    private readonly maxKeys = 50_000,
   ) {}
 
-  private recent(key: string, now: number): number[] {
-    const times = (this.hits.get(key) ?? []).filter((time) => time > now - this.windowMs);
-    if (times.length === 0) this.hits.delete(key);
-    else this.hits.set(key, times);
-    return times;
+  /** Counts one hit for `key`: `allowed` is false once the limit is used up in this window. */
+  hit(key: string, now = Date.now()): LimitState {
+    const window = this.current(key, now) ?? this.open(key, now);
+    window.count += 1;
+    return this.state(window, now);
   }
 
-  /** Milliseconds until `key` may try again, or 0 when it is under the limit. */
-  retryAfterMs(key: string, now = Date.now()): number {
-    const times = this.recent(key, now);
-    if (times.length < this.limit) return 0;
-    return times[times.length - this.limit]! + this.windowMs - now;
+  /** The state of `key` without counting a hit. */
+  peek(key: string, now = Date.now()): LimitState {
+    return this.state(this.current(key, now) ?? { start: now, count: 0 }, now);
   }
 
-  record(key: string, now = Date.now()): void {
-    const times = this.recent(key, now);
-    this.hits.delete(key);
-    this.hits.set(key, [...times, now]);
-    if (this.hits.size > this.maxKeys) this.hits.delete(this.hits.keys().next().value!);
+  /** Whether `key` has used up its limit in the current window. */
+  isExhausted(key: string, now = Date.now()): boolean {
+    return (this.current(key, now)?.count ?? 0) >= this.limit;
   }
 
-  reset(key: string): void {
-    this.hits.delete(key);
+  get size(): number {
+    return this.windows.size;
+  }
+
+  private current(key: string, now: number): Window | undefined {
+    const window = this.windows.get(key);
+    if (window && now - window.start < this.windowMs) return window;
+    if (window) this.windows.delete(key);
+    return undefined;
+  }
+
+  private open(key: string, now: number): Window {
+    if (this.windows.size >= this.maxKeys) this.evict(now);
+    const window = { start: now, count: 0 };
+    this.windows.set(key, window);
+    return window;
+  }
+
+  // Insertion order is window-start order, so expired windows sit at the front.
+  private evict(now: number) {
+    for (const [key, window] of this.windows) {
+      if (now - window.start < this.windowMs && this.windows.size < this.maxKeys) break;
+      this.windows.delete(key);
+    }
+  }
+
+  private state(window: Window, now: number): LimitState {
+    return {
+      allowed: window.count <= this.limit,
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - window.count),
+      resetSeconds: Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)),
+      windowSeconds: Math.round(this.windowMs / 1000),
+    };
   }
 }
 
+/** Failed dashboard sign-ins per client address: 10 per 10 minutes. */
 export const SIGN_IN_FAILURE_LIMIT = 10;
 export const SIGN_IN_WINDOW_MS = 10 * 60 * 1000;
 
 // Next.js may evaluate a module once per route bundle: keep one limiter per process.
-const holder = globalThis as typeof globalThis & { __signInLimiter?: SlidingWindowLimiter };
+const holder = globalThis as typeof globalThis & { __signInLimiter?: FixedWindowLimiter };
 
-/** Failed sign-ins per client address: 10 per 10 minutes. */
-export function signInLimiter(): SlidingWindowLimiter {
-  holder.__signInLimiter ??= new SlidingWindowLimiter(SIGN_IN_FAILURE_LIMIT, SIGN_IN_WINDOW_MS);
+export function signInLimiter(): FixedWindowLimiter {
+  holder.__signInLimiter ??= new FixedWindowLimiter(SIGN_IN_FAILURE_LIMIT, SIGN_IN_WINDOW_MS, 100_000);
   return holder.__signInLimiter;
-}
-
-/**
- * The client address: the last X-Forwarded-For entry. Next's server fills the header with the
- * socket address when the request has none; behind one reverse proxy that appends the address it
- * saw (nginx `$proxy_add_x_forwarded_for`, Caddy), the last entry is the one the client cannot forge.
- */
-export function clientAddress(forwardedFor: string | null): string {
-  const last = forwardedFor?.split(",").at(-1)?.trim();
-  return last || "unknown";
 }

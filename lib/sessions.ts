@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq, lt } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { apiKeys, sessions } from "@/db/schema";
+import { writeIfUnlocked, writeWhenUnlocked } from "./sqlite-busy";
 import { hashSecret, isKeyActive, looksLikeApiKey, verifyApiKey, VIEW_ROLE, type ApiKeySummary, toApiKeySummary } from "./api-keys";
 
 import { SESSION_LIFETIME_MS } from "./session-cookie";
@@ -38,7 +39,8 @@ export function getSessionFromToken(token: string | null | undefined, db: AppDat
     .get();
   if (!row) return null;
   if (row.expiresAt.getTime() <= now.getTime() || !isKeyActive(row.key, now) || !row.key.roles.includes(VIEW_ROLE)) {
-    db.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).run();
+    // Clean-up only: the session is refused either way, so never wait for a write lock held elsewhere.
+    writeIfUnlocked(db, () => db.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).run());
     return null;
   }
   return { expiresAt: row.expiresAt, key: toApiKeySummary(row.key) };
@@ -46,6 +48,18 @@ export function getSessionFromToken(token: string | null | undefined, db: AppDat
 
 export function deleteSession(token: string, db: AppDatabase = getDb()): void {
   db.delete(sessions).where(eq(sessions.tokenHash, hashSecret(token))).run();
+}
+
+/**
+ * createSession and deleteSession for a request: while another process holds the write lock (an
+ * import), they wait between turns of the event loop instead of blocking the server inside SQLite.
+ */
+export function startSession(apiKeyId: string, db: AppDatabase = getDb()) {
+  return writeWhenUnlocked(db, () => createSession(apiKeyId, db));
+}
+
+export function endSession(token: string, db: AppDatabase = getDb()) {
+  return writeWhenUnlocked(db, () => deleteSession(token, db));
 }
 
 export type SignInCheck =

@@ -3,10 +3,11 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { isSecureRequest } from "@/lib/dashboard-auth";
-import { clientAddress, signInLimiter } from "@/lib/rate-limit";
+import { currentClientAddress } from "@/lib/client-address";
+import { signInLimiter } from "@/lib/rate-limit";
 import { safeReturnPath } from "@/lib/return-path";
 import { SESSION_COOKIE, sessionCookieOptions } from "@/lib/session-cookie";
-import { checkSignInKey, createSession, deleteSession } from "@/lib/sessions";
+import { checkSignInKey, endSession, startSession } from "@/lib/sessions";
 
 export interface SignInState {
   error?: string;
@@ -21,21 +22,20 @@ const REFUSALS = {
 
 // Sign in: paste an API key with waitlist:view; failures count against the client address.
 export async function signIn(_previous: SignInState, form: FormData): Promise<SignInState> {
-  const address = clientAddress((await headers()).get("x-forwarded-for"));
+  const address = currentClientAddress(await headers());
   const limiter = signInLimiter();
-  const waitMs = limiter.retryAfterMs(address);
-  if (waitMs > 0) {
-    const minutes = Math.ceil(waitMs / 60_000);
+  if (limiter.isExhausted(address)) {
+    const minutes = Math.ceil(limiter.peek(address).resetSeconds / 60);
     return { error: `Too many failed sign-in attempts from your address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` };
   }
   const key = String(form.get("key") ?? "").trim();
   if (!key) return { error: "Paste an API key to sign in." };
   const verdict = checkSignInKey(key);
   if (!verdict.ok) {
-    limiter.record(address);
+    limiter.hit(address);
     return { error: REFUSALS[verdict.reason] };
   }
-  const { token, expiresAt } = createSession(verdict.apiKeyId);
+  const { token, expiresAt } = await startSession(verdict.apiKeyId);
   (await cookies()).set(SESSION_COOKIE, token, sessionCookieOptions(expiresAt, await isSecureRequest()));
   redirect(safeReturnPath(String(form.get("next") ?? "")));
 }
@@ -44,7 +44,7 @@ export async function signIn(_previous: SignInState, form: FormData): Promise<Si
 export async function signOut(): Promise<void> {
   const store = await cookies();
   const token = store.get(SESSION_COOKIE)?.value;
-  if (token) deleteSession(token);
+  if (token) await endSession(token);
   store.delete(SESSION_COOKIE);
   redirect("/signin?signed_out=1");
 }

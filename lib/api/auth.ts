@@ -1,5 +1,9 @@
 import { AppError } from "@/lib/errors";
+import type { ApiKey } from "@/db/schema";
 import { verifyApiKey, VIEW_ROLE, type Role } from "@/lib/api-keys";
+import { currentClientAddress } from "@/lib/client-address";
+import { setRequestKeyId } from "@/lib/request-context";
+import { apiLimiters, rateLimitHeaders } from "./rate-limits";
 
 const UNAUTHENTICATED = "A valid API key is required: send it as \"Authorization: Bearer <key>\" or \"X-API-Key: <key>\".";
 
@@ -13,13 +17,38 @@ export function presentedApiKey(headers: Headers): string | null {
   return headers.get("x-api-key")?.trim() || null;
 }
 
+/** The outcome of authentication: the key, or the error to answer with; rate-limit headers either way. */
+export type Admission = { key: ApiKey; error?: undefined; headers: Record<string, string> } | { error: AppError; headers: Record<string, string> };
+
+function rateLimited(retryAfter: number, why: string): AppError {
+  return new AppError("rate_limited", `${why} Retry after ${retryAfter} s.`);
+}
+
 /**
- * Throws 401 for a missing, malformed, unknown, revoked or expired key (one message for all, so a
- * caller learns nothing about which), and 403 for a valid key without `role`.
+ * Authentication, role and rate limits, in this order:
+ * - a client address with too many failed authentications in the last minute gets 429 without its
+ *   key being looked at (so keys cannot be guessed faster than the limit);
+ * - a missing, malformed, unknown, revoked or expired key is a 401 (one message for all, so a
+ *   caller learns nothing about which) and counts as a failure of the client address;
+ * - a valid key is charged one request (429 past its limit), then needs `role` (else 403).
  */
-export function authenticate(headers: Headers, role: Role = VIEW_ROLE) {
+export function admitApiRequest(headers: Headers, role: Role = VIEW_ROLE): Admission {
+  const { perKey, authFailures } = apiLimiters();
+  const address = currentClientAddress(headers);
+  if (authFailures.isExhausted(address)) {
+    const state = authFailures.hit(address);
+    return { error: rateLimited(state.resetSeconds, "Too many failed authentications from this address."), headers: rateLimitHeaders("auth-failures", state) };
+  }
   const check = verifyApiKey(presentedApiKey(headers), role);
-  if (check.ok) return check.key;
-  if (check.reason === "forbidden") throw new AppError("forbidden", `This API key lacks the role "${role}".`);
-  throw new AppError("unauthenticated", UNAUTHENTICATED);
+  if (!check.ok && check.reason === "unauthenticated") {
+    const state = authFailures.hit(address);
+    const error = state.allowed ? new AppError("unauthenticated", UNAUTHENTICATED) : rateLimited(state.resetSeconds, "Too many failed authentications from this address.");
+    return { error, headers: rateLimitHeaders("auth-failures", state) };
+  }
+  setRequestKeyId(check.key.id);
+  const state = perKey.hit(check.key.id);
+  const headersOut = rateLimitHeaders("per-key", state);
+  if (!state.allowed) return { error: rateLimited(state.resetSeconds, `This API key has used its ${state.limit} requests of the last ${state.windowSeconds} s.`), headers: headersOut };
+  if (!check.ok) return { error: new AppError("forbidden", `This API key lacks the role "${role}".`), headers: headersOut };
+  return { key: check.key, headers: headersOut };
 }

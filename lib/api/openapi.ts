@@ -36,9 +36,27 @@ const headers = {
     required: true,
     schema: { type: "string", const: ALLOWED_METHODS },
   },
+  rateLimitPolicy: {
+    description:
+      'The rate-limit policy that applied (draft-ietf-httpapi-ratelimit-headers): `"per-key";q=<requests>;w=60` for a request with a valid key, `"auth-failures";q=<failures>;w=60` for one without. Limits are counted per server process.',
+    required: true,
+    schema: { type: "string", pattern: '^"(per-key|auth-failures)";q=[0-9]+;w=[0-9]+$' },
+  },
+  rateLimit: {
+    description: 'What is left of that policy: `"<policy>";r=<remaining>;t=<seconds until the window resets>`.',
+    required: true,
+    schema: { type: "string", pattern: '^"(per-key|auth-failures)";r=[0-9]+;t=[0-9]+$' },
+  },
+  retryAfter: {
+    description: "Seconds to wait before the next request will be accepted (the end of the current window).",
+    required: true,
+    schema: { type: "string", pattern: "^[0-9]+$" },
+  },
 } satisfies Record<string, HeaderObject>;
 
 const baseHeaders = { "Request-Id": headers.requestId, "Cache-Control": headers.cacheControl };
+/** On every response of an operation that needs a key (not on 405s and unknown paths, which are answered before). */
+const limitHeaders = { "RateLimit-Policy": headers.rateLimitPolicy, RateLimit: headers.rateLimit };
 
 function problemResponse(code: ErrorCode, description: string, extraHeaders: Record<string, HeaderObject> = {}): ResponseObject {
   return {
@@ -49,21 +67,26 @@ function problemResponse(code: ErrorCode, description: string, extraHeaders: Rec
 }
 
 const problems = {
-  invalid_parameter: (what: string) => problemResponse("invalid_parameter", `${what} The body's \`parameter\` names the offending parameter.`),
+  invalid_parameter: (what: string) => problemResponse("invalid_parameter", `${what} The body's \`parameter\` names the offending parameter.`, limitHeaders),
   unauthenticated: problemResponse(
     "unauthenticated",
-    "The API key is missing, malformed, unknown, revoked or expired. The body is the same in every case, so it tells nothing about which.",
-    { "WWW-Authenticate": headers.wwwAuthenticate },
+    "The API key is missing, malformed, unknown, revoked or expired. The body is the same in every case, so it tells nothing about which. It counts as a failed authentication of the client address (policy `auth-failures`).",
+    { "WWW-Authenticate": headers.wwwAuthenticate, ...limitHeaders },
   ),
-  forbidden: problemResponse("forbidden", "The API key is valid but does not carry the role `waitlist:view`."),
-  not_found: (what: string) => problemResponse("not_found", what),
+  forbidden: problemResponse("forbidden", "The API key is valid but does not carry the role `waitlist:view`.", limitHeaders),
+  rate_limited: problemResponse(
+    "rate_limited",
+    "Too many requests: the key used up its requests of the current minute (policy `per-key`), or the client address had too many failed authentications in it (policy `auth-failures`; the key is then not even looked at). Wait `Retry-After` seconds.",
+    { ...limitHeaders, "Retry-After": headers.retryAfter },
+  ),
+  not_found: (what: string, keyed = true) => problemResponse("not_found", what, keyed ? limitHeaders : {}),
   internal: problemResponse("internal", "An unexpected failure. The body never contains internals; the server logs the error under the request id."),
 };
 
-function okResponse(description: string, schema: JsonSchema, paged: boolean): ResponseObject {
+function okResponse(description: string, schema: JsonSchema, paged: boolean, keyed = true): ResponseObject {
   return {
     description,
-    headers: paged ? { ...baseHeaders, Link: headers.link } : baseHeaders,
+    headers: { ...baseHeaders, ...(keyed && limitHeaders), ...(paged && { Link: headers.link }) },
     content: { "application/json": { schema } },
   };
 }
@@ -124,6 +147,7 @@ function followLinks(firstUrl: string): string {
 const errorsCommon = {
   "401": problems.unauthenticated,
   "403": problems.forbidden,
+  "429": problems.rate_limited,
   "500": problems.internal,
 };
 
@@ -196,14 +220,14 @@ const getOpenApi: OperationObject = {
   security: [],
   parameters: [],
   responses: {
-    "200": okResponse("The OpenAPI document.", { type: "object", required: ["openapi", "paths"] }, false),
+    "200": okResponse("The OpenAPI document.", { type: "object", required: ["openapi", "paths"] }, false, false),
     "500": problems.internal,
   },
   "x-codeSamples": [curl("Download", 'curl -sS "$WAITLIST_URL/v1/openapi.json" -o openapi.json')],
 };
 
 const errorCodes = (Object.keys(ERROR_STATUS) as ErrorCode[])
-  .map((code) => `- \`${code}\` (${ERROR_STATUS[code]}, ${ERROR_TITLES[code]})${code === "rate_limited" ? ": reserved, not returned today" : ""}`)
+  .map((code) => `- \`${code}\` (${ERROR_STATUS[code]}, ${ERROR_TITLES[code]})`)
   .join("\n");
 
 const description = `A read-only JSON API over the waitlists and signups of this Waitlist Admin. Clients are scripts: every behaviour below is part of the contract and is tested against the real server.
@@ -216,6 +240,8 @@ Methods: \`GET\`. \`HEAD\` answers like \`GET\` (same status and headers) withou
 
 Errors: every non-2xx response, including unknown paths under \`/v1\`, is \`${PROBLEM_CONTENT_TYPE}\` (RFC 9457) with \`type\`, \`title\`, \`status\`, \`detail\`, a stable \`code\` and the \`request_id\`; a 400 also names the \`parameter\`. Branch on \`code\`, not on \`detail\` (which is for humans and may change). The codes:
 ${errorCodes}
+
+Rate limits (per server process, so a restart forgets them): each API key may make \`RATE_LIMIT_PER_MINUTE\` requests (600 by default) per window of 60 seconds that opens with its first request; each client address may fail authentication \`AUTH_FAILURES_PER_MINUTE\` times (30 by default) per 60 seconds, after which its requests get 429 without the key being checked. Failed authentications are never charged to a key. Every response of an operation that needs a key carries the \`RateLimit-Policy\` and \`RateLimit\` headers of draft-ietf-httpapi-ratelimit-headers (e.g. \`RateLimit-Policy: "per-key";q=600;w=60\` and \`RateLimit: "per-key";r=599;t=60\`: 599 requests left, the window resets in 60 s); a refused request is a 429 \`rate_limited\` problem with \`Retry-After\` (seconds). \`/v1/openapi.json\` is not limited.
 
 Lists: by default a list is complete (a bare JSON array). Add \`limit\` (1–${MAX_PAGE_LIMIT}) for keyset pages: the \`Link: <url>; rel="next"\` header carries the next page's absolute URL (on the origin the request was sent to: its \`Host\` header, or \`X-Forwarded-Host\`/\`X-Forwarded-Proto\` when a proxy in front sets them) with an opaque cursor and all other parameters; the last page has no \`Link\`. Order is creation order, oldest first, ties broken by an internal id, stable across pages.
 
@@ -288,7 +314,7 @@ export const openApiDocument: OpenApiDocument = {
       },
     },
     responses: {
-      NotFound: problems.not_found("Any path under `/v1` that is not listed here, whatever the method."),
+      NotFound: problems.not_found("Any path under `/v1` that is not listed here, whatever the method. Answered before any key check, so without rate-limit headers.", false),
       MethodNotAllowed: problemResponse("method_not_allowed", "`POST`, `PUT`, `PATCH` or `DELETE` on any operation: the API is read-only. Checked before the API key.", { Allow: headers.allow }),
       Options: { description: "`OPTIONS` on any operation: no body.", headers: { ...baseHeaders, Allow: headers.allow } },
     },

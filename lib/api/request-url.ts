@@ -10,5 +10,10 @@ export function publicRequestUrl(request: Request): URL {
   const host = first("x-forwarded-host") ?? first("host");
   const protocol = proto === "http" || proto === "https" ? `${proto}:` : url.protocol;
   if (!host || !/^[A-Za-z0-9.:[\]-]+$/.test(host)) return url;
-  return new URL(`${url.pathname}${url.search}`, `${protocol}//${host}`);
+  try {
+    return new URL(`${url.pathname}${url.search}`, `${protocol}//${host}`);
+  } catch {
+    // Characters that pass the filter but no valid host (an IPv4 number out of range, "[x]").
+    return url;
+  }
 }

@@ -1,4 +1,4 @@
-import { authenticate } from "./auth";
+import { admitApiRequest } from "./auth";
 import { baseHeaders, newRequestId } from "./headers";
 import { publicRequestUrl } from "./request-url";
 import { toProblemResponse } from "./problem";
@@ -13,28 +13,34 @@ export interface ApiRequest<Params> {
 type Handler<Params> = (input: ApiRequest<Params>) => Response | Promise<Response>;
 
 /** Adds the headers every /v1 response carries; HEAD gets the same status and headers, never a body. */
-export function finishResponse(request: Request, response: Response, requestId: string): Response {
-  for (const [name, value] of Object.entries(baseHeaders(requestId))) response.headers.set(name, value);
+export function finishResponse(request: Request, response: Response, requestId: string, extraHeaders: Record<string, string> = {}): Response {
+  for (const [name, value] of Object.entries({ ...baseHeaders(requestId), ...extraHeaders })) response.headers.set(name, value);
   if (request.method !== "HEAD") return response;
   void response.body?.cancel();
   return new Response(null, { status: response.status, headers: response.headers });
 }
 
 /**
- * The one wrapper of /v1 GET (and HEAD) handlers: authentication and role, then the handler (which
- * parses parameters, queries and responds); any error becomes a problem+json response. Other methods
- * never reach it (see ./methods), so the order is method, authentication, role, parameters, resource.
+ * The one wrapper of /v1 GET (and HEAD) handlers: authentication, rate limits and role (./auth),
+ * then the handler (which parses parameters, queries and responds); any error becomes a
+ * problem+json response. Other methods never reach it (see ./methods), so the order is method,
+ * authentication, role, parameters, resource.
  */
 export function withApiKey<Params>(handler: Handler<Params>, options: { public?: boolean } = {}) {
   return async (request: Request, segment: { params: Promise<Params> }): Promise<Response> => {
     const requestId = newRequestId();
+    let limitHeaders: Record<string, string> = {};
     let response: Response;
     try {
-      if (!options.public) authenticate(request.headers);
+      if (!options.public) {
+        const admission = admitApiRequest(request.headers);
+        limitHeaders = admission.headers;
+        if (admission.error) throw admission.error;
+      }
       response = await handler({ request, url: publicRequestUrl(request), params: await segment.params, requestId });
     } catch (error) {
       response = toProblemResponse(error, requestId);
     }
-    return finishResponse(request, response, requestId);
+    return finishResponse(request, response, requestId, limitHeaders);
   };
 }

@@ -1,7 +1,6 @@
 // `npm run demo` (after `npm run build`): migrate, seed the demo data, issue a fresh demo key,
 // print where to go, then run the production server in the foreground.
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { createApiKey, VIEW_ROLE } from "@/lib/api-keys";
 import { getDb } from "@/db/client";
 import { env } from "@/lib/env";
@@ -32,8 +31,8 @@ function main() {
     ].join("\n"),
   );
 
-  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-  const server = spawn(process.execPath, [nextBin, "start", "-p", String(PORT)], { stdio: "inherit" });
+  // The production server of `npm start` (lib/server): request logs on stdout.
+  const server = spawn(process.execPath, ["--import", "tsx", "lib/server/main.ts"], { stdio: "inherit", env: { ...process.env, PORT: String(PORT) } });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
   server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 }

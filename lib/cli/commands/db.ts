@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
+import { backupDatabase } from "@/lib/backup";
 import { env } from "@/lib/env";
 import { seedDemoData } from "@/lib/seed/seed-demo";
 import { emit, type JsonOption } from "../output";
@@ -28,5 +29,20 @@ export function registerDbCommands(program: Command): void {
           ? "Demo data is already there; nothing added."
           : `Added ${result.waitlists_created} demo waitlists with ${result.signups_created} signups in ${seconds}s.`,
       );
+    });
+
+  db.command("backup")
+    .description(
+      "Write a consistent copy of the database to <file> with SQLite's online backup, while the app keeps serving. " +
+        "The copy is checked (PRAGMA integrity_check) before it is moved into place. See the README for restoring it.",
+    )
+    .argument("<file>", "where to write the copy (its folder must exist)")
+    .option("--force", "replace <file> if it exists")
+    .option("--json", "print one JSON object to stdout")
+    .action(async (file: string, options: { force?: boolean } & JsonOption) => {
+      const started = performance.now();
+      const result = await backupDatabase({ destination: file, force: options.force });
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      emit(options, result, () => `Backed up ${env().DATABASE_PATH} to ${result.path} (${result.waitlists} waitlists, ${result.signups} signups, ${result.bytes} bytes) in ${seconds}s.`);
     });
 }

@@ -10,6 +10,8 @@ import { findWaitlist } from "./find-waitlist";
 type Params = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  // The title names the waitlist: never for a request without a valid session.
+  await requireSession();
   const waitlist = findWaitlist((await params).id);
   return { title: waitlist ? waitlist.name : "Waitlist not found" };
 }

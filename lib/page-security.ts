@@ -1,0 +1,17 @@
+import type { NextRequest, NextResponse } from "next/server";
+import { newNonce, pageCsp } from "./security-headers";
+
+/**
+ * Gives a page request its CSP with a fresh nonce. Next.js reads the nonce from the request's
+ * Content-Security-Policy header and puts it on the scripts it renders; the response carries the
+ * same policy. `next` builds the response from the request headers to forward (which already hold
+ * the policy). Pages must render per request for this (the root layout awaits `connection()`).
+ */
+export function withPageCsp(request: NextRequest, next: (requestHeaders: Headers) => NextResponse): NextResponse {
+  const policy = pageCsp(newNonce(), process.env.NODE_ENV === "development");
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("Content-Security-Policy", policy);
+  const response = next(requestHeaders);
+  response.headers.set("Content-Security-Policy", policy);
+  return response;
+}

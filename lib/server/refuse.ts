@@ -1,0 +1,70 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { parseAndValidateFlightRouterState } from "next/dist/server/app-render/parse-and-validate-flight-router-state";
+import { AppError } from "@/lib/errors";
+import { ALLOWED_METHODS, PROBLEM_CONTENT_TYPE, toProblem } from "@/lib/api/problem";
+
+// Requests Next.js would answer with a 500 although the client is at fault, refused here instead:
+// - methods other than the ones the app knows: Next.js builds a WHATWG Request for each request,
+//   which throws on TRACE, TRACK and CONNECT (405, with a problem body under /v1);
+// - a Next-Router-State-Tree header (sent by the client-side router) that does not parse: Next.js
+//   throws while rendering the page (400).
+
+const HANDLED_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
+
+function isApiPath(request: IncomingMessage): boolean {
+  return /^\/v1(\/|\?|$)/.test(request.url ?? "/");
+}
+
+/** Answers the request when it must be refused; false when Next.js can handle it. */
+export function refuseUnhandledRequest(request: IncomingMessage, response: ServerResponse, requestId: string): boolean {
+  if (!HANDLED_METHODS.has(request.method ?? "")) {
+    response.statusCode = 405;
+    if (isApiPath(request)) {
+      const error = new AppError("method_not_allowed", `${request.method} is not allowed here: this API is read-only (allowed: ${ALLOWED_METHODS}).`);
+      response.setHeader("Allow", ALLOWED_METHODS);
+      response.setHeader("Cache-Control", "no-store");
+      response.setHeader("Content-Type", PROBLEM_CONTENT_TYPE);
+      response.end(JSON.stringify(toProblem(error, requestId)));
+    } else {
+      response.setHeader("Allow", "GET, HEAD, POST, OPTIONS");
+      response.setHeader("Content-Type", "text/plain; charset=utf-8");
+      response.end("Method Not Allowed\n");
+    }
+    return true;
+  }
+  if (!isApiPath(request) && !isValidRouterState(request.headers["next-router-state-tree"])) {
+    response.statusCode = 400;
+    response.setHeader("Content-Type", "text/plain; charset=utf-8");
+    response.end("Bad Request: malformed Next-Router-State-Tree header\n");
+    return true;
+  }
+  return false;
+}
+
+function isValidRouterState(header: string | string[] | undefined): boolean {
+  try {
+    parseAndValidateFlightRouterState(header);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A path with a malformed percent-encoding (`/v1/waitlist/%ZZ`, `/waitlists/%FF`) gets every "%"
+ * escaped, so it reaches the routes as literal text (a 400 or 404) instead of Next.js failing to
+ * decode it (a 500). lib/api/proxy.ts does the same for /v1 under `next dev`, as a rewrite, which
+ * Next.js performs as an HTTP request to itself; done here, no rewrite is needed (that rewrite fails
+ * with a 500 when the client sends `X-Forwarded-Proto: https`).
+ */
+export function escapeMalformedPath(request: IncomingMessage) {
+  const target = request.url ?? "/";
+  if (!target.includes("%")) return;
+  const question = target.indexOf("?");
+  const path = question === -1 ? target : target.slice(0, question);
+  try {
+    decodeURIComponent(path);
+  } catch {
+    request.url = path.replaceAll("%", "%25") + (question === -1 ? "" : target.slice(question));
+  }
+}

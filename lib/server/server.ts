@@ -1,0 +1,76 @@
+// The production server (started by ./main.ts). Next.js's request handler behind a small node:http server
+// that gives every request an id and a client address (lib/request-context) and writes one JSON log
+// line when the response is finished, with its real status and duration.
+import { randomUUID } from "node:crypto";
+import type { Socket } from "node:net";
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import next from "next";
+import { resolveClientAddress } from "@/lib/client-address";
+import { env } from "@/lib/env";
+import { NO_CONTENT_CSP, STATIC_SECURITY_HEADERS } from "@/lib/security-headers";
+import { requestContextStorage, type RequestContext } from "@/lib/request-context";
+import { batchedLineWriter, logWhenDone } from "./request-log";
+import { checkedFormPost, isPageFormPost } from "./form-body";
+import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
+
+export async function startServer() {
+  const { PORT, HOST, TRUSTED_PROXY_HOPS, REQUEST_LOG } = env();
+  const app = next({ dev: false, dir: process.cwd(), hostname: HOST ?? "localhost", port: PORT });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  const storage = requestContextStorage();
+  const writeLine = batchedLineWriter();
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const context: RequestContext = {
+      requestId: randomUUID(),
+      clientAddress: resolveClientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], TRUSTED_PROXY_HOPS),
+    };
+    response.setHeader("Request-Id", context.requestId);
+    // Every response, including Next.js's own redirects and errors; pages replace the CSP with
+    // their nonce policy (proxy.ts).
+    for (const [name, value] of Object.entries(STATIC_SECURITY_HEADERS)) response.setHeader(name, value);
+    response.setHeader("Content-Security-Policy", NO_CONTENT_CSP);
+    if (REQUEST_LOG === "on") logWhenDone(request, response, context, writeLine);
+    if (refuseUnhandledRequest(request, response, context.requestId)) return;
+    escapeMalformedPath(request);
+    storage.run(context, () => {
+      forward(request, response).catch((error: unknown) => {
+        console.error(`[request ${context.requestId}] unhandled`, error);
+        if (!response.headersSent) response.statusCode = 500;
+        response.end();
+      });
+    });
+  });
+
+  /** Hands the request to Next.js; a multipart POST to a page only once its body is known to parse. */
+  async function forward(request: IncomingMessage, response: ServerResponse) {
+    if (!isPageFormPost(request)) return handle(request, response);
+    const checked = await checkedFormPost(request);
+    if (typeof checked !== "number") return handle(checked, response);
+    response.statusCode = checked;
+    response.setHeader("Content-Type", "text/plain; charset=utf-8");
+    response.end(checked === 400 ? "Bad Request: malformed form data\n" : "Payload Too Large\n");
+  }
+  // Requests Node cannot parse (an unknown method, enormous headers, a broken request line) never
+  // reach Next.js: answer them here, with the same security headers, and log them.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
+    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+    const headers = Object.entries(STATIC_SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers}Content-Security-Policy: ${NO_CONTENT_CSP}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    if (REQUEST_LOG === "on") {
+      const line = { time: new Date().toISOString(), level: "info", msg: "unparsable request", status, error: error.code ?? "unknown", client: (socket as Socket).remoteAddress ?? "unknown" };
+      writeLine(JSON.stringify(line));
+    }
+  });
+  server.listen(PORT, HOST, () => {
+    console.log(JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "listening", url: `http://${HOST ?? "localhost"}:${PORT}` }));
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      server.close(() => process.exit(0));
+      server.closeAllConnections();
+    });
+  }
+}

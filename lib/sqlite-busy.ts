@@ -1,0 +1,48 @@
+import type { AppDatabase } from "@/db/client";
+
+// better-sqlite3 is synchronous: while another process holds SQLite's write lock (a CLI import
+// holds it until it commits, up to half a minute), a write waits inside SQLite for the busy
+// timeout and blocks the whole server meanwhile, then fails. These helpers never wait inside
+// SQLite: a hint is skipped, and a write that matters is retried between turns of the event loop.
+
+function isBusy(error: unknown): boolean {
+  return typeof (error as { code?: unknown }).code === "string" && (error as { code: string }).code.startsWith("SQLITE_BUSY");
+}
+
+function withoutBusyWait<T>(db: AppDatabase, write: () => T): T {
+  const sqlite = db.$client;
+  const busyTimeout = sqlite.pragma("busy_timeout", { simple: true }) as number;
+  sqlite.pragma("busy_timeout = 0");
+  try {
+    return write();
+  } finally {
+    sqlite.pragma(`busy_timeout = ${busyTimeout}`);
+  }
+}
+
+/** A write that may be skipped (a hint, a clean-up): false when the write lock is held elsewhere. */
+export function writeIfUnlocked(db: AppDatabase, write: () => void): boolean {
+  try {
+    withoutBusyWait(db, write);
+    return true;
+  } catch (error) {
+    if (isBusy(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * A write that must happen, without blocking the server: tried at once, then every 25 ms while the
+ * write lock is held elsewhere, for up to `maxWaitMs` (then the busy error is thrown).
+ */
+export async function writeWhenUnlocked<T>(db: AppDatabase, write: () => T, maxWaitMs = 60_000): Promise<T> {
+  const deadline = Date.now() + maxWaitMs;
+  for (;;) {
+    try {
+      return withoutBusyWait(db, write);
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -1,0 +1,45 @@
+import { createRequire } from "node:module";
+
+// autocannon ships no types; this is the part of its programmatic API the load scripts use.
+
+export interface AutocannonRequest {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+}
+
+export interface AutocannonOptions {
+  url: string;
+  connections: number;
+  duration: number;
+  requests?: AutocannonRequest[];
+  headers?: Record<string, string>;
+  timeout?: number;
+}
+
+interface Histogram {
+  average: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  total: number;
+}
+
+export interface AutocannonResult {
+  requests: Histogram & { sent: number };
+  latency: Histogram;
+  throughput: Histogram;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  "1xx": number;
+  "2xx": number;
+  "3xx": number;
+  "4xx": number;
+  "5xx": number;
+  statusCodeStats: Record<string, { count: number }>;
+  duration: number;
+}
+
+export const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => Promise<AutocannonResult>;
