@@ -8,6 +8,7 @@ import { createWaitlist } from "@/lib/waitlists";
 import { makeSignups } from "./api-fixtures";
 import { rawRequest, type RawResponse } from "./raw-http";
 import { startTestServer, type TestServer } from "./test-server";
+import { seededRandom } from "@/lib/seed/random";
 
 // Hostile input: a seeded stream of malformed requests (odd paths and ids, long and non-UTF-8
 // query strings, SQL and HTML metacharacters, duplicated and conflicting headers, huge headers,
@@ -20,20 +21,10 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const COUNT = Number(process.env.FUZZ_COUNT ?? 5000);
 const CONCURRENCY = 4;
 
-/** mulberry32: a small, good-enough seeded PRNG. */
+/** The demo seed's PRNG, with `int(n)` in [0, n). */
 function prng(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  const chance = (p: number) => next() < p;
-  return { next, int, pick, chance };
+  const random = seededRandom(seed);
+  return { ...random, int: (n: number) => random.int(0, n - 1) };
 }
 
 let server: TestServer;
