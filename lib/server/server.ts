@@ -9,6 +9,7 @@ import { resolveClientAddress } from "@/lib/client-address";
 import { env } from "@/lib/env";
 import { NO_CONTENT_CSP, STATIC_SECURITY_HEADERS } from "@/lib/security-headers";
 import { requestContextStorage, type RequestContext } from "@/lib/request-context";
+import { matchApiRoute, serveApiRoute } from "./api-routes";
 import { batchedLineWriter, logWhenDone } from "./request-log";
 import { checkedFormPost, isPageFormPost } from "./form-body";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
@@ -43,8 +44,10 @@ export async function startServer() {
     });
   });
 
-  /** Hands the request to Next.js; a multipart POST to a page only once its body is known to parse. */
+  /** Hands the request to a /v1 handler directly, or to Next.js (a multipart POST to a page only once its body is known to parse). */
   async function forward(request: IncomingMessage, response: ServerResponse) {
+    const apiRoute = matchApiRoute(request);
+    if (apiRoute) return serveApiRoute(apiRoute, request, response);
     if (!isPageFormPost(request)) return handle(request, response);
     const checked = await checkedFormPost(request);
     if (typeof checked !== "number") return handle(checked, response);

@@ -1,0 +1,41 @@
+// The GET handlers of /v1. Next.js serves them from app/v1/**/route.ts; the production server
+// (lib/server/api-routes.ts) calls the same functions directly, skipping Next's per-request work.
+import { jsonArrayStream } from "./json-stream";
+import { parseKeyset } from "./keyset";
+import { jsonResponse, jsonStreamResponse, jsonTextResponse, nextPageHeaders } from "./responses";
+import { signupsScope, WAITLISTS_SCOPE } from "./scopes";
+import { withApiKey } from "./with-api-key";
+import { noParamsSchema, parseApiQuery, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/list-params";
+import { signupJsonBatches, signupJsonPage } from "@/lib/signups";
+import { parseWaitlistId } from "@/lib/waitlist-id";
+import { getWaitlistOrThrow, listWaitlists, toWaitlistResponse } from "@/lib/waitlists";
+
+// GET /v1/waitlist – list waitlists (all, or one keyset page with ?limit&cursor)
+export const listWaitlistsRoute = withApiKey(({ url }) => {
+  const page = parseKeyset(WAITLISTS_SCOPE, parseApiQuery(url.searchParams, waitlistListParamsSchema), "number");
+  const { items, next } = listWaitlists(page ?? {});
+  return jsonResponse(items.map(toWaitlistResponse), nextPageHeaders(url, WAITLISTS_SCOPE, next));
+});
+
+// GET /v1/waitlist/{id} – one waitlist
+export const getWaitlistRoute = withApiKey<{ id: string }>(({ url, params }) => {
+  const id = parseWaitlistId(params.id);
+  parseApiQuery(url.searchParams, noParamsSchema);
+  return jsonResponse(toWaitlistResponse(getWaitlistOrThrow(id)));
+});
+
+// GET /v1/waitlist/{id}/signup – a waitlist's signups (all of them streamed, or one keyset page with ?limit&cursor)
+export const listSignupsRoute = withApiKey<{ id: string }>(({ url, params, requestId }) => {
+  const waitlistId = parseWaitlistId(params.id);
+  const { verified, referral, ...keyset } = parseApiQuery(url.searchParams, signupListParamsSchema);
+  const cursorScope = signupsScope(waitlistId, { verified, referral });
+  const page = parseKeyset(cursorScope, keyset, "number");
+  getWaitlistOrThrow(waitlistId);
+  const scope = { waitlistId, verified, referral };
+  if (!page) {
+    const onError = (error: unknown) => console.error(`[request ${requestId}] signup stream failed`, error);
+    return jsonStreamResponse(jsonArrayStream(signupJsonBatches(scope), onError));
+  }
+  const { items, next } = signupJsonPage({ scope, ...page });
+  return jsonTextResponse(`[${items.join(",")}]`, nextPageHeaders(url, cursorScope, next));
+});
