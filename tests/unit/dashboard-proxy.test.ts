@@ -17,12 +17,13 @@ describe("dashboardProxy", () => {
     expect(response.headers.get("x-middleware-request-x-dashboard-path")).toBe("/?sort=total");
   });
 
-  it("leaves the API, its docs and sign-in alone", () => {
-    for (const path of ["/v1", "/v1/waitlist", "/docs/api", "/signin", "/signin?next=/"]) {
+  it("leaves the API, its docs, sign-in and the public files alone", () => {
+    for (const path of ["/v1", "/v1/waitlist", "/docs/api", "/signin", "/signin?next=/", "/robots.txt", "/icon.svg"]) {
       expect(dashboardProxy(new NextRequest(`http://127.0.0.1:3000${path}`)).status, path).toBe(200);
     }
     expect(isPublicPath("/v1x")).toBe(false);
     expect(isPublicPath("/docsy")).toBe(false);
     expect(isPublicPath("/signin-elsewhere")).toBe(false);
+    expect(isPublicPath("/robots.txt.bak")).toBe(false);
   });
 });
