@@ -1,6 +1,7 @@
 import type { Database, Statement } from "better-sqlite3";
 import { getDb, type AppDatabase } from "@/db/client";
 import type { Position } from "./cursor";
+import { containsPattern } from "./like-pattern";
 
 export interface SignupFilters {
   verified?: boolean;
@@ -64,10 +65,6 @@ function statement(db: AppDatabase, sql: string): Statement {
   return prepared;
 }
 
-function escapeLike(term: string): string {
-  return term.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
-
 /** The WHERE clause for a scope, with named parameters. */
 function scopeWhere(scope: SignupScope, ignore: keyof SignupFilters | null = null) {
   const clauses = ["waitlist_id = @waitlistId"];
@@ -82,7 +79,7 @@ function scopeWhere(scope: SignupScope, ignore: keyof SignupFilters | null = nul
   }
   if (scope.search) {
     clauses.push("email LIKE @search ESCAPE '\\'");
-    params.search = `%${escapeLike(scope.search)}%`;
+    params.search = containsPattern(scope.search);
   }
   return { where: clauses.join(" AND "), params };
 }

@@ -5,6 +5,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { waitlists, type Waitlist } from "@/db/schema";
 import { AppError } from "./errors";
 import type { Position } from "./cursor";
+import { containsPattern } from "./like-pattern";
 import { preparedOnce } from "./prepared";
 
 export const httpUrlSchema = z
@@ -119,7 +120,7 @@ export function listWaitlistSummaries({ search, sort = "name", direction = "asc"
   const order = SUMMARY_ORDER[sort];
   const where = search ? " WHERE w.name LIKE @search ESCAPE '\\'" : "";
   const sqlText = `SELECT * FROM (${SUMMARY_SQL}${where}) ORDER BY (${order}) IS NULL, ${order} ${dir}, lower(name) ${dir}, id`;
-  const rows = db.$client.prepare(sqlText).all(search ? { search: `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%` } : {}) as {
+  const rows = db.$client.prepare(sqlText).all(search ? { search: containsPattern(search) } : {}) as {
     id: string;
     name: string;
     website: string;

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { objectRow, toRecord, type ImportRecord } from "./row";
+import { jsonRecord, type ImportRecord } from "./row";
 
 const enum Char {
   Newline = 10,
@@ -103,22 +103,12 @@ export async function* readJsonArrayRecords(input: Readable): AsyncGenerator<Imp
   try {
     for await (const chunk of input as AsyncIterable<string>) {
       splitter.push(chunk, elements);
-      if (elements.length > 0) yield elements.map(parseElement);
+      if (elements.length > 0) yield elements.map(({ line, text }) => jsonRecord(line, text));
       elements.length = 0;
     }
     splitter.end();
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
-    yield [...elements.map(parseElement), { line: error.line, error: `invalid JSON: ${error.message}` }];
+    yield [...elements.map(({ line, text }) => jsonRecord(line, text)), { line: error.line, error: `invalid JSON: ${error.message}` }];
   }
-}
-
-function parseElement({ line, text }: { line: number; text: string }): ImportRecord {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { line, error: `invalid JSON: ${(error as Error).message}` };
-  }
-  return toRecord(line, objectRow(value));
 }

@@ -144,3 +144,14 @@ export function objectRow(value: unknown): ImportRow | { error: string } {
 export function toRecord(line: number, result: ImportRow | { error: string }): ImportRecord {
   return "error" in result ? { line, error: result.error } : { line, row: result };
 }
+
+/** One JSON text (an array element or an NDJSON line) as a validated record. */
+export function jsonRecord(line: number, text: string): ImportRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { line, error: `invalid JSON: ${(error as Error).message}` };
+  }
+  return toRecord(line, objectRow(value));
+}

@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys";
 import { createSession, SESSION_COOKIE } from "@/lib/sessions";
 import { createWaitlist } from "@/lib/waitlists";
+import type { RequestLogLine } from "@/lib/server/request-log";
 import { startTestServer, type TestServer } from "./test-server";
 
 // The production server writes one JSON line per request to stdout, with the real status and
@@ -17,17 +18,7 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-interface LogLine {
-  time: string;
-  msg: string;
-  request_id: string;
-  method: string;
-  path: string;
-  query_params?: string[];
-  status: number;
-  duration_ms: number;
-  key_id: string | null;
-}
+type LogLine = RequestLogLine;
 
 async function logLineFor(requestId: string): Promise<LogLine> {
   let line: LogLine | undefined;
