@@ -1,15 +1,22 @@
+import { addressLimiterKey, canonicalIpAddress } from "@/lib/ip-address";
 import { requestContext } from "@/lib/request-context";
 
 /**
  * The client's address. With no trusted proxy (`hops` 0) it is the connection's peer: a client
  * can write anything into X-Forwarded-For, so the header is ignored. Behind `hops` reverse proxies
  * that each append the address they saw, it is the entry `hops` places from the end of the list
- * completed with the peer, the last one a client cannot forge.
+ * completed with the peer, the last one a client cannot forge. That entry must be an IP address
+ * (see canonicalIpAddress); when it is not, the proxy did not write it (a client reached the port
+ * directly and sent its own header, or the proxy is misconfigured), and the peer is the answer: the
+ * direct client itself, or else the proxy, so that garbage never becomes a fresh address to limit.
  */
 export function resolveClientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, hops: number): string {
-  const chain = hops > 0 ? [forwardedFor ?? []].flat().join(",").split(",").map((entry) => entry.trim()).filter(Boolean) : [];
-  chain.push(peer || "unknown");
-  return chain[Math.max(0, chain.length - 1 - hops)]!;
+  const peerAddress = peer ? (canonicalIpAddress(peer) ?? peer) : "unknown";
+  if (hops <= 0) return peerAddress;
+  const entries = [forwardedFor ?? []].flat().join(",").split(",").map((entry) => entry.trim()).filter(Boolean);
+  // Fewer entries than hops: the first one there is (the outermost proxy on this path added it).
+  const entry = entries[Math.max(0, entries.length - hops)];
+  return (entry !== undefined && canonicalIpAddress(entry)) || peerAddress;
 }
 
 /**
@@ -18,5 +25,12 @@ export function resolveClientAddress(peer: string | undefined, forwardedFor: str
  * Next.js fills with the peer when absent) is the best guess.
  */
 export function currentClientAddress(headers: Headers): string {
-  return requestContext()?.clientAddress ?? (headers.get("x-forwarded-for")?.split(",").at(-1)?.trim() || "unknown");
+  const context = requestContext();
+  if (context) return context.clientAddress;
+  return canonicalIpAddress(headers.get("x-forwarded-for")?.split(",").at(-1)?.trim() ?? "") ?? "unknown";
+}
+
+/** The key the current client's failures are counted under (IPv6 by /64, see addressLimiterKey). */
+export function currentClientLimiterKey(headers: Headers): string {
+  return addressLimiterKey(currentClientAddress(headers));
 }

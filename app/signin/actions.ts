@@ -3,7 +3,7 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { isSecureRequest } from "@/lib/dashboard-auth";
-import { currentClientAddress } from "@/lib/client-address";
+import { currentClientLimiterKey } from "@/lib/client-address";
 import { signInLimiter } from "@/lib/rate-limit";
 import { safeReturnPath } from "@/lib/return-path";
 import { SESSION_COOKIE, sessionCookieOptions } from "@/lib/session-cookie";
@@ -20,19 +20,19 @@ const REFUSALS = {
   forbidden: "This API key does not carry the waitlist:view role, which the dashboard needs.",
 } as const;
 
-// Sign in: paste an API key with waitlist:view; failures count against the client address.
+// Sign in: paste an API key with waitlist:view; failures count against the client address (IPv6: its /64).
 export async function signIn(_previous: SignInState, form: FormData): Promise<SignInState> {
-  const address = currentClientAddress(await headers());
+  const clientKey = currentClientLimiterKey(await headers());
   const limiter = signInLimiter();
-  if (limiter.isExhausted(address)) {
-    const minutes = Math.ceil(limiter.peek(address).resetSeconds / 60);
+  if (limiter.isExhausted(clientKey)) {
+    const minutes = Math.ceil(limiter.peek(clientKey).resetSeconds / 60);
     return { error: `Too many failed sign-in attempts from your address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` };
   }
   const key = String(form.get("key") ?? "").trim();
   if (!key) return { error: "Paste an API key to sign in." };
   const verdict = checkSignInKey(key);
   if (!verdict.ok) {
-    limiter.hit(address);
+    limiter.hit(clientKey);
     return { error: REFUSALS[verdict.reason] };
   }
   const { token, expiresAt } = await startSession(verdict.apiKeyId);

@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/errors";
 import type { ApiKey } from "@/db/schema";
 import { verifyApiKey, VIEW_ROLE, type Role } from "@/lib/api-keys";
-import { currentClientAddress } from "@/lib/client-address";
+import { currentClientLimiterKey } from "@/lib/client-address";
 import { setRequestKeyId } from "@/lib/request-context";
 import { apiLimiters, rateLimitHeaders } from "./rate-limits";
 
@@ -26,22 +26,22 @@ function rateLimited(retryAfter: number, why: string): AppError {
 
 /**
  * Authentication, role and rate limits, in this order:
- * - a client address with too many failed authentications in the last minute gets 429 without its
- *   key being looked at (so keys cannot be guessed faster than the limit);
+ * - a client address (an IPv6 one by its /64) with too many failed authentications in the last
+ *   minute gets 429 without its key being looked at (so keys cannot be guessed faster than the limit);
  * - a missing, malformed, unknown, revoked or expired key is a 401 (one message for all, so a
  *   caller learns nothing about which) and counts as a failure of the client address;
  * - a valid key is charged one request (429 past its limit), then needs `role` (else 403).
  */
 export function admitApiRequest(headers: Headers, role: Role = VIEW_ROLE): Admission {
   const { perKey, authFailures } = apiLimiters();
-  const address = currentClientAddress(headers);
-  if (authFailures.isExhausted(address)) {
-    const state = authFailures.hit(address);
+  const clientKey = currentClientLimiterKey(headers);
+  if (authFailures.isExhausted(clientKey)) {
+    const state = authFailures.hit(clientKey);
     return { error: rateLimited(state.resetSeconds, "Too many failed authentications from this address."), headers: rateLimitHeaders("auth-failures", state) };
   }
   const check = verifyApiKey(presentedApiKey(headers), role);
   if (!check.ok && check.reason === "unauthenticated") {
-    const state = authFailures.hit(address);
+    const state = authFailures.hit(clientKey);
     const error = state.allowed ? new AppError("unauthenticated", UNAUTHENTICATED) : rateLimited(state.resetSeconds, "Too many failed authentications from this address.");
     return { error, headers: rateLimitHeaders("auth-failures", state) };
   }
