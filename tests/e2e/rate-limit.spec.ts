@@ -1,5 +1,6 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
 import { createApiKey } from "@/lib/api-keys";
+import type { RequestLogLine } from "@/lib/server/request-log";
 import { createWaitlist } from "@/lib/waitlists";
 import { Contract, expectProblem } from "./api-contract";
 import { bearer } from "./api-fixtures";
@@ -7,7 +8,7 @@ import { startTestServer, type TestServer } from "./test-server";
 
 // The /v1 rate limits on a server of their own with tiny limits (5 requests per key, 3 failed
 // authentications per address, per minute). The server trusts one proxy hop, so each test can act
-// as a different client address with X-Forwarded-For.
+// as a different client address with X-Forwarded-For (an IP address; anything else is ignored).
 
 let server: TestServer;
 let api: APIRequestContext;
@@ -105,4 +106,53 @@ test("the OpenAPI document and unknown paths are not limited", async () => {
   }
   const unknown = await api.get("/v1/nothing-here", { headers: from("203.0.113.66") });
   await expectProblem(contract, unknown, null, { status: 404, code: "not_found" });
+});
+
+const wrongKey = bearer(`wl_${"z".repeat(43)}`);
+
+async function loggedClient(requestId: string): Promise<string> {
+  let line: RequestLogLine | undefined;
+  await expect
+    .poll(() => {
+      line = server.stdout.filter((text) => text.startsWith("{")).map((text) => JSON.parse(text) as RequestLogLine).find((entry) => entry.request_id === requestId);
+      return line !== undefined;
+    })
+    .toBe(true);
+  return line!.client;
+}
+
+/** Fails authentication from each of `addresses` in turn; the statuses and remaining failures. */
+async function failFrom(addresses: string[]) {
+  const outcomes: { status: number; remaining: number; requestId: string }[] = [];
+  for (const address of addresses) {
+    const response = await api.get("/v1/waitlist", { headers: from(address, wrongKey) });
+    outcomes.push({ status: response.status(), remaining: parseRateLimit(response.headers()["ratelimit"]).remaining, requestId: response.headers()["request-id"]! });
+  }
+  return outcomes;
+}
+
+// Keep these two last: the first uses up the failures of 127.0.0.1, the address of every request
+// without a usable X-Forwarded-For.
+test("X-Forwarded-For values that are not IP addresses are ignored: rotating them does not escape the failure limit", async () => {
+  const garbage = ["not-an-ip", "1.2.3.4:5678", "[::1]", "9".repeat(4_000), "fe80::1%eth0", "203.0.113.70 203.0.113.71"];
+  const outcomes = await failFrom(garbage);
+  // All counted against the TCP peer (the test runner, 127.0.0.1), which the log names as the client.
+  expect(outcomes.map(({ status }) => status)).toEqual([401, 401, 401, 429, 429, 429]);
+  expect(outcomes.map(({ remaining }) => remaining)).toEqual([2, 1, 0, 0, 0, 0]);
+  expect(await loggedClient(outcomes[0]!.requestId)).toBe("127.0.0.1");
+  expect((await api.get("/v1/waitlist", { headers: wrongKey })).status()).toBe(429);
+  // A real address behind the proxy is unaffected.
+  expect((await failFrom(["203.0.113.70"]))[0]).toMatchObject({ status: 401, remaining: 2 });
+});
+
+test("rotating addresses inside one IPv6 /64 does not escape the failure limit; another /64 is unaffected", async () => {
+  const sameNetwork = ["2001:db8:5:6::1", "2001:db8:5:6::2", "2001:DB8:5:6:ffff:ffff:ffff:ffff", "2001:0db8:0005:0006:abcd::9"];
+  const outcomes = await failFrom(sameNetwork);
+  expect(outcomes.map(({ status }) => status)).toEqual([401, 401, 401, 429]);
+  // The log keeps the whole address (written one way).
+  expect(await loggedClient(outcomes[1]!.requestId)).toBe("2001:db8:5:6::2");
+  expect(await loggedClient(outcomes[2]!.requestId)).toBe("2001:db8:5:6:ffff:ffff:ffff:ffff");
+  expect((await failFrom(["2001:db8:5:7::1"]))[0]).toMatchObject({ status: 401, remaining: 2 });
+  // An IPv4 address written as IPv4-mapped IPv6 is that IPv4 address.
+  expect(await failFrom(["203.0.113.80", "::ffff:203.0.113.80", "::ffff:cb00:7150"])).toMatchObject([{ remaining: 2 }, { remaining: 1 }, { remaining: 0 }]);
 });
