@@ -2,32 +2,41 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { env } from "@/lib/env";
+import { applyMigrations } from "./migrate";
 import * as schema from "./schema";
 
 export type AppDatabase = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
-const migrationsFolder = join(process.cwd(), "db", "migrations");
+const defaultMigrationsFolder = join(process.cwd(), "db", "migrations");
 
 /**
- * Opens (creating when missing) a SQLite file with WAL, a busy timeout and
- * foreign keys, and applies pending migrations. Safe to call on an up-to-date file.
+ * Opens (creating when missing) a SQLite file with WAL, a busy timeout and foreign keys, and
+ * applies pending migrations (see applyMigrations). Safe to call on an up-to-date file, and from
+ * several processes at once. A failed open closes its connection.
  */
-export function openDatabase(path: string): AppDatabase {
+export function openDatabase(path: string, migrationsFolder = defaultMigrationsFolder): AppDatabase {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path);
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("busy_timeout = 5000");
-  sqlite.pragma("foreign_keys = ON");
-  // With WAL, NORMAL is durable across application crashes; only a power cut can lose the last commits.
-  sqlite.pragma("synchronous = NORMAL");
-  // Statement journals in memory: with a trigger on signups (signup_counts) every inserted row opens
-  // one, and past 64 KB SQLite spills it to a temporary file, which made a bulk import 3× slower.
-  sqlite.pragma("temp_store = MEMORY");
-  const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder });
-  return db;
+  try {
+    // First: switching a new file to WAL needs a lock another process may hold for a moment.
+    sqlite.pragma("busy_timeout = 5000");
+    const journalMode = sqlite.pragma("journal_mode = WAL", { simple: true });
+    if (path !== ":memory:" && journalMode !== "wal") throw new Error(`${path}: could not switch to WAL mode (journal_mode is ${String(journalMode)})`);
+    // With WAL, NORMAL is durable across application crashes; only a power cut can lose the last commits.
+    sqlite.pragma("synchronous = NORMAL");
+    // Statement journals in memory: with a trigger on signups (signup_counts) every inserted row opens
+    // one, and past 64 KB SQLite spills it to a temporary file, which made a bulk import 3× slower.
+    sqlite.pragma("temp_store = MEMORY");
+    // Off while migrating (better-sqlite3 turns them on by default), on for everything after.
+    sqlite.pragma("foreign_keys = OFF");
+    applyMigrations(sqlite, migrationsFolder);
+    sqlite.pragma("foreign_keys = ON");
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  return drizzle(sqlite, { schema });
 }
 
 // Next.js may evaluate this module once per route bundle: keep one connection per process.

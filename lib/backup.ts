@@ -1,8 +1,7 @@
-import { existsSync, renameSync, rmSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { renameSync, rmSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { getDb, type AppDatabase } from "@/db/client";
-import { AppError } from "@/lib/errors";
+import { prepareBackupDestination } from "@/lib/backup-destination";
 
 export interface BackupInput {
   /** Where to write the copy. */
@@ -26,13 +25,10 @@ export interface BackupResult {
  * the backup would restart after every write by another process and might never finish). The copy
  * is written next to the destination, switched to a rollback journal (one self-contained file), and
  * renamed into place only once it passed `PRAGMA integrity_check`, so the destination is never a
- * half-written file.
+ * half-written file. The destination is never the database or one of its -wal/-shm/-journal files.
  */
 export async function backupDatabase(input: BackupInput, db: AppDatabase = getDb()): Promise<BackupResult> {
-  const path = resolve(input.destination);
-  if (path === resolve(db.$client.name)) throw new AppError("invalid_parameter", "the backup cannot replace the database itself", "file");
-  if (!existsSync(dirname(path))) throw new AppError("invalid_parameter", `no such folder: ${dirname(path)}`, "file");
-  if (existsSync(path) && !input.force) throw new AppError("invalid_parameter", `${path} exists; pass --force to replace it`, "file");
+  const path = prepareBackupDestination(input.destination, db.$client.name, input.force);
   const partial = `${path}.partial-${process.pid}`;
   try {
     const { totalPages } = await db.$client.backup(partial, { progress: ({ remainingPages }) => remainingPages });

@@ -1,5 +1,7 @@
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { basename, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliSandbox, expectOneLineError, type CliSandbox } from "./run-cli";
@@ -37,7 +39,77 @@ describe("db backup", () => {
     expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
     copy.close();
     expect(expectOneLineError(cli.run("db", "backup", cli.databasePath, "--force"))).toBe("error: the backup cannot replace the database itself");
-    expect(expectOneLineError(cli.run("db", "backup", join(cli.dir, "missing", "x.db")))).toMatch(/^error: no such folder: /);
-    expect(existsSync(join(cli.dir, "missing"))).toBe(false);
+  });
+
+  it("creates a missing parent folder", () => {
+    const destination = join(cli.dir, "backups", "2026", "waitlist.db");
+    expect(cli.json<{ path: string }>("db", "backup", destination).path).toBe(destination);
+    const copy = new Database(destination, { readonly: true });
+    expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
+    copy.close();
+  });
+});
+
+const KEEP_OPEN = `
+  const db = new (require("better-sqlite3"))(process.argv[1]);
+  db.pragma("wal_autocheckpoint = 0");
+  db.prepare("SELECT count(*) FROM waitlists").get();
+  process.stdout.write("ready\\n");
+  process.stdin.on("end", () => db.close()).resume();
+`;
+
+describe("db backup never replaces the live database files", () => {
+  let live: CliSandbox;
+  let app: ChildProcessWithoutNullStreams;
+  const wal = () => `${live.databasePath}-wal`;
+  // The -shm changes as readers come and go; it must only never be replaced.
+  const files = () => ({ database: readFileSync(live.databasePath), wal: readFileSync(wal()), shm: statSync(`${live.databasePath}-shm`).ino });
+
+  beforeAll(async () => {
+    live = cliSandbox();
+    live.json("db", "migrate");
+    // The running app, in a process of its own (closing any descriptor of the file in this process would
+    // drop its locks): while it is attached, the CLI's commits stay in the WAL.
+    app = spawn(process.execPath, ["-e", KEEP_OPEN, live.databasePath]);
+    await once(app.stdout, "data");
+    live.json("waitlists", "create", "--name", "In the WAL", "--website", "https://example.com");
+    expect(statSync(wal()).size).toBeGreaterThan(0);
+    symlinkSync(live.dir, join(live.dir, "alias"));
+    symlinkSync(wal(), join(live.dir, "link-to-wal"));
+  });
+  afterAll(async () => {
+    app.stdin.end();
+    await once(app, "close");
+    live.remove();
+  });
+
+  it.each([
+    ["the database", () => live.databasePath, () => "the database itself"],
+    ["its -wal", () => wal(), () => `the database's write-ahead log (${live.databasePath}-wal)`],
+    ["its -shm", () => `${live.databasePath}-shm`, () => `the database's shared-memory file (${live.databasePath}-shm)`],
+    ["its -journal (absent)", () => `${live.databasePath}-journal`, () => `the database's rollback journal (${live.databasePath}-journal)`],
+    ["its -wal through a symlinked folder", () => join(live.dir, "alias", `${basename(live.databasePath)}-wal`), () => `the database's write-ahead log (${live.databasePath}-wal)`],
+    ["its -journal through a symlinked folder", () => join(live.dir, "alias", `${basename(live.databasePath)}-journal`), () => `the database's rollback journal (${live.databasePath}-journal)`],
+    ["a symlink to its -wal", () => join(live.dir, "link-to-wal"), () => `the database's write-ahead log (${live.databasePath}-wal)`],
+  ])("refuses %s, even with --force, and changes nothing", (_, destination, what) => {
+    const before = files();
+    expect(expectOneLineError(live.run("db", "backup", destination(), "--force"))).toBe(`error: the backup cannot replace ${what()}`);
+    expect(files()).toEqual(before);
+    expect(existsSync(`${live.databasePath}-journal`)).toBe(false);
+    expect(readdirSync(live.dir).filter((name) => name.includes(".partial-"))).toEqual([]);
+  });
+
+  it("refuses a folder, with or without --force, and a name ending in a slash, and creates nothing", () => {
+    const before = files();
+    mkdirSync(join(live.dir, "folder"));
+    for (const args of [[join(live.dir, "folder")], [join(live.dir, "folder"), "--force"], [join(live.dir, "alias") + "/", "--force"]]) {
+      expect(expectOneLineError(live.run("db", "backup", ...args))).toMatch(/^error: \/.+ is a folder: give the backup a file name, e\.g\. \/.+\/waitlist\.db$/);
+    }
+    expect(expectOneLineError(live.run("db", "backup", join(live.dir, "new-folder") + "/"))).toBe(
+      `error: ${join(live.dir, "new-folder")} is a folder: give the backup a file name, e.g. ${join(live.dir, "new-folder", "waitlist.db")}`,
+    );
+    expect(existsSync(join(live.dir, "new-folder"))).toBe(false);
+    expect(readdirSync(join(live.dir, "folder"))).toEqual([]);
+    expect(files()).toEqual(before);
   });
 });

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,16 +14,28 @@ export interface CliResult {
 export function cliSandbox() {
   const dir = mkdtempSync(join(tmpdir(), "waitlist-cli-"));
   const databasePath = join(dir, "cli.db");
+  const cliArgs = (args: string[]) => ["--import", "tsx", "lib/cli/main.ts", ...args];
+  const env = { ...process.env, DATABASE_PATH: databasePath, NODE_NO_WARNINGS: "1" };
   return {
     dir,
     databasePath,
     /** Runs `tsx lib/cli/main.ts ...args` as a subprocess on this sandbox's database. */
     run(...args: string[]): CliResult {
-      const result = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", ...args], {
-        encoding: "utf8",
-        env: { ...process.env, DATABASE_PATH: databasePath, NODE_NO_WARNINGS: "1" },
-      });
+      const result = spawnSync(process.execPath, cliArgs(args), { encoding: "utf8", env });
       return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+    },
+    /** Starts the same subprocess without waiting for it: its pid, and its result once it exits. */
+    start(...args: string[]): { pid: number; result: Promise<CliResult> } {
+      const child = spawn(process.execPath, cliArgs(args), { env });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+      const result = new Promise<CliResult>((resolve, reject) => {
+        child.on("error", reject);
+        child.on("close", (status) => resolve({ status, stdout, stderr }));
+      });
+      return { pid: child.pid!, result };
     },
     /** Runs a command with --json, expects success and returns the parsed object. */
     json<T = Record<string, unknown>>(...args: string[]): T {

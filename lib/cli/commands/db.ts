@@ -36,7 +36,7 @@ export function registerDbCommands(program: Command): void {
       "Write a consistent copy of the database to <file> with SQLite's online backup, while the app keeps serving. " +
         "The copy is checked (PRAGMA integrity_check) before it is moved into place. See the README for restoring it.",
     )
-    .argument("<file>", "where to write the copy (its folder must exist)")
+    .argument("<file>", "where to write the copy (a missing folder is created)")
     .option("--force", "replace <file> if it exists")
     .option("--json", "print one JSON object to stdout")
     .action(async (file: string, options: { force?: boolean } & JsonOption) => {

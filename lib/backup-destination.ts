@@ -1,0 +1,58 @@
+import { existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve, sep } from "node:path";
+import { AppError } from "@/lib/errors";
+
+// The files SQLite keeps beside a database: replacing the live WAL loses its last commits.
+const DATABASE_FILES = [
+  { suffix: "", name: "the database itself" },
+  { suffix: "-wal", name: "the database's write-ahead log" },
+  { suffix: "-shm", name: "the database's shared-memory file" },
+  { suffix: "-journal", name: "the database's rollback journal" },
+];
+
+/**
+ * Checks where a backup of `databasePath` may be written, creates its missing parent folders, and
+ * returns its absolute path. Refuses (and changes nothing for) the database and its companion
+ * files, by any path or symlink that leads to them, a folder, and an existing file unless `force`.
+ */
+export function prepareBackupDestination(destination: string, databasePath: string, force = false): string {
+  const path = resolve(destination);
+  const target = realPath(path);
+  for (const { suffix, name } of DATABASE_FILES) {
+    const companions = [realPath(databasePath + suffix), realPath(databasePath) + suffix];
+    if (companions.includes(target) || companions.some((companion) => sameExistingFile(companion, path))) {
+      throw invalid(`the backup cannot replace ${name}${suffix ? ` (${databasePath}${suffix})` : ""}`);
+    }
+  }
+  if (destination.endsWith("/") || destination.endsWith(sep) || (existsSync(path) && statSync(path).isDirectory())) {
+    throw invalid(`${path} is a folder: give the backup a file name, e.g. ${join(path, "waitlist.db")}`);
+  }
+  if (existsSync(path) && !force) throw invalid(`${path} exists; pass --force to replace it`);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
+    throw invalid(`cannot create the folder ${dirname(path)}: ${(error as Error).message}`);
+  }
+  return path;
+}
+
+/** The path with every symlink resolved, as far as it exists (a missing file: in its folder's real path). */
+function realPath(path: string): string {
+  try {
+    return realpathSync(resolve(path));
+  } catch {
+    const parent = dirname(resolve(path));
+    return parent === resolve(path) ? parent : join(realPath(parent), basename(path));
+  }
+}
+
+/** Both exist and are one file (a hard link, or another spelling on a case-insensitive disk). */
+function sameExistingFile(a: string, b: string): boolean {
+  if (!existsSync(a) || !existsSync(b)) return false;
+  const [first, second] = [statSync(a), statSync(b)];
+  return first.dev === second.dev && first.ino === second.ino;
+}
+
+function invalid(message: string): AppError {
+  return new AppError("invalid_parameter", message, "file");
+}

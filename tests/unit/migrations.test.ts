@@ -1,0 +1,167 @@
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase } from "@/db/client";
+import { prepareSignupInsert } from "@/lib/signups";
+import { createWaitlist } from "@/lib/waitlists";
+
+const realMigrations = join(process.cwd(), "db", "migrations");
+
+/** How drizzle-kit rebuilds a table (here: adding a CHECK), with `keep` selecting the rows copied. */
+function waitlistsRebuild(keep = "1 = 1"): string {
+  return [
+    "PRAGMA foreign_keys=OFF;",
+    `CREATE TABLE \`__new_waitlists\` (
+	\`id\` text PRIMARY KEY NOT NULL,
+	\`name\` text NOT NULL,
+	\`website\` text NOT NULL,
+	\`created_at\` integer NOT NULL,
+	CONSTRAINT "waitlists_name_not_empty" CHECK(length("__new_waitlists"."name") > 0)
+);
+`,
+    `INSERT INTO \`__new_waitlists\`("id", "name", "website", "created_at") SELECT "id", "name", "website", "created_at" FROM \`waitlists\` WHERE ${keep};`,
+    "DROP TABLE `waitlists`;",
+    "ALTER TABLE `__new_waitlists` RENAME TO `waitlists`;",
+    "PRAGMA foreign_keys=ON;",
+    "CREATE INDEX `waitlists_created_at_idx` ON `waitlists` (`created_at`);",
+  ].join("--> statement-breakpoint\n");
+}
+
+let dir: string;
+let path: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "waitlist-migrations-"));
+  path = join(dir, "test.db");
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A copy of the real migrations folder with more migrations appended, as drizzle-kit would. */
+function migrationsWith(...extra: { tag: string; sql: string }[]): string {
+  const folder = join(dir, `migrations-${extra.map((migration) => migration.tag).join("-")}`);
+  cpSync(realMigrations, folder, { recursive: true });
+  const journalPath = join(folder, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { idx: number; version: string; when: number; tag: string }[] };
+  for (const { tag, sql } of extra) {
+    const last = journal.entries.at(-1)!;
+    journal.entries.push({ ...last, idx: last.idx + 1, when: last.when + 1000, tag });
+    writeFileSync(join(folder, `${tag}.sql`), sql);
+  }
+  writeFileSync(journalPath, JSON.stringify(journal, null, 2));
+  return folder;
+}
+
+/** Two waitlists with signups and the counts their trigger keeps, on a database at `path`. */
+function seed(): void {
+  const db = openDatabase(path);
+  for (const name of ["First", "Second"]) {
+    const insert = prepareSignupInsert(createWaitlist({ name, website: "https://example.com" }, db).id, db);
+    for (let index = 0; index < 25; index++) insert({ email: `${name}${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: "[]" });
+  }
+  db.$client.close();
+}
+
+/** Everything the migrations must keep, read from the file. */
+function snapshot() {
+  const sqlite = new Database(path, { readonly: true });
+  try {
+    const all = (query: string) => sqlite.prepare(query).all();
+    return {
+      waitlists: all("SELECT * FROM waitlists ORDER BY id"),
+      signups: all("SELECT * FROM signups ORDER BY id"),
+      counts: all("SELECT * FROM signup_counts ORDER BY 1, 2, 3, 4"),
+      journal: all("SELECT hash, created_at FROM __drizzle_migrations ORDER BY created_at"),
+      tables: all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
+    };
+  } finally {
+    sqlite.close();
+  }
+}
+
+/** The files this process holds open under the temporary folder (Linux: /proc/self/fd). */
+function openFilesInDir(): string[] {
+  return readdirSync("/proc/self/fd").flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      return target.startsWith(dir) ? [target] : [];
+    } catch {
+      return []; // the fd readdir itself used, closed by now
+    }
+  });
+}
+
+describe("migrations", () => {
+  it("a drizzle-kit rebuild of waitlists keeps every signup (foreign keys are off while migrating, on after)", () => {
+    seed();
+    const before = snapshot();
+    expect(before.signups).toHaveLength(50);
+    const db = openDatabase(path, migrationsWith({ tag: "0003_rebuild_waitlists", sql: waitlistsRebuild() }));
+    try {
+      expect(db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
+      expect(db.$client.prepare("SELECT sql FROM sqlite_master WHERE name = 'waitlists'").pluck().get()).toContain("waitlists_name_not_empty");
+    } finally {
+      db.$client.close();
+    }
+    const after = snapshot();
+    expect(after).toEqual({ ...before, journal: [...before.journal, { hash: expect.any(String), created_at: expect.any(Number) }] });
+  });
+
+  it("a migration that leaves a foreign-key violation fails loudly and rolls back everything", () => {
+    seed();
+    const before = snapshot();
+    const folder = migrationsWith(
+      { tag: "0003_add_table", sql: "CREATE TABLE `extra` (`id` integer PRIMARY KEY);" },
+      { tag: "0004_rebuild_losing_a_waitlist", sql: waitlistsRebuild(`"name" <> 'Second'`) },
+    );
+    expect(() => openDatabase(path, folder)).toThrow(
+      /^migration rolled back: it would leave 25 foreign-key violations: signups rowid \d+ → waitlists; .*; and 15 more$/,
+    );
+    expect(snapshot()).toEqual(before);
+  });
+
+  it.runIf(existsSync("/proc/self/fd"))("a failed open closes its connection", () => {
+    seed();
+    expect(() => openDatabase(path, migrationsWith({ tag: "0003_broken", sql: "SELECT * FROM no_such_table;" }))).toThrow(/no_such_table/);
+    expect(openFilesInDir()).toEqual([]);
+  });
+
+  it("databases migrated by drizzle's migrate() keep their journal: nothing re-runs, and new migrations apply once", () => {
+    const sqlite = new Database(path);
+    migrate(drizzle(sqlite), { migrationsFolder: realMigrations });
+    sqlite.close();
+    const byDrizzle = snapshot().journal;
+    expect(byDrizzle).toHaveLength(3);
+
+    openDatabase(path).$client.close();
+    expect(snapshot().journal).toEqual(byDrizzle);
+    // A new file records exactly what drizzle records.
+    const fresh = join(dir, "fresh.db");
+    openDatabase(fresh).$client.close();
+    const freshJournal = new Database(fresh, { readonly: true });
+    expect(freshJournal.prepare("SELECT hash, created_at FROM __drizzle_migrations ORDER BY created_at").all()).toEqual(byDrizzle);
+    freshJournal.close();
+
+    const folder = migrationsWith({ tag: "0003_rebuild_waitlists", sql: waitlistsRebuild() });
+    openDatabase(path, folder).$client.close();
+    openDatabase(path, folder).$client.close();
+    expect(snapshot().journal).toHaveLength(4);
+  });
+
+  it("opening an up-to-date database does not wait for another connection's write lock", () => {
+    openDatabase(path).$client.close();
+    const other = new Database(path);
+    other.exec("BEGIN IMMEDIATE");
+    try {
+      const started = performance.now();
+      openDatabase(path).$client.close();
+      expect(performance.now() - started).toBeLessThan(1000);
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+  });
+});
