@@ -82,12 +82,50 @@ test("a revoked or expired key is refused; an unknown key is just not valid", as
   await expect(signInError(page)).toHaveText("That is not a valid API key. Check that you pasted the whole key.");
 });
 
-test("only same-site paths are accepted as the return target", async ({ page }) => {
-  for (const next of ["//evil.example/x", "/\\evil.example", "https://evil.example/"]) {
+// Each resolves (dot segments removed, "\\" read as "/") to "//evil.example": another site.
+const OFF_SITE_RETURN_PATHS = [
+  "//evil.example/x",
+  "/\\evil.example",
+  "https://evil.example/",
+  "/.//evil.example",
+  "/..//evil.example",
+  "/%2e//evil.example",
+  "/a/..//evil.example",
+  "/.\\/evil.example",
+  "/\\\\evil.example",
+  "/\t//evil.example",
+  "/.\n//evil.example",
+];
+
+test("a signed-out user who signs in from an off-site return path stays on our origin", async ({ page }) => {
+  for (const next of OFF_SITE_RETURN_PATHS) {
     await page.context().clearCookies();
     await page.goto(`/signin?next=${encodeURIComponent(next)}`);
+    // The form never carries the off-site value.
+    await expect(page.locator('input[type="hidden"][name="next"]'), next).toHaveValue("/");
     await submitKey(page, createKey().key);
-    await expect(page).toHaveURL("/");
+    await expect(page, next).toHaveURL(`${baseURL}/`);
+    await expect(page.getByRole("heading", { level: 1, name: "Waitlists" })).toBeVisible();
+  }
+});
+
+test("a signed-in user who follows an off-site return path stays on our origin", async ({ page, context }) => {
+  await signIn(context);
+  for (const next of OFF_SITE_RETURN_PATHS) {
+    const response = await page.request.get(`/signin?next=${encodeURIComponent(next)}`, { maxRedirects: 0 });
+    expect(response.status(), next).toBe(307);
+    expect(response.headers().location, next).toBe("/");
+    await page.goto(`/signin?next=${encodeURIComponent(next)}`);
+    await expect(page, next).toHaveURL(`${baseURL}/`);
+  }
+});
+
+test("encoded slashes and backslashes in the return path stay paths on our origin", async ({ page, context }) => {
+  await signIn(context);
+  for (const next of ["/%2F/evil.example", "/%5C/evil.example", "/%2f%2fevil.example"]) {
+    const response = await page.request.get(`/signin?next=${encodeURIComponent(next)}`, { maxRedirects: 0 });
+    expect(response.headers().location, next).toBe(next);
+    expect(new URL(response.headers().location!, baseURL).origin, next).toBe(baseURL);
   }
 });
 
