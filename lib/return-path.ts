@@ -1,3 +1,5 @@
+import type { SessionEndReason } from "./sessions";
+
 const PROBE_ORIGIN = "http://return-path.invalid";
 
 /** Starts with exactly one "/": "//x" and "/\x" are read by browsers as the host "x". */
@@ -28,8 +30,9 @@ export function safeReturnPath(candidate: string | null | undefined): string {
   return resolved.startsWith("/signin") ? "/" : resolved;
 }
 
-/** The sign-in page, with where to return afterwards. */
-export function signInHref(returnPath: string): string {
+/** The sign-in page, with where to return afterwards and, when a session just ended, why. */
+export function signInHref(returnPath: string, reason?: SessionEndReason): string {
   const target = safeReturnPath(returnPath);
-  return target === "/" ? "/signin" : `/signin?next=${encodeURIComponent(target)}`;
+  const query = [reason && `reason=${reason}`, target !== "/" && `next=${encodeURIComponent(target)}`].filter(Boolean);
+  return query.length ? `/signin?${query.join("&")}` : "/signin";
 }

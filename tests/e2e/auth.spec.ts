@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { revokeApiKey } from "@/lib/api-keys";
-import { SESSION_COOKIE } from "@/lib/sessions";
+import { SESSION_COOKIE_GRACE_MS } from "@/lib/session-cookie";
+import { createSession, SECURE_SESSION_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS } from "@/lib/sessions";
 import { baseURL, createFixtureWaitlist, createKey, signIn } from "./support";
 
 // Each test signs in from its own client address, so failures never add up across tests.
@@ -40,10 +41,34 @@ test("a dashboard page without a session redirects to sign-in, and sign-in retur
   const cookie = (await context.cookies()).find((candidate) => candidate.name === SESSION_COOKIE)!;
   expect(cookie.httpOnly).toBe(true);
   expect(cookie.sameSite).toBe("Lax");
-  expect(cookie.secure).toBe(false); // plain http here; Secure is set when the request is https
+  expect(cookie.secure).toBe(false); // plain http here; Secure (and __Host-) when the request is https
+  // The cookie outlives the 12-hour session by the grace, so that its end can be explained.
   const hoursLeft = (cookie.expires * 1000 - Date.now()) / 3_600_000;
-  expect(hoursLeft).toBeGreaterThan(11.9);
-  expect(hoursLeft).toBeLessThanOrEqual(12);
+  const cookieHours = (SESSION_LIFETIME_MS + SESSION_COOKIE_GRACE_MS) / 3_600_000;
+  expect(hoursLeft).toBeGreaterThan(cookieHours - 0.1);
+  expect(hoursLeft).toBeLessThanOrEqual(cookieHours);
+  expect((await context.cookies()).map((candidate) => candidate.name)).not.toContain(SECURE_SESSION_COOKIE);
+});
+
+test("a sign-in over HTTPS (a trusted proxy says so) sets a __Host- cookie: Secure, Path=/, no Domain", async ({ page, context }) => {
+  await context.setExtraHTTPHeaders({ "x-forwarded-for": "198.51.100.200", "x-forwarded-proto": "https" });
+  // Over HTTPS only the __Host- cookie counts: a plain one (which plain HTTP could have planted) does not.
+  await context.addCookies([{ name: SESSION_COOKIE, value: createSession(createKey().id).token, url: baseURL }]);
+  await page.goto("/");
+  await expect(page).toHaveURL("/signin");
+
+  await context.clearCookies();
+  await submitKey(page, createKey().key);
+  await expect(page).toHaveURL("/");
+  await expect(page.getByRole("heading", { level: 1, name: "Waitlists" })).toBeVisible();
+  const cookies = await context.cookies();
+  expect(cookies.map((cookie) => cookie.name)).toEqual([SECURE_SESSION_COOKIE]);
+  expect(cookies[0]).toMatchObject({ secure: true, path: "/", httpOnly: true, sameSite: "Lax", domain: "127.0.0.1" });
+
+  // Sign-out drops it.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL("/signin?signed_out=1");
+  expect(await context.cookies()).toEqual([]);
 });
 
 test("the CSV export needs a session too", async ({ page }) => {
@@ -142,13 +167,44 @@ test("sign-out ends the session on the server", async ({ page, context }) => {
   await expect(page).toHaveURL("/signin");
 });
 
-test("revoking the key ends its sessions at their next request", async ({ page, context }) => {
+const sessionEnded = (page: Page) => page.locator("#session-ended");
+
+test("revoking the key ends its sessions at their next request, and sign-in says why", async ({ page, context }) => {
+  const { waitlist } = createFixtureWaitlist(2);
+  const target = `/waitlists/${waitlist.id}?verified=true`;
   const key = await signIn(context);
-  await page.goto("/");
-  await expect(page.getByRole("heading", { level: 1, name: "Waitlists" })).toBeVisible();
+  await page.goto(target);
+  await expect(page.getByRole("heading", { level: 1, name: waitlist.name })).toBeVisible();
   revokeApiKey(key.id);
   await page.reload();
-  await expect(page).toHaveURL("/signin");
+  await expect(page).toHaveURL(`/signin?reason=revoked&next=${encodeURIComponent(target)}`);
+  await expect(sessionEnded(page)).toHaveText("Your API key was revoked: sign in with another key.");
+  await expect(sessionEnded(page)).toHaveAttribute("role", "alert");
+  // Another key takes the user back to the page.
+  await submitKey(page, createKey().key);
+  await expect(page).toHaveURL(target);
+});
+
+test("an expired session and an expired key are explained on the sign-in page", async ({ page, context }) => {
+  const thirteenHoursAgo = new Date(Date.now() - 13 * 3_600_000);
+  const expiredSession = createSession(createKey().id, undefined, thirteenHoursAgo).token;
+  await context.addCookies([{ name: SESSION_COOKIE, value: expiredSession, url: baseURL }]);
+  await page.goto("/");
+  await expect(page).toHaveURL("/signin?reason=session-expired");
+  await expect(sessionEnded(page)).toHaveText("Your session expired: sign in again.");
+
+  const expiredKey = createKey(["waitlist:view"], { expiresAt: new Date(Date.now() - 60_000) });
+  await context.addCookies([{ name: SESSION_COOKIE, value: createSession(expiredKey.id).token, url: baseURL }]);
+  await page.goto("/?sort=total");
+  await expect(page).toHaveURL(`/signin?reason=key-expired&next=${encodeURIComponent("/?sort=total")}`);
+  await expect(sessionEnded(page)).toHaveText("Your API key expired: sign in with another key.");
+});
+
+test("the sign-in page shows only the reasons it knows", async ({ page }) => {
+  await page.goto(`/signin?reason=${encodeURIComponent("Your key was stolen: call 555-0100")}`);
+  await expect(page.getByRole("heading", { name: "Sign in to Waitlist Admin" })).toBeVisible();
+  await expect(sessionEnded(page)).toHaveCount(0);
+  await expect(page.getByText("555-0100")).toHaveCount(0);
 });
 
 test("sign-in attempts are limited per client address", async ({ page, context }) => {

@@ -74,4 +74,10 @@ describe("safeReturnPath", () => {
     expect(signInHref("//evil.example")).toBe("/signin");
     expect(signInHref("/.//evil.example")).toBe("/signin");
   });
+
+  it("puts the reason a session ended into the sign-in link", () => {
+    expect(signInHref("/", "revoked")).toBe("/signin?reason=revoked");
+    expect(signInHref("/waitlists/a", "session-expired")).toBe("/signin?reason=session-expired&next=%2Fwaitlists%2Fa");
+    expect(signInHref("/.//evil.example", "key-expired")).toBe("/signin?reason=key-expired");
+  });
 });
