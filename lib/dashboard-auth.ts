@@ -3,32 +3,38 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { setRequestKeyId } from "./request-context";
 import { signInHref } from "./return-path";
-import { REQUEST_PATH_HEADER, SESSION_COOKIE } from "./session-cookie";
-import { getSessionFromToken, type DashboardSession } from "./sessions";
+import { isHttpsRequest, REQUEST_PATH_HEADER, sessionCookieName } from "./session-cookie";
+import { lookupSession, type DashboardSession, type SessionLookup } from "./sessions";
 
-/** The session of the current request, looked up once per render. */
-export const getCurrentSession = cache(async (): Promise<DashboardSession | null> => {
-  const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  return getSessionFromToken(token);
+/** The session of the current request (from the cookie name that applies to it), looked up once per render. */
+const lookupCurrentSession = cache(async (): Promise<SessionLookup> => {
+  const token = (await cookies()).get(sessionCookieName(await isSecureRequest()))?.value;
+  return lookupSession(token);
 });
+
+export async function getCurrentSession(): Promise<DashboardSession | null> {
+  const lookup = await lookupCurrentSession();
+  return lookup.ok ? lookup.session : null;
+}
 
 /**
  * Every dashboard page, layout and route calls this first: without a valid session it redirects
- * to the sign-in page, which later returns to the requested path (handed over by proxy.ts).
+ * to the sign-in page, which later returns to the requested path (handed over by proxy.ts) and
+ * says why when the session existed but ended (key revoked or expired, session expired).
  */
 export async function requireSession(): Promise<DashboardSession> {
-  const session = await getCurrentSession();
-  if (session) {
+  const lookup = await lookupCurrentSession();
+  if (lookup.ok) {
     // The request log names the key behind the session (never the token).
-    setRequestKeyId(session.key.id);
-    return session;
+    setRequestKeyId(lookup.session.key.id);
+    return lookup.session;
   }
-  redirect(signInHref((await headers()).get(REQUEST_PATH_HEADER) ?? "/"));
+  redirect(signInHref((await headers()).get(REQUEST_PATH_HEADER) ?? "/", lookup.reason));
 }
 
-/** Whether the browser reached us over HTTPS (directly or through a proxy that says so). */
+/** Whether the browser reached us over HTTPS (through a trusted proxy that says so). */
 export async function isSecureRequest(): Promise<boolean> {
-  return (await headers()).get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
+  return isHttpsRequest(await headers());
 }
 
 /** The origin the browser used, for absolute URLs shown to the user. */

@@ -1,9 +1,20 @@
 // Kept free of database imports so that proxy.ts can use it.
+import { env } from "./env";
 
-/** The cookie that carries the dashboard session token. */
+/** The cookie that carries the dashboard session token over plain HTTP (localhost, a private network). */
 export const SESSION_COOKIE = "wl_session";
+/**
+ * Its name over HTTPS. Browsers accept a `__Host-` cookie only with Secure, Path=/ and no Domain, so
+ * neither a plain-HTTP page (a network attacker) nor a sibling subdomain can plant or replace it.
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 /** Sessions last 12 hours from sign-in (absolute, not sliding): a day's work, then sign in again. */
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
+/**
+ * The cookie outlives its session by a day, so that a request after the 12 hours still reaches the
+ * server with the token and the sign-in page can say that the session expired.
+ */
+export const SESSION_COOKIE_GRACE_MS = 24 * 60 * 60 * 1000;
 /** Request header in which proxy.ts hands the requested path and query to the pages. */
 export const REQUEST_PATH_HEADER = "x-dashboard-path";
 
@@ -15,7 +26,21 @@ export function isPublicPath(pathname: string): boolean {
   return /^\/(v1|docs|signin)(\/|$)/.test(pathname) || pathname.startsWith("/_next/") || PUBLIC_FILES.has(pathname);
 }
 
-/** HttpOnly, SameSite=Lax, Secure over HTTPS, and an expiry equal to the session's. */
-export function sessionCookieOptions(expiresAt: Date, secure: boolean) {
-  return { httpOnly: true, sameSite: "lax" as const, secure, path: "/", expires: expiresAt };
+/**
+ * Whether the browser reached us over HTTPS. The production server speaks plain HTTP, so only a
+ * trusted reverse proxy (TRUSTED_PROXY_HOPS > 0) can say so, in X-Forwarded-Proto: without one, the
+ * header is whatever the client sent.
+ */
+export function isHttpsRequest(headers: Headers, trustedProxyHops = env().TRUSTED_PROXY_HOPS): boolean {
+  return trustedProxyHops > 0 && headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
+}
+
+/** The session cookie's name: `__Host-` prefixed over HTTPS, the plain one otherwise. */
+export function sessionCookieName(secure: boolean): string {
+  return secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+}
+
+/** HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS, no Domain, and a day longer than the session. */
+export function sessionCookieOptions(sessionExpiresAt: Date, secure: boolean) {
+  return { httpOnly: true, sameSite: "lax" as const, secure, path: "/", expires: new Date(sessionExpiresAt.getTime() + SESSION_COOKIE_GRACE_MS) };
 }

@@ -1,35 +1,47 @@
 import { randomBytes } from "node:crypto";
 import { eq, lt } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { apiKeys, sessions } from "@/db/schema";
-import { writeIfUnlocked, writeWhenUnlocked } from "./sqlite-busy";
+import { apiKeys, sessions, type ApiKey } from "@/db/schema";
+import { writeWhenUnlocked } from "./sqlite-busy";
 import { hashSecret, isKeyActive, looksLikeApiKey, verifyApiKey, VIEW_ROLE, type ApiKeySummary, toApiKeySummary } from "./api-keys";
+import { SESSION_COOKIE_GRACE_MS, SESSION_LIFETIME_MS } from "./session-cookie";
 
-import { SESSION_LIFETIME_MS } from "./session-cookie";
-
-export { SESSION_COOKIE, SESSION_LIFETIME_MS } from "./session-cookie";
+export { SECURE_SESSION_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS } from "./session-cookie";
 
 export interface DashboardSession {
   expiresAt: Date;
   key: ApiKeySummary;
 }
 
+/** Why a session that exists was refused; the sign-in page says so (`?reason=`). */
+export const SESSION_END_REASONS = ["revoked", "key-expired", "role-removed", "session-expired"] as const;
+export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
+
+export function isSessionEndReason(value: unknown): value is SessionEndReason {
+  return SESSION_END_REASONS.includes(value as SessionEndReason);
+}
+
+/** A session found by its token, or why not: `reason` only when the token's session exists but ended. */
+export type SessionLookup = { ok: true; session: DashboardSession } | { ok: false; reason?: SessionEndReason };
+
 /** Starts a session for a key; returns the token for the cookie (the table keeps only its SHA-256). */
 export function createSession(apiKeyId: string, db: AppDatabase = getDb(), now = new Date()) {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-  // Expired sessions are dead weight: sign-in is rare enough to sweep them here.
-  db.delete(sessions).where(lt(sessions.expiresAt, now)).run();
+  // Expired sessions are dead weight once their cookies have gone too (sessions of revoked keys go
+  // with them): sign-in is rare enough to sweep them here.
+  db.delete(sessions).where(lt(sessions.expiresAt, new Date(now.getTime() - SESSION_COOKIE_GRACE_MS))).run();
   db.insert(sessions).values({ tokenHash: hashSecret(token), apiKeyId, createdAt: now, expiresAt }).run();
   return { token, expiresAt };
 }
 
 /**
- * The session a token belongs to, or null when it is unknown or expired, or when its key has
- * since been revoked, has expired or lost `waitlist:view`: those end the session on its next request.
+ * The session a token belongs to. It is refused when unknown or expired, or when its key has since
+ * been revoked, has expired or lost `waitlist:view`: those end the session on its next request, and
+ * the lookup says which.
  */
-export function getSessionFromToken(token: string | null | undefined, db: AppDatabase = getDb(), now = new Date()): DashboardSession | null {
-  if (!token || token.length > 128) return null;
+export function lookupSession(token: string | null | undefined, db: AppDatabase = getDb(), now = new Date()): SessionLookup {
+  if (!token || token.length > 128) return { ok: false };
   const tokenHash = hashSecret(token);
   const row = db
     .select({ expiresAt: sessions.expiresAt, key: apiKeys })
@@ -37,13 +49,27 @@ export function getSessionFromToken(token: string | null | undefined, db: AppDat
     .innerJoin(apiKeys, eq(apiKeys.id, sessions.apiKeyId))
     .where(eq(sessions.tokenHash, tokenHash))
     .get();
-  if (!row) return null;
-  if (row.expiresAt.getTime() <= now.getTime() || !isKeyActive(row.key, now) || !row.key.roles.includes(VIEW_ROLE)) {
-    // Clean-up only: the session is refused either way, so never wait for a write lock held elsewhere.
-    writeIfUnlocked(db, () => db.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).run());
-    return null;
-  }
-  return { expiresAt: row.expiresAt, key: toApiKeySummary(row.key) };
+  if (!row) return { ok: false };
+  // A refused session stays until createSession's sweep: one page runs several lookups (metadata,
+  // layouts, page), and each must be able to say why.
+  const reason = sessionEndReason(row, now);
+  if (reason) return { ok: false, reason };
+  return { ok: true, session: { expiresAt: row.expiresAt, key: toApiKeySummary(row.key) } };
+}
+
+/** The key's fate first: signing in again with a revoked key would not help. */
+function sessionEndReason(row: { expiresAt: Date; key: ApiKey }, now: Date): SessionEndReason | undefined {
+  if (row.key.revokedAt) return "revoked";
+  if (!isKeyActive(row.key, now)) return "key-expired";
+  if (!row.key.roles.includes(VIEW_ROLE)) return "role-removed";
+  if (row.expiresAt.getTime() <= now.getTime()) return "session-expired";
+  return undefined;
+}
+
+/** The session a token belongs to, or null (see lookupSession). */
+export function getSessionFromToken(token: string | null | undefined, db: AppDatabase = getDb(), now = new Date()): DashboardSession | null {
+  const lookup = lookupSession(token, db, now);
+  return lookup.ok ? lookup.session : null;
 }
 
 export function deleteSession(token: string, db: AppDatabase = getDb()): void {

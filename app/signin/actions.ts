@@ -6,7 +6,7 @@ import { isSecureRequest } from "@/lib/dashboard-auth";
 import { currentClientLimiterKey } from "@/lib/client-address";
 import { signInLimiter } from "@/lib/rate-limit";
 import { safeReturnPath } from "@/lib/return-path";
-import { SESSION_COOKIE, sessionCookieOptions } from "@/lib/session-cookie";
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookieName, sessionCookieOptions } from "@/lib/session-cookie";
 import { checkSignInKey, endSession, startSession } from "@/lib/sessions";
 
 export interface SignInState {
@@ -36,15 +36,20 @@ export async function signIn(_previous: SignInState, form: FormData): Promise<Si
     return { error: REFUSALS[verdict.reason] };
   }
   const { token, expiresAt } = await startSession(verdict.apiKeyId);
-  (await cookies()).set(SESSION_COOKIE, token, sessionCookieOptions(expiresAt, await isSecureRequest()));
+  const secure = await isSecureRequest();
+  (await cookies()).set(sessionCookieName(secure), token, sessionCookieOptions(expiresAt, secure));
   redirect(safeReturnPath(String(form.get("next") ?? "")));
 }
 
-// Sign out: end the session on the server and drop the cookie.
+// Sign out: end the session on the server and drop the cookie, under either name.
 export async function signOut(): Promise<void> {
   const store = await cookies();
-  const token = store.get(SESSION_COOKIE)?.value;
-  if (token) await endSession(token);
+  for (const name of [SESSION_COOKIE, SECURE_SESSION_COOKIE]) {
+    const token = store.get(name)?.value;
+    if (token) await endSession(token);
+  }
   store.delete(SESSION_COOKIE);
+  // Browsers ignore a __Host- cookie, even one that deletes, without Secure and Path=/.
+  store.delete({ name: SECURE_SESSION_COOKIE, path: "/", secure: true });
   redirect("/signin?signed_out=1");
 }

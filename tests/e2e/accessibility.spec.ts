@@ -39,7 +39,7 @@ test.beforeAll(() => {
   waitlistPath = `/waitlists/${createFixtureWaitlist(60).waitlist.id}`;
 });
 pages.push(
-  { name: "signin", path: () => "/signin?next=/", signedIn: false },
+  { name: "signin", path: () => "/signin?reason=revoked&next=/", signedIn: false },
   { name: "overview", path: () => "/", signedIn: true },
   { name: "waitlist", path: () => `${waitlistPath}?verified=true`, signedIn: true },
   {

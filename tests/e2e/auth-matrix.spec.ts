@@ -109,7 +109,15 @@ function sessionVariants() {
   };
 }
 
-async function expectSignInRedirect(request: APIRequestContext, url: string, cookie: string | undefined, what: string, rsc = false) {
+/** The reason the sign-in page gives for a session that existed but ended; none for the others. */
+const END_REASONS: Record<string, string> = {
+  "session of a revoked key": "revoked",
+  "session of an expired key": "key-expired",
+  "session of a key without the role": "role-removed",
+  "expired session": "session-expired",
+};
+
+async function expectSignInRedirect(request: APIRequestContext, url: string, cookie: string | undefined, what: string, rsc = false, reason?: string) {
   const headers: Record<string, string> = {};
   if (cookie !== undefined) headers.Cookie = `${SESSION_COOKIE}=${cookie}`;
   if (rsc) headers.RSC = "1";
@@ -123,7 +131,10 @@ async function expectSignInRedirect(request: APIRequestContext, url: string, coo
     return;
   }
   expect(response.status(), what).toBe(307);
-  expect(response.headers()["location"], what).toMatch(/^\/signin(\?next=|$)/);
+  const location = new URL(response.headers()["location"]!, "http://our.example");
+  expect(location.pathname, what).toBe("/signin");
+  expect(location.searchParams.get("reason") ?? undefined, what).toBe(reason);
+  expect([...location.searchParams.keys()].filter((name) => name !== "reason" && name !== "next"), what).toEqual([]);
 }
 
 test("every dashboard page and the CSV export refuse missing, garbage, revoked, expired and signed-out sessions", async ({ request }) => {
@@ -134,7 +145,7 @@ test("every dashboard page and the CSV export refuse missing, garbage, revoked, 
   const urls = ["/", "/?q=matrix&sort=name", `/waitlists/${waitlistId}`, `/waitlists/${waitlistId}?verified=true&page=2&size=50`, `/waitlists/${waitlistId}/export`, `/waitlists/${waitlistId}/export?referral=false`];
   for (const url of urls) {
     for (const [name, cookie] of Object.entries(refused)) {
-      await expectSignInRedirect(request, url, cookie, `${name} on ${url}`);
+      await expectSignInRedirect(request, url, cookie, `${name} on ${url}`, false, END_REASONS[name]);
       if (!url.includes("/export")) await expectSignInRedirect(request, url, cookie, `${name} on ${url} (RSC)`, true);
     }
     // A valid session is served, so the refusals above are about the session alone.

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { revokeApiKey } from "@/lib/api-keys";
-import { SESSION_COOKIE } from "@/lib/sessions";
+import { SESSION_COOKIE_GRACE_MS } from "@/lib/session-cookie";
+import { createSession, SECURE_SESSION_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS } from "@/lib/sessions";
 import { baseURL, createFixtureWaitlist, createKey, signIn } from "./support";
 
 // Each test signs in from its own client address, so failures never add up across tests.
@@ -40,10 +41,34 @@ test("a dashboard page without a session redirects to sign-in, and sign-in retur
   const cookie = (await context.cookies()).find((candidate) => candidate.name === SESSION_COOKIE)!;
   expect(cookie.httpOnly).toBe(true);
   expect(cookie.sameSite).toBe("Lax");
-  expect(cookie.secure).toBe(false); // plain http here; Secure is set when the request is https
+  expect(cookie.secure).toBe(false); // plain http here; Secure (and __Host-) when the request is https
+  // The cookie outlives the 12-hour session by the grace, so that its end can be explained.
   const hoursLeft = (cookie.expires * 1000 - Date.now()) / 3_600_000;
-  expect(hoursLeft).toBeGreaterThan(11.9);
-  expect(hoursLeft).toBeLessThanOrEqual(12);
+  const cookieHours = (SESSION_LIFETIME_MS + SESSION_COOKIE_GRACE_MS) / 3_600_000;
+  expect(hoursLeft).toBeGreaterThan(cookieHours - 0.1);
+  expect(hoursLeft).toBeLessThanOrEqual(cookieHours);
+  expect((await context.cookies()).map((candidate) => candidate.name)).not.toContain(SECURE_SESSION_COOKIE);
+});
+
+test("a sign-in over HTTPS (a trusted proxy says so) sets a __Host- cookie: Secure, Path=/, no Domain", async ({ page, context }) => {
+  await context.setExtraHTTPHeaders({ "x-forwarded-for": "198.51.100.200", "x-forwarded-proto": "https" });
+  // Over HTTPS only the __Host- cookie counts: a plain one (which plain HTTP could have planted) does not.
+  await context.addCookies([{ name: SESSION_COOKIE, value: createSession(createKey().id).token, url: baseURL }]);
+  await page.goto("/");
+  await expect(page).toHaveURL("/signin");
+
+  await context.clearCookies();
+  await submitKey(page, createKey().key);
+  await expect(page).toHaveURL("/");
+  await expect(page.getByRole("heading", { level: 1, name: "Waitlists" })).toBeVisible();
+  const cookies = await context.cookies();
+  expect(cookies.map((cookie) => cookie.name)).toEqual([SECURE_SESSION_COOKIE]);
+  expect(cookies[0]).toMatchObject({ secure: true, path: "/", httpOnly: true, sameSite: "Lax", domain: "127.0.0.1" });
+
+  // Sign-out drops it.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL("/signin?signed_out=1");
+  expect(await context.cookies()).toEqual([]);
 });
 
 test("the CSV export needs a session too", async ({ page }) => {
@@ -82,12 +107,50 @@ test("a revoked or expired key is refused; an unknown key is just not valid", as
   await expect(signInError(page)).toHaveText("That is not a valid API key. Check that you pasted the whole key.");
 });
 
-test("only same-site paths are accepted as the return target", async ({ page }) => {
-  for (const next of ["//evil.example/x", "/\\evil.example", "https://evil.example/"]) {
+// Each resolves (dot segments removed, "\\" read as "/") to "//evil.example": another site.
+const OFF_SITE_RETURN_PATHS = [
+  "//evil.example/x",
+  "/\\evil.example",
+  "https://evil.example/",
+  "/.//evil.example",
+  "/..//evil.example",
+  "/%2e//evil.example",
+  "/a/..//evil.example",
+  "/.\\/evil.example",
+  "/\\\\evil.example",
+  "/\t//evil.example",
+  "/.\n//evil.example",
+];
+
+test("a signed-out user who signs in from an off-site return path stays on our origin", async ({ page }) => {
+  for (const next of OFF_SITE_RETURN_PATHS) {
     await page.context().clearCookies();
     await page.goto(`/signin?next=${encodeURIComponent(next)}`);
+    // The form never carries the off-site value.
+    await expect(page.locator('input[type="hidden"][name="next"]'), next).toHaveValue("/");
     await submitKey(page, createKey().key);
-    await expect(page).toHaveURL("/");
+    await expect(page, next).toHaveURL(`${baseURL}/`);
+    await expect(page.getByRole("heading", { level: 1, name: "Waitlists" })).toBeVisible();
+  }
+});
+
+test("a signed-in user who follows an off-site return path stays on our origin", async ({ page, context }) => {
+  await signIn(context);
+  for (const next of OFF_SITE_RETURN_PATHS) {
+    const response = await page.request.get(`/signin?next=${encodeURIComponent(next)}`, { maxRedirects: 0 });
+    expect(response.status(), next).toBe(307);
+    expect(response.headers().location, next).toBe("/");
+    await page.goto(`/signin?next=${encodeURIComponent(next)}`);
+    await expect(page, next).toHaveURL(`${baseURL}/`);
+  }
+});
+
+test("encoded slashes and backslashes in the return path stay paths on our origin", async ({ page, context }) => {
+  await signIn(context);
+  for (const next of ["/%2F/evil.example", "/%5C/evil.example", "/%2f%2fevil.example"]) {
+    const response = await page.request.get(`/signin?next=${encodeURIComponent(next)}`, { maxRedirects: 0 });
+    expect(response.headers().location, next).toBe(next);
+    expect(new URL(response.headers().location!, baseURL).origin, next).toBe(baseURL);
   }
 });
 
@@ -104,13 +167,44 @@ test("sign-out ends the session on the server", async ({ page, context }) => {
   await expect(page).toHaveURL("/signin");
 });
 
-test("revoking the key ends its sessions at their next request", async ({ page, context }) => {
+const sessionEnded = (page: Page) => page.locator("#session-ended");
+
+test("revoking the key ends its sessions at their next request, and sign-in says why", async ({ page, context }) => {
+  const { waitlist } = createFixtureWaitlist(2);
+  const target = `/waitlists/${waitlist.id}?verified=true`;
   const key = await signIn(context);
-  await page.goto("/");
-  await expect(page.getByRole("heading", { level: 1, name: "Waitlists" })).toBeVisible();
+  await page.goto(target);
+  await expect(page.getByRole("heading", { level: 1, name: waitlist.name })).toBeVisible();
   revokeApiKey(key.id);
   await page.reload();
-  await expect(page).toHaveURL("/signin");
+  await expect(page).toHaveURL(`/signin?reason=revoked&next=${encodeURIComponent(target)}`);
+  await expect(sessionEnded(page)).toHaveText("Your API key was revoked: sign in with another key.");
+  await expect(sessionEnded(page)).toHaveAttribute("role", "alert");
+  // Another key takes the user back to the page.
+  await submitKey(page, createKey().key);
+  await expect(page).toHaveURL(target);
+});
+
+test("an expired session and an expired key are explained on the sign-in page", async ({ page, context }) => {
+  const thirteenHoursAgo = new Date(Date.now() - 13 * 3_600_000);
+  const expiredSession = createSession(createKey().id, undefined, thirteenHoursAgo).token;
+  await context.addCookies([{ name: SESSION_COOKIE, value: expiredSession, url: baseURL }]);
+  await page.goto("/");
+  await expect(page).toHaveURL("/signin?reason=session-expired");
+  await expect(sessionEnded(page)).toHaveText("Your session expired: sign in again.");
+
+  const expiredKey = createKey(["waitlist:view"], { expiresAt: new Date(Date.now() - 60_000) });
+  await context.addCookies([{ name: SESSION_COOKIE, value: createSession(expiredKey.id).token, url: baseURL }]);
+  await page.goto("/?sort=total");
+  await expect(page).toHaveURL(`/signin?reason=key-expired&next=${encodeURIComponent("/?sort=total")}`);
+  await expect(sessionEnded(page)).toHaveText("Your API key expired: sign in with another key.");
+});
+
+test("the sign-in page shows only the reasons it knows", async ({ page }) => {
+  await page.goto(`/signin?reason=${encodeURIComponent("Your key was stolen: call 555-0100")}`);
+  await expect(page.getByRole("heading", { name: "Sign in to Waitlist Admin" })).toBeVisible();
+  await expect(sessionEnded(page)).toHaveCount(0);
+  await expect(page.getByText("555-0100")).toHaveCount(0);
 });
 
 test("sign-in attempts are limited per client address", async ({ page, context }) => {

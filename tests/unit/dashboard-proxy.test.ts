@@ -1,7 +1,14 @@
 import { NextRequest } from "next/server";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { dashboardProxy } from "@/lib/dashboard-proxy";
-import { isPublicPath } from "@/lib/session-cookie";
+import { isPublicPath, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "@/lib/session-cookie";
+
+// As behind one reverse proxy: its X-Forwarded-Proto is believed (env() reads this on first use).
+beforeAll(() => {
+  vi.stubEnv("TRUSTED_PROXY_HOPS", "1");
+});
+
+const overHttps = { "x-forwarded-proto": "https" };
 
 describe("dashboardProxy", () => {
   it("sends a request without a session cookie to sign-in, with its path and query", () => {
@@ -15,6 +22,13 @@ describe("dashboardProxy", () => {
     const response = dashboardProxy(new NextRequest("http://127.0.0.1:3000/?sort=total", { headers: { cookie: "wl_session=t" } }));
     expect(response.status).toBe(200);
     expect(response.headers.get("x-middleware-request-x-dashboard-path")).toBe("/?sort=total");
+  });
+
+  it("reads the __Host- cookie over HTTPS and the plain one over HTTP", () => {
+    const request = (cookie: string, headers: Record<string, string> = {}) => new NextRequest("http://127.0.0.1:3000/", { headers: { ...headers, cookie } });
+    expect(dashboardProxy(request(`${SECURE_SESSION_COOKIE}=t`, overHttps)).status).toBe(200);
+    expect(dashboardProxy(request(`${SESSION_COOKIE}=t`, overHttps)).status).toBe(307);
+    expect(dashboardProxy(request(`${SECURE_SESSION_COOKIE}=t`)).status).toBe(307);
   });
 
   it("leaves the API, its docs, sign-in and the public files alone", () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys";
 import { apiKeys } from "@/db/schema";
 import { eq } from "drizzle-orm";
-import { checkSignInKey, createSession, deleteSession, getSessionFromToken, SESSION_LIFETIME_MS } from "@/lib/sessions";
+import { checkSignInKey, createSession, deleteSession, getSessionFromToken, lookupSession, SESSION_LIFETIME_MS } from "@/lib/sessions";
+import { SESSION_COOKIE_GRACE_MS } from "@/lib/session-cookie";
 import { temporaryDatabase } from "./helpers";
 
 const db = temporaryDatabase();
@@ -25,8 +26,6 @@ describe("sessions", () => {
     expect(getSessionFromToken("", db)).toBeNull();
     expect(getSessionFromToken(undefined, db)).toBeNull();
     expect(getSessionFromToken(token, db, new Date(Date.now() + SESSION_LIFETIME_MS + 1000))).toBeNull();
-    // An expired session is deleted, not just ignored.
-    expect(getSessionFromToken(token, db)).toBeNull();
   });
 
   it("ends when the key is revoked, expires or loses the role", () => {
@@ -44,6 +43,46 @@ describe("sessions", () => {
     const demotedSession = createSession(demoted.id, db);
     db.update(apiKeys).set({ roles: [] }).where(eq(apiKeys.id, demoted.id)).run();
     expect(getSessionFromToken(demotedSession.token, db)).toBeNull();
+  });
+
+  it("says why a session that exists was refused, every time, and nothing for an unknown token", () => {
+    const later = new Date(Date.now() + 120_000);
+    const revoked = createApiKey({ name: "r", roles: ["waitlist:view"] }, db);
+    const revokedSession = createSession(revoked.id, db);
+    revokeApiKey(revoked.id, db);
+    expect(lookupSession(revokedSession.token, db)).toEqual({ ok: false, reason: "revoked" });
+    // One page looks its session up several times (metadata, layouts, page): each hears why.
+    expect(lookupSession(revokedSession.token, db)).toEqual({ ok: false, reason: "revoked" });
+
+    const expiring = createApiKey({ name: "e", roles: ["waitlist:view"], expiresAt: new Date(Date.now() + 60_000) }, db);
+    expect(lookupSession(createSession(expiring.id, db).token, db, later)).toEqual({ ok: false, reason: "key-expired" });
+
+    const demoted = createApiKey({ name: "d", roles: ["waitlist:view"] }, db);
+    const demotedSession = createSession(demoted.id, db);
+    db.update(apiKeys).set({ roles: [] }).where(eq(apiKeys.id, demoted.id)).run();
+    expect(lookupSession(demotedSession.token, db)).toEqual({ ok: false, reason: "role-removed" });
+
+    const key = createApiKey({ name: "s", roles: ["waitlist:view"] }, db);
+    const session = createSession(key.id, db);
+    expect(lookupSession(session.token, db)).toMatchObject({ ok: true, session: { key: { id: key.id } } });
+    expect(lookupSession(session.token, db, new Date(Date.now() + SESSION_LIFETIME_MS + 1000))).toEqual({ ok: false, reason: "session-expired" });
+
+    expect(lookupSession("unknown", db)).toEqual({ ok: false });
+    expect(lookupSession(undefined, db)).toEqual({ ok: false });
+  });
+
+  it("sweeps ended sessions at sign-in once their cookies are gone, not before", () => {
+    const key = createApiKey({ name: "grace", roles: ["waitlist:view"] }, db);
+    const start = new Date();
+    const old = createSession(key.id, db, start);
+    // Another sign-in just after the session expired sweeps only sessions whose cookies are gone.
+    createSession(key.id, db, new Date(start.getTime() + SESSION_LIFETIME_MS + 1000));
+    expect(lookupSession(old.token, db, new Date(start.getTime() + SESSION_LIFETIME_MS + 2000))).toEqual({ ok: false, reason: "session-expired" });
+
+    const afterGrace = new Date(start.getTime() + SESSION_LIFETIME_MS + SESSION_COOKIE_GRACE_MS + 1000);
+    createSession(key.id, db, afterGrace);
+    expect(lookupSession(old.token, db, afterGrace)).toEqual({ ok: false });
+    expect(db.$client.prepare("SELECT count(*) AS n FROM sessions WHERE expires_at <= ?").get(start.getTime() + SESSION_LIFETIME_MS)).toEqual({ n: 0 });
   });
 
   it("deleteSession ends a session", () => {

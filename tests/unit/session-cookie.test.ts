@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { isHttpsRequest, SESSION_COOKIE_GRACE_MS, sessionCookieName, sessionCookieOptions } from "@/lib/session-cookie";
+
+const overHttps = { "x-forwarded-proto": "https" };
+
+describe("the session cookie", () => {
+  it("believes X-Forwarded-Proto only from a trusted proxy", () => {
+    expect(isHttpsRequest(new Headers(overHttps), 1)).toBe(true);
+    expect(isHttpsRequest(new Headers({ "x-forwarded-proto": "https, http" }), 1)).toBe(true);
+    expect(isHttpsRequest(new Headers({ "x-forwarded-proto": "http" }), 1)).toBe(false);
+    expect(isHttpsRequest(new Headers(), 1)).toBe(false);
+    expect(isHttpsRequest(new Headers(overHttps), 0)).toBe(false);
+  });
+
+  it("is __Host- prefixed and Secure over HTTPS, with Path=/ and no Domain, and outlives the session by the grace", () => {
+    expect(sessionCookieName(true)).toBe("__Host-wl_session");
+    expect(sessionCookieName(false)).toBe("wl_session");
+    const expiresAt = new Date("2030-01-01T12:00:00Z");
+    const options = sessionCookieOptions(expiresAt, true);
+    expect(options).toEqual({ httpOnly: true, sameSite: "lax", secure: true, path: "/", expires: new Date(expiresAt.getTime() + SESSION_COOKIE_GRACE_MS) });
+    expect(options).not.toHaveProperty("domain");
+  });
+});
