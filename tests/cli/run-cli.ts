@@ -19,9 +19,13 @@ export function cliSandbox() {
     databasePath,
     /** Runs `tsx lib/cli/main.ts ...args` as a subprocess on this sandbox's database. */
     run(...args: string[]): CliResult {
+      return this.runWithEnv({}, ...args);
+    },
+    /** `run`, with more environment variables (such as NODE_OPTIONS). */
+    runWithEnv(env: Record<string, string>, ...args: string[]): CliResult {
       const result = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", ...args], {
         encoding: "utf8",
-        env: { ...process.env, DATABASE_PATH: databasePath, NODE_NO_WARNINGS: "1" },
+        env: { ...process.env, ...env, DATABASE_PATH: databasePath, NODE_NO_WARNINGS: "1" },
       });
       return { status: result.status, stdout: result.stdout, stderr: result.stderr };
     },
