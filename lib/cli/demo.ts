@@ -1,45 +1,74 @@
-// `npm run demo` (after `npm run build`): migrate, seed the demo data, issue a fresh demo key,
+// `npm run demo`: check the port is free, build, migrate, seed the demo data, replace the demo key,
 // print where to go, then run the production server in the foreground.
 import { spawn } from "node:child_process";
-import { createApiKey, VIEW_ROLE } from "@/lib/api-keys";
+import { once } from "node:events";
 import { getDb } from "@/db/client";
 import { env } from "@/lib/env";
+import { ensurePortFree } from "@/lib/server/listen";
+import { issueDemoKey } from "@/lib/seed/demo-key";
 import { seedDemoData } from "@/lib/seed/seed-demo";
 
-function main() {
-  const { DATABASE_PATH, PORT } = env();
+/** Runs a command with our terminal; resolves with its exit code (1 when a signal ended it). */
+async function run(command: string, args: string[]): Promise<number> {
+  const child = spawn(command, args, { stdio: "inherit" });
+  const [code] = (await once(child, "exit")) as [number | null];
+  return code ?? 1;
+}
+
+function banner(databasePath: string, url: string, seedNote: string, key: string, revokedPrefixes: string[]): string {
+  const revoked = revokedPrefixes.map((prefix) => `  Revoked the previous demo key ${prefix}… (only its hash is stored, so it cannot be shown again).`);
+  return [
+    "",
+    `  Waitlist Admin demo (database ${databasePath}: ${seedNote})`,
+    "",
+    `  Dashboard:    ${url}`,
+    `  API key:      ${key}`,
+    `  Try the API:  curl -H "Authorization: Bearer ${key}" ${url}/v1/waitlist`,
+    "",
+    "  Sign in to the dashboard with this key (role waitlist:view). It is shown only now.",
+    ...revoked,
+    "  Stop the server with Ctrl+C.",
+    "",
+  ].join("\n");
+}
+
+async function main(): Promise<void> {
+  const { DATABASE_PATH, PORT, HOST } = env();
+  // Before the build: building would overwrite the build folder of a server running there.
+  await ensurePortFree(PORT, HOST);
+  const built = await run("npm", ["run", "build"]);
+  if (built !== 0) {
+    console.error("error: the build failed (see above)");
+    process.exitCode = built;
+    return;
+  }
+  // The build takes minutes: another server may have started meanwhile. Keys are not touched then.
+  await ensurePortFree(PORT, HOST);
+
   const db = getDb();
   const seeded = seedDemoData({}, db);
-  const key = createApiKey({ name: `demo ${new Date().toISOString()}`, roles: [VIEW_ROLE] }, db);
+  const { key, revoked } = issueDemoKey(db);
   db.$client.close();
 
-  const url = `http://localhost:${PORT}`;
   const seedNote =
     seeded.waitlists_created > 0 ? `added ${seeded.waitlists_created} demo waitlists with ${seeded.signups_created} signups` : "demo data already present";
-  console.log(
-    [
-      "",
-      `  Waitlist Admin demo (database ${DATABASE_PATH}: ${seedNote})`,
-      "",
-      `  Dashboard:    ${url}`,
-      `  API key:      ${key.key}`,
-      `  Try the API:  curl -H "Authorization: Bearer ${key.key}" ${url}/v1/waitlist`,
-      "",
-      "  Sign in to the dashboard with this key (role waitlist:view). It is shown only now.",
-      "  Stop the server with Ctrl+C.",
-      "",
-    ].join("\n"),
-  );
+  console.log(banner(DATABASE_PATH, `http://localhost:${PORT}`, seedNote, key.key, revoked.map((old) => old.prefix)));
 
   // The production server of `npm start` (lib/server): request logs on stdout.
   const server = spawn(process.execPath, ["--import", "tsx", "lib/server/main.ts"], { stdio: "inherit", env: { ...process.env, PORT: String(PORT) } });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
-  server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      stopping = true;
+      server.kill(signal);
+    });
+  }
+  const [code] = (await once(server, "exit")) as [number | null];
+  // Ctrl+C is how the demo ends; any other end of the server is a failure.
+  process.exitCode = code ?? (stopping ? 0 : 1);
 }
 
-try {
-  main();
-} catch (error) {
+main().catch((error: unknown) => {
   console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
-}
+});

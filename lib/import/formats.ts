@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { extname } from "node:path";
 import { AppError } from "@/lib/errors";
-import { readCsvRecords } from "./csv";
+import { readCsvRecords, type CsvOptions } from "./csv";
 import { readJsonArrayRecords } from "./json-array";
 import { readNdjsonRecords } from "./ndjson";
 import type { ImportRecord } from "./row";
@@ -10,10 +10,8 @@ export type ImportFormat = "csv" | "json" | "ndjson";
 
 const FORMATS: Record<string, ImportFormat> = { ".csv": "csv", ".json": "json", ".ndjson": "ndjson", ".jsonl": "ndjson" };
 
-export interface ReadOptions {
-  /** Exact line numbers even where they cost speed (CSV only; the other readers always have them). */
-  exactLines?: boolean;
-}
+/** Only the CSV reader takes options (the others always have exact line numbers). */
+export type ReadOptions = CsvOptions;
 
 const READERS: Record<ImportFormat, (input: Readable, options: ReadOptions) => AsyncGenerator<ImportRecord[]>> = {
   csv: readCsvRecords,

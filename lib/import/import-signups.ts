@@ -14,6 +14,8 @@ export type ImportPhase = "validating" | "importing";
 export interface ImportInput {
   waitlistId: string;
   path: string;
+  /** The cell delimiter of a CSV file, one character (default ","). */
+  delimiter?: string;
   /** Called now and then with the bytes read so far of the file. */
   onProgress?: (phase: ImportPhase, bytesRead: number, totalBytes: number) => void;
   /** created_at of every imported row; ties keep file order through the row id. */
@@ -48,7 +50,7 @@ async function* records(input: ImportInput, { format, phase, total, exactLines =
   const stream = createReadStream(input.path, { highWaterMark: 1 << 20 });
   let reported = 0;
   try {
-    for await (const batch of readRecords(format, stream, { exactLines })) {
+    for await (const batch of readRecords(format, stream, { exactLines, delimiter: input.delimiter })) {
       yield batch;
       if (input.onProgress && stream.bytesRead - reported >= 1 << 20) {
         reported = stream.bytesRead;
@@ -91,6 +93,7 @@ function invalidFileError({ invalid, errors }: { invalid: number; errors: string
 export async function importSignups(input: ImportInput, db: AppDatabase = getDb()): Promise<ImportResult> {
   const waitlist = getWaitlistOrThrow(input.waitlistId, db);
   const format = formatOf(input.path);
+  if (input.delimiter !== undefined && format !== "csv") throw new AppError("invalid_parameter", "--delimiter applies to .csv files only", "delimiter");
   const total = fileSize(input.path);
 
   const insert = prepareSignupInsert(waitlist.id, db);

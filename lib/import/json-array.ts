@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { jsonRecord, type ImportRecord } from "./row";
+import { jsonRecord, MAX_RECORD_BYTES, tooLargeRecord, type ImportRecord } from "./row";
 
 const enum Char {
   Newline = 10,
@@ -25,9 +25,20 @@ class JsonSyntaxError extends Error {
   }
 }
 
+class ElementTooLargeError extends JsonSyntaxError {}
+
+// A UTF-16 code unit takes at most 3 bytes in UTF-8 (a surrogate pair: 4 bytes for 2 units).
+const MAX_UTF8_BYTES_PER_UNIT = 3;
+
+function isTooLarge(text: string): boolean {
+  return text.length > MAX_RECORD_BYTES || (text.length * MAX_UTF8_BYTES_PER_UNIT > MAX_RECORD_BYTES && Buffer.byteLength(text) > MAX_RECORD_BYTES);
+}
+
 /**
  * Splits the text of one top-level JSON array into the texts of its elements, chunk by chunk,
  * so a file of any size is parsed one element at a time. Elements themselves go to JSON.parse.
+ * An element over MAX_RECORD_BYTES stops the splitting once its first chunks exceed it, so at most
+ * about the limit plus one chunk is ever buffered.
  */
 class JsonArraySplitter {
   private line = 1;
@@ -39,6 +50,8 @@ class JsonArraySplitter {
   private inString = false;
   private escaped = false;
   private parts: string[] = [];
+  /** The length of `parts`, in UTF-16 code units. */
+  private partsLength = 0;
   private elementLine = 0;
 
   push(chunk: string, out: { line: number; text: string }[]): void {
@@ -58,8 +71,11 @@ class JsonArraySplitter {
         else if (this.depth > 0 && (code === Char.CloseCurly || code === Char.CloseSquare)) this.depth--;
         else if (this.depth === 0 && (code === Char.Comma || code === Char.CloseSquare)) {
           this.parts.push(chunk.slice(start === -1 ? 0 : start, index));
-          out.push({ line: this.elementLine, text: this.parts.join("") });
+          const text = this.parts.join("");
+          if (isTooLarge(text)) throw new ElementTooLargeError(this.elementLine, "element too large");
+          out.push({ line: this.elementLine, text });
           this.parts = [];
+          this.partsLength = 0;
           start = -1;
           this.state = code === Char.Comma ? "between" : "after";
           this.expectElement = code === Char.Comma;
@@ -86,7 +102,12 @@ class JsonArraySplitter {
         index--; // re-read this (non-whitespace) character as the element's first
       }
     }
-    if (this.state === "element") this.parts.push(chunk.slice(start === -1 ? 0 : start));
+    if (this.state === "element") {
+      const part = chunk.slice(start === -1 ? 0 : start);
+      this.parts.push(part);
+      this.partsLength += part.length;
+      if (this.partsLength > MAX_RECORD_BYTES) throw new ElementTooLargeError(this.elementLine, "element too large");
+    }
   }
 
   end(): void {
@@ -109,6 +130,7 @@ export async function* readJsonArrayRecords(input: Readable): AsyncGenerator<Imp
     splitter.end();
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
-    yield [...elements.map(({ line, text }) => jsonRecord(line, text)), { line: error.line, error: `invalid JSON: ${error.message}` }];
+    const last = error instanceof ElementTooLargeError ? tooLargeRecord(error.line) : { line: error.line, error: `invalid JSON: ${error.message}` };
+    yield [...elements.map(({ line, text }) => jsonRecord(line, text)), last];
   }
 }

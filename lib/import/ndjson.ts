@@ -1,20 +1,56 @@
 import type { Readable } from "node:stream";
-import { createInterface } from "node:readline";
-import { BATCH_SIZE, jsonRecord, type ImportRecord } from "./row";
+import { BATCH_SIZE, jsonRecord, MAX_RECORD_BYTES, tooLargeRecord, type ImportRecord } from "./row";
 
-/** Streams one signup object per line, in batches; blank lines are ignored. */
+const NEWLINE = 10;
+
+function lineText(bytes: Buffer, line: number): string {
+  let text = bytes.toString("utf8");
+  if (text.endsWith("\r")) text = text.slice(0, -1);
+  return line === 1 ? text.replace(/^\uFEFF/, "") : text;
+}
+
+/**
+ * Streams one signup object per line, in batches; blank lines are ignored. Lines are split on the
+ * bytes (readline would buffer a line of any length): a line over MAX_RECORD_BYTES ends the stream
+ * with one error record, and its rest is never read.
+ */
 export async function* readNdjsonRecords(input: Readable): AsyncGenerator<ImportRecord[]> {
   let line = 0;
   let batch: ImportRecord[] = [];
-  for await (const raw of createInterface({ input, crlfDelay: Infinity })) {
+  // The start of a line that continues in the next chunk.
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const take = (bytes: Buffer) => {
     line++;
-    const text = line === 1 ? raw.replace(/^\uFEFF/, "") : raw;
-    if (text.trim() === "") continue;
-    batch.push(jsonRecord(line, text));
-    if (batch.length === BATCH_SIZE) {
+    const text = lineText(bytes, line);
+    if (text.trim() !== "") batch.push(jsonRecord(line, text));
+  };
+  for await (const chunk of input as AsyncIterable<Buffer>) {
+    let start = 0;
+    for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+      if (pendingBytes + end - start > MAX_RECORD_BYTES) {
+        yield [...batch, tooLargeRecord(line + 1)];
+        return;
+      }
+      take(pending.length === 0 ? chunk.subarray(start, end) : Buffer.concat([...pending, chunk.subarray(start, end)]));
+      pending = [];
+      pendingBytes = 0;
+      start = end + 1;
+    }
+    const rest = chunk.subarray(start);
+    if (pendingBytes + rest.length > MAX_RECORD_BYTES) {
+      yield [...batch, tooLargeRecord(line + 1)];
+      return;
+    }
+    if (rest.length > 0) {
+      pending.push(rest);
+      pendingBytes += rest.length;
+    }
+    if (batch.length >= BATCH_SIZE) {
       yield batch;
       batch = [];
     }
   }
+  if (pending.length > 0) take(Buffer.concat(pending));
   if (batch.length > 0) yield batch;
 }

@@ -14,6 +14,20 @@ export type ImportRecord = { line: number; row: ImportRow; error?: undefined } |
 /** Readers hand records over in arrays of about this many, to keep per-row async overhead low. */
 export const BATCH_SIZE = 1000;
 
+/**
+ * The largest record (a CSV row, a JSON array element, an NDJSON line) an import accepts, so one
+ * enormous record cannot exhaust memory: readers stop at a larger one without reading the rest of it.
+ * JSON and NDJSON count UTF-8 bytes; CSV uses csv-parse's max_record_size, which counts the cell
+ * being read in bytes and the finished cells of the row in characters.
+ */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/** The record that ends a file whose record starting on `line` is over MAX_RECORD_BYTES. */
+export function tooLargeRecord(line: number): ImportRecord {
+  const limit = `${MAX_RECORD_BYTES / (1024 * 1024)} MB`;
+  return { line, error: `the record is larger than ${limit}, the most one record may have; the rest of the file was not read` };
+}
+
 const emailSchema = z.email().max(254);
 const EMPTY_INPUTS = "[]";
 export const SIGNUP_FIELDS = ["email", "verified", "referral", "custom_inputs"] as const;
@@ -53,20 +67,31 @@ export interface CsvLayout {
   extras: { index: number; label: string }[];
 }
 
+/** The signup field a header cell names (any case, surrounding spaces ignored), if any. */
+function signupField(name: string): (typeof SIGNUP_FIELDS)[number] | undefined {
+  const lower = name.toLowerCase();
+  return SIGNUP_FIELDS.find((field) => field === lower);
+}
+
+/**
+ * Header cells are trimmed; the signup fields match in any case (spreadsheet exports write "Email"),
+ * and any other column keeps its name as written, as the label of its custom_inputs entries.
+ */
 export function csvLayout(header: string[]): CsvLayout | { error: string } {
   const names = header.map((name) => name.trim());
   const empty = names.findIndex((name) => name === "");
   if (empty !== -1) return { error: `column ${empty + 1} of the header has no name` };
-  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  const keys = names.map((name) => signupField(name) ?? name);
+  const repeated = keys.find((key, index) => keys.indexOf(key) !== index);
   if (repeated) return { error: `the header names the column "${repeated}" twice` };
-  const email = names.indexOf("email");
+  const email = keys.indexOf("email");
   if (email === -1) return { error: `the header has no "email" column (expected email,verified,referral,custom_inputs)` };
   return {
     email,
-    verified: names.indexOf("verified"),
-    referral: names.indexOf("referral"),
-    customInputs: names.indexOf("custom_inputs"),
-    extras: names.flatMap((label, index) => ((SIGNUP_FIELDS as readonly string[]).includes(label) ? [] : [{ index, label }])),
+    verified: keys.indexOf("verified"),
+    referral: keys.indexOf("referral"),
+    customInputs: keys.indexOf("custom_inputs"),
+    extras: names.flatMap((label, index) => (signupField(label) ? [] : [{ index, label }])),
   };
 }
 

@@ -12,6 +12,7 @@ import { requestContextStorage, type RequestContext } from "@/lib/request-contex
 import { matchApiRoute, serveApiRoute } from "./api-routes";
 import { batchedLineWriter, logWhenDone } from "./request-log";
 import { checkedFormPost, isPageFormPost } from "./form-body";
+import { listenErrorMessage } from "./listen";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
 
 export async function startServer() {
@@ -67,7 +68,14 @@ export async function startServer() {
       writeLine(JSON.stringify(line));
     }
   });
+  // Next.js's uncaughtException handler would log a listen error (twice) and let the process exit 0.
+  const onListenError = (error: NodeJS.ErrnoException) => {
+    console.error(`error: ${listenErrorMessage(error, PORT, HOST)}`);
+    process.exit(1);
+  };
+  server.once("error", onListenError);
   server.listen(PORT, HOST, () => {
+    server.off("error", onListenError);
     console.log(JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "listening", url: `http://${HOST ?? "localhost"}:${PORT}` }));
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -101,6 +101,49 @@ describe("signups import", () => {
     expect(cli.rows("signups")).toEqual(before);
   });
 
+  it("matches header names in any case, and reads ; or tab separated files with --delimiter", () => {
+    const id = newWaitlist("Delimiters");
+    const excel = "Email; Verified ;Custom_Inputs;Company\nada@example.com;yes;;Acme, Inc.\n";
+    const semicolons = cli.file("excel.csv", excel);
+    expect(expectOneLineError(cli.run("signups", "import", "--waitlist", id, semicolons))).toBe(
+      `error: 1 invalid row, nothing imported: line 1: the header has no "email" column (expected email,verified,referral,custom_inputs); it looks semicolon-separated: use --delimiter ';'`,
+    );
+    expect(cli.json("signups", "import", "--waitlist", id, "--delimiter", ";", semicolons)).toEqual({ imported: 1, skipped_duplicates: 0 });
+    const tabs = cli.file("export.csv", "EMAIL\tReferral\ngrace@example.com\tyes\n");
+    expect(expectOneLineError(cli.run("signups", "import", "--waitlist", id, tabs))).toMatch(/it looks tab-separated: use --delimiter tab$/);
+    expect(cli.json("signups", "import", "--waitlist", id, "--delimiter", "tab", tabs)).toEqual({ imported: 1, skipped_duplicates: 0 });
+    expect(cli.json("signups", "import", "--waitlist", id, "--delimiter", "\t", tabs)).toEqual({ imported: 0, skipped_duplicates: 1 });
+    expect(signupsOf(id).map((row) => [row.email, row.verified, row.referral, row.custom_inputs])).toEqual([
+      ["ada@example.com", 1, 0, '[{"label":"Company","value":"Acme, Inc."}]'],
+      ["grace@example.com", 0, 1, "[]"],
+    ]);
+  });
+
+  it("refuses a bad --delimiter, and --delimiter for JSON files", () => {
+    const csv = cli.file("plain.csv", "email\nx@example.com\n");
+    for (const bad of ["ab", "", '"', "\n"]) {
+      expect(expectOneLineError(cli.run("signups", "import", "--waitlist", waitlistId, "--delimiter", bad, csv))).toBe(
+        `error: invalid --delimiter: must be one character (not a quote or a line break) or the word tab (got ${JSON.stringify(bad)})`,
+      );
+    }
+    const json = cli.file("plain.json", '[{"email":"x@example.com"}]');
+    expect(expectOneLineError(cli.run("signups", "import", "--waitlist", waitlistId, "--delimiter", ";", json))).toBe("error: --delimiter applies to .csv files only");
+  });
+
+  it.each([
+    ["csv", (big: string) => `email,note\nbig@example.com,"${big}"\nok@example.com,\n`],
+    ["json", (big: string) => `[\n{"email":"${big}@example.com"},\n{"email":"ok@example.com"}]`],
+    ["ndjson", (big: string) => `{"email":"ok@example.com"}\n{"email":"${big}@example.com"}\n`],
+  ] as const)("refuses a %s file with a 50 MB record in a 64 MB heap, naming its line, and imports nothing", (format, content) => {
+    const before = cli.rows("signups");
+    const path = cli.file(`huge.${format}`, content("a".repeat(50 * 1024 * 1024)));
+    const result = cli.runWithEnv({ NODE_OPTIONS: "--max-old-space-size=64" }, "signups", "import", "--waitlist", waitlistId, path);
+    expect(expectOneLineError(result)).toBe(
+      "error: 1 invalid row, nothing imported: line 2: the record is larger than 1 MB, the most one record may have; the rest of the file was not read",
+    );
+    expect(cli.rows("signups")).toEqual(before);
+  });
+
   it("refuses an unknown waitlist, an unknown extension and a missing file with one line", () => {
     const good = cli.file("small.csv", "email\nx@example.com\n");
     expect(expectOneLineError(cli.run("signups", "import", "--waitlist", "00000000-0000-4000-8000-000000000000", good))).toBe(

@@ -21,7 +21,11 @@ export function cliSandbox() {
     databasePath,
     /** Runs `tsx lib/cli/main.ts ...args` as a subprocess on this sandbox's database. */
     run(...args: string[]): CliResult {
-      const result = spawnSync(process.execPath, cliArgs(args), { encoding: "utf8", env });
+      return this.runWithEnv({}, ...args);
+    },
+    /** `run`, with more environment variables (such as NODE_OPTIONS). */
+    runWithEnv(extra: Record<string, string>, ...args: string[]): CliResult {
+      const result = spawnSync(process.execPath, cliArgs(args), { encoding: "utf8", env: { ...env, ...extra, DATABASE_PATH: databasePath } });
       return { status: result.status, stdout: result.stdout, stderr: result.stderr };
     },
     /** Starts the same subprocess without waiting for it: its pid, and its result once it exits. */

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { formatOf, readRecords, type ImportFormat } from "@/lib/import/formats";
-import type { ImportRecord } from "@/lib/import/row";
+import { MAX_RECORD_BYTES, type ImportRecord } from "@/lib/import/row";
 
 /** Feeds `text` in small chunks, so records and strings straddle chunk boundaries. */
 async function read(format: ImportFormat, text: string, chunkSize = 7, exactLines = true): Promise<ImportRecord[]> {
@@ -65,6 +65,29 @@ describe("CSV", () => {
     expect(await read("csv", "")).toEqual([{ line: 1, error: expect.stringContaining("the file is empty") }]);
   });
 
+  it("matches the header's signup columns in any case and trimmed; other columns keep their name as written", async () => {
+    const csv = 'Email, Verified ,REFERRAL,Custom_Inputs, Company \na@x.com,yes,no,"[{""label"":""role"",""value"":""Dev""}]",Acme\n';
+    expect(await read("csv", csv)).toEqual([{ line: 2, row: row("a@x.com", true, false, '[{"label":"role","value":"Dev"},{"label":"Company","value":"Acme"}]') }]);
+    expect(await read("csv", "email, EMAIL\n")).toEqual([{ line: 1, error: 'the header names the column "email" twice' }]);
+  });
+
+  it("says when a header without an email column looks split by another delimiter", async () => {
+    const hint = (records: ImportRecord[]) => records.at(-1)?.error?.replace(/^.*; it looks /, "");
+    expect(hint(await read("csv", "email;verified\na@x.com;true\n"))).toBe("semicolon-separated: use --delimiter ';'");
+    expect(hint(await read("csv", "Email\tVerified\na@x.com\ttrue\n"))).toBe("tab-separated: use --delimiter tab");
+    // Every cell quoted: the comma reading fails on the header itself.
+    expect(await read("csv", '"email";"verified"\n"a@x.com";"true"\n')).toEqual([{ line: 1, error: expect.stringMatching(/^malformed CSV: .*; it looks semicolon-separated: use --delimiter ';'$/) }]);
+    expect(hint(await readAll("csv", Readable.from([Buffer.from("email,verified\na@x.com,true\n")]), { delimiter: ";" }))).toBe("comma-separated: leave out --delimiter");
+    expect(await read("csv", "mail;verified\nx;true\n")).toEqual([{ line: 1, error: 'the header has no "email" column (expected email,verified,referral,custom_inputs)' }]);
+  });
+
+  it("reads the delimiter it is given", async () => {
+    for (const delimiter of [";", "\t", "|"]) {
+      const csv = [`email${delimiter}verified${delimiter}company`, `a@x.com${delimiter}true${delimiter}"Acme, Inc."`].join("\n");
+      expect(await readAll("csv", Readable.from([Buffer.from(csv)]), { delimiter })).toEqual([{ line: 2, row: row("a@x.com", true, false, '[{"label":"company","value":"Acme, Inc."}]') }]);
+    }
+  });
+
   it("stops at a malformed record with its line", async () => {
     const records = await read("csv", "email,verified\na@x.com,true\nb@x.com,true,extra\nc@x.com,false\n");
     expect(records.at(-1)).toEqual({ line: 3, error: "malformed CSV: the row has 3 cells but the header has 2" });
@@ -119,5 +142,92 @@ describe("NDJSON", () => {
       { line: 3, row: row("b@x.com") },
       { line: 4, error: expect.stringMatching(/^invalid JSON: /) },
     ]);
+  });
+});
+
+/**
+ * A stream of `head`, then `size` bytes of "a" (made as they are read, never held whole), then
+ * `tail`. `pulled()` is how many bytes the reader has taken from it.
+ */
+function hugeRecordStream(head: string, size: number, tail: string) {
+  let pulled = 0;
+  const counted = (bytes: Buffer) => {
+    pulled += bytes.length;
+    return bytes;
+  };
+  async function* parts() {
+    yield counted(Buffer.from(head));
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    for (let left = size; left > 0; left -= chunk.length) yield counted(chunk.subarray(0, Math.min(left, chunk.length)));
+    yield counted(Buffer.from(tail));
+  }
+  return { stream: Readable.from(parts()), pulled: () => pulled };
+}
+
+async function readAll(format: ImportFormat, stream: Readable, options: { exactLines?: boolean; delimiter?: string } = {}): Promise<ImportRecord[]> {
+  const records: ImportRecord[] = [];
+  for await (const batch of readRecords(format, stream, { exactLines: true, ...options })) records.push(...batch);
+  stream.destroy();
+  return records;
+}
+
+const FIFTY_MB = 50 * 1024 * 1024;
+const TOO_LARGE = "the record is larger than 1 MB, the most one record may have; the rest of the file was not read";
+
+describe("NDJSON line splitting", () => {
+  it("strips a BOM and CRLF line ends, and decodes characters split across chunks", async () => {
+    const ndjson = '\uFEFF{"email":"a@x.com","custom_inputs":[{"label":"city","value":"Zürich €"}]}\r\n\r\n{"email":"b@x.com"}';
+    for (const size of [1, 2, 5, 4096]) {
+      expect(await read("ndjson", ndjson, size)).toEqual([
+        { line: 1, row: row("a@x.com", false, false, '[{"label":"city","value":"Zürich €"}]') },
+        { line: 3, row: row("b@x.com") },
+      ]);
+    }
+  });
+});
+
+describe("record size limit", () => {
+  it("is 1 MB", () => {
+    expect(MAX_RECORD_BYTES).toBe(1024 * 1024);
+  });
+
+  it.each([
+    // A record spanning lines 2-3 and a blank line come before the oversized one, on line 5.
+    ["csv", 'email,note\na@x.com,"two\nlines"\n\nb@x.com,"', '"\nc@x.com,\n', 5],
+    ["json", '[\n{"email":"a@x.com",\n "verified":true},\n\n{"email":"', '"},\n{"email":"c@x.com"}]', 5],
+    ["ndjson", '{"email":"a@x.com"}\n\n\n\n{"email":"', '"}\n{"email":"c@x.com"}\n', 5],
+  ] as const)("%s: a 50 MB record stops the reader at the line it starts on, after reading little more than 1 MB", async (format, head, tail, line) => {
+    const source = hugeRecordStream(head, FIFTY_MB, tail);
+    const records = await readAll(format, source.stream);
+    expect(records.at(0)?.row?.email).toBe("a@x.com");
+    expect(records.at(-1)).toEqual({ line, error: TOO_LARGE });
+    expect(records).toHaveLength(2);
+    expect(source.pulled()).toBeLessThan(4 * MAX_RECORD_BYTES);
+  });
+
+  it("csv: names the oversized record by its position when exact lines are off", async () => {
+    const records = await readAll("csv", hugeRecordStream("email\na@x.com\n", FIFTY_MB, "\n").stream, { exactLines: false });
+    expect(records.at(-1)).toEqual({ line: 3, error: TOO_LARGE });
+  });
+
+  it("counts the bytes of a record, not its characters", async () => {
+    const record = (value: string) => JSON.stringify({ email: "a@x.com", custom_inputs: [{ label: "note", value }] });
+    const padding = record("").length;
+    const exactly = record("a".repeat(MAX_RECORD_BYTES - padding));
+    expect(Buffer.byteLength(exactly)).toBe(MAX_RECORD_BYTES);
+    // "€" is 3 bytes in UTF-8: 1.5 MB in 512 K characters.
+    const euros = record("€".repeat(512 * 1024));
+    for (const format of ["json", "ndjson"] as const) {
+      const text = (records: string[]) => (format === "json" ? `[${records.join(",\n")}]` : records.join("\n"));
+      expect((await read(format, text([exactly, '{"email":"b@x.com"}']), 64 * 1024)).map((item) => item.error ?? item.row.email)).toEqual(["a@x.com", "b@x.com"]);
+      expect(await read(format, text([`${exactly} `, '{"email":"b@x.com"}']), 64 * 1024)).toEqual([{ line: 1, error: TOO_LARGE }]);
+      expect(await read(format, text(['{"email":"b@x.com"}', euros]), 64 * 1024)).toEqual([{ line: 1, row: row("b@x.com") }, { line: 2, error: TOO_LARGE }]);
+    }
+  });
+
+  it("csv: accepts a cell just under 1 MB and refuses one just over", async () => {
+    const cell = (size: number) => `email,note\na@x.com,${"n".repeat(size)}\n`;
+    expect((await read("csv", cell(MAX_RECORD_BYTES - 100), 64 * 1024)).map((item) => item.error ?? item.row.email)).toEqual(["a@x.com"]);
+    expect(await read("csv", cell(MAX_RECORD_BYTES + 1), 64 * 1024)).toEqual([{ line: 2, error: TOO_LARGE }]);
   });
 });

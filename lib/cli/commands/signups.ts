@@ -1,7 +1,17 @@
 import type { Command } from "commander";
+import { z } from "zod";
 import { importSignups } from "@/lib/import/import-signups";
-import { emit, type JsonOption } from "../output";
+import { emit, parseOptions, type JsonOption } from "../output";
 import { progressBar } from "../progress";
+
+const importSchema = z.object({
+  delimiter: z
+    .string()
+    .transform((value) => (value === "tab" ? "\t" : value))
+    .refine((value) => Array.from(value).length === 1 && !`"\r\n`.includes(value))
+    .optional()
+    .describe("one character (not a quote or a line break) or the word tab"),
+});
 
 export function registerSignupCommands(program: Command): void {
   const signups = program.command("signups").description("Manage the signups of a waitlist.");
@@ -14,13 +24,16 @@ export function registerSignupCommands(program: Command): void {
     )
     .requiredOption("--waitlist <id>", "id of the waitlist to import into")
     .argument("<file>", "the file to import")
+    .option("--delimiter <char>", "the cell delimiter of a CSV file: one character, such as ';', or the word tab (default ',')")
     .option("--json", "print one JSON object to stdout")
-    .action(async (file: string, options: { waitlist: string } & JsonOption) => {
+    .action(async (file: string, options: { waitlist: string; delimiter?: string } & JsonOption) => {
+      const { delimiter } = parseOptions(importSchema, { delimiter: options.delimiter });
       let bar: ReturnType<typeof progressBar> | undefined;
       try {
         const result = await importSignups({
           waitlistId: options.waitlist,
           path: file,
+          delimiter,
           onProgress: (phase, done, total) => {
             bar ??= progressBar(total);
             bar.update(phase === "validating" ? "Validating" : "Importing", done);
