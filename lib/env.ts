@@ -10,6 +10,11 @@ const envSchema = z.object({
   /** Failed /v1 authentications per minute per client address before it gets 429s, per process. */
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /**
+   * Dashboard requests (pages, navigations, CSV exports) per minute per session, per process: far
+   * above what a person clicking makes, well below what a script in a tab can.
+   */
+  DASHBOARD_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  /**
    * How many reverse proxies in front of the server append to X-Forwarded-For. 0 (the default):
    * the client address is the connection's peer and X-Forwarded-For is not trusted.
    */

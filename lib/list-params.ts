@@ -34,6 +34,19 @@ export const signupListParamsSchema = z.strictObject({ ...filterFields, ...keyse
 
 export const DASHBOARD_PAGE_SIZES = [25, 50, 100] as const;
 
+/**
+ * The signups table pages through the first MAX_PAGED_ROWS rows of any order and no further, as
+ * search engines do: SQLite steps over every row before an OFFSET, so `?page=999999&sort=email&q=…`
+ * would read the whole list. Others are reached by narrowing the filters or the search, reversing
+ * the sort, or through the CSV export and the API, which return everything.
+ */
+export const MAX_PAGED_ROWS = 10_000;
+
+/** The last page whose rows are within MAX_PAGED_ROWS (400, 200, 100 for the page sizes). */
+export function lastReachablePage(size: number): number {
+  return Math.ceil(MAX_PAGED_ROWS / size);
+}
+
 /** The dashboard's signup table state, as it lives in the URL. Invalid values fall back to defaults. */
 export const signupTableParamsSchema = z.object({
   verified: filterFields.verified.catch(undefined),

@@ -17,25 +17,37 @@ function toCsvRecord(row: SignupRow): string[] {
   return [row.email, String(row.verified), String(row.referral), JSON.stringify(row.customInputs), row.createdAt.toISOString()].map(neutralizeFormula);
 }
 
+/** Resolves after the event loop has handled the I/O that is waiting (other requests). */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /**
  * Every signup of a scope as CSV, in creation order (the API's order), with a header row. Pull-based:
- * the next batch of 1,000 rows is read only when the client has taken the previous one.
+ * the next batch of 1,000 rows is read only when the client has taken the previous one, and never
+ * in the same turn of the event loop: when the socket takes every write at once (a fast client on a
+ * fast link), the pulls would otherwise chain without end and no other request would be served
+ * until the whole export was sent (seconds on a large list).
  */
 export function signupCsvStream(scope: SignupScope, db: AppDatabase = getDb()): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let batches: Generator<SignupRow[]> | undefined;
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
       if (!batches) {
         batches = signupRowBatches(scope, 1000, db);
         controller.enqueue(encoder.encode(stringify([[...SIGNUP_CSV_COLUMNS]], { record_delimiter: "\r\n" })));
         return;
       }
+      await nextTurn();
+      if (cancelled) return;
       const next = batches.next();
       if (next.done) controller.close();
       else controller.enqueue(encoder.encode(stringify(next.value.map(toCsvRecord), { record_delimiter: "\r\n" })));
     },
     cancel() {
+      cancelled = true;
       batches?.return(undefined);
     },
   });

@@ -94,12 +94,13 @@ const ORIGIN = (port: number) => `http://127.0.0.1:${port}`;
 
 /**
  * The production app (what `npm start` runs: lib/server/main.ts, Next.js behind the request-log
- * server) and the baseline, on the same database file, answering. The per-key rate limit is raised
- * so that the load is measured rather than refused; its bookkeeping still runs on every request.
+ * server) and the baseline, on the same database file, answering. The per-key rate limit and the
+ * dashboard's per-session budget are raised so that the load is measured rather than refused; their
+ * bookkeeping still runs on every request.
  */
 async function startServers(databasePath: string): Promise<[Child, Child]> {
   const env = { DATABASE_PATH: databasePath };
-  const appEnv = { ...env, NEXT_DIST_DIR: DIST_DIR, HOST: "127.0.0.1", PORT: String(APP_PORT()), RATE_LIMIT_PER_MINUTE: "1000000000" };
+  const appEnv = { ...env, NEXT_DIST_DIR: DIST_DIR, HOST: "127.0.0.1", PORT: String(APP_PORT()), RATE_LIMIT_PER_MINUTE: "1000000000", DASHBOARD_REQUESTS_PER_MINUTE: "1000000000" };
   const app = start(process.execPath, ["--import", "tsx", "lib/server/main.ts"], appEnv);
   const baseline = start(process.execPath, ["--import", "tsx", "tests/bench/baseline-server.ts"], { ...env, PORT: String(APP_PORT() + 10) });
   await waitForHttp(`${ORIGIN(APP_PORT())}/v1/openapi.json`, app);

@@ -31,7 +31,7 @@ let server: TestServer;
 let fixtures: { waitlistId: string; key: string; revoked: string; noRole: string; signups: number; session: string; revokedSession: string };
 
 test.beforeAll(async () => {
-  server = await startTestServer({ portOffset: 3, name: "fuzz", env: { AUTH_FAILURES_PER_MINUTE: "1000000", RATE_LIMIT_PER_MINUTE: "1000000", REQUEST_LOG: "off" } });
+  server = await startTestServer({ portOffset: 3, name: "fuzz", env: { AUTH_FAILURES_PER_MINUTE: "1000000", RATE_LIMIT_PER_MINUTE: "1000000", DASHBOARD_REQUESTS_PER_MINUTE: "1000000", REQUEST_LOG: "off" } });
   const db = server.db();
   const waitlist = createWaitlist({ name: "Fuzz <b>target</b>", website: "https://example.com" }, db);
   const insert = db.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?)");

@@ -1,6 +1,9 @@
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { hashSecret } from "@/lib/api-keys";
+import { SESSION_ID_HEADER } from "@/lib/dashboard-budget";
 import { dashboardProxy } from "@/lib/dashboard-proxy";
+import { env } from "@/lib/env";
 import { isPublicPath, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "@/lib/session-cookie";
 
 // As behind one reverse proxy: its X-Forwarded-Proto is believed (env() reads this on first use).
@@ -39,5 +42,26 @@ describe("dashboardProxy", () => {
     expect(isPublicPath("/docsy")).toBe(false);
     expect(isPublicPath("/signin-elsewhere")).toBe(false);
     expect(isPublicPath("/robots.txt.bak")).toBe(false);
+  });
+
+  it("counts each session's requests and answers 429 with a page and Retry-After past DASHBOARD_REQUESTS_PER_MINUTE", async () => {
+    const limit = env().DASHBOARD_REQUESTS_PER_MINUTE;
+    const request = (token: string, path = "/waitlists/abc") => dashboardProxy(new NextRequest(`http://127.0.0.1:3000${path}`, { headers: { cookie: `wl_session=${token}` } }));
+    for (let index = 0; index < limit; index++) expect(request("budget-a", index % 2 ? "/" : "/waitlists/abc/export").status).toBe(200);
+    const refused = request("budget-a");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    expect(await refused.text()).toContain(`more than ${limit} dashboard requests in a minute`);
+    // Another session, and the public paths of this one, are not affected.
+    expect(request("budget-b").status).toBe(200);
+    expect(request("budget-a", "/docs/api").status).toBe(200);
+    expect(request("budget-a", "/signin").status).toBe(200);
+  });
+
+  it("hands the pages the session's id (the sessions table's token hash), never the token", () => {
+    const response = dashboardProxy(new NextRequest("http://127.0.0.1:3000/", { headers: { cookie: "wl_session=secret-token", [SESSION_ID_HEADER]: "forged" } }));
+    expect(response.headers.get(`x-middleware-request-${SESSION_ID_HEADER}`)).toBe(hashSecret("secret-token"));
   });
 });

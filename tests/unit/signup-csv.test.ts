@@ -38,4 +38,18 @@ describe("signup CSV", () => {
     expect(last.email).toBe("'=cmd@example.com");
     expect(JSON.parse(last.custom_inputs!)).toEqual([{ label: 'Say "hi", ok', value: "line1\nline2" }]);
   });
+
+  it("lets other work run between batches, even when the reader takes every chunk at once", async () => {
+    const waitlist = createWaitlist({ name: "CSV turns", website: "https://example.com" }, db);
+    for (let index = 0; index < 5000; index++) addSignup(waitlist.id, `t${index}@example.com`, true, [], 1_700_000_000_000 + index);
+    let chunks = 0;
+    let chunksWhenOtherWorkRan = -1;
+    setImmediate(() => (chunksWhenOtherWorkRan = chunks));
+    const reader = signupCsvStream({ waitlistId: waitlist.id }, db).getReader();
+    while (!(await reader.read()).done) chunks += 1;
+    // The header and 5 batches of 1,000 rows; the other work ran after the first batch at the latest.
+    expect(chunks).toBe(6);
+    expect(chunksWhenOtherWorkRan).toBeGreaterThanOrEqual(0);
+    expect(chunksWhenOtherWorkRan).toBeLessThanOrEqual(2);
+  });
 });

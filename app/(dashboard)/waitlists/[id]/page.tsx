@@ -2,7 +2,7 @@ import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { requireSession, requestOrigin } from "@/lib/dashboard-auth";
 import { later } from "@/lib/defer";
-import { DASHBOARD_PAGE_SIZES, parseSignupTableParams } from "@/lib/list-params";
+import { DASHBOARD_PAGE_SIZES, lastReachablePage, MAX_PAGED_ROWS, parseSignupTableParams } from "@/lib/list-params";
 import { cachedCountSignups, cachedSignupsPerDay } from "@/lib/signup-stats";
 import { countSignupsSince, listSignupRows, type SignupScope } from "@/lib/signups";
 import { ApiBox } from "./api-box";
@@ -26,7 +26,9 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const state = parseSignupTableParams(await searchParams);
   const scope: SignupScope = { waitlistId: waitlist.id, verified: state.verified, referral: state.referral, search: state.q };
 
-  const rows = listSignupRows({ scope, sort: state.sort, direction: state.dir, offset: (state.page - 1) * state.size, limit: state.size });
+  const reachablePages = lastReachablePage(state.size);
+  // A page past MAX_PAGED_ROWS runs no query: the table says why and how to reach those rows.
+  const rows = state.page > reachablePages ? [] : listSignupRows({ scope, sort: state.sort, direction: state.dir, offset: (state.page - 1) * state.size, limit: state.size });
   const counts = later(() => cachedCountSignups(scope));
   const { weekAgo, start } = periodStarts();
   const lastWeek = later(() => countSignupsSince(scope, weekAgo));
@@ -45,7 +47,14 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
           <ChartSection perDay={perDay} start={start} />
         </Suspense>
       </div>
-      <SignupsTable waitlistId={waitlist.id} rows={rows} counts={counts} state={state} pageSizes={DASHBOARD_PAGE_SIZES} />
+      <SignupsTable
+        waitlistId={waitlist.id}
+        rows={rows}
+        counts={counts}
+        state={state}
+        pageSizes={DASHBOARD_PAGE_SIZES}
+        reach={{ pages: reachablePages, rows: MAX_PAGED_ROWS }}
+      />
       <ApiBox url={apiUrl} searchActive={state.q !== undefined} />
     </>
   );

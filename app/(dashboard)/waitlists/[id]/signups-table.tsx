@@ -88,12 +88,19 @@ const columns = helper.columns([
   }),
 ]);
 
+/** How deep the table pages: `pages` at the current size, covering the first `rows` rows (lib/list-params.ts). */
+interface Reach {
+  pages: number;
+  rows: number;
+}
+
 interface SignupsTableProps {
   waitlistId: string;
   rows: SignupRow[];
   counts: Promise<SignupCounts>;
   state: SignupTableParams;
   pageSizes: readonly number[];
+  reach: Reach;
 }
 
 export function SignupsTable(props: SignupsTableProps) {
@@ -104,7 +111,7 @@ export function SignupsTable(props: SignupsTableProps) {
   );
 }
 
-function SignupsTableView({ waitlistId, rows, counts, state, pageSizes }: SignupsTableProps) {
+function SignupsTableView({ waitlistId, rows, counts, state, pageSizes, reach }: SignupsTableProps) {
   const { isPending, navigate } = usePendingNavigation();
   const onNavigate = useTransitionClick();
   const [columnVisibility, setColumnVisibility] = useState<ColumnVisibilityState>({});
@@ -237,13 +244,13 @@ function SignupsTableView({ waitlistId, rows, counts, state, pageSizes }: Signup
             </tbody>
           </table>
           {rows.length === 0 ? (
-            <EmptyState waitlistId={waitlistId} filtered={filtered} page={state.page} firstPageHref={href({ page: 1 })} />
+            <EmptyState waitlistId={waitlistId} filtered={filtered} page={state.page} reach={reach} firstPageHref={href({ page: 1 })} />
           ) : null}
         </div>
       </OpenDetails>
 
       <Suspense fallback={<nav aria-label="Pagination" className="mt-4 h-9" />}>
-        <Pagination counts={counts} state={state} href={href} onNavigate={onNavigate} />
+        <Pagination counts={counts} state={state} reach={reach} href={href} onNavigate={onNavigate} />
       </Suspense>
 
       <SignupDetails signup={selected} onClose={() => setSelected(null)} />
@@ -324,27 +331,39 @@ function ShowingRange({ counts, state, shown }: { counts: Promise<SignupCounts>;
 function Pagination({
   counts,
   state,
+  reach,
   href,
   onNavigate,
 }: {
   counts: Promise<SignupCounts>;
   state: SignupTableParams;
+  reach: Reach;
   href: (change: Partial<SignupTableParams>) => string;
   onNavigate: ReturnType<typeof useTransitionClick>;
 }) {
   const { total } = use(counts);
   const pageCount = Math.max(1, Math.ceil(total / state.size));
+  const lastPage = Math.min(pageCount, reach.pages);
+  const capped = lastPage < pageCount;
   const page = state.page;
   const links: { label: string; text: string; target: number; enabled: boolean }[] = [
     { label: "First page", text: "« First", target: 1, enabled: page > 1 },
-    { label: "Previous page", text: "‹ Previous", target: Math.min(page - 1, pageCount), enabled: page > 1 },
-    { label: "Next page", text: "Next ›", target: page + 1, enabled: page < pageCount },
-    { label: "Last page", text: "Last »", target: pageCount, enabled: page < pageCount },
+    { label: "Previous page", text: "‹ Previous", target: Math.min(page - 1, lastPage), enabled: page > 1 },
+    { label: "Next page", text: "Next ›", target: page + 1, enabled: page < lastPage },
+    capped
+      ? { label: `Page ${formatCount(lastPage)}, the last that is shown`, text: `Page ${formatCount(lastPage)} »`, target: lastPage, enabled: page < lastPage }
+      : { label: "Last page", text: "Last »", target: lastPage, enabled: page < lastPage },
   ];
   return (
     <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
       <span className={mutedText}>
         Page {formatCount(Math.min(page, pageCount))} of {formatCount(pageCount)}
+        {capped ? (
+          <span data-testid="page-limit">
+            {" "}
+            (pages after {formatCount(lastPage)} are not shown: narrow the filters or the search, or reverse the sort)
+          </span>
+        ) : null}
       </span>
       <div className="flex flex-wrap gap-2">
         {links.map((link) =>
@@ -364,7 +383,22 @@ function Pagination({
   );
 }
 
-function EmptyState({ waitlistId, filtered, page, firstPageHref }: { waitlistId: string; filtered: boolean; page: number; firstPageHref: string }) {
+function EmptyState({ waitlistId, filtered, page, reach, firstPageHref }: { waitlistId: string; filtered: boolean; page: number; reach: Reach; firstPageHref: string }) {
+  if (page > reach.pages) {
+    return (
+      <div className="px-4 py-10 text-center" data-testid="beyond-reach">
+        <p className="font-medium">Only the first {formatCount(reach.rows)} signups of a list can be paged through.</p>
+        <p className="mt-2">
+          To see others, narrow the filters or the search, or reverse the sort. The CSV export and the API return every signup.
+        </p>
+        <p className="mt-2">
+          <TransitionLink href={firstPageHref} className={linkClass}>
+            Go to the first page
+          </TransitionLink>
+        </p>
+      </div>
+    );
+  }
   if (page > 1) {
     return (
       <div className="px-4 py-10 text-center">

@@ -1,4 +1,6 @@
 import { requireSession } from "@/lib/dashboard-auth";
+import { SESSION_ID_HEADER } from "@/lib/dashboard-budget";
+import { EXPORTS_PER_SESSION, exportSlots, releasingWhenDone } from "@/lib/export-slots";
 import { parseSignupTableParams } from "@/lib/list-params";
 import { signupCsvStream } from "@/lib/signup-csv";
 import { findWaitlist } from "../find-waitlist";
@@ -14,20 +16,33 @@ function fileSlug(name: string): string {
   );
 }
 
+const TEXT = { "content-type": "text/plain; charset=utf-8" };
+
 // GET /waitlists/{id}/export – every signup the filters and search select, as streamed CSV
+// (at most EXPORTS_PER_SESSION at once per session; each request also counts against the session's budget in proxy.ts)
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  await requireSession();
+  const session = await requireSession();
   const waitlist = findWaitlist((await params).id);
-  if (!waitlist) return new Response("No waitlist has this id.\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+  if (!waitlist) return new Response("No waitlist has this id.\n", { status: 404, headers: TEXT });
   const state = parseSignupTableParams(Object.fromEntries(new URL(request.url).searchParams));
-  const stream = signupCsvStream({ waitlistId: waitlist.id, verified: state.verified, referral: state.referral, search: state.q });
   const filename = `${fileSlug(waitlist.name)}-signups-${new Date().toISOString().slice(0, 10)}.csv`;
-  return new Response(stream, {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="${filename}"`,
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
-  });
+  const headers = {
+    "content-type": "text/csv; charset=utf-8",
+    "content-disposition": `attachment; filename="${filename}"`,
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+  };
+  // Next.js answers HEAD with this handler's headers and never reads nor cancels the body: no stream, no slot.
+  if (request.method === "HEAD") return new Response(null, { headers });
+  // proxy.ts always sets the header on this path; the key id is only a stricter fallback.
+  const sessionId = request.headers.get(SESSION_ID_HEADER) ?? session.key.id;
+  const release = exportSlots().take(sessionId);
+  if (!release) {
+    return new Response(`Too many exports at once: this session already has ${EXPORTS_PER_SESSION} CSV exports running. Wait until one has finished (or cancel it), then try again.\n`, {
+      status: 429,
+      headers: { ...TEXT, "cache-control": "no-store" },
+    });
+  }
+  const csv = signupCsvStream({ waitlistId: waitlist.id, verified: state.verified, referral: state.referral, search: state.q });
+  return new Response(releasingWhenDone(csv, release, request.signal), { headers });
 }

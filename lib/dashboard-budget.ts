@@ -1,0 +1,58 @@
+import { createHash } from "node:crypto";
+import { NextResponse } from "next/server";
+import { env } from "./env";
+import { FixedWindowLimiter, type LimitState } from "./rate-limit";
+
+// The dashboard's per-session request budget: DASHBOARD_REQUESTS_PER_MINUTE per session and window
+// of 60 seconds, per process. Kept free of database imports: proxy.ts uses it.
+
+/**
+ * The id of the session a cookie names, as the sessions table stores it: the SHA-256 of the token
+ * (lib/sessions.ts, hashSecret; a unit test ties the two). Budgets are kept under it, never under the token.
+ */
+export function sessionIdOf(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+/** Request header in which proxy.ts hands the session id (sessionIdOf) to pages and routes. */
+export const SESSION_ID_HEADER = "x-dashboard-session-id";
+
+// Next.js may evaluate a module once per bundle: keep one limiter per process.
+const holder = globalThis as typeof globalThis & { __dashboardLimiter?: FixedWindowLimiter };
+
+export function dashboardLimiter(): FixedWindowLimiter {
+  holder.__dashboardLimiter ??= new FixedWindowLimiter(env().DASHBOARD_REQUESTS_PER_MINUTE, 60_000, 50_000);
+  return holder.__dashboardLimiter;
+}
+
+/** A 429 with a page that says what happened and when to come back (no scripts: it needs no nonce). */
+export function budgetExceededResponse(state: LimitState): NextResponse {
+  const seconds = `${state.resetSeconds} second${state.resetSeconds === 1 ? "" : "s"}`;
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Too many requests · Waitlist Admin</title>
+<style>
+body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#18181b;background:#fafafa}
+main{max-width:36rem;margin:15vh auto;padding:0 1.5rem}
+h1{font-size:1.5rem;margin:0 0 1rem}
+a{color:#1d4ed8}
+@media (prefers-color-scheme:dark){body{color:#f4f4f5;background:#09090b}a{color:#60a5fa}}
+</style>
+</head>
+<body>
+<main>
+<h1>Too many requests</h1>
+<p>This session made more than ${state.limit} dashboard requests in a minute, which is more than a person clicking makes. So that the dashboard and the API stay fast for everyone, it is paused for <strong>${seconds}</strong>.</p>
+<p><a href="">Try again</a> after that. For scripts, use the <a href="/docs/api">API</a> with a key of their own.</p>
+</main>
+</body>
+</html>
+`;
+  return new NextResponse(html, {
+    status: 429,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": String(state.resetSeconds), "Cache-Control": "no-store" },
+  });
+}
