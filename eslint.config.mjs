@@ -2,6 +2,47 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+// The layers, each importing only the layers below it (README, "Layout"):
+//
+//   lib/core        errors, env                                   imports nothing of ours
+//   db/             schema, migrations, the connection            core
+//   lib/sqlite      statements, memoized aggregates, busy, backup db, core
+//   lib/domain      queries and schemas of waitlists, signups,    sqlite, db, core
+//                   keys, sessions (no HTTP, no next/*)
+//   lib/http        request context, addresses, headers, limits   core
+//   lib/import, lib/seed                                          domain and below
+//   lib/api         route table, wrapper, problems, OpenAPI       http, domain, core
+//   lib/dashboard   session, proxy, URL state of the dashboard    http, domain, core
+//   lib/server      the production server                         api, dashboard, http and below
+//   lib/cli         the operator's CLI                            import, seed, domain, http and below
+//   app/, components/, proxy.ts                                   api, dashboard, domain, http, core
+//
+// Each block below lists what its folder may NOT import; a violation names the rule.
+
+const layer = (name) => ({ group: [`@/lib/${name}/*`, `@/lib/${name}`], message: `lib/${name} is a higher or unrelated layer: see the layer rule at the top of eslint.config.mjs.` });
+const database = [
+  { group: ["@/db/*"], message: "Only lib/sqlite, lib/domain, lib/import, lib/seed and lib/cli reach the database: go through the query layer (lib/domain)." },
+  { group: ["drizzle-orm", "drizzle-orm/*"], message: "Drizzle is used in lib/domain, lib/sqlite and db/ only." },
+];
+const nextImports = { group: ["next", "next/*"], message: "This layer is framework-free: Next.js belongs to lib/api, lib/dashboard, lib/server and app/." };
+const privateNext = { group: ["next/dist/*"], message: "Private Next.js paths break on any upgrade: use a public API." };
+const appImports = { group: ["@/app/*", "../app/*", "../../app/*"], message: "Nothing below app/ imports from it." };
+const restrict = (files, patterns, paths = []) => ({ files, rules: { "no-restricted-imports": ["error", { paths, patterns }] } });
+const betterSqlite = { name: "better-sqlite3", message: "Use the query layer (lib/domain)." };
+
+const above = {
+  core: ["sqlite", "domain", "http", "import", "seed", "api", "dashboard", "server", "cli"],
+  sqlite: ["domain", "http", "import", "seed", "api", "dashboard", "server", "cli"],
+  domain: ["http", "import", "seed", "api", "dashboard", "server", "cli"],
+  http: ["sqlite", "domain", "import", "seed", "api", "dashboard", "server", "cli"],
+  importSeed: ["http", "api", "dashboard", "server", "cli"],
+  api: ["import", "seed", "dashboard", "server", "cli"],
+  dashboard: ["import", "seed", "api", "server", "cli"],
+  server: ["import", "seed", "cli"],
+  cli: ["api", "dashboard", "server"],
+  web: ["sqlite", "import", "seed", "server", "cli"],
+};
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -9,26 +50,15 @@ export default defineConfig([
   {
     rules: { "@typescript-eslint/no-unused-vars": ["error", { ignoreRestSiblings: true, argsIgnorePattern: "^_" }] },
   },
-  {
-    // The database is reached only through db/ and the query modules in lib/.
-    files: ["app/**", "components/**"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          paths: [
-            { name: "better-sqlite3", message: "Use the query layer in lib/." },
-            { name: "drizzle-orm", message: "Use the query layer in lib/." },
-          ],
-          patterns: [{ group: ["@/db/*", "drizzle-orm/*"], message: "Use the query layer in lib/." }],
-        },
-      ],
-    },
-  },
-  {
-    files: ["db/**", "lib/**"],
-    rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["@/app/*", "../app/*", "../../app/*"], message: "db/ and lib/ never import from app/." }] }],
-    },
-  },
+  restrict(["lib/core/**"], [...above.core.map(layer), ...database, nextImports, appImports], [betterSqlite]),
+  restrict(["db/**"], [...["core", ...above.core].filter((name) => name !== "core").map(layer), nextImports, appImports]),
+  restrict(["lib/sqlite/**"], [...above.sqlite.map(layer), nextImports, appImports]),
+  restrict(["lib/domain/**"], [...above.domain.map(layer), nextImports, appImports]),
+  restrict(["lib/http/**"], [...above.http.map(layer), ...database, nextImports, appImports], [betterSqlite]),
+  restrict(["lib/import/**", "lib/seed/**"], [...above.importSeed.map(layer), nextImports, appImports]),
+  restrict(["lib/api/**"], [...above.api.map(layer), ...database, privateNext, appImports], [betterSqlite]),
+  restrict(["lib/dashboard/**"], [...above.dashboard.map(layer), ...database, privateNext, appImports], [betterSqlite]),
+  restrict(["lib/server/**"], [...above.server.map(layer), ...database, privateNext, appImports], [betterSqlite]),
+  restrict(["lib/cli/**"], [...above.cli.map(layer), nextImports, appImports]),
+  restrict(["app/**", "components/**", "proxy.ts"], [...above.web.map(layer), ...database, privateNext], [betterSqlite]),
 ]);

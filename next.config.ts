@@ -1,5 +1,5 @@
 import type { NextConfig } from "next";
-import { NO_CONTENT_CSP, STATIC_SECURITY_HEADERS } from "./lib/security-headers";
+import { NO_CONTENT_CSP, STATIC_SECURITY_HEADERS } from "@/lib/http/security-headers";
 
 const toHeaders = (headers: Record<string, string>) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 

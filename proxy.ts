@@ -1,11 +1,11 @@
 import type { NextRequest } from "next/server";
 import { v1Proxy } from "@/lib/api/proxy";
-import { dashboardProxy } from "@/lib/dashboard-proxy";
-import { withPageCsp } from "@/lib/page-security";
+import { dashboardProxy } from "@/lib/dashboard/proxy";
+import { withPageCsp } from "@/lib/dashboard/page-security";
 
 // /v1 gets its path repair (lib/api/proxy.ts). Everything else but Next's static files: a CSP with
-// a fresh nonce (lib/page-security.ts), and dashboard pages and the CSV export need a session
-// (lib/dashboard-proxy.ts); /docs and /signin pass through. Static security headers: next.config.ts.
+// a fresh nonce (lib/dashboard/page-security.ts), and dashboard pages and the CSV export need a session
+// (lib/dashboard/proxy.ts); /docs and /signin pass through. Static security headers: next.config.ts.
 export function proxy(request: NextRequest) {
   if (/^\/v1(\/|$)/.test(request.nextUrl.pathname)) return v1Proxy(request);
   return withPageCsp(request, (requestHeaders) => dashboardProxy(request, requestHeaders));

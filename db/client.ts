@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { applyMigrations } from "./migrate";
 import * as schema from "./schema";
 

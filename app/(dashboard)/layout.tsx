@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { focusRing } from "@/components/styles";
-import { requireSession } from "@/lib/dashboard-auth";
+import { requireSession } from "@/lib/dashboard/auth";
 import { signOut } from "../signin/actions";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {

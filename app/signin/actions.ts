@@ -2,12 +2,12 @@
 
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { isSecureRequest } from "@/lib/dashboard-auth";
-import { currentClientLimiterKey } from "@/lib/client-address";
-import { signInLimiter } from "@/lib/rate-limit";
-import { safeReturnPath } from "@/lib/return-path";
-import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookieName, sessionCookieOptions } from "@/lib/session-cookie";
-import { checkSignInKey, endSession, startSession } from "@/lib/sessions";
+import { isSecureRequest } from "@/lib/dashboard/auth";
+import { currentClientLimiterKey } from "@/lib/http/client-address";
+import { signInLimiter } from "@/lib/http/rate-limit";
+import { safeReturnPath } from "@/lib/dashboard/return-path";
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookieName, sessionCookieOptions } from "@/lib/dashboard/session-cookie";
+import { checkSignInKey, endSession, startSession } from "@/lib/domain/sessions";
 
 export interface SignInState {
   error?: string;

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { cardClass } from "@/components/styles";
-import { getCurrentSession } from "@/lib/dashboard-auth";
-import { safeReturnPath } from "@/lib/return-path";
-import { isSessionEndReason, type SessionEndReason } from "@/lib/sessions";
+import { getCurrentSession } from "@/lib/dashboard/auth";
+import { safeReturnPath } from "@/lib/dashboard/return-path";
+import { isSessionEndReason, type SessionEndReason } from "@/lib/domain/sessions";
 import { SignInForm } from "./signin-form";
 
 export const metadata: Metadata = { title: "Sign in" };

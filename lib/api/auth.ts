@@ -1,8 +1,8 @@
-import { AppError } from "@/lib/errors";
-import type { ApiKey } from "@/db/schema";
-import { verifyApiKey, VIEW_ROLE, type Role } from "@/lib/api-keys";
-import { currentClientLimiterKey } from "@/lib/client-address";
-import { setRequestKeyId } from "@/lib/request-context";
+import { AppError } from "@/lib/core/errors";
+import type { ApiKey } from "@/lib/domain/api-keys";
+import { verifyApiKey, VIEW_ROLE, type Role } from "@/lib/domain/api-keys";
+import { currentClientLimiterKey } from "@/lib/http/client-address";
+import { setRequestKeyId } from "@/lib/http/request-context";
 import { apiLimiters, rateLimitHeaders } from "./rate-limits";
 
 const UNAUTHENTICATED = "A valid API key is required: send it as \"Authorization: Bearer <key>\" or \"X-API-Key: <key>\".";

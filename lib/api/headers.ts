@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { requestContext } from "@/lib/request-context";
+import { requestContext } from "@/lib/http/request-context";
 
 export const REQUEST_ID_HEADER = "Request-Id";
 

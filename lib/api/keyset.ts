@@ -1,5 +1,6 @@
-import { decodeCursor, type Position } from "@/lib/cursor";
-import { invalidParameter } from "@/lib/errors";
+import { decodeCursor } from "./cursor";
+import type { Position } from "@/lib/sqlite/keyset";
+import { invalidParameter } from "@/lib/core/errors";
 
 /**
  * The page request of a list: null for "everything", else a page size and where to start.

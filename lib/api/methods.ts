@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/core/errors";
 import { baseHeaders, newRequestId } from "./headers";
 import { ALLOWED_METHODS, toProblemResponse } from "./problem";
 import { finishResponse } from "./with-api-key";

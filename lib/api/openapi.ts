@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
-import { MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/list-params";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
+import { MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import type { CodeSample, HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "./openapi-types";
-import { UUID_PATTERN } from "@/lib/waitlist-id";
+import { UUID_PATTERN } from "@/lib/domain/waitlists/id";
 import { ALLOWED_METHODS, ERROR_TITLES, PROBLEM_CONTENT_TYPE, problemType } from "./problem";
 
 // The OpenAPI 3.1 document of /v1, served at /v1/openapi.json and rendered at /docs/api. Tests

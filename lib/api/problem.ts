@@ -1,4 +1,4 @@
-import { AppError, ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { AppError, ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import { baseHeaders } from "./headers";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";

@@ -1,5 +1,5 @@
-import { env } from "@/lib/env";
-import { FixedWindowLimiter, type LimitState } from "@/lib/rate-limit";
+import { env } from "@/lib/core/env";
+import { FixedWindowLimiter, type LimitState } from "@/lib/http/rate-limit";
 
 // The two limits of /v1, per server process: requests per API key, and failed authentications per
 // client address (never charged to a key; an IPv6 address by its /64). One instance each per

@@ -1,5 +1,5 @@
-import type { Position } from "@/lib/cursor";
-import { encodeCursor } from "@/lib/cursor";
+import type { Position } from "@/lib/sqlite/keyset";
+import { encodeCursor } from "./cursor";
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 

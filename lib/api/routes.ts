@@ -5,10 +5,10 @@ import { parseKeyset } from "./keyset";
 import { jsonResponse, jsonStreamResponse, jsonTextResponse, nextPageHeaders } from "./responses";
 import { signupsScope, WAITLISTS_SCOPE } from "./scopes";
 import { withApiKey } from "./with-api-key";
-import { noParamsSchema, parseApiQuery, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/list-params";
-import { signupJsonBatches, signupJsonPage } from "@/lib/signups";
-import { parseWaitlistId } from "@/lib/waitlist-id";
-import { getWaitlistOrThrow, listWaitlists, toWaitlistResponse } from "@/lib/waitlists";
+import { noParamsSchema, parseApiQuery, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { signupJsonBatches, signupJsonPage } from "@/lib/domain/signups/queries";
+import { parseWaitlistId } from "@/lib/domain/waitlists/id";
+import { getWaitlistOrThrow, listWaitlists, toWaitlistResponse } from "@/lib/domain/waitlists/queries";
 
 // GET /v1/waitlist – list waitlists (all, or one keyset page with ?limit&cursor)
 export const listWaitlistsRoute = withApiKey(({ url }) => {

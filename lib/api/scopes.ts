@@ -1,4 +1,4 @@
-import type { SignupFilters } from "@/lib/signups";
+import type { SignupFilters } from "@/lib/domain/signups/queries";
 
 // A cursor carries the scope it was issued for; a cursor used with another list or other filters is a 400.
 

@@ -3,8 +3,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { getDb } from "@/db/client";
-import { env } from "@/lib/env";
-import { ensurePortFree } from "@/lib/server/listen";
+import { env } from "@/lib/core/env";
+import { ensurePortFree } from "@/lib/http/listen";
 import { issueDemoKey } from "@/lib/seed/demo-key";
 import { seedDemoData } from "@/lib/seed/seed-demo";
 

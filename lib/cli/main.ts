@@ -1,6 +1,6 @@
 import { CommanderError } from "commander";
 import { ZodError } from "zod";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/core/errors";
 import { buildProgram } from "./program";
 
 /** Exit codes: 0 success, 1 the command failed (bad input, not found, …), 2 usage error. */

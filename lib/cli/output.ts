@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/core/errors";
 
 export interface JsonOption {
   json?: boolean;

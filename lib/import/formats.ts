@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import { extname } from "node:path";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/core/errors";
 import { readCsvRecords, type CsvOptions } from "./csv";
 import { readJsonArrayRecords } from "./json-array";
 import { readNdjsonRecords } from "./ndjson";

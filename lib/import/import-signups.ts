@@ -1,8 +1,8 @@
 import { createReadStream, statSync } from "node:fs";
 import { getDb, type AppDatabase } from "@/db/client";
-import { AppError } from "@/lib/errors";
-import { prepareSignupInsert } from "@/lib/signups";
-import { getWaitlistOrThrow } from "@/lib/waitlists";
+import { AppError } from "@/lib/core/errors";
+import { prepareSignupInsert } from "@/lib/domain/signups/queries";
+import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
 import { formatOf, readRecords, type ImportFormat } from "./formats";
 import type { ImportRecord } from "./row";
 

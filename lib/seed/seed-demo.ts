@@ -1,6 +1,6 @@
 import { getDb, type AppDatabase } from "@/db/client";
 import { waitlists } from "@/db/schema";
-import { prepareSignupInsert, type NewSignup } from "@/lib/signups";
+import { prepareSignupInsert, type NewSignup } from "@/lib/domain/signups/queries";
 import { seededRandom, type Random } from "./random";
 import { COMPANIES, COMPANY_DOMAINS, FIRST_NAMES, JOB_ROLES, LAST_NAMES, MAIL_DOMAINS, REFERRAL_SOURCES } from "./vocabulary";
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+// eslint-disable-next-line no-restricted-imports -- TEMPORARY: replaced by a public check in the route-table change
 import { parseAndValidateFlightRouterState } from "next/dist/server/app-render/parse-and-validate-flight-router-state";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/core/errors";
 import { ALLOWED_METHODS, PROBLEM_CONTENT_TYPE, toProblem } from "@/lib/api/problem";
 
 // Requests Next.js would answer with a 500 although the client is at fault, refused here instead:

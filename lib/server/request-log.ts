@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { RequestContext } from "@/lib/request-context";
+import type { RequestContext } from "@/lib/http/request-context";
 
 // One JSON line per request. Only what cannot hold a secret is written: the path (with anything
 // that looks like an API key masked) and the NAMES of the query parameters, never their values,

@@ -1,18 +1,18 @@
 // The production server (started by ./main.ts). Next.js's request handler behind a small node:http server
-// that gives every request an id and a client address (lib/request-context) and writes one JSON log
+// that gives every request an id and a client address (lib/http/request-context) and writes one JSON log
 // line when the response is finished, with its real status and duration.
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import next from "next";
-import { resolveClientAddress } from "@/lib/client-address";
-import { env } from "@/lib/env";
-import { NO_CONTENT_CSP, STATIC_SECURITY_HEADERS } from "@/lib/security-headers";
-import { requestContextStorage, type RequestContext } from "@/lib/request-context";
+import { resolveClientAddress } from "@/lib/http/client-address";
+import { env } from "@/lib/core/env";
+import { NO_CONTENT_CSP, STATIC_SECURITY_HEADERS } from "@/lib/http/security-headers";
+import { requestContextStorage, type RequestContext } from "@/lib/http/request-context";
 import { matchApiRoute, serveApiRoute } from "./api-routes";
 import { batchedLineWriter, logWhenDone } from "./request-log";
 import { checkedFormPost, isPageFormPost } from "./form-body";
-import { listenErrorMessage } from "./listen";
+import { listenErrorMessage } from "@/lib/http/listen";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
 
 export async function startServer() {

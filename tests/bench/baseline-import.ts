@@ -4,7 +4,7 @@
 import { createReadStream } from "node:fs";
 import { parse } from "csv-parse";
 import { getDb } from "@/db/client";
-import { prepareSignupInsert } from "@/lib/signups";
+import { prepareSignupInsert } from "@/lib/domain/signups/queries";
 
 async function main() {
   const [waitlistId, path] = process.argv.slice(2);

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { join } from "node:path";
 import { openDatabase } from "@/db/client";
-import { createWaitlist } from "@/lib/waitlists";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { start, withPeakRss } from "./processes";
 import { row, type Row } from "./report";
 

@@ -2,8 +2,8 @@
 // for the streaming benchmark. Prints "<waitlist id> <api key>".
 // Usage: DATABASE_PATH=/tmp/big.db npx tsx tests/bench/seed-big-waitlist.ts [count]
 import { getDb } from "@/db/client";
-import { createApiKey } from "@/lib/api-keys";
-import { createWaitlist } from "@/lib/waitlists";
+import { createApiKey } from "@/lib/domain/api-keys";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 
 const count = Number(process.argv[2] ?? 1_000_000);
 const db = getDb();

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createWaitlist } from "@/lib/waitlists";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { Contract, expectProblem, type PathTemplate } from "./api-contract";
 import { bearer, makeKeys } from "./api-fixtures";
 

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { getDb } from "@/db/client";
-import { encodeCursor } from "@/lib/cursor";
-import { createWaitlist } from "@/lib/waitlists";
+import { encodeCursor } from "@/lib/api/cursor";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { Contract, expectProblem, type PathTemplate } from "./api-contract";
 import { bearer, makeKeys, nextLink, waitlistWithSignups } from "./api-fixtures";
 

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { Ajv2020 } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { signupListParamsSchema, waitlistListParamsSchema } from "@/lib/list-params";
+import { signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import { Contract } from "./api-contract";
 
 test("GET /v1/openapi.json serves an OpenAPI 3.1 document without a key", async ({ request }) => {

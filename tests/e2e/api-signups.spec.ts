@@ -1,7 +1,7 @@
 import { get, type IncomingMessage } from "node:http";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { createApiKey } from "@/lib/api-keys";
-import { createWaitlist } from "@/lib/waitlists";
+import { createApiKey } from "@/lib/domain/api-keys";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { Contract } from "./api-contract";
 import { bearer, insertSignups, makeKeys, makeSignups, nextLink, waitlistWithSignups, type SignupSeed } from "./api-fixtures";
 

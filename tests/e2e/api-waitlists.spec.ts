@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { createWaitlist } from "@/lib/waitlists";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { Contract } from "./api-contract";
 import { bearer, makeKeys, nextLink } from "./api-fixtures";
 

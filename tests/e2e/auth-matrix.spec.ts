@@ -1,7 +1,8 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { createApiKey, revokeApiKey } from "@/lib/api-keys";
-import { createSession, deleteSession, SESSION_COOKIE, SESSION_LIFETIME_MS } from "@/lib/sessions";
-import { createWaitlist } from "@/lib/waitlists";
+import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
+import { createSession, deleteSession, SESSION_LIFETIME_MS } from "@/lib/domain/sessions";
+import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { Contract, expectProblem, type PathTemplate } from "./api-contract";
 import { bearer, insertSignups, makeSignups } from "./api-fixtures";
 

@@ -1,7 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
-import { revokeApiKey } from "@/lib/api-keys";
-import { SESSION_COOKIE_GRACE_MS } from "@/lib/session-cookie";
-import { createSession, SECURE_SESSION_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS } from "@/lib/sessions";
+import { revokeApiKey } from "@/lib/domain/api-keys";
+import { SESSION_COOKIE_GRACE_MS } from "@/lib/domain/session-lifetime";
+import { createSession, SESSION_LIFETIME_MS } from "@/lib/domain/sessions";
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { baseURL, createFixtureWaitlist, createKey, signIn } from "./support";
 
 // Each test signs in from its own client address, so failures never add up across tests.

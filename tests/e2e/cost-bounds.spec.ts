@@ -1,7 +1,8 @@
 import { expect, test, type BrowserContext } from "@playwright/test";
-import { createApiKey } from "@/lib/api-keys";
-import { createSession, SESSION_COOKIE } from "@/lib/sessions";
-import { createWaitlist } from "@/lib/waitlists";
+import { createApiKey } from "@/lib/domain/api-keys";
+import { createSession } from "@/lib/domain/sessions";
+import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { startTestServer, type TestServer } from "./test-server";
 
 // What one dashboard session may cost, on a server of its own with a budget of BUDGET requests per

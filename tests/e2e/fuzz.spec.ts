@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { Ajv2020 } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { createApiKey, revokeApiKey } from "@/lib/api-keys";
-import { createSession } from "@/lib/sessions";
+import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
+import { createSession } from "@/lib/domain/sessions";
 import type { OpenApiDocument } from "@/lib/api/openapi-types";
-import { createWaitlist } from "@/lib/waitlists";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { makeSignups } from "./api-fixtures";
 import { rawRequest, type RawResponse } from "./raw-http";
 import { startTestServer, type TestServer } from "./test-server";

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createWaitlist } from "@/lib/waitlists";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { createFixtureWaitlist, insertSignups, signIn, unique } from "./support";
 
 test.beforeEach(async ({ context }) => {

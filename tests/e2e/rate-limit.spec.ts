@@ -1,7 +1,7 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
-import { createApiKey } from "@/lib/api-keys";
+import { createApiKey } from "@/lib/domain/api-keys";
 import type { RequestLogLine } from "@/lib/server/request-log";
-import { createWaitlist } from "@/lib/waitlists";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { Contract, expectProblem } from "./api-contract";
 import { bearer } from "./api-fixtures";
 import { startTestServer, type TestServer } from "./test-server";

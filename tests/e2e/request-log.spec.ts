@@ -1,7 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { createApiKey, revokeApiKey } from "@/lib/api-keys";
-import { createSession, SESSION_COOKIE } from "@/lib/sessions";
-import { createWaitlist } from "@/lib/waitlists";
+import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
+import { createSession } from "@/lib/domain/sessions";
+import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import type { RequestLogLine } from "@/lib/server/request-log";
 import { startTestServer, type TestServer } from "./test-server";
 

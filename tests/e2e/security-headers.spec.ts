@@ -1,8 +1,9 @@
 import { connect } from "node:net";
 import { expect, test, type APIResponse, type Page } from "@playwright/test";
-import { createApiKey } from "@/lib/api-keys";
-import { createSession, SESSION_COOKIE } from "@/lib/sessions";
-import { createWaitlist } from "@/lib/waitlists";
+import { createApiKey } from "@/lib/domain/api-keys";
+import { createSession } from "@/lib/domain/sessions";
+import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { bearer, insertSignups, makeSignups } from "./api-fixtures";
 import { signIn } from "./support";
 

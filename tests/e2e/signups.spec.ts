@@ -2,8 +2,8 @@ import { parse } from "csv-parse/sync";
 import { expect, test, type Page } from "@playwright/test";
 import { getDb } from "@/db/client";
 import type { Waitlist } from "@/db/schema";
-import { countSignupsSince, signupRowBatches, type SignupScope } from "@/lib/signups";
-import { createWaitlist } from "@/lib/waitlists";
+import { countSignupsSince, signupRowBatches, type SignupScope } from "@/lib/domain/signups/queries";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { counts, createFixtureWaitlist, emailsOnPage, expectedEmails, formatCount, signIn } from "./support";
 
 test.beforeEach(async ({ context }) => {

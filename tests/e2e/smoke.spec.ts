@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createWaitlist } from "@/lib/waitlists";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { signIn, unique } from "./support";
 
 test("the production build serves the dashboard in Chromium", async ({ page, context }) => {

@@ -1,9 +1,10 @@
 import type { BrowserContext, Page } from "@playwright/test";
 import { getDb } from "@/db/client";
-import { createApiKey, type Role } from "@/lib/api-keys";
-import { createSession, SESSION_COOKIE } from "@/lib/sessions";
-import { countSignups, listSignupRows, type SignupScope } from "@/lib/signups";
-import { createWaitlist } from "@/lib/waitlists";
+import { createApiKey, type Role } from "@/lib/domain/api-keys";
+import { createSession } from "@/lib/domain/sessions";
+import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
+import { countSignups, listSignupRows, type SignupScope } from "@/lib/domain/signups/queries";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 
 export const baseURL = process.env.E2E_BASE_URL!;
 let sequence = 0;

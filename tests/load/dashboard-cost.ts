@@ -12,8 +12,9 @@ import { copyFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createApiKey } from "@/lib/api-keys";
-import { createSession, SESSION_COOKIE } from "@/lib/sessions";
+import { createApiKey } from "@/lib/domain/api-keys";
+import { createSession } from "@/lib/domain/sessions";
+import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { freshDatabasePath, startTestServer } from "../e2e/test-server";
 import { autocannon, type AutocannonRequest } from "./autocannon";
 

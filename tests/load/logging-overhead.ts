@@ -8,8 +8,8 @@ import { openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "@/db/client";
-import { createApiKey } from "@/lib/api-keys";
-import { createWaitlist } from "@/lib/waitlists";
+import { createApiKey } from "@/lib/domain/api-keys";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { makeSignups } from "../e2e/api-fixtures";
 import { autocannon } from "./autocannon";
 

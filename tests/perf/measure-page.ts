@@ -3,8 +3,9 @@
 // Prints time to first byte, to the first table row in the HTML, and to the last byte (median of 5
 // runs), "cold" (a write from this process before each run, so the server's cached counts are stale)
 // and "warm" (counts cached, as when paging through the same view).
-import { createApiKey } from "@/lib/api-keys";
-import { createSession, SESSION_COOKIE } from "@/lib/sessions";
+import { createApiKey } from "@/lib/domain/api-keys";
+import { createSession } from "@/lib/domain/sessions";
+import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 
 const [base, waitlistId, query = "verified=true"] = process.argv.slice(2);
 if (!base || !waitlistId) throw new Error("usage: measure-page.ts <base-url> <waitlist-id> [query]");

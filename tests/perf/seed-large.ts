@@ -3,7 +3,7 @@
 // Prints the waitlist id. Signups spread over the last 365 days; ~60% verified, ~25% referral.
 import { randomUUID } from "node:crypto";
 import { openDatabase } from "@/db/client";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 
 const count = Number(process.argv[2] ?? 100_000);
 if (!Number.isInteger(count) || count < 1) throw new Error("usage: seed-large.ts <signup count>");

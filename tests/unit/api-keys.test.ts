@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createApiKey, hashSecret, listApiKeys, looksLikeApiKey, revokeApiKey, verifyApiKey, VIEW_ROLE } from "@/lib/api-keys";
+import { createApiKey, hashSecret, listApiKeys, looksLikeApiKey, revokeApiKey, verifyApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 let temp: TempDatabase;

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { toProblem, toProblemResponse } from "@/lib/api/problem";
-import { AppError, invalidParameter } from "@/lib/errors";
+import { AppError, invalidParameter } from "@/lib/core/errors";
 
 describe("the one error mapper", () => {
   it("maps an AppError to an RFC 9457 body with its code, status and parameter", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { resolveClientAddress } from "@/lib/client-address";
-import { addressLimiterKey, canonicalIpAddress } from "@/lib/ip-address";
+import { resolveClientAddress } from "@/lib/http/client-address";
+import { addressLimiterKey, canonicalIpAddress } from "@/lib/http/ip-address";
 
 const GARBAGE = [
   "",

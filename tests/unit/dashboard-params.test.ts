@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SIGNUP_TABLE, signupApiPath, signupExportHref, signupTableHref } from "@/app/(dashboard)/waitlists/[id]/table-url";
-import { parseSignupTableParams, parseWaitlistTableParams } from "@/lib/list-params";
+import { parseSignupTableParams, parseWaitlistTableParams } from "@/lib/domain/list-params";
 
 describe("dashboard URL state", () => {
   it("has the defaults of the shared parser", () => {

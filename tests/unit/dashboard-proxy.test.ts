@@ -1,10 +1,10 @@
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { hashSecret } from "@/lib/api-keys";
-import { SESSION_ID_HEADER } from "@/lib/dashboard-budget";
-import { dashboardProxy } from "@/lib/dashboard-proxy";
-import { env } from "@/lib/env";
-import { isPublicPath, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "@/lib/session-cookie";
+import { hashSecret } from "@/lib/domain/api-keys";
+import { SESSION_ID_HEADER } from "@/lib/dashboard/budget";
+import { dashboardProxy } from "@/lib/dashboard/proxy";
+import { env } from "@/lib/core/env";
+import { isPublicPath, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 
 // As behind one reverse proxy: its X-Forwarded-Proto is believed (env() reads this on first use).
 beforeAll(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { later } from "@/lib/defer";
+import { later } from "@/lib/dashboard/defer";
 
 describe("later", () => {
   it("runs deferred work in order, one job per turn of the event loop, so that other callbacks run in between", async () => {

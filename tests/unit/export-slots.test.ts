@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { releasingWhenDone, SlotPool } from "@/lib/export-slots";
+import { releasingWhenDone, SlotPool } from "@/lib/dashboard/export-slots";
 
 function counting() {
   const calls = { count: 0 };

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { FixedWindowLimiter, MAX_KEY_LENGTH } from "@/lib/rate-limit";
+import { FixedWindowLimiter, MAX_KEY_LENGTH } from "@/lib/http/rate-limit";
 
 setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { AppError } from "@/lib/errors";
-import { parseApiQuery, parseSignupTableParams, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/list-params";
+import { AppError } from "@/lib/core/errors";
+import { parseApiQuery, parseSignupTableParams, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 
 function apiError(query: string, schema: z.ZodType = signupListParamsSchema): AppError {
   try {

@@ -6,8 +6,8 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
-import { prepareSignupInsert } from "@/lib/signups";
-import { createWaitlist } from "@/lib/waitlists";
+import { prepareSignupInsert } from "@/lib/domain/signups/queries";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 
 const realMigrations = join(process.cwd(), "db", "migrations");
 

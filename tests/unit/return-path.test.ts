@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeReturnPath, signInHref } from "@/lib/return-path";
+import { safeReturnPath, signInHref } from "@/lib/dashboard/return-path";
 
 /** Paths that resolve (dot segments removed, "\" read as "/") to "//host" or "/\host": another site. */
 const LEAVES_OUR_ORIGIN = [

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_WAITLISTS, seedDemoData } from "@/lib/seed/seed-demo";
-import { countSignups, signupRowBatches } from "@/lib/signups";
-import { listWaitlists } from "@/lib/waitlists";
+import { countSignups, signupRowBatches } from "@/lib/domain/signups/queries";
+import { listWaitlists } from "@/lib/domain/waitlists/queries";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 const NOW = new Date("2026-06-01T12:00:00Z");

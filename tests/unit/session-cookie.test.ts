@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isHttpsRequest, SESSION_COOKIE_GRACE_MS, sessionCookieName, sessionCookieOptions } from "@/lib/session-cookie";
+import { isHttpsRequest, sessionCookieName, sessionCookieOptions } from "@/lib/dashboard/session-cookie";
+import { SESSION_COOKIE_GRACE_MS } from "@/lib/domain/session-lifetime";
 
 const overHttps = { "x-forwarded-proto": "https" };
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createApiKey, revokeApiKey } from "@/lib/api-keys";
+import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
 import { apiKeys } from "@/db/schema";
 import { eq } from "drizzle-orm";
-import { checkSignInKey, createSession, deleteSession, getSessionFromToken, lookupSession, SESSION_LIFETIME_MS } from "@/lib/sessions";
-import { SESSION_COOKIE_GRACE_MS } from "@/lib/session-cookie";
+import { checkSignInKey, createSession, deleteSession, getSessionFromToken, lookupSession, SESSION_LIFETIME_MS } from "@/lib/domain/sessions";
+import { SESSION_COOKIE_GRACE_MS } from "@/lib/domain/session-lifetime";
 import { temporaryDatabase } from "./helpers";
 
 const db = temporaryDatabase();

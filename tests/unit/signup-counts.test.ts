@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { countSignups, countSignupsSince, prepareSignupInsert, signupsPerDay, type SignupScope } from "@/lib/signups";
-import { createWaitlist } from "@/lib/waitlists";
+import { countSignups, countSignupsSince, prepareSignupInsert, signupsPerDay, type SignupScope } from "@/lib/domain/signups/queries";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 // Without a search, the counts come from signup_counts (kept by triggers); with a search that

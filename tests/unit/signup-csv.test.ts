@@ -1,7 +1,7 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { neutralizeFormula, signupCsvStream } from "@/lib/signup-csv";
-import { createWaitlist } from "@/lib/waitlists";
+import { neutralizeFormula, signupCsvStream } from "@/lib/domain/signups/csv";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { temporaryDatabase } from "./helpers";
 
 const db = temporaryDatabase();

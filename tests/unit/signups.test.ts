@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Position } from "@/lib/cursor";
+import type { Position } from "@/lib/sqlite/keyset";
 import {
   countSignups,
   countSignupsSince,
@@ -12,8 +12,8 @@ import {
   toSignupResponse,
   type SignupRow,
   type SignupScope,
-} from "@/lib/signups";
-import { createWaitlist } from "@/lib/waitlists";
+} from "@/lib/domain/signups/queries";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 const DAY = 86_400_000;

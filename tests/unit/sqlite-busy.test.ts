@@ -1,8 +1,8 @@
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createApiKey } from "@/lib/api-keys";
-import { getSessionFromToken, startSession } from "@/lib/sessions";
-import { writeIfUnlocked, writeWhenUnlocked } from "@/lib/sqlite-busy";
+import { createApiKey } from "@/lib/domain/api-keys";
+import { getSessionFromToken, startSession } from "@/lib/domain/sessions";
+import { writeIfUnlocked, writeWhenUnlocked } from "@/lib/sqlite/busy";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 // Another process holding the write lock (as `signups import` does until it commits) must neither

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { memoizeWhileUnchanged } from "@/lib/query-cache";
-import { countSignups } from "@/lib/signups";
-import { cachedCountSignups } from "@/lib/signup-stats";
-import { createWaitlist, listWaitlistSummaries } from "@/lib/waitlists";
+import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
+import { countSignups } from "@/lib/domain/signups/queries";
+import { cachedCountSignups } from "@/lib/domain/signups/cached-stats";
+import { createWaitlist, listWaitlistSummaries } from "@/lib/domain/waitlists/queries";
 import { temporaryDatabase } from "./helpers";
 
 const db = temporaryDatabase();

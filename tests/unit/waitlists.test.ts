@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AppError } from "@/lib/errors";
-import { createWaitlist, getWaitlist, getWaitlistOrThrow, httpUrlSchema, listWaitlists, newWaitlistSchema, toWaitlistResponse } from "@/lib/waitlists";
+import { AppError } from "@/lib/core/errors";
+import { createWaitlist, getWaitlist, getWaitlistOrThrow, httpUrlSchema, listWaitlists, newWaitlistSchema, toWaitlistResponse } from "@/lib/domain/waitlists/queries";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 let temp: TempDatabase;

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { requireSession } from "@/lib/dashboard-auth";
-import { parseWaitlistTableParams } from "@/lib/list-params";
-import { listWaitlistSummaries } from "@/lib/waitlists";
+import { requireSession } from "@/lib/dashboard/auth";
+import { parseWaitlistTableParams } from "@/lib/domain/list-params";
+import { listWaitlistSummaries } from "@/lib/domain/waitlists/queries";
 import { WaitlistsTable } from "./waitlists-table";
 
 export const metadata: Metadata = { title: "Waitlists" };

@@ -9,8 +9,8 @@ import { SearchBox } from "@/components/search-box";
 import { ariaSort, SortHeaderLink } from "@/components/sort-header";
 import { focusRing, linkClass, mutedText } from "@/components/styles";
 import { WebsiteLink } from "@/components/website-link";
-import type { WaitlistTableParams } from "@/lib/list-params";
-import type { WaitlistSummary, WaitlistSummarySort } from "@/lib/waitlists";
+import type { WaitlistTableParams } from "@/lib/domain/list-params";
+import type { WaitlistSummary, WaitlistSummarySort } from "@/lib/domain/waitlists/queries";
 import { overviewHref } from "./overview-url";
 
 const features = tableFeatures({ rowSortingFeature, columnVisibilityFeature });

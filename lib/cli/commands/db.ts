@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
-import { backupDatabase } from "@/lib/backup";
-import { env } from "@/lib/env";
+import { backupDatabase } from "@/lib/sqlite/backup";
+import { env } from "@/lib/core/env";
 import { seedDemoData } from "@/lib/seed/seed-demo";
 import { emit, type JsonOption } from "../output";
 

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { createApiKey, listApiKeys, revokeApiKey, ROLES, VIEW_ROLE } from "@/lib/api-keys";
-import { AppError } from "@/lib/errors";
+import { createApiKey, listApiKeys, revokeApiKey, ROLES, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { AppError } from "@/lib/core/errors";
 import { durationSchema } from "../duration";
 import { emit, parseOptions, table, type JsonOption } from "../output";
 

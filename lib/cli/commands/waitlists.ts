@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { countSignups } from "@/lib/signups";
-import { createWaitlist, listWaitlists, newWaitlistSchema, toWaitlistResponse } from "@/lib/waitlists";
+import { countSignups } from "@/lib/domain/signups/queries";
+import { createWaitlist, listWaitlists, newWaitlistSchema, toWaitlistResponse } from "@/lib/domain/waitlists/queries";
 import { emit, parseOptions, table, type JsonOption } from "../output";
 
 export function registerWaitlistCommands(program: Command): void {

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { CopyButton } from "@/components/copy-button";
 import { focusRing, mutedText } from "@/components/styles";
 import { WebsiteLink } from "@/components/website-link";
-import { requireSession } from "@/lib/dashboard-auth";
+import { requireSession } from "@/lib/dashboard/auth";
 import { findWaitlist } from "./find-waitlist";
 
 type Params = { params: Promise<{ id: string }> };

@@ -1,10 +1,10 @@
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
-import { requireSession, requestOrigin } from "@/lib/dashboard-auth";
-import { later } from "@/lib/defer";
-import { DASHBOARD_PAGE_SIZES, lastReachablePage, MAX_PAGED_ROWS, parseSignupTableParams } from "@/lib/list-params";
-import { cachedCountSignups, cachedSignupsPerDay } from "@/lib/signup-stats";
-import { countSignupsSince, listSignupRows, type SignupScope } from "@/lib/signups";
+import { requireSession, requestOrigin } from "@/lib/dashboard/auth";
+import { later } from "@/lib/dashboard/defer";
+import { DASHBOARD_PAGE_SIZES, lastReachablePage, MAX_PAGED_ROWS, parseSignupTableParams } from "@/lib/domain/list-params";
+import { cachedCountSignups, cachedSignupsPerDay } from "@/lib/domain/signups/cached-stats";
+import { countSignupsSince, listSignupRows, type SignupScope } from "@/lib/domain/signups/queries";
 import { ApiBox } from "./api-box";
 import { ChartSection, ChartSkeleton, periodStarts } from "./chart-section";
 import { Figures, FiguresSkeleton } from "./figures";

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { describeCustomInputs } from "@/components/custom-inputs";
 import { formatDateTime } from "@/components/format";
 import { buttonClass, mutedText } from "@/components/styles";
-import type { SignupRow } from "@/lib/signups";
+import type { SignupRow } from "@/lib/domain/signups/queries";
 
 /** A modal with everything about one signup; the native <dialog> traps focus and closes on Escape. */
 export function SignupDetails({ signup, onClose }: { signup: SignupRow | null; onClose: () => void }) {

@@ -19,8 +19,8 @@ import { PendingNavigationProvider, TransitionLink, usePendingNavigation, useTra
 import { SearchBox } from "@/components/search-box";
 import { ariaSort, SortHeaderLink } from "@/components/sort-header";
 import { buttonClass, focusRing, inputClass, linkClass, mutedText } from "@/components/styles";
-import type { SignupTableParams } from "@/lib/list-params";
-import type { SignupCounts, SignupRow, SignupSort } from "@/lib/signups";
+import type { SignupTableParams } from "@/lib/domain/list-params";
+import type { SignupCounts, SignupRow, SignupSort } from "@/lib/domain/signups/queries";
 import { SignupDetails } from "./signup-details";
 import { signupExportHref, signupTableHref, signupTableSearch } from "./table-url";
 
@@ -88,7 +88,7 @@ const columns = helper.columns([
   }),
 ]);
 
-/** How deep the table pages: `pages` at the current size, covering the first `rows` rows (lib/list-params.ts). */
+/** How deep the table pages: `pages` at the current size, covering the first `rows` rows (lib/domain/list-params.ts). */
 interface Reach {
   pages: number;
   rows: number;

@@ -1,4 +1,4 @@
-import type { SignupTableParams } from "@/lib/list-params";
+import type { SignupTableParams } from "@/lib/domain/list-params";
 
 // Imported by client components too, so it must not import the query layer at run time.
 

@@ -1,8 +1,8 @@
-import { requireSession } from "@/lib/dashboard-auth";
-import { SESSION_ID_HEADER } from "@/lib/dashboard-budget";
-import { EXPORTS_PER_SESSION, exportSlots, releasingWhenDone } from "@/lib/export-slots";
-import { parseSignupTableParams } from "@/lib/list-params";
-import { signupCsvStream } from "@/lib/signup-csv";
+import { requireSession } from "@/lib/dashboard/auth";
+import { SESSION_ID_HEADER } from "@/lib/dashboard/budget";
+import { EXPORTS_PER_SESSION, exportSlots, releasingWhenDone } from "@/lib/dashboard/export-slots";
+import { parseSignupTableParams } from "@/lib/domain/list-params";
+import { signupCsvStream } from "@/lib/domain/signups/csv";
 import { findWaitlist } from "../find-waitlist";
 
 function fileSlug(name: string): string {

@@ -1,5 +1,5 @@
-import { addressLimiterKey, canonicalIpAddress } from "@/lib/ip-address";
-import { requestContext } from "@/lib/request-context";
+import { addressLimiterKey, canonicalIpAddress } from "@/lib/http/ip-address";
+import { requestContext } from "@/lib/http/request-context";
 
 /**
  * The client's address. With no trusted proxy (`hops` 0) it is the connection's peer: a client

@@ -1,7 +1,7 @@
 import { renameSync, rmSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { getDb, type AppDatabase } from "@/db/client";
-import { prepareBackupDestination } from "@/lib/backup-destination";
+import { prepareBackupDestination } from "@/lib/sqlite/backup-destination";
 
 export interface BackupInput {
   /** Where to write the copy. */

@@ -7,7 +7,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
  */
 export interface RequestContext {
   requestId: string;
-  /** The client's address, as lib/client-address resolved (proxy hops considered). */
+  /** The client's address, as lib/http/client-address resolved (proxy hops considered). */
   clientAddress: string;
   /** Set once the request is authenticated: the API key's id (never the key), for the log line. */
   keyId?: string;

@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
 import { NextResponse } from "next/server";
-import { env } from "./env";
-import { FixedWindowLimiter, type LimitState } from "./rate-limit";
+import { env } from "@/lib/core/env";
+import { FixedWindowLimiter, type LimitState } from "@/lib/http/rate-limit";
 
 // The dashboard's per-session request budget: DASHBOARD_REQUESTS_PER_MINUTE per session and window
 // of 60 seconds, per process. Kept free of database imports: proxy.ts uses it.
 
 /**
  * The id of the session a cookie names, as the sessions table stores it: the SHA-256 of the token
- * (lib/sessions.ts, hashSecret; a unit test ties the two). Budgets are kept under it, never under the token.
+ * (lib/domain/sessions.ts, hashSecret; a unit test ties the two). Budgets are kept under it, never under the token.
  */
 export function sessionIdOf(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");

@@ -1,10 +1,10 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { setRequestKeyId } from "./request-context";
+import { setRequestKeyId } from "@/lib/http/request-context";
 import { signInHref } from "./return-path";
 import { isHttpsRequest, REQUEST_PATH_HEADER, sessionCookieName } from "./session-cookie";
-import { lookupSession, type DashboardSession, type SessionLookup } from "./sessions";
+import { lookupSession, type DashboardSession, type SessionLookup } from "@/lib/domain/sessions";
 
 /** The session of the current request (from the cookie name that applies to it), looked up once per render. */
 const lookupCurrentSession = cache(async (): Promise<SessionLookup> => {

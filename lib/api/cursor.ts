@@ -1,11 +1,6 @@
 import { z } from "zod";
-import { invalidParameter } from "./errors";
-
-/** Where a keyset page ends: the sort key of its last row. */
-export interface Position {
-  createdAt: number;
-  id: number | string;
-}
+import type { Position } from "@/lib/sqlite/keyset";
+import { invalidParameter } from "@/lib/core/errors";
 
 const payloadSchema = z.tuple([z.string(), z.number().int().nonnegative(), z.union([z.number().int(), z.string().max(64)])]);
 

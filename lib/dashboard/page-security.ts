@@ -1,5 +1,5 @@
 import type { NextRequest, NextResponse } from "next/server";
-import { newNonce, pageCsp } from "./security-headers";
+import { newNonce, pageCsp } from "@/lib/http/security-headers";
 
 /**
  * Gives a page request its CSP with a fresh nonce. Next.js reads the nonce from the request's

@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { budgetExceededResponse, dashboardLimiter, SESSION_ID_HEADER, sessionIdOf } from "./dashboard-budget";
+import { budgetExceededResponse, dashboardLimiter, SESSION_ID_HEADER, sessionIdOf } from "./budget";
 import { signInHref } from "./return-path";
 import { isHttpsRequest, isPublicPath, REQUEST_PATH_HEADER, sessionCookieName } from "./session-cookie";
 

@@ -3,10 +3,10 @@ import { asc, eq, getTableColumns, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { waitlists, type Waitlist } from "@/db/schema";
-import { AppError } from "./errors";
-import type { Position } from "./cursor";
-import { containsPattern } from "./like-pattern";
-import { preparedOnce } from "./prepared";
+import { AppError } from "@/lib/core/errors";
+import type { Position } from "@/lib/sqlite/keyset";
+import { containsPattern } from "@/lib/sqlite/like-pattern";
+import { preparedOnce } from "@/lib/sqlite/statements";
 
 export const httpUrlSchema = z
   .url({ protocol: /^https?$/, hostname: /^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/i })

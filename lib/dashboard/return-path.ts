@@ -1,4 +1,4 @@
-import type { SessionEndReason } from "./sessions";
+import type { SessionEndReason } from "@/lib/domain/sessions";
 
 const PROBE_ORIGIN = "http://return-path.invalid";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { invalidParameter } from "./errors";
-import { SIGNUP_SORTS, SORT_DIRECTIONS } from "./signups";
-import { WAITLIST_SUMMARY_SORTS } from "./waitlists";
+import { invalidParameter } from "@/lib/core/errors";
+import { SIGNUP_SORTS, SORT_DIRECTIONS } from "./signups/queries";
+import { WAITLIST_SUMMARY_SORTS } from "./waitlists/queries";
 
 // One definition of every list parameter, shared by /v1 (strict: bad input is a 400) and the
 // dashboard (lenient: bad input falls back to the default).

@@ -1,7 +1,7 @@
 import type { Database, Statement } from "better-sqlite3";
 import { getDb, type AppDatabase } from "@/db/client";
-import type { Position } from "./cursor";
-import { containsPattern } from "./like-pattern";
+import type { Position } from "@/lib/sqlite/keyset";
+import { containsPattern } from "@/lib/sqlite/like-pattern";
 
 export interface SignupFilters {
   verified?: boolean;

@@ -2,8 +2,10 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { apiKeys, type ApiKey } from "@/db/schema";
-import { writeIfUnlocked } from "@/lib/sqlite-busy";
-import { preparedOnce } from "./prepared";
+
+export type { ApiKey };
+import { writeIfUnlocked } from "@/lib/sqlite/busy";
+import { preparedOnce } from "@/lib/sqlite/statements";
 
 export const ROLES = ["waitlist:view"] as const;
 export type Role = (typeof ROLES)[number];

@@ -2,11 +2,11 @@ import { randomBytes } from "node:crypto";
 import { eq, lt } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { apiKeys, sessions, type ApiKey } from "@/db/schema";
-import { writeWhenUnlocked } from "./sqlite-busy";
+import { writeWhenUnlocked } from "@/lib/sqlite/busy";
 import { hashSecret, isKeyActive, looksLikeApiKey, verifyApiKey, VIEW_ROLE, type ApiKeySummary, toApiKeySummary } from "./api-keys";
-import { SESSION_COOKIE_GRACE_MS, SESSION_LIFETIME_MS } from "./session-cookie";
+import { SESSION_COOKIE_GRACE_MS, SESSION_LIFETIME_MS } from "./session-lifetime";
 
-export { SECURE_SESSION_COOKIE, SESSION_COOKIE, SESSION_LIFETIME_MS } from "./session-cookie";
+export { SESSION_LIFETIME_MS } from "./session-lifetime";
 
 export interface DashboardSession {
   expiresAt: Date;

@@ -1,4 +1,4 @@
-import { invalidParameter } from "./errors";
+import { invalidParameter } from "@/lib/core/errors";
 
 /** Any-case UUID text; ids are stored and returned lowercase. */
 export const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";

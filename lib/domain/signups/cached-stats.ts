@@ -1,6 +1,6 @@
 import { getDb, type AppDatabase } from "@/db/client";
-import { memoizeWhileUnchanged } from "./query-cache";
-import { countSignups, signupsPerDay, type SignupCounts, type SignupScope } from "./signups";
+import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
+import { countSignups, signupsPerDay, type SignupCounts, type SignupScope } from "./queries";
 
 // The dashboard's aggregates, remembered until the database changes (see memoizeWhileUnchanged):
 // the same numbers as countSignups/signupsPerDay, without recounting on every page turn.

@@ -1,5 +1,6 @@
 // Kept free of database imports so that proxy.ts can use it.
-import { env } from "./env";
+import { env } from "@/lib/core/env";
+import { SESSION_COOKIE_GRACE_MS } from "@/lib/domain/session-lifetime";
 
 /** The cookie that carries the dashboard session token over plain HTTP (localhost, a private network). */
 export const SESSION_COOKIE = "wl_session";
@@ -8,13 +9,6 @@ export const SESSION_COOKIE = "wl_session";
  * neither a plain-HTTP page (a network attacker) nor a sibling subdomain can plant or replace it.
  */
 export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
-/** Sessions last 12 hours from sign-in (absolute, not sliding): a day's work, then sign in again. */
-export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
-/**
- * The cookie outlives its session by a day, so that a request after the 12 hours still reaches the
- * server with the token and the sign-in page can say that the session expired.
- */
-export const SESSION_COOKIE_GRACE_MS = 24 * 60 * 60 * 1000;
 /** Request header in which proxy.ts hands the requested path and query to the pages. */
 export const REQUEST_PATH_HEADER = "x-dashboard-path";
 

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/core/errors";
 
 // The files SQLite keeps beside a database: replacing the live WAL loses its last commits.
 const DATABASE_FILES = [

@@ -1,6 +1,6 @@
 import { stringify } from "csv-stringify/sync";
 import { getDb, type AppDatabase } from "@/db/client";
-import { signupRowBatches, type SignupRow, type SignupScope } from "./signups";
+import { signupRowBatches, type SignupRow, type SignupScope } from "./queries";
 
 export const SIGNUP_CSV_COLUMNS = ["email", "verified", "referral", "custom_inputs", "created_at"] as const;
 
