@@ -8,7 +8,8 @@ import { withApiKey } from "./with-api-key";
 import { noParamsSchema, parseApiQuery, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import { signupJsonBatches, signupJsonPage } from "@/lib/domain/signups/queries";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
-import { getWaitlistOrThrow, listWaitlists, toWaitlistResponse } from "@/lib/domain/waitlists/queries";
+import { getWaitlistOrThrow, listWaitlists } from "@/lib/domain/waitlists/queries";
+import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
 
 // GET /v1/waitlist – list waitlists (all, or one keyset page with ?limit&cursor)
 export const listWaitlistsRoute = withApiKey(({ url }) => {

@@ -9,10 +9,10 @@ import {
   signupJsonPage,
   signupRowBatches,
   signupsPerDay,
-  toSignupResponse,
   type SignupRow,
   type SignupScope,
 } from "@/lib/domain/signups/queries";
+import { signupResponseSchema, toSignupResponse } from "@/lib/domain/signups/response";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
@@ -92,6 +92,8 @@ describe("keyset pages", () => {
     const page = signupJsonPage({ scope: { waitlistId }, limit: 1000 }, temp.db);
     expect(page.next).toBeNull();
     expect(page.items.map((text) => JSON.parse(text))).toEqual(all.map(toSignupResponse));
+    // …and each object is exactly the response schema, in its field order.
+    for (const text of page.items) expect(Object.keys(signupResponseSchema.strict().parse(JSON.parse(text)))).toEqual(Object.keys(signupResponseSchema.shape));
   });
 
   it("returns an empty last page for an unknown waitlist", () => {

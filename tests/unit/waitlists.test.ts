@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/core/errors";
-import { createWaitlist, getWaitlist, getWaitlistOrThrow, httpUrlSchema, listWaitlists, newWaitlistSchema, toWaitlistResponse } from "@/lib/domain/waitlists/queries";
+import { createWaitlist, getWaitlist, getWaitlistOrThrow, httpUrlSchema, listWaitlists, newWaitlistSchema } from "@/lib/domain/waitlists/queries";
+import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 let temp: TempDatabase;

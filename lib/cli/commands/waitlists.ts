@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { countSignups } from "@/lib/domain/signups/queries";
-import { createWaitlist, listWaitlists, newWaitlistSchema, toWaitlistResponse } from "@/lib/domain/waitlists/queries";
+import { createWaitlist, listWaitlists, newWaitlistSchema } from "@/lib/domain/waitlists/queries";
+import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
 import { emit, parseOptions, table, type JsonOption } from "../output";
 
 export function registerWaitlistCommands(program: Command): void {

@@ -29,14 +29,8 @@ export type SignupSort = (typeof SIGNUP_SORTS)[number];
 export const SORT_DIRECTIONS = ["asc", "desc"] as const;
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 
-/** The API's view of a signup: exactly the fields of the specification. */
-export function toSignupResponse(row: SignupRow) {
-  return { email: row.email, verified: row.verified, referral: row.referral, custom_inputs: row.customInputs };
-}
-export type SignupResponse = ReturnType<typeof toSignupResponse>;
-
 // SQLite writes the API's JSON itself, so a page or a stream never round-trips through JSON.parse.
-// Keep in step with toSignupResponse (a unit test compares the two).
+// Keep in step with signupResponseSchema (a unit test compares the two).
 const SIGNUP_JSON_SQL = `json_object('email', email, 'verified', json(iif(verified, 'true', 'false')), 'referral', json(iif(referral, 'true', 'false')), 'custom_inputs', json(custom_inputs))`;
 const ROW_COLUMNS = "id, email, verified, referral, custom_inputs, created_at";
 const ORDER_EXPRESSIONS: Record<SignupSort, string> = { created_at: "created_at", email: "lower(email)" };

@@ -19,12 +19,6 @@ export const newWaitlistSchema = z.object({
 });
 export type NewWaitlist = z.input<typeof newWaitlistSchema>;
 
-/** The API's view of a waitlist: exactly the fields of the specification. */
-export function toWaitlistResponse(row: Waitlist) {
-  return { id: row.id, name: row.name, website: row.website };
-}
-export type WaitlistResponse = ReturnType<typeof toWaitlistResponse>;
-
 export function createWaitlist(input: NewWaitlist, db: AppDatabase = getDb()): Waitlist {
   const { name, website } = newWaitlistSchema.parse(input);
   const row: Waitlist = { id: randomUUID(), name, website, createdAt: new Date() };

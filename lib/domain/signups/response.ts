@@ -1,0 +1,22 @@
+import { z } from "zod";
+import type { SignupRow } from "./queries";
+
+// The API's view of a signup: exactly the four fields of the specification. The OpenAPI component,
+// the TypeScript type and the JSON that SQLite builds for pages and streams (SIGNUP_JSON_SQL, tied
+// to this schema by a unit test) all follow this schema.
+
+export const signupResponseSchema = z
+  .strictObject({
+    email: z.string().meta({ format: "email", description: "The address that signed up." }),
+    verified: z.boolean().meta({ description: "Whether the address was verified." }),
+    referral: z.boolean().meta({ description: "Whether the signup came from a referral." }),
+    custom_inputs: z.array(z.record(z.string(), z.unknown())).meta({
+      description: "The custom input objects given at signup, as stored; `[]` when there are none. Their fields are free-form.",
+    }),
+  })
+  .meta({ description: "A signup: exactly these four fields (a signup has no public id)." });
+export type SignupResponse = z.infer<typeof signupResponseSchema>;
+
+export function toSignupResponse(row: SignupRow): SignupResponse {
+  return { email: row.email, verified: row.verified, referral: row.referral, custom_inputs: row.customInputs };
+}
