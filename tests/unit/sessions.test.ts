@@ -4,9 +4,9 @@ import { apiKeys } from "@/db/schema";
 import { eq } from "drizzle-orm";
 import { checkSignInKey, createSession, deleteSession, getSessionFromToken, lookupSession, SESSION_LIFETIME_MS } from "@/lib/domain/sessions";
 import { SESSION_COOKIE_GRACE_MS } from "@/lib/domain/session-lifetime";
-import { temporaryDatabase } from "./helpers";
+import { tempDatabase } from "./temp-db";
 
-const db = temporaryDatabase();
+const { db } = tempDatabase();
 
 describe("sessions", () => {
   it("stores only the SHA-256 of a random token and finds the session by the token", () => {

@@ -2,9 +2,9 @@ import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { neutralizeFormula, signupCsvStream } from "@/lib/domain/signups/csv";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { temporaryDatabase } from "./helpers";
+import { tempDatabase } from "./temp-db";
 
-const db = temporaryDatabase();
+const { db } = tempDatabase();
 
 function addSignup(waitlistId: string, email: string, verified: boolean, customInputs: unknown[], createdAt: number) {
   db.$client

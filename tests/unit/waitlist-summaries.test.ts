@@ -3,9 +3,9 @@ import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
 import { countSignups } from "@/lib/domain/signups/queries";
 import { cachedCountSignups } from "@/lib/domain/signups/cached-stats";
 import { createWaitlist, listWaitlistSummaries } from "@/lib/domain/waitlists/queries";
-import { temporaryDatabase } from "./helpers";
+import { tempDatabase } from "./temp-db";
 
-const db = temporaryDatabase();
+const { db } = tempDatabase();
 
 function addSignup(waitlistId: string, email: string, verified: boolean, referral: boolean, createdAt: number) {
   db.$client

@@ -1,5 +1,5 @@
 // Load with a concurrent writer (a script, not part of npm test):
-//   npm run build && npx tsx tests/load/load-with-writer.ts [port=3690] [seconds=60] [connections=64]
+//   npm run build && npx tsx tests/bench/load/load-with-writer.ts [port=3690] [seconds=60] [connections=64]
 // 60 s of mixed API and dashboard traffic at 64 connections (autocannon) against the production
 // server (lib/server) while `npm run cli -- signups import` writes 100,000 rows into a waitlist
 // that is being read. Passes when there is no 5xx, no SQLITE_BUSY anywhere, the import completes and
@@ -13,8 +13,8 @@ import { createApiKey } from "@/lib/domain/api-keys";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { makeSignups } from "../e2e/api-fixtures";
-import { startTestServer } from "../e2e/test-server";
+import { makeSignups } from "@/tests/e2e/api-fixtures";
+import { startTestServer } from "@/tests/e2e/test-server";
 import { autocannon, type AutocannonRequest } from "./autocannon";
 
 const [portText = "3690", secondsText = "60", connectionsText = "64"] = process.argv.slice(2);

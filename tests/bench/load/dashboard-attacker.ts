@@ -1,8 +1,8 @@
-// The "attacker" of tests/load/dashboard-cost.ts, in a process of its own so that its work never
+// The "attacker" of tests/bench/load/dashboard-cost.ts, in a process of its own so that its work never
 // delays the latency measurement: one signed-in session running `loops` concurrent loops of full CSV
 // exports and searches for a random `q` on a random deep page, until SIGTERM. Then prints one JSON
 // line: the status counts of the finished requests per kind.
-//   npx tsx tests/load/dashboard-attacker.ts <url> <cookie header> <waitlist id> [loops=20]
+//   npx tsx tests/bench/load/dashboard-attacker.ts <url> <cookie header> <waitlist id> [loops=20]
 const [url = "", cookie = "", waitlistId = "", loopsText = "20"] = process.argv.slice(2);
 if (!url || !cookie || !waitlistId) throw new Error("usage: dashboard-attacker.ts <url> <cookie> <waitlist id> [loops]");
 

@@ -1,5 +1,5 @@
 // What one signed-in browser session with a script costs everyone else (a script, not part of npm test):
-//   npm run build && npx tsx tests/load/dashboard-cost.ts [--signups 200000] [--seconds 30] [--loops 20] [--port 3700] [--server-log file]
+//   npm run build && npx tsx tests/bench/load/dashboard-cost.ts [--signups 200000] [--seconds 30] [--loops 20] [--port 3700] [--server-log file]
 // Starts the production server (lib/server) on a waitlist of `signups` signups, measures /v1 latency
 // with autocannon (4 connections, two cheap endpoints) alone, then again while an "attacker"
 // (./dashboard-attacker.ts, a process of its own) runs `loops` concurrent loops of full CSV exports and
@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { createApiKey } from "@/lib/domain/api-keys";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
-import { freshDatabasePath, startTestServer } from "../e2e/test-server";
+import { freshDatabasePath, startTestServer } from "@/tests/e2e/test-server";
 import { autocannon, type AutocannonRequest } from "./autocannon";
 
 const { values: options } = parseArgs({
@@ -28,11 +28,11 @@ const { values: options } = parseArgs({
   },
 });
 
-/** A copy of a database holding one waitlist of `count` signups (tests/perf/seed-large.ts), seeded once per size and cached. */
+/** A copy of a database holding one waitlist of `count` signups (tests/bench/seed-large.ts), seeded once per size and cached. */
 async function seededCopy(count: number): Promise<string> {
   const cached = join(tmpdir(), `waitlist-dashboard-cost-${count}.db`);
   if (!existsSync(cached)) {
-    const seed = spawn(process.execPath, ["--import", "tsx", "tests/perf/seed-large.ts", String(count)], {
+    const seed = spawn(process.execPath, ["--import", "tsx", "tests/bench/seed-large.ts", String(count)], {
       env: { ...process.env, DATABASE_PATH: `${cached}.partial` },
       stdio: ["ignore", "ignore", "inherit"],
     });
@@ -92,7 +92,7 @@ async function main() {
   await (await fetch(`${server.url}/waitlists/${waitlistId}?q=warm`, { headers: { cookie } })).arrayBuffer();
 
   const alone = await measureApi(server.url, requests, seconds);
-  const attacker = spawn(process.execPath, ["--import", "tsx", "tests/load/dashboard-attacker.ts", server.url, cookie, waitlistId, options.loops], {
+  const attacker = spawn(process.execPath, ["--import", "tsx", "tests/bench/load/dashboard-attacker.ts", server.url, cookie, waitlistId, options.loops], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   let attackerOut = "";

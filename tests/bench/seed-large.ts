@@ -1,5 +1,5 @@
 // Fills a SQLite file with one large waitlist for performance measurements:
-//   DATABASE_PATH=/tmp/big.db npx tsx tests/perf/seed-large.ts 1000000
+//   DATABASE_PATH=/tmp/big.db npx tsx tests/bench/seed-large.ts 1000000
 // Prints the waitlist id. Signups spread over the last 365 days; ~60% verified, ~25% referral.
 import { randomUUID } from "node:crypto";
 import { openDatabase } from "@/db/client";

@@ -1,6 +1,6 @@
 // What the production server (lib/server: request ids, client address, one JSON log line per
 // request) costs compared with a bare `next start` on the same build and database (a script):
-//   npm run build && npx tsx tests/load/logging-overhead.ts [firstPort=3680] [rounds=3] [seconds=10]
+//   npm run build && npx tsx tests/bench/load/logging-overhead.ts [firstPort=3680] [rounds=3] [seconds=10]
 // Three servers: `next start`, lib/server with REQUEST_LOG=off, lib/server logging to a file.
 // Rounds alternate between them so that drift on a shared machine hits all three alike.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { openDatabase } from "@/db/client";
 import { createApiKey } from "@/lib/domain/api-keys";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { makeSignups } from "../e2e/api-fixtures";
+import { makeSignups } from "@/tests/e2e/api-fixtures";
 import { autocannon } from "./autocannon";
 
 const [firstPortText = "3680", roundsText = "3", secondsText = "10"] = process.argv.slice(2);

@@ -1,5 +1,5 @@
 // Times the waitlist page against a running server on the same SQLite file:
-//   DATABASE_PATH=/tmp/big.db npx tsx tests/perf/measure-page.ts http://127.0.0.1:3400 <waitlist-id> [query]
+//   DATABASE_PATH=/tmp/big.db npx tsx tests/bench/measure-page.ts http://127.0.0.1:3400 <waitlist-id> [query]
 // Prints time to first byte, to the first table row in the HTML, and to the last byte (median of 5
 // runs), "cold" (a write from this process before each run, so the server's cached counts are stale)
 // and "warm" (counts cached, as when paging through the same view).
