@@ -1,4 +1,5 @@
-import { Skeleton, TableSkeleton } from "@/components/skeleton";
+import { DataTableSkeleton } from "@/components/data-table/data-table-skeleton";
+import { Skeleton } from "@/components/skeleton";
 
 export default function OverviewLoading() {
   return (
@@ -6,7 +7,7 @@ export default function OverviewLoading() {
       <h1 className="text-2xl font-semibold">Waitlists</h1>
       <Skeleton className="mt-4 h-9 w-full max-w-sm" />
       <div className="mt-4">
-        <TableSkeleton rows={8} columns={6} label="Loading waitlists" />
+        <DataTableSkeleton rows={8} columns={6} label="Loading waitlists" />
       </div>
     </>
   );

@@ -1,4 +1,5 @@
-import { Skeleton, TableSkeleton } from "@/components/skeleton";
+import { DataTableSkeleton } from "@/components/data-table/data-table-skeleton";
+import { Skeleton } from "@/components/skeleton";
 import { ChartSkeleton } from "./chart-section";
 import { FiguresSkeleton } from "./figures";
 
@@ -18,7 +19,7 @@ export default function WaitlistLoading() {
         <Skeleton className="h-9 w-24" />
       </div>
       <div className="mt-4">
-        <TableSkeleton rows={25} columns={5} label="Loading signups" />
+        <DataTableSkeleton rows={25} columns={5} label="Loading signups" />
       </div>
     </>
   );
