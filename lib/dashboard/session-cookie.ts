@@ -1,5 +1,6 @@
 // Kept free of database imports so that proxy.ts can use it.
 import { env } from "@/lib/core/env";
+import { isApiPath } from "@/lib/http/api-path";
 import { SESSION_COOKIE_GRACE_MS } from "@/lib/domain/session-lifetime";
 
 /** The cookie that carries the dashboard session token over plain HTTP (localhost, a private network). */
@@ -17,7 +18,7 @@ const PUBLIC_FILES = new Set(["/favicon.ico", "/icon.svg", "/robots.txt"]);
 
 /** Paths that need no session: the API, its docs, the sign-in page, Next's own assets and PUBLIC_FILES. */
 export function isPublicPath(pathname: string): boolean {
-  return /^\/(v1|docs|signin)(\/|$)/.test(pathname) || pathname.startsWith("/_next/") || PUBLIC_FILES.has(pathname);
+  return isApiPath(pathname) || /^\/(docs|signin)(\/|$)/.test(pathname) || pathname.startsWith("/_next/") || PUBLIC_FILES.has(pathname);
 }
 
 /**
