@@ -1,10 +1,11 @@
 import { admitApiRequest } from "./auth";
 import { baseHeaders, newRequestId } from "./headers";
-import { publicRequestUrl } from "./request-url";
 import { toProblemResponse } from "./problem";
+import { requestOrigin } from "@/lib/http/origin";
 
 export interface ApiRequest<Params> {
   request: Request;
+  /** The URL the client used: its path and query on requestOrigin (lib/http/origin.ts), for the Link header. */
   url: URL;
   params: Params;
   requestId: string;
@@ -18,6 +19,13 @@ export function finishResponse(request: Request, response: Response, requestId: 
   if (request.method !== "HEAD") return response;
   void response.body?.cancel();
   return new Response(null, { status: response.status, headers: response.headers });
+}
+
+// Next.js rebuilds request.url from its own host name, and the production server's fast path uses
+// a placeholder one (lib/server/api-routes.ts): only the path and query are the client's.
+function publicUrl(request: Request): URL {
+  const { pathname, search } = new URL(request.url);
+  return new URL(requestOrigin(request.headers) + pathname + search);
 }
 
 /**
@@ -37,7 +45,7 @@ export function withApiKey<Params>(handler: Handler<Params>, options: { public?:
         limitHeaders = admission.headers;
         if (admission.error) throw admission.error;
       }
-      response = await handler({ request, url: publicRequestUrl(request), params: await segment.params, requestId });
+      response = await handler({ request, url: publicUrl(request), params: await segment.params, requestId });
     } catch (error) {
       response = toProblemResponse(error, requestId);
     }

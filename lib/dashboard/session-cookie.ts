@@ -1,5 +1,4 @@
 // Kept free of database imports so that proxy.ts can use it.
-import { env } from "@/lib/core/env";
 import { isApiPath } from "@/lib/http/api-path";
 import { SESSION_COOKIE_GRACE_MS } from "@/lib/domain/session-lifetime";
 
@@ -21,16 +20,7 @@ export function isPublicPath(pathname: string): boolean {
   return isApiPath(pathname) || /^\/(docs|signin)(\/|$)/.test(pathname) || pathname.startsWith("/_next/") || PUBLIC_FILES.has(pathname);
 }
 
-/**
- * Whether the browser reached us over HTTPS. The production server speaks plain HTTP, so only a
- * trusted reverse proxy (TRUSTED_PROXY_HOPS > 0) can say so, in X-Forwarded-Proto: without one, the
- * header is whatever the client sent.
- */
-export function isHttpsRequest(headers: Headers, trustedProxyHops = env().TRUSTED_PROXY_HOPS): boolean {
-  return trustedProxyHops > 0 && headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
-}
-
-/** The session cookie's name: `__Host-` prefixed over HTTPS, the plain one otherwise. */
+/** The session cookie's name: `__Host-` prefixed over HTTPS (isHttpsRequest, lib/http/origin.ts), the plain one otherwise. */
 export function sessionCookieName(secure: boolean): string {
   return secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
 }
