@@ -1,15 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-// eslint-disable-next-line no-restricted-imports -- TEMPORARY: replaced by a public check in the route-table change
-import { parseAndValidateFlightRouterState } from "next/dist/server/app-render/parse-and-validate-flight-router-state";
 import { AppError } from "@/lib/core/errors";
 import { ALLOWED_METHODS, PROBLEM_CONTENT_TYPE, toProblem } from "@/lib/api/problem";
 import { isApiPath } from "@/lib/http/api-path";
+import { isValidRouterState } from "./router-state";
 
 // Requests Next.js would answer with a 500 although the client is at fault, refused here instead:
 // - methods other than the ones the app knows: Next.js builds a WHATWG Request for each request,
 //   which throws on TRACE, TRACK and CONNECT (405, with a problem body under /v1);
 // - a Next-Router-State-Tree header (sent by the client-side router) that does not parse: Next.js
-//   throws while rendering the page (400).
+//   throws while rendering the page (400; ./router-state.ts).
 
 const HANDLED_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
 
@@ -37,15 +36,6 @@ export function refuseUnhandledRequest(request: IncomingMessage, response: Serve
     return true;
   }
   return false;
-}
-
-function isValidRouterState(header: string | string[] | undefined): boolean {
-  try {
-    parseAndValidateFlightRouterState(header);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
