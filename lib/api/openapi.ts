@@ -2,11 +2,14 @@ import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import { MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import type { CodeSample, HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "./openapi-types";
+import { signupResponseSchema } from "@/lib/domain/signups/response";
 import { UUID_PATTERN } from "@/lib/domain/waitlists/id";
+import { waitlistResponseSchema } from "@/lib/domain/waitlists/response";
 import { ALLOWED_METHODS, ERROR_TITLES, PROBLEM_CONTENT_TYPE, problemType } from "./problem";
 
 // The OpenAPI 3.1 document of /v1, served at /v1/openapi.json and rendered at /docs/api. Tests
-// validate real responses against it, so it is the contract, not a description of it.
+// validate real responses against it, so it is the contract, not a description of it. Parameters
+// and resource schemas come from the zod schemas the handlers parse and respond with.
 
 const ref = (schema: string): JsonSchema => ({ $ref: `#/components/schemas/${schema}` });
 
@@ -118,6 +121,12 @@ function queryParameters(schema: typeof signupListParamsSchema | typeof waitlist
     // The wire value of limit is text; documented as the integer it must spell.
     schema: name === "limit" ? { type: "integer", minimum: 1, maximum: MAX_PAGE_LIMIT } : properties[name]!,
   }));
+}
+
+/** A resource's JSON Schema, from the zod schema its responses are typed and built with (descriptions included). */
+function responseSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { target: "draft-2020-12", io: "output" });
+  return jsonSchema;
 }
 
 /** The shell variables every code sample uses. */
@@ -270,33 +279,8 @@ export const openApiDocument: OpenApiDocument = {
   },
   components: {
     schemas: {
-      Waitlist: {
-        type: "object",
-        description: "A waitlist: exactly these three fields.",
-        required: ["id", "name", "website"],
-        additionalProperties: false,
-        properties: {
-          id: { type: "string", format: "uuid", pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", description: "Lowercase UUID." },
-          name: { type: "string", minLength: 1, description: "The waitlist's name." },
-          website: { type: "string", format: "uri", description: "An absolute http or https URL." },
-        },
-      },
-      Signup: {
-        type: "object",
-        description: "A signup: exactly these four fields (a signup has no public id).",
-        required: ["email", "verified", "referral", "custom_inputs"],
-        additionalProperties: false,
-        properties: {
-          email: { type: "string", format: "email", description: "The address that signed up." },
-          verified: { type: "boolean", description: "Whether the address was verified." },
-          referral: { type: "boolean", description: "Whether the signup came from a referral." },
-          custom_inputs: {
-            type: "array",
-            description: "The custom input objects given at signup, as stored; `[]` when there are none. Their fields are free-form.",
-            items: { type: "object" },
-          },
-        },
-      },
+      Waitlist: responseSchema(waitlistResponseSchema),
+      Signup: responseSchema(signupResponseSchema),
       Problem: {
         type: "object",
         description: "An RFC 9457 problem detail.",
