@@ -226,7 +226,6 @@ const getOpenApi: OperationObject = {
   summary: "This document",
   description: "The OpenAPI 3.1 document of this API. No API key needed.",
   tags: ["Meta"],
-  security: [],
   parameters: [],
   responses: {
     "200": okResponse("The OpenAPI document.", { type: "object", required: ["openapi", "paths"] }, false, false),
@@ -260,7 +259,11 @@ Unknown query parameters, repeated parameters and values other than the document
 
 Every response carries a \`Request-Id\` header and \`Cache-Control: no-store\`. The version is the path prefix \`/v1\`: fields may be added to problem bodies, but resource objects keep exactly the fields documented here.`;
 
-export const openApiDocument: OpenApiDocument = {
+/** The operation of each /v1 route; the route table (./route-table.ts) puts them on their paths. */
+export const operations = { listWaitlists, getWaitlist, listSignups, getOpenApi };
+
+/** The document, with the paths of the route table. */
+export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDocument => ({
   openapi: "3.1.1",
   jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
   info: { title: "Waitlist API", version: "1.0.0", description },
@@ -271,12 +274,7 @@ export const openApiDocument: OpenApiDocument = {
     { name: "Meta", description: "About the API itself." },
   ],
   security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
-  paths: {
-    "/waitlist": { get: listWaitlists },
-    "/waitlist/{id}": { get: getWaitlist },
-    "/waitlist/{id}/signup": { get: listSignups },
-    "/openapi.json": { get: getOpenApi },
-  },
+  paths,
   components: {
     schemas: {
       Waitlist: responseSchema(waitlistResponseSchema),
@@ -307,4 +305,4 @@ export const openApiDocument: OpenApiDocument = {
       apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "The same key in `X-API-Key: <key>`, for clients that cannot set Authorization. When both headers are sent, only Authorization is read." },
     },
   },
-};
+});

@@ -11,7 +11,8 @@ export interface ApiRequest<Params> {
   requestId: string;
 }
 
-type Handler<Params> = (input: ApiRequest<Params>) => Response | Promise<Response>;
+/** A /v1 handler: what it answers once the request is admitted (see withApiKey). */
+export type ApiHandler<Params> = (input: ApiRequest<Params>) => Response | Promise<Response>;
 
 /** Adds the headers every /v1 response carries; HEAD gets the same status and headers, never a body. */
 export function finishResponse(request: Request, response: Response, requestId: string, extraHeaders: Record<string, string> = {}): Response {
@@ -34,7 +35,7 @@ function publicUrl(request: Request): URL {
  * problem+json response. Other methods never reach it (see ./methods), so the order is method,
  * authentication, role, parameters, resource.
  */
-export function withApiKey<Params>(handler: Handler<Params>, options: { public?: boolean } = {}) {
+export function withApiKey<Params>(handler: ApiHandler<Params>, options: { public?: boolean } = {}) {
   return async (request: Request, segment: { params: Promise<Params> }): Promise<Response> => {
     const requestId = newRequestId();
     let limitHeaders: Record<string, string> = {};

@@ -2,7 +2,7 @@ import { Ajv2020 } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { openApiDocument } from "@/lib/api/openapi";
+import { openApiDocument } from "@/lib/api/route-table";
 import { signupResponseSchema } from "@/lib/domain/signups/response";
 import { waitlistResponseSchema } from "@/lib/domain/waitlists/response";
 

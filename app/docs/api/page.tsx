@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import { curlSetup, openApiDocument } from "@/lib/api/openapi";
+import { curlSetup } from "@/lib/api/openapi";
+import { openApiDocument } from "@/lib/api/route-table";
 import { requestOrigin } from "@/lib/http/origin";
 import type { HttpMethod, JsonSchema, OperationObject, ResponseObject } from "@/lib/api/openapi-types";
 import { OperationSection, operationAnchor } from "./operation-section";
