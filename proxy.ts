@@ -2,16 +2,18 @@ import type { NextRequest } from "next/server";
 import { v1Proxy } from "@/lib/api/proxy";
 import { dashboardProxy } from "@/lib/dashboard/proxy";
 import { withPageCsp } from "@/lib/dashboard/page-security";
+import { isApiPath } from "@/lib/http/api-path";
 
 // /v1 gets its path repair (lib/api/proxy.ts). Everything else but Next's static files: a CSP with
 // a fresh nonce (lib/dashboard/page-security.ts), and dashboard pages and the CSV export need a session
 // (lib/dashboard/proxy.ts); /docs and /signin pass through. Static security headers: next.config.ts.
 export function proxy(request: NextRequest) {
-  if (/^\/v1(\/|$)/.test(request.nextUrl.pathname)) return v1Proxy(request);
+  if (isApiPath(request.nextUrl.pathname)) return v1Proxy(request);
   return withPageCsp(request, (requestHeaders) => dashboardProxy(request, requestHeaders));
 }
 
 // /v1/... reaches the proxy only when its path holds a "%", the one case the path repair is for:
 // running the proxy costs every other API request about as much CPU as the route itself
-// (tests/bench/README.md).
+// (tests/bench/README.md). Next.js needs the matcher as a literal: "v1/" here is the prefix of
+// isApiPath (lib/http/api-path.ts).
 export const config = { matcher: ["/((?!_next/static/|v1/).*)", "/v1/:rest(.*%.*)"] };

@@ -2,11 +2,14 @@ import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import { MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import type { CodeSample, HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "./openapi-types";
+import { signupResponseSchema } from "@/lib/domain/signups/response";
 import { UUID_PATTERN } from "@/lib/domain/waitlists/id";
+import { waitlistResponseSchema } from "@/lib/domain/waitlists/response";
 import { ALLOWED_METHODS, ERROR_TITLES, PROBLEM_CONTENT_TYPE, problemType } from "./problem";
 
 // The OpenAPI 3.1 document of /v1, served at /v1/openapi.json and rendered at /docs/api. Tests
-// validate real responses against it, so it is the contract, not a description of it.
+// validate real responses against it, so it is the contract, not a description of it. Parameters
+// and resource schemas come from the zod schemas the handlers parse and respond with.
 
 const ref = (schema: string): JsonSchema => ({ $ref: `#/components/schemas/${schema}` });
 
@@ -120,6 +123,12 @@ function queryParameters(schema: typeof signupListParamsSchema | typeof waitlist
   }));
 }
 
+/** A resource's JSON Schema, from the zod schema its responses are typed and built with (descriptions included). */
+function responseSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { target: "draft-2020-12", io: "output" });
+  return jsonSchema;
+}
+
 /** The shell variables every code sample uses. */
 export function curlSetup(origin: string): string {
   return `export WAITLIST_URL="${origin}"\nexport API_KEY="<API_KEY>"  # a key with the role waitlist:view`;
@@ -217,7 +226,6 @@ const getOpenApi: OperationObject = {
   summary: "This document",
   description: "The OpenAPI 3.1 document of this API. No API key needed.",
   tags: ["Meta"],
-  security: [],
   parameters: [],
   responses: {
     "200": okResponse("The OpenAPI document.", { type: "object", required: ["openapi", "paths"] }, false, false),
@@ -243,7 +251,7 @@ ${errorCodes}
 
 Rate limits (per server process, so a restart forgets them): each API key may make \`RATE_LIMIT_PER_MINUTE\` requests (600 by default) per window of 60 seconds that opens with its first request; each client address may fail authentication \`AUTH_FAILURES_PER_MINUTE\` times (30 by default) per 60 seconds, after which its requests get 429 without the key being checked. Failed authentications are never charged to a key. Every response of an operation that needs a key carries the \`RateLimit-Policy\` and \`RateLimit\` headers of draft-ietf-httpapi-ratelimit-headers (e.g. \`RateLimit-Policy: "per-key";q=600;w=60\` and \`RateLimit: "per-key";r=599;t=60\`: 599 requests left, the window resets in 60 s); a refused request is a 429 \`rate_limited\` problem with \`Retry-After\` (seconds). \`/v1/openapi.json\` is not limited.
 
-Lists: by default a list is complete (a bare JSON array). Add \`limit\` (1–${MAX_PAGE_LIMIT}) for keyset pages: the \`Link: <url>; rel="next"\` header carries the next page's absolute URL (on the origin the request was sent to: its \`Host\` header, or \`X-Forwarded-Host\`/\`X-Forwarded-Proto\` when a proxy in front sets them) with an opaque cursor and all other parameters; the last page has no \`Link\`. Order is creation order, oldest first, ties broken by an internal id, stable across pages.
+Lists: by default a list is complete (a bare JSON array). Add \`limit\` (1–${MAX_PAGE_LIMIT}) for keyset pages: the \`Link: <url>; rel="next"\` header carries the next page's absolute URL (on the origin the request was sent to: its \`Host\` header, or \`X-Forwarded-Host\`/\`X-Forwarded-Proto\` when a reverse proxy the server trusts sets them) with an opaque cursor and all other parameters; the last page has no \`Link\`. Order is creation order, oldest first, ties broken by an internal id, stable across pages.
 
 Paths have no trailing slash: a request to \`/v1/waitlist/\` is redirected (308) to \`/v1/waitlist\`, the only non-2xx answer without a problem body.
 
@@ -251,7 +259,11 @@ Unknown query parameters, repeated parameters and values other than the document
 
 Every response carries a \`Request-Id\` header and \`Cache-Control: no-store\`. The version is the path prefix \`/v1\`: fields may be added to problem bodies, but resource objects keep exactly the fields documented here.`;
 
-export const openApiDocument: OpenApiDocument = {
+/** The operation of each /v1 route; the route table (./route-table.ts) puts them on their paths. */
+export const operations = { listWaitlists, getWaitlist, listSignups, getOpenApi };
+
+/** The document, with the paths of the route table. */
+export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDocument => ({
   openapi: "3.1.1",
   jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
   info: { title: "Waitlist API", version: "1.0.0", description },
@@ -262,41 +274,11 @@ export const openApiDocument: OpenApiDocument = {
     { name: "Meta", description: "About the API itself." },
   ],
   security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
-  paths: {
-    "/waitlist": { get: listWaitlists },
-    "/waitlist/{id}": { get: getWaitlist },
-    "/waitlist/{id}/signup": { get: listSignups },
-    "/openapi.json": { get: getOpenApi },
-  },
+  paths,
   components: {
     schemas: {
-      Waitlist: {
-        type: "object",
-        description: "A waitlist: exactly these three fields.",
-        required: ["id", "name", "website"],
-        additionalProperties: false,
-        properties: {
-          id: { type: "string", format: "uuid", pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", description: "Lowercase UUID." },
-          name: { type: "string", minLength: 1, description: "The waitlist's name." },
-          website: { type: "string", format: "uri", description: "An absolute http or https URL." },
-        },
-      },
-      Signup: {
-        type: "object",
-        description: "A signup: exactly these four fields (a signup has no public id).",
-        required: ["email", "verified", "referral", "custom_inputs"],
-        additionalProperties: false,
-        properties: {
-          email: { type: "string", format: "email", description: "The address that signed up." },
-          verified: { type: "boolean", description: "Whether the address was verified." },
-          referral: { type: "boolean", description: "Whether the signup came from a referral." },
-          custom_inputs: {
-            type: "array",
-            description: "The custom input objects given at signup, as stored; `[]` when there are none. Their fields are free-form.",
-            items: { type: "object" },
-          },
-        },
-      },
+      Waitlist: responseSchema(waitlistResponseSchema),
+      Signup: responseSchema(signupResponseSchema),
       Problem: {
         type: "object",
         description: "An RFC 9457 problem detail.",
@@ -323,4 +305,4 @@ export const openApiDocument: OpenApiDocument = {
       apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "The same key in `X-API-Key: <key>`, for clients that cannot set Authorization. When both headers are sent, only Authorization is read." },
     },
   },
-};
+});

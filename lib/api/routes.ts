@@ -1,10 +1,10 @@
-// The GET handlers of /v1. Next.js serves them from app/v1/**/route.ts; the production server
-// (lib/server/api-routes.ts) calls the same functions directly, skipping Next's per-request work.
+// The GET handlers of /v1, each listed in the route table (./route-table.ts), which wraps them in
+// withApiKey and hands them to app/v1/**/route.ts and to the production server's fast path.
 import { jsonArrayStream } from "./json-stream";
 import { parseKeyset } from "./keyset";
 import { jsonResponse, jsonStreamResponse, jsonTextResponse, nextPageHeaders } from "./responses";
 import { signupsScope, WAITLISTS_SCOPE } from "./scopes";
-import { withApiKey } from "./with-api-key";
+import type { ApiHandler } from "./with-api-key";
 import { noParamsSchema, parseApiQuery, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import { signupJsonBatches, signupJsonPage } from "@/lib/domain/signups/queries";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
@@ -12,21 +12,21 @@ import { getWaitlistOrThrow, listWaitlists } from "@/lib/domain/waitlists/querie
 import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
 
 // GET /v1/waitlist – list waitlists (all, or one keyset page with ?limit&cursor)
-export const listWaitlistsRoute = withApiKey(({ url }) => {
+export const listWaitlistsRoute: ApiHandler<object> = ({ url }) => {
   const page = parseKeyset(WAITLISTS_SCOPE, parseApiQuery(url.searchParams, waitlistListParamsSchema), "number");
   const { items, next } = listWaitlists(page ?? {});
   return jsonResponse(items.map(toWaitlistResponse), nextPageHeaders(url, WAITLISTS_SCOPE, next));
-});
+};
 
 // GET /v1/waitlist/{id} – one waitlist
-export const getWaitlistRoute = withApiKey<{ id: string }>(({ url, params }) => {
+export const getWaitlistRoute: ApiHandler<{ id: string }> = ({ url, params }) => {
   const id = parseWaitlistId(params.id);
   parseApiQuery(url.searchParams, noParamsSchema);
   return jsonResponse(toWaitlistResponse(getWaitlistOrThrow(id)));
-});
+};
 
 // GET /v1/waitlist/{id}/signup – a waitlist's signups (all of them streamed, or one keyset page with ?limit&cursor)
-export const listSignupsRoute = withApiKey<{ id: string }>(({ url, params, requestId }) => {
+export const listSignupsRoute: ApiHandler<{ id: string }> = ({ url, params, requestId }) => {
   const waitlistId = parseWaitlistId(params.id);
   const { verified, referral, ...keyset } = parseApiQuery(url.searchParams, signupListParamsSchema);
   const cursorScope = signupsScope(waitlistId, { verified, referral });
@@ -39,4 +39,4 @@ export const listSignupsRoute = withApiKey<{ id: string }>(({ url, params, reque
   }
   const { items, next } = signupJsonPage({ scope, ...page });
   return jsonTextResponse(`[${items.join(",")}]`, nextPageHeaders(url, cursorScope, next));
-});
+};

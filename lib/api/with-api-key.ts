@@ -1,16 +1,18 @@
 import { admitApiRequest } from "./auth";
 import { baseHeaders, newRequestId } from "./headers";
-import { publicRequestUrl } from "./request-url";
 import { toProblemResponse } from "./problem";
+import { requestOrigin } from "@/lib/http/origin";
 
 export interface ApiRequest<Params> {
   request: Request;
+  /** The URL the client used: its path and query on requestOrigin (lib/http/origin.ts), for the Link header. */
   url: URL;
   params: Params;
   requestId: string;
 }
 
-type Handler<Params> = (input: ApiRequest<Params>) => Response | Promise<Response>;
+/** A /v1 handler: what it answers once the request is admitted (see withApiKey). */
+export type ApiHandler<Params> = (input: ApiRequest<Params>) => Response | Promise<Response>;
 
 /** Adds the headers every /v1 response carries; HEAD gets the same status and headers, never a body. */
 export function finishResponse(request: Request, response: Response, requestId: string, extraHeaders: Record<string, string> = {}): Response {
@@ -20,13 +22,20 @@ export function finishResponse(request: Request, response: Response, requestId: 
   return new Response(null, { status: response.status, headers: response.headers });
 }
 
+// Next.js rebuilds request.url from its own host name, and the production server's fast path uses
+// a placeholder one (lib/server/api-routes.ts): only the path and query are the client's.
+function publicUrl(request: Request): URL {
+  const { pathname, search } = new URL(request.url);
+  return new URL(requestOrigin(request.headers) + pathname + search);
+}
+
 /**
  * The one wrapper of /v1 GET (and HEAD) handlers: authentication, rate limits and role (./auth),
  * then the handler (which parses parameters, queries and responds); any error becomes a
  * problem+json response. Other methods never reach it (see ./methods), so the order is method,
  * authentication, role, parameters, resource.
  */
-export function withApiKey<Params>(handler: Handler<Params>, options: { public?: boolean } = {}) {
+export function withApiKey<Params>(handler: ApiHandler<Params>, options: { public?: boolean } = {}) {
   return async (request: Request, segment: { params: Promise<Params> }): Promise<Response> => {
     const requestId = newRequestId();
     let limitHeaders: Record<string, string> = {};
@@ -37,7 +46,7 @@ export function withApiKey<Params>(handler: Handler<Params>, options: { public?:
         limitHeaders = admission.headers;
         if (admission.error) throw admission.error;
       }
-      response = await handler({ request, url: publicRequestUrl(request), params: await segment.params, requestId });
+      response = await handler({ request, url: publicUrl(request), params: await segment.params, requestId });
     } catch (error) {
       response = toProblemResponse(error, requestId);
     }

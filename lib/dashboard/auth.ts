@@ -1,9 +1,10 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
+import { isHttpsRequest, requestOrigin as originOf } from "@/lib/http/origin";
 import { setRequestKeyId } from "@/lib/http/request-context";
 import { signInHref } from "./return-path";
-import { isHttpsRequest, REQUEST_PATH_HEADER, sessionCookieName } from "./session-cookie";
+import { REQUEST_PATH_HEADER, sessionCookieName } from "./session-cookie";
 import { lookupSession, type DashboardSession, type SessionLookup } from "@/lib/domain/sessions";
 
 /** The session of the current request (from the cookie name that applies to it), looked up once per render. */
@@ -39,7 +40,5 @@ export async function isSecureRequest(): Promise<boolean> {
 
 /** The origin the browser used, for absolute URLs shown to the user. */
 export async function requestOrigin(): Promise<string> {
-  const list = await headers();
-  const host = list.get("x-forwarded-host")?.split(",")[0]?.trim() || list.get("host") || "localhost";
-  return `${(await isSecureRequest()) ? "https" : "http"}://${host}`;
+  return originOf(await headers());
 }

@@ -1,7 +1,8 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { budgetExceededResponse, dashboardLimiter, SESSION_ID_HEADER, sessionIdOf } from "./budget";
 import { signInHref } from "./return-path";
-import { isHttpsRequest, isPublicPath, REQUEST_PATH_HEADER, sessionCookieName } from "./session-cookie";
+import { isHttpsRequest } from "@/lib/http/origin";
+import { isPublicPath, REQUEST_PATH_HEADER, sessionCookieName } from "./session-cookie";
 
 /**
  * Dashboard requests without a session cookie (of the name that applies: `__Host-` over HTTPS) go

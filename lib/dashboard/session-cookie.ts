@@ -1,5 +1,5 @@
 // Kept free of database imports so that proxy.ts can use it.
-import { env } from "@/lib/core/env";
+import { isApiPath } from "@/lib/http/api-path";
 import { SESSION_COOKIE_GRACE_MS } from "@/lib/domain/session-lifetime";
 
 /** The cookie that carries the dashboard session token over plain HTTP (localhost, a private network). */
@@ -17,19 +17,10 @@ const PUBLIC_FILES = new Set(["/favicon.ico", "/icon.svg", "/robots.txt"]);
 
 /** Paths that need no session: the API, its docs, the sign-in page, Next's own assets and PUBLIC_FILES. */
 export function isPublicPath(pathname: string): boolean {
-  return /^\/(v1|docs|signin)(\/|$)/.test(pathname) || pathname.startsWith("/_next/") || PUBLIC_FILES.has(pathname);
+  return isApiPath(pathname) || /^\/(docs|signin)(\/|$)/.test(pathname) || pathname.startsWith("/_next/") || PUBLIC_FILES.has(pathname);
 }
 
-/**
- * Whether the browser reached us over HTTPS. The production server speaks plain HTTP, so only a
- * trusted reverse proxy (TRUSTED_PROXY_HOPS > 0) can say so, in X-Forwarded-Proto: without one, the
- * header is whatever the client sent.
- */
-export function isHttpsRequest(headers: Headers, trustedProxyHops = env().TRUSTED_PROXY_HOPS): boolean {
-  return trustedProxyHops > 0 && headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
-}
-
-/** The session cookie's name: `__Host-` prefixed over HTTPS, the plain one otherwise. */
+/** The session cookie's name: `__Host-` prefixed over HTTPS (isHttpsRequest, lib/http/origin.ts), the plain one otherwise. */
 export function sessionCookieName(secure: boolean): string {
   return secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
 }

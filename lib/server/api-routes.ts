@@ -1,36 +1,49 @@
-// /v1 GET and HEAD requests, answered by the route handlers' own functions (lib/api/routes.ts)
-// without Next.js's routing and rendering machinery, which cost several times the handler's own
-// work per request (see tests/bench/README.md). Anything else under /v1, including a trailing
-// slash, other methods and unknown paths, still goes through Next.js.
+// /v1 GET and HEAD requests of the route table (lib/api/route-table.ts), answered by the same
+// handlers Next.js would call, without Next.js's routing and rendering machinery, which cost several
+// times the handler's own work per request (see tests/bench/README.md). Anything else under /v1,
+// including a trailing slash, other methods and unknown paths, still goes through Next.js; the
+// differences are written down at the table.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { getWaitlistRoute, listSignupsRoute, listWaitlistsRoute } from "@/lib/api/routes";
+import { API_ROUTES, routeModule } from "@/lib/api/route-table";
 
-type RouteHandler = (request: Request, segment: { params: Promise<{ id: string }> }) => Promise<Response>;
+type RouteHandler = (request: Request, segment: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
-const ROUTES: [pattern: RegExp, handler: RouteHandler][] = [
-  [/^\/v1\/waitlist$/, listWaitlistsRoute as RouteHandler],
-  [/^\/v1\/waitlist\/([^/]+)$/, getWaitlistRoute],
-  [/^\/v1\/waitlist\/([^/]+)\/signup$/, listSignupsRoute],
-];
+/** `/waitlist/{id}` → /^\/v1\/waitlist\/([^/]+)$/ and the names of its parameters. */
+function compile(template: string): { pattern: RegExp; names: string[] } {
+  const names: string[] = [];
+  const source = template
+    .split("/")
+    .map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(param[1]!);
+      return "([^/]+)";
+    })
+    .join("/");
+  return { pattern: new RegExp(`^/v1${source}$`), names };
+}
+
+const ROUTES = API_ROUTES.map(({ template, method }) => ({ ...compile(template), method, handler: routeModule(template).GET as RouteHandler }));
 
 export interface ApiRouteMatch {
   handler: RouteHandler;
-  id: string;
+  params: Record<string, string>;
 }
 
 /** The /v1 route a GET or HEAD request is for, or null when Next.js should handle it. */
-export function matchApiRoute(request: IncomingMessage): ApiRouteMatch | null {
-  if (request.method !== "GET" && request.method !== "HEAD") return null;
+export function matchApiRoute(request: Pick<IncomingMessage, "method" | "url">): ApiRouteMatch | null {
+  const method = request.method === "HEAD" ? "GET" : request.method;
   const path = (request.url ?? "").split("?", 1)[0]!;
-  for (const [pattern, handler] of ROUTES) {
+  for (const { pattern, names, method: routeMethod, handler } of ROUTES) {
+    if (method !== routeMethod) continue;
     const match = pattern.exec(path);
     if (!match) continue;
     try {
       // Next.js hands dynamic segments to handlers percent-decoded: do the same.
-      return { handler, id: match[1] === undefined ? "" : decodeURIComponent(match[1]) };
+      return { handler, params: Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1]!)])) };
     } catch {
       return null;
     }
@@ -48,10 +61,10 @@ function toWebHeaders(request: IncomingMessage): Headers {
 }
 
 /** Runs the matched handler and writes its Response, streaming the body with back-pressure. */
-export async function serveApiRoute({ handler, id }: ApiRouteMatch, request: IncomingMessage, response: ServerResponse) {
+export async function serveApiRoute({ handler, params }: ApiRouteMatch, request: IncomingMessage, response: ServerResponse) {
   // The handlers read the public origin from the Host / X-Forwarded-* headers, not from this URL.
   const url = new URL(request.url ?? "/", "http://localhost");
-  const result = await handler(new Request(url, { method: request.method, headers: toWebHeaders(request) }), { params: Promise.resolve({ id }) });
+  const result = await handler(new Request(url, { method: request.method, headers: toWebHeaders(request) }), { params: Promise.resolve(params) });
   response.statusCode = result.status;
   for (const [name, value] of result.headers) response.setHeader(name, value);
   if (!result.body) {

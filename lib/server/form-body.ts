@@ -1,4 +1,5 @@
 import { IncomingMessage } from "node:http";
+import { isApiPath } from "@/lib/http/api-path";
 
 // Next.js takes any multipart POST to a page for a server-action form post, and answers a body it
 // cannot parse as form data with a 500. Such a POST is buffered here (up to Next.js's own 1 MB
@@ -7,7 +8,7 @@ import { IncomingMessage } from "node:http";
 const MAX_BYTES = 1024 * 1024;
 
 export function isPageFormPost(request: IncomingMessage): boolean {
-  return request.method === "POST" && !/^\/v1(\/|\?|$)/.test(request.url ?? "/") && /^multipart\/form-data/i.test(request.headers["content-type"] ?? "");
+  return request.method === "POST" && !isApiPath(request.url ?? "/") && /^multipart\/form-data/i.test(request.headers["content-type"] ?? "");
 }
 
 /** The request to hand to Next.js (the same headers and body), or the status to refuse it with. */

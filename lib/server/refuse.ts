@@ -1,26 +1,22 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-// eslint-disable-next-line no-restricted-imports -- TEMPORARY: replaced by a public check in the route-table change
-import { parseAndValidateFlightRouterState } from "next/dist/server/app-render/parse-and-validate-flight-router-state";
 import { AppError } from "@/lib/core/errors";
 import { ALLOWED_METHODS, PROBLEM_CONTENT_TYPE, toProblem } from "@/lib/api/problem";
+import { isApiPath } from "@/lib/http/api-path";
+import { isValidRouterState } from "./router-state";
 
 // Requests Next.js would answer with a 500 although the client is at fault, refused here instead:
 // - methods other than the ones the app knows: Next.js builds a WHATWG Request for each request,
 //   which throws on TRACE, TRACK and CONNECT (405, with a problem body under /v1);
 // - a Next-Router-State-Tree header (sent by the client-side router) that does not parse: Next.js
-//   throws while rendering the page (400).
+//   throws while rendering the page (400; ./router-state.ts).
 
 const HANDLED_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
-
-function isApiPath(request: IncomingMessage): boolean {
-  return /^\/v1(\/|\?|$)/.test(request.url ?? "/");
-}
 
 /** Answers the request when it must be refused; false when Next.js can handle it. */
 export function refuseUnhandledRequest(request: IncomingMessage, response: ServerResponse, requestId: string): boolean {
   if (!HANDLED_METHODS.has(request.method ?? "")) {
     response.statusCode = 405;
-    if (isApiPath(request)) {
+    if (isApiPath(request.url ?? "/")) {
       const error = new AppError("method_not_allowed", `${request.method} is not allowed here: this API is read-only (allowed: ${ALLOWED_METHODS}).`);
       response.setHeader("Allow", ALLOWED_METHODS);
       response.setHeader("Cache-Control", "no-store");
@@ -33,22 +29,13 @@ export function refuseUnhandledRequest(request: IncomingMessage, response: Serve
     }
     return true;
   }
-  if (!isApiPath(request) && !isValidRouterState(request.headers["next-router-state-tree"])) {
+  if (!isApiPath(request.url ?? "/") && !isValidRouterState(request.headers["next-router-state-tree"])) {
     response.statusCode = 400;
     response.setHeader("Content-Type", "text/plain; charset=utf-8");
     response.end("Bad Request: malformed Next-Router-State-Tree header\n");
     return true;
   }
   return false;
-}
-
-function isValidRouterState(header: string | string[] | undefined): boolean {
-  try {
-    parseAndValidateFlightRouterState(header);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { isHttpsRequest, sessionCookieName, sessionCookieOptions } from "@/lib/dashboard/session-cookie";
+import { sessionCookieName, sessionCookieOptions } from "@/lib/dashboard/session-cookie";
 import { SESSION_COOKIE_GRACE_MS } from "@/lib/domain/session-lifetime";
 
-const overHttps = { "x-forwarded-proto": "https" };
-
 describe("the session cookie", () => {
-  it("believes X-Forwarded-Proto only from a trusted proxy", () => {
-    expect(isHttpsRequest(new Headers(overHttps), 1)).toBe(true);
-    expect(isHttpsRequest(new Headers({ "x-forwarded-proto": "https, http" }), 1)).toBe(true);
-    expect(isHttpsRequest(new Headers({ "x-forwarded-proto": "http" }), 1)).toBe(false);
-    expect(isHttpsRequest(new Headers(), 1)).toBe(false);
-    expect(isHttpsRequest(new Headers(overHttps), 0)).toBe(false);
-  });
-
   it("is __Host- prefixed and Secure over HTTPS, with Path=/ and no Domain, and outlives the session by the grace", () => {
     expect(sessionCookieName(true)).toBe("__Host-wl_session");
     expect(sessionCookieName(false)).toBe("wl_session");

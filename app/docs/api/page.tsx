@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import { curlSetup, openApiDocument } from "@/lib/api/openapi";
+import { curlSetup } from "@/lib/api/openapi";
+import { openApiDocument } from "@/lib/api/route-table";
+import { requestOrigin } from "@/lib/http/origin";
 import type { HttpMethod, JsonSchema, OperationObject, ResponseObject } from "@/lib/api/openapi-types";
 import { OperationSection, operationAnchor } from "./operation-section";
 import { CodeBlock, Prose } from "./prose";
@@ -23,19 +25,12 @@ function responsesWithCode(code: string): ResponseObject[] {
   return all.filter((response) => response.description.startsWith(`\`${code}\``) && !seen.has(response.description) && seen.add(response.description));
 }
 
-async function requestOrigin(): Promise<string> {
-  const incoming = await headers();
-  const proto = incoming.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https" ? "https" : "http";
-  const host = incoming.get("x-forwarded-host")?.split(",")[0]?.trim() || incoming.get("host") || "localhost:3000";
-  return `${proto}://${host}`;
-}
-
 const sectionTitle = "text-xl font-semibold";
 
 export default async function ApiReferencePage() {
   const { info, components } = openApiDocument;
   const problem = components.schemas.Problem as { properties: { code: { enum: string[] }; status: JsonSchema } };
-  const origin = await requestOrigin();
+  const origin = requestOrigin(await headers());
   return (
     <main className="mx-auto max-w-4xl space-y-10 px-4 py-10 sm:px-6">
       <header className="space-y-3">

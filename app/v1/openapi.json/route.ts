@@ -1,8 +1,6 @@
-// GET /v1/openapi.json – the OpenAPI 3.1 document of /v1 (no key needed)
-import { openApiDocument } from "@/lib/api/openapi";
-import { jsonResponse } from "@/lib/api/responses";
-import { withApiKey } from "@/lib/api/with-api-key";
+// GET /v1/openapi.json – the OpenAPI 3.1 document of /v1, no key needed (lib/api/route-table.ts)
+import { routeModule } from "@/lib/api/route-table";
 
-export const GET = withApiKey(() => jsonResponse(openApiDocument), { public: true });
-export const HEAD = GET;
-export { OPTIONS, POST, PUT, PATCH, DELETE } from "@/lib/api/methods";
+export const dynamic = "force-dynamic";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeModule("/openapi.json");

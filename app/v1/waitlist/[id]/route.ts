@@ -1,8 +1,6 @@
-// GET /v1/waitlist/{id} – one waitlist (lib/api/routes.ts)
-import { getWaitlistRoute } from "@/lib/api/routes";
+// GET /v1/waitlist/{id} – one waitlist (lib/api/route-table.ts)
+import { routeModule } from "@/lib/api/route-table";
 
 export const dynamic = "force-dynamic";
 
-export const GET = getWaitlistRoute;
-export const HEAD = GET;
-export { OPTIONS, POST, PUT, PATCH, DELETE } from "@/lib/api/methods";
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeModule("/waitlist/{id}");

@@ -1,8 +1,6 @@
-// GET /v1/waitlist/{id}/signup – a waitlist's signups (lib/api/routes.ts)
-import { listSignupsRoute } from "@/lib/api/routes";
+// GET /v1/waitlist/{id}/signup – a waitlist's signups (lib/api/route-table.ts)
+import { routeModule } from "@/lib/api/route-table";
 
 export const dynamic = "force-dynamic";
 
-export const GET = listSignupsRoute;
-export const HEAD = GET;
-export { OPTIONS, POST, PUT, PATCH, DELETE } from "@/lib/api/methods";
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeModule("/waitlist/{id}/signup");

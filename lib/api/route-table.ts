@@ -1,0 +1,80 @@
+import { DELETE, OPTIONS, PATCH, POST, PUT } from "./methods";
+import { openApiDocumentWith, operations } from "./openapi";
+import type { OpenApiDocument, OperationObject } from "./openapi-types";
+import { jsonResponse } from "./responses";
+import { getWaitlistRoute, listSignupsRoute, listWaitlistsRoute } from "./routes";
+import { withApiKey, type ApiHandler } from "./with-api-key";
+
+// The routes of /v1, one entry each. From this table come the exports of app/v1/**/route.ts
+// (routeModule), the production server's fast path (lib/server/api-routes.ts) and the paths of the
+// OpenAPI document; tests/unit/route-table.test.ts fails when a route file and the table disagree.
+//
+// What the fast path does differently from Next.js, decided here once:
+// - It answers GET and HEAD of these routes itself, with the same functions (routeModule's GET and
+//   HEAD), without Next.js's routing. Everything else under /v1 goes to Next.js: other methods
+//   (OPTIONS 204, the others 405: ./methods.ts), a trailing slash (Next's 308 to the path without
+//   it), unknown paths (404: app/v1/[[...path]]/route.ts), a `{param}` that does not percent-decode.
+// - Its responses lack one header Next.js adds to every route handler's, `Vary: rsc,
+//   next-router-state-tree, next-router-prefetch, next-router-segment-prefetch`, which means nothing
+//   for JSON that is never cached (`Cache-Control: no-store`). Neither compresses /v1 responses.
+//   Security headers and Request-Id come from lib/server for both.
+// - A path matches at most one template: the fast path takes the first that matches, where
+//   Next.js would prefer a static segment to a `{param}`; add none that overlap.
+
+/** The `{name}` parameters of a path template, as Next.js hands them to the handler. */
+type ParamsOf<Template extends string> = Template extends `${string}{${infer Name}}${infer Rest}` ? { [Key in Name | keyof ParamsOf<Rest>]: string } : object;
+
+interface ApiRoute<Template extends string> {
+  /** The path under /v1; `{id}` is the folder `[id]` under app/v1. */
+  template: Template;
+  /** The one method with a handler; HEAD answers as it does without the body (withApiKey). */
+  method: "GET";
+  /** false: answered without an API key and outside the rate limits. */
+  needsKey: boolean;
+  handler: ApiHandler<ParamsOf<Template>>;
+  /** Its OpenAPI operation (./openapi.ts); `security: []` is added when it needs no key. */
+  operation: OperationObject;
+}
+
+const route = <const Template extends string>(entry: ApiRoute<Template>) => entry;
+
+export const API_ROUTES = [
+  route({ template: "/waitlist", method: "GET", needsKey: true, handler: listWaitlistsRoute, operation: operations.listWaitlists }),
+  route({ template: "/waitlist/{id}", method: "GET", needsKey: true, handler: getWaitlistRoute, operation: operations.getWaitlist }),
+  route({ template: "/waitlist/{id}/signup", method: "GET", needsKey: true, handler: listSignupsRoute, operation: operations.listSignups }),
+  route({ template: "/openapi.json", method: "GET", needsKey: false, handler: () => jsonResponse(openApiDocument), operation: operations.getOpenApi }),
+];
+
+export type ApiPathTemplate = (typeof API_ROUTES)[number]["template"];
+
+/** The OpenAPI 3.1 document of /v1 (served at /v1/openapi.json, rendered at /docs/api). */
+export const openApiDocument: OpenApiDocument = openApiDocumentWith(
+  Object.fromEntries(
+    API_ROUTES.map(({ template, method, needsKey, operation }) => [template, { [method.toLowerCase()]: needsKey ? operation : { ...operation, security: [] } }]),
+  ),
+);
+
+type RouteHandler<Params> = (request: Request, segment: { params: Promise<Params> }) => Promise<Response>;
+
+/** What a route file exports: every method Next.js routes, so it never answers with its own bodiless 405. */
+export interface RouteModule<Params> {
+  GET: RouteHandler<Params>;
+  HEAD: RouteHandler<Params>;
+  OPTIONS: typeof OPTIONS;
+  POST: typeof POST;
+  PUT: typeof PUT;
+  PATCH: typeof PATCH;
+  DELETE: typeof DELETE;
+}
+
+const modules = new Map<string, RouteModule<never>>(
+  API_ROUTES.map(({ template, needsKey, handler }) => {
+    const GET = withApiKey(handler as ApiHandler<unknown>, { public: !needsKey });
+    return [template, { GET, HEAD: GET, OPTIONS, POST, PUT, PATCH, DELETE }];
+  }),
+);
+
+/** The exports of the route file of `template` (app/v1/<template with [param] folders>/route.ts). */
+export function routeModule<Template extends ApiPathTemplate>(template: Template): RouteModule<ParamsOf<Template>> {
+  return modules.get(template)! as RouteModule<ParamsOf<Template>>;
+}
