@@ -10,7 +10,8 @@ import { ariaSort, SortHeaderLink } from "@/components/sort-header";
 import { focusRing, linkClass, mutedText } from "@/components/styles";
 import { WebsiteLink } from "@/components/website-link";
 import type { WaitlistTableParams } from "@/lib/domain/list-params";
-import type { WaitlistSummary, WaitlistSummarySort } from "@/lib/domain/waitlists/queries";
+import type { WaitlistSummarySort } from "@/lib/domain/sorting";
+import type { WaitlistSummary } from "@/lib/domain/waitlists/queries";
 import { overviewHref } from "./overview-url";
 
 const features = tableFeatures({ rowSortingFeature, columnVisibilityFeature });

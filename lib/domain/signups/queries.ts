@@ -2,6 +2,7 @@ import type { Database, Statement } from "better-sqlite3";
 import { getDb, type AppDatabase } from "@/db/client";
 import type { Position } from "@/lib/sqlite/keyset";
 import { containsPattern } from "@/lib/sqlite/like-pattern";
+import type { SignupSort, SortDirection } from "../sorting";
 
 export interface SignupFilters {
   verified?: boolean;
@@ -23,11 +24,6 @@ export interface SignupRow {
   customInputs: Record<string, unknown>[];
   createdAt: Date;
 }
-
-export const SIGNUP_SORTS = ["created_at", "email"] as const;
-export type SignupSort = (typeof SIGNUP_SORTS)[number];
-export const SORT_DIRECTIONS = ["asc", "desc"] as const;
-export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 
 // SQLite writes the API's JSON itself, so a page or a stream never round-trips through JSON.parse.
 // Keep in step with signupResponseSchema (a unit test compares the two).

@@ -7,6 +7,7 @@ import { AppError } from "@/lib/core/errors";
 import type { Position } from "@/lib/sqlite/keyset";
 import { containsPattern } from "@/lib/sqlite/like-pattern";
 import { preparedOnce } from "@/lib/sqlite/statements";
+import type { WaitlistSummarySort } from "../sorting";
 
 export const httpUrlSchema = z
   .url({ protocol: /^https?$/, hostname: /^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/i })
@@ -65,9 +66,6 @@ export function listWaitlists({ limit, after }: WaitlistPageInput = {}, db: AppD
   const items: Waitlist[] = page.map(({ rowid: _, ...waitlist }) => waitlist);
   return { items, next };
 }
-
-export const WAITLIST_SUMMARY_SORTS = ["name", "total", "verified", "referral", "newest"] as const;
-export type WaitlistSummarySort = (typeof WAITLIST_SUMMARY_SORTS)[number];
 
 export interface WaitlistSummaryInput {
   /** Case-insensitive substring of the name. */

@@ -20,7 +20,8 @@ import { SearchBox } from "@/components/search-box";
 import { ariaSort, SortHeaderLink } from "@/components/sort-header";
 import { buttonClass, focusRing, inputClass, linkClass, mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/domain/list-params";
-import type { SignupCounts, SignupRow, SignupSort } from "@/lib/domain/signups/queries";
+import type { SignupCounts, SignupRow } from "@/lib/domain/signups/queries";
+import type { SignupSort } from "@/lib/domain/sorting";
 import { SignupDetails } from "./signup-details";
 import { signupExportHref, signupTableHref, signupTableSearch } from "./table-url";
 
