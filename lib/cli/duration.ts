@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "@/lib/core/time";
 
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const UNIT_MS = { m: MINUTE_MS, h: HOUR_MS, d: DAY_MS } as const;
 const MAX_MS = 10 * 365 * UNIT_MS.d;
 
 /** A duration such as 90m, 12h or 30d, in milliseconds (at most ten years). */

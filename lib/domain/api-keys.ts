@@ -2,10 +2,11 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { apiKeys, type ApiKey } from "@/db/schema";
-
-export type { ApiKey };
+import { MINUTE_MS } from "@/lib/core/time";
 import { writeIfUnlocked } from "@/lib/sqlite/busy";
 import { preparedOnce } from "@/lib/sqlite/statements";
+
+export type { ApiKey };
 
 export const ROLES = ["waitlist:view"] as const;
 export type Role = (typeof ROLES)[number];
@@ -16,7 +17,7 @@ const KEY_PREFIX = "wl_";
 const KEY_PATTERN = /^wl_[A-Za-z0-9_-]{43}$/;
 const DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 6;
 // last_used_at is a hint for operators, so it is written at most once a minute per key.
-const LAST_USED_RESOLUTION_MS = 60_000;
+const LAST_USED_RESOLUTION_MS = MINUTE_MS;
 
 export function generateApiKey(): string {
   return KEY_PREFIX + randomBytes(32).toString("base64url");
@@ -50,7 +51,22 @@ export function createApiKey(input: NewApiKey, db: AppDatabase = getDb()) {
     expiresAt: input.expiresAt ?? null,
     revokedAt: null,
   };
-  db.insert(apiKeys).values(row).run();
+  const insert = preparedOnce(db, "apiKeys.insert", () =>
+    db
+      .insert(apiKeys)
+      .values({
+        id: sql.placeholder("id"),
+        name: sql.placeholder("name"),
+        prefix: sql.placeholder("prefix"),
+        keyHash: sql.placeholder("keyHash"),
+        roles: sql.placeholder("roles"),
+        createdAt: sql.placeholder("createdAt"),
+        // A driver value (epoch ms or null): the column's Date encoder cannot take null.
+        expiresAt: sql`${sql.placeholder("expiresAt")}`,
+      })
+      .prepare(),
+  );
+  insert.run({ ...row, expiresAt: row.expiresAt?.getTime() ?? null });
   return { ...toApiKeySummary(row), key };
 }
 
@@ -70,20 +86,36 @@ export function toApiKeySummary(row: ApiKey) {
   };
 }
 
-export function listApiKeys(db: AppDatabase = getDb()): ApiKeySummary[] {
-  return db.select().from(apiKeys).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)).all().map(toApiKeySummary);
+export function isKeyActive(row: Pick<ApiKey, "revokedAt" | "expiresAt">, now = new Date()): boolean {
+  return !row.revokedAt && (!row.expiresAt || row.expiresAt.getTime() > now.getTime());
+}
+
+export type KeyStatus = "active" | "revoked" | "expired";
+
+export function keyStatus(row: Pick<ApiKey, "revokedAt" | "expiresAt">, now = new Date()): KeyStatus {
+  if (row.revokedAt) return "revoked";
+  return isKeyActive(row, now) ? "active" : "expired";
+}
+
+/** Every key, oldest first, with its status (never the key or its hash). */
+export function listApiKeys(db: AppDatabase = getDb(), now = new Date()): (ApiKeySummary & { status: KeyStatus })[] {
+  const all = preparedOnce(db, "apiKeys.all", () => db.select().from(apiKeys).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)).prepare());
+  return all.all().map((row) => ({ ...toApiKeySummary(row), status: keyStatus(row, now) }));
+}
+
+function keyById(db: AppDatabase) {
+  return preparedOnce(db, "apiKeys.byId", () => db.select().from(apiKeys).where(eq(apiKeys.id, sql.placeholder("id"))).prepare());
 }
 
 /** Marks a key revoked; returns false when no such key exists. Revoking twice keeps the first date. */
 export function revokeApiKey(id: string, db: AppDatabase = getDb()): boolean {
-  const row = db.select().from(apiKeys).where(eq(apiKeys.id, id)).get();
+  const row = keyById(db).get({ id });
   if (!row) return false;
-  if (!row.revokedAt) db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id)).run();
+  const revoke = preparedOnce(db, "apiKeys.revoke", () =>
+    db.update(apiKeys).set({ revokedAt: sql`${sql.placeholder("revokedAt")}` }).where(eq(apiKeys.id, sql.placeholder("id"))).prepare(),
+  );
+  if (!row.revokedAt) revoke.run({ id, revokedAt: Date.now() });
   return true;
-}
-
-export function isKeyActive(row: Pick<ApiKey, "revokedAt" | "expiresAt">, now = new Date()): boolean {
-  return !row.revokedAt && (!row.expiresAt || row.expiresAt.getTime() > now.getTime());
 }
 
 export type KeyCheck =
@@ -91,9 +123,10 @@ export type KeyCheck =
   | { ok: false; reason: "unauthenticated" }
   | { ok: false; reason: "forbidden"; key: ApiKey };
 
-/** The key lookup of verifyApiKey, with the hash as a placeholder (the benchmark's baseline runs the same SQL). */
-export function apiKeyByHashQuery(db: AppDatabase = getDb()) {
-  return db.select().from(apiKeys).where(eq(apiKeys.keyHash, sql.placeholder("keyHash")));
+/** The key whose SHA-256 is `keyHash`, whatever its state. */
+export function findApiKeyByHash(keyHash: string, db: AppDatabase = getDb()): ApiKey | undefined {
+  const byHash = preparedOnce(db, "apiKeys.byHash", () => db.select().from(apiKeys).where(eq(apiKeys.keyHash, sql.placeholder("keyHash"))).prepare());
+  return byHash.get({ keyHash });
 }
 
 /**
@@ -102,7 +135,7 @@ export function apiKeyByHashQuery(db: AppDatabase = getDb()) {
  */
 export function verifyApiKey(presented: string | null | undefined, role: Role, db: AppDatabase = getDb()): KeyCheck {
   if (!presented || !looksLikeApiKey(presented)) return { ok: false, reason: "unauthenticated" };
-  const row = preparedOnce(db, "apiKeyByHash", () => apiKeyByHashQuery(db).prepare()).get({ keyHash: hashSecret(presented) });
+  const row = findApiKeyByHash(hashSecret(presented), db);
   const now = new Date();
   if (!row || !isKeyActive(row, now)) return { ok: false, reason: "unauthenticated" };
   touchLastUsed(row, now, db);
@@ -114,5 +147,8 @@ function touchLastUsed(row: ApiKey, now: Date, db: AppDatabase) {
   if (row.lastUsedAt && now.getTime() - row.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
   // A hint is not worth waiting for: while another process holds the write lock (a long import),
   // the write is skipped, and a later request makes it.
-  writeIfUnlocked(db, () => db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.id)).run());
+  const touch = preparedOnce(db, "apiKeys.touch", () =>
+    db.update(apiKeys).set({ lastUsedAt: sql`${sql.placeholder("lastUsedAt")}` }).where(eq(apiKeys.id, sql.placeholder("id"))).prepare(),
+  );
+  writeIfUnlocked(db, () => touch.run({ id: row.id, lastUsedAt: now.getTime() }));
 }

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { invalidParameter } from "@/lib/core/errors";
-import { SIGNUP_SORTS, SORT_DIRECTIONS } from "./signups/queries";
-import { WAITLIST_SUMMARY_SORTS } from "./waitlists/queries";
+import { SIGNUP_SORTS, SORT_DIRECTIONS, WAITLIST_SUMMARY_SORTS } from "./sorting";
 
 // One definition of every list parameter, shared by /v1 (strict: bad input is a 400) and the
 // dashboard (lenient: bad input falls back to the default).
@@ -9,6 +8,9 @@ import { WAITLIST_SUMMARY_SORTS } from "./waitlists/queries";
 const booleanWord = z.enum(["true", "false"], { error: 'must be "true" or "false"' }).transform((word) => word === "true");
 
 export const MAX_PAGE_LIMIT = 1000;
+
+/** The dashboard's search box: trimmed, empty means none, too long falls back to none. */
+const searchField = z.string().trim().max(200).optional().catch(undefined).transform((q) => q || undefined);
 
 const filterFields = {
   verified: booleanWord.optional(),
@@ -51,7 +53,7 @@ export function lastReachablePage(size: number): number {
 export const signupTableParamsSchema = z.object({
   verified: filterFields.verified.catch(undefined),
   referral: filterFields.referral.catch(undefined),
-  q: z.string().trim().max(200).optional().catch(undefined).transform((q) => q || undefined),
+  q: searchField,
   sort: z.enum(SIGNUP_SORTS).catch("created_at"),
   dir: z.enum(SORT_DIRECTIONS).catch("desc"),
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
@@ -83,21 +85,26 @@ export function parseApiQuery<Schema extends z.ZodType>(searchParams: URLSearchP
   throw invalidParameter(name, `The query parameter "${name}" ${issue.message}.`);
 }
 
+type PageSearchParams = Record<string, string | string[] | undefined>;
+
+/** The first value of each parameter, as the dashboard reads its URL state. */
+function firstValues(searchParams: PageSearchParams): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(searchParams).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
+}
+
 /** Leniently parses the dashboard's URL state (the first value of each parameter wins). */
-export function parseSignupTableParams(searchParams: Record<string, string | string[] | undefined>): SignupTableParams {
-  const first = Object.fromEntries(Object.entries(searchParams).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
-  return signupTableParamsSchema.parse(first);
+export function parseSignupTableParams(searchParams: PageSearchParams): SignupTableParams {
+  return signupTableParamsSchema.parse(firstValues(searchParams));
 }
 
 /** The dashboard's waitlists overview state, as it lives in the URL. Invalid values fall back to defaults. */
 export const waitlistTableParamsSchema = z.object({
-  q: z.string().trim().max(200).optional().catch(undefined).transform((q) => q || undefined),
+  q: searchField,
   sort: z.enum(WAITLIST_SUMMARY_SORTS).catch("name"),
   dir: z.enum(SORT_DIRECTIONS).catch("asc"),
 });
 export type WaitlistTableParams = z.infer<typeof waitlistTableParamsSchema>;
 
-export function parseWaitlistTableParams(searchParams: Record<string, string | string[] | undefined>): WaitlistTableParams {
-  const first = Object.fromEntries(Object.entries(searchParams).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
-  return waitlistTableParamsSchema.parse(first);
+export function parseWaitlistTableParams(searchParams: PageSearchParams): WaitlistTableParams {
+  return waitlistTableParamsSchema.parse(firstValues(searchParams));
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { eq, lt } from "drizzle-orm";
+import { eq, lt, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { apiKeys, sessions, type ApiKey } from "@/db/schema";
 import { writeWhenUnlocked } from "@/lib/sqlite/busy";
-import { hashSecret, isKeyActive, looksLikeApiKey, verifyApiKey, VIEW_ROLE, type ApiKeySummary, toApiKeySummary } from "./api-keys";
+import { preparedOnce } from "@/lib/sqlite/statements";
+import { findApiKeyByHash, hashSecret, isKeyActive, looksLikeApiKey, verifyApiKey, VIEW_ROLE, type ApiKeySummary, toApiKeySummary } from "./api-keys";
 import { SESSION_COOKIE_GRACE_MS, SESSION_LIFETIME_MS } from "./session-lifetime";
 
 export { SESSION_LIFETIME_MS } from "./session-lifetime";
@@ -30,8 +31,15 @@ export function createSession(apiKeyId: string, db: AppDatabase = getDb(), now =
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
   // Expired sessions are dead weight once their cookies have gone too (sessions of revoked keys go
   // with them): sign-in is rare enough to sweep them here.
-  db.delete(sessions).where(lt(sessions.expiresAt, new Date(now.getTime() - SESSION_COOKIE_GRACE_MS))).run();
-  db.insert(sessions).values({ tokenHash: hashSecret(token), apiKeyId, createdAt: now, expiresAt }).run();
+  const sweep = preparedOnce(db, "sessions.sweep", () => db.delete(sessions).where(lt(sessions.expiresAt, sql.placeholder("before"))).prepare());
+  const insert = preparedOnce(db, "sessions.insert", () =>
+    db
+      .insert(sessions)
+      .values({ tokenHash: sql.placeholder("tokenHash"), apiKeyId: sql.placeholder("apiKeyId"), createdAt: sql.placeholder("createdAt"), expiresAt: sql.placeholder("expiresAt") })
+      .prepare(),
+  );
+  sweep.run({ before: new Date(now.getTime() - SESSION_COOKIE_GRACE_MS).getTime() });
+  insert.run({ tokenHash: hashSecret(token), apiKeyId, createdAt: now, expiresAt });
   return { token, expiresAt };
 }
 
@@ -42,13 +50,15 @@ export function createSession(apiKeyId: string, db: AppDatabase = getDb(), now =
  */
 export function lookupSession(token: string | null | undefined, db: AppDatabase = getDb(), now = new Date()): SessionLookup {
   if (!token || token.length > 128) return { ok: false };
-  const tokenHash = hashSecret(token);
-  const row = db
-    .select({ expiresAt: sessions.expiresAt, key: apiKeys })
-    .from(sessions)
-    .innerJoin(apiKeys, eq(apiKeys.id, sessions.apiKeyId))
-    .where(eq(sessions.tokenHash, tokenHash))
-    .get();
+  const byToken = preparedOnce(db, "sessions.byToken", () =>
+    db
+      .select({ expiresAt: sessions.expiresAt, key: apiKeys })
+      .from(sessions)
+      .innerJoin(apiKeys, eq(apiKeys.id, sessions.apiKeyId))
+      .where(eq(sessions.tokenHash, sql.placeholder("tokenHash")))
+      .prepare(),
+  );
+  const row = byToken.get({ tokenHash: hashSecret(token) });
   if (!row) return { ok: false };
   // A refused session stays until createSession's sweep: one page runs several lookups (metadata,
   // layouts, page), and each must be able to say why.
@@ -73,7 +83,8 @@ export function getSessionFromToken(token: string | null | undefined, db: AppDat
 }
 
 export function deleteSession(token: string, db: AppDatabase = getDb()): void {
-  db.delete(sessions).where(eq(sessions.tokenHash, hashSecret(token))).run();
+  const remove = preparedOnce(db, "sessions.delete", () => db.delete(sessions).where(eq(sessions.tokenHash, sql.placeholder("tokenHash"))).prepare());
+  remove.run({ tokenHash: hashSecret(token) });
 }
 
 /**
@@ -102,7 +113,7 @@ export function checkSignInKey(presented: string, db: AppDatabase = getDb()): Si
   if (verdict.ok) return { ok: true, apiKeyId: verdict.key.id };
   if (verdict.reason === "forbidden") return { ok: false, reason: "forbidden" };
   if (!looksLikeApiKey(candidate)) return { ok: false, reason: "invalid" };
-  const row = db.select().from(apiKeys).where(eq(apiKeys.keyHash, hashSecret(candidate))).get();
+  const row = findApiKeyByHash(hashSecret(candidate), db);
   if (!row) return { ok: false, reason: "invalid" };
   return { ok: false, reason: row.revokedAt ? "revoked" : "expired" };
 }

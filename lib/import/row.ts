@@ -1,12 +1,8 @@
 import { z } from "zod";
+import type { NewSignup } from "@/lib/domain/signups/queries";
 
-/** One validated signup, ready to insert. `customInputs` is the JSON text of an array of objects. */
-export interface ImportRow {
-  email: string;
-  verified: boolean;
-  referral: boolean;
-  customInputs: string;
-}
+/** One validated signup, ready to insert (it gets the import's time as created_at). */
+export type ImportRow = Omit<NewSignup, "createdAt">;
 
 /** A row of the file: valid, or the reason it is not. `line` is 1-based in the file. */
 export type ImportRecord = { line: number; row: ImportRow; error?: undefined } | { line: number; error: string; row?: undefined };

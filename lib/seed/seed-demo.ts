@@ -1,10 +1,10 @@
 import { getDb, type AppDatabase } from "@/db/client";
 import { waitlists } from "@/db/schema";
+import { DAY_MS, MINUTE_MS } from "@/lib/core/time";
 import { prepareSignupInsert, type NewSignup } from "@/lib/domain/signups/queries";
 import { seededRandom, type Random } from "./random";
 import { COMPANIES, COMPANY_DOMAINS, FIRST_NAMES, JOB_ROLES, LAST_NAMES, MAIL_DOMAINS, REFERRAL_SOURCES } from "./vocabulary";
 
-const DAY_MS = 86_400_000;
 const SPREAD_DAYS = 90;
 
 /** Fixed ids make the seed idempotent: a waitlist that exists is left alone. */
@@ -70,7 +70,7 @@ export function seedDemoData({ now = new Date() }: { now?: Date } = {}, db: AppD
     db.transaction((tx) => {
       const created = tx
         .insert(waitlists)
-        .values({ id: demo.id, name: demo.name, website: demo.website, createdAt: new Date(nowMs - (SPREAD_DAYS + 1) * DAY_MS + index * 60_000) })
+        .values({ id: demo.id, name: demo.name, website: demo.website, createdAt: new Date(nowMs - (SPREAD_DAYS + 1) * DAY_MS + index * MINUTE_MS) })
         .onConflictDoNothing()
         .run();
       if (created.changes === 0) return;

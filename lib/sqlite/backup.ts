@@ -38,6 +38,7 @@ export async function backupDatabase(input: BackupInput, db: AppDatabase = getDb
       copy.pragma("journal_mode = DELETE");
       const integrity = copy.pragma("integrity_check", { simple: true });
       if (integrity !== "ok") throw new Error(`the copy failed its integrity check: ${String(integrity)}`);
+      // Raw: a bare connection to the copy, not the app's Drizzle one, asked twice and closed.
       const count = (table: string) => (copy.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
       const counts = { waitlists: count("waitlists"), signups: count("signups") };
       copy.close();

@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import type { AppDatabase } from "@/db/client";
+import { preparedOnce } from "./statements";
 
 const MAX_ENTRIES = 500;
 const MAX_AGE_MS = 60_000;
@@ -16,8 +18,10 @@ const caches = new WeakMap<AppDatabase["$client"], Map<string, Entry>>();
  * `total_changes()` when this one writes. Equal versions mean every count is still right.
  */
 function databaseVersion(db: AppDatabase): string {
-  const dataVersion = db.$client.pragma("data_version", { simple: true }) as number;
-  const ownChanges = (db.$client.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+  const version = preparedOnce(db, "sqlite.version", () =>
+    db.select({ dataVersion: sql<number>`data_version`, ownChanges: sql<number>`total_changes()` }).from(sql`pragma_data_version`).prepare(),
+  );
+  const { dataVersion, ownChanges } = version.get()!;
   return `${dataVersion}:${ownChanges}`;
 }
 

@@ -3,13 +3,15 @@ import type { AppDatabase } from "@/db/client";
 const caches = new WeakMap<AppDatabase["$client"], Map<string, unknown>>();
 
 /**
- * A statement built once per connection and name. Drizzle's query builder otherwise rebuilds the
- * SQL text and has SQLite compile it again on every call, which on a hot path (the key and
- * waitlist lookups of every /v1 request) costs more than running it.
+ * The one statement cache: a statement built once per connection and key (a name, plus the filter
+ * shape where the SQL depends on which filters are set; values go in as placeholders). Drizzle's
+ * query builder otherwise rebuilds the SQL text and has SQLite compile it again on every call,
+ * which on a hot path (the key and waitlist lookups of every /v1 request) costs more than running it.
  */
-export function preparedOnce<T>(db: AppDatabase, name: string, prepare: () => T): T {
+export function preparedOnce<T>(db: AppDatabase, key: string, prepare: () => T): T {
   let cache = caches.get(db.$client);
   if (!cache) caches.set(db.$client, (cache = new Map()));
-  if (!cache.has(name)) cache.set(name, prepare());
-  return cache.get(name) as T;
+  let statement = cache.get(key) as T | undefined;
+  if (statement === undefined) cache.set(key, (statement = prepare()));
+  return statement;
 }

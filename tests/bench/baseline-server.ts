@@ -1,32 +1,29 @@
 // The benchmark's baseline: a bare node:http server over the app's own query layer.
 //   DATABASE_PATH=/tmp/bench.db PORT=3520 node --import tsx tests/bench/baseline-server.ts
 //
-// Identical SQL: the key and waitlist lookups run the SQL text of the query layer's own drizzle
-// queries (apiKeyByHashQuery, waitlistByIdQuery) as better-sqlite3 statements prepared once; the
-// signup pages, streams and exports call the query layer's functions, which already run cached
-// raw statements with SQLite-built JSON; the dashboard page and the session check call the same
-// functions as the app (there the queries, not the plumbing, are the cost). What it leaves out is
-// everything between the socket and the SQL: Next.js routing, Web Request/Response/ReadableStream,
-// zod parameter parsing, drizzle's row mapping and React. It answers only the benchmark's
-// requests, without the API's full error handling.
+// Identical SQL: every query is the query layer's own function (verifyApiKey, getWaitlist, the
+// signup pages, streams and exports with SQLite-built JSON, the dashboard page's rows and counts,
+// the session check), each running a statement prepared once per connection. What it leaves out
+// is everything between the socket and the SQL: Next.js routing, Web Request/Response/
+// ReadableStream, zod parameter parsing and React. It answers only the benchmark's requests,
+// without the API's full error handling.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { openDatabase } from "@/db/client";
 import { signupsScope } from "@/lib/api/scopes";
-import { apiKeyByHashQuery, hashSecret, looksLikeApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { verifyApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
 import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
 import { env } from "@/lib/core/env";
+import { DAY_MS } from "@/lib/core/time";
 import { parseSignupTableParams } from "@/lib/domain/list-params";
 import { getSessionFromToken } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { neutralizeFormula, SIGNUP_CSV_COLUMNS } from "@/lib/domain/signups/csv";
 import { cachedCountSignups, cachedSignupsPerDay } from "@/lib/domain/signups/cached-stats";
 import { countSignupsSince, listSignupRows, signupJsonBatches, signupJsonPage, signupRowBatches, type SignupRow, type SignupScope } from "@/lib/domain/signups/queries";
-import { waitlistByIdQuery } from "@/lib/domain/waitlists/queries";
+import { getWaitlist } from "@/lib/domain/waitlists/queries";
 
 const db = openDatabase(env().DATABASE_PATH);
-const keyByHash = db.$client.prepare<[string], { roles: string; revoked_at: number | null; expires_at: number | null }>(apiKeyByHashQuery(db).toSQL().sql);
-const waitlistById = db.$client.prepare<[string], { id: string; name: string; website: string }>(waitlistByIdQuery(db).toSQL().sql);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 class Refusal extends Error {
@@ -39,13 +36,11 @@ function apiHeaders(extra: Record<string, string> = {}) {
   return { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Request-Id": randomUUID(), ...extra };
 }
 
-// The same checks as verifyApiKey, minus its last_used_at write (at most once a minute, so no per-request cost).
 function authenticate(request: IncomingMessage) {
   const authorization = request.headers.authorization;
   const presented = authorization ? /^Bearer +(\S+) *$/i.exec(authorization)?.[1] : (request.headers["x-api-key"] as string | undefined);
-  const key = presented && looksLikeApiKey(presented) ? keyByHash.get(hashSecret(presented)) : undefined;
-  if (!key || key.revoked_at !== null || (key.expires_at !== null && key.expires_at <= Date.now())) throw new Refusal(401);
-  if (!(JSON.parse(key.roles) as string[]).includes(VIEW_ROLE)) throw new Refusal(403);
+  const check = verifyApiKey(presented, VIEW_ROLE, db);
+  if (!check.ok) throw new Refusal(check.reason === "forbidden" ? 403 : 401);
 }
 
 function requireSession(request: IncomingMessage) {
@@ -55,7 +50,7 @@ function requireSession(request: IncomingMessage) {
 }
 
 function findWaitlist(id: string) {
-  const waitlist = UUID.test(id) ? waitlistById.get(id.toLowerCase()) : undefined;
+  const waitlist = UUID.test(id) ? getWaitlist(id, db) : undefined;
   if (!waitlist) throw new Refusal(404);
   return waitlist;
 }
@@ -173,9 +168,9 @@ function pageRoute(request: IncomingMessage, response: ServerResponse, id: strin
   const rows = listSignupRows({ scope, sort: state.sort, direction: state.dir, offset: (state.page - 1) * state.size, limit: state.size }, db);
   const counts = cachedCountSignups(scope, db);
   const now = Date.now();
-  const lastWeek = countSignupsSince(scope, new Date(now - 7 * 86_400_000), db);
-  const today = now - (now % 86_400_000);
-  const perDay = cachedSignupsPerDay(scope, new Date(today - 89 * 86_400_000), db);
+  const lastWeek = countSignupsSince(scope, new Date(now - 7 * DAY_MS), db);
+  const today = now - (now % DAY_MS);
+  const perDay = cachedSignupsPerDay(scope, new Date(today - 89 * DAY_MS), db);
   const body = [
     `<!DOCTYPE html><html><head><title>${escapeHtml(waitlist.name)}</title></head><body><h1>${escapeHtml(waitlist.name)}</h1>`,
     `<dl><dt>Signups</dt><dd>${counts.total}</dd><dt>Verified</dt><dd>${counts.verified}</dd><dt>Referral</dt><dd>${counts.referral}</dd><dt>Last 7 days</dt><dd>${lastWeek}</dd></dl>`,

@@ -3,13 +3,13 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "@/db/client";
+import { DAY_MS } from "@/lib/core/time";
 import { fakeCustomInputs, fakeEmail, seededRandom, seededUuid } from "./random";
 
 // A deterministic database for the benchmark: one waitlist of 1,000,000 signups and a few small
 // ones, in a file migrated by the app itself (so tables and indexes are the app's). The file is
 // cached under the OS temp folder by a hash of everything that shapes it; each run works on a copy.
 
-const DAY_MS = 86_400_000;
 const SPAN_DAYS = 90;
 const SMALL_WAITLISTS = [25, 1_000, 20_000];
 // Bump when the generator changes in a way the hash below cannot see.

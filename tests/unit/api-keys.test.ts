@@ -30,10 +30,24 @@ describe("API keys", () => {
     const created = createApiKey({ name: "ci", roles: [VIEW_ROLE] }, temp.db);
     const listed = listApiKeys(temp.db);
     expect(listed).toEqual([
-      { id: created.id, name: "ci", prefix: created.prefix, roles: [VIEW_ROLE], created_at: expect.any(String), last_used_at: null, expires_at: null, revoked_at: null },
+      { id: created.id, name: "ci", prefix: created.prefix, roles: [VIEW_ROLE], created_at: expect.any(String), last_used_at: null, expires_at: null, revoked_at: null, status: "active" },
     ]);
     expect(JSON.stringify(listed)).not.toContain(created.key);
     expect(JSON.stringify(listed)).not.toContain(hashSecret(created.key));
+  });
+
+  it("lists each key's status as verifyApiKey sees it: active, revoked, expired from its expiry on", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-01-01T00:00:00Z"));
+    const active = createApiKey({ name: "active", roles: [VIEW_ROLE] }, temp.db);
+    const revoked = createApiKey({ name: "revoked", roles: [VIEW_ROLE] }, temp.db);
+    revokeApiKey(revoked.id, temp.db);
+    const expiring = createApiKey({ name: "expiring", roles: [VIEW_ROLE], expiresAt: new Date("2026-01-02T00:00:00Z") }, temp.db);
+    const statuses = () => Object.fromEntries(listApiKeys(temp.db).map((key) => [key.name, key.status]));
+    expect(statuses()).toEqual({ active: "active", revoked: "revoked", expiring: "active" });
+    vi.setSystemTime(new Date("2026-01-02T00:00:00Z"));
+    expect(statuses()).toEqual({ active: "active", revoked: "revoked", expiring: "expired" });
+    for (const key of [active, revoked, expiring]) expect(verifyApiKey(key.key, VIEW_ROLE, temp.db).ok).toBe(key === active);
   });
 
   it("verifies a valid key with its role", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
 import { countSignups } from "@/lib/domain/signups/queries";
 import { cachedCountSignups } from "@/lib/domain/signups/cached-stats";
-import { createWaitlist, listWaitlistSummaries } from "@/lib/domain/waitlists/queries";
+import { createWaitlist, listWaitlistSummaries, signupTotals } from "@/lib/domain/waitlists/queries";
 import { tempDatabase } from "./temp-db";
 
 const { db } = tempDatabase();
@@ -40,6 +40,13 @@ describe("listWaitlistSummaries", () => {
     expect(listWaitlistSummaries({ search: "ALP" }, db).map((row) => row.name)).toEqual(["Alpha"]);
     expect(listWaitlistSummaries({ search: "_" }, db).map((row) => row.name)).toEqual(["beta_list"]);
     expect(listWaitlistSummaries({ search: "%" }, db)).toEqual([]);
+  });
+
+  it("signupTotals gives every list's total from one grouped count; lists without signups are absent", () => {
+    const totals = signupTotals(db);
+    expect(totals.get(alpha.id)).toBe(countSignups({ waitlistId: alpha.id }, db).total);
+    expect(totals.get(beta.id)).toBe(1);
+    expect(totals.has(empty.id)).toBe(false);
   });
 
   it("cached counts equal fresh counts and follow writes", () => {

@@ -10,7 +10,8 @@ import { PendingNavigationProvider, usePendingNavigation } from "@/components/pe
 import { SearchBox } from "@/components/search-box";
 import { focusRing, linkClass, mutedText } from "@/components/styles";
 import type { WaitlistTableParams } from "@/lib/domain/list-params";
-import type { WaitlistSummary, WaitlistSummarySort } from "@/lib/domain/waitlists/queries";
+import type { WaitlistSummarySort } from "@/lib/domain/sorting";
+import type { WaitlistSummary } from "@/lib/domain/waitlists/queries";
 import { overviewHref } from "./overview-url";
 import { waitlistColumns } from "./waitlist-columns";
 

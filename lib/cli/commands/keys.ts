@@ -17,12 +17,6 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-function status(key: { revoked_at: string | null; expires_at: string | null }): string {
-  if (key.revoked_at) return "revoked";
-  if (key.expires_at && Date.parse(key.expires_at) <= Date.now()) return "expired";
-  return "active";
-}
-
 export function registerKeyCommands(program: Command): void {
   const keys = program.command("keys").description("Issue, list and revoke API keys.");
 
@@ -57,7 +51,7 @@ export function registerKeyCommands(program: Command): void {
     .description("List API keys: prefix, roles and dates (never the keys themselves).")
     .option("--json", "print one JSON object to stdout")
     .action((options: JsonOption) => {
-      const items = listApiKeys().map((key) => ({ ...key, status: status(key) }));
+      const items = listApiKeys();
       emit(options, { keys: items }, () =>
         items.length === 0
           ? "No API keys yet. Create one with: keys create --name <name>"

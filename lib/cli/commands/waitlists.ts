@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import { countSignups } from "@/lib/domain/signups/queries";
-import { createWaitlist, listWaitlists, newWaitlistSchema } from "@/lib/domain/waitlists/queries";
+import { createWaitlist, listWaitlists, newWaitlistSchema, signupTotals } from "@/lib/domain/waitlists/queries";
 import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
 import { emit, parseOptions, table, type JsonOption } from "../output";
 
@@ -24,10 +23,11 @@ export function registerWaitlistCommands(program: Command): void {
     .description("List every waitlist with its number of signups, oldest first.")
     .option("--json", "print one JSON object to stdout")
     .action((options: JsonOption) => {
+      const totals = signupTotals();
       const items = listWaitlists().items.map((row) => ({
         ...toWaitlistResponse(row),
         created_at: row.createdAt.toISOString(),
-        signups: countSignups({ waitlistId: row.id }).total,
+        signups: totals.get(row.id) ?? 0,
       }));
       emit(options, { waitlists: items }, () =>
         items.length === 0

@@ -1,7 +1,12 @@
-import type { Database, Statement } from "better-sqlite3";
+import { and, asc, count, desc, eq, gte, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import type { Position } from "@/lib/sqlite/keyset";
+import { signupCounts, signups } from "@/db/schema";
+import { DAY_MS } from "@/lib/core/time";
+import { afterPosition, type Position } from "@/lib/sqlite/keyset";
 import { containsPattern } from "@/lib/sqlite/like-pattern";
+import { preparedOnce } from "@/lib/sqlite/statements";
+import type { SignupSort, SortDirection } from "../sorting";
+import { signupResponseSchema, type SignupResponse } from "./response";
 
 export interface SignupFilters {
   verified?: boolean;
@@ -24,58 +29,83 @@ export interface SignupRow {
   createdAt: Date;
 }
 
-export const SIGNUP_SORTS = ["created_at", "email"] as const;
-export type SignupSort = (typeof SIGNUP_SORTS)[number];
-export const SORT_DIRECTIONS = ["asc", "desc"] as const;
-export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+const placeholder = sql.placeholder;
 
-// SQLite writes the API's JSON itself, so a page or a stream never round-trips through JSON.parse.
-// Keep in step with signupResponseSchema (a unit test compares the two).
-const SIGNUP_JSON_SQL = `json_object('email', email, 'verified', json(iif(verified, 'true', 'false')), 'referral', json(iif(referral, 'true', 'false')), 'custom_inputs', json(custom_inputs))`;
-const ROW_COLUMNS = "id, email, verified, referral, custom_inputs, created_at";
-const ORDER_EXPRESSIONS: Record<SignupSort, string> = { created_at: "created_at", email: "lower(email)" };
+// Every statement below is prepared once per connection and filter shape (which filters a scope
+// sets: the SQL depends on it), with the values bound to placeholders at each call.
+interface FilterShape {
+  verified: boolean;
+  referral: boolean;
+  search: boolean;
+}
 
-type RawRow = { id: number; email: string; verified: number; referral: number; custom_inputs: string; created_at: number };
+function shapeOf(scope: SignupScope): FilterShape {
+  return { verified: scope.verified !== undefined, referral: scope.referral !== undefined, search: Boolean(scope.search) };
+}
 
-function toSignupRow(raw: RawRow): SignupRow {
+function shapeKey(shape: FilterShape): string {
+  return `${shape.verified ? "v" : "-"}${shape.referral ? "r" : "-"}${shape.search ? "q" : "-"}`;
+}
+
+/** The values of a scope's placeholders (the driver's: 1/0 for booleans, a LIKE pattern). */
+function scopeParams(scope: SignupScope) {
   return {
-    id: raw.id,
-    email: raw.email,
-    verified: raw.verified === 1,
-    referral: raw.referral === 1,
-    customInputs: JSON.parse(raw.custom_inputs) as Record<string, unknown>[],
-    createdAt: new Date(raw.created_at),
+    waitlistId: scope.waitlistId,
+    verified: scope.verified ? 1 : 0,
+    referral: scope.referral ? 1 : 0,
+    search: scope.search ? containsPattern(scope.search) : null,
   };
 }
 
-const statementCache = new WeakMap<Database, Map<string, Statement>>();
-
-/** Prepared once per connection and SQL text: the filter combinations are few. */
-function statement(db: AppDatabase, sql: string): Statement {
-  let cache = statementCache.get(db.$client);
-  if (!cache) statementCache.set(db.$client, (cache = new Map()));
-  let prepared = cache.get(sql);
-  if (!prepared) cache.set(sql, (prepared = db.$client.prepare(sql)));
-  return prepared;
+/** Waitlist, verified and referral: columns that signups and signup_counts share. */
+function filterWhere(table: typeof signups | typeof signupCounts, shape: FilterShape): SQL | undefined {
+  return and(
+    eq(table.waitlistId, placeholder("waitlistId")),
+    shape.verified ? eq(table.verified, placeholder("verified")) : undefined,
+    shape.referral ? eq(table.referral, placeholder("referral")) : undefined,
+  );
 }
 
-/** The WHERE clause for a scope, with named parameters. */
-function scopeWhere(scope: SignupScope, ignore: keyof SignupFilters | null = null) {
-  const clauses = ["waitlist_id = @waitlistId"];
-  const params: Record<string, unknown> = { waitlistId: scope.waitlistId };
-  if (scope.verified !== undefined && ignore !== "verified") {
-    clauses.push("verified = @verified");
-    params.verified = scope.verified ? 1 : 0;
-  }
-  if (scope.referral !== undefined && ignore !== "referral") {
-    clauses.push("referral = @referral");
-    params.referral = scope.referral ? 1 : 0;
-  }
-  if (scope.search) {
-    clauses.push("email LIKE @search ESCAPE '\\'");
-    params.search = containsPattern(scope.search);
-  }
-  return { where: clauses.join(" AND "), params };
+function scopeWhere(shape: FilterShape): SQL | undefined {
+  return and(filterWhere(signups, shape), shape.search ? sql`${signups.email} LIKE ${placeholder("search")} ESCAPE '\\'` : undefined);
+}
+
+// SQLite writes the API's JSON itself, so a page or a stream never round-trips through JSON.parse:
+// one expression per field of signupResponseSchema (the Record makes TypeScript ask for each), in
+// the schema's order. A unit test compares the result with toSignupResponse.
+const SIGNUP_JSON_FIELDS: Record<keyof SignupResponse, SQL> = {
+  email: sql`${signups.email}`,
+  verified: sql`json(iif(${signups.verified}, 'true', 'false'))`,
+  referral: sql`json(iif(${signups.referral}, 'true', 'false'))`,
+  custom_inputs: sql`json(${signups.customInputs})`,
+};
+const signupJson = sql<string>`json_object(${sql.join(
+  (Object.keys(signupResponseSchema.shape) as (keyof SignupResponse)[]).map((field) => sql`${sql.raw(`'${field}'`)}, ${SIGNUP_JSON_FIELDS[field]}`),
+  sql`, `,
+)})`;
+
+const ROW_FIELDS = {
+  id: signups.id,
+  email: signups.email,
+  verified: signups.verified,
+  referral: signups.referral,
+  customInputs: sql`${signups.customInputs}`.mapWith((text: string) => JSON.parse(text) as Record<string, unknown>[]),
+  createdAt: signups.createdAt,
+};
+
+const AFTER = { createdAt: placeholder("afterCreatedAt"), id: placeholder("afterId") };
+const CREATION_ORDER = [asc(signups.createdAt), asc(signups.id)];
+
+function jsonPageStatement(db: AppDatabase, shape: FilterShape, continued: boolean) {
+  return preparedOnce(db, `signups.jsonPage:${shapeKey(shape)}:${continued ? "after" : "first"}`, () =>
+    db
+      .select({ createdAt: signups.createdAt, id: signups.id, json: signupJson })
+      .from(signups)
+      .where(and(scopeWhere(shape), continued ? afterPosition(signups.createdAt, signups.id, AFTER) : undefined))
+      .orderBy(...CREATION_ORDER)
+      .limit(placeholder("take"))
+      .prepare(),
+  );
 }
 
 export interface KeysetPageInput {
@@ -89,16 +119,13 @@ export interface KeysetPageInput {
  * `next` is the position to continue from, or null on the last page.
  */
 export function signupJsonPage({ scope, limit, after }: KeysetPageInput, db: AppDatabase = getDb()) {
-  const { where, params } = scopeWhere(scope);
-  const afterClause = after ? " AND (created_at, id) > (@afterCreatedAt, @afterId)" : "";
-  const sql = `SELECT created_at, id, ${SIGNUP_JSON_SQL} FROM signups WHERE ${where}${afterClause} ORDER BY created_at, id LIMIT @take`;
-  const rows = statement(db, sql)
-    .raw()
-    .all({ ...params, ...(after && { afterCreatedAt: after.createdAt, afterId: after.id }), take: limit + 1 }) as [
-    number,
-    number,
-    string,
-  ][];
+  // Raw rows (.values()): [created_at, id, json], without mapping a Date per row.
+  const rows = jsonPageStatement(db, shapeOf(scope), after !== undefined).values({
+    ...scopeParams(scope),
+    afterCreatedAt: after?.createdAt ?? null,
+    afterId: after?.id ?? null,
+    take: limit + 1,
+  }) as [number, number, string][];
   const page = rows.length > limit ? rows.slice(0, limit) : rows;
   const last = page.at(-1);
   const next: Position | null = rows.length > limit && last ? { createdAt: last[0], id: last[1] } : null;
@@ -118,17 +145,29 @@ export function* signupJsonBatches(scope: SignupScope, batchSize = 1000, db: App
   } while (after);
 }
 
+function rowBatchStatement(db: AppDatabase, shape: FilterShape) {
+  return preparedOnce(db, `signups.rowBatch:${shapeKey(shape)}`, () =>
+    db
+      .select(ROW_FIELDS)
+      .from(signups)
+      .where(and(scopeWhere(shape), afterPosition(signups.createdAt, signups.id, AFTER)))
+      .orderBy(...CREATION_ORDER)
+      .limit(placeholder("take"))
+      .prepare(),
+  );
+}
+
 /** Every signup of a scope in creation order, as batches of rows (for exports). */
 export function* signupRowBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb()) {
-  const { where, params } = scopeWhere(scope);
-  const sql = `SELECT ${ROW_COLUMNS} FROM signups WHERE ${where} AND (created_at, id) > (@afterCreatedAt, @afterId) ORDER BY created_at, id LIMIT @take`;
+  const statement = rowBatchStatement(db, shapeOf(scope));
+  const params = scopeParams(scope);
   let after: Position = { createdAt: -1, id: -1 };
   for (;;) {
-    const rows = statement(db, sql).all({ ...params, afterCreatedAt: after.createdAt, afterId: after.id, take: batchSize }) as RawRow[];
+    const rows: SignupRow[] = statement.all({ ...params, afterCreatedAt: after.createdAt, afterId: after.id, take: batchSize });
     if (rows.length === 0) return;
-    yield rows.map(toSignupRow);
+    yield rows;
     const last = rows[rows.length - 1]!;
-    after = { createdAt: last.created_at, id: last.id };
+    after = { createdAt: last.createdAt.getTime(), id: last.id };
     if (rows.length < batchSize) return;
   }
 }
@@ -141,12 +180,26 @@ export interface OffsetPageInput {
   limit: number;
 }
 
+// The SQL of each sort the dashboard offers: a whitelist, never text from the request.
+const ORDER_EXPRESSIONS: Record<SignupSort, SQLWrapper> = { created_at: signups.createdAt, email: sql`lower(${signups.email})` };
+
+function offsetPageStatement(db: AppDatabase, shape: FilterShape, sort: SignupSort, direction: SortDirection) {
+  const order = direction === "asc" ? asc : desc;
+  return preparedOnce(db, `signups.offsetPage:${shapeKey(shape)}:${sort}:${direction}`, () =>
+    db
+      .select(ROW_FIELDS)
+      .from(signups)
+      .where(scopeWhere(shape))
+      .orderBy(order(ORDER_EXPRESSIONS[sort]), order(signups.id))
+      .limit(placeholder("limit"))
+      .offset(placeholder("offset"))
+      .prepare(),
+  );
+}
+
 /** One page by offset, for the dashboard's numbered pages. Ties are broken by id in the same direction. */
-export function listSignupRows({ scope, sort = "created_at", direction = "desc", offset, limit }: OffsetPageInput, db: AppDatabase = getDb()) {
-  const { where, params } = scopeWhere(scope);
-  const dir = direction === "asc" ? "ASC" : "DESC";
-  const sql = `SELECT ${ROW_COLUMNS} FROM signups WHERE ${where} ORDER BY ${ORDER_EXPRESSIONS[sort]} ${dir}, id ${dir} LIMIT @limit OFFSET @offset`;
-  return (statement(db, sql).all({ ...params, limit, offset }) as RawRow[]).map(toSignupRow);
+export function listSignupRows({ scope, sort = "created_at", direction = "desc", offset, limit }: OffsetPageInput, db: AppDatabase = getDb()): SignupRow[] {
+  return offsetPageStatement(db, shapeOf(scope), sort, direction).all({ ...scopeParams(scope), limit, offset });
 }
 
 /** Counts of one scope split by verified × referral; every total and facet derives from them. */
@@ -163,17 +216,31 @@ export interface SignupCounts {
 // Without an email search, counts come from signup_counts (kept exact by triggers, see db/schema.ts):
 // whole UTC days from there, and only the part of a day before the first whole one from signups.
 // With a search they come from signups, which is the only place the emails are.
-const DAY_MS = 86_400_000;
+
+function countCellsStatement(db: AppDatabase, search: boolean) {
+  const shape: FilterShape = { verified: false, referral: false, search };
+  return preparedOnce(db, `signups.countCells:${shapeKey(shape)}`, () =>
+    search
+      ? db
+          .select({ verified: signups.verified, referral: signups.referral, n: count() })
+          .from(signups)
+          .where(scopeWhere(shape))
+          .groupBy(signups.verified, signups.referral)
+          .prepare()
+      : db
+          .select({ verified: signupCounts.verified, referral: signupCounts.referral, n: sql<number>`sum(${signupCounts.count})` })
+          .from(signupCounts)
+          .where(filterWhere(signupCounts, shape))
+          .groupBy(signupCounts.verified, signupCounts.referral)
+          .prepare(),
+  );
+}
 
 export function countSignups(scope: SignupScope, db: AppDatabase = getDb()): SignupCounts {
-  const { where, params } = scopeWhere({ waitlistId: scope.waitlistId, search: scope.search });
-  const sql = scope.search
-    ? `SELECT verified, referral, count(*) AS n FROM signups WHERE ${where} GROUP BY verified, referral`
-    : `SELECT verified, referral, sum(count) AS n FROM signup_counts WHERE ${where} GROUP BY verified, referral`;
-  const cells = statement(db, sql).all(params) as { verified: number; referral: number; n: number }[];
+  const cells = countCellsStatement(db, Boolean(scope.search)).all(scopeParams(scope));
   const sum = (verified?: boolean, referral?: boolean) =>
     cells
-      .filter((cell) => (verified === undefined || cell.verified === Number(verified)) && (referral === undefined || cell.referral === Number(referral)))
+      .filter((cell) => (verified === undefined || cell.verified === verified) && (referral === undefined || cell.referral === referral))
       .reduce((total, cell) => total + cell.n, 0);
   return {
     total: sum(scope.verified, scope.referral),
@@ -184,33 +251,78 @@ export function countSignups(scope: SignupScope, db: AppDatabase = getDb()): Sig
   };
 }
 
-/** `since` and the first whole UTC day at or after it, as named parameters. */
+/** `since` and the first whole UTC day at or after it (a signup_counts day and its first instant). */
 function windowParams(since: Date) {
   const firstDay = Math.ceil(since.getTime() / DAY_MS);
   return { since: since.getTime(), firstDay, firstDayStart: firstDay * DAY_MS };
 }
 
+/** The signups of a scope from `since` up to the first whole day (the part signup_counts cannot give). */
+function beforeFirstDay(shape: FilterShape): SQL | undefined {
+  return and(scopeWhere(shape), gte(signups.createdAt, placeholder("since")), lt(signups.createdAt, placeholder("firstDayStart")));
+}
+
+function fromFirstDay(shape: FilterShape): SQL | undefined {
+  return and(filterWhere(signupCounts, shape), gte(signupCounts.day, placeholder("firstDay")));
+}
+
+function countSinceStatement(db: AppDatabase, shape: FilterShape) {
+  return preparedOnce(db, `signups.countSince:${shapeKey(shape)}`, () =>
+    shape.search
+      ? db
+          .select({ n: count() })
+          .from(signups)
+          .where(and(scopeWhere(shape), gte(signups.createdAt, placeholder("since"))))
+          .prepare()
+      : db
+          .select({ n: count() })
+          .from(signups)
+          .where(beforeFirstDay(shape))
+          .unionAll(db.select({ n: sql<number>`coalesce(sum(${signupCounts.count}), 0)` }).from(signupCounts).where(fromFirstDay(shape)))
+          .prepare(),
+  );
+}
+
 /** Signups of a scope created at or after `since`. */
 export function countSignupsSince(scope: SignupScope, since: Date, db: AppDatabase = getDb()): number {
-  const { where, params } = scopeWhere(scope);
-  const sql = scope.search
-    ? `SELECT count(*) AS n FROM signups WHERE ${where} AND created_at >= @since`
-    : `SELECT (SELECT count(*) FROM signups WHERE ${where} AND created_at >= @since AND created_at < @firstDayStart)
-            + (SELECT coalesce(sum(count), 0) FROM signup_counts WHERE ${where} AND day >= @firstDay) AS n`;
-  return (statement(db, sql).get({ ...params, ...windowParams(since) }) as { n: number }).n;
+  const parts = countSinceStatement(db, shapeOf(scope)).all({ ...scopeParams(scope), ...windowParams(since) });
+  return parts.reduce((total, part) => total + part.n, 0);
+}
+
+const dayMs = sql.raw(String(DAY_MS));
+
+function perDayStatement(db: AppDatabase, shape: FilterShape) {
+  return preparedOnce(db, `signups.perDay:${shapeKey(shape)}`, () => {
+    if (shape.search) {
+      const day = sql<string>`date(${signups.createdAt} / 1000, 'unixepoch')`;
+      return db
+        .select({ day, count: count() })
+        .from(signups)
+        .where(and(scopeWhere(shape), gte(signups.createdAt, placeholder("since"))))
+        .groupBy(day)
+        .orderBy(day)
+        .prepare();
+    }
+    const cells = db
+      .select({ d: sql<number>`${signups.createdAt} / ${dayMs}`.as("d"), n: sql<number>`1`.as("n") })
+      .from(signups)
+      .where(beforeFirstDay(shape))
+      .unionAll(db.select({ d: signupCounts.day, n: signupCounts.count }).from(signupCounts).where(fromFirstDay(shape)))
+      .as("cells");
+    const d = sql`${cells.d}`;
+    return db
+      .select({ day: sql<string>`date(${d} * ${sql.raw(String(DAY_MS / 1000))}, 'unixepoch')`, count: sql<number>`sum(${cells.n})` })
+      .from(cells)
+      .groupBy(d)
+      .having(sql`sum(${cells.n}) > 0`)
+      .orderBy(d)
+      .prepare();
+  });
 }
 
 /** Signups per UTC day from `since` on, as [{ day: "YYYY-MM-DD", count }] for days that have any. */
-export function signupsPerDay(scope: SignupScope, since: Date, db: AppDatabase = getDb()) {
-  const { where, params } = scopeWhere(scope);
-  const sql = scope.search
-    ? `SELECT date(created_at / 1000, 'unixepoch') AS day, count(*) AS count FROM signups WHERE ${where} AND created_at >= @since GROUP BY day ORDER BY day`
-    : `SELECT date(d * 86400, 'unixepoch') AS day, sum(n) AS count FROM (
-         SELECT created_at / ${DAY_MS} AS d, 1 AS n FROM signups WHERE ${where} AND created_at >= @since AND created_at < @firstDayStart
-         UNION ALL
-         SELECT day AS d, count AS n FROM signup_counts WHERE ${where} AND day >= @firstDay
-       ) GROUP BY d HAVING sum(n) > 0 ORDER BY d`;
-  return statement(db, sql).all({ ...params, ...windowParams(since) }) as { day: string; count: number }[];
+export function signupsPerDay(scope: SignupScope, since: Date, db: AppDatabase = getDb()): { day: string; count: number }[] {
+  return perDayStatement(db, shapeOf(scope)).all({ ...scopeParams(scope), ...windowParams(since) });
 }
 
 /** A signup to insert; `customInputs` is the JSON text of an array of objects. */
@@ -223,16 +335,37 @@ export interface NewSignup {
   createdAt?: number;
 }
 
+function insertStatement(db: AppDatabase) {
+  return preparedOnce(db, "signups.insert", () =>
+    db
+      .insert(signups)
+      .values({
+        waitlistId: placeholder("waitlistId"),
+        email: placeholder("email"),
+        verified: placeholder("verified"),
+        referral: placeholder("referral"),
+        customInputs: placeholder("customInputs"),
+        createdAt: placeholder("createdAt"),
+      })
+      .onConflictDoNothing({ target: [signups.waitlistId, sql`lower(${signups.email})`] })
+      .prepare(),
+  );
+}
+
 /**
  * A reusable insert into one waitlist that skips an email the waitlist already has (compared
  * case-insensitively, through the unique index). Returns true when the row was inserted.
  * Callers wrap many calls in one transaction.
  */
 export function prepareSignupInsert(waitlistId: string, db: AppDatabase = getDb()): (signup: NewSignup, createdAt?: number) => boolean {
-  const insert = statement(
-    db,
-    "INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (waitlist_id, lower(email)) DO NOTHING",
-  );
+  const insert = insertStatement(db);
   return (signup, createdAt = Date.now()) =>
-    insert.run(waitlistId, signup.email, signup.verified ? 1 : 0, signup.referral ? 1 : 0, signup.customInputs, signup.createdAt ?? createdAt).changes === 1;
+    insert.run({
+      waitlistId,
+      email: signup.email,
+      verified: signup.verified,
+      referral: signup.referral,
+      customInputs: signup.customInputs,
+      createdAt: new Date(signup.createdAt ?? createdAt),
+    }).changes === 1;
 }

@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { SignupRow } from "./queries";
 
 // The API's view of a signup: exactly the four fields of the specification. The OpenAPI component,
-// the TypeScript type and the JSON that SQLite builds for pages and streams (SIGNUP_JSON_SQL, tied
-// to this schema by a unit test) all follow this schema.
+// the TypeScript type and the JSON that SQLite builds for pages and streams (signupJson in
+// queries.ts: one SQL expression per field of this schema, in its order) all follow this schema.
 
 export const signupResponseSchema = z
   .strictObject({

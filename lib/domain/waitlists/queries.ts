@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { asc, eq, getTableColumns, sql } from "drizzle-orm";
+import { asc, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
-import { waitlists, type Waitlist } from "@/db/schema";
+import { signupCounts, signups, waitlists, type Waitlist } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
-import type { Position } from "@/lib/sqlite/keyset";
+import { afterPosition, type Position } from "@/lib/sqlite/keyset";
 import { containsPattern } from "@/lib/sqlite/like-pattern";
 import { preparedOnce } from "@/lib/sqlite/statements";
+import type { SortDirection, WaitlistSummarySort } from "../sorting";
 
 export const httpUrlSchema = z
   .url({ protocol: /^https?$/, hostname: /^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/i })
@@ -22,17 +23,19 @@ export type NewWaitlist = z.input<typeof newWaitlistSchema>;
 export function createWaitlist(input: NewWaitlist, db: AppDatabase = getDb()): Waitlist {
   const { name, website } = newWaitlistSchema.parse(input);
   const row: Waitlist = { id: randomUUID(), name, website, createdAt: new Date() };
-  db.insert(waitlists).values(row).run();
+  const insert = preparedOnce(db, "waitlists.insert", () =>
+    db
+      .insert(waitlists)
+      .values({ id: sql.placeholder("id"), name: sql.placeholder("name"), website: sql.placeholder("website"), createdAt: sql.placeholder("createdAt") })
+      .prepare(),
+  );
+  insert.run(row);
   return row;
 }
 
-/** The query of getWaitlist, with the id as a placeholder (the benchmark's baseline runs the same SQL). */
-export function waitlistByIdQuery(db: AppDatabase = getDb()) {
-  return db.select().from(waitlists).where(eq(waitlists.id, sql.placeholder("id")));
-}
-
 export function getWaitlist(id: string, db: AppDatabase = getDb()): Waitlist | undefined {
-  return preparedOnce(db, "waitlistById", () => waitlistByIdQuery(db).prepare()).get({ id: id.toLowerCase() });
+  const byId = preparedOnce(db, "waitlists.byId", () => db.select().from(waitlists).where(eq(waitlists.id, sql.placeholder("id"))).prepare());
+  return byId.get({ id: id.toLowerCase() });
 }
 
 export function getWaitlistOrThrow(id: string, db: AppDatabase = getDb()): Waitlist {
@@ -50,15 +53,25 @@ export interface WaitlistPageInput {
 // Creation ties are broken by SQLite's rowid, which follows insertion order (a UUID would not).
 const rowid = sql<number>`${waitlists}.rowid`;
 
+function waitlistPageStatement(db: AppDatabase, paged: boolean, continued: boolean) {
+  return preparedOnce(db, `waitlists.page:${paged ? "limit" : "all"}:${continued ? "after" : "first"}`, () => {
+    const query = db
+      .select({ ...getTableColumns(waitlists), rowid })
+      .from(waitlists)
+      .where(continued ? afterPosition(waitlists.createdAt, rowid, { createdAt: sql.placeholder("afterCreatedAt"), id: sql.placeholder("afterId") }) : undefined)
+      .orderBy(asc(waitlists.createdAt), asc(rowid))
+      .$dynamic();
+    return (paged ? query.limit(sql.placeholder("take")) : query).prepare();
+  });
+}
+
 /** Waitlists in creation order (ties by insertion order), optionally one keyset page of them. */
 export function listWaitlists({ limit, after }: WaitlistPageInput = {}, db: AppDatabase = getDb()) {
-  const afterClause = after ? sql`(${waitlists.createdAt}, ${rowid}) > (${after.createdAt}, ${after.id})` : undefined;
-  const query = db
-    .select({ ...getTableColumns(waitlists), rowid })
-    .from(waitlists)
-    .where(afterClause)
-    .orderBy(asc(waitlists.createdAt), asc(rowid));
-  const rows = limit === undefined ? query.all() : query.limit(limit + 1).all();
+  const rows = waitlistPageStatement(db, limit !== undefined, after !== undefined).all({
+    afterCreatedAt: after?.createdAt ?? null,
+    afterId: after?.id ?? null,
+    take: limit === undefined ? null : limit + 1,
+  });
   const page = limit === undefined ? rows : rows.slice(0, limit);
   const last = page.at(-1);
   const next: Position | null = limit !== undefined && rows.length > limit && last ? { createdAt: last.createdAt.getTime(), id: last.rowid } : null;
@@ -66,14 +79,23 @@ export function listWaitlists({ limit, after }: WaitlistPageInput = {}, db: AppD
   return { items, next };
 }
 
-export const WAITLIST_SUMMARY_SORTS = ["name", "total", "verified", "referral", "newest"] as const;
-export type WaitlistSummarySort = (typeof WAITLIST_SUMMARY_SORTS)[number];
+/** The number of signups of every waitlist that has any, from one GROUP BY over signup_counts. */
+export function signupTotals(db: AppDatabase = getDb()): Map<string, number> {
+  const totals = preparedOnce(db, "waitlists.signupTotals", () =>
+    db
+      .select({ waitlistId: signupCounts.waitlistId, total: sql<number>`sum(${signupCounts.count})` })
+      .from(signupCounts)
+      .groupBy(signupCounts.waitlistId)
+      .prepare(),
+  );
+  return new Map(totals.all().map((row) => [row.waitlistId, row.total]));
+}
 
 export interface WaitlistSummaryInput {
   /** Case-insensitive substring of the name. */
   search?: string;
   sort?: WaitlistSummarySort;
-  direction?: "asc" | "desc";
+  direction?: SortDirection;
 }
 
 export interface WaitlistSummary {
@@ -89,47 +111,59 @@ export interface WaitlistSummary {
 
 // Totals from signup_counts (kept by triggers) and the newest date from the (waitlist_id, created_at)
 // index: a few hundred rows per waitlist are read, not every signup.
-const SUMMARY_SQL = `
-SELECT w.id, w.name, w.website, coalesce(s.total, 0) AS total, coalesce(s.verified, 0) AS verified,
-       coalesce(s.referral, 0) AS referral,
-       (SELECT max(created_at) FROM signups WHERE signups.waitlist_id = w.id) AS newest
-FROM waitlists w
-LEFT JOIN (
-  SELECT waitlist_id, sum(count) AS total, sum(verified * count) AS verified, sum(referral * count) AS referral
-  FROM signup_counts GROUP BY waitlist_id
-) s ON s.waitlist_id = w.id`;
+function summaryQuery(db: AppDatabase, search: boolean) {
+  const totals = db
+    .select({
+      waitlistId: signupCounts.waitlistId,
+      total: sql<number>`sum(${signupCounts.count})`.as("total"),
+      verified: sql<number>`sum(${signupCounts.verified} * ${signupCounts.count})`.as("verified"),
+      referral: sql<number>`sum(${signupCounts.referral} * ${signupCounts.count})`.as("referral"),
+    })
+    .from(signupCounts)
+    .groupBy(signupCounts.waitlistId)
+    .as("totals");
+  return db
+    .select({
+      id: waitlists.id,
+      name: waitlists.name,
+      website: waitlists.website,
+      total: sql<number>`coalesce(${totals.total}, 0)`.as("total"),
+      verified: sql<number>`coalesce(${totals.verified}, 0)`.as("verified"),
+      referral: sql<number>`coalesce(${totals.referral}, 0)`.as("referral"),
+      newest: sql<number | null>`(SELECT max(${signups.createdAt}) FROM ${signups} WHERE ${signups.waitlistId} = ${waitlists.id})`.as("newest"),
+    })
+    .from(waitlists)
+    .leftJoin(totals, eq(totals.waitlistId, waitlists.id))
+    .where(search ? sql`${waitlists.name} LIKE ${sql.placeholder("search")} ESCAPE '\\'` : undefined)
+    .as("summary");
+}
+
+type Summary = ReturnType<typeof summaryQuery>;
 
 // Whitelisted sort expressions; lists without signups have no percentage or date and sort last.
-const SUMMARY_ORDER: Record<WaitlistSummarySort, string> = {
-  name: "lower(name)",
-  total: "total",
-  verified: "CAST(verified AS REAL) / nullif(total, 0)",
-  referral: "CAST(referral AS REAL) / nullif(total, 0)",
-  newest: "newest",
+const SUMMARY_ORDER: Record<WaitlistSummarySort, (summary: Summary) => SQL> = {
+  name: (summary) => sql`lower(${summary.name})`,
+  total: (summary) => sql`${summary.total}`,
+  verified: (summary) => sql`CAST(${summary.verified} AS REAL) / nullif(${summary.total}, 0)`,
+  referral: (summary) => sql`CAST(${summary.referral} AS REAL) / nullif(${summary.total}, 0)`,
+  newest: (summary) => sql`${summary.newest}`,
 };
+
+function summaryStatement(db: AppDatabase, search: boolean, sort: WaitlistSummarySort, direction: SortDirection) {
+  return preparedOnce(db, `waitlists.summaries:${search ? "q" : "-"}:${sort}:${direction}`, () => {
+    const summary = summaryQuery(db, search);
+    const order = SUMMARY_ORDER[sort](summary);
+    const by = direction === "desc" ? desc : asc;
+    return db
+      .select()
+      .from(summary)
+      .orderBy(sql`(${order}) IS NULL`, by(order), by(sql`lower(${summary.name})`), asc(summary.id))
+      .prepare();
+  });
+}
 
 /** Every waitlist with its signup totals, from one GROUP BY (not one query per list). */
 export function listWaitlistSummaries({ search, sort = "name", direction = "asc" }: WaitlistSummaryInput = {}, db: AppDatabase = getDb()): WaitlistSummary[] {
-  const dir = direction === "desc" ? "DESC" : "ASC";
-  const order = SUMMARY_ORDER[sort];
-  const where = search ? " WHERE w.name LIKE @search ESCAPE '\\'" : "";
-  const sqlText = `SELECT * FROM (${SUMMARY_SQL}${where}) ORDER BY (${order}) IS NULL, ${order} ${dir}, lower(name) ${dir}, id`;
-  const rows = db.$client.prepare(sqlText).all(search ? { search: containsPattern(search) } : {}) as {
-    id: string;
-    name: string;
-    website: string;
-    total: number;
-    verified: number;
-    referral: number;
-    newest: number | null;
-  }[];
-  return rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    website: row.website,
-    total: row.total,
-    verified: row.verified,
-    referral: row.referral,
-    newestSignupAt: row.newest === null ? null : new Date(row.newest),
-  }));
+  const rows = summaryStatement(db, Boolean(search), sort, direction).all({ search: search ? containsPattern(search) : null });
+  return rows.map(({ newest, ...row }) => ({ ...row, newestSignupAt: newest === null ? null : new Date(newest) }));
 }

@@ -1,10 +1,10 @@
 import { formatCount, formatDate } from "@/components/format";
 import { Skeleton } from "@/components/skeleton";
 import { cardClass, mutedText } from "@/components/styles";
+import { DAY_MS } from "@/lib/core/time";
 import { SignupsChart, type DayCount } from "./signups-chart";
 
 export const CHART_DAYS = 90;
-const DAY_MS = 86_400_000;
 
 /**
  * `weekAgo`: seven days before now (for "last 7 days"); `start`: the first instant of the UTC day
