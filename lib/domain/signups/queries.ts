@@ -3,7 +3,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { signupCounts, signups } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
 import { afterPosition, type Position } from "@/lib/sqlite/keyset";
-import { containsPattern } from "@/lib/sqlite/like-pattern";
+import { containsPattern, containsText } from "@/lib/sqlite/contains";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import type { SignupSort, SortDirection } from "../sorting";
 import { signupResponseSchema, type SignupResponse } from "./response";
@@ -67,7 +67,7 @@ function filterWhere(table: typeof signups | typeof signupCounts, shape: FilterS
 }
 
 function scopeWhere(shape: FilterShape): SQL | undefined {
-  return and(filterWhere(signups, shape), shape.search ? sql`${signups.email} LIKE ${placeholder("search")} ESCAPE '\\'` : undefined);
+  return and(filterWhere(signups, shape), shape.search ? containsText(signups.email, "search") : undefined);
 }
 
 // SQLite writes the API's JSON itself, so a page or a stream never round-trips through JSON.parse:

@@ -5,7 +5,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { signupCounts, signups, waitlists, type Waitlist } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
 import { afterPosition, type Position } from "@/lib/sqlite/keyset";
-import { containsPattern } from "@/lib/sqlite/like-pattern";
+import { containsPattern, containsText } from "@/lib/sqlite/contains";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import type { SortDirection, WaitlistSummarySort } from "../sorting";
 
@@ -134,7 +134,7 @@ function summaryQuery(db: AppDatabase, search: boolean) {
     })
     .from(waitlists)
     .leftJoin(totals, eq(totals.waitlistId, waitlists.id))
-    .where(search ? sql`${waitlists.name} LIKE ${sql.placeholder("search")} ESCAPE '\\'` : undefined)
+    .where(search ? containsText(waitlists.name, "search") : undefined)
     .as("summary");
 }
 
