@@ -19,6 +19,13 @@ export function SignupsEmptyState({
   reach: { pages: number; rows: number };
   firstPageHref: string;
 }) {
+  const firstPageLink = (
+    <p className="mt-2">
+      <TransitionLink href={firstPageHref} className={linkClass}>
+        Go to the first page
+      </TransitionLink>
+    </p>
+  );
   if (page > reach.pages) {
     return (
       <div className="px-4 py-10 text-center" data-testid="beyond-reach">
@@ -26,11 +33,7 @@ export function SignupsEmptyState({
         <p className="mt-2">
           To see others, narrow the filters or the search, or reverse the sort. The CSV export and the API return every signup.
         </p>
-        <p className="mt-2">
-          <TransitionLink href={firstPageHref} className={linkClass}>
-            Go to the first page
-          </TransitionLink>
-        </p>
+        {firstPageLink}
       </div>
     );
   }
@@ -38,11 +41,7 @@ export function SignupsEmptyState({
     return (
       <div className="px-4 py-10 text-center">
         <p className="font-medium">This page is past the end of the list.</p>
-        <p className="mt-2">
-          <TransitionLink href={firstPageHref} className={linkClass}>
-            Go to the first page
-          </TransitionLink>
-        </p>
+        {firstPageLink}
       </div>
     );
   }
