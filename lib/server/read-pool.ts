@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import type { ReadTaskArgs, ReadTaskName, ReadTaskResult } from "@/lib/domain/reads/read-tasks";
+import { runReadTask, type ReadTaskArgs, type ReadTaskName, type ReadTaskResult } from "@/lib/domain/reads/read-tasks";
 import { READ_POOL_KEY, type ReadPool } from "@/lib/dashboard/background";
+import { later } from "@/lib/dashboard/defer";
 
 // The dashboard's heavy reads (counts, facets, the chart, searches, its pages of rows) run on a few
 // threads with read-only connections of their own. better-sqlite3 is synchronous: on the thread
@@ -15,16 +16,20 @@ interface Pending {
 interface Reader {
   worker: Worker;
   pending: Map<number, Pending>;
+  alive: boolean;
 }
 
 const WORKER_FILE = join(process.cwd(), "lib", "server", "read-worker.ts");
+// Node 20 does not pass the main thread's `--import tsx` hooks on to workers: each registers tsx itself.
+const WORKER_SOURCE = `require("tsx/cjs"); require(${JSON.stringify(WORKER_FILE)});`;
 
 function startReader(readers: Reader[], index: number): Reader {
-  const reader: Reader = { worker: new Worker(WORKER_FILE), pending: new Map() };
+  const reader: Reader = { worker: new Worker(WORKER_SOURCE, { eval: true }), pending: new Map(), alive: true };
   reader.worker.on("message", ({ id, result, error }: { id: number; result?: unknown; error?: { name: string; message: string } }) => {
     const job = reader.pending.get(id);
     if (!job) return;
     reader.pending.delete(id);
+    if (reader.pending.size === 0) reader.worker.unref();
     if (error) job.reject(Object.assign(new Error(error.message), { name: error.name }));
     else job.resolve(result);
   });
@@ -33,11 +38,17 @@ function startReader(readers: Reader[], index: number): Reader {
     for (const job of reader.pending.values()) job.reject(error);
     reader.pending.clear();
   });
+  let started = false;
+  reader.worker.once("online", () => (started = true));
+  // A thread that ran is replaced; one that could not even start is not retried in a loop.
   reader.worker.on("exit", () => {
+    reader.alive = false;
     for (const job of reader.pending.values()) job.reject(new Error("reader thread exited"));
-    if (readers[index] === reader) readers[index] = startReader(readers, index);
+    reader.pending.clear();
+    if (started && readers[index] === reader) readers[index] = startReader(readers, index);
+    else if (!started) console.error("a reader thread could not start: its reads run on the main thread");
   });
-  // Never keeps the process alive on its own.
+  // Keeps the process alive only while it has work (see run).
   reader.worker.unref();
   return reader;
 }
@@ -48,9 +59,12 @@ export function createReadPool(size: number): ReadPool & { close(): Promise<void
   let nextId = 0;
   return {
     run<Name extends ReadTaskName>(name: Name, args: ReadTaskArgs<Name>): Promise<ReadTaskResult<Name>> {
-      const reader = readers.reduce((least, candidate) => (candidate.pending.size < least.pending.size ? candidate : least));
+      const alive = readers.filter((candidate) => candidate.alive);
+      if (alive.length === 0) return later(() => runReadTask(name, args));
+      const reader = alive.reduce((least, candidate) => (candidate.pending.size < least.pending.size ? candidate : least));
       const id = nextId++;
       return new Promise((resolve, reject) => {
+        if (reader.pending.size === 0) reader.worker.ref();
         reader.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
         reader.worker.postMessage({ id, name, args });
       });
