@@ -93,8 +93,14 @@ describe("keyset pages", () => {
     ({ fields }) => {
     const timed = createWaitlist({ name: "Timed", website: "https://e.com" }, temp.db).id;
     const insert = prepareSignupInsert(timed, temp.db);
-    // Milliseconds, a leap day, a date before 1970's tenth year and one past 2038: as toISOString writes them.
-    const instants = [Date.UTC(2026, 9, 1, 9, 30, 0, 7), Date.UTC(2024, 1, 29, 23, 59, 59, 999), Date.UTC(1975, 5, 1), Date.UTC(2040, 0, 1, 0, 0, 0, 120)];
+    // Milliseconds, a leap day, instants before 1970 (negative epoch milliseconds) and after 2038: as toISOString writes them.
+    const instants = [
+      Date.UTC(2026, 9, 1, 9, 30, 0, 7),
+      Date.UTC(2024, 1, 29, 23, 59, 59, 999),
+      Date.UTC(1969, 11, 31, 23, 59, 58, 500),
+      Date.UTC(1901, 5, 1, 12, 0, 0, 1),
+      Date.UTC(2040, 0, 1, 0, 0, 0, 120),
+    ];
     instants.forEach((createdAt, index) => insert({ email: `t${index}@example.com`, verified: index % 2 === 0, referral: index === 1, customInputs: JSON.stringify([{ label: "i", value: index }]), createdAt }));
     const rows = [...signupRowBatches({ waitlistId: timed }, 100, temp.db)].flat();
     const reference = (row: SignupRow): Record<SignupField, unknown> => ({ ...toSignupResponse(row), created_at: row.createdAt.toISOString(), id: signupPublicId(row.id) });
