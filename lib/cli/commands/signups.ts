@@ -3,6 +3,7 @@ import { z } from "zod";
 import { importSignups } from "@/lib/import/import-signups";
 import { emit, parseOptions, type JsonOption } from "../output";
 import { progressBar } from "../progress";
+import { registerSignupExport } from "./signups-export";
 
 const importSchema = z.object({
   delimiter: z
@@ -45,4 +46,6 @@ export function registerSignupCommands(program: Command): void {
         bar?.clear();
       }
     });
+
+  registerSignupExport(signups);
 }
