@@ -4,7 +4,9 @@ import { requireSession, requestOrigin } from "@/lib/dashboard/auth";
 import { later } from "@/lib/dashboard/defer";
 import { DASHBOARD_PAGE_SIZES, lastReachablePage, MAX_PAGED_ROWS, parseSignupTableParams } from "@/lib/domain/list-params";
 import { cachedCountSignups, cachedSignupsPerDay } from "@/lib/domain/signups/cached-stats";
-import { countSignupsSince, listSignupRows, type SignupScope } from "@/lib/domain/signups/queries";
+import { countSignupsSince } from "@/lib/domain/signups/counts";
+import { listSignupRows } from "@/lib/domain/signups/queries";
+import { type SignupScope } from "@/lib/domain/signups/filter";
 import { ApiBox } from "./api-box";
 import { ChartSection, ChartSkeleton, periodStarts } from "./chart-section";
 import { Figures, FiguresSkeleton } from "./figures";
@@ -24,7 +26,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const waitlist = findWaitlist((await params).id);
   if (!waitlist) notFound();
   const state = parseSignupTableParams(await searchParams);
-  const scope: SignupScope = { waitlistId: waitlist.id, verified: state.verified, referral: state.referral, search: state.q };
+  const scope: SignupScope = { waitlistId: waitlist.id, verified: state.verified, referral: state.referral, emailContains: state.q };
 
   const reachablePages = lastReachablePage(state.size);
   // A page past MAX_PAGED_ROWS runs no query: the table says why and how to reach those rows.
