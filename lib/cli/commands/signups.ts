@@ -4,6 +4,7 @@ import { importSignups } from "@/lib/import/import-signups";
 import { emit, parseOptions, type JsonOption } from "../output";
 import { progressBar } from "../progress";
 import { registerSignupExport } from "./signups-export";
+import { registerSignupFind } from "./signups-find";
 
 const importSchema = z.object({
   delimiter: z
@@ -48,4 +49,5 @@ export function registerSignupCommands(program: Command): void {
     });
 
   registerSignupExport(signups);
+  registerSignupFind(signups);
 }
