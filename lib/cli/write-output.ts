@@ -29,12 +29,12 @@ export function checkOutputPath(path: string): void {
 /**
  * Writes texts to stdout, or to `path` through a partial file renamed into place once complete, so
  * that a failed or interrupted export leaves no file (and an existing one untouched). Chunks are
- * pulled only as the destination takes them (backpressure), so memory stays flat.
+ * pulled only as the destination takes them (backpressure), at most one ahead, so memory stays flat.
  */
 export async function writeOutput(chunks: Iterable<string>, path?: string): Promise<void> {
   if (path === undefined) {
     try {
-      await pipeline(Readable.from(chunks), process.stdout, { end: false });
+      await pipeline(Readable.from(chunks, { highWaterMark: 1 }), process.stdout, { end: false });
     } catch (error) {
       // The reader went away (`| head`): nothing more to write, and nothing went wrong here.
       if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw error;
@@ -49,7 +49,7 @@ export async function writeOutput(chunks: Iterable<string>, path?: string): Prom
   };
   process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
   try {
-    await pipeline(Readable.from(chunks), createWriteStream(partial, { flags: "wx" }));
+    await pipeline(Readable.from(chunks, { highWaterMark: 1 }), createWriteStream(partial, { flags: "wx" }));
     renameSync(partial, path);
   } catch (error) {
     removePartial();
