@@ -47,8 +47,8 @@ function inputSizeStatement(db: AppDatabase) {
 function searchSizeStatement(db: AppDatabase) {
   return preparedOnce(db, "access.searchSize", () =>
     db.$client.prepare<{ waitlistId: string; trigrams: string; contains: string; cap: number }, { n: number }>(
-      `SELECT count(*) AS n FROM (SELECT 1 FROM signups WHERE id IN (SELECT rowid FROM signup_email_search WHERE email LIKE @trigrams)
-        AND +waitlist_id = @waitlistId AND email LIKE @contains ESCAPE '\\' LIMIT @cap)`,
+      `SELECT count(*) AS n FROM (SELECT 1 FROM signup_email_search CROSS JOIN signups ON signups.id = signup_email_search.rowid
+        WHERE signup_email_search.email LIKE @trigrams AND signups.waitlist_id = @waitlistId AND signups.email LIKE @contains ESCAPE '\\' LIMIT @cap)`,
     ),
   );
 }

@@ -2,11 +2,11 @@ import { count, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
 import { planAccess, SEARCH_COUNT_CAP } from "./access";
 import type { SignupScope } from "./filter";
 import { countShape } from "./queries";
-import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
+import { canUseSearchIndex, scopeParams, scopeWhere, searchDrivenRows, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
 /** Counts of one scope split by verified × referral; every total and facet derives from them. */
 export interface SignupCounts {
@@ -85,11 +85,13 @@ function rowCellsStatement(db: AppDatabase, shape: ScopeShape) {
   );
 }
 
+// Capped either way: from the trigram index when the text has trigrams, else by walking the list.
 function cappedCountStatement(db: AppDatabase, shape: ScopeShape) {
-  return preparedOnce(db, `counts.capped:${shapeKey(shape)}`, () => {
-    const matches = db.select({ one: sql`1` }).from(signups).where(scopeWhere(shape)).limit(sql.placeholder("cap")).as("matches");
-    return db.select({ n: count() }).from(matches).prepare();
-  });
+  return preparedSql<{ n: number }>(db, `counts.capped:${shapeKey(shape)}`, () =>
+    shape.access === "search"
+      ? sql`select count(*) as n from (${searchDrivenRows(shape)})`
+      : sql`select count(*) as n from (select 1 from ${signups} where ${scopeWhere(shape)} limit ${sql.placeholder("cap")})`,
+  );
 }
 
 /** Whether an email search matches more than SEARCH_COUNT_CAP signups (then only a lower bound is given). */
@@ -97,7 +99,8 @@ export function exceedsSearchCap(scope: SignupScope, db: AppDatabase = getDb()):
   if (scope.emailContains === undefined) return false;
   const plan = planAccess(scope, db);
   if (plan.bound <= SEARCH_COUNT_CAP) return false;
-  const n = cappedCountStatement(db, shapeOf(scope, plan.count)).get({ ...scopeParams(scope), cap: SEARCH_COUNT_CAP + 1 })!.n;
+  const access = canUseSearchIndex(scope.emailContains) ? "search" : "order";
+  const n = cappedCountStatement(db, shapeOf(scope, access)).get({ ...scopeParams(scope), cap: SEARCH_COUNT_CAP + 1 })!.n;
   return n > SEARCH_COUNT_CAP;
 }
 

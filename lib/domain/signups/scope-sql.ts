@@ -86,6 +86,16 @@ function inputRows(index: number): SQL {
 const searchRows = sql`${signups.id} in (select rowid from signup_email_search where email like ${placeholder("containsTrigrams")})`;
 
 /**
+ * Up to `cap` rows of a scope with an email search, driven by the trigram index through a join, so
+ * that reading stops at the cap (`id IN (…)` would first collect every candidate of the index).
+ */
+export function searchDrivenRows(shape: ScopeShape): SQL {
+  return sql`select 1 from signup_email_search cross join ${signups} on ${signups.id} = signup_email_search.rowid
+    where signup_email_search.email like ${placeholder("containsTrigrams")} and ${scopeWhere({ ...shape, access: "order" })}
+    limit ${placeholder("cap")}`;
+}
+
+/**
  * The WHERE clause of a shape. With the `search` and `input` accesses the waitlist test is written
  * `+waitlist_id`, which keeps SQLite from walking the list's own index instead of the chosen one.
  */
