@@ -77,7 +77,8 @@ const CREATED_AT_FORMAT = "an ISO 8601 date (2026-10-01) or date-time with an of
 
 /**
  * A created_at as epoch milliseconds, or the error text. A date-time without an offset is refused:
- * it would be a different instant on every machine. Signups before 1970 are refused as well.
+ * it would be a different instant on every machine. So is a date before 1970: exports read signups
+ * from created_at 0 on (signupRowBatches), so such a signup could never be exported again.
  */
 export function checkCreatedAt(value: unknown, latest: number): { createdAt: number } | { error: string } {
   const instant = typeof value === "string" ? parseInstant(value.trim()) : undefined;
