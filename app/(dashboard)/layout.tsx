@@ -8,7 +8,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
   return (
     <>
       <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
+        <div className="mx-auto flex max-w-[96rem] flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
           <nav aria-label="Main" className="flex items-center gap-4 text-sm">
             <Link href="/" className={`${focusRing} rounded-sm font-semibold`}>
               Waitlist Admin
@@ -30,7 +30,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           </div>
         </div>
       </header>
-      <main id="main" className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6">
+      <main id="main" className="mx-auto w-full max-w-[96rem] px-4 py-6 sm:px-6">
         {children}
       </main>
     </>

@@ -24,7 +24,7 @@ interface DataTableFacetFilterProps<TCounts> {
   pick: (counts: TCounts) => Facet;
 }
 
-/** A yes/no filter as three links (Any, Yes, No), each with its count (needs a PendingNavigationProvider). */
+/** A yes/no filter as a list of three links (Any, Yes, No), each with its count aligned right (needs a PendingNavigationProvider). */
 export function DataTableFacetFilter<TCounts>({ label, current, hrefFor, counts, pick }: DataTableFacetFilterProps<TCounts>) {
   const onNavigate = useTransitionClick();
   const labelId = `filter-${label.toLowerCase()}`;
@@ -33,7 +33,7 @@ export function DataTableFacetFilter<TCounts>({ label, current, hrefFor, counts,
       <span id={labelId} className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-300">
         {label}
       </span>
-      <div className="inline-flex overflow-hidden rounded-md border border-zinc-300 dark:border-zinc-700">
+      <div className="flex flex-col">
         {OPTIONS.map((option) => {
           const active = option.value === current;
           return (
@@ -42,8 +42,8 @@ export function DataTableFacetFilter<TCounts>({ label, current, hrefFor, counts,
               href={hrefFor(option.value)}
               onClick={onNavigate}
               aria-current={active ? "true" : undefined}
-              className={`${focusRing} flex items-center gap-1.5 border-r border-zinc-300 px-3 py-1.5 text-sm last:border-r-0 dark:border-zinc-700 ${
-                active ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "bg-white hover:bg-zinc-50 dark:bg-zinc-900 dark:hover:bg-zinc-800"
+              className={`${focusRing} flex items-center justify-between gap-3 rounded-sm px-1.5 py-0.5 text-sm ${
+                active ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "hover:bg-zinc-100 dark:hover:bg-zinc-800"
               }`}
             >
               <span>{option.text}</span>
