@@ -21,7 +21,8 @@ interface DataTableFacetFilterProps<TCounts> {
   hrefFor: (value: boolean | undefined) => string;
   /** Counted after the rows are sent: each count shows "…" until then. */
   counts: Promise<TCounts>;
-  pick: (counts: TCounts) => Facet;
+  /** Undefined when the counts are not known (a lower-bound search): the options show none. */
+  pick: (counts: TCounts) => Facet | undefined;
 }
 
 /** A yes/no filter as a list of three links (Any, Yes, No), each with its count aligned right (needs a PendingNavigationProvider). */
@@ -60,6 +61,7 @@ export function DataTableFacetFilter<TCounts>({ label, current, hrefFor, counts,
   );
 }
 
-function FacetCount<TCounts>({ counts, pick, count }: { counts: Promise<TCounts>; pick: (counts: TCounts) => Facet; count: (facet: Facet) => number }) {
-  return formatCount(count(pick(use(counts))));
+function FacetCount<TCounts>({ counts, pick, count }: { counts: Promise<TCounts>; pick: (counts: TCounts) => Facet | undefined; count: (facet: Facet) => number }) {
+  const facet = pick(use(counts));
+  return facet ? formatCount(count(facet)) : null;
 }

@@ -3,6 +3,7 @@ import { Skeleton } from "@/components/skeleton";
 import { cardClass, mutedText } from "@/components/styles";
 import { DAY_MS } from "@/lib/core/time";
 import type { SignupTableParams } from "@/lib/domain/list-params";
+import { SEARCH_COUNT_CAP } from "@/lib/domain/signups/access";
 import { DEFAULT_CHART_DAYS, type ChartWindow } from "./chart-window";
 import { SignupsChart, type DayCount } from "./signups-chart";
 
@@ -23,14 +24,23 @@ function period(window: ChartWindow, days: DayCount[]): string {
 }
 
 interface ChartSectionProps {
-  perDay: Promise<DayCount[]>;
+  /** Null when an email search matches more than SEARCH_COUNT_CAP signups: they are not counted per day. */
+  perDay: Promise<DayCount[] | null>;
   window: ChartWindow;
   waitlistId: string;
   state: SignupTableParams;
 }
 
 export async function ChartSection({ perDay, window, waitlistId, state }: ChartSectionProps) {
-  const days = fillDays(await perDay, window);
+  const counted = await perDay;
+  if (counted === null) {
+    return (
+      <p className={`${cardClass} flex h-full items-center px-4 py-3 text-sm ${mutedText}`} data-testid="chart-summary">
+        The search matches more than {formatCount(SEARCH_COUNT_CAP)} signups: narrow the search to see them per day.
+      </p>
+    );
+  }
+  const days = fillDays(counted, window);
   const total = days.reduce((sum, entry) => sum + entry.count, 0);
   const busiest = days.reduce((best, entry) => (entry.count > best.count ? entry : best), days[0]!);
   const summary =

@@ -2,7 +2,7 @@ import { formatCount, formatPercent } from "@/components/format";
 import { Skeleton } from "@/components/skeleton";
 import { cardClass, mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/domain/list-params";
-import type { SignupCounts } from "@/lib/domain/signups/queries";
+import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { isFiltered } from "./table-url";
 
 const gridClass = "grid grid-cols-2 gap-2 sm:grid-cols-4 xl:grid-cols-2";
@@ -41,8 +41,20 @@ interface FiguresProps {
 
 /** Totals of the signups the current filters and search select, streamed in when the counts are ready. */
 export async function Figures({ counts, lastWeek, state }: FiguresProps) {
-  const [{ total, verified, referral }, recent] = await Promise.all([counts, lastWeek]);
+  const [{ total, verified, referral, exact }, recent] = await Promise.all([counts, lastWeek]);
   const filtered = isFiltered(state);
+  if (!exact) {
+    // A search matched more signups than are counted: only that lower bound is known.
+    const unknown = "narrow the search to see exact counts";
+    return (
+      <dl className={gridClass}>
+        <Figure label="Matching signups" value={`${formatCount(total)}+`} detail="a lower bound" testId="figure-total" />
+        <Figure label="Verified" value="—" detail={unknown} testId="figure-verified" />
+        <Figure label="Referral" value="—" detail={unknown} testId="figure-referral" />
+        <Figure label="Last 7 days" value="—" detail={unknown} testId="figure-last-7-days" />
+      </dl>
+    );
+  }
   return (
     <dl className={gridClass}>
       <Figure label={filtered ? "Matching signups" : "Signups"} value={formatCount(total)} detail={filtered ? "under the filters" : "all of the list"} testId="figure-total" />

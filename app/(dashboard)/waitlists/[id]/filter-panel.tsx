@@ -2,7 +2,7 @@
 
 import { DataTableFacetFilter } from "@/components/data-table/data-table-facet-filter";
 import type { SignupTableParams } from "@/lib/domain/list-params";
-import type { SignupCounts } from "@/lib/domain/signups/queries";
+import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { DateRangeFilter } from "./date-range-filter";
 import { InputFacets, type InputFacetSummary, type InputValueSearch } from "./input-facets";
 import { signupTableHref } from "./table-url";
@@ -21,8 +21,8 @@ export function FilterPanel({ waitlistId, state, counts, facets, valueSearch }: 
   return (
     <aside aria-label="Filters" className="flex min-w-0 flex-col gap-5">
       <div className="grid grid-cols-[repeat(auto-fill,minmax(12rem,1fr))] gap-x-6 gap-y-4 lg:grid-cols-1">
-        <DataTableFacetFilter label="Verified" current={state.verified} hrefFor={(value) => href({ verified: value })} counts={counts} pick={(c) => c.verifiedFacet} />
-        <DataTableFacetFilter label="Referral" current={state.referral} hrefFor={(value) => href({ referral: value })} counts={counts} pick={(c) => c.referralFacet} />
+        <DataTableFacetFilter label="Verified" current={state.verified} hrefFor={(value) => href({ verified: value })} counts={counts} pick={(c) => (c.exact ? c.verifiedFacet : undefined)} />
+        <DataTableFacetFilter label="Referral" current={state.referral} hrefFor={(value) => href({ referral: value })} counts={counts} pick={(c) => (c.exact ? c.referralFacet : undefined)} />
         <DateRangeFilter waitlistId={waitlistId} state={state} />
       </div>
       <InputFacets waitlistId={waitlistId} state={state} facets={facets} valueSearch={valueSearch} />

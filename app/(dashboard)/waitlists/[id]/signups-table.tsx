@@ -11,7 +11,9 @@ import { usePendingNavigation } from "@/components/pending-navigation";
 import { SearchBox } from "@/components/search-box";
 import { buttonClass, inputClass, mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/domain/list-params";
-import type { SignupCounts, SignupRow } from "@/lib/domain/signups/queries";
+import type { SignupCounts } from "@/lib/domain/signups/counts";
+import { signupPublicId } from "@/lib/domain/signups/id";
+import type { SignupRow } from "@/lib/domain/signups/queries";
 import type { SignupSort } from "@/lib/domain/sorting";
 import { OpenSignupDetails, signupColumns } from "./signup-columns";
 import { SignupDetails } from "./signup-details";
@@ -107,19 +109,24 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
         <SignupsPagination counts={counts} state={state} maxPage={reach.pages} hrefForPage={(page) => href({ page })} />
       </Suspense>
 
-      <SignupDetails signup={selected} onClose={() => setSelected(null)} />
+      <SignupDetails signup={selected} pageHref={selected ? `/waitlists/${waitlistId}/signups/${signupPublicId(selected.id)}` : undefined} onClose={() => setSelected(null)} />
     </section>
   );
 }
 
 function ShowingRange({ counts, state, shown }: { counts: Promise<SignupCounts>; state: SignupTableParams; shown: number }) {
-  const { total } = use(counts);
+  const { total, exact } = use(counts);
+  // An inexact total is SEARCH_COUNT_CAP, a lower bound.
+  const of = exact ? formatCount(total) : `${formatCount(total)}+`;
   const first = (state.page - 1) * state.size + 1;
-  if (shown === 0) return <span data-testid="showing">{formatCount(total)} signups in total</span>;
+  if (shown === 0) return <span data-testid="showing">{of} signups in total</span>;
   return (
-    <span data-testid="showing">
-      Showing {formatCount(first)}–{formatCount(first + shown - 1)} of {formatCount(total)}
-    </span>
+    <>
+      <span data-testid="showing">
+        Showing {formatCount(first)}–{formatCount(first + shown - 1)} of {of}
+      </span>
+      {exact ? null : <span> (the search matches too many signups to count: narrow the search to see exact counts)</span>}
+    </>
   );
 }
 
