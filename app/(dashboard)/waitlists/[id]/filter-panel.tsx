@@ -4,14 +4,15 @@ import { DataTableFacetFilter } from "@/components/data-table/data-table-facet-f
 import type { SignupTableParams } from "@/lib/domain/list-params";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { DateRangeFilter } from "./date-range-filter";
-import { InputFacets, type InputFacetSummary, type InputValueSearch } from "./input-facets";
+import type { InputFacet } from "@/lib/domain/signups/facets";
+import { InputFacets, type InputValueSearch } from "./input-facets";
 import { signupTableHref } from "./table-url";
 
 interface FilterPanelProps {
   waitlistId: string;
   state: SignupTableParams;
   counts: Promise<SignupCounts>;
-  facets: Promise<InputFacetSummary[]>;
+  facets: Promise<InputFacet[] | null>;
   valueSearch: Promise<InputValueSearch> | undefined;
 }
 

@@ -5,28 +5,27 @@ import { formatCount } from "@/components/format";
 import { useTransitionClick } from "@/components/pending-navigation";
 import { focusRing, mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/domain/list-params";
-import type { InputFacetSummary, InputValueSearch } from "./input-facets";
+import type { FacetValue, InputFacet as InputFacetData } from "@/lib/domain/signups/facets";
+import type { InputValueSearch } from "./input-facets";
 import { InputValueSearchForm } from "./input-value-search-form";
 import { signupTableHref, withInput } from "./table-url";
 
 interface InputFacetProps {
   waitlistId: string;
   state: SignupTableParams;
-  facet: InputFacetSummary;
+  facet: InputFacetData;
   /** The value search of this label, when the URL asks for one. */
   valueSearch: Promise<InputValueSearch> | undefined;
 }
-
-type ValueCount = { value: string; count: number };
 
 /** One label: its top values with counts; a click filters by that value, a click on the active one removes it. */
 export function InputFacet({ waitlistId, state, facet, valueSearch }: InputFacetProps) {
   const labelId = useId();
   const active = state.inputs.find((input) => input.label === facet.label)?.value;
   // The active value stays in view even when it is not among the top ones.
-  const values: ValueCount[] =
+  const values: FacetValue[] =
     active !== undefined && !facet.values.some((entry) => entry.value === active) ? [...facet.values, { value: active, count: Number.NaN }] : facet.values;
-  const others = facet.distinct - facet.values.length;
+  const more = facet.distinct > facet.values.length;
   return (
     <div role="group" aria-labelledby={labelId} className="flex min-w-0 flex-col gap-1" data-testid="input-facet">
       <p className="flex items-baseline justify-between gap-2 text-sm">
@@ -34,13 +33,13 @@ export function InputFacet({ waitlistId, state, facet, valueSearch }: InputFacet
           {facet.label}
         </span>
         <span className={`shrink-0 text-xs ${mutedText}`}>
-          {formatCount(facet.distinct)} {facet.distinct === 1 ? "value" : "values"}
+          {formatCount(facet.distinct)} {facet.distinct === 1 ? "value" : "values"} in the list
         </span>
       </p>
       <ValueLinks waitlistId={waitlistId} state={state} label={facet.label} active={active} values={values} />
-      {others > 0 ? (
+      {more ? (
         <>
-          <InputValueSearchForm waitlistId={waitlistId} state={state} label={facet.label} more={others} />
+          <InputValueSearchForm waitlistId={waitlistId} state={state} label={facet.label} distinct={facet.distinct} />
           {valueSearch ? (
             <Suspense fallback={<p className={`text-xs ${mutedText}`}>Searching values…</p>}>
               <ValueSearchResults waitlistId={waitlistId} state={state} label={facet.label} active={active} search={valueSearch} />
@@ -54,6 +53,7 @@ export function InputFacet({ waitlistId, state, facet, valueSearch }: InputFacet
 
 function ValueSearchResults({ search, ...rest }: { waitlistId: string; state: SignupTableParams; label: string; active: string | undefined; search: Promise<InputValueSearch> }) {
   const { contains, values } = use(search);
+  if (values === null) return <p className={`text-xs ${mutedText}`}>The search matches too many signups to count values: narrow it first.</p>;
   return (
     <div className="mt-1 border-l-2 border-zinc-200 pl-2 dark:border-zinc-700" data-testid="input-value-search-results">
       <p className={`text-xs ${mutedText}`}>
@@ -64,7 +64,7 @@ function ValueSearchResults({ search, ...rest }: { waitlistId: string; state: Si
   );
 }
 
-function ValueLinks({ waitlistId, state, label, active, values }: { waitlistId: string; state: SignupTableParams; label: string; active: string | undefined; values: ValueCount[] }) {
+function ValueLinks({ waitlistId, state, label, active, values }: { waitlistId: string; state: SignupTableParams; label: string; active: string | undefined; values: FacetValue[] }) {
   const onNavigate = useTransitionClick();
   return (
     <ul className="flex flex-col">

@@ -4,27 +4,21 @@ import { Suspense, use } from "react";
 import { Skeleton } from "@/components/skeleton";
 import { mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/domain/list-params";
+import type { FacetValue, InputFacet as InputFacetData } from "@/lib/domain/signups/facets";
 import { InputFacet } from "./input-facet";
 
-/** The most common values of one custom-input label, counted under the other active filters. */
-export interface InputFacetSummary {
-  label: string;
-  values: { value: string; count: number }[];
-  /** How many distinct values the label has under those filters. */
-  distinct: number;
-}
-
-/** The values of one label that contain a text (the `facet`/`facet_q` of the URL). */
+/** The values of one label that contain a text (the `facet`/`facet_q` of the URL); null when the search is too broad to count. */
 export interface InputValueSearch {
   label: string;
   contains: string;
-  values: { value: string; count: number }[];
+  values: FacetValue[] | null;
 }
 
 interface InputFacetsProps {
   waitlistId: string;
   state: SignupTableParams;
-  facets: Promise<InputFacetSummary[]>;
+  /** Null when an email search matches more signups than are counted. */
+  facets: Promise<InputFacetData[] | null>;
   valueSearch: Promise<InputValueSearch> | undefined;
 }
 
@@ -44,6 +38,7 @@ export function InputFacets(props: InputFacetsProps) {
 
 function FacetList({ waitlistId, state, facets, valueSearch }: InputFacetsProps) {
   const list = use(facets);
+  if (list === null) return <p className={`text-sm ${mutedText}`}>The search matches too many signups to count their custom inputs: narrow the search to see them.</p>;
   if (list.length === 0) return <p className={`text-sm ${mutedText}`}>No custom inputs among these signups.</p>;
   return list.map((facet) => (
     <InputFacet key={facet.label} waitlistId={waitlistId} state={state} facet={facet} valueSearch={valueSearch && state.facet === facet.label ? valueSearch : undefined} />

@@ -10,7 +10,7 @@ import { signupTableHref, signupTableSearch } from "./table-url";
  * Finds values of one label beyond its top ones: a GET form that puts `facet=<label>&facet_q=<text>`
  * in the URL (the page then lists the matching values with their counts), so it works without JavaScript.
  */
-export function InputValueSearchForm({ waitlistId, state, label, more }: { waitlistId: string; state: SignupTableParams; label: string; more: number }) {
+export function InputValueSearchForm({ waitlistId, state, label, distinct }: { waitlistId: string; state: SignupTableParams; label: string; distinct: number }) {
   const id = useId();
   const { navigate } = usePendingNavigation();
   const current = state.facet === label ? (state.facet_q ?? "") : "";
@@ -42,7 +42,7 @@ export function InputValueSearchForm({ waitlistId, state, label, more }: { waitl
         name="facet_q"
         value={text}
         maxLength={200}
-        placeholder={`${more.toLocaleString("en-US")} more: search`}
+        placeholder={`Search its ${distinct.toLocaleString("en-US")} values`}
         autoComplete="off"
         spellCheck={false}
         onChange={(event) => setText(event.target.value)}

@@ -6,6 +6,7 @@ import { later } from "@/lib/dashboard/defer";
 import { dashboardScope, DASHBOARD_PAGE_SIZES, lastReachablePage, MAX_PAGED_ROWS, parseSignupTableParams } from "@/lib/domain/list-params";
 import { cachedCountSignups, cachedSignupsPerDay } from "@/lib/domain/signups/cached-stats";
 import { countSignupsSince } from "@/lib/domain/signups/counts";
+import { inputFacetValues, inputFacets } from "@/lib/domain/signups/facets";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { ApiBox } from "../api-box";
 import { ChartSection, ChartSkeleton } from "../chart-section";
@@ -15,6 +16,9 @@ import { Figures, FiguresSkeleton } from "../figures";
 import { findWaitlist } from "../find-waitlist";
 import { SignupsTable } from "../signups-table";
 import { signupApiPath, signupCliCommand } from "../table-url";
+
+/** How many values of a label a value search lists. */
+const VALUE_SEARCH_LIMIT = 20;
 
 type Props = {
   params: Promise<{ id: string }>;
@@ -37,13 +41,15 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const chart = chartWindow(state);
   const lastWeek = later(() => countSignupsSince(scope, weekAgo()));
   const perDay = later(() => cachedSignupsPerDay(scope, chart.start));
-  const facets = Promise.resolve([]);
+  const facets = later(() => inputFacets(scope));
+  const { facet, facet_q: contains } = state;
+  const valueSearch = facet && contains ? later(() => ({ label: facet, contains, values: inputFacetValues(scope, facet, contains, VALUE_SEARCH_LIMIT) })) : undefined;
   const apiUrl = (await requestOrigin()) + signupApiPath(waitlist.id, state);
 
   return (
     <PendingNavigationProvider>
       <div className="mt-4 grid gap-x-6 gap-y-4 lg:grid-cols-[15rem_minmax(0,1fr)]">
-        <FilterPanel waitlistId={waitlist.id} state={state} counts={counts} facets={facets} valueSearch={undefined} />
+        <FilterPanel waitlistId={waitlist.id} state={state} counts={counts} facets={facets} valueSearch={valueSearch} />
         <div className="min-w-0">
           <div className="grid gap-3 xl:grid-cols-[22rem_minmax(0,1fr)]">
             <section aria-label="Figures for the current filters">
