@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Bar, BarChart, CartesianGrid, ReferenceArea, Tooltip, XAxis, YAxis, type MouseHandlerDataParam } from "recharts";
 import { usePendingNavigation } from "@/components/pending-navigation";
 import type { SignupTableParams } from "@/lib/domain/list-params";
@@ -17,6 +17,12 @@ function label(day: string): string {
   return shortDay.format(new Date(`${day}T00:00:00Z`));
 }
 
+/** A press on a bar, and the bar the pointer is over now. */
+interface Drag {
+  first: string;
+  last: string;
+}
+
 function dayOf(state: MouseHandlerDataParam): string | undefined {
   return typeof state.activeLabel === "string" ? state.activeLabel : undefined;
 }
@@ -29,17 +35,25 @@ interface SignupsChartProps {
 }
 
 /**
- * Signups per day as bars. Pressing on a bar and releasing on the same one sets that day as the
+ * Signups per day as bars. Pressing on a bar and releasing it on the same one sets that day as the
  * date range; dragging across bars sets the range they span. The figure's caption carries the
  * same facts as text, and the From/To inputs do the same from the keyboard.
  */
 export function SignupsChart({ days, summary, waitlistId, state }: SignupsChartProps) {
   const { navigate } = usePendingNavigation();
-  const [drag, setDrag] = useState<{ first: string; last: string } | null>(null);
+  // Recharts calls these handlers a frame later, through the closures of the render that dispatched
+  // the event: a quick click's mouseup would still see no drag in state. The ref is always current.
+  const dragRef = useRef<Drag | null>(null);
+  const [drag, setDragState] = useState<Drag | null>(null);
+  function setDrag(next: Drag | null) {
+    dragRef.current = next;
+    setDragState(next);
+  }
 
   function finish(last: string | undefined) {
-    if (!drag) return;
-    const [from, to] = [drag.first, last ?? drag.last].sort();
+    const current = dragRef.current;
+    if (!current) return;
+    const [from, to] = [current.first, last ?? current.last].sort();
     setDrag(null);
     navigate(signupTableHref(waitlistId, state, { from, to }));
   }
@@ -57,12 +71,14 @@ export function SignupsChart({ days, summary, waitlistId, state }: SignupsChartP
         style={{ width: "100%", height: "100%" }}
         margin={{ top: 4, right: 8, bottom: 0, left: 0 }}
         onMouseDown={(chart) => {
+          // A press on a bar has started the drag already (below); this catches the space above short bars.
           const day = dayOf(chart);
-          if (day) setDrag({ first: day, last: day });
+          if (day && !dragRef.current) setDrag({ first: day, last: day });
         }}
         onMouseMove={(chart) => {
           const day = dayOf(chart);
-          if (drag && day && day !== drag.last) setDrag({ ...drag, last: day });
+          const current = dragRef.current;
+          if (current && day && day !== current.last) setDrag({ ...current, last: day });
         }}
         onMouseUp={(chart) => finish(dayOf(chart))}
         onMouseLeave={() => setDrag(null)}
@@ -76,7 +92,17 @@ export function SignupsChart({ days, summary, waitlistId, state }: SignupsChartP
           formatter={(value) => [String(value), "Signups"]}
           contentStyle={{ borderRadius: 6, fontSize: 12, color: "#18181b" }}
         />
-        <Bar dataKey="count" name="Signups" fill="currentColor" radius={[2, 2, 0, 0]} isAnimationActive={false} />
+        {/* The bar's own handlers know their day at once; the chart's learn it from the pointer's last move,
+            a frame late for a quick click or a tap. */}
+        <Bar
+          dataKey="count"
+          name="Signups"
+          fill="currentColor"
+          radius={[2, 2, 0, 0]}
+          isAnimationActive={false}
+          onMouseDown={(_, index) => setDrag({ first: days[index]!.day, last: days[index]!.day })}
+          onMouseUp={(_, index) => finish(days[index]!.day)}
+        />
         {drag ? <ReferenceArea x1={drag.first} x2={drag.last} fill="currentColor" fillOpacity={0.2} stroke="currentColor" strokeOpacity={0.5} /> : null}
       </BarChart>
     </div>
