@@ -132,5 +132,6 @@ function ShowingRange({ counts, state, shown }: { counts: Promise<SignupCounts>;
 
 /** The pagination, once the total is counted. */
 function SignupsPagination({ counts, state, maxPage, hrefForPage }: { counts: Promise<SignupCounts>; state: SignupTableParams; maxPage: number; hrefForPage: (page: number) => string }) {
-  return <DataTablePagination page={state.page} pageSize={state.size} rowCount={use(counts).total} maxPage={maxPage} hrefForPage={hrefForPage} />;
+  const { total, exact } = use(counts);
+  return <DataTablePagination page={state.page} pageSize={state.size} rowCount={total} rowCountIsLowerBound={!exact} maxPage={maxPage} hrefForPage={hrefForPage} />;
 }
