@@ -98,7 +98,7 @@ describe("a client generated with openapi-typescript from /v1/openapi.json", () 
     for (const [name, schema] of Object.entries(document.components.schemas)) {
       for (const property of Object.keys((schema.properties ?? {}) as Record<string, JsonSchema>)) expect(CLIENT_CODE, `${name}.${property}`).toContain(`.${property}`);
     }
-    const items = (document.components.schemas.Signup!.properties as Record<string, { items: JsonSchema }>).custom_inputs.items;
+    const items = (document.components.schemas.Signup!.properties as Record<string, { items: JsonSchema }>).custom_inputs!.items;
     for (const property of Object.keys(items.properties as object)) expect(CLIENT_CODE).toContain(`input.${property}`);
   });
 
