@@ -6,7 +6,7 @@ import { CACHE_CONTROL } from "./headers";
 import { conditionalJsonResponse, jsonStreamResponse, nextPageHeaders } from "./responses";
 import { signupsScope, WAITLISTS_SCOPE } from "./scopes";
 import type { ApiHandler } from "./with-api-key";
-import { noParamsSchema, parseApiQuery, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { noParamsSchema, parseApiQuery, parseSignupListQuery, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import { signupJsonBatches, signupJsonPage } from "@/lib/domain/signups/queries";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
 import { getWaitlistOrThrow, listWaitlists } from "@/lib/domain/waitlists/queries";
@@ -29,15 +29,15 @@ export const getWaitlistRoute: ApiHandler<{ id: string }> = ({ request, url, par
 // GET /v1/waitlist/{id}/signup – a waitlist's signups (all of them streamed, or one keyset page with ?limit&cursor)
 export const listSignupsRoute: ApiHandler<{ id: string }> = ({ request, url, params, requestId }) => {
   const waitlistId = parseWaitlistId(params.id);
-  const { verified, referral, ...keyset } = parseApiQuery(url.searchParams, signupListParamsSchema);
-  const cursorScope = signupsScope(waitlistId, { verified, referral });
+  const { filter, fields, keyset } = parseSignupListQuery(url.searchParams);
+  const scope = { waitlistId, ...filter };
+  const cursorScope = signupsScope(scope);
   const page = parseKeyset(cursorScope, keyset, "number");
   getWaitlistOrThrow(waitlistId);
-  const scope = { waitlistId, verified, referral };
   if (!page) {
     const onError = (error: unknown) => console.error(`[request ${requestId}] signup stream failed`, error);
-    return jsonStreamResponse(jsonArrayStream(signupJsonBatches(scope), onError), CACHE_CONTROL.personalData);
+    return jsonStreamResponse(jsonArrayStream(signupJsonBatches(scope, undefined, undefined, fields), onError), CACHE_CONTROL.personalData);
   }
-  const { items, next } = signupJsonPage({ scope, ...page });
+  const { items, next } = signupJsonPage({ scope, ...page, fields });
   return conditionalJsonResponse(request, `[${items.join(",")}]`, nextPageHeaders(url, cursorScope, next), CACHE_CONTROL.personalData);
 };

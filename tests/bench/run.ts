@@ -11,7 +11,8 @@ import { createApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
 import { encodeCursor } from "@/lib/api/cursor";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
-import { countSignups, listSignupRows, prepareSignupInsert } from "@/lib/domain/signups/queries";
+import { countSignups } from "@/lib/domain/signups/counts";
+import { listSignupRows, prepareSignupInsert } from "@/lib/domain/signups/queries";
 import { prepareDataset } from "./dataset";
 import { prepareImportFile } from "./import-file";
 import { cliImport } from "./import-scenario";
@@ -85,7 +86,7 @@ function fixtures(path: string, waitlistId: string) {
     writeSignup,
     apiHeaders: { authorization: `Bearer ${key.key}` },
     cookieHeaders: { cookie: `${SESSION_COOKIE}=${token}` },
-    deepCursor: encodeCursor(signupsScope(waitlistId, { verified: true }), { createdAt: deep.createdAt.getTime(), id: deep.id }),
+    deepCursor: encodeCursor(signupsScope({ waitlistId, verified: true }), { createdAt: deep.createdAt.getTime(), id: deep.id }),
     pageMustContain: newest.email,
   };
 }
