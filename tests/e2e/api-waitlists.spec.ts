@@ -51,7 +51,7 @@ test("GET /v1/waitlist/{id} returns exactly one waitlist object", async ({ reque
   const response = await request.get(`/v1/waitlist/${row.id}`, { headers: auth });
   expect(response.status()).toBe(200);
   expect(response.headers()["link"]).toBeUndefined();
-  expect(await contract.json(response, "/waitlist/{id}")).toEqual({ id: row.id, name: "Gamma", website: "https://gamma.example.com" });
+  expect(await contract.json(response, "/waitlist/{id}")).toEqual({ id: row.id, name: "Gamma", website: "https://gamma.example.com/" });
 });
 
 test("paging through waitlists returns every waitlist exactly once, in the order of the full list", async ({ request }) => {
