@@ -16,10 +16,11 @@ import { noParamsSchema, parseApiQuery } from "@/lib/domain/list-params";
 //   HEAD), without Next.js's routing. Everything else under /v1 goes to Next.js: other methods
 //   (OPTIONS 204, the others 405: ./methods.ts), a trailing slash (Next's 308 to the path without
 //   it), unknown paths (404: app/v1/[[...path]]/route.ts), a `{param}` that does not percent-decode.
-// - Its responses lack one header Next.js adds to every route handler's, `Vary: rsc,
-//   next-router-state-tree, next-router-prefetch, next-router-segment-prefetch`, which means nothing
-//   for JSON that is never cached (`Cache-Control: no-store`). Neither compresses /v1 responses.
-//   Security headers and Request-Id come from lib/server for both.
+// - It compresses what it serves (lib/http/compression.ts); the few /v1 answers Next.js serves are
+//   small problem bodies and empty 204/308s, sent as they are. Next.js adds `Vary: rsc,
+//   next-router-state-tree, …` to every route handler's response and a `Refresh` header to its
+//   redirect: lib/server/next-api-headers.ts takes them off. Security headers and Request-Id come
+//   from lib/server for both.
 // - A path matches at most one template: the fast path takes the first that matches, where
 //   Next.js would prefer a static segment to a `{param}`; add none that overlap.
 
