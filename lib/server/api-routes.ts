@@ -74,7 +74,8 @@ export async function serveApiRoute({ handler, params }: ApiRouteMatch, request:
   response.statusCode = result.status;
   for (const [name, value] of result.headers) response.setHeader(name, value);
   const contentType = result.headers.get("content-type");
-  if (isCompressibleType(contentType)) addVary(response, "Accept-Encoding");
+  // A 304 stands for the 200 it confirms, which varies with Accept-Encoding.
+  if (isCompressibleType(contentType) || result.status === 304) addVary(response, "Accept-Encoding");
   if (!result.body) {
     response.end();
     return;
