@@ -19,8 +19,9 @@ import { cliImport } from "./import-scenario";
 import { run, start, stop, waitForHttp, type Child } from "./processes";
 import { formatTable, writeJson, type Row } from "./report";
 import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, staticPage, type Bench } from "./scenarios";
+import { wireScenario } from "./wire";
 
-const SCENARIOS = { waitlist: singleWaitlist, "first-page": firstPage, "deep-page": deepPage, page: staticPage, "live-page": livePage, stream: fullStream, csv: csvExport } as const;
+const SCENARIOS = { waitlist: singleWaitlist, "first-page": firstPage, "deep-page": deepPage, page: staticPage, "live-page": livePage, stream: fullStream, csv: csvExport, wire: wireScenario } as const;
 // These measure the server's memory, so each starts on freshly started servers.
 const FRESH_SERVERS: readonly string[] = ["stream", "csv"];
 
