@@ -1,0 +1,36 @@
+import { dashboardPath, dashboardViews } from "./dashboard-views";
+import { download, median } from "./measure";
+import { row, type Row } from "./report";
+import type { Bench } from "./scenarios";
+
+/**
+ * The dashboard page under each filter alone and all together, on the big waitlist: the median
+ * time to its last byte with nothing remembered. A signup is written to the list before every
+ * request (a live waitlist): that moves SQLite's data_version, so the page's remembered counts and
+ * chart (lib/sqlite/memoize.ts) are stale and computed again, and it also empties the server
+ * connections' page cache (SQLite drops it when another connection has committed), though not the
+ * operating system's.
+ */
+export async function segments(bench: Bench): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const view of dashboardViews(bench)) {
+    const path = dashboardPath(bench.bigWaitlistId, view.params);
+    const scenario = `dashboard view (${bench.scaleLabel}): ${view.name}`;
+    // Warm-up, and the check that the page shows what the query layer selects: its newest signup.
+    bench.writeSignup();
+    const { email, total } = bench.expect(view.filter);
+    const response = await fetch(bench.app.origin + path, { headers: bench.cookieHeaders, redirect: "manual" });
+    const html = await response.text();
+    if (response.status !== 200 || !html.includes(email)) throw new Error(`${path}: status ${response.status}, the page lacks its newest signup (${email})`);
+    const lastByteMs: number[] = [];
+    for (let index = 0; index < bench.pageRequests; index++) {
+      bench.writeSignup();
+      const result = await download(bench.app.origin + path, bench.cookieHeaders);
+      if (result.status !== 200) throw new Error(`${path}: status ${result.status}`);
+      lastByteMs.push(result.lastByteMs);
+    }
+    bench.log(`${scenario}: ${total.toLocaleString("en")} signups, median ${median(lastByteMs).toFixed(0)} ms, max ${Math.max(...lastByteMs).toFixed(0)} ms (${path})`);
+    rows.push(row(scenario, "median last byte, counts not cached", "ms", median(lastByteMs), null, { appBelow: bench.pageTargetMs }));
+  }
+  return rows;
+}
