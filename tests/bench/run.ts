@@ -186,7 +186,13 @@ async function main() {
             log(`servers up: app ${bench.app.origin} (pid ${bench.app.pid}), baseline ${bench.baseline.origin} (pid ${bench.baseline.pid})`);
           }
           log(`${name} (load average ${loadavg()[0]!.toFixed(2)})`);
-          rows.push(...(await scenario(bench)));
+          try {
+            rows.push(...(await scenario(bench)));
+          } catch (error) {
+            // What the servers said last is often the reason (a crash, a refused request).
+            for (const [label, server] of [["app", servers[0]!], ["baseline", servers[1]!]] as const) console.error(`--- ${label} output (end) ---\n${server.output().slice(-4000)}`);
+            throw error;
+          }
         }
         await Promise.all(servers.splice(0).map(stop));
       }

@@ -19,9 +19,8 @@ export async function segments(bench: Bench): Promise<Row[]> {
     // Warm-up, and the check that the page shows what the query layer selects: its newest signup.
     bench.writeSignup();
     const { email, total } = bench.expect(view.filter);
-    const response = await fetch(bench.app.origin + path, { headers: bench.cookieHeaders, redirect: "manual" });
-    const html = await response.text();
-    if (response.status !== 200 || !html.includes(email)) throw new Error(`${path}: status ${response.status}, the page lacks its newest signup (${email})`);
+    const page = await download(bench.app.origin + path, bench.cookieHeaders, { keepText: true });
+    if (page.status !== 200 || !page.text!.includes(email)) throw new Error(`${path}: status ${page.status}, the page lacks its newest signup (${email})`);
     const lastByteMs: number[] = [];
     for (let index = 0; index < bench.pageRequests; index++) {
       bench.writeSignup();
