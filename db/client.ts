@@ -47,3 +47,13 @@ export function getDb(): AppDatabase {
   holder.__waitlistDb ??= openDatabase(env().DATABASE_PATH);
   return holder.__waitlistDb;
 }
+
+/**
+ * A read-only connection to an existing, already migrated file (the dashboard's reader threads):
+ * it never migrates, never writes, and never blocks a writer (WAL readers read a snapshot).
+ */
+export function openReadOnlyDatabase(path: string): AppDatabase {
+  const sqlite = new Database(path, { readonly: true, fileMustExist: true });
+  sqlite.pragma("busy_timeout = 5000");
+  return drizzle(sqlite, { schema });
+}

@@ -30,15 +30,10 @@ export const signups = sqliteTable(
   },
   (table) => [
     uniqueIndex("signups_waitlist_email_unique").on(table.waitlistId, sql`lower(${table.email})`),
+    // No index per verified/referral: those filters keep at least a few percent of a list, so walking
+    // this index in order finds a page at once, and their counts come from signup_counts. Three such
+    // indexes cost an import more than the search index and the input pairs together.
     index("signups_waitlist_order_idx").on(table.waitlistId, table.createdAt),
-    index("signups_waitlist_verified_order_idx").on(table.waitlistId, table.verified, table.createdAt),
-    index("signups_waitlist_referral_order_idx").on(table.waitlistId, table.referral, table.createdAt),
-    index("signups_waitlist_verified_referral_order_idx").on(
-      table.waitlistId,
-      table.verified,
-      table.referral,
-      table.createdAt,
-    ),
     check("signups_custom_inputs_is_array", sql`json_type(${table.customInputs}) = 'array'`),
   ],
 );
@@ -59,6 +54,52 @@ export const signupCounts = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.waitlistId, table.verified, table.referral, table.day] })],
 );
+
+/**
+ * Every signup's custom inputs as (label, value) pairs: an input object with a string `label` and a
+ * scalar `value` gives that pair, any other object one pair per scalar property (the view
+ * `signup_input_pairs`, migration 0003). The flags and the creation time are copied in, so a
+ * facet over a filter on one pair reads a single index range. Kept by triggers, like the counts below.
+ */
+export const signupInputs = sqliteTable(
+  "signup_inputs",
+  {
+    waitlistId: text("waitlist_id").notNull(),
+    label: text("label").notNull(),
+    value: text("value").notNull(),
+    signupId: integer("signup_id").notNull(),
+    verified: integer("verified", { mode: "boolean" }).notNull(),
+    referral: integer("referral", { mode: "boolean" }).notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.waitlistId, table.label, table.value, table.signupId] }),
+    index("signup_inputs_signup_idx").on(table.signupId),
+  ],
+);
+
+/** How many signups of a waitlist have each (label, value) pair, per verified × referral cell. */
+export const signupInputCounts = sqliteTable(
+  "signup_input_counts",
+  {
+    waitlistId: text("waitlist_id").notNull(),
+    label: text("label").notNull(),
+    value: text("value").notNull(),
+    verified: integer("verified", { mode: "boolean" }).notNull(),
+    referral: integer("referral", { mode: "boolean" }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.waitlistId, table.label, table.value, table.verified, table.referral] })],
+);
+
+/**
+ * Non-empty only inside a bulk write's transaction (never visible to others): while it has a row,
+ * the triggers that keep counts, pairs and the search index skip each inserted signup, and the
+ * writer derives them for all its rows in one set-based pass before it commits.
+ */
+export const deferredDerivations = sqliteTable("deferred_derivations", {
+  afterSignupId: integer("after_signup_id").primaryKey(),
+});
 
 export const apiKeys = sqliteTable("api_keys", {
   id: text("id").primaryKey(),
@@ -88,5 +129,6 @@ export const sessions = sqliteTable(
 
 export type Waitlist = typeof waitlists.$inferSelect;
 export type Signup = typeof signups.$inferSelect;
+export type SignupInput = typeof signupInputs.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type Session = typeof sessions.$inferSelect;

@@ -107,6 +107,11 @@ const pathId: ParameterObject = {
 const queryDescriptions: Record<keyof typeof signupListParamsSchema.shape, string> = {
   verified: "Only signups whose email is verified (`true`) or not verified (`false`). Exactly these two words; anything else is a 400.",
   referral: "Only signups that came from a referral (`true`) or not (`false`). Exactly these two words; combined with `verified` it means both (AND).",
+  created_since: "Only signups created at or after this instant (inclusive): an ISO 8601 date (`2026-10-01`, midnight UTC) or a date-time with an offset (`2026-10-01T09:30:00Z`, `2026-10-01T11:30:00+02:00`). A date-time without an offset or an impossible date is a 400.",
+  created_until: "Only signups created before this instant (exclusive), in the same forms as `created_since`. It must be later than `created_since`, else a 400 names `created_until`.",
+  email: "Only the signup with exactly this address, compared case-insensitively (ASCII letters).",
+  email_contains: "Only signups whose address contains this text, compared case-insensitively (ASCII letters): the dashboard search. Any text of 3 characters or more is answered from a trigram index; shorter text reads the whole list.",
+  fields: "The fields of each signup object, comma-separated, among `email`, `verified`, `referral`, `custom_inputs`, `created_at` (ISO 8601 UTC with milliseconds) and `id` (an opaque, stable string). They are returned in that order. Without `fields`, exactly the first four. An unknown name is a 400 that names it.",
   limit: `Return one page of at most this many items (an integer from 1 to ${MAX_PAGE_LIMIT}) instead of the whole list. The \`Link\` header leads to the next page.`,
   cursor: "Where the page starts: copied from the `Link` header of the previous page, never built by hand. It is opaque and bound to its list and filters: a cursor from another list or other filters, an altered one, or one sent without `limit` is a 400.",
 };

@@ -5,7 +5,7 @@ import { parseKeyset } from "./keyset";
 import { jsonResponse, jsonStreamResponse, jsonTextResponse, nextPageHeaders } from "./responses";
 import { signupsScope, WAITLISTS_SCOPE } from "./scopes";
 import type { ApiHandler } from "./with-api-key";
-import { noParamsSchema, parseApiQuery, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { noParamsSchema, parseApiQuery, parseSignupListQuery, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import { signupJsonBatches, signupJsonPage } from "@/lib/domain/signups/queries";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
 import { getWaitlistOrThrow, listWaitlists } from "@/lib/domain/waitlists/queries";
@@ -28,15 +28,15 @@ export const getWaitlistRoute: ApiHandler<{ id: string }> = ({ url, params }) =>
 // GET /v1/waitlist/{id}/signup – a waitlist's signups (all of them streamed, or one keyset page with ?limit&cursor)
 export const listSignupsRoute: ApiHandler<{ id: string }> = ({ url, params, requestId }) => {
   const waitlistId = parseWaitlistId(params.id);
-  const { verified, referral, ...keyset } = parseApiQuery(url.searchParams, signupListParamsSchema);
-  const cursorScope = signupsScope(waitlistId, { verified, referral });
+  const { filter, fields, keyset } = parseSignupListQuery(url.searchParams);
+  const scope = { waitlistId, ...filter };
+  const cursorScope = signupsScope(scope);
   const page = parseKeyset(cursorScope, keyset, "number");
   getWaitlistOrThrow(waitlistId);
-  const scope = { waitlistId, verified, referral };
   if (!page) {
     const onError = (error: unknown) => console.error(`[request ${requestId}] signup stream failed`, error);
-    return jsonStreamResponse(jsonArrayStream(signupJsonBatches(scope), onError));
+    return jsonStreamResponse(jsonArrayStream(signupJsonBatches(scope, undefined, undefined, fields), onError));
   }
-  const { items, next } = signupJsonPage({ scope, ...page });
+  const { items, next } = signupJsonPage({ scope, ...page, fields });
   return jsonTextResponse(`[${items.join(",")}]`, nextPageHeaders(url, cursorScope, next));
 };

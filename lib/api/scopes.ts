@@ -1,9 +1,11 @@
-import type { SignupFilters } from "@/lib/domain/signups/queries";
+import { createHash } from "node:crypto";
+import { scopeKey, type SignupScope } from "@/lib/domain/signups/filter";
 
 // A cursor carries the scope it was issued for; a cursor used with another list or other filters is a 400.
 
 export const WAITLISTS_SCOPE = "waitlists";
 
-export function signupsScope(waitlistId: string, filters: SignupFilters): string {
-  return `signups:${waitlistId}:verified=${filters.verified ?? "any"}:referral=${filters.referral ?? "any"}`;
+/** The list and every filter, as a short digest (a cursor stays short whatever the filters). */
+export function signupsScope(scope: SignupScope): string {
+  return `signups:${createHash("sha256").update(scopeKey(scope)).digest("base64url").slice(0, 22)}`;
 }

@@ -19,6 +19,12 @@ const envSchema = z.object({
    * the client address is the connection's peer and X-Forwarded-For is not trusted.
    */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * Reader threads of the production server for the dashboard's counts, facets, charts and searches
+   * (read-only connections of their own), so that none of them stalls the thread serving /v1. 0 runs
+   * them on the main thread.
+   */
+  READ_THREADS: z.coerce.number().int().min(0).max(16).default(2),
   /** One JSON line per request on stdout (`npm start`); "off" silences it. */
   REQUEST_LOG: z.enum(["on", "off"]).default("on"),
 });

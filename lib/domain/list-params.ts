@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { invalidParameter } from "@/lib/core/errors";
+import { filterFromParams, hasInvertedRange, signupFilterParamsShape, splitInputParams, type SignupFilter } from "./signups/filter";
+import { SIGNUP_FIELDS, type SignupField } from "./signups/response";
 import { SIGNUP_SORTS, SORT_DIRECTIONS, WAITLIST_SUMMARY_SORTS } from "./sorting";
 
 // One definition of every list parameter, shared by /v1 (strict: bad input is a 400) and the
@@ -17,6 +19,17 @@ const filterFields = {
   referral: booleanWord.optional(),
 };
 
+/** `fields`: a comma-separated choice among SIGNUP_FIELDS, returned in that list's order. */
+const fieldsParam = z.string().transform((text, context) => {
+  const names = text.split(",").map((name) => name.trim());
+  const unknown = names.find((name) => !(SIGNUP_FIELDS as readonly string[]).includes(name));
+  if (unknown !== undefined) {
+    context.addIssue({ code: "custom", message: unknown === "" ? "must list field names separated by commas" : `names an unknown field "${unknown}" (known: ${SIGNUP_FIELDS.join(", ")})` });
+    return z.NEVER;
+  }
+  return SIGNUP_FIELDS.filter((field) => names.includes(field)) as SignupField[];
+});
+
 const keysetFields = {
   limit: z
     .string()
@@ -31,8 +44,8 @@ const keysetFields = {
 export const waitlistListParamsSchema = z.strictObject(keysetFields);
 /** GET /v1/waitlist/{id}: no query parameters. */
 export const noParamsSchema = z.strictObject({});
-/** GET /v1/waitlist/{id}/signup */
-export const signupListParamsSchema = z.strictObject({ ...filterFields, ...keysetFields });
+/** GET /v1/waitlist/{id}/signup, custom-input filters (`input.<label>`) aside: see parseSignupListQuery. */
+export const signupListParamsSchema = z.strictObject({ ...signupFilterParamsShape, fields: fieldsParam.optional(), ...keysetFields });
 
 export const DASHBOARD_PAGE_SIZES = [25, 50, 100] as const;
 
@@ -69,11 +82,20 @@ export type SignupTableParams = z.infer<typeof signupTableParamsSchema>;
  * is an `invalid_parameter` error that names the parameter.
  */
 export function parseApiQuery<Schema extends z.ZodType>(searchParams: URLSearchParams, schema: Schema): z.output<Schema> {
+  return parseApiValues(uniqueValues(searchParams), schema);
+}
+
+function uniqueValues(searchParams: URLSearchParams): Record<string, string> {
   const values: Record<string, string> = {};
   for (const [name, value] of searchParams) {
     if (Object.hasOwn(values, name)) throw invalidParameter(name, `The query parameter "${name}" is given more than once.`);
     values[name] = value;
   }
+  return values;
+}
+
+/** Strictly parses named values (a query string's, or the CLI's options under the same names). */
+export function parseApiValues<Schema extends z.ZodType>(values: Record<string, string>, schema: Schema): z.output<Schema> {
   const parsed = schema.safeParse(values);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
@@ -83,6 +105,23 @@ export function parseApiQuery<Schema extends z.ZodType>(searchParams: URLSearchP
   }
   const name = String(issue.path[0] ?? "query");
   throw invalidParameter(name, `The query parameter "${name}" ${issue.message}.`);
+}
+
+/** A filter from /v1 names (the query's or the CLI's): `input.<label>` pairs, then the strict schema, then the range check. */
+export function parseSignupFilterValues<Schema extends z.ZodObject<typeof signupFilterParamsShape>>(values: Record<string, string>, schema: Schema) {
+  const { rest, inputs } = splitInputParams(values, (name) => {
+    throw invalidParameter(name, `The query parameter "${name}" needs a label after "input.".`);
+  });
+  const parsed = parseApiValues(rest, schema);
+  const filter: SignupFilter = filterFromParams(parsed, inputs);
+  if (hasInvertedRange(filter)) throw invalidParameter("created_until", 'The query parameter "created_until" must be later than "created_since".');
+  return { parsed, filter };
+}
+
+/** GET /v1/waitlist/{id}/signup: the filter, the fields, and the keyset parameters. */
+export function parseSignupListQuery(searchParams: URLSearchParams) {
+  const { parsed, filter } = parseSignupFilterValues(uniqueValues(searchParams), signupListParamsSchema);
+  return { filter, fields: parsed.fields, keyset: { limit: parsed.limit, cursor: parsed.cursor } };
 }
 
 type PageSearchParams = Record<string, string | string[] | undefined>;

@@ -1,6 +1,7 @@
 import { createReadStream, statSync } from "node:fs";
 import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
+import { deferDerivation } from "@/lib/domain/signups/derive";
 import { prepareSignupInsert } from "@/lib/domain/signups/queries";
 import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
 import { formatOf, readRecords, type ImportFormat } from "./formats";
@@ -104,6 +105,7 @@ export async function importSignups(input: ImportInput, db: AppDatabase = getDb(
   // better-sqlite3's transaction() cannot span the awaits of a stream, so BEGIN/COMMIT by hand.
   sqlite.exec("BEGIN IMMEDIATE");
   try {
+    const deriveInserted = deferDerivation(db);
     for await (const batch of records(input, { format, phase: "importing", total })) {
       for (const record of batch) {
         if (record.error !== undefined) invalid++;
@@ -113,7 +115,10 @@ export async function importSignups(input: ImportInput, db: AppDatabase = getDb(
         }
       }
     }
-    if (invalid === 0) sqlite.exec("COMMIT");
+    if (invalid === 0) {
+      deriveInserted();
+      sqlite.exec("COMMIT");
+    }
   } finally {
     if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
   }

@@ -14,12 +14,14 @@ import { batchedLineWriter, logWhenDone } from "./request-log";
 import { checkedFormPost, isPageFormPost } from "./form-body";
 import { listenErrorMessage } from "@/lib/http/listen";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
+import { installReadPool } from "./read-pool";
 
 export async function startServer() {
-  const { PORT, HOST, TRUSTED_PROXY_HOPS, REQUEST_LOG } = env();
+  const { PORT, HOST, TRUSTED_PROXY_HOPS, REQUEST_LOG, READ_THREADS } = env();
   const app = next({ dev: false, dir: process.cwd(), hostname: HOST ?? "localhost", port: PORT });
   const handle = app.getRequestHandler();
   await app.prepare();
+  installReadPool(READ_THREADS);
   const storage = requestContextStorage();
   const writeLine = batchedLineWriter();
 

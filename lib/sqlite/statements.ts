@@ -1,3 +1,5 @@
+import { fillPlaceholders, type SQL } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { AppDatabase } from "@/db/client";
 
 const caches = new WeakMap<AppDatabase["$client"], Map<string, unknown>>();
@@ -14,4 +16,21 @@ export function preparedOnce<T>(db: AppDatabase, key: string, prepare: () => T):
   let statement = cache.get(key) as T | undefined;
   if (statement === undefined) cache.set(key, (statement = prepare()));
   return statement;
+}
+
+const dialect = new SQLiteSyncDialect();
+
+/**
+ * A statement from an SQL fragment that Drizzle's query builder cannot express (a join driven by a
+ * virtual table), prepared once like the others: its placeholders are filled at each call.
+ */
+export function preparedSql<Row>(db: AppDatabase, key: string, fragment: () => SQL) {
+  return preparedOnce(db, key, () => {
+    const query = dialect.sqlToQuery(fragment());
+    const statement = db.$client.prepare<unknown[], Row>(query.sql);
+    return {
+      get: (values: Record<string, unknown>) => statement.get(...fillPlaceholders(query.params, values)),
+      all: (values: Record<string, unknown>) => statement.all(...fillPlaceholders(query.params, values)),
+    };
+  });
 }

@@ -20,7 +20,9 @@ import { getSessionFromToken } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { neutralizeFormula, SIGNUP_CSV_COLUMNS } from "@/lib/domain/signups/csv";
 import { cachedCountSignups, cachedSignupsPerDay } from "@/lib/domain/signups/cached-stats";
-import { countSignupsSince, listSignupRows, signupJsonBatches, signupJsonPage, signupRowBatches, type SignupRow, type SignupScope } from "@/lib/domain/signups/queries";
+import { countSignupsSince } from "@/lib/domain/signups/counts";
+import { listSignupRows, signupJsonBatches, signupJsonPage, signupRowBatches, type SignupRow } from "@/lib/domain/signups/queries";
+import { type SignupScope } from "@/lib/domain/signups/filter";
 import { getWaitlist } from "@/lib/domain/waitlists/queries";
 
 const db = openDatabase(env().DATABASE_PATH);
@@ -111,7 +113,7 @@ async function signupsRoute(request: IncomingMessage, response: ServerResponse, 
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) throw new Refusal(400);
   const cursorText = url.searchParams.get("cursor");
   const waitlistId = findWaitlist(id).id;
-  const cursorScope = signupsScope(waitlistId, filters);
+  const cursorScope = signupsScope({ waitlistId, ...filters });
   const scope = { waitlistId, ...filters };
   if (limit === undefined) {
     response.writeHead(200, apiHeaders());
@@ -131,7 +133,7 @@ async function signupsRoute(request: IncomingMessage, response: ServerResponse, 
 
 function tableScope(waitlistId: string, url: URL) {
   const state = parseSignupTableParams(Object.fromEntries(url.searchParams));
-  const scope: SignupScope = { waitlistId, verified: state.verified, referral: state.referral, search: state.q };
+  const scope: SignupScope = { waitlistId, verified: state.verified, referral: state.referral, emailContains: state.q };
   return { state, scope };
 }
 
@@ -174,7 +176,7 @@ function pageRoute(request: IncomingMessage, response: ServerResponse, id: strin
   const body = [
     `<!DOCTYPE html><html><head><title>${escapeHtml(waitlist.name)}</title></head><body><h1>${escapeHtml(waitlist.name)}</h1>`,
     `<dl><dt>Signups</dt><dd>${counts.total}</dd><dt>Verified</dt><dd>${counts.verified}</dd><dt>Referral</dt><dd>${counts.referral}</dd><dt>Last 7 days</dt><dd>${lastWeek}</dd></dl>`,
-    `<ol>${perDay.map((day) => `<li>${day.day}: ${day.count}</li>`).join("")}</ol>`,
+    `<ol>${(perDay ?? []).map((day) => `<li>${day.day}: ${day.count}</li>`).join("")}</ol>`,
     `<table><tbody>${rows.map((row) => `<tr><td>${escapeHtml(row.email)}</td><td>${row.verified}</td><td>${row.referral}</td><td>${row.createdAt.toISOString()}</td></tr>`).join("")}</tbody></table>`,
     "</body></html>",
   ];

@@ -12,13 +12,13 @@ import { encodeCursor } from "@/lib/api/cursor";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import type { SignupFilter } from "@/lib/domain/signups/filter";
-import { countSignups, listSignupRows, prepareSignupInsert } from "@/lib/domain/signups/queries";
+import { countSignups } from "@/lib/domain/signups/counts";
+import { listSignupRows, prepareSignupInsert } from "@/lib/domain/signups/queries";
 import { prepareDataset, type Dataset } from "./dataset";
 import { emailLookup } from "./email-lookup";
 import { prepareImportFile } from "./import-file";
 import { cliImport } from "./import-scenario";
 import { run, start, stop, waitForHttp, type Child } from "./processes";
-import { queryScope } from "./query-scope";
 import { formatTable, writeJson, type Row } from "./report";
 import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, staticPage, type Bench, type Fixture } from "./scenarios";
 import { searchLoad } from "./search-load";
@@ -100,7 +100,7 @@ function fixtures(dataset: Dataset): Fixture & { close: () => void } {
   const newest = listSignupRows({ scope: verified, offset: 0, limit: 1 }, db)[0]!;
   const deepCursor = () => {
     const deep = listSignupRows({ scope: verified, sort: "created_at", direction: "asc", offset: Math.floor(countSignups(verified, db).total * 0.9), limit: 1 }, db)[0]!;
-    return encodeCursor(signupsScope(waitlistId, { verified: true }), { createdAt: deep.createdAt.getTime(), id: deep.id });
+    return encodeCursor(signupsScope({ waitlistId, verified: true }), { createdAt: deep.createdAt.getTime(), id: deep.id });
   };
   let cursor: string | undefined;
   const insert = prepareSignupInsert(waitlistId, db);
@@ -111,10 +111,11 @@ function fixtures(dataset: Dataset): Fixture & { close: () => void } {
     return email;
   };
   const expect = (filter: SignupFilter) => {
-    const scope = queryScope(waitlistId, filter);
+    const scope = { waitlistId, ...filter };
     const first = listSignupRows({ scope, offset: 0, limit: 1 }, db)[0];
     if (!first) throw new Error(`no signup matches ${JSON.stringify(filter)}`);
-    return { email: first.email, total: countSignups(scope, db).total };
+    const counts = countSignups(scope, db);
+    return { email: first.email, total: `${counts.total.toLocaleString("en")}${counts.exact ? "" : "+"}` };
   };
   return {
     close: () => db.$client.close(),

@@ -31,8 +31,8 @@ export interface Fixture {
   deepCursor: () => string;
   /** Text the dashboard page must contain (its newest row's email), so a sign-in or error page never passes. */
   pageMustContain: string;
-  /** The newest signup of the big waitlist under a filter, and how many there are, by the query layer. */
-  expect: (filter: SignupFilter) => { email: string; total: number };
+  /** The newest signup of the big waitlist under a filter, and how many there are ("10,000+" past the search cap), by the query layer. */
+  expect: (filter: SignupFilter) => { email: string; total: string };
   /** Adds a signup to the big waitlist (as a visitor signing up would) and returns its email. */
   writeSignup: () => string;
   pageRequests: number;

@@ -28,7 +28,7 @@ export async function segments(bench: Bench): Promise<Row[]> {
       if (result.status !== 200) throw new Error(`${path}: status ${result.status}`);
       lastByteMs.push(result.lastByteMs);
     }
-    bench.log(`${scenario}: ${total.toLocaleString("en")} signups, median ${median(lastByteMs).toFixed(0)} ms, max ${Math.max(...lastByteMs).toFixed(0)} ms (${path})`);
+    bench.log(`${scenario}: ${total} signups, median ${median(lastByteMs).toFixed(0)} ms, max ${Math.max(...lastByteMs).toFixed(0)} ms (${path})`);
     rows.push(row(scenario, "median last byte, counts not cached", "ms", median(lastByteMs), null, { appBelow: bench.pageTargetMs }));
   }
   return rows;

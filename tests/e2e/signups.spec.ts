@@ -2,7 +2,9 @@ import { parse } from "csv-parse/sync";
 import { expect, test, type Page } from "@playwright/test";
 import { getDb } from "@/db/client";
 import type { Waitlist } from "@/db/schema";
-import { countSignupsSince, signupRowBatches, type SignupScope } from "@/lib/domain/signups/queries";
+import { countSignupsSince } from "@/lib/domain/signups/counts";
+import { signupRowBatches } from "@/lib/domain/signups/queries";
+import { type SignupScope } from "@/lib/domain/signups/filter";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { counts, createFixtureWaitlist, emailsOnPage, expectedEmails, formatCount, signIn } from "./support";
 

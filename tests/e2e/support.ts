@@ -3,7 +3,9 @@ import { getDb } from "@/db/client";
 import { createApiKey, type Role } from "@/lib/domain/api-keys";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
-import { countSignups, listSignupRows, type SignupScope } from "@/lib/domain/signups/queries";
+import { countSignups } from "@/lib/domain/signups/counts";
+import { listSignupRows } from "@/lib/domain/signups/queries";
+import { type SignupScope } from "@/lib/domain/signups/filter";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 
 export const baseURL = process.env.E2E_BASE_URL!;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_WAITLISTS, seedDemoData } from "@/lib/seed/seed-demo";
-import { countSignups, signupRowBatches } from "@/lib/domain/signups/queries";
+import { countSignups } from "@/lib/domain/signups/counts";
+import { signupRowBatches } from "@/lib/domain/signups/queries";
 import { listWaitlists } from "@/lib/domain/waitlists/queries";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 

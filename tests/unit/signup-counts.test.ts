@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { countSignups, countSignupsSince, prepareSignupInsert, signupsPerDay, type SignupScope } from "@/lib/domain/signups/queries";
+import { countSignups, countSignupsSince, signupsPerDay } from "@/lib/domain/signups/counts";
+import { prepareSignupInsert } from "@/lib/domain/signups/queries";
+import { type SignupScope } from "@/lib/domain/signups/filter";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 

@@ -1,17 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Position } from "@/lib/sqlite/keyset";
-import {
-  countSignups,
-  countSignupsSince,
-  listSignupRows,
-  prepareSignupInsert,
-  signupJsonBatches,
-  signupJsonPage,
-  signupRowBatches,
-  signupsPerDay,
-  type SignupRow,
-  type SignupScope,
-} from "@/lib/domain/signups/queries";
+import { countSignups, countSignupsSince, signupsPerDay } from "@/lib/domain/signups/counts";
+import { listSignupRows, prepareSignupInsert, signupJsonBatches, signupJsonPage, signupRowBatches, type SignupRow } from "@/lib/domain/signups/queries";
+import { type SignupScope } from "@/lib/domain/signups/filter";
 import { signupResponseSchema, toSignupResponse } from "@/lib/domain/signups/response";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { tempDatabase, type TempDatabase } from "./temp-db";
@@ -49,11 +40,11 @@ function expected(scope: SignupScope): SignupRow[] {
     (row) =>
       (scope.verified === undefined || row.verified === scope.verified) &&
       (scope.referral === undefined || row.referral === scope.referral) &&
-      (!scope.search || row.email.toLowerCase().includes(scope.search.toLowerCase())),
+      (!scope.emailContains || row.email.toLowerCase().includes(scope.emailContains.toLowerCase())),
   );
 }
 
-const SCOPES: Omit<SignupScope, "waitlistId">[] = [{}, { verified: true }, { verified: false }, { referral: true }, { verified: true, referral: false }, { search: "USER1" }];
+const SCOPES: Omit<SignupScope, "waitlistId">[] = [{}, { verified: true }, { verified: false }, { referral: true }, { verified: true, referral: false }, { emailContains: "USER1" }];
 
 describe("signup writes", () => {
   it("keeps every row and orders them by created_at, then id", () => {
@@ -121,10 +112,10 @@ describe("offset pages", () => {
 
 describe("search", () => {
   it("treats % and _ literally", () => {
-    expect(listSignupRows({ scope: { waitlistId, search: "100%_" }, offset: 0, limit: 10 }, temp.db).map((row) => row.email)).toEqual(["100%_off@example.com"]);
-    expect(listSignupRows({ scope: { waitlistId, search: "a_b" }, offset: 0, limit: 10 }, temp.db).map((row) => row.email)).toEqual(["a_b@example.com"]);
-    expect(countSignups({ waitlistId, search: "%" }, temp.db).total).toBe(1);
-    expect(countSignups({ waitlistId, search: "_" }, temp.db).total).toBe(3);
+    expect(listSignupRows({ scope: { waitlistId, emailContains: "100%_" }, offset: 0, limit: 10 }, temp.db).map((row) => row.email)).toEqual(["100%_off@example.com"]);
+    expect(listSignupRows({ scope: { waitlistId, emailContains: "a_b" }, offset: 0, limit: 10 }, temp.db).map((row) => row.email)).toEqual(["a_b@example.com"]);
+    expect(countSignups({ waitlistId, emailContains: "%" }, temp.db).total).toBe(1);
+    expect(countSignups({ waitlistId, emailContains: "_" }, temp.db).total).toBe(3);
   });
 });
 
@@ -140,13 +131,14 @@ describe("counts", () => {
       referral: rows.filter((row) => row.referral).length,
       verifiedFacet: { yes: underOtherFilters("verified", true), no: underOtherFilters("verified", false) },
       referralFacet: { yes: underOtherFilters("referral", true), no: underOtherFilters("referral", false) },
+      exact: true,
     });
   });
 
   it("counts signups since a date and per UTC day", () => {
     const since = new Date(BASE + 50 * DAY);
     expect(countSignupsSince({ waitlistId }, since, temp.db)).toBe(all.filter((row) => row.createdAt >= since).length);
-    const days = signupsPerDay({ waitlistId }, since, temp.db);
+    const days = signupsPerDay({ waitlistId }, since, temp.db)!;
     expect(days[0]).toEqual({ day: "2026-02-20", count: 3 });
     expect(days.reduce((sum, day) => sum + day.count, 0)).toBe(countSignupsSince({ waitlistId }, since, temp.db));
   });

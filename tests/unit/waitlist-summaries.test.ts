@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
-import { countSignups } from "@/lib/domain/signups/queries";
+import { countSignups } from "@/lib/domain/signups/counts";
 import { cachedCountSignups } from "@/lib/domain/signups/cached-stats";
 import { createWaitlist, listWaitlistSummaries, signupTotals } from "@/lib/domain/waitlists/queries";
 import { tempDatabase } from "./temp-db";

@@ -1,13 +1,10 @@
 import { getDb, type AppDatabase } from "@/db/client";
 import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
-import { countSignups, signupsPerDay, type SignupCounts, type SignupScope } from "./queries";
+import { countSignups, signupsPerDay, type SignupCounts } from "./counts";
+import { scopeKey, type SignupScope } from "./filter";
 
 // The dashboard's aggregates, remembered until the database changes (see memoizeWhileUnchanged):
 // the same numbers as countSignups/signupsPerDay, without recounting on every page turn.
-
-function scopeKey(scope: SignupScope): string {
-  return JSON.stringify([scope.waitlistId, scope.verified ?? null, scope.referral ?? null, scope.search ?? null]);
-}
 
 export function cachedCountSignups(scope: SignupScope, db: AppDatabase = getDb()): SignupCounts {
   return memoizeWhileUnchanged(db, `counts:${scopeKey(scope)}`, () => countSignups(scope, db));

@@ -1,6 +1,7 @@
 import { stringify } from "csv-stringify/sync";
 import { getDb, type AppDatabase } from "@/db/client";
-import { signupRowBatches, type SignupRow, type SignupScope } from "./queries";
+import { signupRowBatches, type SignupRow } from "./queries";
+import { type SignupScope } from "./filter";
 
 export const SIGNUP_CSV_COLUMNS = ["email", "verified", "referral", "custom_inputs", "created_at"] as const;
 

@@ -1,24 +1,13 @@
-import { and, asc, count, desc, eq, gte, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, desc, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { signupCounts, signups } from "@/db/schema";
-import { DAY_MS } from "@/lib/core/time";
+import { signups } from "@/db/schema";
 import { afterPosition, type Position } from "@/lib/sqlite/keyset";
-import { containsPattern, containsText } from "@/lib/sqlite/contains";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import type { SignupSort, SortDirection } from "../sorting";
-import { signupResponseSchema, type SignupResponse } from "./response";
-
-export interface SignupFilters {
-  verified?: boolean;
-  referral?: boolean;
-}
-
-/** Which signups: one waitlist, optional verified/referral filters (AND), optional email search. */
-export interface SignupScope extends SignupFilters {
-  waitlistId: string;
-  /** Case-insensitive substring of the email. */
-  search?: string;
-}
+import { planAccess } from "./access";
+import type { SignupScope } from "./filter";
+import { DEFAULT_SIGNUP_FIELDS, type SignupField } from "./response";
+import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
 export interface SignupRow {
   id: number;
@@ -31,58 +20,25 @@ export interface SignupRow {
 
 const placeholder = sql.placeholder;
 
-// Every statement below is prepared once per connection and filter shape (which filters a scope
-// sets: the SQL depends on it), with the values bound to placeholders at each call.
-interface FilterShape {
-  verified: boolean;
-  referral: boolean;
-  search: boolean;
-}
-
-function shapeOf(scope: SignupScope): FilterShape {
-  return { verified: scope.verified !== undefined, referral: scope.referral !== undefined, search: Boolean(scope.search) };
-}
-
-function shapeKey(shape: FilterShape): string {
-  return `${shape.verified ? "v" : "-"}${shape.referral ? "r" : "-"}${shape.search ? "q" : "-"}`;
-}
-
-/** The values of a scope's placeholders (the driver's: 1/0 for booleans, a LIKE pattern). */
-function scopeParams(scope: SignupScope) {
-  return {
-    waitlistId: scope.waitlistId,
-    verified: scope.verified ? 1 : 0,
-    referral: scope.referral ? 1 : 0,
-    search: scope.search ? containsPattern(scope.search) : null,
-  };
-}
-
-/** Waitlist, verified and referral: columns that signups and signup_counts share. */
-function filterWhere(table: typeof signups | typeof signupCounts, shape: FilterShape): SQL | undefined {
-  return and(
-    eq(table.waitlistId, placeholder("waitlistId")),
-    shape.verified ? eq(table.verified, placeholder("verified")) : undefined,
-    shape.referral ? eq(table.referral, placeholder("referral")) : undefined,
-  );
-}
-
-function scopeWhere(shape: FilterShape): SQL | undefined {
-  return and(filterWhere(signups, shape), shape.search ? containsText(signups.email, "search") : undefined);
-}
-
 // SQLite writes the API's JSON itself, so a page or a stream never round-trips through JSON.parse:
-// one expression per field of signupResponseSchema (the Record makes TypeScript ask for each), in
-// the schema's order. A unit test compares the result with toSignupResponse.
-const SIGNUP_JSON_FIELDS: Record<keyof SignupResponse, SQL> = {
+// one expression per field a client may ask for (the Record makes TypeScript ask for each), in the
+// order the client's fields list them. A unit test compares the result with toSignupResponse.
+const SIGNUP_JSON_FIELDS: Record<SignupField, SQL> = {
   email: sql`${signups.email}`,
   verified: sql`json(iif(${signups.verified}, 'true', 'false'))`,
   referral: sql`json(iif(${signups.referral}, 'true', 'false'))`,
   custom_inputs: sql`json(${signups.customInputs})`,
+  // ISO 8601 in UTC with milliseconds, as Date.prototype.toISOString writes it.
+  created_at: sql`strftime('%Y-%m-%dT%H:%M:%S', ${signups.createdAt} / 1000, 'unixepoch') || printf('.%03dZ', ${signups.createdAt} % 1000)`,
+  id: sql`cast(${signups.id} as text)`,
 };
-const signupJson = sql<string>`json_object(${sql.join(
-  (Object.keys(signupResponseSchema.shape) as (keyof SignupResponse)[]).map((field) => sql`${sql.raw(`'${field}'`)}, ${SIGNUP_JSON_FIELDS[field]}`),
-  sql`, `,
-)})`;
+
+function signupJson(fields: readonly SignupField[]): SQL<string> {
+  return sql<string>`json_object(${sql.join(
+    fields.map((field) => sql`${sql.raw(`'${field}'`)}, ${SIGNUP_JSON_FIELDS[field]}`),
+    sql`, `,
+  )})`;
+}
 
 // Rows come as raw arrays (.values()) in this order, mapped here: 2.70 s of CPU for an export's
 // 600,000 rows, against 3.98 s through Drizzle's row mapping (and 3.72 s for better-sqlite3's objects).
@@ -100,13 +56,23 @@ function toSignupRow([id, email, verified, referral, customInputs, createdAt]: R
   return { id, email, verified: verified === 1, referral: referral === 1, customInputs: JSON.parse(customInputs) as Record<string, unknown>[], createdAt: new Date(createdAt) };
 }
 
+/** The shape that reads a scope's rows in order the cheapest way (see access.ts). */
+function rowsShape(scope: SignupScope, db: AppDatabase): ScopeShape {
+  return shapeOf(scope, planAccess(scope, db).rows);
+}
+
+/** The shape that reads every row of a scope the cheapest way, in no particular order. */
+export function countShape(scope: SignupScope, db: AppDatabase): ScopeShape {
+  return shapeOf(scope, planAccess(scope, db).count);
+}
+
 const AFTER = { createdAt: placeholder("afterCreatedAt"), id: placeholder("afterId") };
 const CREATION_ORDER = [asc(signups.createdAt), asc(signups.id)];
 
-function jsonPageStatement(db: AppDatabase, shape: FilterShape, continued: boolean) {
-  return preparedOnce(db, `signups.jsonPage:${shapeKey(shape)}:${continued ? "after" : "first"}`, () =>
+function jsonPageStatement(db: AppDatabase, shape: ScopeShape, continued: boolean, fields: readonly SignupField[]) {
+  return preparedOnce(db, `signups.jsonPage:${shapeKey(shape)}:${continued ? "after" : "first"}:${fields.join(",")}`, () =>
     db
-      .select({ createdAt: signups.createdAt, id: signups.id, json: signupJson })
+      .select({ createdAt: signups.createdAt, id: signups.id, json: signupJson(fields) })
       .from(signups)
       .where(and(scopeWhere(shape), continued ? afterPosition(signups.createdAt, signups.id, AFTER) : undefined))
       .orderBy(...CREATION_ORDER)
@@ -119,15 +85,17 @@ export interface KeysetPageInput {
   scope: SignupScope;
   limit: number;
   after?: Position;
+  /** The fields of each JSON object, in this order (default: the specification's four). */
+  fields?: readonly SignupField[];
 }
 
 /**
  * One keyset page in creation order (created_at, then id), as JSON texts of API objects.
  * `next` is the position to continue from, or null on the last page.
  */
-export function signupJsonPage({ scope, limit, after }: KeysetPageInput, db: AppDatabase = getDb()) {
+export function signupJsonPage({ scope, limit, after, fields = DEFAULT_SIGNUP_FIELDS }: KeysetPageInput, db: AppDatabase = getDb()) {
   // Raw rows (.values()): [created_at, id, json], without mapping a Date per row.
-  const rows = jsonPageStatement(db, shapeOf(scope), after !== undefined).values({
+  const rows = jsonPageStatement(db, rowsShape(scope, db), after !== undefined, fields).values({
     ...scopeParams(scope),
     afterCreatedAt: after?.createdAt ?? null,
     afterId: after?.id ?? null,
@@ -143,16 +111,16 @@ export function signupJsonPage({ scope, limit, after }: KeysetPageInput, db: App
  * Every signup of a scope in creation order, as batches of JSON texts. No statement stays open
  * between batches, so writers on the same connection are never blocked by a slow reader.
  */
-export function* signupJsonBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb()) {
+export function* signupJsonBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb(), fields: readonly SignupField[] = DEFAULT_SIGNUP_FIELDS) {
   let after: Position | undefined;
   do {
-    const page = signupJsonPage({ scope, limit: batchSize, after }, db);
+    const page = signupJsonPage({ scope, limit: batchSize, after, fields }, db);
     if (page.items.length > 0) yield page.items;
     after = page.next ?? undefined;
   } while (after);
 }
 
-function rowBatchStatement(db: AppDatabase, shape: FilterShape) {
+function rowBatchStatement(db: AppDatabase, shape: ScopeShape) {
   return preparedOnce(db, `signups.rowBatch:${shapeKey(shape)}`, () =>
     db
       .select(ROW_FIELDS)
@@ -166,7 +134,7 @@ function rowBatchStatement(db: AppDatabase, shape: FilterShape) {
 
 /** Every signup of a scope in creation order, as batches of rows (for exports). */
 export function* signupRowBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb()) {
-  const statement = rowBatchStatement(db, shapeOf(scope));
+  const statement = rowBatchStatement(db, rowsShape(scope, db));
   const params = scopeParams(scope);
   let after: Position = { createdAt: -1, id: -1 };
   for (;;) {
@@ -190,7 +158,7 @@ export interface OffsetPageInput {
 // The SQL of each sort the dashboard offers: a whitelist, never text from the request.
 const ORDER_EXPRESSIONS: Record<SignupSort, SQLWrapper> = { created_at: signups.createdAt, email: sql`lower(${signups.email})` };
 
-function offsetPageStatement(db: AppDatabase, shape: FilterShape, sort: SignupSort, direction: SortDirection) {
+function offsetPageStatement(db: AppDatabase, shape: ScopeShape, sort: SignupSort, direction: SortDirection) {
   const order = direction === "asc" ? asc : desc;
   return preparedOnce(db, `signups.offsetPage:${shapeKey(shape)}:${sort}:${direction}`, () =>
     db
@@ -206,130 +174,23 @@ function offsetPageStatement(db: AppDatabase, shape: FilterShape, sort: SignupSo
 
 /** One page by offset, for the dashboard's numbered pages. Ties are broken by id in the same direction. */
 export function listSignupRows({ scope, sort = "created_at", direction = "desc", offset, limit }: OffsetPageInput, db: AppDatabase = getDb()): SignupRow[] {
-  return (offsetPageStatement(db, shapeOf(scope), sort, direction).values({ ...scopeParams(scope), limit, offset }) as RawRow[]).map(toSignupRow);
+  return (offsetPageStatement(db, rowsShape(scope, db), sort, direction).values({ ...scopeParams(scope), limit, offset }) as RawRow[]).map(toSignupRow);
 }
 
-/** Counts of one scope split by verified × referral; every total and facet derives from them. */
-export interface SignupCounts {
-  total: number;
-  verified: number;
-  referral: number;
-  /** How many signups each verified option would show under the other active filters. */
-  verifiedFacet: { yes: number; no: number };
-  /** How many signups each referral option would show under the other active filters. */
-  referralFacet: { yes: number; no: number };
-}
-
-// Without an email search, counts come from signup_counts (kept exact by triggers, see db/schema.ts):
-// whole UTC days from there, and only the part of a day before the first whole one from signups.
-// With a search they come from signups, which is the only place the emails are.
-
-function countCellsStatement(db: AppDatabase, search: boolean) {
-  const shape: FilterShape = { verified: false, referral: false, search };
-  return preparedOnce(db, `signups.countCells:${shapeKey(shape)}`, () =>
-    search
-      ? db
-          .select({ verified: signups.verified, referral: signups.referral, n: count() })
-          .from(signups)
-          .where(scopeWhere(shape))
-          .groupBy(signups.verified, signups.referral)
-          .prepare()
-      : db
-          .select({ verified: signupCounts.verified, referral: signupCounts.referral, n: sql<number>`sum(${signupCounts.count})` })
-          .from(signupCounts)
-          .where(filterWhere(signupCounts, shape))
-          .groupBy(signupCounts.verified, signupCounts.referral)
-          .prepare(),
-  );
-}
-
-export function countSignups(scope: SignupScope, db: AppDatabase = getDb()): SignupCounts {
-  const cells = countCellsStatement(db, Boolean(scope.search)).all(scopeParams(scope));
-  const sum = (verified?: boolean, referral?: boolean) =>
-    cells
-      .filter((cell) => (verified === undefined || cell.verified === verified) && (referral === undefined || cell.referral === referral))
-      .reduce((total, cell) => total + cell.n, 0);
-  return {
-    total: sum(scope.verified, scope.referral),
-    verified: scope.verified === false ? 0 : sum(true, scope.referral),
-    referral: scope.referral === false ? 0 : sum(scope.verified, true),
-    verifiedFacet: { yes: sum(true, scope.referral), no: sum(false, scope.referral) },
-    referralFacet: { yes: sum(scope.verified, true), no: sum(scope.verified, false) },
-  };
-}
-
-/** `since` and the first whole UTC day at or after it (a signup_counts day and its first instant). */
-function windowParams(since: Date) {
-  const firstDay = Math.ceil(since.getTime() / DAY_MS);
-  return { since: since.getTime(), firstDay, firstDayStart: firstDay * DAY_MS };
-}
-
-/** The signups of a scope from `since` up to the first whole day (the part signup_counts cannot give). */
-function beforeFirstDay(shape: FilterShape): SQL | undefined {
-  return and(scopeWhere(shape), gte(signups.createdAt, placeholder("since")), lt(signups.createdAt, placeholder("firstDayStart")));
-}
-
-function fromFirstDay(shape: FilterShape): SQL | undefined {
-  return and(filterWhere(signupCounts, shape), gte(signupCounts.day, placeholder("firstDay")));
-}
-
-function countSinceStatement(db: AppDatabase, shape: FilterShape) {
-  return preparedOnce(db, `signups.countSince:${shapeKey(shape)}`, () =>
-    shape.search
-      ? db
-          .select({ n: count() })
-          .from(signups)
-          .where(and(scopeWhere(shape), gte(signups.createdAt, placeholder("since"))))
-          .prepare()
-      : db
-          .select({ n: count() })
-          .from(signups)
-          .where(beforeFirstDay(shape))
-          .unionAll(db.select({ n: sql<number>`coalesce(sum(${signupCounts.count}), 0)` }).from(signupCounts).where(fromFirstDay(shape)))
-          .prepare(),
-  );
-}
-
-/** Signups of a scope created at or after `since`. */
-export function countSignupsSince(scope: SignupScope, since: Date, db: AppDatabase = getDb()): number {
-  const parts = countSinceStatement(db, shapeOf(scope)).all({ ...scopeParams(scope), ...windowParams(since) });
-  return parts.reduce((total, part) => total + part.n, 0);
-}
-
-const dayMs = sql.raw(String(DAY_MS));
-
-function perDayStatement(db: AppDatabase, shape: FilterShape) {
-  return preparedOnce(db, `signups.perDay:${shapeKey(shape)}`, () => {
-    if (shape.search) {
-      const day = sql<string>`date(${signups.createdAt} / 1000, 'unixepoch')`;
-      return db
-        .select({ day, count: count() })
-        .from(signups)
-        .where(and(scopeWhere(shape), gte(signups.createdAt, placeholder("since"))))
-        .groupBy(day)
-        .orderBy(day)
-        .prepare();
-    }
-    const cells = db
-      .select({ d: sql<number>`${signups.createdAt} / ${dayMs}`.as("d"), n: sql<number>`1`.as("n") })
+function oneSignupStatement(db: AppDatabase) {
+  return preparedOnce(db, "signups.one", () =>
+    db
+      .select(ROW_FIELDS)
       .from(signups)
-      .where(beforeFirstDay(shape))
-      .unionAll(db.select({ d: signupCounts.day, n: signupCounts.count }).from(signupCounts).where(fromFirstDay(shape)))
-      .as("cells");
-    const d = sql`${cells.d}`;
-    return db
-      .select({ day: sql<string>`date(${d} * ${sql.raw(String(DAY_MS / 1000))}, 'unixepoch')`, count: sql<number>`sum(${cells.n})` })
-      .from(cells)
-      .groupBy(d)
-      .having(sql`sum(${cells.n}) > 0`)
-      .orderBy(d)
-      .prepare();
-  });
+      .where(and(eq(signups.waitlistId, placeholder("waitlistId")), eq(signups.id, placeholder("id"))))
+      .prepare(),
+  );
 }
 
-/** Signups per UTC day from `since` on, as [{ day: "YYYY-MM-DD", count }] for days that have any. */
-export function signupsPerDay(scope: SignupScope, since: Date, db: AppDatabase = getDb()): { day: string; count: number }[] {
-  return perDayStatement(db, shapeOf(scope)).all({ ...scopeParams(scope), ...windowParams(since) });
+/** One signup of a waitlist by its internal id (see id.ts for the public form), or undefined. */
+export function getSignup(waitlistId: string, signupId: number, db: AppDatabase = getDb()): SignupRow | undefined {
+  const row = oneSignupStatement(db).values({ waitlistId, id: signupId })[0] as RawRow | undefined;
+  return row && toSignupRow(row);
 }
 
 /** A signup to insert; `customInputs` is the JSON text of an array of objects. */

@@ -17,6 +17,19 @@ export const signupResponseSchema = z
   .meta({ description: "A signup: exactly these four fields (a signup has no public id)." });
 export type SignupResponse = z.infer<typeof signupResponseSchema>;
 
+/** The fields a client may ask for with `fields`: the specification's four, then `created_at` and `id`. */
+export const SIGNUP_FIELDS = ["email", "verified", "referral", "custom_inputs", "created_at", "id"] as const;
+export type SignupField = (typeof SIGNUP_FIELDS)[number];
+
+/** What a signup object holds when `fields` is not given: exactly the specification's four. */
+export const DEFAULT_SIGNUP_FIELDS: readonly SignupField[] = Object.keys(signupResponseSchema.shape) as (keyof SignupResponse)[];
+
+/** The optional fields' schemas (for the OpenAPI document). */
+export const extraSignupFieldSchemas = {
+  created_at: z.string().meta({ format: "date-time", description: "When the signup was made: ISO 8601 in UTC with milliseconds. Only with `fields`." }),
+  id: z.string().meta({ description: "The signup's id: an opaque, stable string. Only with `fields`." }),
+};
+
 export function toSignupResponse(row: SignupRow): SignupResponse {
   return { email: row.email, verified: row.verified, referral: row.referral, custom_inputs: row.customInputs };
 }

@@ -2,6 +2,7 @@ import { formatCount, formatDate } from "@/components/format";
 import { Skeleton } from "@/components/skeleton";
 import { cardClass, mutedText } from "@/components/styles";
 import { DAY_MS } from "@/lib/core/time";
+import { SEARCH_COUNT_CAP } from "@/lib/domain/signups/access";
 import { SignupsChart, type DayCount } from "./signups-chart";
 
 export const CHART_DAYS = 90;
@@ -24,8 +25,16 @@ function fillDays(counts: DayCount[], start: Date): DayCount[] {
   });
 }
 
-export async function ChartSection({ perDay, start }: { perDay: Promise<DayCount[]>; start: Date }) {
-  const days = fillDays(await perDay, start);
+export async function ChartSection({ perDay, start }: { perDay: Promise<DayCount[] | null>; start: Date }) {
+  const counted = await perDay;
+  if (counted === null) {
+    return (
+      <p className={`${cardClass} p-4 text-sm ${mutedText}`} data-testid="chart-summary">
+        The search matches more than {formatCount(SEARCH_COUNT_CAP)} signups: narrow it to see them per day.
+      </p>
+    );
+  }
+  const days = fillDays(counted, start);
   const total = days.reduce((sum, entry) => sum + entry.count, 0);
   const busiest = days.reduce((best, entry) => (entry.count > best.count ? entry : best), days[0]!);
   const summary =

@@ -1,7 +1,7 @@
 import { formatCount, formatPercent } from "@/components/format";
 import { Skeleton } from "@/components/skeleton";
 import { cardClass, mutedText } from "@/components/styles";
-import type { SignupCounts } from "@/lib/domain/signups/queries";
+import type { SignupCounts } from "@/lib/domain/signups/counts";
 
 function Figure({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId: string }) {
   return (

@@ -1,10 +1,9 @@
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { requireSession, requestOrigin } from "@/lib/dashboard/auth";
-import { later } from "@/lib/dashboard/defer";
+import { readInBackground } from "@/lib/dashboard/background";
 import { DASHBOARD_PAGE_SIZES, lastReachablePage, MAX_PAGED_ROWS, parseSignupTableParams } from "@/lib/domain/list-params";
-import { cachedCountSignups, cachedSignupsPerDay } from "@/lib/domain/signups/cached-stats";
-import { countSignupsSince, listSignupRows, type SignupScope } from "@/lib/domain/signups/queries";
+import { type SignupScope } from "@/lib/domain/signups/filter";
 import { ApiBox } from "./api-box";
 import { ChartSection, ChartSkeleton, periodStarts } from "./chart-section";
 import { Figures, FiguresSkeleton } from "./figures";
@@ -24,15 +23,16 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const waitlist = findWaitlist((await params).id);
   if (!waitlist) notFound();
   const state = parseSignupTableParams(await searchParams);
-  const scope: SignupScope = { waitlistId: waitlist.id, verified: state.verified, referral: state.referral, search: state.q };
+  const scope: SignupScope = { waitlistId: waitlist.id, verified: state.verified, referral: state.referral, emailContains: state.q };
 
   const reachablePages = lastReachablePage(state.size);
   // A page past MAX_PAGED_ROWS runs no query: the table says why and how to reach those rows.
-  const rows = state.page > reachablePages ? [] : listSignupRows({ scope, sort: state.sort, direction: state.dir, offset: (state.page - 1) * state.size, limit: state.size });
-  const counts = later(() => cachedCountSignups(scope));
+  const pageRows = state.page > reachablePages ? Promise.resolve([]) : readInBackground("listSignupRows", { scope, sort: state.sort, direction: state.dir, offset: (state.page - 1) * state.size, limit: state.size });
+  const counts = readInBackground("countSignups", scope);
   const { weekAgo, start } = periodStarts();
-  const lastWeek = later(() => countSignupsSince(scope, weekAgo));
-  const perDay = later(() => cachedSignupsPerDay(scope, start));
+  const lastWeek = readInBackground("countSignupsSince", scope, weekAgo);
+  const perDay = readInBackground("signupsPerDay", scope, start);
+  const rows = await pageRows;
   const apiUrl = (await requestOrigin()) + signupApiPath(waitlist.id, state);
 
   return (

@@ -12,7 +12,8 @@ import { PendingNavigationProvider, TransitionLink, usePendingNavigation } from 
 import { SearchBox } from "@/components/search-box";
 import { buttonClass, inputClass, linkClass, mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/domain/list-params";
-import type { SignupCounts, SignupRow } from "@/lib/domain/signups/queries";
+import type { SignupCounts } from "@/lib/domain/signups/counts";
+import type { SignupRow } from "@/lib/domain/signups/queries";
 import type { SignupSort } from "@/lib/domain/sorting";
 import { OpenSignupDetails, signupColumns } from "./signup-columns";
 import { SignupDetails } from "./signup-details";

@@ -43,6 +43,6 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
       headers: { ...TEXT, "cache-control": "no-store" },
     });
   }
-  const csv = signupCsvStream({ waitlistId: waitlist.id, verified: state.verified, referral: state.referral, search: state.q });
+  const csv = signupCsvStream({ waitlistId: waitlist.id, verified: state.verified, referral: state.referral, emailContains: state.q });
   return new Response(releasingWhenDone(csv, release, request.signal), { headers });
 }

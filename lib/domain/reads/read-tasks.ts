@@ -1,0 +1,34 @@
+import { openReadOnlyDatabase, type AppDatabase } from "@/db/client";
+import { env } from "@/lib/core/env";
+import { cachedCountSignups, cachedSignupsPerDay } from "../signups/cached-stats";
+import { countSignupsSince } from "../signups/counts";
+import { inputFacets, inputFacetValues } from "../signups/facets";
+import { findSignupsByEmail } from "../signups/find";
+import { listSignupRows } from "../signups/queries";
+
+// The dashboard's reads, by name, so that a reader thread (lib/server/read-pool.ts) can run them on
+// its own connection with arguments that crossed a thread (structured clones: Dates stay Dates).
+export const READ_TASKS = {
+  listSignupRows: (db: AppDatabase, input: Parameters<typeof listSignupRows>[0]) => listSignupRows(input, db),
+  countSignups: (db: AppDatabase, scope: Parameters<typeof cachedCountSignups>[0]) => cachedCountSignups(scope, db),
+  countSignupsSince: (db: AppDatabase, scope: Parameters<typeof countSignupsSince>[0], since: Date) => countSignupsSince(scope, since, db),
+  signupsPerDay: (db: AppDatabase, scope: Parameters<typeof cachedSignupsPerDay>[0], since: Date) => cachedSignupsPerDay(scope, since, db),
+  inputFacets: (db: AppDatabase, scope: Parameters<typeof inputFacets>[0], options?: Parameters<typeof inputFacets>[1]) => inputFacets(scope, options, db),
+  inputFacetValues: (db: AppDatabase, scope: Parameters<typeof inputFacetValues>[0], label: string, text: string, limit: number) => inputFacetValues(scope, label, text, limit, db),
+  findSignupsByEmail: (db: AppDatabase, input: Parameters<typeof findSignupsByEmail>[0]) => findSignupsByEmail(input, db),
+};
+
+export type ReadTasks = typeof READ_TASKS;
+export type ReadTaskName = keyof ReadTasks;
+/** A task's arguments after its connection. */
+export type ReadTaskArgs<Name extends ReadTaskName> = Parameters<ReadTasks[Name]> extends [AppDatabase, ...infer Rest] ? Rest : never;
+export type ReadTaskResult<Name extends ReadTaskName> = ReturnType<ReadTasks[Name]>;
+
+let readOnly: AppDatabase | undefined;
+
+/** Runs a task on this thread's read-only connection (opened on first use). */
+export function runReadTask<Name extends ReadTaskName>(name: Name, args: ReadTaskArgs<Name>): ReadTaskResult<Name> {
+  readOnly ??= openReadOnlyDatabase(env().DATABASE_PATH);
+  const task = READ_TASKS[name] as unknown as (db: AppDatabase, ...rest: ReadTaskArgs<Name>) => ReadTaskResult<Name>;
+  return task(readOnly, ...args);
+}

@@ -1,0 +1,83 @@
+import { getDb, type AppDatabase } from "@/db/client";
+import { DAY_MS } from "@/lib/core/time";
+import { containsPattern } from "@/lib/sqlite/contains";
+import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
+import { preparedOnce } from "@/lib/sqlite/statements";
+import { scopeKey, type SignupScope } from "./filter";
+import { canUseSearchIndex, type Access } from "./scope-sql";
+
+/**
+ * An email search that matches more signups than this is counted as "10,000+" (a lower bound), as
+ * search engines do: counting every match of a common text ("gmail") means reading them all.
+ */
+export const SEARCH_COUNT_CAP = 10_000;
+
+/** A page is read from a collecting access (search, input) only when it collects at most this many rows to sort. */
+const COLLECT_LIMIT = 10_000;
+
+/** On a list (or date range) this small, walking it beats any index, and the search probe is skipped. */
+const SMALL_LIST = 50_000;
+
+export interface AccessPlan {
+  /** How to reach the rows of an ordered page. */
+  rows: Access;
+  /** How to reach every row of the scope at the least cost (for counts and facets). */
+  count: Access;
+  /** The fewest rows any access reads (an upper bound of the scope's size); above SEARCH_COUNT_CAP for a search only when every way is large. */
+  bound: number;
+}
+
+function listSizeStatement(db: AppDatabase) {
+  return preparedOnce(db, "access.listSize", () =>
+    db.$client.prepare<{ waitlistId: string; firstDay: number; lastDay: number }, { n: number | null }>(
+      "SELECT sum(count) AS n FROM signup_counts WHERE waitlist_id = @waitlistId AND day BETWEEN @firstDay AND @lastDay",
+    ),
+  );
+}
+
+function inputSizeStatement(db: AppDatabase) {
+  return preparedOnce(db, "access.inputSize", () =>
+    db.$client.prepare<{ waitlistId: string; label: string; value: string }, { n: number | null }>(
+      "SELECT sum(count) AS n FROM signup_input_counts WHERE waitlist_id = @waitlistId AND label = @label AND value = @value",
+    ),
+  );
+}
+
+// Within the waitlist only, other filters aside: a cheap upper bound, read up to the cap.
+function searchSizeStatement(db: AppDatabase) {
+  return preparedOnce(db, "access.searchSize", () =>
+    db.$client.prepare<{ waitlistId: string; trigrams: string; contains: string; cap: number }, { n: number }>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM signup_email_search CROSS JOIN signups ON signups.id = signup_email_search.rowid
+        WHERE signup_email_search.email LIKE @trigrams AND signups.waitlist_id = @waitlistId AND signups.email LIKE @contains ESCAPE '\\' LIMIT @cap)`,
+    ),
+  );
+}
+
+function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
+  if (scope.email !== undefined) return { rows: "email", count: "email", bound: 1 };
+  const firstDay = scope.createdSince ? Math.floor(scope.createdSince.getTime() / DAY_MS) : Number.MIN_SAFE_INTEGER;
+  const lastDay = scope.createdUntil ? Math.floor((scope.createdUntil.getTime() - 1) / DAY_MS) : Number.MAX_SAFE_INTEGER;
+  const walked = listSizeStatement(db).get({ waitlistId: scope.waitlistId, firstDay, lastDay })?.n ?? 0;
+  const candidates: { access: Access; size: number }[] = [{ access: "order", size: walked }];
+  if (walked > SMALL_LIST) {
+    (scope.inputs ?? []).forEach((input, index) => {
+      const size = inputSizeStatement(db).get({ waitlistId: scope.waitlistId, label: input.label, value: input.value })?.n ?? 0;
+      candidates.push({ access: `input${index}`, size });
+    });
+    const text = scope.emailContains;
+    if (text !== undefined && canUseSearchIndex(text)) {
+      const size = searchSizeStatement(db).get({ waitlistId: scope.waitlistId, trigrams: `%${text}%`, contains: containsPattern(text), cap: SEARCH_COUNT_CAP + 1 })!.n;
+      candidates.push({ access: "search", size });
+    }
+  }
+  const cheapest = candidates.reduce((best, candidate) => (candidate.size < best.size ? candidate : best));
+  const collected = candidates.filter((candidate) => candidate.access !== "order");
+  const cheapestCollected = collected.reduce<{ access: Access; size: number } | undefined>((best, candidate) => (!best || candidate.size < best.size ? candidate : best), undefined);
+  const rows = walked > SMALL_LIST && cheapestCollected && cheapestCollected.size <= COLLECT_LIMIT ? cheapestCollected.access : "order";
+  return { rows, count: cheapest.access, bound: cheapest.size };
+}
+
+/** How to read a scope, from the sizes its indexes and counts tables give; remembered while the database is unchanged. */
+export function planAccess(scope: SignupScope, db: AppDatabase = getDb()): AccessPlan {
+  return memoizeWhileUnchanged(db, `plan:${scopeKey(scope)}`, () => planFor(scope, db));
+}

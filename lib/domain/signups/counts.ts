@@ -1,0 +1,180 @@
+import { count, sql } from "drizzle-orm";
+import { getDb, type AppDatabase } from "@/db/client";
+import { signups } from "@/db/schema";
+import { DAY_MS } from "@/lib/core/time";
+import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
+import { planAccess, SEARCH_COUNT_CAP } from "./access";
+import type { SignupScope } from "./filter";
+import { countShape } from "./queries";
+import { canUseSearchIndex, scopeParams, scopeWhere, searchDrivenRows, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
+
+/** Counts of one scope split by verified × referral; every total and facet derives from them. */
+export interface SignupCounts {
+  total: number;
+  verified: number;
+  referral: number;
+  /** How many signups each verified option would show under the other active filters. */
+  verifiedFacet: { yes: number; no: number };
+  /** How many signups each referral option would show under the other active filters. */
+  referralFacet: { yes: number; no: number };
+  /**
+   * False when an email search matched more than SEARCH_COUNT_CAP signups: `total` is then that
+   * cap, a lower bound ("10,000+"), and the other numbers are not known.
+   */
+  exact: boolean;
+}
+
+interface Cell {
+  verified: boolean | number;
+  referral: boolean | number;
+  n: number;
+}
+
+// Where counts come from, cheapest first:
+// - only verified/referral/date filters: signup_counts (kept exact by triggers): whole UTC days from
+//   there, and from signups only the parts of the first and last day that the range cuts;
+// - one custom-input filter and nothing else: signup_input_counts;
+// - anything else: the scope's rows, reached the cheapest way (access.ts), grouped.
+function usesDayCounts(scope: SignupScope): boolean {
+  return scope.email === undefined && scope.emailContains === undefined && (scope.inputs?.length ?? 0) === 0;
+}
+
+function usesInputCounts(scope: SignupScope): boolean {
+  return scope.email === undefined && scope.emailContains === undefined && scope.inputs?.length === 1 && !scope.createdSince && !scope.createdUntil;
+}
+
+const FAR = 8.64e15; // the largest Date, in ms
+
+/** Whole UTC days of a range (day numbers, end exclusive) and the cut parts before and after them. */
+function rangeParams(scope: SignupScope) {
+  const since = scope.createdSince?.getTime() ?? -FAR;
+  const until = scope.createdUntil?.getTime() ?? FAR;
+  const firstDay = Math.ceil(since / DAY_MS);
+  const endDay = Math.floor(until / DAY_MS);
+  if (firstDay >= endDay) return { waitlistId: scope.waitlistId, since, headEnd: until, tailStart: until, until, firstDay: 0, endDay: 0 };
+  return { waitlistId: scope.waitlistId, since, headEnd: firstDay * DAY_MS, tailStart: endDay * DAY_MS, until, firstDay, endDay };
+}
+
+const CUT_PARTS = `SELECT verified, referral, created_at / ${DAY_MS} AS day, count(*) AS n FROM signups
+  WHERE waitlist_id = @waitlistId AND created_at >= @since AND created_at < @headEnd GROUP BY 1, 2, 3
+  UNION ALL
+  SELECT verified, referral, created_at / ${DAY_MS}, count(*) FROM signups
+  WHERE waitlist_id = @waitlistId AND created_at >= @tailStart AND created_at < @until GROUP BY 1, 2, 3
+  UNION ALL
+  SELECT verified, referral, day, count FROM signup_counts WHERE waitlist_id = @waitlistId AND day >= @firstDay AND day < @endDay`;
+
+type RangeParams = ReturnType<typeof rangeParams>;
+
+function dayCellsStatement(db: AppDatabase) {
+  return preparedOnce(db, "counts.dayCells", () =>
+    db.$client.prepare<RangeParams, Cell>(`SELECT verified, referral, sum(n) AS n FROM (${CUT_PARTS}) GROUP BY 1, 2`),
+  );
+}
+
+function inputCellsStatement(db: AppDatabase) {
+  return preparedOnce(db, "counts.inputCells", () =>
+    db.$client.prepare<{ waitlistId: string; label: string; value: string }, Cell>(
+      "SELECT verified, referral, sum(count) AS n FROM signup_input_counts WHERE waitlist_id = @waitlistId AND label = @label AND value = @value GROUP BY 1, 2",
+    ),
+  );
+}
+
+function rowCellsStatement(db: AppDatabase, shape: ScopeShape) {
+  return preparedOnce(db, `counts.rowCells:${shapeKey(shape)}`, () =>
+    db.select({ verified: signups.verified, referral: signups.referral, n: count() }).from(signups).where(scopeWhere(shape)).groupBy(signups.verified, signups.referral).prepare(),
+  );
+}
+
+// Capped either way: from the trigram index when the text has trigrams, else by walking the list.
+function cappedCountStatement(db: AppDatabase, shape: ScopeShape) {
+  return preparedSql<{ n: number }>(db, `counts.capped:${shapeKey(shape)}`, () =>
+    shape.access === "search"
+      ? sql`select count(*) as n from (${searchDrivenRows(shape)})`
+      : sql`select count(*) as n from (select 1 from ${signups} where ${scopeWhere(shape)} limit ${sql.placeholder("cap")})`,
+  );
+}
+
+/** Whether an email search matches more than SEARCH_COUNT_CAP signups (then only a lower bound is given). */
+export function exceedsSearchCap(scope: SignupScope, db: AppDatabase = getDb()): boolean {
+  if (scope.emailContains === undefined) return false;
+  const plan = planAccess(scope, db);
+  if (plan.bound <= SEARCH_COUNT_CAP) return false;
+  const access = canUseSearchIndex(scope.emailContains) ? "search" : "order";
+  const n = cappedCountStatement(db, shapeOf(scope, access)).get({ ...scopeParams(scope), cap: SEARCH_COUNT_CAP + 1 })!.n;
+  return n > SEARCH_COUNT_CAP;
+}
+
+/** The scope's verified × referral cells, its own verified/referral filters left out (the facets need the other options). */
+function cellsOf(scope: SignupScope, db: AppDatabase): Cell[] {
+  const unflagged = { ...scope, verified: undefined, referral: undefined };
+  if (usesDayCounts(scope)) return dayCellsStatement(db).all(rangeParams(scope));
+  if (usesInputCounts(scope)) return inputCellsStatement(db).all({ waitlistId: scope.waitlistId, ...scope.inputs![0]! });
+  return rowCellsStatement(db, shapeOf(unflagged, planAccess(unflagged, db).count)).all(scopeParams(unflagged));
+}
+
+export function countSignups(scope: SignupScope, db: AppDatabase = getDb()): SignupCounts {
+  if (exceedsSearchCap(scope, db)) {
+    const unknown = { yes: 0, no: 0 };
+    return { total: SEARCH_COUNT_CAP, verified: 0, referral: 0, verifiedFacet: unknown, referralFacet: unknown, exact: false };
+  }
+  const cells = cellsOf(scope, db);
+  const sum = (verified?: boolean, referral?: boolean) =>
+    cells
+      .filter((cell) => (verified === undefined || Boolean(cell.verified) === verified) && (referral === undefined || Boolean(cell.referral) === referral))
+      .reduce((total, cell) => total + cell.n, 0);
+  return {
+    total: sum(scope.verified, scope.referral),
+    verified: scope.verified === false ? 0 : sum(true, scope.referral),
+    referral: scope.referral === false ? 0 : sum(scope.verified, true),
+    verifiedFacet: { yes: sum(true, scope.referral), no: sum(false, scope.referral) },
+    referralFacet: { yes: sum(scope.verified, true), no: sum(scope.verified, false) },
+    exact: true,
+  };
+}
+
+/** The scope narrowed to signups created at or after `since`. */
+export function narrowedSince(scope: SignupScope, since: Date): SignupScope {
+  const current = scope.createdSince;
+  return { ...scope, createdSince: current && current > since ? current : since };
+}
+
+/** Signups of a scope created at or after `since` (a lower bound, like countSignups, for a large search). */
+export function countSignupsSince(scope: SignupScope, since: Date, db: AppDatabase = getDb()): number {
+  return countSignups(narrowedSince(scope, since), db).total;
+}
+
+interface DayCount {
+  day: string;
+  count: number;
+}
+
+function dayPerDayStatement(db: AppDatabase, flags: string) {
+  return preparedOnce(db, `counts.dayPerDay:${flags}`, () =>
+    db.$client.prepare<RangeParams & { verified: number; referral: number }, DayCount>(
+      `SELECT date(day * ${DAY_MS / 1000}, 'unixepoch') AS day, sum(n) AS count FROM (${CUT_PARTS})
+       WHERE true ${flags.includes("v") ? "AND verified = @verified" : ""} ${flags.includes("r") ? "AND referral = @referral" : ""}
+       GROUP BY 1 HAVING sum(n) > 0 ORDER BY 1`,
+    ),
+  );
+}
+
+function rowPerDayStatement(db: AppDatabase, shape: ScopeShape) {
+  const day = sql<string>`date(${signups.createdAt} / 1000, 'unixepoch')`;
+  return preparedOnce(db, `counts.rowPerDay:${shapeKey(shape)}`, () =>
+    db.select({ day, count: count() }).from(signups).where(scopeWhere(shape)).groupBy(day).orderBy(day).prepare(),
+  );
+}
+
+/**
+ * Signups per UTC day from `since` on, as [{ day: "YYYY-MM-DD", count }] for days that have any;
+ * null when an email search matches more than SEARCH_COUNT_CAP signups.
+ */
+export function signupsPerDay(scope: SignupScope, since: Date, db: AppDatabase = getDb()): DayCount[] | null {
+  const window = narrowedSince(scope, since);
+  if (usesDayCounts(window)) {
+    const flags = `${window.verified !== undefined ? "v" : ""}${window.referral !== undefined ? "r" : ""}`;
+    return dayPerDayStatement(db, flags).all({ ...rangeParams(window), verified: window.verified ? 1 : 0, referral: window.referral ? 1 : 0 });
+  }
+  if (exceedsSearchCap(window, db)) return null;
+  return rowPerDayStatement(db, countShape(window, db)).all(scopeParams(window)) as DayCount[];
+}

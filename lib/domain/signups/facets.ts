@@ -1,0 +1,139 @@
+import { and, count, desc, eq, sql } from "drizzle-orm";
+import { getDb, type AppDatabase } from "@/db/client";
+import { signupInputCounts, signupInputs, signups } from "@/db/schema";
+import { containsPattern } from "@/lib/sqlite/contains";
+import { preparedOnce } from "@/lib/sqlite/statements";
+import { planAccess } from "./access";
+import { exceedsSearchCap } from "./counts";
+import type { SignupScope } from "./filter";
+import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
+
+export interface FacetValue {
+  value: string;
+  count: number;
+}
+
+export interface InputFacet {
+  label: string;
+  /** The most common values under the other active filters, most common first. */
+  values: FacetValue[];
+  /** How many distinct values the label has in the whole waitlist. */
+  distinct: number;
+}
+
+const placeholder = sql.placeholder;
+
+function topLabelsStatement(db: AppDatabase) {
+  return preparedOnce(db, "facets.topLabels", () =>
+    db
+      .select({ label: signupInputCounts.label, distinct: sql<number>`count(distinct ${signupInputCounts.value})` })
+      .from(signupInputCounts)
+      .where(eq(signupInputCounts.waitlistId, placeholder("waitlistId")))
+      .groupBy(signupInputCounts.label)
+      .orderBy(desc(sql`sum(${signupInputCounts.count})`), signupInputCounts.label)
+      .limit(placeholder("limit"))
+      .prepare(),
+  );
+}
+
+/** The labels most signups of a waitlist have, most common first, with their number of distinct values. */
+export function topInputLabels(waitlistId: string, limit: number, db: AppDatabase = getDb()): { label: string; distinct: number }[] {
+  return topLabelsStatement(db).all({ waitlistId, limit });
+}
+
+/** Only verified/referral filters: signup_input_counts answers alone. */
+function onlyFlags(scope: SignupScope): boolean {
+  return !scope.createdSince && !scope.createdUntil && scope.email === undefined && scope.emailContains === undefined && (scope.inputs?.length ?? 0) === 0;
+}
+
+function countedValuesStatement(db: AppDatabase, flags: { verified: boolean; referral: boolean; contains: boolean }) {
+  const key = `${flags.verified ? "v" : "-"}${flags.referral ? "r" : "-"}${flags.contains ? "c" : "-"}`;
+  return preparedOnce(db, `facets.countedValues:${key}`, () => {
+    const n = sql<number>`sum(${signupInputCounts.count})`;
+    return db
+      .select({ label: signupInputCounts.label, value: signupInputCounts.value, count: n })
+      .from(signupInputCounts)
+      .where(
+        and(
+          eq(signupInputCounts.waitlistId, placeholder("waitlistId")),
+          sql`${signupInputCounts.label} in (select value from json_each(${placeholder("labels")}))`,
+          flags.verified ? eq(signupInputCounts.verified, placeholder("verified")) : undefined,
+          flags.referral ? eq(signupInputCounts.referral, placeholder("referral")) : undefined,
+          flags.contains ? sql`${signupInputCounts.value} like ${placeholder("valueContains")} escape '\\'` : undefined,
+        ),
+      )
+      .groupBy(signupInputCounts.label, signupInputCounts.value)
+      .having(sql`${n} > 0`)
+      .prepare();
+  });
+}
+
+// The scope's rows first (CROSS JOIN keeps SQLite from turning the join around), then their pairs.
+function rowValuesStatement(db: AppDatabase, shape: ScopeShape, contains: boolean) {
+  return preparedOnce(db, `facets.rowValues:${shapeKey(shape)}:${contains ? "c" : "-"}`, () => {
+    const matched = db.select({ id: signups.id }).from(signups).where(scopeWhere(shape)).as("matched");
+    return db
+      .select({ label: signupInputs.label, value: signupInputs.value, count: count() })
+      .from(matched)
+      .crossJoin(signupInputs)
+      .where(
+        and(
+          eq(signupInputs.signupId, matched.id),
+          sql`${signupInputs.label} in (select value from json_each(${placeholder("labels")}))`,
+          contains ? sql`${signupInputs.value} like ${placeholder("valueContains")} escape '\\'` : undefined,
+        ),
+      )
+      .groupBy(signupInputs.label, signupInputs.value)
+      .prepare();
+  });
+}
+
+/** Value counts of some labels under a scope, from the cheapest source. */
+function valueCounts(scope: SignupScope, labels: string[], valueContains: string | undefined, db: AppDatabase) {
+  const shared = { labels: JSON.stringify(labels), valueContains: valueContains === undefined ? null : containsPattern(valueContains) };
+  const contains = valueContains !== undefined;
+  if (onlyFlags(scope)) {
+    const statement = countedValuesStatement(db, { verified: scope.verified !== undefined, referral: scope.referral !== undefined, contains });
+    return statement.all({ waitlistId: scope.waitlistId, verified: scope.verified ? 1 : 0, referral: scope.referral ? 1 : 0, ...shared });
+  }
+  return rowValuesStatement(db, shapeOf(scope, planAccess(scope, db).count), contains).all({ ...scopeParams(scope), ...shared });
+}
+
+/** The scope without its own filter on `label`: a facet shows the other values one could pick instead. */
+function withoutLabel(scope: SignupScope, label: string): SignupScope {
+  const inputs = scope.inputs?.filter((input) => input.label !== label);
+  return { ...scope, inputs: inputs && inputs.length > 0 ? inputs : undefined };
+}
+
+function topValues(rows: { label: string; value: string; count: number }[], label: string, limit: number): FacetValue[] {
+  return rows
+    .filter((row) => row.label === label)
+    .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+    .slice(0, limit)
+    .map(({ value, count }) => ({ value, count }));
+}
+
+/**
+ * Facets of the custom inputs: the `labels` most common labels of the waitlist, each with its
+ * `values` most common values under the other active filters. Null when an email search matches
+ * more signups than its counts are given for (see SEARCH_COUNT_CAP).
+ */
+export function inputFacets(scope: SignupScope, { labels = 8, values = 10 } = {}, db: AppDatabase = getDb()): InputFacet[] | null {
+  if (exceedsSearchCap(scope, db)) return null;
+  const top = topInputLabels(scope.waitlistId, labels, db);
+  const filtered = new Set((scope.inputs ?? []).map((input) => input.label));
+  const free = top.filter((entry) => !filtered.has(entry.label)).map((entry) => entry.label);
+  const rows = free.length > 0 ? valueCounts(scope, free, undefined, db) : [];
+  return top.map(({ label, distinct }) => ({
+    label,
+    distinct,
+    values: filtered.has(label) ? topValues(valueCounts(withoutLabel(scope, label), [label], undefined, db), label, values) : topValues(rows, label, values),
+  }));
+}
+
+/** The values of one label that contain `text` (case-insensitive), with counts under the other active filters. */
+export function inputFacetValues(scope: SignupScope, label: string, text: string, limit: number, db: AppDatabase = getDb()): FacetValue[] | null {
+  const others = withoutLabel(scope, label);
+  if (exceedsSearchCap(others, db)) return null;
+  return topValues(valueCounts(others, [label], text, db), label, limit);
+}

@@ -1,0 +1,66 @@
+import { getDb, type AppDatabase } from "@/db/client";
+import { containsPattern } from "@/lib/sqlite/contains";
+import { preparedOnce } from "@/lib/sqlite/statements";
+import { canUseSearchIndex } from "./scope-sql";
+
+export interface FoundSignup {
+  waitlistId: string;
+  waitlistName: string;
+  signupId: number;
+  email: string;
+  createdAt: Date;
+}
+
+export interface FindInput {
+  /** The whole address, case-insensitive. */
+  email?: string;
+  /** Text the address contains, case-insensitive; at least 3 characters (the search index's trigrams). */
+  contains?: string;
+  limit: number;
+}
+
+interface FoundRow {
+  waitlistId: string;
+  waitlistName: string;
+  signupId: number;
+  email: string;
+  createdAt: number;
+}
+
+const COLUMNS = "waitlists.id AS waitlistId, waitlists.name AS waitlistName, signups.id AS signupId, signups.email AS email, signups.created_at AS createdAt";
+
+// One lookup in each waitlist's unique (waitlist, lower(email)) index.
+function exactStatement(db: AppDatabase) {
+  return preparedOnce(db, "find.exact", () =>
+    db.$client.prepare<{ email: string; limit: number }, FoundRow>(
+      `SELECT ${COLUMNS} FROM waitlists JOIN signups ON signups.waitlist_id = waitlists.id AND lower(signups.email) = lower(@email)
+       ORDER BY waitlists.name, waitlists.id LIMIT @limit`,
+    ),
+  );
+}
+
+// Candidates from the trigram index, in row order (oldest first), narrowed by the exact test.
+function containsStatement(db: AppDatabase) {
+  return preparedOnce(db, "find.contains", () =>
+    db.$client.prepare<{ trigrams: string; contains: string; limit: number }, FoundRow>(
+      `SELECT ${COLUMNS} FROM signups CROSS JOIN waitlists
+       WHERE signups.id IN (SELECT rowid FROM signup_email_search WHERE email LIKE @trigrams)
+         AND signups.email LIKE @contains ESCAPE '\\' AND waitlists.id = signups.waitlist_id
+       LIMIT @limit`,
+    ),
+  );
+}
+
+/**
+ * Which waitlists hold an address (exact) or addresses containing a text, across every waitlist:
+ * at most `limit` signups, sorted by address and waitlist name.
+ */
+export function findSignupsByEmail({ email, contains, limit }: FindInput, db: AppDatabase = getDb()): FoundSignup[] {
+  let rows: FoundRow[];
+  if (email !== undefined) rows = exactStatement(db).all({ email, limit });
+  else if (contains !== undefined && canUseSearchIndex(contains)) rows = containsStatement(db).all({ trigrams: `%${contains}%`, contains: containsPattern(contains), limit });
+  else throw new RangeError("findSignupsByEmail needs an email, or a text of at least 3 characters");
+  return rows
+    .map((row) => ({ ...row, createdAt: new Date(row.createdAt) }))
+    .sort((a, b) => a.email.toLowerCase().localeCompare(b.email.toLowerCase()) || a.waitlistName.localeCompare(b.waitlistName));
+}

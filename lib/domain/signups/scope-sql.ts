@@ -1,0 +1,116 @@
+import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { signups } from "@/db/schema";
+import { containsPattern } from "@/lib/sqlite/contains";
+import type { SignupScope } from "./filter";
+
+// A scope as SQL over `signups`. Every statement is prepared once per shape (which filters are set,
+// and how the rows are reached: the SQL depends on both), with the values bound to placeholders.
+
+/**
+ * How SQLite reaches a scope's rows:
+ * - `order`: walks the list's indexes (in creation order when asked), testing each row; right when
+ *   every filter is dense, since the first rows of a page are then found at once;
+ * - `email`: one lookup in the unique (waitlist, lower(email)) index;
+ * - `search`: the rows whose address holds the searched text, from the trigram index;
+ * - `input0`, `input1`, …: the rows with that custom input, from signup_inputs.
+ * The last two collect every matching row first (then sort them), so they win when few rows match.
+ */
+export type Access = "order" | "email" | "search" | `input${number}`;
+
+export interface ScopeShape {
+  verified: boolean;
+  referral: boolean;
+  since: boolean;
+  until: boolean;
+  email: boolean;
+  contains: boolean;
+  inputs: number;
+  access: Access;
+}
+
+/** Searched text shorter than this has no trigram: it is always found by walking the list. */
+export const MIN_INDEXED_SEARCH = 3;
+
+export function canUseSearchIndex(text: string): boolean {
+  return text.length >= MIN_INDEXED_SEARCH;
+}
+
+export function shapeOf(scope: SignupScope, access: Access): ScopeShape {
+  return {
+    verified: scope.verified !== undefined,
+    referral: scope.referral !== undefined,
+    since: scope.createdSince !== undefined,
+    until: scope.createdUntil !== undefined,
+    email: scope.email !== undefined,
+    contains: scope.emailContains !== undefined,
+    inputs: scope.inputs?.length ?? 0,
+    access,
+  };
+}
+
+export function shapeKey(shape: ScopeShape): string {
+  const flags = [shape.verified && "v", shape.referral && "r", shape.since && "s", shape.until && "u", shape.email && "e", shape.contains && "c"];
+  return `${flags.map((flag) => flag || "-").join("")}${shape.inputs}:${shape.access}`;
+}
+
+/** The values of a scope's placeholders (the driver's: 1/0 for booleans, epoch ms, LIKE patterns). */
+export function scopeParams(scope: SignupScope): Record<string, string | number | null> {
+  const params: Record<string, string | number | null> = {
+    waitlistId: scope.waitlistId,
+    verified: scope.verified ? 1 : 0,
+    referral: scope.referral ? 1 : 0,
+    since: scope.createdSince?.getTime() ?? null,
+    until: scope.createdUntil?.getTime() ?? null,
+    email: scope.email ?? null,
+    contains: scope.emailContains !== undefined ? containsPattern(scope.emailContains) : null,
+    // The trigram index reads % and _ as wildcards: it returns a superset, which `contains` then narrows.
+    containsTrigrams: scope.emailContains !== undefined ? `%${scope.emailContains}%` : null,
+  };
+  (scope.inputs ?? []).forEach((input, index) => {
+    params[`label${index}`] = input.label;
+    params[`value${index}`] = input.value;
+  });
+  return params;
+}
+
+const placeholder = sql.placeholder;
+
+function hasInput(index: number): SQL {
+  return sql`exists (select 1 from signup_inputs where signup_inputs.waitlist_id = ${signups.waitlistId} and signup_inputs.label = ${placeholder(`label${index}`)} and signup_inputs.value = ${placeholder(`value${index}`)} and signup_inputs.signup_id = ${signups.id})`;
+}
+
+function inputRows(index: number): SQL {
+  return sql`${signups.id} in (select signup_id from signup_inputs where waitlist_id = ${placeholder("waitlistId")} and label = ${placeholder(`label${index}`)} and value = ${placeholder(`value${index}`)})`;
+}
+
+const searchRows = sql`${signups.id} in (select rowid from signup_email_search where email like ${placeholder("containsTrigrams")})`;
+
+/**
+ * Up to `cap` rows of a scope with an email search, driven by the trigram index through a join, so
+ * that reading stops at the cap (`id IN (…)` would first collect every candidate of the index).
+ */
+export function searchDrivenRows(shape: ScopeShape): SQL {
+  return sql`select 1 from signup_email_search cross join ${signups} on ${signups.id} = signup_email_search.rowid
+    where signup_email_search.email like ${placeholder("containsTrigrams")} and ${scopeWhere({ ...shape, access: "order" })}
+    limit ${placeholder("cap")}`;
+}
+
+/**
+ * The WHERE clause of a shape. With the `search` and `input` accesses the waitlist test is written
+ * `+waitlist_id`, which keeps SQLite from walking the list's own index instead of the chosen one.
+ */
+export function scopeWhere(shape: ScopeShape): SQL | undefined {
+  const collected = shape.access === "search" || shape.access.startsWith("input");
+  const inputs = Array.from({ length: shape.inputs }, (_, index) => (shape.access === `input${index}` ? inputRows(index) : hasInput(index)));
+  return and(
+    collected ? sql`+${signups.waitlistId} = ${placeholder("waitlistId")}` : eq(signups.waitlistId, placeholder("waitlistId")),
+    shape.verified ? eq(signups.verified, placeholder("verified")) : undefined,
+    shape.referral ? eq(signups.referral, placeholder("referral")) : undefined,
+    shape.since ? gte(signups.createdAt, placeholder("since")) : undefined,
+    shape.until ? lt(signups.createdAt, placeholder("until")) : undefined,
+    shape.email ? sql`lower(${signups.email}) = lower(${placeholder("email")})` : undefined,
+    shape.access === "search" ? searchRows : undefined,
+    shape.contains ? sql`${signups.email} like ${placeholder("contains")} escape '\\'` : undefined,
+    ...inputs,
+  );
+}
