@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
+import { deferDerivation } from "@/lib/domain/signups/derive";
 import { fakeSignup } from "./people";
 import { seededRandom, seededUuid } from "./random";
 
@@ -14,8 +15,6 @@ import { seededRandom, seededUuid } from "./random";
 
 const SPAN_DAYS = 730;
 const SMALL_WAITLISTS = [25, 1_000, 20_000];
-// Rows per transaction while filling.
-const BATCH = 500_000;
 // Bump when the generator changes in a way the hash below cannot see.
 const GENERATOR_VERSION = 2;
 
@@ -69,8 +68,9 @@ function withIndexesBuiltAfter(sqlite: AppDatabase["$client"], table: string, fi
 function populate(path: string, bigCount: number, end: number): Shape {
   const db = openDatabase(path);
   const sqlite = db.$client;
-  // A scratch file until it is renamed into the cache: no journal, no syncs (a crash leaves only a file to delete).
-  sqlite.pragma("journal_mode = OFF");
+  // A scratch file until it is renamed into the cache: no WAL (every page would be written twice),
+  // no syncs. A crash leaves only a file to delete.
+  sqlite.pragma("journal_mode = MEMORY");
   sqlite.pragma("synchronous = OFF");
   sqlite.pragma("cache_size = -262144"); // 256 MB: sorting the indexes' keys in memory
   const random = seededRandom(20_261_121);
@@ -83,22 +83,25 @@ function populate(path: string, bigCount: number, end: number): Shape {
     insertWaitlist.run(id, name, `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.example.com`, createdAt);
     // Evenly spread over the span plus jitter below one step: created_at order is insertion order.
     const step = (end - start) / count;
-    const insertRange = sqlite.transaction((from: number, to: number) => {
-      for (let n = from; n < to; n++) {
-        const createdAtMs = Math.floor(start + n * step + random() * step * 0.9);
-        const signup = fakeSignup(random, n);
-        insertSignup.run(id, signup.email, random() < 0.6 ? 1 : 0, random() < 0.25 ? 1 : 0, signup.customInputs, createdAtMs);
-      }
-    });
-    for (let from = 0; from < count; from += BATCH) insertRange(from, Math.min(count, from + BATCH));
+    for (let n = 0; n < count; n++) {
+      const createdAtMs = Math.floor(start + n * step + random() * step * 0.9);
+      const signup = fakeSignup(random, n);
+      insertSignup.run(id, signup.email, random() < 0.6 ? 1 : 0, random() < 0.25 ? 1 : 0, signup.customInputs, createdAtMs);
+    }
     return id;
   };
 
   let shape: Omit<Shape, "sampleEmail"> | undefined;
   withIndexesBuiltAfter(sqlite, "signups", () => {
-    const bigWaitlistId = addWaitlist("Launch waitlist", bigCount, start - DAY_MS);
-    const smallWaitlistIds = SMALL_WAITLISTS.map((count, index) => addWaitlist(`Side project ${index + 1}`, count, start - DAY_MS + index + 1));
-    shape = { bigWaitlistId, smallWaitlistIds };
+    // One transaction: in a fresh file nothing is journaled but the schema's pages. The derived data
+    // (day counts, search index, input pairs and their counts) comes in one set-based pass at the end.
+    sqlite.transaction(() => {
+      const derive = deferDerivation(db);
+      const bigWaitlistId = addWaitlist("Launch waitlist", bigCount, start - DAY_MS);
+      const smallWaitlistIds = SMALL_WAITLISTS.map((count, index) => addWaitlist(`Side project ${index + 1}`, count, start - DAY_MS + index + 1));
+      derive();
+      shape = { bigWaitlistId, smallWaitlistIds };
+    })();
   });
   // The big waitlist's signups were inserted first into an empty table, in created_at order: ids 1 to bigCount.
   const middle = sqlite.prepare<[number], { email: string }>("SELECT email FROM signups WHERE id = ?").get(Math.ceil(bigCount / 2))!;
