@@ -15,12 +15,14 @@ export async function segments(bench: Bench): Promise<Row[]> {
   const rows: Row[] = [];
   for (const view of dashboardViews(bench)) {
     const path = dashboardPath(bench.bigWaitlistId, view.params);
-    const scenario = `dashboard view (${bench.scaleLabel}): ${view.name}`;
     // Warm-up, and the check that the page shows what the query layer selects: its newest signup.
     bench.writeSignup();
     const { email, total } = bench.expect(view.filter);
     const page = await download(bench.app.origin + path, bench.cookieHeaders, { keepText: true });
-    if (page.status !== 200 || !page.text!.includes(email)) throw new Error(`${path}: status ${page.status}, the page lacks its newest signup (${email})`);
+    if (page.status !== 200) throw new Error(`${path}: status ${page.status}`);
+    // A build whose page does not apply a filter yet is timed all the same, and marked, without a target.
+    const filtered = page.text!.includes(email);
+    const scenario = `dashboard view (${bench.scaleLabel}): ${view.name}${filtered ? "" : " — NOT FILTERED by this build's page"}`;
     const lastByteMs: number[] = [];
     for (let index = 0; index < bench.pageRequests; index++) {
       bench.writeSignup();
@@ -29,7 +31,7 @@ export async function segments(bench: Bench): Promise<Row[]> {
       lastByteMs.push(result.lastByteMs);
     }
     bench.log(`${scenario}: ${total} signups, median ${median(lastByteMs).toFixed(0)} ms, max ${Math.max(...lastByteMs).toFixed(0)} ms (${path})`);
-    rows.push(row(scenario, "median last byte, counts not cached", "ms", median(lastByteMs), null, { appBelow: bench.pageTargetMs }));
+    rows.push(row(scenario, "median last byte, counts not cached", "ms", median(lastByteMs), null, filtered ? { appBelow: bench.pageTargetMs } : undefined));
   }
   return rows;
 }
