@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { AppError } from "@/lib/core/errors";
-import { parseApiQuery, parseSignupTableParams, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { dashboardScope, parseApiQuery, parseSignupListQuery, parseSignupTableParams, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 
 function apiError(query: string, schema: z.ZodType = signupListParamsSchema): AppError {
   try {
@@ -48,12 +48,124 @@ describe("strict /v1 query parsing", () => {
   });
 });
 
+function signupListError(query: string): AppError {
+  try {
+    parseSignupListQuery(new URLSearchParams(query));
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error(`expected ${query} to be refused`);
+}
+
+const elevenInputs = Array.from({ length: 11 }, (_, index) => `input.l${index}=v`).join("&");
+
+describe("strict /v1 signup list query", () => {
+  it("parses every filter, the fields and the page", () => {
+    const query =
+      "verified=false&created_since=2026-10-01&created_until=2026-10-31T22:00:00.5%2B02:00&email_contains=%40Acme.com&input.company=Acme%20Inc&input.role=&fields=id,email,%20created_at&limit=5&cursor=abc";
+    expect(parseSignupListQuery(new URLSearchParams(query))).toEqual({
+      filter: {
+        verified: false,
+        referral: undefined,
+        createdSince: new Date(Date.UTC(2026, 9, 1)),
+        createdUntil: new Date(Date.UTC(2026, 9, 31, 20, 0, 0, 500)),
+        email: undefined,
+        emailContains: "@Acme.com",
+        inputs: [
+          { label: "company", value: "Acme Inc" },
+          { label: "role", value: "" },
+        ],
+      },
+      // In the order of SIGNUP_FIELDS, whatever the order asked.
+      fields: ["email", "created_at", "id"],
+      keyset: { limit: 5, cursor: "abc" },
+    });
+    expect(parseSignupListQuery(new URLSearchParams("email=Ann@Example.com"))).toMatchObject({ filter: { email: "Ann@Example.com", inputs: undefined }, fields: undefined });
+  });
+
+  it.each([
+    ["created_since=2026-10-01T09:30:00Z", Date.UTC(2026, 9, 1, 9, 30)],
+    ["created_since=2026-10-01T09:30:00-04:30", Date.UTC(2026, 9, 1, 14, 0)],
+    ["created_since=2024-02-29", Date.UTC(2024, 1, 29)],
+    // Years before 100 are years, not 1900 + n.
+    ["created_since=0050-03-01", Date.parse("0050-03-01T00:00:00Z")],
+  ])("reads %s as an instant", (query, time) => {
+    expect(parseSignupListQuery(new URLSearchParams(query)).filter.createdSince?.getTime()).toBe(time);
+  });
+
+  it.each([
+    ["created_since=2026-13-01", "created_since"],
+    ["created_since=2026-02-30", "created_since"],
+    ["created_since=2026-10-01T09:30:00", "created_since"],
+    ["created_since=2026-10-01T24:00:00Z", "created_since"],
+    ["created_since=01/10/2026", "created_since"],
+    ["created_since=", "created_since"],
+    ["created_until=2026-10-01T09:30:00+02:00", "created_until"],
+    ["created_since=2026-10-02&created_until=2026-10-02", "created_until"],
+    ["created_since=2026-10-02T00:00:00Z&created_until=2026-10-01T23:59:59Z", "created_until"],
+    ["email=", "email"],
+    [`email_contains=${"a".repeat(321)}`, "email_contains"],
+    ["input.=Acme", "input."],
+    ["input.company=Acme&input.company=Globex", "input.company"],
+    [elevenInputs, "input.l10"],
+    ["inputs=x", "inputs"],
+    ["fields=", "fields"],
+    ["fields=email,,id", "fields"],
+    ["fields=email,phone", "fields"],
+    ["fields=Email", "fields"],
+    ["fields=id&fields=email", "fields"],
+  ])("refuses %s naming %s", (query, parameter) => {
+    const error = signupListError(query);
+    expect(error.code).toBe("invalid_parameter");
+    expect(error.parameter).toBe(parameter);
+    expect(error.message).toContain(`"${parameter}"`);
+  });
+
+  it("says which field is unknown, and how to write the + of an offset", () => {
+    expect(signupListError("fields=email,phone").message).toContain('unknown field "phone"');
+    expect(signupListError("created_until=2026-10-01T09:30:00+02:00").message).toContain("%2B");
+    expect(signupListError("created_until=2026-10-01T09:30:00").message).not.toContain("%2B");
+  });
+
+  it("accepts ten custom-input filters", () => {
+    const ten = Array.from({ length: 10 }, (_, index) => `input.l${index}=v`).join("&");
+    expect(parseSignupListQuery(new URLSearchParams(ten)).filter.inputs).toHaveLength(10);
+  });
+});
+
 describe("lenient dashboard parsing", () => {
+  const defaults = { verified: undefined, referral: undefined, q: undefined, from: undefined, to: undefined, inputs: [], facet: undefined, facet_q: undefined, sort: "created_at", dir: "desc", page: 1, size: 25 };
+
   it("keeps valid values", () => {
-    expect(parseSignupTableParams({ verified: "true", referral: "false", q: " ann ", sort: "email", dir: "asc", page: "3", size: "100" })).toEqual({
+    expect(
+      parseSignupTableParams({
+        verified: "true",
+        referral: "false",
+        q: " ann ",
+        from: "2026-10-01",
+        to: "2026-10-31",
+        "input.company": "Acme Inc",
+        "input.role": "Engineer",
+        facet: "company",
+        facet_q: " ac ",
+        sort: "email",
+        dir: "asc",
+        page: "3",
+        size: "100",
+      }),
+    ).toEqual({
       verified: true,
       referral: false,
       q: "ann",
+      from: "2026-10-01",
+      to: "2026-10-31",
+      inputs: [
+        { label: "company", value: "Acme Inc" },
+        { label: "role", value: "Engineer" },
+      ],
+      facet: "company",
+      facet_q: "ac",
       sort: "email",
       dir: "asc",
       page: 3,
@@ -62,15 +174,41 @@ describe("lenient dashboard parsing", () => {
   });
 
   it("falls back to defaults for bad values and takes the first of repeated ones", () => {
-    expect(parseSignupTableParams({ verified: "maybe", q: "   ", sort: "id; drop", dir: "up", page: "-2", size: "30" })).toEqual({
-      verified: undefined,
-      referral: undefined,
-      q: undefined,
-      sort: "created_at",
-      dir: "desc",
-      page: 1,
-      size: 25,
-    });
+    expect(parseSignupTableParams({ verified: "maybe", q: "   ", sort: "id; drop", dir: "up", page: "-2", size: "30" })).toEqual(defaults);
     expect(parseSignupTableParams({ size: ["50", "100"] }).size).toBe(50);
+    expect(parseSignupTableParams({ "input.company": ["Acme", "Globex"] }).inputs).toEqual([{ label: "company", value: "Acme" }]);
+  });
+
+  it.each([["2026-02-30"], ["2026-10-1"], ["2026-10-01T00:00:00Z"], ["yesterday"], ["1969-12-31"], ["9999-12-31"], [""]])("ignores the day %j", (day) => {
+    expect(parseSignupTableParams({ from: day, to: day })).toEqual(defaults);
+  });
+
+  it("drops a To before From, keeps a one-day range", () => {
+    expect(parseSignupTableParams({ from: "2026-10-05", to: "2026-10-04" })).toMatchObject({ from: "2026-10-05", to: undefined });
+    expect(parseSignupTableParams({ from: "2026-10-05", to: "2026-10-05" })).toMatchObject({ from: "2026-10-05", to: "2026-10-05" });
+  });
+
+  it("ignores empty or too long input labels and values past the eighth label", () => {
+    const many = Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`input.l${index}`, `v${index}`]));
+    expect(parseSignupTableParams(many).inputs.map((input) => input.label)).toEqual(["l0", "l1", "l2", "l3", "l4", "l5", "l6", "l7"]);
+    expect(parseSignupTableParams({ "input.": "x", [`input.${"a".repeat(321)}`]: "x", "input.ok": "y".repeat(321), "input.empty": "" }).inputs).toEqual([
+      { label: "empty", value: "" },
+    ]);
+  });
+});
+
+describe("the dashboard's scope", () => {
+  it("turns the URL state into the shared filter: To includes its whole day, q is an email substring", () => {
+    const state = parseSignupTableParams({ verified: "true", q: "Ann", from: "2026-10-01", to: "2026-10-31", "input.company": "Acme" });
+    expect(dashboardScope("w", state)).toEqual({
+      waitlistId: "w",
+      verified: true,
+      referral: undefined,
+      createdSince: new Date("2026-10-01T00:00:00Z"),
+      createdUntil: new Date("2026-11-01T00:00:00Z"),
+      emailContains: "Ann",
+      inputs: [{ label: "company", value: "Acme" }],
+    });
+    expect(dashboardScope("w", parseSignupTableParams({}))).toEqual({ waitlistId: "w" });
   });
 });

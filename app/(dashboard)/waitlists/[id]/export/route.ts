@@ -1,7 +1,7 @@
 import { requireSession } from "@/lib/dashboard/auth";
 import { SESSION_ID_HEADER } from "@/lib/dashboard/budget";
 import { EXPORTS_PER_SESSION, exportSlots, releasingWhenDone } from "@/lib/dashboard/export-slots";
-import { parseSignupTableParams } from "@/lib/domain/list-params";
+import { dashboardScope, parseSignupTableParams } from "@/lib/domain/list-params";
 import { signupCsvStream } from "@/lib/domain/signups/csv";
 import { findWaitlist } from "../find-waitlist";
 
@@ -43,6 +43,6 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
       headers: { ...TEXT, "cache-control": "no-store" },
     });
   }
-  const csv = signupCsvStream({ waitlistId: waitlist.id, verified: state.verified, referral: state.referral, emailContains: state.q });
+  const csv = signupCsvStream(dashboardScope(waitlist.id, state));
   return new Response(releasingWhenDone(csv, release, request.signal), { headers });
 }
