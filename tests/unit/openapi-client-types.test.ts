@@ -16,6 +16,7 @@ import type { components, operations } from "./schema";
 
 type Waitlist = components["schemas"]["Waitlist"];
 type Signup = components["schemas"]["Signup"];
+type SignupWithFields = components["schemas"]["SignupWithFields"];
 type Problem = components["schemas"]["Problem"];
 type IsNever<T> = [T] extends [never] ? true : false;
 const notNever = <T>(value: T, _check: IsNever<T> extends false ? true : never) => value;
@@ -57,7 +58,11 @@ export function readProblem(problem: Problem): string {
 type Json<Operation, Status extends number> = Operation extends { responses: { [S in Status]: { content: { "application/json": infer Body } } } } ? Body : never;
 export const list: Waitlist[] = [] as Json<operations["listWaitlists"], 200>;
 export const one: Waitlist = {} as Json<operations["getWaitlist"], 200>;
-export const signups: Signup[] = [] as Json<operations["listSignups"], 200>;
+export const signups: (Signup | SignupWithFields)[] = [] as Json<operations["listSignups"], 200>;
+// With \`fields\`, every field is optional; created_at and id exist only there.
+export function readSignupWithFields(signup: SignupWithFields): (string | boolean | number | undefined)[] {
+  return [signup.email, signup.verified, signup.referral, signup.custom_inputs?.length, signup.created_at, signup.id];
+}
 export const etag: string = "" as operations["getWaitlist"]["responses"][200]["headers"]["ETag"];
 export const cached: string = "" as operations["listWaitlists"]["responses"][304]["headers"]["ETag"];
 export const query: { verified?: "true" | "false"; limit?: number } = {} as NonNullable<operations["listSignups"]["parameters"]["query"]>;
