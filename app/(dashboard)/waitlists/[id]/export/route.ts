@@ -1,7 +1,8 @@
 import { requireSession } from "@/lib/dashboard/auth";
 import { SESSION_ID_HEADER } from "@/lib/dashboard/budget";
 import { EXPORTS_PER_SESSION, exportSlots, releasingWhenDone } from "@/lib/dashboard/export-slots";
-import { dashboardScope, parseSignupTableParams } from "@/lib/domain/list-params";
+import { parseSignupTableParams } from "@/lib/domain/list-params";
+import { dashboardScope } from "@/lib/domain/signups/dashboard-scope";
 import { signupCsvStream } from "@/lib/domain/signups/csv";
 import { findWaitlist } from "../find-waitlist";
 
