@@ -1,7 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import type { Waitlist } from "@/db/schema";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import type { FixtureSignup } from "./support";
-import { createKey, emailsOnPage, formatCount, signIn } from "./support";
+import { createKey, emailsOnPage, formatCount, insertSignups, signIn, unique } from "./support";
 import { COMPANIES, createSegmentWaitlist, dayBefore, inputOf, PER_DAY, ROLES, withinDays } from "./segment-fixture";
 
 // Date ranges, custom-input facets and the API box of the waitlist page, checked against the
@@ -140,4 +141,34 @@ test("the API box shows the /v1 URL, curl and CLI export for every filter, and t
   expect(total).toBeGreaterThan(0);
   expect(rows).toHaveLength(total);
   await expect(page.getByTestId("figure-total")).toHaveText(formatCount(rows.length));
+});
+
+test("past 10,000 matching signups a facet's counts are lower bounds, marked with a + and a note", async ({ page }) => {
+  const large = createWaitlist({ name: unique("Facet cap"), website: "https://cap.example.com" });
+  const start = Date.UTC(2026, 0, 1);
+  insertSignups(
+    large.id,
+    Array.from({ length: 10_400 }, (_, index) => ({
+      email: `cap.${index}@example.com`,
+      verified: index % 2 === 0,
+      referral: false,
+      customInputs: [
+        { label: "role", value: index < 10_200 ? "Engineer" : "Sales" },
+        { label: "team", value: `Team ${index % 3}` },
+      ],
+      createdAt: new Date(start + index * 60_000),
+    })),
+  );
+  // Verified alone is counted exactly, from the counts table.
+  await page.goto(`/waitlists/${large.id}?verified=true`);
+  const team = page.getByRole("group", { name: "team" });
+  await expect(team.getByRole("link", { name: /^Team 0/ })).toContainText(/1,734$/);
+  await expect(team.getByText(/^At least:/)).toHaveCount(0);
+  // role=Engineer leaves 10,200 signups: the team facet counts the first 10,000 of them.
+  await page.goto(`/waitlists/${large.id}?input.role=Engineer`);
+  await expect(page.getByTestId("figure-total")).toHaveText("10,200");
+  for (const name of ["Team 0", "Team 1", "Team 2"]) await expect(team.getByRole("link", { name: new RegExp(`^${name}`) })).toContainText(/\d\+$/);
+  await expect(team.getByText("At least: counted in the first 10,000 matching signups.")).toBeVisible();
+  // The facet of the filtered label counts without its own filter: exact.
+  await expect(page.getByRole("group", { name: "role" }).getByRole("link", { name: /^Sales/ })).toContainText(/200$/);
 });
