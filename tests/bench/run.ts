@@ -18,9 +18,10 @@ import { prepareImportFile } from "./import-file";
 import { cliImport } from "./import-scenario";
 import { run, start, stop, waitForHttp, type Child } from "./processes";
 import { formatTable, writeJson, type Row } from "./report";
-import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, staticPage, type Bench } from "./scenarios";
+import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, staticPage } from "./scenarios";
+import { workerScaling, type WorkersBench } from "./workers";
 
-const SCENARIOS = { waitlist: singleWaitlist, "first-page": firstPage, "deep-page": deepPage, page: staticPage, "live-page": livePage, stream: fullStream, csv: csvExport } as const;
+const SCENARIOS = { waitlist: singleWaitlist, "first-page": firstPage, "deep-page": deepPage, page: staticPage, "live-page": livePage, stream: fullStream, csv: csvExport, workers: workerScaling } as const;
 // These measure the server's memory, so each starts on freshly started servers.
 const FRESH_SERVERS: readonly string[] = ["stream", "csv"];
 
@@ -96,16 +97,20 @@ const ORIGIN = (port: number) => `http://127.0.0.1:${port}`;
 
 /**
  * The production app (what `npm start` runs: lib/server/main.ts, Next.js behind the request-log
- * server) and the baseline, on the same database file, answering. The per-key rate limit and the
- * dashboard's per-session budget are raised so that the load is measured rather than refused; their
- * bookkeeping still runs on every request.
+ * server), answering. The per-key rate limit and the dashboard's per-session budget are raised so
+ * that the load is measured rather than refused; their bookkeeping still runs on every request.
  */
-async function startServers(databasePath: string): Promise<[Child, Child]> {
-  const env = { DATABASE_PATH: databasePath };
-  const appEnv = { ...env, NEXT_DIST_DIR: DIST_DIR, HOST: "127.0.0.1", PORT: String(APP_PORT()), RATE_LIMIT_PER_MINUTE: "1000000000", DASHBOARD_REQUESTS_PER_MINUTE: "1000000000" };
+async function startApp(databasePath: string, port: number, env: Record<string, string> = {}): Promise<Child> {
+  const appEnv = { DATABASE_PATH: databasePath, NEXT_DIST_DIR: DIST_DIR, HOST: "127.0.0.1", PORT: String(port), RATE_LIMIT_PER_MINUTE: "1000000000", DASHBOARD_REQUESTS_PER_MINUTE: "1000000000", ...env };
   const app = start(process.execPath, ["--import", "tsx", "lib/server/main.ts"], appEnv);
-  const baseline = start(process.execPath, ["--import", "tsx", "tests/bench/baseline-server.ts"], { ...env, PORT: String(APP_PORT() + 10) });
-  await waitForHttp(`${ORIGIN(APP_PORT())}/v1/openapi.json`, app);
+  await waitForHttp(`${ORIGIN(port)}/v1/openapi.json`, app);
+  return app;
+}
+
+/** The app as one process (the per-worker figures; the workers scenario scales it) and the baseline, on the same database file. */
+async function startServers(databasePath: string): Promise<[Child, Child]> {
+  const app = await startApp(databasePath, APP_PORT(), { WEB_CONCURRENCY: "1" });
+  const baseline = start(process.execPath, ["--import", "tsx", "tests/bench/baseline-server.ts"], { DATABASE_PATH: databasePath, PORT: String(APP_PORT() + 10) });
   await waitForHttp(`${ORIGIN(APP_PORT() + 10)}/`, baseline);
   return [app, baseline];
 }
@@ -137,14 +142,19 @@ async function main() {
         pageRequests: count("page-requests"),
         log,
       };
-      let bench: Bench | undefined;
+      let bench: WorkersBench | undefined;
       for (const [name, scenario] of Object.entries(SCENARIOS)) {
         if (!selected.includes(name)) continue;
         if (!bench || FRESH_SERVERS.includes(name)) {
           await Promise.all(servers.splice(0).map(stop));
           const [app, baseline] = await startServers(dataset.path);
           servers.push(app, baseline);
-          bench = { ...shared, app: { name: "app", origin: ORIGIN(APP_PORT()), pid: app.process.pid! }, baseline: { name: "baseline", origin: ORIGIN(APP_PORT() + 10), pid: baseline.process.pid! } };
+          bench = {
+            ...shared,
+            app: { name: "app", origin: ORIGIN(APP_PORT()), pid: app.process.pid! },
+            baseline: { name: "baseline", origin: ORIGIN(APP_PORT() + 10), pid: baseline.process.pid! },
+            startApp: async (env, portOffset) => ({ origin: ORIGIN(APP_PORT() + portOffset), child: await startApp(dataset.path, APP_PORT() + portOffset, env) }),
+          };
           log(`servers up: app ${bench.app.origin} (pid ${bench.app.pid}), baseline ${bench.baseline.origin} (pid ${bench.baseline.pid})`);
         }
         rows.push(...(await scenario(bench)));
