@@ -24,6 +24,9 @@ CREATE TABLE `signup_inputs` (
 ) WITHOUT ROWID;
 --> statement-breakpoint
 CREATE INDEX `signup_inputs_signup_idx` ON `signup_inputs` (`signup_id`);--> statement-breakpoint
+DROP INDEX `signups_waitlist_verified_order_idx`;--> statement-breakpoint
+DROP INDEX `signups_waitlist_referral_order_idx`;--> statement-breakpoint
+DROP INDEX `signups_waitlist_verified_referral_order_idx`;--> statement-breakpoint
 -- A signup's custom inputs as (label, value) pairs, the one definition that triggers, bulk writes
 -- and this migration's backfill read. Values are compared as text: a string as itself, a number,
 -- true or false as its JSON text. Nulls, arrays and objects nested deeper give no pair.

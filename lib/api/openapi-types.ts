@@ -8,6 +8,9 @@ export interface ParameterObject {
   in: "path" | "query" | "header";
   required: boolean;
   description: string;
+  /** How an array or object value is written in the query; only on such parameters. */
+  style?: "form";
+  explode?: boolean;
   schema: JsonSchema;
 }
 

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import { MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import type { CodeSample, HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "./openapi-types";
-import { signupResponseSchema } from "@/lib/domain/signups/response";
+import { INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS } from "@/lib/domain/signups/filter";
+import { SIGNUP_FIELDS, signupResponseSchema, signupWithFieldsSchema } from "@/lib/domain/signups/response";
 import { UUID_PATTERN } from "@/lib/domain/waitlists/id";
 import { waitlistResponseSchema } from "@/lib/domain/waitlists/response";
 import { ALLOWED_METHODS, ERROR_TITLES, PROBLEM_CONTENT_TYPE, problemType } from "./problem";
@@ -107,13 +108,28 @@ const pathId: ParameterObject = {
 const queryDescriptions: Record<keyof typeof signupListParamsSchema.shape, string> = {
   verified: "Only signups whose email is verified (`true`) or not verified (`false`). Exactly these two words; anything else is a 400.",
   referral: "Only signups that came from a referral (`true`) or not (`false`). Exactly these two words; combined with `verified` it means both (AND).",
-  created_since: "Only signups created at or after this instant (inclusive): an ISO 8601 date (`2026-10-01`, midnight UTC) or a date-time with an offset (`2026-10-01T09:30:00Z`, `2026-10-01T11:30:00+02:00`). A date-time without an offset or an impossible date is a 400.",
-  created_until: "Only signups created before this instant (exclusive), in the same forms as `created_since`. It must be later than `created_since`, else a 400 names `created_until`.",
-  email: "Only the signup with exactly this address, compared case-insensitively (ASCII letters).",
-  email_contains: "Only signups whose address contains this text, compared case-insensitively (ASCII letters): the dashboard search. Any text of 3 characters or more is answered from a trigram index; shorter text reads the whole list.",
-  fields: "The fields of each signup object, comma-separated, among `email`, `verified`, `referral`, `custom_inputs`, `created_at` (ISO 8601 UTC with milliseconds) and `id` (an opaque, stable string). They are returned in that order. Without `fields`, exactly the first four. An unknown name is a 400 that names it.",
+  created_since:
+    "Only signups created at or after this instant (inclusive): an ISO 8601 date (`2026-10-01`, midnight UTC) or a date-time with an offset (`2026-10-01T09:30:00Z`, `2026-10-01T11:30:00+02:00`; in a URL the `+` is written `%2B`). A date-time without an offset, an impossible date (`2026-02-30`) or any other text is a 400.",
+  created_until:
+    "Only signups created before this instant (exclusive), in the same forms as `created_since`: `created_since=2026-10-01&created_until=2026-11-01` is the whole of October (UTC). It must be later than `created_since`, else a 400 names `created_until`.",
+  email: "Only the signup with exactly this address, compared case-insensitively (ASCII letters): at most one signup, since a waitlist holds an address once. 1–320 characters.",
+  email_contains:
+    "Only signups whose address contains this text, compared case-insensitively (ASCII letters), like the dashboard search: `@acme.com`, `jane`. `%` and `_` are plain characters. Text of 3 characters or more is answered from a trigram index; shorter text reads the whole list. 1–320 characters.",
+  fields:
+    "The fields of each signup object, comma-separated (`fields=email,created_at,id`), among `email`, `verified`, `referral`, `custom_inputs`, `created_at` (ISO 8601 UTC with milliseconds) and `id` (an opaque string, stable for the life of the signup). They are returned in that order, whatever the order asked. Without `fields`, exactly the first four (the `Signup` schema); with it, the `SignupWithFields` schema. An unknown name is a 400 that names it. Paging is unaffected: a cursor continues with any `fields`.",
   limit: `Return one page of at most this many items (an integer from 1 to ${MAX_PAGE_LIMIT}) instead of the whole list. The \`Link\` header leads to the next page.`,
   cursor: "Where the page starts: copied from the `Link` header of the previous page, never built by hand. It is opaque and bound to its list and filters: a cursor from another list or other filters, an altered one, or one sent without `limit` is a 400.",
+};
+
+// What a client writes where the zod schema only says "text" (the handler parses the text itself):
+// limit is the integer it must spell, the instants are RFC 3339 dates or date-times, and fields is a
+// list written comma-separated in one parameter (style form without explode, as generated clients serialize arrays).
+const instantSchema: JsonSchema = { anyOf: [{ type: "string", format: "date" }, { type: "string", format: "date-time" }], examples: ["2026-10-01", "2026-10-01T09:30:00Z"] };
+const wireForms: Partial<Record<keyof typeof queryDescriptions, Pick<ParameterObject, "schema" | "style" | "explode">>> = {
+  limit: { schema: { type: "integer", minimum: 1, maximum: MAX_PAGE_LIMIT } },
+  created_since: { schema: instantSchema },
+  created_until: { schema: instantSchema },
+  fields: { style: "form", explode: false, schema: { type: "array", items: { type: "string", enum: [...SIGNUP_FIELDS] }, minItems: 1, uniqueItems: true } },
 };
 
 function queryParameters(schema: typeof signupListParamsSchema | typeof waitlistListParamsSchema): ParameterObject[] {
@@ -123,10 +139,34 @@ function queryParameters(schema: typeof signupListParamsSchema | typeof waitlist
     in: "query",
     required: false,
     description: queryDescriptions[name as keyof typeof queryDescriptions],
-    // The wire value of limit is text; documented as the integer it must spell.
-    schema: name === "limit" ? { type: "integer", minimum: 1, maximum: MAX_PAGE_LIMIT } : properties[name]!,
+    ...(wireForms[name as keyof typeof queryDescriptions] ?? { schema: properties[name]! }),
   }));
 }
+
+// `input.<label>=<value>` is a family of parameters whose names share a prefix; OpenAPI 3.1 names each
+// parameter it describes. An object parameter with style form and explode true is serialized as one
+// `property=value` pair per property, without the parameter's own name (OpenAPI 3.1, "Style Examples":
+// `R=100&G=200`), so an object whose property names are the full parameter names describes exactly
+// what goes on the wire, and generated clients type it as a string map.
+const inputFilters: ParameterObject = {
+  name: "inputs",
+  in: "query",
+  required: false,
+  style: "form",
+  explode: true,
+  description: [
+    `Custom-input filters, each its own query parameter \`${INPUT_PARAM_PREFIX}<label>=<value>\`: \`${INPUT_PARAM_PREFIX}company=Acme&${INPUT_PARAM_PREFIX}role=Engineer\` selects the signups that have both. A signup has the pair (label, value) when one of its \`custom_inputs\` objects is \`{"label": <label>, "value": <value>}\`, or, for any other object, has a top-level property named \`<label>\` with that value. The value is compared exactly (case-sensitive) as text: a string as itself, a number or boolean as its JSON text (\`${INPUT_PARAM_PREFIX}seats=3\`, \`${INPUT_PARAM_PREFIX}beta=true\`).`,
+    `Any label is allowed, at most ${MAX_INPUT_FILTERS} per request. An empty label (\`${INPUT_PARAM_PREFIX}=x\`), the same label twice or an eleventh label is a 400 that names that parameter.`,
+    `This entry is how OpenAPI describes such a family: one object parameter, \`style: form\` and \`explode: true\`, which is sent as one \`property=value\` pair per property without its own name. Its property names are the full parameter names: \`{"${INPUT_PARAM_PREFIX}company": "Acme"}\` is sent as \`${INPUT_PARAM_PREFIX}company=Acme\`, and \`inputs\` itself never appears in the URL. (openapi-fetch serializes objects as \`deepObject\` unless given \`querySerializer: { object: { style: "form", explode: true } }\`.)`,
+  ].join("\n\n"),
+  schema: {
+    type: "object",
+    propertyNames: { pattern: `^${INPUT_PARAM_PREFIX.replace(".", "\\.")}.+$` },
+    additionalProperties: { type: "string" },
+    maxProperties: MAX_INPUT_FILTERS,
+    examples: [{ [`${INPUT_PARAM_PREFIX}company`]: "Acme", [`${INPUT_PARAM_PREFIX}role`]: "Engineer" }],
+  },
+};
 
 /** A resource's JSON Schema, from the zod schema its responses are typed and built with (descriptions included). */
 function responseSchema(schema: z.ZodType): JsonSchema {
@@ -202,16 +242,21 @@ const listSignups: OperationObject = {
   operationId: "listSignups",
   summary: "Get all signups",
   description: [
-    "The signups of one waitlist, oldest first (creation order, ties broken by an internal id), optionally filtered by `verified` and `referral`. A waitlist without signups gives `[]`.",
+    "The signups of one waitlist, oldest first (creation order, ties broken by an internal id). A waitlist without signups, or filters that select none, give `[]`.",
+    "Filters select signups; every one given must hold (AND): `verified`, `referral`, the creation range `created_since`/`created_until`, the address (`email` exactly, or `email_contains`), and custom inputs (`input.<label>=<value>`, see `inputs`). `fields` chooses the fields of each object, for instance `created_at` and `id`, which the default four leave out. The response is always the rows themselves: this API counts nothing (the dashboard's counts of a large email search, shown as \"10,000+\", are not part of it).",
     `Without \`limit\` the response is the complete array, streamed as it is read (keyset batches of 1,000 with back-pressure), so any size is served in constant server memory and a slow client never blocks writers. The response then has no Content-Length. A failure before the first bytes is a normal 500; if the server fails after the stream started, the connection is cut and the body is not valid JSON (the status was already 200): check that the array parses.`,
     "With `limit` the response is one page and the `Link` header leads to the next one. Walking all pages returns every signup exactly once, in the same order as the full list, even while new signups arrive (they appear at the end).",
   ].join("\n\n"),
   tags: ["Signups"],
-  parameters: [pathId, ...queryParameters(signupListParamsSchema)],
+  parameters: [pathId, ...queryParameters(signupListParamsSchema), inputFilters],
   responses: {
-    "200": okResponse("The signups (all of them, or one page).", { type: "array", items: ref("Signup") }, true),
+    "200": okResponse(
+      "The signups (all of them, or one page): `Signup` objects, or `SignupWithFields` objects when `fields` is given.",
+      { type: "array", items: { anyOf: [ref("Signup"), ref("SignupWithFields")] } },
+      true,
+    ),
     "400": problems.invalid_parameter(
-      "The id is not a UUID; a query parameter is unknown (e.g. `verfied`) or repeated; `verified`/`referral` is not `true` or `false`; `limit` is outside 1–1000; or the cursor is bad or from another list or filters.",
+      `The id is not a UUID; a query parameter is unknown (e.g. \`verfied\`) or repeated; \`verified\`/\`referral\` is not \`true\` or \`false\`; \`created_since\` or \`created_until\` is not a date or a date-time with an offset, or \`created_until\` is not later than \`created_since\`; \`email\` or \`email_contains\` is empty or longer than 320 characters; an \`input.\` parameter has no label or is one more than ${MAX_INPUT_FILTERS}; \`fields\` names an unknown field; \`limit\` is outside 1–1000; or the cursor is bad or from another list or other filters.`,
     ),
     ...errorsCommon,
     "404": problems.not_found("No waitlist has this id."),
@@ -222,6 +267,11 @@ const listSignups: OperationObject = {
       'export WAITLIST_ID="<waitlist id>"\ncurl -sS --fail-with-body -H "Authorization: Bearer $API_KEY" \\\n  "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/signup" -o signups.json',
     ),
     curl("Only verified referrals", 'curl -sS -H "X-API-Key: $API_KEY" "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/signup?verified=true&referral=true"'),
+    curl(
+      "October's engineers at Acme, with their dates and ids",
+      'curl -sS -H "X-API-Key: $API_KEY" \\\n  "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/signup?created_since=2026-10-01&created_until=2026-11-01&input.company=Acme&input.role=Engineer&fields=email,created_at,id"',
+    ),
+    curl("Is this address on the list?", 'curl -sS -H "X-API-Key: $API_KEY" "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/signup?email=jane@acme.com&fields=email,created_at,id"'),
     curl("Page by page, following Link", followLinks("$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/signup?verified=true&limit=1000")),
   ],
 };
@@ -284,6 +334,7 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
     schemas: {
       Waitlist: responseSchema(waitlistResponseSchema),
       Signup: responseSchema(signupResponseSchema),
+      SignupWithFields: responseSchema(signupWithFieldsSchema),
       Problem: {
         type: "object",
         description: "An RFC 9457 problem detail.",

@@ -10,12 +10,15 @@ export function emit(options: JsonOption, result: object, human: () => string): 
   process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${human()}\n`);
 }
 
-/** Parses CLI input with a zod schema; a failure is one readable AppError naming the option. */
-export function parseOptions<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+/**
+ * Parses CLI input with a zod schema; a failure is one readable AppError naming the option
+ * (`optionOf` gives it for a key of the input, by default `--<key>`).
+ */
+export function parseOptions<Schema extends z.ZodType>(schema: Schema, input: unknown, optionOf = (key: string) => `--${key}`): z.output<Schema> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  const name = issue.path.length > 0 ? `--${String(issue.path[0])}` : "input";
+  const name = issue.path.length > 0 ? optionOf(String(issue.path[0])) : "input";
   const value = issue.path.length > 0 ? (input as Record<string, unknown>)[String(issue.path[0])] : undefined;
   const got = typeof value === "string" ? ` (got ${JSON.stringify(value)})` : "";
   // A field's description ("an absolute http or https URL") says more than zod's generic message.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { invalidParameter } from "@/lib/core/errors";
-import { filterFromParams, hasInvertedRange, signupFilterParamsShape, splitInputParams, type SignupFilter } from "./signups/filter";
+import { filterFromParams, hasInvertedRange, INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS, signupFilterParamsShape, splitInputParams, type SignupFilter } from "./signups/filter";
 import { SIGNUP_FIELDS, type SignupField } from "./signups/response";
 import { SIGNUP_SORTS, SORT_DIRECTIONS, WAITLIST_SUMMARY_SORTS } from "./sorting";
 
@@ -110,8 +110,13 @@ export function parseApiValues<Schema extends z.ZodType>(values: Record<string, 
 /** A filter from /v1 names (the query's or the CLI's): `input.<label>` pairs, then the strict schema, then the range check. */
 export function parseSignupFilterValues<Schema extends z.ZodObject<typeof signupFilterParamsShape>>(values: Record<string, string>, schema: Schema) {
   const { rest, inputs } = splitInputParams(values, (name) => {
-    throw invalidParameter(name, `The query parameter "${name}" needs a label after "input.".`);
+    throw invalidParameter(name, `The query parameter "${name}" needs a label after "${INPUT_PARAM_PREFIX}".`);
   });
+  const excess = inputs[MAX_INPUT_FILTERS];
+  if (excess) {
+    const name = INPUT_PARAM_PREFIX + excess.label;
+    throw invalidParameter(name, `The query parameter "${name}" is one too many: at most ${MAX_INPUT_FILTERS} "${INPUT_PARAM_PREFIX}<label>" parameters per request.`);
+  }
   const parsed = parseApiValues(rest, schema);
   const filter: SignupFilter = filterFromParams(parsed, inputs);
   if (hasInvertedRange(filter)) throw invalidParameter("created_until", 'The query parameter "created_until" must be later than "created_since".');

@@ -1,6 +1,6 @@
 import type { Readable, TransformOptions } from "node:stream";
 import { CsvError, parse, type Options } from "csv-parse";
-import { BATCH_SIZE, csvLayout, csvRow, MAX_RECORD_BYTES, toRecord, tooLargeRecord, type CsvLayout, type ImportRecord } from "./row";
+import { BATCH_SIZE, csvLayout, csvRow, latestOf, MAX_RECORD_BYTES, toRecord, tooLargeRecord, type CsvLayout, type ImportRecord, type RowOptions } from "./row";
 
 const DEFAULT_DELIMITER = ",";
 
@@ -64,7 +64,7 @@ function delimiterHint(start: Buffer, used: string): string {
   return "";
 }
 
-export interface CsvOptions {
+export interface CsvOptions extends RowOptions {
   /** Exact line numbers even where they cost speed (see readCsvRecords). */
   exactLines?: boolean;
   /** The cell delimiter, one character (default ","). */
@@ -80,7 +80,8 @@ export interface CsvOptions {
  * about 40% faster without its per-record info), `line` counts records, header = 1: the same
  * number unless the file has blank lines or cells spanning lines.
  */
-export async function* readCsvRecords(input: Readable, { exactLines = true, delimiter = DEFAULT_DELIMITER }: CsvOptions = {}): AsyncGenerator<ImportRecord[]> {
+export async function* readCsvRecords(input: Readable, { exactLines = true, delimiter = DEFAULT_DELIMITER, ...rowOptions }: CsvOptions = {}): AsyncGenerator<ImportRecord[]> {
+  const latest = latestOf(rowOptions);
   const sniffer = keepStart(input);
   const options: Options & Pick<TransformOptions, "autoDestroy"> = {
     bom: true,
@@ -114,7 +115,7 @@ export async function* readCsvRecords(input: Readable, { exactLines = true, deli
         layout = checked;
         continue;
       }
-      const result = csvRow(layout, record);
+      const result = csvRow(layout, record, latest);
       // info.lines is where the record ends; a quoted cell may span lines.
       batch.push(toRecord("error" in result && exactLines ? info.lines - newlines(record) : info.lines, result));
       if (batch.length === BATCH_SIZE) {

@@ -10,7 +10,7 @@ export type ImportFormat = "csv" | "json" | "ndjson";
 
 const FORMATS: Record<string, ImportFormat> = { ".csv": "csv", ".json": "json", ".ndjson": "ndjson", ".jsonl": "ndjson" };
 
-/** Only the CSV reader takes options (the others always have exact line numbers). */
+/** Every reader checks created_at against the same limit; only the CSV reader takes the other options (the others always have exact line numbers). */
 export type ReadOptions = CsvOptions;
 
 const READERS: Record<ImportFormat, (input: Readable, options: ReadOptions) => AsyncGenerator<ImportRecord[]>> = {

@@ -5,7 +5,7 @@ import { deferDerivation } from "@/lib/domain/signups/derive";
 import { prepareSignupInsert } from "@/lib/domain/signups/queries";
 import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
 import { formatOf, readRecords, type ImportFormat } from "./formats";
-import type { ImportRecord } from "./row";
+import { latestCreatedAt, type ImportRecord } from "./row";
 
 /** How many invalid rows an aborted import names. */
 export const MAX_REPORTED_ERRORS = 10;
@@ -19,7 +19,7 @@ export interface ImportInput {
   delimiter?: string;
   /** Called now and then with the bytes read so far of the file. */
   onProgress?: (phase: ImportPhase, bytesRead: number, totalBytes: number) => void;
-  /** created_at of every imported row; ties keep file order through the row id. */
+  /** created_at of every row without one (ties keep file order through the row id); a day after it is the latest created_at accepted. */
   now?: Date;
 }
 
@@ -44,14 +44,16 @@ interface Pass {
   format: ImportFormat;
   phase: ImportPhase;
   total: number;
+  /** The import's time, epoch ms. */
+  now: number;
   exactLines?: boolean;
 }
 
-async function* records(input: ImportInput, { format, phase, total, exactLines = false }: Pass): AsyncGenerator<ImportRecord[]> {
+async function* records(input: ImportInput, { format, phase, total, now, exactLines = false }: Pass): AsyncGenerator<ImportRecord[]> {
   const stream = createReadStream(input.path, { highWaterMark: 1 << 20 });
   let reported = 0;
   try {
-    for await (const batch of readRecords(format, stream, { exactLines, delimiter: input.delimiter })) {
+    for await (const batch of readRecords(format, stream, { exactLines, delimiter: input.delimiter, latestCreatedAt: latestCreatedAt(now) })) {
       yield batch;
       if (input.onProgress && stream.bytesRead - reported >= 1 << 20) {
         reported = stream.bytesRead;
@@ -89,7 +91,8 @@ function invalidFileError({ invalid, errors }: { invalid: number; errors: string
  * validates and inserts every row inside one transaction, skipping emails already in the waitlist
  * or repeated in the file; the first invalid row stops the inserting, the pass goes on validating,
  * and the transaction is rolled back, so nothing is written. Only a file with errors is read again,
- * to name exact line numbers. Memory stays flat whatever the file size.
+ * to name exact line numbers. Memory stays flat whatever the file size. A row keeps the created_at
+ * it gives; the others get the import's time.
  */
 export async function importSignups(input: ImportInput, db: AppDatabase = getDb()): Promise<ImportResult> {
   const waitlist = getWaitlistOrThrow(input.waitlistId, db);
@@ -98,7 +101,7 @@ export async function importSignups(input: ImportInput, db: AppDatabase = getDb(
   const total = fileSize(input.path);
 
   const insert = prepareSignupInsert(waitlist.id, db);
-  const createdAt = (input.now ?? new Date()).getTime();
+  const now = (input.now ?? new Date()).getTime();
   const result: ImportResult = { imported: 0, skipped_duplicates: 0 };
   let invalid = 0;
   const sqlite = db.$client;
@@ -106,11 +109,11 @@ export async function importSignups(input: ImportInput, db: AppDatabase = getDb(
   sqlite.exec("BEGIN IMMEDIATE");
   try {
     const deriveInserted = deferDerivation(db);
-    for await (const batch of records(input, { format, phase: "importing", total })) {
+    for await (const batch of records(input, { format, phase: "importing", total, now })) {
       for (const record of batch) {
         if (record.error !== undefined) invalid++;
         else if (invalid === 0) {
-          if (insert(record.row, createdAt)) result.imported++;
+          if (insert(record.row, now)) result.imported++;
           else result.skipped_duplicates++;
         }
       }
@@ -122,6 +125,6 @@ export async function importSignups(input: ImportInput, db: AppDatabase = getDb(
   } finally {
     if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
   }
-  if (invalid > 0) throw invalidFileError(await validate(input, { format, phase: "validating", total, exactLines: true }));
+  if (invalid > 0) throw invalidFileError(await validate(input, { format, phase: "validating", total, now, exactLines: true }));
   return result;
 }

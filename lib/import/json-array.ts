@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { jsonRecord, MAX_RECORD_BYTES, tooLargeRecord, type ImportRecord } from "./row";
+import { jsonRecord, latestOf, MAX_RECORD_BYTES, tooLargeRecord, type ImportRecord, type RowOptions } from "./row";
 
 const enum Char {
   Newline = 10,
@@ -117,20 +117,21 @@ class JsonArraySplitter {
 }
 
 /** Streams the elements of a JSON array of signup objects (each with the line it starts on), a chunk at a time. */
-export async function* readJsonArrayRecords(input: Readable): AsyncGenerator<ImportRecord[]> {
+export async function* readJsonArrayRecords(input: Readable, options: RowOptions = {}): AsyncGenerator<ImportRecord[]> {
+  const latest = latestOf(options);
   input.setEncoding("utf8");
   const splitter = new JsonArraySplitter();
   const elements: { line: number; text: string }[] = [];
   try {
     for await (const chunk of input as AsyncIterable<string>) {
       splitter.push(chunk, elements);
-      if (elements.length > 0) yield elements.map(({ line, text }) => jsonRecord(line, text));
+      if (elements.length > 0) yield elements.map(({ line, text }) => jsonRecord(line, text, latest));
       elements.length = 0;
     }
     splitter.end();
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
     const last = error instanceof ElementTooLargeError ? tooLargeRecord(error.line) : { line: error.line, error: `invalid JSON: ${error.message}` };
-    yield [...elements.map(({ line, text }) => jsonRecord(line, text)), last];
+    yield [...elements.map(({ line, text }) => jsonRecord(line, text, latest)), last];
   }
 }

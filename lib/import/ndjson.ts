@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { BATCH_SIZE, jsonRecord, MAX_RECORD_BYTES, tooLargeRecord, type ImportRecord } from "./row";
+import { BATCH_SIZE, jsonRecord, latestOf, MAX_RECORD_BYTES, tooLargeRecord, type ImportRecord, type RowOptions } from "./row";
 
 const NEWLINE = 10;
 
@@ -14,7 +14,8 @@ function lineText(bytes: Buffer, line: number): string {
  * bytes (readline would buffer a line of any length): a line over MAX_RECORD_BYTES ends the stream
  * with one error record, and its rest is never read.
  */
-export async function* readNdjsonRecords(input: Readable): AsyncGenerator<ImportRecord[]> {
+export async function* readNdjsonRecords(input: Readable, options: RowOptions = {}): AsyncGenerator<ImportRecord[]> {
+  const latest = latestOf(options);
   let line = 0;
   let batch: ImportRecord[] = [];
   // The start of a line that continues in the next chunk.
@@ -23,7 +24,7 @@ export async function* readNdjsonRecords(input: Readable): AsyncGenerator<Import
   const take = (bytes: Buffer) => {
     line++;
     const text = lineText(bytes, line);
-    if (text.trim() !== "") batch.push(jsonRecord(line, text));
+    if (text.trim() !== "") batch.push(jsonRecord(line, text, latest));
   };
   for await (const chunk of input as AsyncIterable<Buffer>) {
     let start = 0;

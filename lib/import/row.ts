@@ -1,8 +1,11 @@
 import { z } from "zod";
+import { DAY_MS } from "@/lib/core/time";
+import { restoreNeutralized } from "@/lib/domain/signups/csv";
+import { parseInstant } from "@/lib/domain/signups/filter";
 import type { NewSignup } from "@/lib/domain/signups/queries";
 
-/** One validated signup, ready to insert (it gets the import's time as created_at). */
-export type ImportRow = Omit<NewSignup, "createdAt">;
+/** One validated signup, ready to insert (without createdAt it gets the import's time). */
+export type ImportRow = NewSignup;
 
 /** A row of the file: valid, or the reason it is not. `line` is 1-based in the file. */
 export type ImportRecord = { line: number; row: ImportRow; error?: undefined } | { line: number; error: string; row?: undefined };
@@ -26,7 +29,25 @@ export function tooLargeRecord(line: number): ImportRecord {
 
 const emailSchema = z.email().max(254);
 const EMPTY_INPUTS = "[]";
-export const SIGNUP_FIELDS = ["email", "verified", "referral", "custom_inputs"] as const;
+export const SIGNUP_FIELDS = ["email", "verified", "referral", "custom_inputs", "created_at"] as const;
+
+/** How far past the import's time a created_at may be (clocks differ; a later date is a mistake). */
+export const CREATED_AT_TOLERANCE_MS = DAY_MS;
+
+/** The latest created_at an import started at `now` (epoch ms) accepts. */
+export function latestCreatedAt(now: number): number {
+  return now + CREATED_AT_TOLERANCE_MS;
+}
+
+/** What every reader checks rows against besides their own content. */
+export interface RowOptions {
+  /** The latest created_at accepted, epoch ms (default: a day after the reading starts). */
+  latestCreatedAt?: number;
+}
+
+export function latestOf(options: RowOptions): number {
+  return options.latestCreatedAt ?? latestCreatedAt(Date.now());
+}
 
 function quote(value: unknown): string {
   const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
@@ -52,6 +73,22 @@ export function checkCustomInputs(value: unknown): { inputs: Record<string, unkn
   return { inputs: value as Record<string, unknown>[] };
 }
 
+const CREATED_AT_FORMAT = "an ISO 8601 date (2026-10-01) or date-time with an offset (2026-10-01T09:30:00Z)";
+
+/**
+ * A created_at as epoch milliseconds, or the error text. A date-time without an offset is refused:
+ * it would be a different instant on every machine. So is a date before 1970: exports read signups
+ * from created_at 0 on (signupRowBatches), so such a signup could never be exported again.
+ */
+export function checkCreatedAt(value: unknown, latest: number): { createdAt: number } | { error: string } {
+  const instant = typeof value === "string" ? parseInstant(value.trim()) : undefined;
+  if (!instant) return { error: `created_at must be ${CREATED_AT_FORMAT} (got ${quote(value)})` };
+  const createdAt = instant.getTime();
+  if (createdAt < 0) return { error: `created_at must not be before 1970 (got ${quote(value)})` };
+  if (createdAt > latest) return { error: `created_at is more than a day in the future (got ${quote(value)})` };
+  return { createdAt };
+}
+
 const CSV_BOOLEANS: Record<string, boolean> = { true: true, false: false, "1": true, "0": false, yes: true, no: false, "": false };
 
 /** Maps a CSV header to column positions; extra columns become custom_inputs entries. */
@@ -60,6 +97,7 @@ export interface CsvLayout {
   verified: number;
   referral: number;
   customInputs: number;
+  createdAt: number;
   extras: { index: number; label: string }[];
 }
 
@@ -81,12 +119,13 @@ export function csvLayout(header: string[]): CsvLayout | { error: string } {
   const repeated = keys.find((key, index) => keys.indexOf(key) !== index);
   if (repeated) return { error: `the header names the column "${repeated}" twice` };
   const email = keys.indexOf("email");
-  if (email === -1) return { error: `the header has no "email" column (expected email,verified,referral,custom_inputs)` };
+  if (email === -1) return { error: `the header has no "email" column (expected ${SIGNUP_FIELDS.join(",")})` };
   return {
     email,
     verified: keys.indexOf("verified"),
     referral: keys.indexOf("referral"),
     customInputs: keys.indexOf("custom_inputs"),
+    createdAt: keys.indexOf("created_at"),
     extras: names.flatMap((label, index) => (signupField(label) ? [] : [{ index, label }])),
   };
 }
@@ -98,8 +137,17 @@ function csvBoolean(cells: string[], index: number, field: string): boolean | { 
   return value ?? { error: `${field} must be true/false, 1/0 or yes/no (got ${quote(cell)})` };
 }
 
-/** Validates one CSV record (cells in header order). Empty verified/referral cells mean false. */
-export function csvRow(layout: CsvLayout, cells: string[]): ImportRow | { error: string } {
+const QUOTE = 39; // '
+
+/**
+ * Validates one CSV record (cells in header order). Empty verified/referral cells mean false; an
+ * empty or missing created_at means the import's time. A cell the CSV export neutralized ('=…,
+ * see neutralizeFormula) gets its text back first, so that an export imports as it was.
+ */
+export function csvRow(layout: CsvLayout, cells: string[], latest: number): ImportRow | { error: string } {
+  for (let index = 0; index < cells.length; index++) {
+    if (cells[index]!.charCodeAt(0) === QUOTE) cells[index] = restoreNeutralized(cells[index]!);
+  }
   const errors: string[] = [];
   const email = checkEmail(cells[layout.email]);
   if ("error" in email) errors.push(email.error);
@@ -124,6 +172,9 @@ export function csvRow(layout: CsvLayout, cells: string[]): ImportRow | { error:
       else inputs = checked.inputs;
     }
   }
+  const createdAtCell = layout.createdAt === -1 ? "" : (cells[layout.createdAt] ?? "");
+  const createdAt = createdAtCell === "" ? undefined : checkCreatedAt(createdAtCell, latest);
+  if (createdAt && "error" in createdAt) errors.push(createdAt.error);
   if (errors.length > 0) return { error: errors.join("; ") };
   // Extra columns become {"label", "value"} entries; empty cells add nothing.
   for (const extra of layout.extras) {
@@ -131,7 +182,9 @@ export function csvRow(layout: CsvLayout, cells: string[]): ImportRow | { error:
     if (value !== undefined && value !== "") (inputs ??= []).push({ label: extra.label, value });
   }
   if (inputs) customInputs = JSON.stringify(inputs);
-  return { email: (email as { email: string }).email, verified: verified as boolean, referral: referral as boolean, customInputs };
+  const row: ImportRow = { email: (email as { email: string }).email, verified: verified as boolean, referral: referral as boolean, customInputs };
+  if (createdAt) row.createdAt = (createdAt as { createdAt: number }).createdAt;
+  return row;
 }
 
 function jsonBoolean(value: unknown, field: string): boolean | { error: string } {
@@ -140,8 +193,8 @@ function jsonBoolean(value: unknown, field: string): boolean | { error: string }
   return { error: `${field} must be true or false (got ${quote(value)})` };
 }
 
-/** Validates one JSON / NDJSON signup object. Missing verified/referral mean false. */
-export function objectRow(value: unknown): ImportRow | { error: string } {
+/** Validates one JSON / NDJSON signup object. Missing verified/referral mean false, a missing created_at the import's time. */
+export function objectRow(value: unknown, latest: number): ImportRow | { error: string } {
   if (!isPlainObject(value)) return { error: `expected a signup object (got ${quote(value)})` };
   const errors: string[] = [];
   const unknown = Object.keys(value).filter((key) => !(SIGNUP_FIELDS as readonly string[]).includes(key));
@@ -158,8 +211,12 @@ export function objectRow(value: unknown): ImportRow | { error: string } {
     if ("error" in checked) errors.push(checked.error);
     else if (checked.inputs.length > 0) customInputs = JSON.stringify(checked.inputs);
   }
+  const createdAt = value.created_at === undefined ? undefined : checkCreatedAt(value.created_at, latest);
+  if (createdAt && "error" in createdAt) errors.push(createdAt.error);
   if (errors.length > 0) return { error: errors.join("; ") };
-  return { email: (email as { email: string }).email, verified: verified as boolean, referral: referral as boolean, customInputs };
+  const row: ImportRow = { email: (email as { email: string }).email, verified: verified as boolean, referral: referral as boolean, customInputs };
+  if (createdAt) row.createdAt = (createdAt as { createdAt: number }).createdAt;
+  return row;
 }
 
 export function toRecord(line: number, result: ImportRow | { error: string }): ImportRecord {
@@ -167,12 +224,12 @@ export function toRecord(line: number, result: ImportRow | { error: string }): I
 }
 
 /** One JSON text (an array element or an NDJSON line) as a validated record. */
-export function jsonRecord(line: number, text: string): ImportRecord {
+export function jsonRecord(line: number, text: string, latest: number): ImportRecord {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     return { line, error: `invalid JSON: ${(error as Error).message}` };
   }
-  return toRecord(line, objectRow(value));
+  return toRecord(line, objectRow(value, latest));
 }

@@ -5,6 +5,14 @@ import type { AppDatabase } from "@/db/client";
 const caches = new WeakMap<AppDatabase["$client"], Map<string, unknown>>();
 
 /**
+ * Statements kept per connection. Filter shapes × page positions × `fields` choices make thousands
+ * of possible statements (about 23 KB each): the least recently used ones beyond this are dropped
+ * (better-sqlite3 finalizes a statement once nothing references it), so a client cycling through
+ * shapes cannot grow the cache without end.
+ */
+export const MAX_CACHED_STATEMENTS = 1000;
+
+/**
  * The one statement cache: a statement built once per connection and key (a name, plus the filter
  * shape where the SQL depends on which filters are set; values go in as placeholders). Drizzle's
  * query builder otherwise rebuilds the SQL text and has SQLite compile it again on every call,
@@ -14,7 +22,13 @@ export function preparedOnce<T>(db: AppDatabase, key: string, prepare: () => T):
   let cache = caches.get(db.$client);
   if (!cache) caches.set(db.$client, (cache = new Map()));
   let statement = cache.get(key) as T | undefined;
-  if (statement === undefined) cache.set(key, (statement = prepare()));
+  if (statement === undefined) {
+    statement = prepare();
+    if (cache.size >= MAX_CACHED_STATEMENTS) cache.delete(cache.keys().next().value!);
+  } else {
+    cache.delete(key);
+  }
+  cache.set(key, statement);
   return statement;
 }
 

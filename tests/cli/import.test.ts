@@ -106,7 +106,7 @@ describe("signups import", () => {
     const excel = "Email; Verified ;Custom_Inputs;Company\nada@example.com;yes;;Acme, Inc.\n";
     const semicolons = cli.file("excel.csv", excel);
     expect(expectOneLineError(cli.run("signups", "import", "--waitlist", id, semicolons))).toBe(
-      `error: 1 invalid row, nothing imported: line 1: the header has no "email" column (expected email,verified,referral,custom_inputs); it looks semicolon-separated: use --delimiter ';'`,
+      `error: 1 invalid row, nothing imported: line 1: the header has no "email" column (expected email,verified,referral,custom_inputs,created_at); it looks semicolon-separated: use --delimiter ';'`,
     );
     expect(cli.json("signups", "import", "--waitlist", id, "--delimiter", ";", semicolons)).toEqual({ imported: 1, skipped_duplicates: 0 });
     const tabs = cli.file("export.csv", "EMAIL\tReferral\ngrace@example.com\tyes\n");
@@ -140,6 +140,39 @@ describe("signups import", () => {
     const result = cli.runWithEnv({ NODE_OPTIONS: "--max-old-space-size=64" }, "signups", "import", "--waitlist", waitlistId, path);
     expect(expectOneLineError(result)).toBe(
       "error: 1 invalid row, nothing imported: line 2: the record is larger than 1 MB, the most one record may have; the rest of the file was not read",
+    );
+    expect(cli.rows("signups")).toEqual(before);
+  });
+
+  it("keeps the created_at a row gives (CSV column or JSON field); rows without one get the import time", () => {
+    const id = newWaitlist("History");
+    const csv = ["email,created_at", "old@example.com,2019-03-04", "precise@example.com,2024-02-29T23:59:59.999+01:00", "new@example.com,"].join("\n");
+    const started = Date.now();
+    expect(cli.json("signups", "import", "--waitlist", id, cli.file("history.csv", csv))).toEqual({ imported: 3, skipped_duplicates: 0 });
+    const ndjson = '{"email":"json@example.com","created_at":"2020-01-01T00:00:00.001Z"}\n{"email":"plain@example.com"}\n';
+    expect(cli.json("signups", "import", "--waitlist", id, cli.file("history.ndjson", ndjson))).toEqual({ imported: 2, skipped_duplicates: 0 });
+    const rows = signupsOf(id).map((row) => [row.email, row.created_at as number]);
+    expect(rows.slice(0, 2)).toEqual([
+      ["old@example.com", Date.parse("2019-03-04T00:00:00Z")],
+      ["precise@example.com", Date.parse("2024-02-29T22:59:59.999Z")],
+    ]);
+    expect(rows[3]).toEqual(["json@example.com", Date.parse("2020-01-01T00:00:00.001Z")]);
+    for (const index of [2, 4]) expect(rows[index]![1]).toBeGreaterThanOrEqual(started);
+  });
+
+  it("refuses a created_at that is not ISO 8601, has no offset or is more than a day ahead, naming the lines, and imports nothing", () => {
+    const before = cli.rows("signups");
+    const tomorrow = new Date(Date.now() + 25 * 3600_000).toISOString();
+    const csv = ["email,created_at", "a@example.com,2026-10-01", "b@example.com,2026-10-01T09:30:00", "c@example.com,yesterday", `d@example.com,${tomorrow}`].join("\n");
+    expect(expectOneLineError(cli.run("signups", "import", "--waitlist", waitlistId, cli.file("bad-dates.csv", csv)))).toBe(
+      "error: 3 invalid rows, nothing imported: " +
+        'line 3: created_at must be an ISO 8601 date (2026-10-01) or date-time with an offset (2026-10-01T09:30:00Z) (got "2026-10-01T09:30:00"); ' +
+        'line 4: created_at must be an ISO 8601 date (2026-10-01) or date-time with an offset (2026-10-01T09:30:00Z) (got "yesterday"); ' +
+        `line 5: created_at is more than a day in the future (got "${tomorrow}")`,
+    );
+    const json = `[{"email":"a@example.com","created_at":"2026-10-01"},\n{"email":"b@example.com","created_at":"${tomorrow}"}]`;
+    expect(expectOneLineError(cli.run("signups", "import", "--waitlist", waitlistId, cli.file("bad-dates.json", json)))).toBe(
+      `error: 1 invalid row, nothing imported: line 2: created_at is more than a day in the future (got "${tomorrow}")`,
     );
     expect(cli.rows("signups")).toEqual(before);
   });

@@ -82,6 +82,11 @@ export class Contract {
     return text;
   }
 
+  /** Whether a value is valid against one component schema (a default signup against `Signup`, say). */
+  conforms(component: string, value: unknown): boolean {
+    return this.validator({ $ref: `#/components/schemas/${component}` })(value);
+  }
+
   /** Checks the response and returns its parsed body. */
   async json<T = unknown>(response: APIResponse, template: PathTemplate | null, method = "GET"): Promise<T> {
     return JSON.parse(await this.check(response, template, method)) as T;

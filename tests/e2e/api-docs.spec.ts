@@ -16,7 +16,12 @@ test.describe("the API reference without JavaScript", () => {
       for (const status of ["200", "400", "401", "403", "500"]) await expect(section.getByRole("cell", { name: status, exact: true })).toBeVisible();
     }
     await expect(page.getByRole("region", { name: "Get all signups" }).locator("pre").filter({ hasText: "grep -i '^link:'" })).toBeVisible();
-    await expect(page.getByRole("region", { name: "Get all signups" }).getByRole("cell", { name: "verified", exact: true })).toBeVisible();
+    const signups = page.getByRole("region", { name: "Get all signups" });
+    for (const name of ["verified", "created_since", "created_until", "email", "email_contains", "fields", "inputs"]) await expect(signups.getByRole("cell", { name, exact: true })).toBeVisible();
+    await expect(signups.getByRole("cell", { name: "string (date) or string (date-time)" }).first()).toBeVisible();
+    await expect(signups.getByRole("cell").filter({ hasText: "input.<label>=<value>" }).first()).toBeVisible();
+    await expect(signups.getByText("array of Signup or SignupWithFields")).toBeVisible();
+    await expect(signups.locator("pre").filter({ hasText: "input.company=Acme&input.role=Engineer&fields=email,created_at,id" })).toBeVisible();
     // The setup block points at the server the page was served from.
     await expect(page.locator("pre").filter({ hasText: `WAITLIST_URL="${new URL(page.url()).origin}"` })).toBeVisible();
     // Problem `type` links land on their entry.

@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { Ajv2020 } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { INPUT_PARAM_PREFIX } from "@/lib/domain/signups/filter";
 import { Contract } from "./api-contract";
 
 test("GET /v1/openapi.json serves an OpenAPI 3.1 document without a key", async ({ request }) => {
@@ -27,7 +28,10 @@ test("the documented query parameters are exactly the ones the server accepts", 
   const { document } = await Contract.load(request);
   const names = (path: string) => document.paths[path]!.get!.parameters.filter((parameter) => parameter.in === "query").map((parameter) => parameter.name).sort();
   expect(names("/waitlist")).toEqual(Object.keys(waitlistListParamsSchema.shape).sort());
-  expect(names("/waitlist/{id}/signup")).toEqual(Object.keys(signupListParamsSchema.shape).sort());
+  // input.<label> parameters are one exploded form object, whose property names are the parameter names.
+  expect(names("/waitlist/{id}/signup")).toEqual([...Object.keys(signupListParamsSchema.shape), "inputs"].sort());
+  const inputs = document.paths["/waitlist/{id}/signup"]!.get!.parameters.find((parameter) => parameter.name === "inputs")!;
+  expect(inputs).toMatchObject({ style: "form", explode: true, schema: { type: "object", propertyNames: { pattern: `^${INPUT_PARAM_PREFIX.replace(".", "\\.")}.+$` } } });
   expect(names("/waitlist/{id}")).toEqual([]);
   for (const path of ["/waitlist", "/waitlist/{id}", "/waitlist/{id}/signup"]) {
     const operation = document.paths[path]!.get!;

@@ -1,7 +1,8 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { formatOf, readRecords, type ImportFormat } from "@/lib/import/formats";
-import { MAX_RECORD_BYTES, type ImportRecord } from "@/lib/import/row";
+import { neutralizeFormula, restoreNeutralized } from "@/lib/domain/signups/csv";
+import { latestCreatedAt, MAX_RECORD_BYTES, type ImportRecord } from "@/lib/import/row";
 
 /** Feeds `text` in small chunks, so records and strings straddle chunk boundaries. */
 async function read(format: ImportFormat, text: string, chunkSize = 7, exactLines = true): Promise<ImportRecord[]> {
@@ -78,7 +79,7 @@ describe("CSV", () => {
     // Every cell quoted: the comma reading fails on the header itself.
     expect(await read("csv", '"email";"verified"\n"a@x.com";"true"\n')).toEqual([{ line: 1, error: expect.stringMatching(/^malformed CSV: .*; it looks semicolon-separated: use --delimiter ';'$/) }]);
     expect(hint(await readAll("csv", Readable.from([Buffer.from("email,verified\na@x.com,true\n")]), { delimiter: ";" }))).toBe("comma-separated: leave out --delimiter");
-    expect(await read("csv", "mail;verified\nx;true\n")).toEqual([{ line: 1, error: 'the header has no "email" column (expected email,verified,referral,custom_inputs)' }]);
+    expect(await read("csv", "mail;verified\nx;true\n")).toEqual([{ line: 1, error: 'the header has no "email" column (expected email,verified,referral,custom_inputs,created_at)' }]);
   });
 
   it("reads the delimiter it is given", async () => {
@@ -142,6 +143,79 @@ describe("NDJSON", () => {
       { line: 3, row: row("b@x.com") },
       { line: 4, error: expect.stringMatching(/^invalid JSON: /) },
     ]);
+  });
+});
+
+const NOW = Date.parse("2026-11-23T12:00:00.000Z");
+
+async function readAt(format: ImportFormat, text: string): Promise<ImportRecord[]> {
+  const records: ImportRecord[] = [];
+  for await (const batch of readRecords(format, Readable.from([Buffer.from(text)]), { exactLines: true, latestCreatedAt: latestCreatedAt(NOW) })) records.push(...batch);
+  return records;
+}
+
+const CREATED_AT_FORMAT = "an ISO 8601 date (2026-10-01) or date-time with an offset (2026-10-01T09:30:00Z)";
+
+describe("created_at", () => {
+  it("reads an ISO 8601 date or date-time with an offset from CSV; an empty cell means the import's time", async () => {
+    const csv = [
+      "email,created_at",
+      "a@x.com,2026-10-01",
+      "b@x.com,2026-10-01T09:30:00.123Z",
+      "c@x.com, 2026-10-01T11:30:00+02:00 ",
+      "d@x.com,",
+      "e@x.com,2026-11-24T12:00:00Z",
+    ].join("\n");
+    expect(await readAt("csv", csv)).toEqual([
+      { line: 2, row: { ...row("a@x.com"), createdAt: Date.parse("2026-10-01T00:00:00Z") } },
+      { line: 3, row: { ...row("b@x.com"), createdAt: Date.parse("2026-10-01T09:30:00.123Z") } },
+      { line: 4, row: { ...row("c@x.com"), createdAt: Date.parse("2026-10-01T09:30:00Z") } },
+      { line: 5, row: row("d@x.com") },
+      { line: 6, row: { ...row("e@x.com"), createdAt: NOW + 24 * 3600_000 } },
+    ]);
+    expect((await readAt("csv", "email,created_at\nd@x.com,\n"))[0]).not.toHaveProperty("row.createdAt");
+  });
+
+  it.each([
+    ["2026-10-01T09:30:00", `created_at must be ${CREATED_AT_FORMAT} (got "2026-10-01T09:30:00")`],
+    ["2026-02-30", `created_at must be ${CREATED_AT_FORMAT} (got "2026-02-30")`],
+    ["01/10/2026", `created_at must be ${CREATED_AT_FORMAT} (got "01/10/2026")`],
+    ["2026-11-24T12:00:00.001Z", 'created_at is more than a day in the future (got "2026-11-24T12:00:00.001Z")'],
+    ["1969-12-31", 'created_at must not be before 1970 (got "1969-12-31")'],
+  ])("refuses %s with the line", async (value, error) => {
+    expect(await readAt("csv", `email,created_at\na@x.com,true\nb@x.com,${value}\n`)).toEqual([
+      { line: 2, error: `created_at must be ${CREATED_AT_FORMAT} (got "true")` },
+      { line: 3, error },
+    ]);
+    expect(await readAt("ndjson", `{"email":"b@x.com","created_at":${JSON.stringify(value)}}`)).toEqual([{ line: 1, error }]);
+  });
+
+  it("reads the created_at field of JSON and NDJSON objects, which must be a string", async () => {
+    const json = '[{"email":"a@x.com","created_at":"2026-10-01T09:30:00.123Z"},\n{"email":"b@x.com"},\n{"email":"c@x.com","created_at":1759311000000}]';
+    expect(await readAt("json", json)).toEqual([
+      { line: 1, row: { ...row("a@x.com"), createdAt: Date.parse("2026-10-01T09:30:00.123Z") } },
+      { line: 2, row: row("b@x.com") },
+      { line: 3, error: `created_at must be ${CREATED_AT_FORMAT} (got 1759311000000)` },
+    ]);
+    expect(await readAt("ndjson", '{"email":"a@x.com","created_at":null}')).toEqual([{ line: 1, error: `created_at must be ${CREATED_AT_FORMAT} (got null)` }]);
+  });
+});
+
+describe("cells the CSV export neutralized", () => {
+  it("get their text back: one leading quote before =, +, -, @, a tab, a carriage return or another quote is removed", async () => {
+    const csv = ["email,created_at,note", "'-a@x.com,,'=1+1", "''b@x.com,,'+x", "'c@x.com,,'plain", "d@x.com,,'@\t'"].join("\n");
+    expect(await readAt("csv", csv)).toEqual([
+      { line: 2, row: row("-a@x.com", false, false, '[{"label":"note","value":"=1+1"}]') },
+      { line: 3, row: row("'b@x.com", false, false, '[{"label":"note","value":"+x"}]') },
+      { line: 4, row: row("'c@x.com", false, false, '[{"label":"note","value":"\'plain"}]') },
+      { line: 5, row: row("d@x.com", false, false, '[{"label":"note","value":"@\\t\'"}]') },
+    ]);
+  });
+
+  it("round-trips every cell through neutralizeFormula", () => {
+    for (const cell of ["=1+1", "+", "-x", "@x", "\tx", "\rx", "'", "'=x", "''x", "x'", "", "plain", "[]"]) {
+      expect(restoreNeutralized(neutralizeFormula(cell))).toBe(cell);
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { AppError } from "@/lib/core/errors";
-import { parseApiQuery, parseSignupTableParams, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { parseApiQuery, parseSignupListQuery, parseSignupTableParams, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 
 function apiError(query: string, schema: z.ZodType = signupListParamsSchema): AppError {
   try {
@@ -45,6 +45,92 @@ describe("strict /v1 query parsing", () => {
 
   it("refuses filters on the waitlist list", () => {
     expect(apiError("verified=true", waitlistListParamsSchema).parameter).toBe("verified");
+  });
+});
+
+function signupListError(query: string): AppError {
+  try {
+    parseSignupListQuery(new URLSearchParams(query));
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error(`expected ${query} to be refused`);
+}
+
+const elevenInputs = Array.from({ length: 11 }, (_, index) => `input.l${index}=v`).join("&");
+
+describe("strict /v1 signup list query", () => {
+  it("parses every filter, the fields and the page", () => {
+    const query =
+      "verified=false&created_since=2026-10-01&created_until=2026-10-31T22:00:00.5%2B02:00&email_contains=%40Acme.com&input.company=Acme%20Inc&input.role=&fields=id,email,%20created_at&limit=5&cursor=abc";
+    expect(parseSignupListQuery(new URLSearchParams(query))).toEqual({
+      filter: {
+        verified: false,
+        referral: undefined,
+        createdSince: new Date(Date.UTC(2026, 9, 1)),
+        createdUntil: new Date(Date.UTC(2026, 9, 31, 20, 0, 0, 500)),
+        email: undefined,
+        emailContains: "@Acme.com",
+        inputs: [
+          { label: "company", value: "Acme Inc" },
+          { label: "role", value: "" },
+        ],
+      },
+      // In the order of SIGNUP_FIELDS, whatever the order asked.
+      fields: ["email", "created_at", "id"],
+      keyset: { limit: 5, cursor: "abc" },
+    });
+    expect(parseSignupListQuery(new URLSearchParams("email=Ann@Example.com"))).toMatchObject({ filter: { email: "Ann@Example.com", inputs: undefined }, fields: undefined });
+  });
+
+  it.each([
+    ["created_since=2026-10-01T09:30:00Z", Date.UTC(2026, 9, 1, 9, 30)],
+    ["created_since=2026-10-01T09:30:00-04:30", Date.UTC(2026, 9, 1, 14, 0)],
+    ["created_since=2024-02-29", Date.UTC(2024, 1, 29)],
+    // Years before 100 are years, not 1900 + n.
+    ["created_since=0050-03-01", Date.parse("0050-03-01T00:00:00Z")],
+  ])("reads %s as an instant", (query, time) => {
+    expect(parseSignupListQuery(new URLSearchParams(query)).filter.createdSince?.getTime()).toBe(time);
+  });
+
+  it.each([
+    ["created_since=2026-13-01", "created_since"],
+    ["created_since=2026-02-30", "created_since"],
+    ["created_since=2026-10-01T09:30:00", "created_since"],
+    ["created_since=2026-10-01T24:00:00Z", "created_since"],
+    ["created_since=01/10/2026", "created_since"],
+    ["created_since=", "created_since"],
+    ["created_until=2026-10-01T09:30:00+02:00", "created_until"],
+    ["created_since=2026-10-02&created_until=2026-10-02", "created_until"],
+    ["created_since=2026-10-02T00:00:00Z&created_until=2026-10-01T23:59:59Z", "created_until"],
+    ["email=", "email"],
+    [`email_contains=${"a".repeat(321)}`, "email_contains"],
+    ["input.=Acme", "input."],
+    ["input.company=Acme&input.company=Globex", "input.company"],
+    [elevenInputs, "input.l10"],
+    ["inputs=x", "inputs"],
+    ["fields=", "fields"],
+    ["fields=email,,id", "fields"],
+    ["fields=email,phone", "fields"],
+    ["fields=Email", "fields"],
+    ["fields=id&fields=email", "fields"],
+  ])("refuses %s naming %s", (query, parameter) => {
+    const error = signupListError(query);
+    expect(error.code).toBe("invalid_parameter");
+    expect(error.parameter).toBe(parameter);
+    expect(error.message).toContain(`"${parameter}"`);
+  });
+
+  it("says which field is unknown, and how to write the + of an offset", () => {
+    expect(signupListError("fields=email,phone").message).toContain('unknown field "phone"');
+    expect(signupListError("created_until=2026-10-01T09:30:00+02:00").message).toContain("%2B");
+    expect(signupListError("created_until=2026-10-01T09:30:00").message).not.toContain("%2B");
+  });
+
+  it("accepts ten custom-input filters", () => {
+    const ten = Array.from({ length: 10 }, (_, index) => `input.l${index}=v`).join("&");
+    expect(parseSignupListQuery(new URLSearchParams(ten)).filter.inputs).toHaveLength(10);
   });
 });
 

@@ -7,6 +7,7 @@ import { listSignupRows, prepareSignupInsert, signupJsonBatches, signupJsonPage,
 import { type SignupScope } from "@/lib/domain/signups/filter";
 import { createWaitlist, getWaitlist, listWaitlists, listWaitlistSummaries, signupTotals } from "@/lib/domain/waitlists/queries";
 import { tempDatabase } from "./temp-db";
+import { MAX_CACHED_STATEMENTS, preparedOnce } from "@/lib/sqlite/statements";
 
 const temp = tempDatabase();
 afterAll(() => temp.close());
@@ -72,6 +73,26 @@ describe("the statement cache", () => {
       expect(prepare.mock.calls.map(([sql]) => sql)).toEqual([]);
     } finally {
       prepare.mockRestore();
+    }
+  });
+});
+
+describe("the statement cache's bound", () => {
+  it("keeps at most MAX_CACHED_STATEMENTS per connection, dropping the least recently used", () => {
+    const other = tempDatabase();
+    try {
+      const make = (key: string) => preparedOnce(other.db, key, () => other.db.$client.prepare(`SELECT '${key}' AS k`));
+      const first = make("key-0");
+      for (let index = 1; index < MAX_CACHED_STATEMENTS; index++) make(`key-${index}`);
+      expect(make("key-0")).toBe(first);
+      make("one-more");
+      // key-0 was used last but one; key-1 is now the least recently used, and went.
+      expect(make("key-0")).toBe(first);
+      const prepare = vi.spyOn(other.db.$client, "prepare");
+      make("key-1");
+      expect(prepare).toHaveBeenCalledTimes(1);
+    } finally {
+      other.close();
     }
   });
 });

@@ -25,6 +25,12 @@ describe("signup CSV", () => {
     expect(neutralizeFormula("a@b.c")).toBe("a@b.c");
   });
 
+  it("doubles a leading quote, so that the import can take exactly one off", () => {
+    expect(neutralizeFormula("'x")).toBe("''x");
+    expect(neutralizeFormula("'=x")).toBe("''=x");
+    expect(neutralizeFormula("x'")).toBe("x'");
+  });
+
   it("streams every filtered signup in creation order with a header, quoting where needed", async () => {
     const waitlist = createWaitlist({ name: "CSV", website: "https://example.com" }, db);
     for (let index = 0; index < 2500; index++) addSignup(waitlist.id, `p${index}@example.com`, index % 2 === 0, [], 1_700_000_000_000 + index);

@@ -3,7 +3,8 @@ import type { Position } from "@/lib/sqlite/keyset";
 import { countSignups, countSignupsSince, signupsPerDay } from "@/lib/domain/signups/counts";
 import { listSignupRows, prepareSignupInsert, signupJsonBatches, signupJsonPage, signupRowBatches, type SignupRow } from "@/lib/domain/signups/queries";
 import { type SignupScope } from "@/lib/domain/signups/filter";
-import { signupResponseSchema, toSignupResponse } from "@/lib/domain/signups/response";
+import { parseSignupPublicId, signupPublicId } from "@/lib/domain/signups/id";
+import { SIGNUP_FIELDS, signupResponseSchema, signupWithFieldsSchema, toSignupResponse, type SignupField } from "@/lib/domain/signups/response";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
@@ -86,6 +87,35 @@ describe("keyset pages", () => {
     // …and each object is exactly the response schema, in its field order.
     for (const text of page.items) expect(Object.keys(signupResponseSchema.strict().parse(JSON.parse(text)))).toEqual(Object.keys(signupResponseSchema.shape));
   });
+
+  it.each<{ fields: SignupField[] }>([{ fields: [...SIGNUP_FIELDS] }, { fields: ["id"] }, { fields: ["email", "created_at"] }, { fields: ["verified", "custom_inputs", "id"] }])(
+    "builds exactly the fields $fields, in that order",
+    ({ fields }) => {
+    const timed = createWaitlist({ name: "Timed", website: "https://e.com" }, temp.db).id;
+    const insert = prepareSignupInsert(timed, temp.db);
+    // Milliseconds, a leap day, instants before 1970 (negative epoch milliseconds) and after 2038: as toISOString writes them.
+    const instants = [
+      Date.UTC(2026, 9, 1, 9, 30, 0, 7),
+      Date.UTC(2024, 1, 29, 23, 59, 59, 999),
+      Date.UTC(1969, 11, 31, 23, 59, 58, 500),
+      Date.UTC(1901, 5, 1, 12, 0, 0, 1),
+      Date.UTC(2040, 0, 1, 0, 0, 0, 120),
+    ];
+    instants.forEach((createdAt, index) => insert({ email: `t${index}@example.com`, verified: index % 2 === 0, referral: index === 1, customInputs: JSON.stringify([{ label: "i", value: index }]), createdAt }));
+    const rows = [...signupRowBatches({ waitlistId: timed }, 100, temp.db)].flat();
+    const reference = (row: SignupRow): Record<SignupField, unknown> => ({ ...toSignupResponse(row), created_at: row.createdAt.toISOString(), id: signupPublicId(row.id) });
+
+    const page = signupJsonPage({ scope: { waitlistId: timed }, limit: 100, fields }, temp.db).items.map((text) => JSON.parse(text) as Record<string, unknown>);
+    expect(page).toEqual(rows.map((row) => Object.fromEntries(fields.map((field) => [field, reference(row)[field]]))));
+    for (const item of page) {
+      expect(Object.keys(item)).toEqual(fields);
+      expect(signupWithFieldsSchema.safeParse(item).success).toBe(true);
+    }
+    expect([...signupJsonBatches({ waitlistId: timed }, 3, temp.db, fields)].flat().map((text) => JSON.parse(text))).toEqual(page);
+    // The id leads back to its signup.
+    if (fields.includes("id")) for (const [index, item] of page.entries()) expect(parseSignupPublicId(item.id as string)).toBe(rows[index]!.id);
+    },
+  );
 
   it("returns an empty last page for an unknown waitlist", () => {
     expect(signupJsonPage({ scope: { waitlistId: "nope" }, limit: 10 }, temp.db)).toEqual({ items: [], next: null });

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { importSignups } from "@/lib/import/import-signups";
 import { emit, parseOptions, type JsonOption } from "../output";
 import { progressBar } from "../progress";
+import { registerSignupExport } from "./signups-export";
+import { registerSignupFind } from "./signups-find";
 
 const importSchema = z.object({
   delimiter: z
@@ -45,4 +47,7 @@ export function registerSignupCommands(program: Command): void {
         bar?.clear();
       }
     });
+
+  registerSignupExport(signups);
+  registerSignupFind(signups);
 }

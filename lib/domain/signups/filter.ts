@@ -36,6 +36,9 @@ export const INPUT_PARAM_PREFIX = "input.";
 
 export const MAX_FILTER_TEXT = 320;
 
+/** Custom-input filters per request: each is a subquery, and SQLite refuses a statement past about a thousand. */
+export const MAX_INPUT_FILTERS = 10;
+
 const booleanWord = z.enum(["true", "false"], { error: 'must be "true" or "false"' }).transform((word) => word === "true");
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -44,7 +47,9 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,
 
 /** A calendar date that exists (no February 30th), as its UTC midnight. */
 function utcDate(year: string, month: string, day: string): Date | undefined {
-  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0–99 as 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
   const valid = date.getUTCFullYear() === Number(year) && date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
   return valid ? date : undefined;
 }
@@ -64,10 +69,14 @@ export function parseInstant(text: string): Date | undefined {
   return Number.isNaN(instant.getTime()) ? undefined : instant;
 }
 
+const INSTANT_FORMS = "must be an ISO 8601 date (2026-10-01) or date-time with an offset (2026-10-01T09:30:00Z)";
+
 const instantParam = z.string().transform((text, context) => {
   const instant = parseInstant(text);
   if (instant) return instant;
-  context.addIssue({ code: "custom", message: "must be an ISO 8601 date (2026-10-01) or date-time with an offset (2026-10-01T09:30:00Z)" });
+  // "…T09:30:00+02:00" unencoded in a URL arrives as "…T09:30:00 02:00": a + in a query string is a space.
+  const plusAsSpace = / \d{2}:\d{2}$/.test(text) && parseInstant(text.replace(/ (?=\d{2}:\d{2}$)/, "+")) !== undefined;
+  context.addIssue({ code: "custom", message: plusAsSpace ? `${INSTANT_FORMS}; in a URL, write the + of an offset as %2B` : INSTANT_FORMS });
   return z.NEVER;
 });
 

@@ -28,8 +28,8 @@ const SIGNUP_JSON_FIELDS: Record<SignupField, SQL> = {
   verified: sql`json(iif(${signups.verified}, 'true', 'false'))`,
   referral: sql`json(iif(${signups.referral}, 'true', 'false'))`,
   custom_inputs: sql`json(${signups.customInputs})`,
-  // ISO 8601 in UTC with milliseconds, as Date.prototype.toISOString writes it.
-  created_at: sql`strftime('%Y-%m-%dT%H:%M:%S', ${signups.createdAt} / 1000, 'unixepoch') || printf('.%03dZ', ${signups.createdAt} % 1000)`,
+  // ISO 8601 in UTC with milliseconds, as Date.prototype.toISOString writes it (%f: seconds with milliseconds; also before 1970).
+  created_at: sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${signups.createdAt} / 1000.0, 'unixepoch')`,
   id: sql`cast(${signups.id} as text)`,
 };
 
@@ -136,7 +136,7 @@ function rowBatchStatement(db: AppDatabase, shape: ScopeShape) {
 export function* signupRowBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb()) {
   const statement = rowBatchStatement(db, rowsShape(scope, db));
   const params = scopeParams(scope);
-  let after: Position = { createdAt: -1, id: -1 };
+  let after: Position = { createdAt: Number.MIN_SAFE_INTEGER, id: -1 };
   for (;;) {
     const rows = statement.values({ ...params, afterCreatedAt: after.createdAt, afterId: after.id, take: batchSize }) as RawRow[];
     if (rows.length === 0) return;

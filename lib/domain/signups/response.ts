@@ -1,9 +1,10 @@
 import { z } from "zod";
 import type { SignupRow } from "./queries";
 
-// The API's view of a signup: exactly the four fields of the specification. The OpenAPI component,
-// the TypeScript type and the JSON that SQLite builds for pages and streams (signupJson in
-// queries.ts: one SQL expression per field of this schema, in its order) all follow this schema.
+// The API's view of a signup: by default exactly the four fields of the specification; with
+// `fields`, the chosen ones among those four, `created_at` and `id`. The OpenAPI components, the
+// TypeScript type and the JSON that SQLite builds for pages and streams (signupJson in queries.ts:
+// one SQL expression per field, in the order of SIGNUP_FIELDS) all follow these schemas.
 
 export const signupResponseSchema = z
   .strictObject({
@@ -14,7 +15,7 @@ export const signupResponseSchema = z
       description: "The custom input objects given at signup, as stored; `[]` when there are none. Their fields are free-form.",
     }),
   })
-  .meta({ description: "A signup: exactly these four fields (a signup has no public id)." });
+  .meta({ description: "A signup as returned without `fields`: exactly these four fields." });
 export type SignupResponse = z.infer<typeof signupResponseSchema>;
 
 /** The fields a client may ask for with `fields`: the specification's four, then `created_at` and `id`. */
@@ -24,11 +25,20 @@ export type SignupField = (typeof SIGNUP_FIELDS)[number];
 /** What a signup object holds when `fields` is not given: exactly the specification's four. */
 export const DEFAULT_SIGNUP_FIELDS: readonly SignupField[] = Object.keys(signupResponseSchema.shape) as (keyof SignupResponse)[];
 
-/** The optional fields' schemas (for the OpenAPI document). */
-export const extraSignupFieldSchemas = {
-  created_at: z.string().meta({ format: "date-time", description: "When the signup was made: ISO 8601 in UTC with milliseconds. Only with `fields`." }),
-  id: z.string().meta({ description: "The signup's id: an opaque, stable string. Only with `fields`." }),
-};
+/**
+ * A signup as returned with `fields`: exactly the fields it names, in the order of SIGNUP_FIELDS.
+ * Every property is optional here because which ones are present depends on the request.
+ */
+export const signupWithFieldsSchema = z
+  .strictObject({
+    ...signupResponseSchema.shape,
+    created_at: z.string().meta({ format: "date-time", description: "When the signup was made: ISO 8601 in UTC with milliseconds (`2026-10-01T09:30:00.000Z`)." }),
+    id: z.string().meta({
+      description: "The signup's id: an opaque string, stable for the life of the signup. The dashboard shows the signup at `/waitlists/{waitlist id}/signups/{id}`.",
+    }),
+  })
+  .partial()
+  .meta({ description: "A signup as returned with `fields`: exactly the fields named there (any of these six), in this order." });
 
 export function toSignupResponse(row: SignupRow): SignupResponse {
   return { email: row.email, verified: row.verified, referral: row.referral, custom_inputs: row.customInputs };

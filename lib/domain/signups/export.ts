@@ -1,0 +1,47 @@
+import { signupCsvChunks } from "./csv";
+import type { SignupRow } from "./queries";
+import { toSignupResponse, type SignupResponse } from "./response";
+
+// The files `signups export` writes. Each format is what `signups import` reads back: CSV exactly as
+// the dashboard's export, JSON and NDJSON the API's object plus its created_at.
+
+export const SIGNUP_EXPORT_FORMATS = ["csv", "ndjson", "json"] as const;
+export type SignupExportFormat = (typeof SIGNUP_EXPORT_FORMATS)[number];
+
+/** A signup as the JSON and NDJSON exports write it: the API object and when it was created (ISO 8601 UTC, ms). */
+export type ExportedSignup = SignupResponse & { created_at: string };
+
+export function toExportedSignup(row: SignupRow): ExportedSignup {
+  return { ...toSignupResponse(row), created_at: row.createdAt.toISOString() };
+}
+
+function batchJson(batch: SignupRow[], separator: string): string {
+  return batch.map((row) => JSON.stringify(toExportedSignup(row))).join(separator);
+}
+
+function* ndjsonChunks(batches: Iterable<SignupRow[]>): Generator<string> {
+  for (const batch of batches) yield `${batchJson(batch, "\n")}\n`;
+}
+
+/** One array, one element per line. */
+function* jsonArrayChunks(batches: Iterable<SignupRow[]>): Generator<string> {
+  let first = true;
+  yield "[";
+  for (const batch of batches) {
+    if (batch.length === 0) continue;
+    yield `${first ? "\n" : ",\n"}${batchJson(batch, ",\n")}`;
+    first = false;
+  }
+  yield first ? "]\n" : "\n]\n";
+}
+
+const CHUNKS: Record<SignupExportFormat, (batches: Iterable<SignupRow[]>) => Generator<string>> = {
+  csv: signupCsvChunks,
+  ndjson: ndjsonChunks,
+  json: jsonArrayChunks,
+};
+
+/** Batches of signups (in the order to write) as texts to write one after the other, one per batch. */
+export function signupExportChunks(format: SignupExportFormat, batches: Iterable<SignupRow[]>): Generator<string> {
+  return CHUNKS[format](batches);
+}
