@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { get, type IncomingMessage } from "node:http";
 import { expect, test } from "@playwright/test";
 import { createApiKey } from "@/lib/domain/api-keys";
@@ -140,6 +142,19 @@ test("a session runs at most two CSV exports at once across workers", async () =
       return attempt.status;
     })
     .toBe(200);
+});
+
+test("workers that cannot listen (the port is taken) stop the server: exit code 1 and one line", async () => {
+  test.slow(); // two more servers boot before they find the port taken
+  const second = spawn(process.execPath, ["--import", "tsx", "lib/server/main.ts"], {
+    env: { ...process.env, DATABASE_PATH: server.databasePath, PORT: String(server.port), HOST: "127.0.0.1", WEB_CONCURRENCY: "2", NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  second.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(second, "exit")) as [number | null];
+  expect(stderr.trim().split("\n")).toEqual([`error: port ${server.port} is in use: stop the other server or set PORT`]);
+  expect(code).toBe(1);
 });
 
 test("a killed worker is replaced while the other keeps serving", async () => {
