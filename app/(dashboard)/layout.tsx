@@ -1,5 +1,6 @@
+import Form from "next/form";
 import Link from "next/link";
-import { focusRing } from "@/components/styles";
+import { focusRing, inputClass } from "@/components/styles";
 import { requireSession } from "@/lib/dashboard/auth";
 import { signOut } from "../signin/actions";
 
@@ -8,7 +9,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
   return (
     <>
       <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
+        <div className="mx-auto flex max-w-[96rem] flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
           <nav aria-label="Main" className="flex items-center gap-4 text-sm">
             <Link href="/" className={`${focusRing} rounded-sm font-semibold`}>
               Waitlist Admin
@@ -17,6 +18,21 @@ export default async function DashboardLayout({ children }: { children: React.Re
               API reference
             </Link>
           </nav>
+          <Form action="/find" role="search" aria-label="Find a person" className="order-last flex w-full gap-2 sm:order-none sm:w-auto sm:flex-1 sm:justify-center">
+            <label htmlFor="header-find" className="sr-only">
+              Find a person by email, across all waitlists
+            </label>
+            <input
+              id="header-find"
+              type="search"
+              name="email"
+              maxLength={320}
+              placeholder="Find a person by email"
+              autoComplete="off"
+              spellCheck={false}
+              className={`${inputClass} w-full min-w-0 py-1 sm:max-w-xs`}
+            />
+          </Form>
           <div className="flex items-center gap-3 text-sm">
             <span className="min-w-0 break-words text-zinc-600 dark:text-zinc-400">
               Key <span className="font-medium text-zinc-900 dark:text-zinc-100">{session.key.name}</span>{" "}
@@ -30,7 +46,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           </div>
         </div>
       </header>
-      <main id="main" className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6">
+      <main id="main" className="mx-auto w-full max-w-[96rem] px-4 py-6 sm:px-6">
         {children}
       </main>
     </>

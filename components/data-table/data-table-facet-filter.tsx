@@ -21,10 +21,11 @@ interface DataTableFacetFilterProps<TCounts> {
   hrefFor: (value: boolean | undefined) => string;
   /** Counted after the rows are sent: each count shows "…" until then. */
   counts: Promise<TCounts>;
-  pick: (counts: TCounts) => Facet;
+  /** Undefined when the counts are not known (a lower-bound search): the options show none. */
+  pick: (counts: TCounts) => Facet | undefined;
 }
 
-/** A yes/no filter as three links (Any, Yes, No), each with its count (needs a PendingNavigationProvider). */
+/** A yes/no filter as a list of three links (Any, Yes, No), each with its count aligned right (needs a PendingNavigationProvider). */
 export function DataTableFacetFilter<TCounts>({ label, current, hrefFor, counts, pick }: DataTableFacetFilterProps<TCounts>) {
   const onNavigate = useTransitionClick();
   const labelId = `filter-${label.toLowerCase()}`;
@@ -33,7 +34,7 @@ export function DataTableFacetFilter<TCounts>({ label, current, hrefFor, counts,
       <span id={labelId} className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-300">
         {label}
       </span>
-      <div className="inline-flex overflow-hidden rounded-md border border-zinc-300 dark:border-zinc-700">
+      <div className="flex flex-col">
         {OPTIONS.map((option) => {
           const active = option.value === current;
           return (
@@ -42,8 +43,8 @@ export function DataTableFacetFilter<TCounts>({ label, current, hrefFor, counts,
               href={hrefFor(option.value)}
               onClick={onNavigate}
               aria-current={active ? "true" : undefined}
-              className={`${focusRing} flex items-center gap-1.5 border-r border-zinc-300 px-3 py-1.5 text-sm last:border-r-0 dark:border-zinc-700 ${
-                active ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "bg-white hover:bg-zinc-50 dark:bg-zinc-900 dark:hover:bg-zinc-800"
+              className={`${focusRing} flex items-center justify-between gap-3 rounded-sm px-1.5 py-0.5 text-sm ${
+                active ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "hover:bg-zinc-100 dark:hover:bg-zinc-800"
               }`}
             >
               <span>{option.text}</span>
@@ -60,6 +61,7 @@ export function DataTableFacetFilter<TCounts>({ label, current, hrefFor, counts,
   );
 }
 
-function FacetCount<TCounts>({ counts, pick, count }: { counts: Promise<TCounts>; pick: (counts: TCounts) => Facet; count: (facet: Facet) => number }) {
-  return formatCount(count(pick(use(counts))));
+function FacetCount<TCounts>({ counts, pick, count }: { counts: Promise<TCounts>; pick: (counts: TCounts) => Facet | undefined; count: (facet: Facet) => number }) {
+  const facet = pick(use(counts));
+  return facet ? formatCount(count(facet)) : null;
 }

@@ -13,14 +13,16 @@ interface DataTablePaginationProps {
   /** The deepest page the server pages to (lib/domain/list-params.ts): later pages get no link. */
   maxPage: number;
   hrefForPage: (page: number) => string;
+  /** The count is a lower bound (a search that matches more than it counts): "of 400+", and later pages exist. */
+  rowCountIsLowerBound?: boolean;
 }
 
 /** Links to the first, previous, next and last page; the server renders each page (needs a PendingNavigationProvider). */
-export function DataTablePagination({ page, pageSize, rowCount, maxPage, hrefForPage }: DataTablePaginationProps) {
+export function DataTablePagination({ page, pageSize, rowCount, rowCountIsLowerBound = false, maxPage, hrefForPage }: DataTablePaginationProps) {
   const onNavigate = useTransitionClick();
   const pageCount = Math.max(1, Math.ceil(rowCount / pageSize));
   const lastPage = Math.min(pageCount, maxPage);
-  const capped = lastPage < pageCount;
+  const capped = lastPage < pageCount || rowCountIsLowerBound;
   const links: { label: string; text: string; target: number; enabled: boolean }[] = [
     { label: "First page", text: "« First", target: 1, enabled: page > 1 },
     { label: "Previous page", text: "‹ Previous", target: Math.min(page - 1, lastPage), enabled: page > 1 },
@@ -33,6 +35,7 @@ export function DataTablePagination({ page, pageSize, rowCount, maxPage, hrefFor
     <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
       <span className={mutedText}>
         Page {formatCount(Math.min(page, pageCount))} of {formatCount(pageCount)}
+        {rowCountIsLowerBound ? "+" : null}
         {capped ? (
           <span data-testid="page-limit">
             {" "}

@@ -1,6 +1,19 @@
 import { z } from "zod";
 import { invalidParameter } from "@/lib/core/errors";
-import { filterFromParams, hasInvertedRange, INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS, signupFilterParamsShape, splitInputParams, type SignupFilter } from "./signups/filter";
+import { DAY_MS } from "@/lib/core/time";
+import {
+  filterFromParams,
+  hasInvertedRange,
+  INPUT_PARAM_PREFIX,
+  MAX_FILTER_TEXT,
+  MAX_INPUT_FILTERS,
+  parseInstant,
+  signupFilterParamsShape,
+  splitInputParams,
+  type InputMatch,
+  type SignupFilter,
+  type SignupScope,
+} from "./signups/filter";
 import { SIGNUP_FIELDS, type SignupField } from "./signups/response";
 import { SIGNUP_SORTS, SORT_DIRECTIONS, WAITLIST_SUMMARY_SORTS } from "./sorting";
 
@@ -62,20 +75,91 @@ export function lastReachablePage(size: number): number {
   return Math.ceil(MAX_PAGED_ROWS / size);
 }
 
+/** At most this many `input.<label>` filters are read from a dashboard URL (the number of facets shown). */
+export const MAX_DASHBOARD_INPUT_FILTERS = 8;
+
+// Dates from 1970 on, and a `to` whose next day still has a four-digit year.
+const EARLIEST_DAY = Date.UTC(1970, 0, 1);
+const LATEST_DAY = Date.UTC(9999, 11, 30);
+
+/** A `from`/`to` day: `YYYY-MM-DD` that exists; anything else means none. */
+const dayField = z
+  .string()
+  .refine((text) => {
+    const day = /^\d{4}-\d{2}-\d{2}$/.test(text) ? parseInstant(text) : undefined;
+    return day !== undefined && day.getTime() >= EARLIEST_DAY && day.getTime() <= LATEST_DAY;
+  })
+  .optional()
+  .catch(undefined);
+
+const inputMatchField = z.object({ label: z.string().min(1).max(MAX_FILTER_TEXT), value: z.string().max(MAX_FILTER_TEXT) });
+
+/** `input.<label>=<value>` pairs: valid ones only, one per label, at most MAX_DASHBOARD_INPUT_FILTERS. */
+const inputsField = z
+  .array(z.unknown())
+  .catch([])
+  .transform((candidates) => {
+    const inputs: InputMatch[] = [];
+    for (const candidate of candidates) {
+      const input = inputMatchField.safeParse(candidate);
+      if (input.success && !inputs.some((other) => other.label === input.data.label)) inputs.push(input.data);
+    }
+    return inputs.slice(0, MAX_DASHBOARD_INPUT_FILTERS);
+  });
+
+/** Moves the `input.<label>` parameters of a URL's values into one `inputs` array (empty labels are dropped). */
+function gatherInputs(values: unknown): unknown {
+  if (typeof values !== "object" || values === null) return values;
+  const present = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  const { rest, inputs } = splitInputParams(present, () => {});
+  return { ...rest, inputs };
+}
+
 /** The dashboard's signup table state, as it lives in the URL. Invalid values fall back to defaults. */
-export const signupTableParamsSchema = z.object({
-  verified: filterFields.verified.catch(undefined),
-  referral: filterFields.referral.catch(undefined),
-  q: searchField,
-  sort: z.enum(SIGNUP_SORTS).catch("created_at"),
-  dir: z.enum(SORT_DIRECTIONS).catch("desc"),
-  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
-  size: z.coerce
-    .number()
-    .refine((size) => (DASHBOARD_PAGE_SIZES as readonly number[]).includes(size))
-    .catch(DASHBOARD_PAGE_SIZES[0]),
-});
-export type SignupTableParams = z.infer<typeof signupTableParamsSchema>;
+export const signupTableParamsSchema = z.preprocess(
+  gatherInputs,
+  z
+    .object({
+      verified: filterFields.verified.catch(undefined),
+      referral: filterFields.referral.catch(undefined),
+      q: searchField,
+      /** The first day (UTC) of the signup date range. */
+      from: dayField,
+      /** The last day (UTC) of the signup date range, included. */
+      to: dayField,
+      inputs: inputsField,
+      /** The custom-input label whose values `facet_q` searches. */
+      facet: z.string().min(1).max(MAX_FILTER_TEXT).optional().catch(undefined),
+      facet_q: searchField,
+      sort: z.enum(SIGNUP_SORTS).catch("created_at"),
+      dir: z.enum(SORT_DIRECTIONS).catch("desc"),
+      page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
+      size: z.coerce
+        .number()
+        .refine((size) => (DASHBOARD_PAGE_SIZES as readonly number[]).includes(size))
+        .catch(DASHBOARD_PAGE_SIZES[0]),
+    })
+    // A `to` before `from` selects nothing by construction: it falls back to none, like any invalid value.
+    .transform((state) => (state.from && state.to && state.to < state.from ? { ...state, to: undefined } : state)),
+);
+export type SignupTableParams = z.output<typeof signupTableParamsSchema>;
+
+/** The signups a dashboard state selects (sort and page aside): `to` includes that whole day. */
+export function dashboardFilter(state: SignupTableParams): Omit<SignupScope, "waitlistId"> {
+  return {
+    verified: state.verified,
+    referral: state.referral,
+    createdSince: state.from ? parseInstant(state.from) : undefined,
+    createdUntil: state.to ? new Date(parseInstant(state.to)!.getTime() + DAY_MS) : undefined,
+    emailContains: state.q,
+    inputs: state.inputs.length > 0 ? state.inputs : undefined,
+  };
+}
+
+/** The scope of a waitlist page, its CSV export and the API box. */
+export function dashboardScope(waitlistId: string, state: SignupTableParams): SignupScope {
+  return { waitlistId, ...dashboardFilter(state) };
+}
 
 /**
  * Strictly parses a query string for /v1: an unknown or repeated parameter, or a bad value,

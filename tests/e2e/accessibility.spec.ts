@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { listSignupRows } from "@/lib/domain/signups/queries";
 import { createFixtureWaitlist, signIn } from "./support";
 
 // Every page, in light and dark mode: no serious or critical axe violation, nothing wider than a
@@ -35,8 +36,11 @@ async function settled(page: Page) {
 
 const pages: { name: string; path: () => string; signedIn: boolean; open?: (page: Page) => Promise<void> }[] = [];
 let waitlistPath = "";
+let signupPath = "";
 test.beforeAll(() => {
-  waitlistPath = `/waitlists/${createFixtureWaitlist(60).waitlist.id}`;
+  const { waitlist } = createFixtureWaitlist(60);
+  waitlistPath = `/waitlists/${waitlist.id}`;
+  signupPath = `${waitlistPath}/signups/${listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 1, limit: 1 })[0]!.id}`;
 });
 pages.push(
   { name: "signin", path: () => "/signin?reason=revoked&next=/", signedIn: false },
@@ -59,6 +63,9 @@ pages.push(
       await page.getByText("Same data from the API").click();
     },
   },
+  { name: "waitlist-segments", path: () => `${waitlistPath}?from=2020-01-01&input.Role=Engineer&facet=Company&facet_q=1`, signedIn: true },
+  { name: "signup", path: () => signupPath, signedIn: true },
+  { name: "finder", path: () => "/find?email=ann.", signedIn: true },
   { name: "not-found", path: () => "/waitlists/00000000-0000-4000-8000-000000000000", signedIn: true },
 );
 

@@ -2,55 +2,62 @@ import { formatCount, formatDate } from "@/components/format";
 import { Skeleton } from "@/components/skeleton";
 import { cardClass, mutedText } from "@/components/styles";
 import { DAY_MS } from "@/lib/core/time";
+import type { SignupTableParams } from "@/lib/domain/list-params";
 import { SEARCH_COUNT_CAP } from "@/lib/domain/signups/access";
+import { DEFAULT_CHART_DAYS, type ChartWindow } from "./chart-window";
 import { SignupsChart, type DayCount } from "./signups-chart";
 
-export const CHART_DAYS = 90;
-
-/**
- * `weekAgo`: seven days before now (for "last 7 days"); `start`: the first instant of the UTC day
- * 89 days before today, so the chart shows 90 whole days including today.
- */
-export function periodStarts(now = new Date()) {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return { weekAgo: new Date(now.getTime() - 7 * DAY_MS), start: new Date(today - (CHART_DAYS - 1) * DAY_MS) };
-}
-
 /** Every day of the window, with zero for days without signups. */
-function fillDays(counts: DayCount[], start: Date): DayCount[] {
+function fillDays(counts: DayCount[], window: ChartWindow): DayCount[] {
   const byDay = new Map(counts.map((entry) => [entry.day, entry.count]));
-  return Array.from({ length: CHART_DAYS }, (_, index) => {
-    const day = new Date(start.getTime() + index * DAY_MS).toISOString().slice(0, 10);
+  return Array.from({ length: window.days }, (_, index) => {
+    const day = new Date(window.start.getTime() + index * DAY_MS).toISOString().slice(0, 10);
     return { day, count: byDay.get(day) ?? 0 };
   });
 }
 
-export async function ChartSection({ perDay, start }: { perDay: Promise<DayCount[] | null>; start: Date }) {
+function period(window: ChartWindow, days: DayCount[]): string {
+  if (window.recent) return `in the last ${DEFAULT_CHART_DAYS} days`;
+  const first = formatDate(new Date(`${days[0]!.day}T00:00:00Z`));
+  const last = formatDate(new Date(`${days.at(-1)!.day}T00:00:00Z`));
+  return first === last ? `on ${first}` : `from ${first} to ${last}${window.clipped ? " (the last days of the range)" : ""}`;
+}
+
+interface ChartSectionProps {
+  /** Null when an email search matches more than SEARCH_COUNT_CAP signups: they are not counted per day. */
+  perDay: Promise<DayCount[] | null>;
+  window: ChartWindow;
+  waitlistId: string;
+  state: SignupTableParams;
+}
+
+export async function ChartSection({ perDay, window, waitlistId, state }: ChartSectionProps) {
   const counted = await perDay;
   if (counted === null) {
     return (
-      <p className={`${cardClass} p-4 text-sm ${mutedText}`} data-testid="chart-summary">
-        The search matches more than {formatCount(SEARCH_COUNT_CAP)} signups: narrow it to see them per day.
+      <p className={`${cardClass} flex h-full items-center px-4 py-3 text-sm ${mutedText}`} data-testid="chart-summary">
+        The search matches more than {formatCount(SEARCH_COUNT_CAP)} signups: narrow the search to see them per day.
       </p>
     );
   }
-  const days = fillDays(counted, start);
+  const days = fillDays(counted, window);
   const total = days.reduce((sum, entry) => sum + entry.count, 0);
   const busiest = days.reduce((best, entry) => (entry.count > best.count ? entry : best), days[0]!);
   const summary =
     total === 0
-      ? `No signups in the last ${CHART_DAYS} days for the current filters.`
-      : `${formatCount(total)} signups in the last ${CHART_DAYS} days for the current filters; the busiest day was ${formatDate(new Date(`${busiest.day}T00:00:00Z`))} with ${formatCount(busiest.count)}.`;
+      ? `No signups ${period(window, days)} for the current filters.`
+      : `${formatCount(total)} signups ${period(window, days)} for the current filters; the busiest day was ${formatDate(new Date(`${busiest.day}T00:00:00Z`))} with ${formatCount(busiest.count)}.`;
   return (
-    <figure className={`${cardClass} p-4`}>
-      <figcaption>
-        <span className="text-sm font-semibold">Signups per day, last {CHART_DAYS} days (UTC)</span>
-        <span className={`block text-sm ${mutedText}`} data-testid="chart-summary">
+    <figure className={`${cardClass} flex h-full flex-col px-4 py-3`}>
+      <figcaption className="text-xs">
+        <span className="font-semibold">Signups per day (UTC)</span>
+        <span className={mutedText}> · click a bar for that day, drag across bars for a range</span>
+        <span className={`block ${mutedText}`} data-testid="chart-summary">
           {summary}
         </span>
       </figcaption>
-      <div className="mt-3">
-        <SignupsChart days={days} summary={`Bar chart: ${summary}`} />
+      <div className="mt-2 min-h-0 flex-1">
+        <SignupsChart days={days} summary={`Bar chart: ${summary}`} waitlistId={waitlistId} state={state} />
       </div>
     </figure>
   );
@@ -58,10 +65,10 @@ export async function ChartSection({ perDay, start }: { perDay: Promise<DayCount
 
 export function ChartSkeleton() {
   return (
-    <div className={`${cardClass} p-4`} role="status" aria-label="Loading chart">
-      <Skeleton className="h-4 w-64" />
-      <Skeleton className="mt-2 h-4 w-80 max-w-full" />
-      <Skeleton className="mt-3 h-56 w-full" />
+    <div className={`${cardClass} px-4 py-3`} role="status" aria-label="Loading chart">
+      <Skeleton className="h-3 w-64" />
+      <Skeleton className="mt-1.5 h-3 w-80 max-w-full" />
+      <Skeleton className="mt-2 h-28 w-full" />
     </div>
   );
 }

@@ -1,42 +1,77 @@
 import { formatCount, formatPercent } from "@/components/format";
 import { Skeleton } from "@/components/skeleton";
 import { cardClass, mutedText } from "@/components/styles";
+import type { SignupTableParams } from "@/lib/domain/list-params";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
+import { isFiltered } from "./table-url";
 
-function Figure({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId: string }) {
+const gridClass = "grid grid-cols-2 gap-2 sm:grid-cols-4 xl:grid-cols-2";
+
+function Figure({ label, value, detail, testId }: { label: string; value: string; detail: string; testId: string }) {
   return (
-    <div className={`${cardClass} px-4 py-3`}>
+    <div className={`${cardClass} px-3 py-2`}>
       <dt className={`text-xs font-semibold uppercase tracking-wide ${mutedText}`}>{label}</dt>
-      <dd className="mt-1 flex flex-wrap items-baseline gap-x-2">
-        <span className="text-2xl font-semibold tabular-nums" data-testid={testId}>
+      <dd className="flex flex-wrap items-baseline gap-x-2">
+        <span className="text-xl font-semibold tabular-nums" data-testid={testId}>
           {value}
         </span>
-        {detail ? <span className={`text-sm ${mutedText}`}>{detail}</span> : null}
+        <span className={`text-xs ${mutedText}`} data-testid={`${testId}-detail`}>
+          {detail}
+        </span>
       </dd>
     </div>
   );
 }
 
-/** Totals for the current filters and search, streamed in when the counts are ready. */
-export async function Figures({ counts, lastWeek }: { counts: Promise<SignupCounts>; lastWeek: Promise<number> }) {
-  const [{ total, verified, referral }, recent] = await Promise.all([counts, lastWeek]);
+/**
+ * What share of the selected signups have a flag. When the flag is itself a filter the share says
+ * nothing ("Verified 100%" under verified=true), so the figure names the filter instead.
+ */
+function flagDetail(part: number, total: number, filter: boolean | undefined, word: string): string {
+  if (filter === true) return `all: filtered to ${word}`;
+  if (filter === false) return `none: filtered to not ${word}`;
+  return `${formatPercent(part, total)} of them`;
+}
+
+interface FiguresProps {
+  counts: Promise<SignupCounts>;
+  lastWeek: Promise<number>;
+  state: SignupTableParams;
+}
+
+/** Totals of the signups the current filters and search select, streamed in when the counts are ready. */
+export async function Figures({ counts, lastWeek, state }: FiguresProps) {
+  const [{ total, verified, referral, exact }, recent] = await Promise.all([counts, lastWeek]);
+  const filtered = isFiltered(state);
+  if (!exact) {
+    // A search matched more signups than are counted: only that lower bound is known.
+    const unknown = "narrow the search to see exact counts";
+    return (
+      <dl className={gridClass}>
+        <Figure label="Matching signups" value={`${formatCount(total)}+`} detail="a lower bound" testId="figure-total" />
+        <Figure label="Verified" value="—" detail={unknown} testId="figure-verified" />
+        <Figure label="Referral" value="—" detail={unknown} testId="figure-referral" />
+        <Figure label="Last 7 days" value="—" detail={unknown} testId="figure-last-7-days" />
+      </dl>
+    );
+  }
   return (
-    <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-      <Figure label="Signups" value={formatCount(total)} testId="figure-total" />
-      <Figure label="Verified" value={formatCount(verified)} detail={formatPercent(verified, total)} testId="figure-verified" />
-      <Figure label="Referral" value={formatCount(referral)} detail={formatPercent(referral, total)} testId="figure-referral" />
-      <Figure label="Last 7 days" value={formatCount(recent)} testId="figure-last-7-days" />
+    <dl className={gridClass}>
+      <Figure label={filtered ? "Matching signups" : "Signups"} value={formatCount(total)} detail={filtered ? "under the filters" : "all of the list"} testId="figure-total" />
+      <Figure label="Verified" value={formatCount(verified)} detail={flagDetail(verified, total, state.verified, "verified")} testId="figure-verified" />
+      <Figure label="Referral" value={formatCount(referral)} detail={flagDetail(referral, total, state.referral, "referrals")} testId="figure-referral" />
+      <Figure label="Last 7 days" value={formatCount(recent)} detail={filtered ? "of the matching" : "new signups"} testId="figure-last-7-days" />
     </dl>
   );
 }
 
 export function FiguresSkeleton() {
   return (
-    <div className="grid grid-cols-2 gap-3 lg:grid-cols-4" role="status" aria-label="Loading figures">
+    <div className={gridClass} role="status" aria-label="Loading figures">
       {Array.from({ length: 4 }, (_, index) => (
-        <div key={index} className={`${cardClass} px-4 py-3`}>
+        <div key={index} className={`${cardClass} px-3 py-2`}>
           <Skeleton className="h-3 w-20" />
-          <Skeleton className="mt-2 h-7 w-24" />
+          <Skeleton className="mt-1.5 h-6 w-24" />
         </div>
       ))}
     </div>

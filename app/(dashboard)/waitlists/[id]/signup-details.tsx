@@ -1,13 +1,14 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { describeCustomInputs } from "@/components/custom-inputs";
+import Link from "next/link";
+import { CustomInputEntries } from "@/components/custom-input-entries";
 import { formatDateTime } from "@/components/format";
-import { buttonClass, mutedText } from "@/components/styles";
+import { buttonClass, linkClass, mutedText } from "@/components/styles";
 import type { SignupRow } from "@/lib/domain/signups/queries";
 
 /** A modal with everything about one signup; the native <dialog> traps focus and closes on Escape. */
-export function SignupDetails({ signup, onClose }: { signup: SignupRow | null; onClose: () => void }) {
+export function SignupDetails({ signup, pageHref, onClose }: { signup: SignupRow | null; pageHref: string | undefined; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -16,8 +17,6 @@ export function SignupDetails({ signup, onClose }: { signup: SignupRow | null; o
     if (signup && !element.open) element.showModal();
     if (!signup && element.open) element.close();
   }, [signup]);
-
-  const entries = signup ? describeCustomInputs(signup.customInputs) : [];
 
   return (
     <dialog
@@ -47,20 +46,15 @@ export function SignupDetails({ signup, onClose }: { signup: SignupRow | null; o
             </dd>
           </dl>
           <h3 className="mt-5 text-sm font-semibold">Custom inputs</h3>
-          {entries.length === 0 ? (
-            <p className={`mt-2 text-sm ${mutedText}`}>This signup has no custom inputs.</p>
-          ) : (
-            <dl className="mt-2 divide-y divide-zinc-200 rounded-md border border-zinc-200 text-sm dark:divide-zinc-800 dark:border-zinc-800">
-              {entries.map((entry, index) => (
-                <div key={index} className="grid gap-1 px-3 py-2 sm:grid-cols-[minmax(8rem,max-content)_1fr] sm:gap-4">
-                  <dt className="break-words font-medium">{entry.key}</dt>
-                  <dd className="min-w-0 break-words">
-                    {entry.structured ? <pre className="overflow-x-auto whitespace-pre-wrap font-mono text-xs">{entry.value}</pre> : entry.value}
-                  </dd>
-                </div>
-              ))}
-            </dl>
-          )}
+          <CustomInputEntries inputs={signup.customInputs} className="mt-2" />
+          {pageHref ? (
+            <p className="mt-5 text-sm">
+              <Link href={pageHref} className={linkClass}>
+                Open this signup&apos;s page
+              </Link>{" "}
+              <span className={mutedText}>(every field, the full timestamp, copy buttons)</span>
+            </p>
+          ) : null}
         </div>
       ) : null}
     </dialog>

@@ -3,22 +3,23 @@
 import { useTable, type ColumnVisibilityState, type SortingState } from "@tanstack/react-table";
 import { Suspense, use, useMemo, useState } from "react";
 import { DataTable } from "@/components/data-table/data-table";
-import { DataTableFacetFilter } from "@/components/data-table/data-table-facet-filter";
 import { dataTableFeatures } from "@/components/data-table/data-table-features";
 import { DataTablePagination } from "@/components/data-table/data-table-pagination";
 import { DataTableViewOptions } from "@/components/data-table/data-table-view-options";
 import { formatCount } from "@/components/format";
-import { PendingNavigationProvider, TransitionLink, usePendingNavigation } from "@/components/pending-navigation";
+import { usePendingNavigation } from "@/components/pending-navigation";
 import { SearchBox } from "@/components/search-box";
-import { buttonClass, inputClass, linkClass, mutedText } from "@/components/styles";
+import { buttonClass, inputClass, mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/domain/list-params";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
+import { signupPublicId } from "@/lib/domain/signups/id";
 import type { SignupRow } from "@/lib/domain/signups/queries";
 import type { SignupSort } from "@/lib/domain/sorting";
 import { OpenSignupDetails, signupColumns } from "./signup-columns";
 import { SignupDetails } from "./signup-details";
+import { ActiveFilters } from "./active-filters";
 import { SignupsEmptyState } from "./signups-empty-state";
-import { signupExportHref, signupTableHref, signupTableSearch } from "./table-url";
+import { isFiltered, signupExportHref, signupTableHref, signupTableSearch } from "./table-url";
 
 /** How deep the table pages: `pages` at the current size, covering the first `rows` rows (lib/domain/list-params.ts). */
 interface Reach {
@@ -35,15 +36,8 @@ interface SignupsTableProps {
   reach: Reach;
 }
 
-export function SignupsTable(props: SignupsTableProps) {
-  return (
-    <PendingNavigationProvider>
-      <SignupsTableView {...props} />
-    </PendingNavigationProvider>
-  );
-}
-
-function SignupsTableView({ waitlistId, rows, counts, state, pageSizes, reach }: SignupsTableProps) {
+/** The toolbar, the active filters, one page of rows and the pagination (needs a PendingNavigationProvider). */
+export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach }: SignupsTableProps) {
   const { isPending, navigate } = usePendingNavigation();
   const [columnVisibility, setColumnVisibility] = useState<ColumnVisibilityState>({});
   const [selected, setSelected] = useState<SignupRow | null>(null);
@@ -59,17 +53,17 @@ function SignupsTableView({ waitlistId, rows, counts, state, pageSizes, reach }:
     enableSortingRemoval: false,
   });
   const href = (change: Partial<SignupTableParams>) => signupTableHref(waitlistId, state, change);
-  const filtered = state.verified !== undefined || state.referral !== undefined || state.q !== undefined;
-  const hidden = Object.fromEntries(signupTableSearch({ ...state, q: undefined, page: 1 }));
+  const filtered = isFiltered(state);
+  const hidden = Object.fromEntries(signupTableSearch({ ...state, q: undefined, facet_q: undefined, page: 1 }));
 
   return (
-    <section aria-labelledby="signups-heading" className="mt-8">
-      <h2 id="signups-heading" className="text-lg font-semibold">
-        Signups
-      </h2>
-      <div className="mt-3 flex flex-wrap items-end gap-3">
+    <section aria-labelledby="signups-heading" className="mt-3">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <h2 id="signups-heading" className="text-lg font-semibold">
+          Signups
+        </h2>
         <SearchBox label="Search by email" placeholder="Search emails" value={state.q ?? ""} hrefFor={(q) => href({ q: q || undefined })} hidden={hidden} />
-        <div className="flex flex-wrap items-end gap-3">
+        <div className="flex flex-wrap items-center gap-2 xl:ml-auto">
           <label className="flex items-center gap-2 text-sm">
             <span>Rows per page</span>
             <select className={`${inputClass} py-1.5`} value={state.size} onChange={(event) => navigate(href({ size: Number(event.target.value) }))}>
@@ -86,18 +80,9 @@ function SignupsTableView({ waitlistId, rows, counts, state, pageSizes, reach }:
           </a>
         </div>
       </div>
+      <ActiveFilters waitlistId={waitlistId} state={state} />
 
-      <div className="mt-3 flex flex-wrap gap-x-6 gap-y-3">
-        <DataTableFacetFilter label="Verified" current={state.verified} hrefFor={(value) => href({ verified: value })} counts={counts} pick={(c) => c.verifiedFacet} />
-        <DataTableFacetFilter label="Referral" current={state.referral} hrefFor={(value) => href({ referral: value })} counts={counts} pick={(c) => c.referralFacet} />
-        {filtered ? (
-          <TransitionLink href={`/waitlists/${waitlistId}`} className={`${linkClass} self-end text-sm`}>
-            Clear filters
-          </TransitionLink>
-        ) : null}
-      </div>
-
-      <p className={`mt-4 text-sm ${mutedText}`} aria-live="polite">
+      <p className={`mt-2 text-sm ${mutedText}`} aria-live="polite">
         {isPending ? (
           "Loading…"
         ) : (
@@ -124,23 +109,29 @@ function SignupsTableView({ waitlistId, rows, counts, state, pageSizes, reach }:
         <SignupsPagination counts={counts} state={state} maxPage={reach.pages} hrefForPage={(page) => href({ page })} />
       </Suspense>
 
-      <SignupDetails signup={selected} onClose={() => setSelected(null)} />
+      <SignupDetails signup={selected} pageHref={selected ? `/waitlists/${waitlistId}/signups/${signupPublicId(selected.id)}` : undefined} onClose={() => setSelected(null)} />
     </section>
   );
 }
 
 function ShowingRange({ counts, state, shown }: { counts: Promise<SignupCounts>; state: SignupTableParams; shown: number }) {
-  const { total } = use(counts);
+  const { total, exact } = use(counts);
+  // An inexact total is SEARCH_COUNT_CAP, a lower bound.
+  const of = exact ? formatCount(total) : `${formatCount(total)}+`;
   const first = (state.page - 1) * state.size + 1;
-  if (shown === 0) return <span data-testid="showing">{formatCount(total)} signups in total</span>;
+  if (shown === 0) return <span data-testid="showing">{of} signups in total</span>;
   return (
-    <span data-testid="showing">
-      Showing {formatCount(first)}–{formatCount(first + shown - 1)} of {formatCount(total)}
-    </span>
+    <>
+      <span data-testid="showing">
+        Showing {formatCount(first)}–{formatCount(first + shown - 1)} of {of}
+      </span>
+      {exact ? null : <span> (the search matches too many signups to count: narrow the search to see exact counts)</span>}
+    </>
   );
 }
 
 /** The pagination, once the total is counted. */
 function SignupsPagination({ counts, state, maxPage, hrefForPage }: { counts: Promise<SignupCounts>; state: SignupTableParams; maxPage: number; hrefForPage: (page: number) => string }) {
-  return <DataTablePagination page={state.page} pageSize={state.size} rowCount={use(counts).total} maxPage={maxPage} hrefForPage={hrefForPage} />;
+  const { total, exact } = use(counts);
+  return <DataTablePagination page={state.page} pageSize={state.size} rowCount={total} rowCountIsLowerBound={!exact} maxPage={maxPage} hrefForPage={hrefForPage} />;
 }

@@ -2,7 +2,7 @@ import { requireSession } from "@/lib/dashboard/auth";
 import { SESSION_ID_HEADER } from "@/lib/dashboard/budget";
 import { EXPORT_SLOTS, EXPORTS_PER_SESSION, releasingWhenDone } from "@/lib/dashboard/export-slots";
 import { sharedLimits } from "@/lib/http/shared-limits";
-import { parseSignupTableParams } from "@/lib/domain/list-params";
+import { dashboardScope, parseSignupTableParams } from "@/lib/domain/list-params";
 import { signupCsvStream } from "@/lib/domain/signups/csv";
 import { findWaitlist } from "../find-waitlist";
 
@@ -44,6 +44,6 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
       headers: { ...TEXT, "cache-control": "no-store" },
     });
   }
-  const csv = signupCsvStream({ waitlistId: waitlist.id, verified: state.verified, referral: state.referral, emailContains: state.q });
+  const csv = signupCsvStream(dashboardScope(waitlist.id, state));
   return new Response(releasingWhenDone(csv, release, request.signal), { headers });
 }

@@ -1,0 +1,45 @@
+import type { Metadata } from "next";
+import { requireSession } from "@/lib/dashboard/auth";
+import { readInBackground } from "@/lib/dashboard/background";
+import { FIND_LIMIT, MIN_CONTAINS_LENGTH, parseFindParams } from "./find-params";
+import { FinderForm } from "./finder-form";
+import { FoundSignups } from "./found-signups";
+
+export const metadata: Metadata = { title: "Find a person" };
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+// Which waitlists hold an address: the exact address first, then addresses containing the text.
+export default async function FindPage({ searchParams }: Props) {
+  await requireSession();
+  const text = parseFindParams(await searchParams);
+  const exact = text ? await readInBackground("findSignupsByEmail", { email: text, limit: FIND_LIMIT }) : [];
+  const exactKeys = new Set(exact.map((match) => `${match.waitlistId}:${match.signupId}`));
+  const searchContains = text !== undefined && text.length >= MIN_CONTAINS_LENGTH;
+  // One more than shown, to know whether there are more.
+  const containing = searchContains
+    ? (await readInBackground("findSignupsByEmail", { contains: text, limit: FIND_LIMIT + exact.length + 1 })).filter((match) => !exactKeys.has(`${match.waitlistId}:${match.signupId}`))
+    : [];
+  return (
+    <>
+      <h1 className="text-2xl font-semibold">Find a person</h1>
+      <FinderForm value={text ?? ""} />
+      {text === undefined ? null : (
+        <div className="mt-6 space-y-8">
+          <FoundSignups heading="This exact address" matches={exact} more={false} empty={`No waitlist holds the address “${text}”.`} testId="found-exact" />
+          {searchContains ? (
+            <FoundSignups
+              heading={`Other addresses containing “${text}”`}
+              matches={containing.slice(0, FIND_LIMIT)}
+              more={containing.length > FIND_LIMIT}
+              empty={`No other address contains “${text}”.`}
+              testId="found-containing"
+            />
+          ) : (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">Type at least {MIN_CONTAINS_LENGTH} characters to also find addresses that contain the text.</p>
+          )}
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,32 @@
+import { notFound } from "next/navigation";
+import { CopyButton } from "@/components/copy-button";
+import { mutedText } from "@/components/styles";
+import { WebsiteLink } from "@/components/website-link";
+import { requireSession } from "@/lib/dashboard/auth";
+import { Breadcrumb } from "../breadcrumb";
+import { findWaitlist } from "../find-waitlist";
+
+// The waitlist's header, above the loading boundary of its signups (the signup pages have their own).
+export default async function WaitlistHeaderLayout({ params, children }: { params: Promise<{ id: string }>; children: React.ReactNode }) {
+  await requireSession();
+  const waitlist = findWaitlist((await params).id);
+  if (!waitlist) notFound();
+  return (
+    <>
+      <Breadcrumb />
+      <div className="mt-1 flex flex-wrap items-baseline gap-x-4 gap-y-1">
+        <h1 className="break-words text-2xl font-semibold">{waitlist.name}</h1>
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
+          <WebsiteLink website={waitlist.website} />
+          <span className={`flex items-center gap-2 ${mutedText}`}>
+            <span>
+              ID <code className="break-all font-mono text-xs text-zinc-800 dark:text-zinc-200">{waitlist.id}</code>
+            </span>
+            <CopyButton value={waitlist.id} label="Copy waitlist id" />
+          </span>
+        </div>
+      </div>
+      {children}
+    </>
+  );
+}

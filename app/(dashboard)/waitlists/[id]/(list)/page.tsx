@@ -1,0 +1,75 @@
+import { notFound } from "next/navigation";
+import { Suspense } from "react";
+import { PendingNavigationProvider } from "@/components/pending-navigation";
+import { requireSession, requestOrigin } from "@/lib/dashboard/auth";
+import { readInBackground } from "@/lib/dashboard/background";
+import { dashboardScope, DASHBOARD_PAGE_SIZES, lastReachablePage, MAX_PAGED_ROWS, parseSignupTableParams } from "@/lib/domain/list-params";
+import { ApiBox } from "../api-box";
+import { ChartSection, ChartSkeleton } from "../chart-section";
+import { chartWindow, weekAgo } from "../chart-window";
+import { FilterPanel } from "../filter-panel";
+import { Figures, FiguresSkeleton } from "../figures";
+import { findWaitlist } from "../find-waitlist";
+import { SignupsTable } from "../signups-table";
+import { signupApiPath, signupCliCommand } from "../table-url";
+
+/** How many values of a label a value search lists. */
+const VALUE_SEARCH_LIMIT = 20;
+
+type Props = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+// Every read runs on a reader thread (lib/server/read-pool.ts), never on the thread serving /v1. The
+// rows come first; counts, figures, facets and the chart (aggregates over the filtered set) stream in.
+export default async function WaitlistPage({ params, searchParams }: Props) {
+  await requireSession();
+  const waitlist = findWaitlist((await params).id);
+  if (!waitlist) notFound();
+  const state = parseSignupTableParams(await searchParams);
+  const scope = dashboardScope(waitlist.id, state);
+
+  const reachablePages = lastReachablePage(state.size);
+  // A page past MAX_PAGED_ROWS runs no query: the table says why and how to reach those rows.
+  const pageRows =
+    state.page > reachablePages ? Promise.resolve([]) : readInBackground("listSignupRows", { scope, sort: state.sort, direction: state.dir, offset: (state.page - 1) * state.size, limit: state.size });
+  const counts = readInBackground("countSignups", scope);
+  const chart = chartWindow(state);
+  const lastWeek = readInBackground("countSignupsSince", scope, weekAgo());
+  const perDay = readInBackground("signupsPerDay", scope, chart.start);
+  const facets = readInBackground("inputFacets", scope);
+  const { facet, facet_q: contains } = state;
+  const valueSearch = facet && contains ? readInBackground("inputFacetValues", scope, facet, contains, VALUE_SEARCH_LIMIT).then((values) => ({ label: facet, contains, values })) : undefined;
+  const rows = await pageRows;
+  const apiUrl = (await requestOrigin()) + signupApiPath(waitlist.id, state);
+
+  return (
+    <PendingNavigationProvider>
+      <div className="mt-4 grid gap-x-6 gap-y-4 lg:grid-cols-[15rem_minmax(0,1fr)]">
+        <FilterPanel waitlistId={waitlist.id} state={state} counts={counts} facets={facets} valueSearch={valueSearch} />
+        <div className="min-w-0">
+          <div className="grid gap-3 xl:grid-cols-[22rem_minmax(0,1fr)]">
+            <section aria-label="Figures for the current filters">
+              <Suspense fallback={<FiguresSkeleton />}>
+                <Figures counts={counts} lastWeek={lastWeek} state={state} />
+              </Suspense>
+            </section>
+            <Suspense fallback={<ChartSkeleton />}>
+              <ChartSection perDay={perDay} window={chart} waitlistId={waitlist.id} state={state} />
+            </Suspense>
+          </div>
+          <SignupsTable
+            waitlistId={waitlist.id}
+            rows={rows}
+            counts={counts}
+            state={state}
+            pageSizes={DASHBOARD_PAGE_SIZES}
+            reach={{ pages: reachablePages, rows: MAX_PAGED_ROWS }}
+          />
+          <ApiBox url={apiUrl} cli={signupCliCommand(waitlist.id, state)} />
+        </div>
+      </div>
+    </PendingNavigationProvider>
+  );
+}

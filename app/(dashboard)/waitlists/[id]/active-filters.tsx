@@ -1,0 +1,60 @@
+"use client";
+
+import { formatDate } from "@/components/format";
+import { TransitionLink } from "@/components/pending-navigation";
+import { focusRing, linkClass } from "@/components/styles";
+import type { SignupTableParams } from "@/lib/domain/list-params";
+import { isFiltered, signupTableHref, withInput } from "./table-url";
+
+interface Chip {
+  text: string;
+  without: Partial<SignupTableParams>;
+}
+
+function day(text: string): string {
+  return formatDate(new Date(`${text}T00:00:00Z`));
+}
+
+function dateChipText(from: string | undefined, to: string | undefined): string {
+  if (from && to) return from === to ? `Signed up on ${day(from)}` : `Signed up ${day(from)} – ${day(to)}`;
+  return from ? `Signed up from ${day(from)}` : `Signed up until ${day(to!)}`;
+}
+
+/** Every active filter in words, each one a link that removes it. */
+function chipsOf(state: SignupTableParams): Chip[] {
+  const chips: Chip[] = [];
+  if (state.verified !== undefined) chips.push({ text: state.verified ? "Verified" : "Not verified", without: { verified: undefined } });
+  if (state.referral !== undefined) chips.push({ text: state.referral ? "Referral" : "Not a referral", without: { referral: undefined } });
+  if (state.q) chips.push({ text: `Email contains “${state.q}”`, without: { q: undefined } });
+  if (state.from || state.to) chips.push({ text: dateChipText(state.from, state.to), without: { from: undefined, to: undefined } });
+  for (const input of state.inputs) chips.push({ text: `${input.label}: ${input.value}`, without: { inputs: withInput(state.inputs, input.label, undefined) } });
+  return chips;
+}
+
+/** The compact filter bar above the table: the active filters as removable chips, and "Clear filters". */
+export function ActiveFilters({ waitlistId, state }: { waitlistId: string; state: SignupTableParams }) {
+  if (!isFiltered(state)) return null;
+  return (
+    <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
+      <ul aria-label="Active filters" className="flex flex-wrap gap-1.5">
+        {chipsOf(state).map((chip) => (
+          <li key={chip.text}>
+            <TransitionLink
+              href={signupTableHref(waitlistId, state, chip.without)}
+              aria-label={`Remove the filter ${chip.text}`}
+              className={`${focusRing} inline-flex max-w-[20rem] items-center gap-1.5 rounded-full border border-zinc-300 bg-white py-0.5 pl-2.5 pr-2 hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800`}
+            >
+              <span className="truncate">{chip.text}</span>
+              <span aria-hidden="true" className="text-zinc-500 dark:text-zinc-400">
+                ×
+              </span>
+            </TransitionLink>
+          </li>
+        ))}
+      </ul>
+      <TransitionLink href={`/waitlists/${waitlistId}`} className={linkClass}>
+        Clear filters
+      </TransitionLink>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+"use client";
+
+import { DataTableFacetFilter } from "@/components/data-table/data-table-facet-filter";
+import type { SignupTableParams } from "@/lib/domain/list-params";
+import type { SignupCounts } from "@/lib/domain/signups/counts";
+import { DateRangeFilter } from "./date-range-filter";
+import type { InputFacet } from "@/lib/domain/signups/facets";
+import { InputFacets, type InputValueSearch } from "./input-facets";
+import { signupTableHref } from "./table-url";
+
+interface FilterPanelProps {
+  waitlistId: string;
+  state: SignupTableParams;
+  counts: Promise<SignupCounts>;
+  facets: Promise<InputFacet[] | null>;
+  valueSearch: Promise<InputValueSearch> | undefined;
+}
+
+/** Every filter of the signups with how many each option selects under the others (needs a PendingNavigationProvider). */
+export function FilterPanel({ waitlistId, state, counts, facets, valueSearch }: FilterPanelProps) {
+  const href = (change: Partial<SignupTableParams>) => signupTableHref(waitlistId, state, change);
+  return (
+    <aside aria-label="Filters" className="flex min-w-0 flex-col gap-5">
+      <div className="grid grid-cols-[repeat(auto-fill,minmax(12rem,1fr))] gap-x-6 gap-y-4 lg:grid-cols-1">
+        <DataTableFacetFilter label="Verified" current={state.verified} hrefFor={(value) => href({ verified: value })} counts={counts} pick={(c) => (c.exact ? c.verifiedFacet : undefined)} />
+        <DataTableFacetFilter label="Referral" current={state.referral} hrefFor={(value) => href({ referral: value })} counts={counts} pick={(c) => (c.exact ? c.referralFacet : undefined)} />
+        <DateRangeFilter waitlistId={waitlistId} state={state} />
+      </div>
+      <InputFacets waitlistId={waitlistId} state={state} facets={facets} valueSearch={valueSearch} />
+    </aside>
+  );
+}

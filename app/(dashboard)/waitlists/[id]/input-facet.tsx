@@ -1,0 +1,93 @@
+"use client";
+
+import { Suspense, use, useId } from "react";
+import { formatCount } from "@/components/format";
+import { useTransitionClick } from "@/components/pending-navigation";
+import { focusRing, mutedText } from "@/components/styles";
+import type { SignupTableParams } from "@/lib/domain/list-params";
+import type { FacetValue, InputFacet as InputFacetData } from "@/lib/domain/signups/facets";
+import type { InputValueSearch } from "./input-facets";
+import { InputValueSearchForm } from "./input-value-search-form";
+import { signupTableHref, withInput } from "./table-url";
+
+interface InputFacetProps {
+  waitlistId: string;
+  state: SignupTableParams;
+  facet: InputFacetData;
+  /** The value search of this label, when the URL asks for one. */
+  valueSearch: Promise<InputValueSearch> | undefined;
+}
+
+/** One label: its top values with counts; a click filters by that value, a click on the active one removes it. */
+export function InputFacet({ waitlistId, state, facet, valueSearch }: InputFacetProps) {
+  const labelId = useId();
+  const active = state.inputs.find((input) => input.label === facet.label)?.value;
+  // The active value stays in view even when it is not among the top ones.
+  const values: FacetValue[] =
+    active !== undefined && !facet.values.some((entry) => entry.value === active) ? [...facet.values, { value: active, count: Number.NaN }] : facet.values;
+  const more = facet.distinct > facet.values.length;
+  return (
+    <div role="group" aria-labelledby={labelId} className="flex min-w-0 flex-col gap-1" data-testid="input-facet">
+      <p className="flex items-baseline justify-between gap-2 text-sm">
+        <span id={labelId} className="min-w-0 truncate font-medium" title={facet.label}>
+          {facet.label}
+        </span>
+        <span className={`shrink-0 text-xs ${mutedText}`}>
+          {formatCount(facet.distinct)} {facet.distinct === 1 ? "value" : "values"} in the list
+        </span>
+      </p>
+      <ValueLinks waitlistId={waitlistId} state={state} label={facet.label} active={active} values={values} />
+      {more ? (
+        <>
+          <InputValueSearchForm waitlistId={waitlistId} state={state} label={facet.label} distinct={facet.distinct} />
+          {valueSearch ? (
+            <Suspense fallback={<p className={`text-xs ${mutedText}`}>Searching values…</p>}>
+              <ValueSearchResults waitlistId={waitlistId} state={state} label={facet.label} active={active} search={valueSearch} />
+            </Suspense>
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function ValueSearchResults({ search, ...rest }: { waitlistId: string; state: SignupTableParams; label: string; active: string | undefined; search: Promise<InputValueSearch> }) {
+  const { contains, values } = use(search);
+  if (values === null) return <p className={`text-xs ${mutedText}`}>The search matches too many signups to count values: narrow it first.</p>;
+  return (
+    <div className="mt-1 border-l-2 border-zinc-200 pl-2 dark:border-zinc-700" data-testid="input-value-search-results">
+      <p className={`text-xs ${mutedText}`}>
+        {values.length === 0 ? `No value contains “${contains}”.` : `Values containing “${contains}”:`}
+      </p>
+      {values.length > 0 ? <ValueLinks {...rest} values={values} /> : null}
+    </div>
+  );
+}
+
+function ValueLinks({ waitlistId, state, label, active, values }: { waitlistId: string; state: SignupTableParams; label: string; active: string | undefined; values: FacetValue[] }) {
+  const onNavigate = useTransitionClick();
+  return (
+    <ul className="flex flex-col">
+      {values.map(({ value, count }) => {
+        const selected = value === active;
+        const href = signupTableHref(waitlistId, state, { inputs: withInput(state.inputs, label, selected ? undefined : value) });
+        return (
+          <li key={value}>
+            <a
+              href={href}
+              onClick={onNavigate}
+              aria-current={selected ? "true" : undefined}
+              title={selected ? `Remove the filter ${label}: ${value}` : `Only signups with ${label}: ${value}`}
+              className={`${focusRing} flex items-baseline justify-between gap-2 rounded-sm px-1.5 py-0.5 text-sm ${
+                selected ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "hover:bg-zinc-100 dark:hover:bg-zinc-800"
+              }`}
+            >
+              <span className="min-w-0 truncate">{value === "" ? "(empty)" : value}</span>
+              <span className={`shrink-0 text-xs tabular-nums ${selected ? "" : mutedText}`}>{Number.isNaN(count) ? "" : formatCount(count)}</span>
+            </a>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

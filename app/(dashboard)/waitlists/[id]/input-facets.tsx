@@ -1,0 +1,56 @@
+"use client";
+
+import { Suspense, use } from "react";
+import { Skeleton } from "@/components/skeleton";
+import { mutedText } from "@/components/styles";
+import type { SignupTableParams } from "@/lib/domain/list-params";
+import type { FacetValue, InputFacet as InputFacetData } from "@/lib/domain/signups/facets";
+import { InputFacet } from "./input-facet";
+
+/** The values of one label that contain a text (the `facet`/`facet_q` of the URL); null when the search is too broad to count. */
+export interface InputValueSearch {
+  label: string;
+  contains: string;
+  values: FacetValue[] | null;
+}
+
+interface InputFacetsProps {
+  waitlistId: string;
+  state: SignupTableParams;
+  /** Null when an email search matches more signups than are counted. */
+  facets: Promise<InputFacetData[] | null>;
+  valueSearch: Promise<InputValueSearch> | undefined;
+}
+
+/** One facet per common custom-input label, streamed in after the rows. */
+export function InputFacets(props: InputFacetsProps) {
+  return (
+    <section aria-labelledby="input-facets-heading" className="flex flex-col gap-4">
+      <h2 id="input-facets-heading" className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-300">
+        Custom inputs
+      </h2>
+      <Suspense fallback={<FacetsSkeleton />}>
+        <FacetList {...props} />
+      </Suspense>
+    </section>
+  );
+}
+
+function FacetList({ waitlistId, state, facets, valueSearch }: InputFacetsProps) {
+  const list = use(facets);
+  if (list === null) return <p className={`text-sm ${mutedText}`}>The search matches too many signups to count their custom inputs: narrow the search to see them.</p>;
+  if (list.length === 0) return <p className={`text-sm ${mutedText}`}>No custom inputs among these signups.</p>;
+  return list.map((facet) => (
+    <InputFacet key={facet.label} waitlistId={waitlistId} state={state} facet={facet} valueSearch={valueSearch && state.facet === facet.label ? valueSearch : undefined} />
+  ));
+}
+
+function FacetsSkeleton() {
+  return (
+    <div role="status" aria-label="Loading custom inputs" className="flex flex-col gap-2">
+      <Skeleton className="h-4 w-24" />
+      <Skeleton className="h-4 w-48" />
+      <Skeleton className="h-4 w-40" />
+    </div>
+  );
+}
