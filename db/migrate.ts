@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { readMigrationFiles, type MigrationMeta } from "drizzle-orm/migrator";
+import { normalizeStoredWebsite } from "@/lib/core/website";
 
 // drizzle's own journal table, created and filled exactly as drizzle-orm's migrate() does
 // (sqlite-core/dialect.js), so databases migrated before keep working and nothing re-runs.
@@ -18,6 +19,7 @@ export function applyMigrations(sqlite: Database.Database, migrationsFolder: str
   const migrations = readMigrationFiles({ migrationsFolder });
   // Up to date (the usual case): no write lock, so opening never waits for an import to commit.
   if (pendingMigrations(sqlite, migrations).length === 0) return;
+  registerMigrationFunctions(sqlite);
   sqlite
     .transaction(() => {
       sqlite.exec(CREATE_JOURNAL);
@@ -31,6 +33,15 @@ export function applyMigrations(sqlite: Database.Database, migrationsFolder: str
       assertNoForeignKeyViolations(sqlite);
     })
     .immediate();
+}
+
+/**
+ * The application functions that data migrations call where SQL alone cannot do the work (0004:
+ * normalize_website). Whatever runs the migrations must register them first: drizzle-kit's own
+ * `migrate` cannot, so migrate with the app or `npm run cli -- db migrate`.
+ */
+export function registerMigrationFunctions(sqlite: Database.Database): void {
+  sqlite.function("normalize_website", { deterministic: true }, (value: unknown) => (typeof value === "string" ? normalizeStoredWebsite(value) : value));
 }
 
 /** drizzle's rule: every migration newer than the newest one recorded. */

@@ -1,12 +1,20 @@
 import { AppError } from "@/lib/core/errors";
+import { env } from "@/lib/core/env";
+import { corsHeaders, isPreflight, preflightHeaders } from "@/lib/http/cors";
 import { baseHeaders, newRequestId } from "./headers";
 import { ALLOWED_METHODS, toProblemResponse } from "./problem";
-import { finishResponse } from "./with-api-key";
+import { finishResponse, type Access } from "./with-api-key";
 
 // Every /v1 route exports these next to GET/HEAD, so Next.js never answers with its own bodiless 405.
 
-export function OPTIONS(): Response {
-  return new Response(null, { status: 204, headers: { ...baseHeaders(newRequestId()), Allow: ALLOWED_METHODS } });
+/** OPTIONS of a route: 204 with Allow, and a CORS preflight's answer when it is one (without a key: browsers send none). */
+export function optionsHandler(access: Access = {}) {
+  return (request: Request): Response => {
+    const policy = env().CORS_ORIGINS;
+    const origin = request.headers.get("origin");
+    const cors = isPreflight(request.method, request.headers) ? preflightHeaders(policy, origin, access) : corsHeaders(policy, origin, access);
+    return new Response(null, { status: 204, headers: { ...baseHeaders(newRequestId()), Allow: ALLOWED_METHODS, ...cors } });
+  };
 }
 
 function methodNotAllowed(request: Request): Response {

@@ -48,14 +48,13 @@ export type HttpMethod = "get" | "head" | "options" | "post" | "put" | "patch" |
 export interface OpenApiDocument {
   openapi: "3.1.1";
   jsonSchemaDialect: string;
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; contact: { name: string }; license: { name: string; identifier: string } };
   servers: { url: string; description: string }[];
   tags: { name: string; description: string }[];
   security: Record<string, string[]>[];
   paths: Record<string, Partial<Record<HttpMethod, OperationObject>>>;
   components: {
     schemas: Record<string, JsonSchema>;
-    responses: Record<string, ResponseObject>;
     securitySchemes: Record<string, { type: "http"; scheme: string; description: string } | { type: "apiKey"; in: "header"; name: string; description: string }>;
   };
 }

@@ -7,6 +7,19 @@ import { SIGNUP_FIELDS, signupResponseSchema, signupWithFieldsSchema } from "@/l
 import { UUID_PATTERN } from "@/lib/domain/waitlists/id";
 import { waitlistResponseSchema } from "@/lib/domain/waitlists/response";
 import { ALLOWED_METHODS, ERROR_TITLES, PROBLEM_CONTENT_TYPE, problemType } from "./problem";
+import { CACHE_CONTROL } from "./headers";
+import {
+  cacheControlHeader,
+  etagHeader,
+  HTTP_DESCRIPTION,
+  ifNoneMatchParameter,
+  methodNotAllowedResponse,
+  notModifiedResponse,
+  optionsResponse,
+  pageEtagHeader,
+  redirectResponse,
+  type CacheControl,
+} from "./openapi-http";
 
 // The OpenAPI 3.1 document of /v1, served at /v1/openapi.json and rendered at /docs/api. Tests
 // validate real responses against it, so it is the contract, not a description of it. Parameters
@@ -20,11 +33,6 @@ const headers = {
     required: true,
     schema: { type: "string", format: "uuid" },
   },
-  cacheControl: {
-    description: "Always `no-store`: responses carry private data and are never cached.",
-    required: true,
-    schema: { type: "string", const: "no-store" },
-  },
   link: {
     description:
       'Only on a page (a request with `limit`) that has more items after it: `<URL>; rel="next"`, the absolute URL of the next page. It keeps every other query parameter of the request and replaces `cursor`. Absent on the last page and on complete (unpaged) lists.',
@@ -34,11 +42,6 @@ const headers = {
     description: 'Always `Bearer realm="waitlist"`.',
     required: true,
     schema: { type: "string", const: 'Bearer realm="waitlist"' },
-  },
-  allow: {
-    description: `Always \`${ALLOWED_METHODS}\`.`,
-    required: true,
-    schema: { type: "string", const: ALLOWED_METHODS },
   },
   rateLimitPolicy: {
     description:
@@ -58,7 +61,7 @@ const headers = {
   },
 } satisfies Record<string, HeaderObject>;
 
-const baseHeaders = { "Request-Id": headers.requestId, "Cache-Control": headers.cacheControl };
+const baseHeaders = { "Request-Id": headers.requestId, "Cache-Control": cacheControlHeader(CACHE_CONTROL.never) };
 /** On every response of an operation that needs a key (not on 405s and unknown paths, which are answered before). */
 const limitHeaders = { "RateLimit-Policy": headers.rateLimitPolicy, RateLimit: headers.rateLimit };
 
@@ -87,11 +90,24 @@ const problems = {
   internal: problemResponse("internal", "An unexpected failure. The body never contains internals; the server logs the error under the request id."),
 };
 
-function okResponse(description: string, schema: JsonSchema, paged: boolean, keyed = true): ResponseObject {
+interface Success {
+  /** A list that can be paged (Link). */
+  paged: boolean;
+  /** Needs a key (rate-limit headers). */
+  keyed: boolean;
+  cacheControl: CacheControl;
+  etag: Record<string, HeaderObject>;
+}
+
+/** The 200 of an operation, and the other answers on its path: 304, and the 204, 308 and 405 of other requests. */
+function successResponses(description: string, schema: JsonSchema, { paged, keyed, cacheControl, etag }: Success): Record<string, ResponseObject> {
+  const cacheHeaders = { "Request-Id": headers.requestId, "Cache-Control": cacheControlHeader(cacheControl), ...(keyed && limitHeaders) };
   return {
-    description,
-    headers: { ...baseHeaders, ...(keyed && limitHeaders), ...(paged && { Link: headers.link }) },
-    content: { "application/json": { schema } },
+    "200": { description, headers: { ...cacheHeaders, ...etag, ...(paged && { Link: headers.link }) }, content: { "application/json": { schema } } },
+    "204": optionsResponse(headers.requestId, !keyed),
+    "304": notModifiedResponse({ ...cacheHeaders, ETag: { ...Object.values(etag)[0]!, required: true } }),
+    "308": redirectResponse(headers.requestId),
+    "405": methodNotAllowedResponse((extra) => problemResponse("method_not_allowed", "The API is read-only.", extra)),
   };
 }
 
@@ -211,9 +227,9 @@ const listWaitlists: OperationObject = {
   description:
     "Every waitlist, oldest first (creation order, ties broken by an internal id). Without `limit` the response is the complete array; with `limit` it is one page and the `Link` header leads to the next.",
   tags: ["Waitlists"],
-  parameters: queryParameters(waitlistListParamsSchema),
+  parameters: [...queryParameters(waitlistListParamsSchema), ifNoneMatchParameter],
   responses: {
-    "200": okResponse("The waitlists (all of them, or one page).", { type: "array", items: ref("Waitlist") }, true),
+    ...successResponses("The waitlists (all of them, or one page).", { type: "array", items: ref("Waitlist") }, { paged: true, keyed: true, cacheControl: CACHE_CONTROL.revalidatePrivate, etag: etagHeader }),
     "400": problems.invalid_parameter("An unknown or repeated query parameter, a `limit` outside 1–1000, or a bad cursor."),
     ...errorsCommon,
   },
@@ -228,9 +244,9 @@ const getWaitlist: OperationObject = {
   summary: "Get one waitlist",
   description: "One waitlist by id. It takes no query parameters: any is a 400.",
   tags: ["Waitlists"],
-  parameters: [pathId],
+  parameters: [pathId, ifNoneMatchParameter],
   responses: {
-    "200": okResponse("The waitlist.", ref("Waitlist"), false),
+    ...successResponses("The waitlist.", ref("Waitlist"), { paged: false, keyed: true, cacheControl: CACHE_CONTROL.revalidatePrivate, etag: etagHeader }),
     "400": problems.invalid_parameter("The id is not a UUID, or a query parameter was given."),
     ...errorsCommon,
     "404": problems.not_found("No waitlist has this id."),
@@ -248,12 +264,12 @@ const listSignups: OperationObject = {
     "With `limit` the response is one page and the `Link` header leads to the next one. Walking all pages returns every signup exactly once, in the same order as the full list, even while new signups arrive (they appear at the end).",
   ].join("\n\n"),
   tags: ["Signups"],
-  parameters: [pathId, ...queryParameters(signupListParamsSchema), inputFilters],
+  parameters: [pathId, ...queryParameters(signupListParamsSchema), inputFilters, ifNoneMatchParameter],
   responses: {
-    "200": okResponse(
+    ...successResponses(
       "The signups (all of them, or one page): `Signup` objects, or `SignupWithFields` objects when `fields` is given.",
       { type: "array", items: { anyOf: [ref("Signup"), ref("SignupWithFields")] } },
-      true,
+      { paged: true, keyed: true, cacheControl: CACHE_CONTROL.personalData, etag: pageEtagHeader },
     ),
     "400": problems.invalid_parameter(
       `The id is not a UUID; a query parameter is unknown (e.g. \`verfied\`) or repeated; \`verified\`/\`referral\` is not \`true\` or \`false\`; \`created_since\` or \`created_until\` is not a date or a date-time with an offset, or \`created_until\` is not later than \`created_since\`; \`email\` or \`email_contains\` is empty or longer than 320 characters; an \`input.\` parameter has no label or is one more than ${MAX_INPUT_FILTERS}; \`fields\` names an unknown field; \`limit\` is outside 1–1000; or the cursor is bad or from another list or other filters.`,
@@ -279,11 +295,16 @@ const listSignups: OperationObject = {
 const getOpenApi: OperationObject = {
   operationId: "getOpenApiDocument",
   summary: "This document",
-  description: "The OpenAPI 3.1 document of this API. No API key needed.",
+  description: "The OpenAPI 3.1 document of this API. No API key needed, readable from any origin (CORS), not rate-limited. It takes no query parameters: any is a 400.",
   tags: ["Meta"],
-  parameters: [],
+  parameters: [ifNoneMatchParameter],
   responses: {
-    "200": okResponse("The OpenAPI document.", { type: "object", required: ["openapi", "paths"] }, false, false),
+    ...successResponses(
+      "The OpenAPI document.",
+      { type: "object", required: ["openapi", "paths"], properties: { openapi: { type: "string" }, paths: { type: "object" } } },
+      { paged: false, keyed: false, cacheControl: CACHE_CONTROL.revalidatePublic, etag: etagHeader },
+    ),
+    "400": problemResponse("invalid_parameter", "A query parameter was given. The body's `parameter` names it."),
     "500": problems.internal,
   },
   "x-codeSamples": [curl("Download", 'curl -sS "$WAITLIST_URL/v1/openapi.json" -o openapi.json')],
@@ -299,7 +320,7 @@ Authentication: send an API key as \`Authorization: Bearer <key>\` (or \`X-API-K
 
 Order of checks: method, then authentication, then role, then parameters, then the resource. So \`POST\` is a 405 even without a key, and a caller without a valid key learns nothing about ids or parameters.
 
-Methods: \`GET\`. \`HEAD\` answers like \`GET\` (same status and headers) without a body. \`OPTIONS\` is a 204 with \`Allow: ${ALLOWED_METHODS}\`. \`POST\`, \`PUT\`, \`PATCH\` and \`DELETE\` are a 405 with the same \`Allow\` header.
+Methods: \`GET\`. \`HEAD\` answers like \`GET\` (same status and headers) without a body. \`OPTIONS\` is a 204 with \`Allow: ${ALLOWED_METHODS}\` (and answers CORS preflights). \`POST\`, \`PUT\`, \`PATCH\` and \`DELETE\` are a 405 with the same \`Allow\` header.
 
 Errors: every non-2xx response, including unknown paths under \`/v1\`, is \`${PROBLEM_CONTENT_TYPE}\` (RFC 9457) with \`type\`, \`title\`, \`status\`, \`detail\`, a stable \`code\` and the \`request_id\`; a 400 also names the \`parameter\`. Branch on \`code\`, not on \`detail\` (which is for humans and may change). The codes:
 ${errorCodes}
@@ -308,11 +329,13 @@ Rate limits (per server process, so a restart forgets them): each API key may ma
 
 Lists: by default a list is complete (a bare JSON array). Add \`limit\` (1–${MAX_PAGE_LIMIT}) for keyset pages: the \`Link: <url>; rel="next"\` header carries the next page's absolute URL (on the origin the request was sent to: its \`Host\` header, or \`X-Forwarded-Host\`/\`X-Forwarded-Proto\` when a reverse proxy the server trusts sets them) with an opaque cursor and all other parameters; the last page has no \`Link\`. Order is creation order, oldest first, ties broken by an internal id, stable across pages.
 
-Paths have no trailing slash: a request to \`/v1/waitlist/\` is redirected (308) to \`/v1/waitlist\`, the only non-2xx answer without a problem body.
+Paths have no trailing slash: a request to \`/v1/waitlist/\` is redirected (308, \`Cache-Control: no-store\`) to \`/v1/waitlist\`; that and \`304\` are the only non-2xx answers without a problem body. An unknown path under \`/v1\` is a 404 \`not_found\` problem for every method, answered before any key check (so without rate-limit headers).
 
 Unknown query parameters, repeated parameters and values other than the documented ones are a 400 naming the parameter: a typo such as \`verfied=true\` never silently returns unfiltered data.
 
-Every response carries a \`Request-Id\` header and \`Cache-Control: no-store\`. The version is the path prefix \`/v1\`: fields may be added to problem bodies, but resource objects keep exactly the fields documented here.`;
+Every response carries a \`Request-Id\` header and a \`Cache-Control\` header (see Caching below). The version is the path prefix \`/v1\`: fields may be added to problem bodies, but resource objects keep exactly the fields documented here.
+
+${HTTP_DESCRIPTION}`;
 
 /** The operation of each /v1 route; the route table (./route-table.ts) puts them on their paths. */
 export const operations = { listWaitlists, getWaitlist, listSignups, getOpenApi };
@@ -321,7 +344,13 @@ export const operations = { listWaitlists, getWaitlist, listSignups, getOpenApi 
 export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDocument => ({
   openapi: "3.1.1",
   jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
-  info: { title: "Waitlist API", version: "1.0.0", description },
+  info: {
+    title: "Waitlist API",
+    version: "1.0.0",
+    description,
+    contact: { name: "The operator of this server, who issues the API keys" },
+    license: { name: "Proprietary: for the clients of this server", identifier: "LicenseRef-Proprietary" },
+  },
   servers: [{ url: "/v1", description: "This server (the document's own origin)." }],
   tags: [
     { name: "Waitlists", description: "The waitlists that were created." },
@@ -350,11 +379,6 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
           parameter: { type: "string", description: "Only with `invalid_parameter`: the path or query parameter at fault (`id`, `limit`, the unknown name, ...)." },
         },
       },
-    },
-    responses: {
-      NotFound: problems.not_found("Any path under `/v1` that is not listed here, whatever the method. Answered before any key check, so without rate-limit headers.", false),
-      MethodNotAllowed: problemResponse("method_not_allowed", "`POST`, `PUT`, `PATCH` or `DELETE` on any operation: the API is read-only. Checked before the API key.", { Allow: headers.allow }),
-      Options: { description: "`OPTIONS` on any operation: no body.", headers: { ...baseHeaders, Allow: headers.allow } },
     },
     securitySchemes: {
       bearerAuth: { type: "http", scheme: "bearer", description: "`Authorization: Bearer <key>`. Keys look like `wl_` followed by 43 base64url characters." },

@@ -57,8 +57,9 @@ export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
 
 export function toProblemResponse(error: unknown, requestId: string): Response {
   const problem = toProblem(error, requestId);
-  return new Response(JSON.stringify(problem), {
+  const text = JSON.stringify(problem);
+  return new Response(text, {
     status: problem.status,
-    headers: { ...baseHeaders(requestId), "Content-Type": PROBLEM_CONTENT_TYPE, ...problemHeaders(problem.code) },
+    headers: { ...baseHeaders(requestId), "Content-Type": PROBLEM_CONTENT_TYPE, "Content-Length": String(Buffer.byteLength(text)), ...problemHeaders(problem.code) },
   });
 }

@@ -1,4 +1,5 @@
 import type { Position } from "@/lib/sqlite/keyset";
+import { ifNoneMatchMatches, weakEtag } from "@/lib/http/conditional";
 import { encodeCursor } from "./cursor";
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
@@ -7,13 +8,29 @@ export function jsonResponse(body: unknown, headers: Record<string, string> = {}
   return jsonTextResponse(JSON.stringify(body), headers);
 }
 
-/** For bodies that are already JSON text (SQLite builds signup objects itself). */
+/**
+ * For bodies that are already JSON text (SQLite builds signup objects itself). Content-Length
+ * marks a body built in memory: the production server encodes it at once (or not at all below
+ * 1 KB) instead of as a stream.
+ */
 export function jsonTextResponse(text: string, headers: Record<string, string> = {}): Response {
-  return new Response(text, { status: 200, headers: { "Content-Type": JSON_CONTENT_TYPE, ...headers } });
+  return new Response(text, { status: 200, headers: { "Content-Type": JSON_CONTENT_TYPE, "Content-Length": String(Buffer.byteLength(text)), ...headers } });
 }
 
-export function jsonStreamResponse(body: ReadableStream<Uint8Array>): Response {
-  return new Response(body, { status: 200, headers: { "Content-Type": JSON_CONTENT_TYPE } });
+/**
+ * A JSON body with an ETag of its content and of `headers` (a page's Link changes when signups
+ * arrive after it): 304 without a body when If-None-Match already names it.
+ */
+export function conditionalJsonResponse(request: Request, text: string, headers: Record<string, string>, cacheControl: string): Response {
+  const etag = weakEtag(text, ...Object.entries(headers).flat());
+  const validators = { ETag: etag, "Cache-Control": cacheControl };
+  if (ifNoneMatchMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers: validators });
+  return jsonTextResponse(text, { ...headers, ...validators });
+}
+
+/** A streamed JSON body: no Content-Length, encoded batch by batch. */
+export function jsonStreamResponse(body: ReadableStream<Uint8Array>, cacheControl: string): Response {
+  return new Response(body, { status: 200, headers: { "Content-Type": JSON_CONTENT_TYPE, "Cache-Control": cacheControl } });
 }
 
 /**

@@ -1,9 +1,11 @@
-import { DELETE, OPTIONS, PATCH, POST, PUT } from "./methods";
+import { DELETE, optionsHandler, PATCH, POST, PUT } from "./methods";
 import { openApiDocumentWith, operations } from "./openapi";
 import type { OpenApiDocument, OperationObject } from "./openapi-types";
-import { jsonResponse } from "./responses";
+import { CACHE_CONTROL } from "./headers";
+import { conditionalJsonResponse } from "./responses";
 import { getWaitlistRoute, listSignupsRoute, listWaitlistsRoute } from "./routes";
 import { withApiKey, type ApiHandler } from "./with-api-key";
+import { noParamsSchema, parseApiQuery } from "@/lib/domain/list-params";
 
 // The routes of /v1, one entry each. From this table come the exports of app/v1/**/route.ts
 // (routeModule), the production server's fast path (lib/server/api-routes.ts) and the paths of the
@@ -14,10 +16,11 @@ import { withApiKey, type ApiHandler } from "./with-api-key";
 //   HEAD), without Next.js's routing. Everything else under /v1 goes to Next.js: other methods
 //   (OPTIONS 204, the others 405: ./methods.ts), a trailing slash (Next's 308 to the path without
 //   it), unknown paths (404: app/v1/[[...path]]/route.ts), a `{param}` that does not percent-decode.
-// - Its responses lack one header Next.js adds to every route handler's, `Vary: rsc,
-//   next-router-state-tree, next-router-prefetch, next-router-segment-prefetch`, which means nothing
-//   for JSON that is never cached (`Cache-Control: no-store`). Neither compresses /v1 responses.
-//   Security headers and Request-Id come from lib/server for both.
+// - It compresses what it serves (lib/http/compression.ts); the few /v1 answers Next.js serves are
+//   small problem bodies and empty 204/308s, sent as they are. Next.js adds `Vary: rsc,
+//   next-router-state-tree, …` to every route handler's response and a `Refresh` header to its
+//   redirect: lib/server/next-api-headers.ts takes them off. Security headers and Request-Id come
+//   from lib/server for both.
 // - A path matches at most one template: the fast path takes the first that matches, where
 //   Next.js would prefer a static segment to a `{param}`; add none that overlap.
 
@@ -42,8 +45,16 @@ export const API_ROUTES = [
   route({ template: "/waitlist", method: "GET", needsKey: true, handler: listWaitlistsRoute, operation: operations.listWaitlists }),
   route({ template: "/waitlist/{id}", method: "GET", needsKey: true, handler: getWaitlistRoute, operation: operations.getWaitlist }),
   route({ template: "/waitlist/{id}/signup", method: "GET", needsKey: true, handler: listSignupsRoute, operation: operations.listSignups }),
-  route({ template: "/openapi.json", method: "GET", needsKey: false, handler: () => jsonResponse(openApiDocument), operation: operations.getOpenApi }),
+  route({ template: "/openapi.json", method: "GET", needsKey: false, handler: getOpenApiRoute, operation: operations.getOpenApi }),
 ];
+
+// GET /v1/openapi.json – this API's OpenAPI document (public: no key, any origin)
+function getOpenApiRoute({ request, url }: { request: Request; url: URL }): Response {
+  parseApiQuery(url.searchParams, noParamsSchema);
+  openApiText ??= JSON.stringify(openApiDocument);
+  return conditionalJsonResponse(request, openApiText, {}, CACHE_CONTROL.revalidatePublic);
+}
+let openApiText: string | undefined;
 
 export type ApiPathTemplate = (typeof API_ROUTES)[number]["template"];
 
@@ -60,7 +71,7 @@ type RouteHandler<Params> = (request: Request, segment: { params: Promise<Params
 export interface RouteModule<Params> {
   GET: RouteHandler<Params>;
   HEAD: RouteHandler<Params>;
-  OPTIONS: typeof OPTIONS;
+  OPTIONS: ReturnType<typeof optionsHandler>;
   POST: typeof POST;
   PUT: typeof PUT;
   PATCH: typeof PATCH;
@@ -70,7 +81,7 @@ export interface RouteModule<Params> {
 const modules = new Map<string, RouteModule<never>>(
   API_ROUTES.map(({ template, needsKey, handler }) => {
     const GET = withApiKey(handler as ApiHandler<unknown>, { public: !needsKey });
-    return [template, { GET, HEAD: GET, OPTIONS, POST, PUT, PATCH, DELETE }];
+    return [template, { GET, HEAD: GET, OPTIONS: optionsHandler({ anyOrigin: !needsKey }), POST, PUT, PATCH, DELETE }];
   }),
 );
 

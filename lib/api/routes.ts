@@ -2,7 +2,8 @@
 // withApiKey and hands them to app/v1/**/route.ts and to the production server's fast path.
 import { jsonArrayStream } from "./json-stream";
 import { parseKeyset } from "./keyset";
-import { jsonResponse, jsonStreamResponse, jsonTextResponse, nextPageHeaders } from "./responses";
+import { CACHE_CONTROL } from "./headers";
+import { conditionalJsonResponse, jsonStreamResponse, nextPageHeaders } from "./responses";
 import { signupsScope, WAITLISTS_SCOPE } from "./scopes";
 import type { ApiHandler } from "./with-api-key";
 import { noParamsSchema, parseApiQuery, parseSignupListQuery, waitlistListParamsSchema } from "@/lib/domain/list-params";
@@ -12,21 +13,21 @@ import { getWaitlistOrThrow, listWaitlists } from "@/lib/domain/waitlists/querie
 import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
 
 // GET /v1/waitlist – list waitlists (all, or one keyset page with ?limit&cursor)
-export const listWaitlistsRoute: ApiHandler<object> = ({ url }) => {
+export const listWaitlistsRoute: ApiHandler<object> = ({ request, url }) => {
   const page = parseKeyset(WAITLISTS_SCOPE, parseApiQuery(url.searchParams, waitlistListParamsSchema), "number");
   const { items, next } = listWaitlists(page ?? {});
-  return jsonResponse(items.map(toWaitlistResponse), nextPageHeaders(url, WAITLISTS_SCOPE, next));
+  return conditionalJsonResponse(request, JSON.stringify(items.map(toWaitlistResponse)), nextPageHeaders(url, WAITLISTS_SCOPE, next), CACHE_CONTROL.revalidatePrivate);
 };
 
 // GET /v1/waitlist/{id} – one waitlist
-export const getWaitlistRoute: ApiHandler<{ id: string }> = ({ url, params }) => {
+export const getWaitlistRoute: ApiHandler<{ id: string }> = ({ request, url, params }) => {
   const id = parseWaitlistId(params.id);
   parseApiQuery(url.searchParams, noParamsSchema);
-  return jsonResponse(toWaitlistResponse(getWaitlistOrThrow(id)));
+  return conditionalJsonResponse(request, JSON.stringify(toWaitlistResponse(getWaitlistOrThrow(id))), {}, CACHE_CONTROL.revalidatePrivate);
 };
 
 // GET /v1/waitlist/{id}/signup – a waitlist's signups (all of them streamed, or one keyset page with ?limit&cursor)
-export const listSignupsRoute: ApiHandler<{ id: string }> = ({ url, params, requestId }) => {
+export const listSignupsRoute: ApiHandler<{ id: string }> = ({ request, url, params, requestId }) => {
   const waitlistId = parseWaitlistId(params.id);
   const { filter, fields, keyset } = parseSignupListQuery(url.searchParams);
   const scope = { waitlistId, ...filter };
@@ -35,8 +36,8 @@ export const listSignupsRoute: ApiHandler<{ id: string }> = ({ url, params, requ
   getWaitlistOrThrow(waitlistId);
   if (!page) {
     const onError = (error: unknown) => console.error(`[request ${requestId}] signup stream failed`, error);
-    return jsonStreamResponse(jsonArrayStream(signupJsonBatches(scope, undefined, undefined, fields), onError));
+    return jsonStreamResponse(jsonArrayStream(signupJsonBatches(scope, undefined, undefined, fields), onError), CACHE_CONTROL.personalData);
   }
   const { items, next } = signupJsonPage({ scope, ...page, fields });
-  return jsonTextResponse(`[${items.join(",")}]`, nextPageHeaders(url, cursorScope, next));
+  return conditionalJsonResponse(request, `[${items.join(",")}]`, nextPageHeaders(url, cursorScope, next), CACHE_CONTROL.personalData);
 };

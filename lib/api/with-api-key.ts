@@ -1,6 +1,8 @@
 import { admitApiRequest } from "./auth";
 import { baseHeaders, newRequestId } from "./headers";
 import { toProblemResponse } from "./problem";
+import { env } from "@/lib/core/env";
+import { corsHeaders } from "@/lib/http/cors";
 import { requestOrigin } from "@/lib/http/origin";
 
 export interface ApiRequest<Params> {
@@ -14,9 +16,20 @@ export interface ApiRequest<Params> {
 /** A /v1 handler: what it answers once the request is admitted (see withApiKey). */
 export type ApiHandler<Params> = (input: ApiRequest<Params>) => Response | Promise<Response>;
 
-/** Adds the headers every /v1 response carries; HEAD gets the same status and headers, never a body. */
-export function finishResponse(request: Request, response: Response, requestId: string, extraHeaders: Record<string, string> = {}): Response {
-  for (const [name, value] of Object.entries({ ...baseHeaders(requestId), ...extraHeaders })) response.headers.set(name, value);
+export interface Access {
+  /** A public resource (openapi.json): readable from any origin, whatever CORS_ORIGINS says. */
+  anyOrigin?: boolean;
+}
+
+/**
+ * Adds the headers every /v1 response carries (Request-Id, Cache-Control unless the handler chose
+ * one, CORS); HEAD gets the same status and headers, never a body.
+ */
+export function finishResponse(request: Request, response: Response, requestId: string, extraHeaders: Record<string, string> = {}, access: Access = {}): Response {
+  for (const [name, value] of Object.entries({ ...baseHeaders(requestId), ...extraHeaders })) {
+    if (name !== "Cache-Control" || !response.headers.has(name)) response.headers.set(name, value);
+  }
+  for (const [name, value] of Object.entries(corsHeaders(env().CORS_ORIGINS, request.headers.get("origin"), access))) response.headers.append(name, value);
   if (request.method !== "HEAD") return response;
   void response.body?.cancel();
   return new Response(null, { status: response.status, headers: response.headers });
@@ -50,6 +63,6 @@ export function withApiKey<Params>(handler: ApiHandler<Params>, options: { publi
     } catch (error) {
       response = toProblemResponse(error, requestId);
     }
-    return finishResponse(request, response, requestId, limitHeaders);
+    return finishResponse(request, response, requestId, limitHeaders, { anyOrigin: options.public });
   };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
-import { filterFromParams, hasInvertedRange, INPUT_PARAM_PREFIX, signupFilterParamsShape, splitInputParams, type SignupFilter } from "@/lib/domain/signups/filter";
+import { hasInvertedRange, INPUT_PARAM_PREFIX, splitInputParams, type SignupFilter } from "@/lib/domain/signups/filter";
+import { filterFromParams, signupFilterParamsShape } from "@/lib/domain/signups/filter-params";
 import { parseOptions } from "./output";
 
 /** The filter options of `signups export`, as commander gives them. */

@@ -1,6 +1,29 @@
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 
+/** CORS_ORIGINS: any origin (`*`), these origins, or none (CORS off). */
+export type CorsPolicy = "*" | readonly string[] | undefined;
+
+/** Empty means off, `*` any origin, else comma-separated origins (`https://app.example, http://localhost:5173`). */
+function parseCorsOrigins(value: string | undefined, context: z.RefinementCtx): CorsPolicy {
+  const text = value?.trim() ?? "";
+  if (text === "") return undefined;
+  if (text === "*") return "*";
+  const origins: string[] = [];
+  for (const entry of text.split(",").map((each) => each.trim())) {
+    const url = URL.canParse(entry) ? new URL(entry) : undefined;
+    const web = url?.protocol === "http:" || url?.protocol === "https:";
+    // An origin exactly as a browser sends it in Origin: scheme://host[:port], lower case, no default port, no path.
+    if (!web || url!.origin !== entry) {
+      const hint = entry === "*" ? ": `*` stands alone" : web ? ` (did you mean "${url!.origin}"?)` : ": write scheme://host[:port]";
+      context.addIssue({ code: "custom", message: `"${entry}" is not an origin${hint}` });
+      return z.NEVER;
+    }
+    if (!origins.includes(entry)) origins.push(entry);
+  }
+  return origins;
+}
+
 const envSchema = z.object({
   DATABASE_PATH: z.string().min(1).default("./data/waitlist.db"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
@@ -33,6 +56,8 @@ const envSchema = z.object({
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(() => availableParallelism()),
   /** One JSON line per request on stdout (`npm start`); "off" silences it. */
   REQUEST_LOG: z.enum(["on", "off"]).default("on"),
+  /** Browser origins allowed to call /v1 (CORS): comma-separated origins, or `*`. Unset: none. */
+  CORS_ORIGINS: z.string().optional().transform(parseCorsOrigins),
 });
 
 /**
@@ -49,15 +74,18 @@ export type Env = z.infer<typeof envWithDefaults>;
 
 let cached: Env | undefined;
 
+/** Validates an environment (process.env, or another in tests); throws one message naming every problem. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = envWithDefaults.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid environment: ${problems.join("; ")}`);
+  }
+  return parsed.data;
+}
+
 /** The validated environment, parsed once on first use. */
 export function env(): Env {
-  if (!cached) {
-    const parsed = envWithDefaults.safeParse(process.env);
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-      throw new Error(`Invalid environment: ${problems.join("; ")}`);
-    }
-    cached = parsed.data;
-  }
+  cached ??= parseEnv(process.env);
   return cached;
 }

@@ -1,26 +1,12 @@
 import { z } from "zod";
 import { invalidParameter } from "@/lib/core/errors";
-import { DAY_MS } from "@/lib/core/time";
-import {
-  filterFromParams,
-  hasInvertedRange,
-  INPUT_PARAM_PREFIX,
-  MAX_FILTER_TEXT,
-  MAX_INPUT_FILTERS,
-  parseInstant,
-  signupFilterParamsShape,
-  splitInputParams,
-  type InputMatch,
-  type SignupFilter,
-  type SignupScope,
-} from "./signups/filter";
+import { hasInvertedRange, INPUT_PARAM_PREFIX, MAX_FILTER_TEXT, MAX_INPUT_FILTERS, parseInstant, splitInputParams, type InputMatch, type SignupFilter } from "./signups/filter";
+import { booleanWord, filterFromParams, signupFilterParamsShape } from "./signups/filter-params";
 import { SIGNUP_FIELDS, type SignupField } from "./signups/response";
 import { SIGNUP_SORTS, SORT_DIRECTIONS, WAITLIST_SUMMARY_SORTS } from "./sorting";
 
 // One definition of every list parameter, shared by /v1 (strict: bad input is a 400) and the
 // dashboard (lenient: bad input falls back to the default).
-
-const booleanWord = z.enum(["true", "false"], { error: 'must be "true" or "false"' }).transform((word) => word === "true");
 
 export const MAX_PAGE_LIMIT = 1000;
 
@@ -143,23 +129,6 @@ export const signupTableParamsSchema = z.preprocess(
     .transform((state) => (state.from && state.to && state.to < state.from ? { ...state, to: undefined } : state)),
 );
 export type SignupTableParams = z.output<typeof signupTableParamsSchema>;
-
-/** The signups a dashboard state selects (sort and page aside): `to` includes that whole day. */
-export function dashboardFilter(state: SignupTableParams): Omit<SignupScope, "waitlistId"> {
-  return {
-    verified: state.verified,
-    referral: state.referral,
-    createdSince: state.from ? parseInstant(state.from) : undefined,
-    createdUntil: state.to ? new Date(parseInstant(state.to)!.getTime() + DAY_MS) : undefined,
-    emailContains: state.q,
-    inputs: state.inputs.length > 0 ? state.inputs : undefined,
-  };
-}
-
-/** The scope of a waitlist page, its CSV export and the API box. */
-export function dashboardScope(waitlistId: string, state: SignupTableParams): SignupScope {
-  return { waitlistId, ...dashboardFilter(state) };
-}
 
 /**
  * Strictly parses a query string for /v1: an unknown or repeated parameter, or a bad value,

@@ -10,11 +10,11 @@ const SPREAD_DAYS = 90;
 
 /** Fixed ids make the seed idempotent: a waitlist that exists is left alone. */
 export const DEMO_WAITLISTS = [
-  { id: "3f1c6a2e-8b7d-4e5f-9a01-2b3c4d5e6f70", name: "Nimbus Notes beta", website: "https://nimbusnotes.example", signups: 60_000 },
-  { id: "7a9e0c4b-1d2f-4a6b-8c3d-5e7f9a1b2c3d", name: "Orbit Analytics early access", website: "https://orbit-analytics.example", signups: 4_200 },
+  { id: "3f1c6a2e-8b7d-4e5f-9a01-2b3c4d5e6f70", name: "Nimbus Notes beta", website: "https://nimbusnotes.example/", signups: 60_000 },
+  { id: "7a9e0c4b-1d2f-4a6b-8c3d-5e7f9a1b2c3d", name: "Orbit Analytics early access", website: "https://orbit-analytics.example/", signups: 4_200 },
   { id: "b2d4f6a8-3c5e-4f70-9b1d-2e4f6a8c0e12", name: "Fieldwork mobile app", website: "https://fieldwork.example/app", signups: 1_500 },
-  { id: "c8e0a2b4-5d6f-4a81-b3c5-d7e9f1a3b5c7", name: "Larder recipe box", website: "https://larder.example", signups: 300 },
-  { id: "e4f6a8b0-9c1d-4e2f-a345-6b7c8d9e0f12", name: "Quiet Hours launch", website: "https://quiet-hours.example", signups: 0 },
+  { id: "c8e0a2b4-5d6f-4a81-b3c5-d7e9f1a3b5c7", name: "Larder recipe box", website: "https://larder.example/", signups: 300 },
+  { id: "e4f6a8b0-9c1d-4e2f-a345-6b7c8d9e0f12", name: "Quiet Hours launch", website: "https://quiet-hours.example/", signups: 0 },
 ] as const;
 
 export interface SeedResult {

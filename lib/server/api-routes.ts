@@ -8,6 +8,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { API_ROUTES, routeModule } from "@/lib/api/route-table";
+import { codingFor, encodeSync, flushingEncoder, isCompressibleType } from "@/lib/http/compression";
+import { addVary } from "@/lib/http/on-headers";
 
 type RouteHandler = (request: Request, segment: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -60,19 +62,44 @@ function toWebHeaders(request: IncomingMessage): Headers {
   return headers;
 }
 
-/** Runs the matched handler and writes its Response, streaming the body with back-pressure. */
+/**
+ * Runs the matched handler and writes its Response, compressed as Accept-Encoding allows
+ * (lib/http/compression.ts): a body built in memory (it has a Content-Length) at once, a stream
+ * batch by batch with back-pressure, each batch flushed.
+ */
 export async function serveApiRoute({ handler, params }: ApiRouteMatch, request: IncomingMessage, response: ServerResponse) {
   // The handlers read the public origin from the Host / X-Forwarded-* headers, not from this URL.
   const url = new URL(request.url ?? "/", "http://localhost");
   const result = await handler(new Request(url, { method: request.method, headers: toWebHeaders(request) }), { params: Promise.resolve(params) });
   response.statusCode = result.status;
   for (const [name, value] of result.headers) response.setHeader(name, value);
+  const contentType = result.headers.get("content-type");
+  // A 304 stands for the 200 it confirms, which varies with Accept-Encoding.
+  if (isCompressibleType(contentType) || result.status === 304) addVary(response, "Accept-Encoding");
   if (!result.body) {
     response.end();
     return;
   }
+  const length = result.headers.get("content-length");
+  const coding = codingFor(request.headers["accept-encoding"], {
+    method: request.method,
+    status: result.status,
+    contentType,
+    contentEncoding: result.headers.get("content-encoding"),
+    length: length === null ? undefined : Number(length),
+  });
+  if (length !== null) {
+    const body = Buffer.from(await result.arrayBuffer());
+    if (!coding) return void response.end(body);
+    const encoded = encodeSync(coding, body);
+    response.setHeader("Content-Encoding", coding);
+    response.setHeader("Content-Length", encoded.byteLength);
+    return void response.end(encoded);
+  }
+  if (coding) response.setHeader("Content-Encoding", coding);
   try {
-    await pipeline(Readable.fromWeb(result.body as NodeReadableStream), response);
+    const source = Readable.fromWeb(result.body as NodeReadableStream);
+    await (coding ? pipeline(source, flushingEncoder(coding), response) : pipeline(source, response));
   } catch (error) {
     // A client that goes away mid-stream is not a server error; pipeline has cancelled the body.
     if ((error as NodeJS.ErrnoException).code !== "ERR_STREAM_PREMATURE_CLOSE") throw error;

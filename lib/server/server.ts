@@ -10,6 +10,9 @@ import { env } from "@/lib/core/env";
 import { NO_CONTENT_CSP, STATIC_SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { requestContextStorage, type RequestContext } from "@/lib/http/request-context";
 import { matchApiRoute, serveApiRoute } from "./api-routes";
+import { cleanNextApiHeaders } from "./next-api-headers";
+import { compressWhenWritten } from "@/lib/http/compression";
+import { isApiPath } from "@/lib/http/api-path";
 import { batchedLineWriter, logWhenDone } from "./request-log";
 import { checkedFormPost, isPageFormPost } from "./form-body";
 import { listenErrorMessage } from "@/lib/http/listen";
@@ -48,10 +51,17 @@ export async function startServer() {
     });
   });
 
-  /** Hands the request to a /v1 handler directly, or to Next.js (a multipart POST to a page only once its body is known to parse). */
+  /**
+   * Hands the request to a /v1 handler directly, or to Next.js (a multipart POST to a page only once
+   * its body is known to parse). Next.js compresses pages, but not route handlers' bodies (the CSV
+   * export): compressWhenWritten does, unless Next.js already encoded the response.
+   */
   async function forward(request: IncomingMessage, response: ServerResponse) {
     const apiRoute = matchApiRoute(request);
     if (apiRoute) return serveApiRoute(apiRoute, request, response);
+    // Next.js treats `//v1/…` as `/v1/…` (and redirects it).
+    if (isApiPath((request.url ?? "/").replace(/^\/{2,}/, "/"))) cleanNextApiHeaders(request, response);
+    else compressWhenWritten(request, response);
     if (!isPageFormPost(request)) return handle(request, response);
     const checked = await checkedFormPost(request);
     if (typeof checked !== "number") return handle(checked, response);

@@ -24,26 +24,40 @@ export interface Download {
   /** From sending the request to the first body byte / the last byte. */
   firstByteMs: number;
   lastByteMs: number;
+  /** The body, when asked for. */
+  text?: string;
 }
 
 /**
- * One GET read to the end at full speed (node:http, so nothing buffers the body). The hash lets
- * the benchmark check that app and baseline send the same bytes.
+ * One GET read to the end at full speed (node:http, so nothing buffers the body), on a connection
+ * of its own: a kept-alive one that sat idle while this process was busy may have been closed by
+ * the server meanwhile. The hash lets the benchmark check that app and baseline send the same
+ * bytes; `keepText` also returns the body as text.
  */
-export function download(url: string, headers: Record<string, string>): Promise<Download> {
+export function download(url: string, headers: Record<string, string>, { keepText = false } = {}): Promise<Download> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const request = get(url, { headers }, (response) => {
+    const request = get(url, { headers, agent: false }, (response) => {
       const hash = createHash("sha256");
+      const chunks: Buffer[] = [];
       let bytes = 0;
       let firstByteMs = 0;
       response.on("data", (chunk: Buffer) => {
         if (bytes === 0) firstByteMs = performance.now() - started;
         bytes += chunk.length;
         hash.update(chunk);
+        if (keepText) chunks.push(chunk);
       });
       response.on("end", () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, bytes, sha256: hash.digest("hex"), firstByteMs, lastByteMs: performance.now() - started }),
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          bytes,
+          sha256: hash.digest("hex"),
+          firstByteMs,
+          lastByteMs: performance.now() - started,
+          ...(keepText && { text: Buffer.concat(chunks).toString("utf8") }),
+        }),
       );
       response.on("error", reject);
     });
@@ -59,4 +73,10 @@ export function median(values: number[]): number {
 
 export function mean(values: number[]): number {
   return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+/** The value below which `share` of the values lie (nearest rank). */
+export function percentile(values: number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)]!;
 }

@@ -1,8 +1,8 @@
-// npm run bench [-- --out bench.json --rounds 2 --seconds 10 --connections 16 --reuse-build --dist-dir .next-bench --only stream,page]
+// npm run bench [-- --out bench.json --rounds 2 --seconds 10 --connections 16 --reuse-build --dist-dir .next-bench --only stream,page --scale 10m]
 // Builds the dataset, builds and starts the production app and the baseline server on it, measures
 // each scenario on both (alternately) and prints one table. See tests/bench/README.md.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/db/client";
@@ -11,29 +11,52 @@ import { createApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
 import { encodeCursor } from "@/lib/api/cursor";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
+import type { SignupFilter } from "@/lib/domain/signups/filter";
 import { countSignups } from "@/lib/domain/signups/counts";
 import { listSignupRows, prepareSignupInsert } from "@/lib/domain/signups/queries";
-import { prepareDataset } from "./dataset";
+import { prepareDataset, type Dataset } from "./dataset";
+import { emailLookup } from "./email-lookup";
 import { prepareImportFile } from "./import-file";
 import { cliImport } from "./import-scenario";
 import { run, start, stop, waitForHttp, type Child } from "./processes";
 import { formatTable, writeJson, type Row } from "./report";
-import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, staticPage } from "./scenarios";
+import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, staticPage, type Fixture } from "./scenarios";
+import { searchLoad } from "./search-load";
+import { segments } from "./segments";
+import { wireScenario } from "./wire";
 import { workerScaling, type WorkersBench } from "./workers";
 
-const SCENARIOS = { waitlist: singleWaitlist, "first-page": firstPage, "deep-page": deepPage, page: staticPage, "live-page": livePage, stream: fullStream, csv: csvExport, workers: workerScaling } as const;
+// Scenarios against the two servers, in this order.
+const SCENARIOS = {
+  waitlist: singleWaitlist,
+  "first-page": firstPage,
+  "deep-page": deepPage,
+  page: staticPage,
+  "live-page": livePage,
+  segments,
+  "search-load": searchLoad,
+  stream: fullStream,
+  csv: csvExport,
+  wire: wireScenario,
+  workers: workerScaling,
+} as const;
 // These measure the server's memory, so each starts on freshly started servers.
 const FRESH_SERVERS: readonly string[] = ["stream", "csv"];
+// Scenarios without servers.
+const STANDALONE = ["lookup", "import"] as const;
+const SCALES = { "1m": 1_000_000, "10m": 10_000_000 } as const;
 
 const { values: options } = parseArgs({
   options: {
     out: { type: "string" },
-    signups: { type: "string", default: "1000000" },
+    scale: { type: "string", default: "1m" },
+    signups: { type: "string" },
     "import-rows": { type: "string", default: "1000000" },
     rounds: { type: "string", default: "2" },
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "16" },
     "page-requests": { type: "string", default: "15" },
+    "search-load-seconds": { type: "string", default: "30" },
     port: { type: "string", default: "3510" },
     "reuse-build": { type: "boolean", default: false },
     "dist-dir": { type: "string", default: ".next-bench" },
@@ -46,8 +69,12 @@ const count = (name: keyof typeof options) => {
   if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
   return value;
 };
-const selected = options.only ? options.only.split(",") : [...Object.keys(SCENARIOS), "import"];
-for (const name of selected) if (name !== "import" && !(name in SCENARIOS)) throw new Error(`--only: unknown scenario "${name}" (${Object.keys(SCENARIOS).join(", ")}, import)`);
+const ALL_SCENARIOS: readonly string[] = [...Object.keys(SCENARIOS), ...STANDALONE];
+const selected = options.only ? options.only.split(",") : ALL_SCENARIOS;
+for (const name of selected) if (!ALL_SCENARIOS.includes(name)) throw new Error(`--only: unknown scenario "${name}" (${ALL_SCENARIOS.join(", ")})`);
+if (!(options.scale in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(", ")}`);
+const bigCount = options.signups === undefined ? SCALES[options.scale as keyof typeof SCALES] : count("signups");
+const scaleLabel = bigCount % 1_000_000 === 0 ? `${bigCount / 1_000_000}M` : bigCount.toLocaleString("en");
 
 const startedAt = performance.now();
 const log = (line: string) => console.log(`[${((performance.now() - startedAt) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -68,13 +95,18 @@ async function buildApp() {
 }
 
 /** A key and a dashboard session on the bench database, what the scenarios look for, and a writer of new signups. */
-function fixtures(path: string, waitlistId: string) {
-  const db = openDatabase(path);
+function fixtures(dataset: Dataset): Fixture & { close: () => void } {
+  const waitlistId = dataset.bigWaitlistId;
+  const db = openDatabase(dataset.path);
   const key = createApiKey({ name: "bench", roles: [VIEW_ROLE] }, db);
   const { token } = createSession(key.id, db);
   const verified = { waitlistId, verified: true };
-  const deep = listSignupRows({ scope: verified, sort: "created_at", direction: "asc", offset: Math.floor(countSignups(verified, db).total * 0.9), limit: 1 }, db)[0]!;
   const newest = listSignupRows({ scope: verified, offset: 0, limit: 1 }, db)[0]!;
+  const deepCursor = () => {
+    const deep = listSignupRows({ scope: verified, sort: "created_at", direction: "asc", offset: Math.floor(countSignups(verified, db).total * 0.9), limit: 1 }, db)[0]!;
+    return encodeCursor(signupsScope({ waitlistId, verified: true }), { createdAt: deep.createdAt.getTime(), id: deep.id });
+  };
+  let cursor: string | undefined;
   const insert = prepareSignupInsert(waitlistId, db);
   let written = 0;
   const writeSignup = () => {
@@ -82,13 +114,30 @@ function fixtures(path: string, waitlistId: string) {
     insert({ email, verified: true, referral: false, customInputs: "[]" }, Date.now());
     return email;
   };
+  const expect = (filter: SignupFilter) => {
+    const scope = { waitlistId, ...filter };
+    const first = listSignupRows({ scope, offset: 0, limit: 1 }, db)[0];
+    if (!first) throw new Error(`no signup matches ${JSON.stringify(filter)}`);
+    const counts = countSignups(scope, db);
+    return { email: first.email, total: `${counts.total.toLocaleString("en")}${counts.exact ? "" : "+"}` };
+  };
   return {
     close: () => db.$client.close(),
+    databasePath: dataset.path,
+    bigWaitlistId: waitlistId,
+    smallWaitlistId: dataset.smallWaitlistIds[0]!,
+    sampleEmail: dataset.sampleEmail,
+    spanEnd: dataset.spanEnd,
+    scaleLabel,
+    pageTargetMs: bigCount > 1_000_000 ? 600 : 150,
     writeSignup,
+    expect,
     apiHeaders: { authorization: `Bearer ${key.key}` },
     cookieHeaders: { cookie: `${SESSION_COOKIE}=${token}` },
-    deepCursor: encodeCursor(signupsScope({ waitlistId, verified: true }), { createdAt: deep.createdAt.getTime(), id: deep.id }),
+    deepCursor: () => (cursor ??= deepCursor()),
     pageMustContain: newest.email,
+    pageRequests: count("page-requests"),
+    log,
   };
 }
 
@@ -122,54 +171,60 @@ async function main() {
   const servers: Child[] = [];
   let closeDatabase = () => {};
   try {
-    log(`dataset: ${count("signups").toLocaleString("en")} signups …`);
-    const dataset = prepareDataset(workDir, count("signups"));
+    log(`load average before the run: ${loadavg().map((each) => each.toFixed(2)).join(", ")} (1, 5, 15 min) on ${cpus().length} cores`);
+    log(`dataset: ${bigCount.toLocaleString("en")} signups …`);
+    const dataset = prepareDataset(workDir, bigCount);
     log(dataset.cached ? "dataset from the cache" : `dataset built in ${dataset.buildSeconds.toFixed(1)} s`);
     const importRows = count("import-rows");
     const importFile = selected.includes("import") ? await prepareImportFile(cacheDir, importRows) : "";
     const rows: Row[] = [];
     if (selected.some((name) => name !== "import")) {
-      await buildApp();
-      const { close, ...fixture } = fixtures(dataset.path, dataset.bigWaitlistId);
+      const { close, ...fixture } = fixtures(dataset);
       closeDatabase = close;
-      const shared = {
-        bigWaitlistId: dataset.bigWaitlistId,
-        smallWaitlistId: dataset.smallWaitlistIds[0]!,
-        ...fixture,
-        rounds: count("rounds"),
-        seconds: count("seconds"),
-        connections: count("connections"),
-        pageRequests: count("page-requests"),
-        log,
-      };
-      let bench: WorkersBench | undefined;
-      for (const [name, scenario] of Object.entries(SCENARIOS)) {
-        if (!selected.includes(name)) continue;
-        if (!bench || FRESH_SERVERS.includes(name)) {
-          await Promise.all(servers.splice(0).map(stop));
-          const [app, baseline] = await startServers(dataset.path);
-          servers.push(app, baseline);
-          bench = {
-            ...shared,
-            app: { name: "app", origin: ORIGIN(APP_PORT()), pid: app.process.pid! },
-            baseline: { name: "baseline", origin: ORIGIN(APP_PORT() + 10), pid: baseline.process.pid! },
-            startApp: async (env, portOffset) => ({ origin: ORIGIN(APP_PORT() + portOffset), child: await startApp(dataset.path, APP_PORT() + portOffset, env) }),
-          };
-          log(`servers up: app ${bench.app.origin} (pid ${bench.app.pid}), baseline ${bench.baseline.origin} (pid ${bench.baseline.pid})`);
+      if (selected.some((name) => name in SCENARIOS)) {
+        await buildApp();
+        const shared = { ...fixture, rounds: count("rounds"), seconds: count("seconds"), connections: count("connections"), searchLoadSeconds: count("search-load-seconds") };
+        let bench: WorkersBench | undefined;
+        for (const [name, scenario] of Object.entries(SCENARIOS)) {
+          if (!selected.includes(name)) continue;
+          if (!bench || FRESH_SERVERS.includes(name)) {
+            await Promise.all(servers.splice(0).map(stop));
+            const [app, baseline] = await startServers(dataset.path);
+            servers.push(app, baseline);
+            bench = {
+              ...shared,
+              app: { name: "app", origin: ORIGIN(APP_PORT()), pid: app.process.pid! },
+              baseline: { name: "baseline", origin: ORIGIN(APP_PORT() + 10), pid: baseline.process.pid! },
+              startApp: async (env, portOffset) => ({ origin: ORIGIN(APP_PORT() + portOffset), child: await startApp(dataset.path, APP_PORT() + portOffset, env) }),
+            };
+            log(`servers up: app ${bench.app.origin} (pid ${bench.app.pid}), baseline ${bench.baseline.origin} (pid ${bench.baseline.pid})`);
+          }
+          log(`${name} (load average ${loadavg()[0]!.toFixed(2)})`);
+          try {
+            rows.push(...(await scenario(bench)));
+          } catch (error) {
+            // What the servers said last is often the reason (a crash, a refused request).
+            for (const [label, server] of [["app", servers[0]!], ["baseline", servers[1]!]] as const) console.error(`--- ${label} output (end) ---\n${server.output().slice(-4000)}`);
+            throw error;
+          }
         }
-        rows.push(...(await scenario(bench)));
+        await Promise.all(servers.splice(0).map(stop));
       }
-      await Promise.all(servers.splice(0).map(stop));
+      if (selected.includes("lookup")) {
+        log(`lookup (load average ${loadavg()[0]!.toFixed(2)})`);
+        rows.push(...emailLookup(fixture));
+      }
     }
     if (selected.includes("import")) rows.push(...(await cliImport(workDir, importFile, importRows, log)));
 
     console.log(`\n${formatTable(rows)}\n`);
     const missed = rows.filter((each) => each.met === false);
+    console.log(`load average at the end: ${loadavg().map((each) => each.toFixed(2)).join(", ")} (1, 5, 15 min; the benchmark's own processes included)`);
     console.log(missed.length ? `targets missed: ${missed.map((each) => `${each.scenario} ${each.metric}`).join("; ")}` : "all targets met");
     log("done");
     if (options.out) {
       const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version };
-      writeJson(options.out, { measuredAt: new Date().toISOString(), machine, options, dataset: { signups: dataset.bigCount, buildSeconds: dataset.buildSeconds, cached: dataset.cached }, rows });
+      writeJson(options.out, { measuredAt: new Date().toISOString(), machine, loadAverage: loadavg(), options, dataset: { signups: dataset.bigCount, buildSeconds: dataset.buildSeconds, cached: dataset.cached }, rows });
       log(`wrote ${options.out}`);
     }
   } finally {

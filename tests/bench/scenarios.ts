@@ -1,3 +1,4 @@
+import type { SignupFilter } from "@/lib/domain/signups/filter";
 import { download, load, mean, median, type Download } from "./measure";
 import { withPeakRss } from "./processes";
 import { row, type Row } from "./report";
@@ -10,24 +11,42 @@ export interface Server {
   pid: number;
 }
 
-export interface Bench {
-  app: Server;
-  baseline: Server;
+/** The dataset and what the scenarios look for in it, with or without servers. */
+export interface Fixture {
+  databasePath: string;
   apiHeaders: Record<string, string>;
   cookieHeaders: Record<string, string>;
   bigWaitlistId: string;
+  /** "1M", "10M": the big waitlist's size in labels. */
+  scaleLabel: string;
+  /** The issue's target for a dashboard view at this size. */
+  pageTargetMs: number;
   /** A waitlist of a few signups: warms up the bulk routes without growing the heap. */
   smallWaitlistId: string;
-  deepCursor: string;
+  /** The email of a signup in the middle of the big waitlist. */
+  sampleEmail: string;
+  /** The dataset's signups end before this instant. */
+  spanEnd: number;
+  /** A keyset cursor 90 % into the verified signups (computed on first use: a long walk on a big list). */
+  deepCursor: () => string;
   /** Text the dashboard page must contain (its newest row's email), so a sign-in or error page never passes. */
   pageMustContain: string;
+  /** The newest signup of the big waitlist under a filter, and how many there are ("10,000+" past the search cap), by the query layer. */
+  expect: (filter: SignupFilter) => { email: string; total: string };
   /** Adds a signup to the big waitlist (as a visitor signing up would) and returns its email. */
   writeSignup: () => string;
+  pageRequests: number;
+  log: (line: string) => void;
+}
+
+export interface Bench extends Fixture {
+  app: Server;
+  baseline: Server;
   rounds: number;
   seconds: number;
   connections: number;
-  pageRequests: number;
-  log: (line: string) => void;
+  /** How long /v1 is measured with and without the dashboard loops of search-load.ts. */
+  searchLoadSeconds: number;
 }
 
 /** Round 1 runs the app first, round 2 the baseline first, and so on: drift on a shared machine hits both. */
@@ -78,7 +97,7 @@ export function firstPage(bench: Bench) {
 }
 
 export function deepPage(bench: Bench) {
-  return loadScenario(bench, "signups deep page (90% in)", `/v1/waitlist/${bench.bigWaitlistId}/signup?limit=100&verified=true&cursor=${bench.deepCursor}`);
+  return loadScenario(bench, "signups deep page (90% in)", `/v1/waitlist/${bench.bigWaitlistId}/signup?limit=100&verified=true&cursor=${bench.deepCursor()}`);
 }
 
 /**

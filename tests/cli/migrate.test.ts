@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readlinkSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -8,7 +8,7 @@ let cli: CliSandbox;
 beforeEach(() => (cli = cliSandbox()));
 afterEach(() => cli.remove());
 
-const MIGRATIONS = 3; // db/migrations/meta/_journal.json
+const MIGRATIONS = (JSON.parse(readFileSync("db/migrations/meta/_journal.json", "utf8")) as { entries: unknown[] }).entries.length;
 
 function journalRows(): number {
   const db = new Database(cli.databasePath, { readonly: true });

@@ -131,7 +131,7 @@ test("the API box shows the /v1 URL, curl and CLI export for every filter, and t
   await expect(page.getByTestId("api-url")).toHaveText(url);
   await expect(page.getByTestId("api-curl")).toHaveText(`curl -H "Authorization: Bearer <API_KEY>" '${url}'`);
   await expect(page.getByTestId("api-cli")).toHaveText(
-    `npm run cli -- signups export --waitlist ${waitlist.id} --verified true --created-since ${from} --created-until ${until} --email-contains ${tag} --input role=Engineer`,
+    `npm run --silent cli -- signups export --waitlist ${waitlist.id} --verified true --created-since ${from} --created-until ${until} --email-contains ${tag} --input role=Engineer`,
   );
   const response = await page.request.get(url, { headers: { authorization: `Bearer ${createKey().key}` } });
   expect(response.status()).toBe(200);

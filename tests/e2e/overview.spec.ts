@@ -9,6 +9,7 @@ test.beforeEach(async ({ context }) => {
 test("the overview lists every waitlist with its totals", async ({ page }) => {
   const prefix = unique("Overview");
   const busy = createWaitlist({ name: `${prefix} busy`, website: "https://busy.example.com" });
+  // Stored in the WHATWG URL serialization, as the API returns it: a bare origin gains its "/".
   const day = Date.UTC(2026, 0, 15, 12);
   insertSignups(busy.id, [
     { email: "a@x.com", verified: true, referral: true, customInputs: [], createdAt: new Date(day - 86_400_000) },
@@ -20,11 +21,11 @@ test("the overview lists every waitlist with its totals", async ({ page }) => {
   await page.goto(`/?q=${encodeURIComponent(prefix)}`);
   const rows = page.locator("tbody tr");
   await expect(rows).toHaveCount(2);
-  await expect(rows.nth(0).locator("td")).toHaveText([`${prefix} busy`, "https://busy.example.com (opens in a new tab)", "3", "66.7%", "33.3%", "Jan 15, 2026"]);
-  await expect(rows.nth(1).locator("td")).toHaveText([`${prefix} quiet`, "http://quiet.example.com (opens in a new tab)", "0", "—", "—", "None yet"]);
+  await expect(rows.nth(0).locator("td")).toHaveText([`${prefix} busy`, "https://busy.example.com/ (opens in a new tab)", "3", "66.7%", "33.3%", "Jan 15, 2026"]);
+  await expect(rows.nth(1).locator("td")).toHaveText([`${prefix} quiet`, "http://quiet.example.com/ (opens in a new tab)", "0", "—", "—", "None yet"]);
 
   const website = rows.nth(0).getByRole("link", { name: /busy\.example\.com/ });
-  await expect(website).toHaveAttribute("href", "https://busy.example.com");
+  await expect(website).toHaveAttribute("href", "https://busy.example.com/");
   await expect(website).toHaveAttribute("target", "_blank");
   await expect(website).toHaveAttribute("rel", "noopener noreferrer");
 

@@ -45,7 +45,7 @@ describe("dashboard URL state", () => {
     const state = parseSignupTableParams({ verified: "false", q: "x", from: "2026-10-01", to: "2026-10-31", "input.company": "Acme Inc", page: "2", sort: "email" });
     expect(signupApiPath("id", state)).toBe("/v1/waitlist/id/signup?verified=false&created_since=2026-10-01&created_until=2026-11-01&email_contains=x&input.company=Acme+Inc");
     expect(signupCliCommand("id", state)).toBe(
-      "npm run cli -- signups export --waitlist id --verified false --created-since 2026-10-01 --created-until 2026-11-01 --email-contains x --input 'company=Acme Inc'",
+      "npm run --silent cli -- signups export --waitlist id --verified false --created-since 2026-10-01 --created-until 2026-11-01 --email-contains x --input 'company=Acme Inc'",
     );
     expect(signupExportHref("id", state)).toBe("/waitlists/id/export?verified=false&q=x&from=2026-10-01&to=2026-10-31&input.company=Acme+Inc");
     expect(signupApiPath("id", parseSignupTableParams({ page: "2" }))).toBe("/v1/waitlist/id/signup");

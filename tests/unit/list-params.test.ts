@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { AppError } from "@/lib/core/errors";
-import { dashboardScope, parseApiQuery, parseSignupListQuery, parseSignupTableParams, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { parseApiQuery, parseSignupListQuery, parseSignupTableParams, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { dashboardScope } from "@/lib/domain/signups/dashboard-scope";
 
 function apiError(query: string, schema: z.ZodType = signupListParamsSchema): AppError {
   try {

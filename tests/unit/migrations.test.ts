@@ -6,6 +6,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
+import { registerMigrationFunctions } from "@/db/migrate";
 import { prepareSignupInsert } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 
@@ -132,6 +133,7 @@ describe("migrations", () => {
 
   it("databases migrated by drizzle's migrate() keep their journal: nothing re-runs, and new migrations apply once", () => {
     const sqlite = new Database(path);
+    registerMigrationFunctions(sqlite);
     migrate(drizzle(sqlite), { migrationsFolder: realMigrations });
     sqlite.close();
     const byDrizzle = snapshot().journal;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countSignups, signupsPerDay } from "@/lib/domain/signups/counts";
 import { deferDerivation } from "@/lib/domain/signups/derive";
 import { inputFacets, inputFacetValues } from "@/lib/domain/signups/facets";
+import { FACET_ROW_CAP } from "@/lib/domain/signups/limits";
 import type { InputMatch, SignupFilter, SignupScope } from "@/lib/domain/signups/filter";
 import { findSignupsByEmail } from "@/lib/domain/signups/find";
 import { listSignupRows, prepareSignupInsert, signupJsonBatches, signupRowBatches, type SignupRow } from "@/lib/domain/signups/queries";
@@ -160,7 +161,8 @@ describe.each([
 
   it.each(FILTERS)("input facets count the values under the other filters for %j", (filter) => {
     const waitlistId = list();
-    const facets = inputFacets({ waitlistId, ...filter }, { labels: 8, values: 5 }, temp.db);
+    // Counted over every matching row here; the row cap has a test of its own below.
+    const facets = inputFacets({ waitlistId, ...filter }, { labels: 8, values: 5, rowCap: Infinity }, temp.db);
     const matching = rowsOf.get(waitlistId)!.filter((row) => matches(row, filter)).length;
     if (filter.emailContains !== undefined && matching > 10_000) return expect(facets).toBeNull();
     if (!facets) throw new Error("no facets");
@@ -173,7 +175,32 @@ describe.each([
       }
       const top = [...counted].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).slice(0, 5);
       expect(facet.values).toEqual(top.map(([value, count]) => ({ value, count })));
+      expect(facet.exact).toBe(true);
     }
+  });
+});
+
+describe("facets past the row cap", () => {
+  it("counts values in the first FACET_ROW_CAP matching signups only, as lower bounds, and says so", () => {
+    const filter = { inputs: [{ label: "role", value: "Engineer" }] };
+    const engineers = rowsOf.get(large)!.filter((row) => matches(row, filter));
+    expect(engineers.length).toBeGreaterThan(FACET_ROW_CAP);
+    const capped = inputFacets({ waitlistId: large, ...filter }, { labels: 8, values: 50 }, temp.db)!;
+    const exact = inputFacets({ waitlistId: large, ...filter }, { labels: 8, values: 50, rowCap: Infinity }, temp.db)!;
+    const company = (facets: typeof capped) => facets.find((facet) => facet.label === "company")!;
+    expect(company(capped).exact).toBe(false);
+    expect(company(exact).exact).toBe(true);
+    const counted = company(capped).values.reduce((total, entry) => total + entry.count, 0);
+    expect(counted).toBeGreaterThan(0);
+    expect(counted).toBeLessThanOrEqual(FACET_ROW_CAP);
+    for (const entry of company(capped).values) {
+      expect(entry.count).toBeLessThanOrEqual(company(exact).values.find((other) => other.value === entry.value)!.count);
+    }
+    // The facet of the filtered label itself is counted without that filter: verified/referral alone, from the counts table.
+    expect(capped.find((facet) => facet.label === "role")!).toMatchObject({ exact: true });
+    // A small enough scope is exact.
+    const rare = inputFacets({ waitlistId: large, inputs: [{ label: "company", value: "Company 3" }] }, { labels: 8, values: 50 }, temp.db)!;
+    expect(rare.every((facet) => facet.exact)).toBe(true);
   });
 });
 
@@ -190,7 +217,7 @@ describe("large searches", () => {
 
 describe("facet value search", () => {
   it("lists the values of one label that contain a text, counted under the other filters", () => {
-    const values = inputFacetValues({ waitlistId: large, verified: true }, "company", "ny 3", 20, temp.db)!;
+    const { values } = inputFacetValues({ waitlistId: large, verified: true }, "company", "ny 3", 20, temp.db)!;
     expect(values.map((entry) => entry.value).sort()).toEqual(COMPANIES.filter((name) => name.includes("ny 3")).sort());
     const expected = rowsOf.get(large)!.filter((row) => row.verified && pairsOf(row).some((pair) => pair.label === "company" && pair.value === "Company 3")).length;
     expect(values.find((entry) => entry.value === "Company 3")!.count).toBe(expected);

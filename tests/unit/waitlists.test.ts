@@ -31,7 +31,7 @@ describe("waitlists", () => {
     const created = createWaitlist({ name: "Beta", website: "https://example.com" }, temp.db);
     expect(created.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(getWaitlist(created.id.toUpperCase(), temp.db)).toEqual(created);
-    expect(toWaitlistResponse(getWaitlistOrThrow(created.id, temp.db))).toEqual({ id: created.id, name: "Beta", website: "https://example.com" });
+    expect(toWaitlistResponse(getWaitlistOrThrow(created.id, temp.db))).toEqual({ id: created.id, name: "Beta", website: "https://example.com/" });
   });
 
   it("throws a not_found AppError for an unknown id", () => {

@@ -20,7 +20,7 @@ function operations() {
 
 /** Every response in the document that carries a given problem code, e.g. "`not_found`: ...". */
 function responsesWithCode(code: string): ResponseObject[] {
-  const all = [...operations().flatMap(({ operation }) => Object.values(operation.responses)), ...Object.values(openApiDocument.components.responses)];
+  const all = operations().flatMap(({ operation }) => Object.values(operation.responses));
   const seen = new Set<string>();
   return all.filter((response) => response.description.startsWith(`\`${code}\``) && !seen.has(response.description) && seen.add(response.description));
 }
@@ -77,19 +77,6 @@ export default async function ApiReferencePage() {
       {operations().map(({ path, method, operation }) => (
         <OperationSection key={operation.operationId} path={path} method={method} operation={operation} />
       ))}
-
-      <section aria-labelledby="other-responses" className="space-y-4 border-t border-zinc-200 pt-8 dark:border-zinc-800">
-        <h2 id="other-responses" className={sectionTitle}>
-          Responses on every path
-        </h2>
-        {Object.entries(components.responses).map(([name, response]) => (
-          <div key={name} className="space-y-1">
-            <h3 className="font-semibold">{name}</h3>
-            <Prose text={response.description} />
-            <p className="font-mono text-xs">Headers: {Object.keys(response.headers ?? {}).join(", ")}</p>
-          </div>
-        ))}
-      </section>
 
       <section aria-labelledby="errors" className="space-y-4 border-t border-zinc-200 pt-8 dark:border-zinc-800">
         <h2 id="errors" className={sectionTitle}>

@@ -67,7 +67,9 @@ function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
     const text = scope.emailContains;
     if (text !== undefined && canUseSearchIndex(text)) {
       const size = searchSizeStatement(db).get({ waitlistId: scope.waitlistId, trigrams: `%${text}%`, contains: containsPattern(text), cap: SEARCH_COUNT_CAP + 1 })!.n;
-      candidates.push({ access: "search", size });
+      // Past the cap the search's size is unknown: reading it may mean reading every match of a
+      // common text in the whole list, so any access whose size is known wins.
+      candidates.push({ access: "search", size: size > SEARCH_COUNT_CAP ? Number.POSITIVE_INFINITY : size });
     }
   }
   const cheapest = candidates.reduce((best, candidate) => (candidate.size < best.size ? candidate : best));

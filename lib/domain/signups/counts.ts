@@ -99,9 +99,19 @@ export function exceedsSearchCap(scope: SignupScope, db: AppDatabase = getDb()):
   if (scope.emailContains === undefined) return false;
   const plan = planAccess(scope, db);
   if (plan.bound <= SEARCH_COUNT_CAP) return false;
-  const access = canUseSearchIndex(scope.emailContains) ? "search" : "order";
+  // Over the whole list (flags aside), the trigram index finds the first matches of a common text
+  // soonest; a date range or an input filter is cheapest through the scope's own plan.
+  const wholeList = !scope.createdSince && !scope.createdUntil && (scope.inputs?.length ?? 0) === 0;
+  const access = wholeList && canUseSearchIndex(scope.emailContains) ? "search" : plan.count;
   const n = cappedCountStatement(db, shapeOf(scope, access)).get({ ...scopeParams(scope), cap: SEARCH_COUNT_CAP + 1 })!.n;
   return n > SEARCH_COUNT_CAP;
+}
+
+/** Whether a scope holds more than `cap` signups, reading at most cap + 1 of them. */
+export function exceedsRowCap(scope: SignupScope, cap: number, db: AppDatabase = getDb()): boolean {
+  const plan = planAccess(scope, db);
+  if (plan.bound <= cap) return false;
+  return cappedCountStatement(db, shapeOf(scope, plan.count)).get({ ...scopeParams(scope), cap: cap + 1 })!.n > cap;
 }
 
 /** The scope's verified × referral cells, its own verified/referral filters left out (the facets need the other options). */
@@ -175,6 +185,8 @@ export function signupsPerDay(scope: SignupScope, since: Date, db: AppDatabase =
     const flags = `${window.verified !== undefined ? "v" : ""}${window.referral !== undefined ? "r" : ""}`;
     return dayPerDayStatement(db, flags).all({ ...rangeParams(window), verified: window.verified ? 1 : 0, referral: window.referral ? 1 : 0 });
   }
-  if (exceedsSearchCap(window, db)) return null;
+  // The whole scope, not only the chart's window: a search counted as "10,000+" has no chart, and a
+  // common text found in a few recent days would otherwise be looked for among all its matches.
+  if (exceedsSearchCap(scope, db)) return null;
   return rowPerDayStatement(db, countShape(window, db)).all(scopeParams(window)) as DayCount[];
 }

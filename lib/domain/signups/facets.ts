@@ -4,7 +4,8 @@ import { signupInputCounts, signupInputs, signups } from "@/db/schema";
 import { containsPattern } from "@/lib/sqlite/contains";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { planAccess } from "./access";
-import { exceedsSearchCap } from "./counts";
+import { exceedsRowCap, exceedsSearchCap } from "./counts";
+import { FACET_ROW_CAP } from "./limits";
 import type { SignupScope } from "./filter";
 import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
@@ -19,7 +20,16 @@ export interface InputFacet {
   values: FacetValue[];
   /** How many distinct values the label has in the whole waitlist. */
   distinct: number;
+  /** False when more than the row cap match: the counts are then lower bounds (see FACET_ROW_CAP). */
+  exact: boolean;
 }
+
+/** Counted values of some labels; `exact` false when they were counted over the first `rowCap` matching signups only. */
+export interface FacetValues {
+  values: FacetValue[];
+  exact: boolean;
+}
+
 
 const placeholder = sql.placeholder;
 
@@ -71,7 +81,7 @@ function countedValuesStatement(db: AppDatabase, flags: { verified: boolean; ref
 // The scope's rows first (CROSS JOIN keeps SQLite from turning the join around), then their pairs.
 function rowValuesStatement(db: AppDatabase, shape: ScopeShape, contains: boolean) {
   return preparedOnce(db, `facets.rowValues:${shapeKey(shape)}:${contains ? "c" : "-"}`, () => {
-    const matched = db.select({ id: signups.id }).from(signups).where(scopeWhere(shape)).as("matched");
+    const matched = db.select({ id: signups.id }).from(signups).where(scopeWhere(shape)).limit(placeholder("rowCap")).as("matched");
     return db
       .select({ label: signupInputs.label, value: signupInputs.value, count: count() })
       .from(matched)
@@ -88,15 +98,19 @@ function rowValuesStatement(db: AppDatabase, shape: ScopeShape, contains: boolea
   });
 }
 
-/** Value counts of some labels under a scope, from the cheapest source. */
-function valueCounts(scope: SignupScope, labels: string[], valueContains: string | undefined, db: AppDatabase) {
+/** Value counts of some labels under a scope, from the cheapest source, over at most `rowCap` matching signups. */
+function valueCounts(scope: SignupScope, labels: string[], valueContains: string | undefined, rowCap: number, db: AppDatabase) {
   const shared = { labels: JSON.stringify(labels), valueContains: valueContains === undefined ? null : containsPattern(valueContains) };
   const contains = valueContains !== undefined;
   if (onlyFlags(scope)) {
     const statement = countedValuesStatement(db, { verified: scope.verified !== undefined, referral: scope.referral !== undefined, contains });
-    return statement.all({ waitlistId: scope.waitlistId, verified: scope.verified ? 1 : 0, referral: scope.referral ? 1 : 0, ...shared });
+    return { rows: statement.all({ waitlistId: scope.waitlistId, verified: scope.verified ? 1 : 0, referral: scope.referral ? 1 : 0, ...shared }), exact: true };
   }
-  return rowValuesStatement(db, shapeOf(scope, planAccess(scope, db).count), contains).all({ ...scopeParams(scope), ...shared });
+  const plan = planAccess(scope, db);
+  // SQLite reads LIMIT -1 as no limit.
+  const limit = Number.isFinite(rowCap) ? rowCap : -1;
+  const rows = rowValuesStatement(db, shapeOf(scope, plan.count), contains).all({ ...scopeParams(scope), ...shared, rowCap: limit });
+  return { rows, exact: plan.bound <= rowCap || !exceedsRowCap(scope, rowCap, db) };
 }
 
 /** The scope without its own filter on `label`: a facet shows the other values one could pick instead. */
@@ -115,25 +129,25 @@ function topValues(rows: { label: string; value: string; count: number }[], labe
 
 /**
  * Facets of the custom inputs: the `labels` most common labels of the waitlist, each with its
- * `values` most common values under the other active filters. Null when an email search matches
- * more signups than its counts are given for (see SEARCH_COUNT_CAP).
+ * `values` most common values under the other active filters (lower bounds past `rowCap` matches).
+ * Null when an email search matches more signups than its counts are given for (see SEARCH_COUNT_CAP).
  */
-export function inputFacets(scope: SignupScope, { labels = 8, values = 10 } = {}, db: AppDatabase = getDb()): InputFacet[] | null {
+export function inputFacets(scope: SignupScope, { labels = 8, values = 10, rowCap = FACET_ROW_CAP } = {}, db: AppDatabase = getDb()): InputFacet[] | null {
   if (exceedsSearchCap(scope, db)) return null;
   const top = topInputLabels(scope.waitlistId, labels, db);
   const filtered = new Set((scope.inputs ?? []).map((input) => input.label));
   const free = top.filter((entry) => !filtered.has(entry.label)).map((entry) => entry.label);
-  const rows = free.length > 0 ? valueCounts(scope, free, undefined, db) : [];
-  return top.map(({ label, distinct }) => ({
-    label,
-    distinct,
-    values: filtered.has(label) ? topValues(valueCounts(withoutLabel(scope, label), [label], undefined, db), label, values) : topValues(rows, label, values),
-  }));
+  const shared = free.length > 0 ? valueCounts(scope, free, undefined, rowCap, db) : { rows: [], exact: true };
+  return top.map(({ label, distinct }) => {
+    const counted = filtered.has(label) ? valueCounts(withoutLabel(scope, label), [label], undefined, rowCap, db) : shared;
+    return { label, distinct, values: topValues(counted.rows, label, values), exact: counted.exact };
+  });
 }
 
 /** The values of one label that contain `text` (case-insensitive), with counts under the other active filters. */
-export function inputFacetValues(scope: SignupScope, label: string, text: string, limit: number, db: AppDatabase = getDb()): FacetValue[] | null {
+export function inputFacetValues(scope: SignupScope, label: string, text: string, limit: number, db: AppDatabase = getDb(), rowCap = FACET_ROW_CAP): FacetValues | null {
   const others = withoutLabel(scope, label);
   if (exceedsSearchCap(others, db)) return null;
-  return topValues(valueCounts(others, [label], text, db), label, limit);
+  const counted = valueCounts(others, [label], text, rowCap, db);
+  return { values: topValues(counted.rows, label, limit), exact: counted.exact };
 }

@@ -1,9 +1,9 @@
-import { z } from "zod";
 import { DAY_MS } from "@/lib/core/time";
 
-// The one filter model of signups. /v1 (strictly), the CLI (through the same strict schema) and the
-// dashboard (leniently, from its URL) all parse into a SignupFilter, and the query layer takes
-// nothing else. Kept free of database imports: client components use the serializers.
+// The one filter model of signups. /v1 (strictly), the CLI (through the same strict schema, in
+// filter-params.ts) and the dashboard (leniently, from its URL) all parse into a SignupFilter, and
+// the query layer takes nothing else. Client components use the serializers, so this file imports
+// neither the database nor zod (zod's object schemas probe `new Function`, which the CSP refuses).
 
 /** One custom input that must be present: a (label, value) pair, the value compared as text. */
 export interface InputMatch {
@@ -39,8 +39,6 @@ export const MAX_FILTER_TEXT = 320;
 /** Custom-input filters per request: each is a subquery, and SQLite refuses a statement past about a thousand. */
 export const MAX_INPUT_FILTERS = 10;
 
-const booleanWord = z.enum(["true", "false"], { error: 'must be "true" or "false"' }).transform((word) => word === "true");
-
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // A date-time needs an offset: without one, "2026-10-01T09:00" means a different instant per server.
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -69,31 +67,6 @@ export function parseInstant(text: string): Date | undefined {
   return Number.isNaN(instant.getTime()) ? undefined : instant;
 }
 
-const INSTANT_FORMS = "must be an ISO 8601 date (2026-10-01) or date-time with an offset (2026-10-01T09:30:00Z)";
-
-const instantParam = z.string().transform((text, context) => {
-  const instant = parseInstant(text);
-  if (instant) return instant;
-  // "…T09:30:00+02:00" unencoded in a URL arrives as "…T09:30:00 02:00": a + in a query string is a space.
-  const plusAsSpace = / \d{2}:\d{2}$/.test(text) && parseInstant(text.replace(/ (?=\d{2}:\d{2}$)/, "+")) !== undefined;
-  context.addIssue({ code: "custom", message: plusAsSpace ? `${INSTANT_FORMS}; in a URL, write the + of an offset as %2B` : INSTANT_FORMS });
-  return z.NEVER;
-});
-
-const filterText = z.string().min(1, "must not be empty").max(MAX_FILTER_TEXT, `must be at most ${MAX_FILTER_TEXT} characters`);
-
-/** The filter parameters of /v1 signup lists, by their query names (custom inputs aside). */
-export const signupFilterParamsShape = {
-  verified: booleanWord.optional(),
-  referral: booleanWord.optional(),
-  created_since: instantParam.optional(),
-  created_until: instantParam.optional(),
-  email: filterText.optional(),
-  email_contains: filterText.optional(),
-};
-
-type FilterParams = z.output<z.ZodObject<typeof signupFilterParamsShape>>;
-
 /** Splits `input.<label>` parameters off a parameter record; `onEmptyLabel` decides what an empty label does. */
 export function splitInputParams(values: Record<string, string>, onEmptyLabel: (name: string) => void) {
   const rest: Record<string, string> = {};
@@ -108,19 +81,6 @@ export function splitInputParams(values: Record<string, string>, onEmptyLabel: (
     else inputs.push({ label, value });
   }
   return { rest, inputs };
-}
-
-/** A SignupFilter from parsed parameters. */
-export function filterFromParams(params: FilterParams, inputs: InputMatch[]): SignupFilter {
-  return {
-    verified: params.verified,
-    referral: params.referral,
-    createdSince: params.created_since,
-    createdUntil: params.created_until,
-    email: params.email,
-    emailContains: params.email_contains,
-    inputs: inputs.length > 0 ? inputs : undefined,
-  };
 }
 
 /** Whether a filter's range is empty by construction: the caller answers 400 naming `created_until`. */

@@ -11,9 +11,18 @@ export const signupResponseSchema = z
     email: z.string().meta({ format: "email", description: "The address that signed up." }),
     verified: z.boolean().meta({ description: "Whether the address was verified." }),
     referral: z.boolean().meta({ description: "Whether the signup came from a referral." }),
-    custom_inputs: z.array(z.record(z.string(), z.unknown())).meta({
-      description: "The custom input objects given at signup, as stored; `[]` when there are none. Their fields are free-form.",
-    }),
+    custom_inputs: z
+      .array(
+        // Objects as imported: the CSV import writes {label, value} (the column and the cell, both
+        // strings); a JSON import may store any fields and values, so none is narrowed here.
+        z.looseObject({
+          label: z.unknown().optional().meta({ description: "The input's name: a string when written by the CSV import (its column), any JSON value from a JSON import." }),
+          value: z.unknown().optional().meta({ description: "The answer: a string when written by the CSV import (its cell), any JSON value from a JSON import." }),
+        }),
+      )
+      .meta({
+        description: "The custom input objects given at signup, as stored; `[]` when there are none. The usual shape is `{\"label\": …, \"value\": …}`; other fields are kept as given.",
+      }),
   })
   .meta({ description: "A signup as returned without `fields`: exactly these four fields." });
 export type SignupResponse = z.infer<typeof signupResponseSchema>;

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signupCounts, signups, waitlists, type Waitlist } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
+import { normalizeWebsite } from "@/lib/core/website";
 import { afterPosition, type Position } from "@/lib/sqlite/keyset";
 import { containsPattern, containsText } from "@/lib/sqlite/contains";
 import { preparedOnce } from "@/lib/sqlite/statements";
@@ -16,7 +17,11 @@ export const httpUrlSchema = z
 
 export const newWaitlistSchema = z.object({
   name: z.string().trim().min(1, "name must not be empty").max(200),
-  website: httpUrlSchema,
+  // Stored in one serialization (lib/core/website.ts), so that the API returns a valid URI.
+  website: httpUrlSchema
+    .transform(normalizeWebsite)
+    .pipe(z.string().max(2048))
+    .describe(httpUrlSchema.description!),
 });
 export type NewWaitlist = z.input<typeof newWaitlistSchema>;
 

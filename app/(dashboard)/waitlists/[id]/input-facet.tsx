@@ -6,6 +6,7 @@ import { useTransitionClick } from "@/components/pending-navigation";
 import { focusRing, mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/domain/list-params";
 import type { FacetValue, InputFacet as InputFacetData } from "@/lib/domain/signups/facets";
+import { FACET_ROW_CAP } from "@/lib/domain/signups/limits";
 import type { InputValueSearch } from "./input-facets";
 import { InputValueSearchForm } from "./input-value-search-form";
 import { signupTableHref, withInput } from "./table-url";
@@ -36,7 +37,8 @@ export function InputFacet({ waitlistId, state, facet, valueSearch }: InputFacet
           {formatCount(facet.distinct)} {facet.distinct === 1 ? "value" : "values"} in the list
         </span>
       </p>
-      <ValueLinks waitlistId={waitlistId} state={state} label={facet.label} active={active} values={values} />
+      <ValueLinks waitlistId={waitlistId} state={state} label={facet.label} active={active} values={values} exact={facet.exact} />
+      {facet.exact ? null : <LowerBoundNote />}
       {more ? (
         <>
           <InputValueSearchForm waitlistId={waitlistId} state={state} label={facet.label} distinct={facet.distinct} />
@@ -52,19 +54,40 @@ export function InputFacet({ waitlistId, state, facet, valueSearch }: InputFacet
 }
 
 function ValueSearchResults({ search, ...rest }: { waitlistId: string; state: SignupTableParams; label: string; active: string | undefined; search: Promise<InputValueSearch> }) {
-  const { contains, values } = use(search);
-  if (values === null) return <p className={`text-xs ${mutedText}`}>The search matches too many signups to count values: narrow it first.</p>;
+  const { contains, values: counted } = use(search);
+  if (counted === null) return <p className={`text-xs ${mutedText}`}>The search matches too many signups to count values: narrow it first.</p>;
   return (
     <div className="mt-1 border-l-2 border-zinc-200 pl-2 dark:border-zinc-700" data-testid="input-value-search-results">
       <p className={`text-xs ${mutedText}`}>
-        {values.length === 0 ? `No value contains “${contains}”.` : `Values containing “${contains}”:`}
+        {counted.values.length === 0 ? `No value contains “${contains}”.` : `Values containing “${contains}”:`}
       </p>
-      {values.length > 0 ? <ValueLinks {...rest} values={values} /> : null}
+      {counted.values.length > 0 ? <ValueLinks {...rest} values={counted.values} exact={counted.exact} /> : null}
+      {counted.exact ? null : <LowerBoundNote />}
     </div>
   );
 }
 
-function ValueLinks({ waitlistId, state, label, active, values }: { waitlistId: string; state: SignupTableParams; label: string; active: string | undefined; values: FacetValue[] }) {
+/** Under a facet whose counts were read from the first FACET_ROW_CAP matching signups. */
+function LowerBoundNote() {
+  return <p className={`px-1.5 text-xs ${mutedText}`}>At least: counted in the first {formatCount(FACET_ROW_CAP)} matching signups.</p>;
+}
+
+function ValueLinks({
+  waitlistId,
+  state,
+  label,
+  active,
+  values,
+  exact,
+}: {
+  waitlistId: string;
+  state: SignupTableParams;
+  label: string;
+  active: string | undefined;
+  values: FacetValue[];
+  /** False: the counts are lower bounds, shown with a "+". */
+  exact: boolean;
+}) {
   const onNavigate = useTransitionClick();
   return (
     <ul className="flex flex-col">
@@ -83,7 +106,7 @@ function ValueLinks({ waitlistId, state, label, active, values }: { waitlistId: 
               }`}
             >
               <span className="min-w-0 truncate">{value === "" ? "(empty)" : value}</span>
-              <span className={`shrink-0 text-xs tabular-nums ${selected ? "" : mutedText}`}>{Number.isNaN(count) ? "" : formatCount(count)}</span>
+              <span className={`shrink-0 text-xs tabular-nums ${selected ? "" : mutedText}`}>{Number.isNaN(count) ? "" : `${formatCount(count)}${exact ? "" : "+"}`}</span>
             </a>
           </li>
         );

@@ -4,14 +4,14 @@ import { Suspense, use } from "react";
 import { Skeleton } from "@/components/skeleton";
 import { mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/domain/list-params";
-import type { FacetValue, InputFacet as InputFacetData } from "@/lib/domain/signups/facets";
+import type { FacetValues, InputFacet as InputFacetData } from "@/lib/domain/signups/facets";
 import { InputFacet } from "./input-facet";
 
 /** The values of one label that contain a text (the `facet`/`facet_q` of the URL); null when the search is too broad to count. */
 export interface InputValueSearch {
   label: string;
   contains: string;
-  values: FacetValue[] | null;
+  values: FacetValues | null;
 }
 
 interface InputFacetsProps {

@@ -49,7 +49,7 @@ export function SignupDetails({ signup, pageHref, onClose }: { signup: SignupRow
           <CustomInputEntries inputs={signup.customInputs} className="mt-2" />
           {pageHref ? (
             <p className="mt-5 text-sm">
-              <Link href={pageHref} className={linkClass}>
+              <Link href={pageHref} className={`${linkClass} underline`}>
                 Open this signup&apos;s page
               </Link>{" "}
               <span className={mutedText}>(every field, the full timestamp, copy buttons)</span>

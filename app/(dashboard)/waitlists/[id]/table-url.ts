@@ -1,4 +1,5 @@
-import { dashboardFilter, type SignupTableParams } from "@/lib/domain/list-params";
+import type { SignupTableParams } from "@/lib/domain/list-params";
+import { dashboardFilter } from "@/lib/domain/signups/dashboard-scope";
 import { filterToApiParams, filterToCliArgs, INPUT_PARAM_PREFIX, type InputMatch } from "@/lib/domain/signups/filter";
 
 // Imported by client components too, so it must not import the query layer at run time.
@@ -85,7 +86,7 @@ export function shellWord(word: string): string {
 
 /** The CLI command that exports the same signups as the dashboard's CSV. */
 export function signupCliCommand(waitlistId: string, state: SignupTableParams): string {
-  return ["npm", "run", "cli", "--", "signups", "export", "--waitlist", waitlistId, ...filterToCliArgs(dashboardFilter(state))].map(shellWord).join(" ");
+  return ["npm", "run", "--silent", "cli", "--", "signups", "export", "--waitlist", waitlistId, ...filterToCliArgs(dashboardFilter(state))].map(shellWord).join(" ");
 }
 
 /** The CSV export of the complete filtered set (filters and search; sort and page do not apply). */

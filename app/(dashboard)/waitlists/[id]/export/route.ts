@@ -2,7 +2,8 @@ import { requireSession } from "@/lib/dashboard/auth";
 import { SESSION_ID_HEADER } from "@/lib/dashboard/budget";
 import { EXPORT_SLOTS, EXPORTS_PER_SESSION, releasingWhenDone } from "@/lib/dashboard/export-slots";
 import { sharedLimits } from "@/lib/http/shared-limits";
-import { dashboardScope, parseSignupTableParams } from "@/lib/domain/list-params";
+import { parseSignupTableParams } from "@/lib/domain/list-params";
+import { dashboardScope } from "@/lib/domain/signups/dashboard-scope";
 import { signupCsvStream } from "@/lib/domain/signups/csv";
 import { findWaitlist } from "../find-waitlist";
 

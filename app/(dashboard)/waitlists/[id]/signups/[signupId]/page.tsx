@@ -29,10 +29,13 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 
 function Field({ name, children, copy }: { name: string; children: React.ReactNode; copy?: { value: string; label: string } }) {
   return (
-    <div className="grid gap-1 px-4 py-3 sm:grid-cols-[10rem_1fr_auto] sm:items-center sm:gap-4">
+    // A <dl> group may hold only <dt> and <dd>: the copy button lives inside the <dd>.
+    <div className="grid gap-1 px-4 py-3 sm:grid-cols-[10rem_1fr] sm:items-center sm:gap-4">
       <dt className={`text-sm ${mutedText}`}>{name}</dt>
-      <dd className="min-w-0 break-words text-sm">{children}</dd>
-      {copy ? <CopyButton value={copy.value} label={copy.label} /> : <span aria-hidden="true" />}
+      <dd className="flex min-w-0 items-center justify-between gap-4 text-sm">
+        <span className="min-w-0 break-words">{children}</span>
+        {copy ? <CopyButton value={copy.value} label={copy.label} /> : null}
+      </dd>
     </div>
   );
 }
