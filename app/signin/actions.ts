@@ -4,7 +4,8 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { isSecureRequest } from "@/lib/dashboard/auth";
 import { currentClientLimiterKey } from "@/lib/http/client-address";
-import { signInLimiter } from "@/lib/http/rate-limit";
+import { SIGN_IN_FAILURES } from "@/lib/http/rate-limit";
+import { sharedLimits } from "@/lib/http/shared-limits";
 import { safeReturnPath } from "@/lib/dashboard/return-path";
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookieName, sessionCookieOptions } from "@/lib/dashboard/session-cookie";
 import { checkSignInKey, endSession, startSession } from "@/lib/domain/sessions";
@@ -23,16 +24,17 @@ const REFUSALS = {
 // Sign in: paste an API key with waitlist:view; failures count against the client address (IPv6: its /64).
 export async function signIn(_previous: SignInState, form: FormData): Promise<SignInState> {
   const clientKey = currentClientLimiterKey(await headers());
-  const limiter = signInLimiter();
-  if (limiter.isExhausted(clientKey)) {
-    const minutes = Math.ceil(limiter.peek(clientKey).resetSeconds / 60);
+  const limits = sharedLimits();
+  const failures = await limits.peek(SIGN_IN_FAILURES, clientKey);
+  if (failures.remaining === 0) {
+    const minutes = Math.ceil(failures.resetSeconds / 60);
     return { error: `Too many failed sign-in attempts from your address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` };
   }
   const key = String(form.get("key") ?? "").trim();
   if (!key) return { error: "Paste an API key to sign in." };
   const verdict = checkSignInKey(key);
   if (!verdict.ok) {
-    limiter.hit(clientKey);
+    await limits.hit(SIGN_IN_FAILURES, clientKey);
     return { error: REFUSALS[verdict.reason] };
   }
   const { token, expiresAt } = await startSession(verdict.apiKeyId);

@@ -1,18 +1,17 @@
 import { env } from "@/lib/core/env";
-import { FixedWindowLimiter, type LimitState } from "@/lib/http/rate-limit";
+import type { WindowSpec } from "@/lib/http/limit-book";
+import type { LimitState } from "@/lib/http/rate-limit";
 
-// The two limits of /v1, per server process: requests per API key, and failed authentications per
-// client address (never charged to a key; an IPv6 address by its /64). One instance each per
-// process, whatever the bundling. At most about 11 MB and 22 MB (see FixedWindowLimiter).
+// The two limits of /v1, per server (all its workers together, see lib/http/shared-limits.ts):
+// requests per API key, and failed authentications per client address (never charged to a key;
+// an IPv6 address by its /64). At most about 11 MB and 22 MB (see FixedWindowLimiter).
 
-const holder = globalThis as typeof globalThis & { __apiLimiters?: { perKey: FixedWindowLimiter; authFailures: FixedWindowLimiter } };
-
-export function apiLimiters() {
-  holder.__apiLimiters ??= {
-    perKey: new FixedWindowLimiter(env().RATE_LIMIT_PER_MINUTE, 60_000),
-    authFailures: new FixedWindowLimiter(env().AUTH_FAILURES_PER_MINUTE, 60_000, 100_000),
+export function apiLimits(): { perKey: WindowSpec; authFailures: WindowSpec } {
+  const { RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE } = env();
+  return {
+    perKey: { name: "per-key", limit: RATE_LIMIT_PER_MINUTE, windowMs: 60_000, maxKeys: 50_000 },
+    authFailures: { name: "auth-failures", limit: AUTH_FAILURES_PER_MINUTE, windowMs: 60_000, maxKeys: 100_000 },
   };
-  return holder.__apiLimiters;
 }
 
 export type PolicyName = "per-key" | "auth-failures";

@@ -55,7 +55,7 @@ export function withApiKey<Params>(handler: ApiHandler<Params>, options: { publi
     let response: Response;
     try {
       if (!options.public) {
-        const admission = admitApiRequest(request.headers);
+        const admission = await admitApiRequest(request.headers);
         limitHeaders = admission.headers;
         if (admission.error) throw admission.error;
       }

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 
 /** CORS_ORIGINS: any origin (`*`), these origins, or none (CORS off). */
@@ -47,20 +48,35 @@ const envSchema = z.object({
    * (read-only connections of their own), so that none of them stalls the thread serving /v1. 0 runs
    * them on the main thread.
    */
-  READ_THREADS: z.coerce.number().int().min(0).max(16).default(2),
+  READ_THREADS: z.coerce.number().int().min(0).max(16).optional(),
+  /**
+   * Worker processes of `npm start` (node:cluster), one per core by default; 1 runs the server in
+   * the one process, without a cluster.
+   */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(() => availableParallelism()),
   /** One JSON line per request on stdout (`npm start`); "off" silences it. */
   REQUEST_LOG: z.enum(["on", "off"]).default("on"),
   /** Browser origins allowed to call /v1 (CORS): comma-separated origins, or `*`. Unset: none. */
   CORS_ORIGINS: z.string().optional().transform(parseCorsOrigins),
 });
 
-export type Env = z.infer<typeof envSchema>;
+/**
+ * Reader threads per worker unless READ_THREADS says: 2 for a single process, 1 each when there are
+ * several workers, so that on 2 cores both layouts run 2 (tests/bench/README.md, "Workers").
+ */
+export function defaultReadThreads(workers: number): number {
+  return workers > 1 ? 1 : 2;
+}
+
+const envWithDefaults = envSchema.transform((parsed) => ({ ...parsed, READ_THREADS: parsed.READ_THREADS ?? defaultReadThreads(parsed.WEB_CONCURRENCY) }));
+
+export type Env = z.infer<typeof envWithDefaults>;
 
 let cached: Env | undefined;
 
 /** Validates an environment (process.env, or another in tests); throws one message naming every problem. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const parsed = envSchema.safeParse(source);
+  const parsed = envWithDefaults.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new Error(`Invalid environment: ${problems.join("; ")}`);

@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
 import { NextResponse } from "next/server";
 import { env } from "@/lib/core/env";
-import { FixedWindowLimiter, type LimitState } from "@/lib/http/rate-limit";
+import type { WindowSpec } from "@/lib/http/limit-book";
+import type { LimitState } from "@/lib/http/rate-limit";
 
 // The dashboard's per-session request budget: DASHBOARD_REQUESTS_PER_MINUTE per session and window
-// of 60 seconds, per process. Kept free of database imports: proxy.ts uses it.
+// of 60 seconds, per server (all its workers together, see lib/http/shared-limits.ts). Kept free of
+// database imports: proxy.ts uses it.
 
 /**
  * The id of the session a cookie names, as the sessions table stores it: the SHA-256 of the token
@@ -17,12 +19,8 @@ export function sessionIdOf(token: string): string {
 /** Request header in which proxy.ts hands the session id (sessionIdOf) to pages and routes. */
 export const SESSION_ID_HEADER = "x-dashboard-session-id";
 
-// Next.js may evaluate a module once per bundle: keep one limiter per process.
-const holder = globalThis as typeof globalThis & { __dashboardLimiter?: FixedWindowLimiter };
-
-export function dashboardLimiter(): FixedWindowLimiter {
-  holder.__dashboardLimiter ??= new FixedWindowLimiter(env().DASHBOARD_REQUESTS_PER_MINUTE, 60_000, 50_000);
-  return holder.__dashboardLimiter;
+export function dashboardBudget(): WindowSpec {
+  return { name: "dashboard-session", limit: env().DASHBOARD_REQUESTS_PER_MINUTE, windowMs: 60_000, maxKeys: 50_000 };
 }
 
 /** A 429 with a page that says what happened and when to come back (no scripts: it needs no nonce). */

@@ -7,11 +7,11 @@ import { newNonce, pageCsp } from "@/lib/http/security-headers";
  * same policy. `next` builds the response from the request headers to forward (which already hold
  * the policy). Pages must render per request for this (the root layout awaits `connection()`).
  */
-export function withPageCsp(request: NextRequest, next: (requestHeaders: Headers) => NextResponse): NextResponse {
+export async function withPageCsp(request: NextRequest, next: (requestHeaders: Headers) => Promise<NextResponse>): Promise<NextResponse> {
   const policy = pageCsp(newNonce(), process.env.NODE_ENV === "development");
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("Content-Security-Policy", policy);
-  const response = next(requestHeaders);
+  const response = await next(requestHeaders);
   response.headers.set("Content-Security-Policy", policy);
   return response;
 }

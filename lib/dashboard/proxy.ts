@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { budgetExceededResponse, dashboardLimiter, SESSION_ID_HEADER, sessionIdOf } from "./budget";
+import { budgetExceededResponse, dashboardBudget, SESSION_ID_HEADER, sessionIdOf } from "./budget";
+import { sharedLimits } from "@/lib/http/shared-limits";
 import { signInHref } from "./return-path";
 import { isHttpsRequest } from "@/lib/http/origin";
 import { isPublicPath, REQUEST_PATH_HEADER, sessionCookieName } from "./session-cookie";
@@ -14,7 +15,7 @@ import { isPublicPath, REQUEST_PATH_HEADER, sessionCookieName } from "./session-
  * It sees only the cookie, not whether its session is valid, which is enough to count by: a cookie
  * without a valid session gets nothing but requireSession()'s redirect to sign-in.
  */
-export function dashboardProxy(request: NextRequest, forwarded = new Headers(request.headers)): NextResponse {
+export async function dashboardProxy(request: NextRequest, forwarded = new Headers(request.headers)): Promise<NextResponse> {
   const { pathname } = request.nextUrl;
   if (isPublicPath(pathname)) return NextResponse.next({ request: { headers: forwarded } });
   const search = new URLSearchParams(request.nextUrl.search);
@@ -24,7 +25,7 @@ export function dashboardProxy(request: NextRequest, forwarded = new Headers(req
   const token = request.cookies.get(sessionCookieName(isHttpsRequest(request.headers)))?.value;
   if (!token) return NextResponse.redirect(new URL(signInHref(requested), request.url));
   const sessionId = sessionIdOf(token);
-  const budget = dashboardLimiter().hit(sessionId);
+  const budget = await sharedLimits().hit(dashboardBudget(), sessionId);
   if (!budget.allowed) return budgetExceededResponse(budget);
   forwarded.set(REQUEST_PATH_HEADER, requested);
   forwarded.set(SESSION_ID_HEADER, sessionId);

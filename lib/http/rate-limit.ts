@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { WindowSpec } from "./limit-book";
 
 /** What a limiter says about one key after (or without) counting a hit. */
 export interface LimitState {
@@ -30,7 +31,8 @@ function ownCopy(key: string): string {
 }
 
 /**
- * A fixed-window counter per key (an API key id, a client address), in this process's memory.
+ * A fixed-window counter per key (an API key id, a client address), in memory (lib/http/limit-book.ts
+ * keeps the server's: in the process, or in the cluster's primary).
  * A window opens at a key's first hit and lasts `windowMs`; the draft RateLimit header's `t` is
  * the time left in it. At most twice the limit can pass around a window boundary, which is the
  * usual price of a fixed window and fine for abuse protection. Memory stays bounded by the number
@@ -103,14 +105,5 @@ export class FixedWindowLimiter {
   }
 }
 
-/** Failed dashboard sign-ins per client address: 10 per 10 minutes. */
-export const SIGN_IN_FAILURE_LIMIT = 10;
-export const SIGN_IN_WINDOW_MS = 10 * 60 * 1000;
-
-// Next.js may evaluate a module once per route bundle: keep one limiter per process.
-const holder = globalThis as typeof globalThis & { __signInLimiter?: FixedWindowLimiter };
-
-export function signInLimiter(): FixedWindowLimiter {
-  holder.__signInLimiter ??= new FixedWindowLimiter(SIGN_IN_FAILURE_LIMIT, SIGN_IN_WINDOW_MS, 100_000);
-  return holder.__signInLimiter;
-}
+/** Failed dashboard sign-ins per client address: 10 per 10 minutes (counted by lib/http/shared-limits). */
+export const SIGN_IN_FAILURES: WindowSpec = { name: "sign-in-failures", limit: 10, windowMs: 10 * 60 * 1000, maxKeys: 100_000 };

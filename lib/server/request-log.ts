@@ -17,6 +17,8 @@ export interface RequestLogLine {
   duration_ms: number;
   key_id: string | null;
   client: string;
+  /** The process that served it: with several workers, which one. */
+  pid: number;
   /** Present when the client went away before the response was complete. */
   aborted?: true;
 }
@@ -95,6 +97,7 @@ export function logWhenDone(request: IncomingMessage, response: ServerResponse, 
         duration_ms: Math.round(Number((finished ?? process.hrtime.bigint()) - started) / 1e4) / 100,
         key_id: context.keyId ?? null,
         client: context.clientAddress,
+        pid: process.pid,
         ...(aborted && { aborted: true as const }),
       }),
     );

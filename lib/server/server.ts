@@ -18,6 +18,7 @@ import { checkedFormPost, isPageFormPost } from "./form-body";
 import { listenErrorMessage } from "@/lib/http/listen";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
 import { installReadPool } from "./read-pool";
+import { announceListening, failStart, serverUrl, writeLog } from "./cluster-link";
 
 export async function startServer() {
   const { PORT, HOST, TRUSTED_PROXY_HOPS, REQUEST_LOG, READ_THREADS } = env();
@@ -26,7 +27,7 @@ export async function startServer() {
   await app.prepare();
   installReadPool(READ_THREADS);
   const storage = requestContextStorage();
-  const writeLine = batchedLineWriter();
+  const writeLine = batchedLineWriter(writeLog);
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const context: RequestContext = {
@@ -81,14 +82,11 @@ export async function startServer() {
     }
   });
   // Next.js's uncaughtException handler would log a listen error (twice) and let the process exit 0.
-  const onListenError = (error: NodeJS.ErrnoException) => {
-    console.error(`error: ${listenErrorMessage(error, PORT, HOST)}`);
-    process.exit(1);
-  };
+  const onListenError = (error: NodeJS.ErrnoException) => failStart(`error: ${listenErrorMessage(error, PORT, HOST)}`);
   server.once("error", onListenError);
   server.listen(PORT, HOST, () => {
     server.off("error", onListenError);
-    console.log(JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "listening", url: `http://${HOST ?? "localhost"}:${PORT}` }));
+    announceListening(serverUrl(HOST, PORT));
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {

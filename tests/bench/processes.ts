@@ -61,7 +61,7 @@ function statusKb(pid: number, field: "VmRSS" | "VmHWM"): number {
 }
 
 /** The process and all its descendants (a server may fork workers). */
-function processTree(pid: number): number[] {
+export function processTree(pid: number): number[] {
   const pids = [pid];
   for (let index = 0; index < pids.length; index++) {
     try {

@@ -20,10 +20,11 @@ import { prepareImportFile } from "./import-file";
 import { cliImport } from "./import-scenario";
 import { run, start, stop, waitForHttp, type Child } from "./processes";
 import { formatTable, writeJson, type Row } from "./report";
-import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, staticPage, type Bench, type Fixture } from "./scenarios";
+import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, staticPage, type Fixture } from "./scenarios";
 import { searchLoad } from "./search-load";
 import { segments } from "./segments";
 import { wireScenario } from "./wire";
+import { workerScaling, type WorkersBench } from "./workers";
 
 // Scenarios against the two servers, in this order.
 const SCENARIOS = {
@@ -37,6 +38,7 @@ const SCENARIOS = {
   stream: fullStream,
   csv: csvExport,
   wire: wireScenario,
+  workers: workerScaling,
 } as const;
 // These measure the server's memory, so each starts on freshly started servers.
 const FRESH_SERVERS: readonly string[] = ["stream", "csv"];
@@ -144,16 +146,20 @@ const ORIGIN = (port: number) => `http://127.0.0.1:${port}`;
 
 /**
  * The production app (what `npm start` runs: lib/server/main.ts, Next.js behind the request-log
- * server) and the baseline, on the same database file, answering. The per-key rate limit and the
- * dashboard's per-session budget are raised so that the load is measured rather than refused; their
- * bookkeeping still runs on every request.
+ * server), answering. The per-key rate limit and the dashboard's per-session budget are raised so
+ * that the load is measured rather than refused; their bookkeeping still runs on every request.
  */
-async function startServers(databasePath: string): Promise<[Child, Child]> {
-  const env = { DATABASE_PATH: databasePath };
-  const appEnv = { ...env, NEXT_DIST_DIR: DIST_DIR, HOST: "127.0.0.1", PORT: String(APP_PORT()), RATE_LIMIT_PER_MINUTE: "1000000000", DASHBOARD_REQUESTS_PER_MINUTE: "1000000000" };
+async function startApp(databasePath: string, port: number, env: Record<string, string> = {}): Promise<Child> {
+  const appEnv = { DATABASE_PATH: databasePath, NEXT_DIST_DIR: DIST_DIR, HOST: "127.0.0.1", PORT: String(port), RATE_LIMIT_PER_MINUTE: "1000000000", DASHBOARD_REQUESTS_PER_MINUTE: "1000000000", ...env };
   const app = start(process.execPath, ["--import", "tsx", "lib/server/main.ts"], appEnv);
-  const baseline = start(process.execPath, ["--import", "tsx", "tests/bench/baseline-server.ts"], { ...env, PORT: String(APP_PORT() + 10) });
-  await waitForHttp(`${ORIGIN(APP_PORT())}/v1/openapi.json`, app);
+  await waitForHttp(`${ORIGIN(port)}/v1/openapi.json`, app);
+  return app;
+}
+
+/** The app as one process (the per-worker figures; the workers scenario scales it) and the baseline, on the same database file. */
+async function startServers(databasePath: string): Promise<[Child, Child]> {
+  const app = await startApp(databasePath, APP_PORT(), { WEB_CONCURRENCY: "1" });
+  const baseline = start(process.execPath, ["--import", "tsx", "tests/bench/baseline-server.ts"], { DATABASE_PATH: databasePath, PORT: String(APP_PORT() + 10) });
   await waitForHttp(`${ORIGIN(APP_PORT() + 10)}/`, baseline);
   return [app, baseline];
 }
@@ -178,14 +184,19 @@ async function main() {
       if (selected.some((name) => name in SCENARIOS)) {
         await buildApp();
         const shared = { ...fixture, rounds: count("rounds"), seconds: count("seconds"), connections: count("connections"), searchLoadSeconds: count("search-load-seconds") };
-        let bench: Bench | undefined;
+        let bench: WorkersBench | undefined;
         for (const [name, scenario] of Object.entries(SCENARIOS)) {
           if (!selected.includes(name)) continue;
           if (!bench || FRESH_SERVERS.includes(name)) {
             await Promise.all(servers.splice(0).map(stop));
             const [app, baseline] = await startServers(dataset.path);
             servers.push(app, baseline);
-            bench = { ...shared, app: { name: "app", origin: ORIGIN(APP_PORT()), pid: app.process.pid! }, baseline: { name: "baseline", origin: ORIGIN(APP_PORT() + 10), pid: baseline.process.pid! } };
+            bench = {
+              ...shared,
+              app: { name: "app", origin: ORIGIN(APP_PORT()), pid: app.process.pid! },
+              baseline: { name: "baseline", origin: ORIGIN(APP_PORT() + 10), pid: baseline.process.pid! },
+              startApp: async (env, portOffset) => ({ origin: ORIGIN(APP_PORT() + portOffset), child: await startApp(dataset.path, APP_PORT() + portOffset, env) }),
+            };
             log(`servers up: app ${bench.app.origin} (pid ${bench.app.pid}), baseline ${bench.baseline.origin} (pid ${bench.baseline.pid})`);
           }
           log(`${name} (load average ${loadavg()[0]!.toFixed(2)})`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { releasingWhenDone, SlotPool } from "@/lib/dashboard/export-slots";
+import { releasingWhenDone } from "@/lib/dashboard/export-slots";
+import { SlotPool } from "@/lib/http/slot-pool";
 
 function counting() {
   const calls = { count: 0 };

@@ -1,0 +1,102 @@
+import cluster, { type Worker } from "node:cluster";
+import { LimitBook } from "@/lib/http/limit-book";
+import { isLimitRequest, LIMITS_MESSAGE, type LimitReplyMessage, type LimitRequestMessage } from "@/lib/http/shared-limits";
+import { isWorkerMessage, LOG_MESSAGE, type WorkerMessage } from "./cluster-link";
+
+// The primary of `npm start` with WEB_CONCURRENCY > 1. It serves no request itself: it starts the
+// workers (each a whole server, ./server.ts, on the same port: node:cluster hands each new
+// connection to the next worker), counts every limit for all of them (lib/http/shared-limits.ts),
+// writes their request logs, replaces a worker that dies, and stops them all on SIGTERM or SIGINT.
+
+/** How long stopping workers get to close their connections before they are killed. */
+const STOP_GRACE_MS = 10_000;
+
+function logLine(fields: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: "info", ...fields })}\n`);
+}
+
+function afterDisconnect(worker: Worker, then: () => void): void {
+  if (worker.isConnected()) worker.once("disconnect", then);
+  else then();
+}
+
+/** A worker gone meanwhile needs no answer. */
+const ignoreGoneWorker = () => {};
+
+export function runPrimary(workerCount: number, url: string): void {
+  const book = new LimitBook();
+  const alive = new Set<Worker>();
+  const listening = new Set<Worker>();
+  let announced = false;
+  let stopping = false;
+  let exitCode = 0;
+
+  function stop(code: number): void {
+    if (stopping) return;
+    stopping = true;
+    exitCode = code;
+    if (alive.size === 0) process.exit(exitCode);
+    for (const worker of alive) worker.process.kill("SIGTERM");
+    setTimeout(() => {
+      for (const worker of alive) worker.process.kill("SIGKILL");
+    }, STOP_GRACE_MS).unref();
+  }
+
+  function answer(worker: Worker, { calls }: LimitRequestMessage): void {
+    const replies: LimitReplyMessage["replies"] = [];
+    for (const { id, call } of calls) {
+      try {
+        const result = book.run(call, worker.id);
+        if (id !== undefined) replies.push({ id, result });
+      } catch (error) {
+        if (id !== undefined) replies.push({ id, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    if (replies.length > 0) worker.send({ type: LIMITS_MESSAGE, replies } satisfies LimitReplyMessage, undefined, undefined, ignoreGoneWorker);
+  }
+
+  function onWorkerMessage(worker: Worker, message: WorkerMessage): void {
+    if (message.type === LOG_MESSAGE) {
+      process.stdout.write(message.text);
+    } else if (!stopping) {
+      console.error(message.message);
+      stop(1);
+    }
+  }
+
+  cluster.on("message", (worker, message: unknown) => {
+    if (isLimitRequest(message)) answer(worker, message);
+    else if (isWorkerMessage(message)) onWorkerMessage(worker, message);
+  });
+
+  cluster.on("listening", (worker) => {
+    listening.add(worker);
+    if (announced) return logLine({ msg: "worker started", pid: worker.process.pid });
+    if (listening.size < workerCount) return;
+    announced = true;
+    logLine({ msg: "listening", url, workers: [...listening].map((each) => each.process.pid) });
+  });
+
+  cluster.on("exit", (worker, code, signal) => {
+    alive.delete(worker);
+    book.releaseAll(worker.id);
+    const served = listening.delete(worker);
+    if (stopping) {
+      if (alive.size === 0) process.exit(exitCode);
+      return;
+    }
+    // One that never got to listen (a bad build, a port in use) would fail again: stop instead, once
+    // its last message (why it could not start) is read, which may come after its exit.
+    if (!served) {
+      return afterDisconnect(worker, () => {
+        if (!stopping) console.error(`error: a worker exited with ${signal ?? `code ${code}`} before it could serve`);
+        stop(1);
+      });
+    }
+    logLine({ level: "error", msg: "worker exited", pid: worker.process.pid, code, signal });
+    alive.add(cluster.fork());
+  });
+
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stop(0));
+  for (let index = 0; index < workerCount; index++) alive.add(cluster.fork());
+}
