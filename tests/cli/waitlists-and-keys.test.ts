@@ -72,9 +72,13 @@ describe("keys", () => {
     expect(cli.json("keys", "create", "--name", "default")).toMatchObject({ roles: ["waitlist:view"], expires_at: null });
   });
 
+  it("creates an admin key with --role waitlist:admin", () => {
+    expect(cli.json("keys", "create", "--name", "admin", "--role", "waitlist:admin")).toMatchObject({ roles: ["waitlist:admin"] });
+  });
+
   it("refuses unknown roles, bad durations and unknown ids with one line", () => {
     const before = cli.rows("api_keys");
-    expect(expectOneLineError(cli.run("keys", "create", "--name", "x", "--role", "admin"))).toBe('error: invalid --role: unknown role "admin" (known roles: waitlist:view)');
+    expect(expectOneLineError(cli.run("keys", "create", "--name", "x", "--role", "admin"))).toBe('error: invalid --role: unknown role "admin" (known roles: waitlist:view, waitlist:admin)');
     for (const duration of ["1y", "3651d"]) {
       expect(expectOneLineError(cli.run("keys", "create", "--name", "x", "--expires-in", duration))).toMatch(/^error: invalid --expires-in: /);
     }
