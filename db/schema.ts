@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const waitlists = sqliteTable(
   "waitlists",
@@ -127,8 +127,34 @@ export const sessions = sqliteTable(
   (table) => [index("sessions_api_key_idx").on(table.apiKeyId)],
 );
 
+/**
+ * One row per write made from the dashboard or the CLI (lib/domain/audit/log.ts), appended in the
+ * write's own transaction. Never holds a key, a session token or an erased address.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey(),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+    // The key of the dashboard session, or null for the CLI; `actor` keeps its name (or "cli").
+    actorKeyId: text("actor_key_id"),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    target: text("target").notNull(),
+    summary: text("summary").notNull(),
+  },
+  (table) => [index("audit_log_at_idx").on(table.at)],
+);
+
+/** Secrets the app makes for itself (migration 0005: `audit_hash_key`, 32 random bytes). */
+export const appSecrets = sqliteTable("app_secrets", {
+  name: text("name").primaryKey(),
+  value: blob("value", { mode: "buffer" }).notNull(),
+});
+
 export type Waitlist = typeof waitlists.$inferSelect;
 export type Signup = typeof signups.$inferSelect;
 export type SignupInput = typeof signupInputs.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
+export type AuditLogRow = typeof auditLog.$inferSelect;

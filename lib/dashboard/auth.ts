@@ -1,10 +1,11 @@
 import { cookies, headers } from "next/headers";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { isHttpsRequest, requestOrigin as originOf } from "@/lib/http/origin";
 import { setRequestKeyId } from "@/lib/http/request-context";
 import { signInHref } from "./return-path";
 import { REQUEST_PATH_HEADER, sessionCookieName } from "./session-cookie";
+import { ADMIN_ROLE, rolesGrant } from "@/lib/domain/api-keys";
 import { lookupSession, type DashboardSession, type SessionLookup } from "@/lib/domain/sessions";
 
 /** The session of the current request (from the cookie name that applies to it), looked up once per render. */
@@ -41,4 +42,16 @@ export async function isSecureRequest(): Promise<boolean> {
 /** The origin the browser used, for absolute URLs shown to the user. */
 export async function requestOrigin(): Promise<string> {
   return originOf(await headers());
+}
+
+/** Whether the session's key may write (waitlist:admin): pages show write controls only then. */
+export function sessionIsAdmin(session: DashboardSession): boolean {
+  return rolesGrant(session.key.roles, ADMIN_ROLE);
+}
+
+/** requireSession() for admin-only pages: a view session gets the not-found page, as if they were not there. */
+export async function requireAdminSession(): Promise<DashboardSession> {
+  const session = await requireSession();
+  if (!sessionIsAdmin(session)) notFound();
+  return session;
 }

@@ -1,5 +1,6 @@
 // Kept free of database imports so that proxy.ts can use it.
 import { isApiPath } from "@/lib/http/api-path";
+import { isHttpsRequest } from "@/lib/http/origin";
 import { SESSION_COOKIE_GRACE_MS } from "@/lib/domain/session-lifetime";
 
 /** The cookie that carries the dashboard session token over plain HTTP (localhost, a private network). */
@@ -28,4 +29,17 @@ export function sessionCookieName(secure: boolean): string {
 /** HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS, no Domain, and a day longer than the session. */
 export function sessionCookieOptions(sessionExpiresAt: Date, secure: boolean) {
   return { httpOnly: true, sameSite: "lax" as const, secure, path: "/", expires: new Date(sessionExpiresAt.getTime() + SESSION_COOKIE_GRACE_MS) };
+}
+
+/**
+ * The session token in a request's Cookie header (the cookie name that applies to the request), as
+ * cookies() would read it, for handlers that work on the Request itself (lib/dashboard/admin-post.ts).
+ */
+export function sessionTokenOf(headers: Headers): string | undefined {
+  const name = sessionCookieName(isHttpsRequest(headers));
+  for (const pair of (headers.get("cookie") ?? "").split(";")) {
+    const separator = pair.indexOf("=");
+    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
+  }
+  return undefined;
 }

@@ -8,9 +8,22 @@ import { preparedOnce } from "@/lib/sqlite/statements";
 
 export type { ApiKey };
 
-export const ROLES = ["waitlist:view"] as const;
+export const ROLES = ["waitlist:view", "waitlist:admin"] as const;
 export type Role = (typeof ROLES)[number];
+/** Read the API, browse the dashboard. */
 export const VIEW_ROLE: Role = "waitlist:view";
+/** Everything view can do, plus the dashboard's write actions. */
+export const ADMIN_ROLE: Role = "waitlist:admin";
+
+// The roles each role includes besides itself.
+const INCLUDED_ROLES: Record<Role, readonly Role[]> = { "waitlist:view": [], "waitlist:admin": [VIEW_ROLE] };
+
+const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
+
+/** Whether keys holding `roles` may do what `role` allows: an admin key may do anything a view key may. */
+export function rolesGrant(roles: readonly string[], role: Role): boolean {
+  return roles.some((held) => held === role || (isRole(held) && INCLUDED_ROLES[held].includes(role)));
+}
 
 const KEY_PREFIX = "wl_";
 // "wl_" + 43 base64url characters (32 random bytes).
@@ -107,6 +120,11 @@ function keyById(db: AppDatabase) {
   return preparedOnce(db, "apiKeys.byId", () => db.select().from(apiKeys).where(eq(apiKeys.id, sql.placeholder("id"))).prepare());
 }
 
+/** The key with this id, whatever its state. */
+export function getApiKey(id: string, db: AppDatabase = getDb()): ApiKey | undefined {
+  return keyById(db).get({ id });
+}
+
 /** Marks a key revoked; returns false when no such key exists. Revoking twice keeps the first date. */
 export function revokeApiKey(id: string, db: AppDatabase = getDb()): boolean {
   const row = keyById(db).get({ id });
@@ -139,7 +157,7 @@ export function verifyApiKey(presented: string | null | undefined, role: Role, d
   const now = new Date();
   if (!row || !isKeyActive(row, now)) return { ok: false, reason: "unauthenticated" };
   touchLastUsed(row, now, db);
-  if (!row.roles.includes(role)) return { ok: false, reason: "forbidden", key: row };
+  if (!rolesGrant(row.roles, role)) return { ok: false, reason: "forbidden", key: row };
   return { ok: true, key: row };
 }
 

@@ -4,7 +4,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { apiKeys, sessions, type ApiKey } from "@/db/schema";
 import { writeWhenUnlocked } from "@/lib/sqlite/busy";
 import { preparedOnce } from "@/lib/sqlite/statements";
-import { findApiKeyByHash, hashSecret, isKeyActive, looksLikeApiKey, verifyApiKey, VIEW_ROLE, type ApiKeySummary, toApiKeySummary } from "./api-keys";
+import { findApiKeyByHash, hashSecret, isKeyActive, looksLikeApiKey, rolesGrant, verifyApiKey, VIEW_ROLE, type ApiKeySummary, toApiKeySummary } from "./api-keys";
 import { SESSION_COOKIE_GRACE_MS, SESSION_LIFETIME_MS } from "./session-lifetime";
 
 export { SESSION_LIFETIME_MS } from "./session-lifetime";
@@ -71,7 +71,7 @@ export function lookupSession(token: string | null | undefined, db: AppDatabase 
 function sessionEndReason(row: { expiresAt: Date; key: ApiKey }, now: Date): SessionEndReason | undefined {
   if (row.key.revokedAt) return "revoked";
   if (!isKeyActive(row.key, now)) return "key-expired";
-  if (!row.key.roles.includes(VIEW_ROLE)) return "role-removed";
+  if (!rolesGrant(row.key.roles, VIEW_ROLE)) return "role-removed";
   if (row.expiresAt.getTime() <= now.getTime()) return "session-expired";
   return undefined;
 }

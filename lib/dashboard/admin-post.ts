@@ -1,0 +1,100 @@
+import type { z } from "zod";
+import { AppError } from "@/lib/core/errors";
+import type { AuditActor } from "@/lib/domain/audit/log";
+import { lookupSession, type DashboardSession } from "@/lib/domain/sessions";
+import { requestOrigin } from "@/lib/http/origin";
+import { setRequestKeyId } from "@/lib/http/request-context";
+import { crossSiteRefusal } from "@/lib/http/same-origin";
+import { sessionIsAdmin } from "./auth";
+import { signInHref } from "./return-path";
+import { sessionTokenOf } from "./session-cookie";
+
+export interface AdminPostArguments<Input, Context> {
+  input: Input;
+  session: DashboardSession;
+  request: Request;
+  context: Context;
+}
+
+const NO_STORE = { "cache-control": "no-store" };
+
+/** A refusal or failure as a short plain-text page with its status. */
+export function plainTextResponse(status: number, message: string): Response {
+  return new Response(`${message}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", ...NO_STORE } });
+}
+
+/** 303 See Other: after a write, the browser GETs `location` (a root-relative path). */
+export function seeOther(location: string): Response {
+  return new Response(null, { status: 303, headers: { location, ...NO_STORE } });
+}
+
+/** The audit log's actor for a dashboard write: the session's key, by id and name (never the key). */
+export function auditActorOf(session: DashboardSession): AuditActor {
+  return { keyId: session.key.id, keyName: session.key.name };
+}
+
+/**
+ * A dashboard write as a route handler for an HTML form POST. In this order: refuses a cross-site
+ * request (403, crossSiteRefusal); without a valid session sends the browser to sign in (303);
+ * refuses a key without waitlist:admin (403); parses the form's fields with `schema` (400 naming
+ * the field, nothing changed); then calls `handler`, which writes and returns the response
+ * (usually seeOther back to the page with `?done=`). An AppError from it becomes its status.
+ */
+export function adminPost<Schema extends z.ZodType, Context = unknown>(
+  schema: Schema,
+  handler: (args: AdminPostArguments<z.output<Schema>, Context>) => Response | Promise<Response>,
+): (request: Request, context: Context) => Promise<Response> {
+  return async (request, context) => {
+    const refusal = crossSiteRefusal(request.headers);
+    if (refusal) return plainTextResponse(403, `Refused: ${refusal}. Dashboard writes are accepted only from the dashboard's own pages.`);
+    const lookup = lookupSession(sessionTokenOf(request.headers));
+    if (!lookup.ok) return seeOther(signInHref(returnPathOf(request), lookup.reason));
+    const { session } = lookup;
+    setRequestKeyId(session.key.id);
+    if (!sessionIsAdmin(session)) {
+      return plainTextResponse(403, `Refused: the key of this session (${session.key.name}) does not carry the waitlist:admin role, which this action needs.`);
+    }
+    const fields = await formFields(request);
+    if (!fields) return plainTextResponse(400, "Invalid request: expected an HTML form of text fields.");
+    const parsed = schema.safeParse(fields);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = issue.path.length > 0 ? issue.path.join(".") : "form";
+      return plainTextResponse(400, `Invalid ${field}: ${issue.message}. Nothing was changed.`);
+    }
+    try {
+      return await handler({ input: parsed.data, session, request, context });
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) return plainTextResponse(error.status, `${error.message}. Nothing was changed.`);
+      throw error;
+    }
+  };
+}
+
+/** The form's fields as strings; undefined when it is not a form or holds a file or a repeated field. */
+async function formFields(request: Request): Promise<Record<string, string> | undefined> {
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return undefined;
+  }
+  const fields = new Map<string, string>();
+  for (const [name, value] of form) {
+    if (typeof value !== "string" || fields.has(name)) return undefined;
+    fields.set(name, value);
+  }
+  return Object.fromEntries(fields);
+}
+
+/** Where to come back after signing in: the page that posted (its Referer, when it is ours). */
+function returnPathOf(request: Request): string {
+  const referer = request.headers.get("referer");
+  if (!referer) return "/";
+  try {
+    const url = new URL(referer);
+    return url.origin === requestOrigin(request.headers) ? url.pathname + url.search : "/";
+  } catch {
+    return "/";
+  }
+}

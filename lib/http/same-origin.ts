@@ -1,0 +1,16 @@
+import { env } from "@/lib/core/env";
+import { requestOrigin } from "./origin";
+
+/**
+ * Why a write request is refused as cross-site, or undefined when it comes from our own pages.
+ * Browsers send `Origin` with every POST: it must be the origin requestOrigin computes for this
+ * request. Without it, `Sec-Fetch-Site` must say `same-origin`; a request with neither (no
+ * browser sends that) is refused too, as is `Origin: null` (sandboxed frames, some redirects).
+ */
+export function crossSiteRefusal(headers: Headers, trustedProxyHops = env().TRUSTED_PROXY_HOPS): string | undefined {
+  const origin = headers.get("origin");
+  const expected = requestOrigin(headers, trustedProxyHops);
+  if (origin !== null) return origin === expected ? undefined : `the request comes from ${origin}, not from ${expected}`;
+  const site = headers.get("sec-fetch-site");
+  return site === "same-origin" ? undefined : "the request has no Origin header and is not same-origin";
+}
