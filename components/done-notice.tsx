@@ -1,6 +1,6 @@
 /**
- * The short notice a write leaves after its redirect (`?done=<word>`). Only the words a page knows are
- * shown, from its own table: nothing from the URL is ever echoed.
+ * The notice after a write (`?done=<what>`): `done` picks one of the page's own messages, so
+ * nothing from the URL is ever echoed into the page.
  */
 export function DoneNotice({ done, messages }: { done: string | string[] | undefined; messages: Record<string, string> }) {
   const message = typeof done === "string" && Object.hasOwn(messages, done) ? messages[done] : undefined;

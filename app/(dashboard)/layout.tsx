@@ -1,8 +1,14 @@
 import Form from "next/form";
 import Link from "next/link";
 import { focusRing, inputClass } from "@/components/styles";
-import { requireSession } from "@/lib/dashboard/auth";
+import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { signOut } from "../signin/actions";
+
+// Pages only admins see (a view session gets a 404 there), so only admins get the links.
+const ADMIN_LINKS = [
+  ["/keys", "API keys"],
+  ["/audit", "Audit log"],
+] as const;
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const session = await requireSession();
@@ -10,13 +16,20 @@ export default async function DashboardLayout({ children }: { children: React.Re
     <>
       <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
         <div className="mx-auto flex max-w-[96rem] flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
-          <nav aria-label="Main" className="flex items-center gap-4 text-sm">
+          <nav aria-label="Main" className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
             <Link href="/" className={`${focusRing} rounded-sm font-semibold`}>
               Waitlist Admin
             </Link>
             <Link href="/docs/api" prefetch={false} className={`${focusRing} rounded-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white`}>
               API reference
             </Link>
+            {sessionIsAdmin(session)
+              ? ADMIN_LINKS.map(([href, label]) => (
+                  <Link key={href} href={href} prefetch={false} className={`${focusRing} rounded-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white`}>
+                    {label}
+                  </Link>
+                ))
+              : null}
           </nav>
           <Form action="/find" role="search" aria-label="Find a person" className="order-last flex w-full gap-2 sm:order-none sm:w-auto sm:flex-1 sm:justify-center">
             <label htmlFor="header-find" className="sr-only">

@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { registerAuditCommands } from "./commands/audit";
 import { registerDbCommands } from "./commands/db";
 import { registerKeyCommands } from "./commands/keys";
 import { registerSignupCommands } from "./commands/signups";
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   registerWaitlistCommands(program);
   registerSignupCommands(program);
   registerKeyCommands(program);
+  registerAuditCommands(program);
   registerDbCommands(program);
   return program;
 }

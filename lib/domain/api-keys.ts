@@ -120,6 +120,11 @@ function keyById(db: AppDatabase) {
   return preparedOnce(db, "apiKeys.byId", () => db.select().from(apiKeys).where(eq(apiKeys.id, sql.placeholder("id"))).prepare());
 }
 
+/** The key with this id, whatever its state. */
+export function getApiKey(id: string, db: AppDatabase = getDb()): ApiKey | undefined {
+  return keyById(db).get({ id });
+}
+
 /** Marks a key revoked; returns false when no such key exists. Revoking twice keeps the first date. */
 export function revokeApiKey(id: string, db: AppDatabase = getDb()): boolean {
   const row = keyById(db).get({ id });

@@ -53,7 +53,7 @@ export function cliSandbox() {
       return path;
     },
     /** Every row of a table, read directly from the file (read-only). */
-    rows(table: "signups" | "waitlists" | "api_keys"): Record<string, unknown>[] {
+    rows(table: "signups" | "waitlists" | "api_keys" | "audit_log"): Record<string, unknown>[] {
       const db = new Database(databasePath, { readonly: true });
       try {
         return db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all() as Record<string, unknown>[];

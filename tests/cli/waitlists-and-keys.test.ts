@@ -38,7 +38,7 @@ describe("usage errors", () => {
   });
 
   it("prints help for every command", () => {
-    for (const args of [[], ["waitlists", "create"], ["waitlists", "list"], ["signups", "import"], ["keys", "create"], ["keys", "list"], ["keys", "revoke"], ["db", "migrate"], ["db", "seed-demo"]]) {
+    for (const args of [[], ["waitlists", "create"], ["waitlists", "list"], ["signups", "import"], ["keys", "create"], ["keys", "list"], ["keys", "revoke"], ["audit", "list"], ["db", "migrate"], ["db", "seed-demo"]]) {
       const result = cli.run(...args, "--help");
       expect(result.status, args.join(" ")).toBe(0);
       expect(result.stdout).toContain("Usage: waitlist");
@@ -63,7 +63,7 @@ describe("keys", () => {
     expect(human.stdout).not.toContain(created.key);
     expect(human.stdout).toContain(created.id);
 
-    expect(cli.json("keys", "revoke", created.id)).toEqual({ id: created.id, revoked: true });
+    expect(cli.json("keys", "revoke", created.id)).toEqual({ id: created.id, name: "ci", prefix: created.key.slice(0, 9), revoked: true });
     const after = cli.json<{ keys: Record<string, unknown>[] }>("keys", "list").keys[0]!;
     expect(after).toMatchObject({ status: "revoked", revoked_at: expect.any(String) });
   });
@@ -85,7 +85,7 @@ describe("keys", () => {
     expect(cli.rows("api_keys")).toEqual(before);
     const revoke = cli.run("keys", "revoke", "00000000-0000-4000-8000-000000000000");
     expect(revoke.status).toBe(1);
-    expect(expectOneLineError(revoke)).toBe("error: no API key has the id 00000000-0000-4000-8000-000000000000");
+    expect(expectOneLineError(revoke)).toBe('error: No API key has the id "00000000-0000-4000-8000-000000000000" (give an id, a prefix such as wl_AbC123 or the whole key)');
   });
 });
 

@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { listSignupRows } from "@/lib/domain/signups/queries";
-import { createFixtureWaitlist, signIn } from "./support";
+import { createFixtureWaitlist, createKey, signIn } from "./support";
 
 // Every page, in light and dark mode: no serious or critical axe violation, nothing wider than a
 // 375 px phone, and a screenshot at desktop and phone width (written to the test's output folder,
@@ -34,7 +34,7 @@ async function settled(page: Page) {
   await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0);
 }
 
-const pages: { name: string; path: () => string; signedIn: boolean; open?: (page: Page) => Promise<void> }[] = [];
+const pages: { name: string; path: () => string; signedIn: boolean; admin?: boolean; open?: (page: Page) => Promise<void> }[] = [];
 let waitlistPath = "";
 let signupPath = "";
 test.beforeAll(() => {
@@ -67,12 +67,16 @@ pages.push(
   { name: "signup", path: () => signupPath, signedIn: true },
   { name: "finder", path: () => "/find?email=ann.", signedIn: true },
   { name: "not-found", path: () => "/waitlists/00000000-0000-4000-8000-000000000000", signedIn: true },
+  { name: "keys", path: () => "/keys", signedIn: true, admin: true },
+  { name: "key-revoke", path: () => `/keys/${createKey().id}/revoke`, signedIn: true, admin: true },
+  { name: "audit", path: () => "/audit", signedIn: true, admin: true },
+  { name: "admin-page-for-a-viewer", path: () => "/keys", signedIn: true },
 );
 
 for (const scheme of ["light", "dark"] as const) {
   for (const entry of pages) {
     test(`${entry.name} in ${scheme} mode is accessible and fits a phone`, async ({ page, context }, testInfo) => {
-      if (entry.signedIn) await signIn(context);
+      if (entry.signedIn) await signIn(context, entry.admin ? ["waitlist:admin"] : undefined);
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.goto(entry.path());

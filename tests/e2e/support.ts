@@ -21,9 +21,9 @@ export function createKey(roles: Role[] = ["waitlist:view"], options: { expiresA
   return createApiKey({ name: unique("e2e key"), roles, expiresAt: options.expiresAt });
 }
 
-/** Signs a browser context in without the form (the sign-in tests use the form). */
-export async function signIn(context: BrowserContext) {
-  const key = createKey();
+/** Signs a browser context in without the form (the sign-in tests use the form), with a view key unless told. */
+export async function signIn(context: BrowserContext, roles: Role[] = ["waitlist:view"]) {
+  const key = createKey(roles);
   const { token } = createSession(key.id);
   await context.addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
   return key;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { durationSchema } from "@/lib/cli/duration";
+import { durationSchema } from "@/lib/domain/duration";
 
 describe("--expires-in durations", () => {
   it.each([

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApiKey, listApiKeys, verifyApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { listAudit } from "@/lib/domain/audit/log";
 import { issueDemoKey } from "@/lib/seed/demo-key";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
@@ -24,6 +25,18 @@ describe("issueDemoKey", () => {
     expect(verifyApiKey(first.key.key, VIEW_ROLE, temp.db)).toEqual({ ok: false, reason: "unauthenticated" });
     expect(verifyApiKey(second.key.key, VIEW_ROLE, temp.db).ok).toBe(true);
     expect(verifyApiKey(other.key, VIEW_ROLE, temp.db).ok).toBe(true);
+  });
+
+  it("audits each key it creates and revokes, with the actor cli and never the key", () => {
+    const first = issueDemoKey(temp.db);
+    const second = issueDemoKey(temp.db);
+    const rows = listAudit({ limit: 10 }, temp.db);
+    expect(rows.map((row) => [row.actor, row.action, row.target])).toEqual([
+      ["cli", "key.create", second.key.id],
+      ["cli", "key.revoke", first.key.id],
+      ["cli", "key.create", first.key.id],
+    ]);
+    for (const key of [first.key.key, second.key.key]) expect(JSON.stringify(rows)).not.toContain(key);
   });
 
   it("revokes every earlier active demo key, and keeps the date of one revoked before", () => {

@@ -1,17 +1,10 @@
 import type { Command } from "commander";
-import { z } from "zod";
-import { createApiKey, listApiKeys, revokeApiKey, ROLES, VIEW_ROLE } from "@/lib/domain/api-keys";
-import { AppError } from "@/lib/core/errors";
-import { durationSchema } from "../duration";
+import { listApiKeys, ROLES, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { expiryFrom, newApiKeyOptionsSchema } from "@/lib/domain/api-key-input";
+import { resolveApiKeyReference } from "@/lib/domain/api-key-reference";
+import { issueApiKey, revokeApiKeyAs } from "@/lib/domain/api-key-writes";
+import { CLI_ACTOR } from "@/lib/domain/audit/log";
 import { emit, parseOptions, table, type JsonOption } from "../output";
-
-const roleSchema = z.enum(ROLES, { error: (issue) => `unknown role ${JSON.stringify(issue.input)} (known roles: ${ROLES.join(", ")})` });
-
-const createKeySchema = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),
-  role: z.array(roleSchema).min(1),
-  "expires-in": durationSchema.optional(),
-});
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
@@ -22,19 +15,14 @@ export function registerKeyCommands(program: Command): void {
 
   keys
     .command("create")
-    .description("Create an API key and print it. The key is shown only this once: only its hash is stored.")
+    .description("Create an API key and print it. The key is shown only this once: only its hash is stored. Audited (actor cli).")
     .requiredOption("--name <name>", "a name that says who or what uses the key")
     .option("--role <role>", `a role to grant, repeatable (${ROLES.join(", ")}; default ${VIEW_ROLE})`, collect)
     .option("--expires-in <duration>", "expire the key after this long, such as 90m, 12h or 30d (default: never)")
     .option("--json", "print one JSON object to stdout")
     .action((options: { name: string; role?: string[]; expiresIn?: string } & JsonOption) => {
-      const input = parseOptions(createKeySchema, { name: options.name, role: options.role ?? [VIEW_ROLE], "expires-in": options.expiresIn });
-      const expiresInMs = input["expires-in"];
-      const created = createApiKey({
-        name: input.name,
-        roles: input.role,
-        expiresAt: expiresInMs === undefined ? null : new Date(Date.now() + expiresInMs),
-      });
+      const input = parseOptions(newApiKeyOptionsSchema, { name: options.name, role: options.role ?? [VIEW_ROLE], "expires-in": options.expiresIn });
+      const created = issueApiKey({ name: input.name, roles: input.role, expiresAt: expiryFrom(input["expires-in"]) }, CLI_ACTOR);
       const result = { id: created.id, name: created.name, key: created.key, roles: created.roles, expires_at: created.expires_at };
       emit(options, result, () =>
         [
@@ -74,11 +62,13 @@ export function registerKeyCommands(program: Command): void {
 
   keys
     .command("revoke")
-    .description("Revoke an API key: it stops working at once. Revoking twice is harmless.")
-    .argument("<id>", "id of the key (see keys list)")
+    .description("Revoke an API key: it stops working at once (and so do its dashboard sessions). Revoking twice is harmless. Audited (actor cli).")
+    .argument("<key>", "the key's id, its prefix as keys list shows it (when no other key has it), or the whole key")
     .option("--json", "print one JSON object to stdout")
-    .action((id: string, options: JsonOption) => {
-      if (!revokeApiKey(id)) throw new AppError("not_found", `no API key has the id ${id}`);
-      emit(options, { id, revoked: true }, () => `Revoked API key ${id}.`);
+    .action((reference: string, options: JsonOption) => {
+      const key = resolveApiKeyReference(reference);
+      const { revoked } = revokeApiKeyAs(key.id, CLI_ACTOR);
+      const result = { id: key.id, name: key.name, prefix: key.prefix, revoked: true };
+      emit(options, result, () => `${revoked ? "Revoked" : "Already revoked:"} API key ${key.id} (${key.name}, ${key.prefix}…).`);
     });
 }

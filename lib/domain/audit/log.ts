@@ -1,11 +1,13 @@
 import { createHmac } from "node:crypto";
 import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { appSecrets, auditLog } from "@/db/schema";
 import { preparedOnce } from "@/lib/sqlite/statements";
 
 export const AUDIT_ACTIONS = ["waitlist.create", "waitlist.update", "waitlist.delete", "signup.erase", "signups.import", "key.create", "key.revoke"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export const auditActionSchema = z.enum(AUDIT_ACTIONS, { error: (issue) => `unknown action ${JSON.stringify(issue.input)} (known actions: ${AUDIT_ACTIONS.join(", ")})` });
 
 /** Who made a write: the key of a dashboard session, or the operator's CLI (which needs no key). */
 export type AuditActor = { keyId: string; keyName: string } | "cli";
@@ -81,6 +83,16 @@ export interface AuditQuery {
   /** Only rows older than this row id (the next page after a page ending at it). */
   before?: number;
 }
+
+export const MAX_AUDIT_PAGE = 1000;
+
+/** The filters and page of `audit list` and the dashboard's /audit page. */
+export const auditQuerySchema = z.object({
+  action: auditActionSchema.optional(),
+  actor: z.string().trim().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_AUDIT_PAGE).describe(`a whole number from 1 to ${MAX_AUDIT_PAGE}`),
+  before: z.coerce.number().int().min(1).optional().describe("a row id"),
+});
 
 /** Rows newest first (the id follows the order of the writes). */
 export function listAudit(options: AuditQuery, db: AppDatabase = getDb()): AuditRow[] {

@@ -1,0 +1,58 @@
+import Link from "next/link";
+import { formatDateTime } from "@/components/format";
+import { cardClass, linkClass, mutedText } from "@/components/styles";
+import type { ApiKeySummary, KeyStatus } from "@/lib/domain/api-keys";
+
+const when = (iso: string | null, none: string) => (iso ? `${formatDateTime(new Date(iso))} UTC` : none);
+
+const STATUS_CLASS: Record<KeyStatus, string> = {
+  active: "text-green-800 dark:text-green-300",
+  revoked: "text-red-800 dark:text-red-300",
+  expired: "text-amber-800 dark:text-amber-300",
+};
+
+/** Every key with its state; an active key links to its revoke confirmation. */
+export function KeysTable({ keys, sessionKeyId }: { keys: (ApiKeySummary & { status: KeyStatus })[]; sessionKeyId: string }) {
+  if (keys.length === 0) return <p className={`mt-6 text-sm ${mutedText}`}>No API keys yet.</p>;
+  return (
+    <div className={`${cardClass} mt-6 overflow-x-auto`}>
+      <table className="w-full text-left text-sm" data-testid="keys-table">
+        <caption className="sr-only">API keys, oldest first</caption>
+        <thead className={`border-b border-zinc-200 dark:border-zinc-800 ${mutedText}`}>
+          <tr>
+            {["Name", "Prefix", "Roles", "Created", "Last used", "Expires", "Status", "Action"].map((heading) => (
+              <th key={heading} scope="col" className="px-3 py-2 font-medium">
+                {heading}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+          {keys.map((key) => (
+            <tr key={key.id} data-key-id={key.id}>
+              <th scope="row" className="px-3 py-2 font-medium">
+                {key.name}
+                {key.id === sessionKeyId ? <span className={`ml-2 text-xs font-normal ${mutedText}`}>(this session)</span> : null}
+              </th>
+              <td className="px-3 py-2">
+                <code className="font-mono text-xs">{key.prefix}…</code>
+              </td>
+              <td className="px-3 py-2">{key.roles.join(", ")}</td>
+              <td className="whitespace-nowrap px-3 py-2">{when(key.created_at, "—")}</td>
+              <td className="whitespace-nowrap px-3 py-2">{when(key.last_used_at, "Never")}</td>
+              <td className="whitespace-nowrap px-3 py-2">{when(key.expires_at, "Never")}</td>
+              <td className={`px-3 py-2 font-medium ${STATUS_CLASS[key.status]}`}>{key.status}</td>
+              <td className="px-3 py-2">
+                {key.status === "active" ? (
+                  <Link href={`/keys/${key.id}/revoke`} prefetch={false} className={linkClass} aria-label={`Revoke ${key.name} (${key.prefix}…)`}>
+                    Revoke
+                  </Link>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

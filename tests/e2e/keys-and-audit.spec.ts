@@ -1,0 +1,178 @@
+import { expect, test, type Page } from "@playwright/test";
+import { listApiKeys, verifyApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { listAudit, recordAudit } from "@/lib/domain/audit/log";
+import { baseURL, createKey, forbidDialogs, signIn, unique } from "./support";
+
+// Keys and the audit log in the dashboard (admins only), and the rules every dashboard write
+// follows (lib/dashboard/admin-post.ts): a view session sees no control and gets 403 on a forged
+// POST, and a cross-site POST is refused.
+
+const keyNamed = (name: string) => listApiKeys().find((key) => key.name === name);
+const keyRow = (page: Page, name: string) => page.getByTestId("keys-table").locator("tbody tr").filter({ has: page.getByRole("rowheader", { name }) });
+
+test("an admin creates a key: it is shown once, with a copy button, works, and is audited", async ({ page, context }) => {
+  const dialogs = forbidDialogs(page);
+  const admin = await signIn(context, ["waitlist:admin"]);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("/");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API keys" }).click();
+  await expect(page).toHaveURL("/keys");
+  await expect(keyRow(page, admin.name)).toContainText("(this session)");
+
+  const name = unique("reporting");
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Role").selectOption("waitlist:admin");
+  await page.getByLabel("Expires").selectOption("30d");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page).toHaveURL(/\/keys\?done=created&reveal=[A-Za-z0-9_-]{22}$/);
+  const shown = (await page.getByTestId("new-key").textContent())!;
+  expect(shown).toMatch(/^wl_[A-Za-z0-9_-]{43}$/);
+  await page.getByRole("button", { name: "Copy the new key" }).click();
+  await expect(page.getByRole("button", { name: "Copy the new key" })).toContainText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+
+  const created = keyNamed(name)!;
+  expect(created).toMatchObject({ roles: ["waitlist:admin"], status: "active" });
+  expect(Date.parse(created.expires_at!) - Date.now()).toBeGreaterThan(29 * 86_400_000);
+  expect(verifyApiKey(shown, VIEW_ROLE).ok).toBe(true);
+  await expect(keyRow(page, name)).toContainText(`${created.prefix}…`);
+  await expect(keyRow(page, name)).toContainText("waitlist:admin");
+
+  // Shown once: the same URL again shows no key.
+  await page.reload();
+  await expect(page.getByTestId("new-key")).toHaveCount(0);
+  expect(await page.content()).not.toContain(shown);
+
+  const audit = listAudit({ action: "key.create", actor: admin.id, limit: 1 })[0]!;
+  expect(audit).toMatchObject({ actor: admin.name, actorKeyId: admin.id, target: created.id });
+  expect(JSON.stringify(audit)).not.toContain(shown);
+  await page.goto(`/audit?action=key.create&actor=${encodeURIComponent(admin.name)}`);
+  await expect(page.getByTestId("audit-table").locator("tbody tr")).toHaveCount(1);
+  await expect(page.getByTestId("audit-table")).toContainText(`created key "${name}"`);
+  expect(dialogs).toEqual([]);
+});
+
+test("an admin revokes a key through its confirmation page; revoking the session's own key warns and signs out", async ({ page, context }) => {
+  const dialogs = forbidDialogs(page);
+  const admin = await signIn(context, ["waitlist:admin"]);
+  const victim = createKey();
+  await page.goto("/keys");
+  await page.getByRole("link", { name: `Revoke ${victim.name} (${victim.prefix}…)` }).click();
+  await expect(page).toHaveURL(`/keys/${victim.id}/revoke`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Revoke the key “${victim.name}”?`);
+  await expect(page.getByTestId("own-key-warning")).toHaveCount(0);
+  expect(verifyApiKey(victim.key, VIEW_ROLE).ok).toBe(true); // the GET changed nothing
+  await page.getByRole("button", { name: "Revoke key" }).click();
+  await expect(page).toHaveURL("/keys?done=revoked");
+  await expect(page.getByTestId("done-notice")).toHaveText("Key revoked: it no longer works, and its sessions have ended.");
+  await expect(keyRow(page, victim.name)).toContainText("revoked");
+  await expect(keyRow(page, victim.name).getByRole("link", { name: /^Revoke/ })).toHaveCount(0);
+  const v1 = await page.request.get("/v1/waitlist", { headers: { authorization: `Bearer ${victim.key}` } });
+  expect(v1.status()).toBe(401);
+  expect(listAudit({ action: "key.revoke", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: victim.id, actor: admin.name });
+
+  await page.goto(`/keys/${admin.id}/revoke`);
+  await expect(page.getByTestId("own-key-warning")).toContainText("This is the key of your current session");
+  await page.getByRole("button", { name: "Revoke my own key and sign out" }).click();
+  await expect(page).toHaveURL("/signin?reason=revoked");
+  await expect(keyNamed(admin.name)).toMatchObject({ status: "revoked" });
+  expect(dialogs).toEqual([]);
+});
+
+test("a view session sees no write control, gets 404 on the admin pages, and 403 on a forged POST", async ({ page, context }) => {
+  await signIn(context);
+  await page.goto("/");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "API reference" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "API keys" })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Audit log" })).toHaveCount(0);
+  await expect(page.locator('form[method="post" i][action^="/"]')).toHaveCount(0);
+
+  const victim = createKey();
+  for (const path of ["/keys", "/audit", `/keys/${victim.id}/revoke`]) {
+    const response = await page.goto(path);
+    expect(response!.status(), path).toBe(404);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
+    await expect(page.locator('form[method="post" i][action^="/"], button:has-text("Revoke"), button:has-text("Create")')).toHaveCount(0);
+  }
+
+  const name = unique("forged");
+  const create = await page.request.post("/keys/create", { form: { name, role: "waitlist:admin", "expires-in": "" }, headers: { origin: baseURL }, maxRedirects: 0 });
+  expect(create.status()).toBe(403);
+  expect(await create.text()).toContain("does not carry the waitlist:admin role");
+  const revoke = await page.request.post("/keys/revoke", { form: { id: victim.id }, headers: { origin: baseURL }, maxRedirects: 0 });
+  expect(revoke.status()).toBe(403);
+  expect(keyNamed(name)).toBeUndefined();
+  expect(verifyApiKey(victim.key, VIEW_ROLE).ok).toBe(true);
+});
+
+test("a cross-origin POST fails, with the admin's cookie or from a real page on another site", async ({ page, context }) => {
+  const admin = await signIn(context, ["waitlist:admin"]);
+  const name = unique("cross-site");
+  const forged = await page.request.post("/keys/create", { form: { name, role: "waitlist:admin" }, headers: { origin: "http://evil.example" }, maxRedirects: 0 });
+  expect(forged.status()).toBe(403);
+  expect(await forged.text()).toContain("comes from http://evil.example");
+  const noOrigin = await page.request.post("/keys/create", { form: { name, role: "waitlist:admin" }, headers: { "sec-fetch-site": "cross-site" }, maxRedirects: 0 });
+  expect(noOrigin.status()).toBe(403);
+
+  // A page on another site that submits a form to us: the browser sends no cookie (SameSite=Lax)
+  // and our origin check would refuse it anyway; no key is made either way.
+  await page.route("http://evil.example/**", (route) =>
+    route.fulfill({
+      contentType: "text/html",
+      body: `<form method="post" action="${baseURL}/keys/create"><input name="name" value="${name}"><input name="role" value="waitlist:admin"></form><script>document.forms[0].submit()</script>`,
+    }),
+  );
+  await page.goto("http://evil.example/");
+  await page.waitForURL((url) => url.origin === baseURL);
+  expect(new URL(page.url()).pathname).toBe("/signin");
+  expect(keyNamed(name)).toBeUndefined();
+  expect(listAudit({ actor: admin.id, limit: 10 })).toEqual([]);
+});
+
+test("an admin's invalid form is refused with 400 naming the field, and nothing is created", async ({ page, context }) => {
+  await signIn(context, ["waitlist:admin"]);
+  const before = listApiKeys().length;
+  const post = (form: Record<string, string>) => page.request.post("/keys/create", { form, headers: { origin: baseURL }, maxRedirects: 0 });
+  const empty = await post({ name: "   ", role: "waitlist:view" });
+  expect(empty.status()).toBe(400);
+  expect(await empty.text()).toBe("Invalid name: must not be empty. Nothing was changed.\n");
+  const role = await post({ name: "x", role: "waitlist:owner" });
+  expect(role.status()).toBe(400);
+  expect(await role.text()).toMatch(/^Invalid role: unknown role "waitlist:owner"/);
+  const expiry = await post({ name: "x", role: "waitlist:view", "expires-in": "1y" });
+  expect(expiry.status()).toBe(400);
+  expect(await expiry.text()).toMatch(/^Invalid expires-in: /);
+  const unknown = await page.request.post("/keys/revoke", { form: { id: "no-such-key" }, headers: { origin: baseURL }, maxRedirects: 0 });
+  expect(unknown.status()).toBe(404);
+  expect(listApiKeys()).toHaveLength(before);
+});
+
+test("the audit page lists rows newest first, filters by action and actor, and pages", async ({ page, context }) => {
+  await signIn(context, ["waitlist:admin"]);
+  const actor = { keyId: "audit-e2e", keyName: unique("auditor") };
+  for (let index = 0; index < 55; index++) {
+    recordAudit({ actor, action: index % 5 === 0 ? "waitlist.delete" : "waitlist.update", target: `target-${index}`, summary: `change ${index}` });
+  }
+  await page.goto("/audit");
+  await page.getByLabel("Actor").fill(actor.keyName);
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/\/audit\?action=&actor=/);
+  const rows = page.getByTestId("audit-table").locator("tbody tr");
+  await expect(rows).toHaveCount(50);
+  await expect(rows.first()).toContainText("change 54");
+  await expect(rows.last()).toContainText("change 5");
+  await page.getByTestId("audit-older").click();
+  await expect(rows).toHaveCount(5);
+  await expect(rows.first()).toContainText("change 4");
+  await expect(page.getByTestId("audit-older")).toHaveCount(0);
+
+  await page.getByLabel("Action").selectOption("waitlist.delete");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(rows).toHaveCount(11);
+  for (const text of await rows.allTextContents()) expect(text).toContain("waitlist.delete");
+  // Bad values in the URL are dropped, not errors.
+  const response = await page.goto(`/audit?action=key.steal&actor=${encodeURIComponent(actor.keyName)}&before=x`);
+  expect(response!.status()).toBe(200);
+  await expect(rows).toHaveCount(50);
+});
