@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { auditHash, listAudit } from "@/lib/domain/audit/log";
 import { countSignups } from "@/lib/domain/signups/counts";
@@ -114,6 +115,23 @@ describe("eraseAddress", () => {
     eraseAddress("cli", { email: "carol@example.com" }, temp.db);
     eraseAddress("cli", { email: ADDRESS }, temp.db);
     expect(cells()).toEqual([]);
+  });
+
+  it("never waits for a reader to let the WAL be emptied (it would stall the server for the busy timeout)", () => {
+    const reader = new Database(temp.path, { readonly: true });
+    try {
+      // A read in progress (as a CSV export holds one) keeps its snapshot of the WAL.
+      const rows = reader.prepare("SELECT email FROM signups").iterate();
+      rows.next();
+      const started = Date.now();
+      expect(eraseAddress("cli", { email: ADDRESS }, temp.db)).toEqual({ erased: 2, waitlists: 2 });
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(temp.db.$client.pragma("busy_timeout", { simple: true })).toBe(5000);
+      rows.return?.();
+    } finally {
+      reader.close();
+    }
+    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toEqual([]);
   });
 
   it("erases from one waitlist only when one is given", () => {
