@@ -1,22 +1,13 @@
-import { expect, test, type BrowserContext } from "@playwright/test";
-import { createApiKey, type Role } from "@/lib/domain/api-keys";
+import { expect, test } from "@playwright/test";
+import { createApiKey } from "@/lib/domain/api-keys";
 import { auditHash, listAudit } from "@/lib/domain/audit/log";
-import { createSession } from "@/lib/domain/sessions";
-import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { findSignupsByEmail } from "@/lib/domain/signups/find";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { baseURL, forbidDialogs, insertSignups, unique } from "./support";
+import { baseURL, forbidDialogs, insertSignups, signIn, unique } from "./support";
 
 // Erasure from the dashboard: one signup from its page, an address from every waitlist from the
 // finder, each through a confirmation page; then the address is gone from every view, /v1 and the
 // CSV export, and the audit log holds only a hash of it.
-
-async function signInWith(context: BrowserContext, role: Role) {
-  const key = createApiKey({ name: unique(`e2e ${role}`), roles: [role] });
-  const { token } = createSession(key.id);
-  await context.addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
-  return key;
-}
 
 function fixture() {
   const stamp = `e${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
@@ -41,7 +32,7 @@ async function apiSignups(waitlistId: string): Promise<string> {
 test.describe("an admin", () => {
   let dialogs: string[];
   test.beforeEach(async ({ context, page }) => {
-    await signInWith(context, "waitlist:admin");
+    await signIn(context, ["waitlist:admin"]);
     dialogs = forbidDialogs(page);
   });
   test.afterEach(() => expect(dialogs).toEqual([]));
@@ -101,7 +92,7 @@ test.describe("an admin", () => {
 });
 
 test("a view key sees no erase control, and its forged erasures get 403", async ({ context, page }) => {
-  await signInWith(context, "waitlist:view");
+  await signIn(context, ["waitlist:view"]);
   const { person, first, idIn } = fixture();
   const id = idIn(first.id);
   await page.goto(`/waitlists/${first.id}/signups/${id}`);
@@ -124,7 +115,7 @@ test("a view key sees no erase control, and its forged erasures get 403", async 
 });
 
 test("a cross-origin erasure with an admin session is refused", async ({ context, page }) => {
-  await signInWith(context, "waitlist:admin");
+  await signIn(context, ["waitlist:admin"]);
   const { person, first, idIn } = fixture();
   for (const [path, form] of [
     [`/waitlists/${first.id}/signups/${idIn(first.id)}/erase/confirm`, {}],

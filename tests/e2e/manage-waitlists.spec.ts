@@ -1,22 +1,14 @@
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
 import { getDb } from "@/db/client";
-import { createApiKey, type Role } from "@/lib/domain/api-keys";
 import { listAudit } from "@/lib/domain/audit/log";
-import { createSession } from "@/lib/domain/sessions";
-import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { waitlistsNamed } from "@/lib/domain/waitlists/manage";
+import { findSignupsByEmail } from "@/lib/domain/signups/find";
 import { createWaitlist, getWaitlist } from "@/lib/domain/waitlists/queries";
-import { baseURL, forbidDialogs, insertSignups, unique } from "./support";
+import { baseURL, forbidDialogs, insertSignups, signIn, unique } from "./support";
 
 // Waitlists managed from the dashboard by an admin key: create (with a warning step for a name in
 // use), edit, delete (typing the name). A view key sees none of it and its forged POSTs get 403.
-
-async function signInWith(context: BrowserContext, role: Role) {
-  const key = createApiKey({ name: unique(`e2e ${role}`), roles: [role] });
-  const { token } = createSession(key.id);
-  await context.addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
-  return key;
-}
 
 function signup(email: string) {
   return { email, verified: true, referral: false, customInputs: [{ label: "plan", value: "pro" }], createdAt: new Date("2026-05-06T07:08:09.000Z") };
@@ -32,8 +24,9 @@ async function createFromOverview(page: Page, name: string, website: string) {
 
 test.describe("an admin", () => {
   let dialogs: string[];
+  let keyName: string;
   test.beforeEach(async ({ context, page }) => {
-    await signInWith(context, "waitlist:admin");
+    keyName = (await signIn(context, ["waitlist:admin"])).name;
     dialogs = forbidDialogs(page);
   });
   test.afterEach(() => expect(dialogs).toEqual([]));
@@ -46,7 +39,7 @@ test.describe("an admin", () => {
     await expect(page.getByTestId("done-notice")).toHaveText("The waitlist was created.");
     const [created] = waitlistsNamed(name);
     expect(created).toMatchObject({ name, website: "https://created.example/" });
-    expect(listAudit({ action: "waitlist.create", limit: 5 })[0]).toMatchObject({ target: created!.id, actor: expect.stringContaining("e2e waitlist:admin") });
+    expect(listAudit({ action: "waitlist.create", limit: 5 })[0]).toMatchObject({ target: created!.id, actor: keyName });
 
     await createFromOverview(page, name.toUpperCase(), "https://second.example");
     await expect(page).toHaveURL(/\/waitlists\/new\?/);
@@ -111,9 +104,35 @@ test.describe("an admin", () => {
   });
 });
 
+test("the admin pages and forms have no serious accessibility violation", async ({ context, page }) => {
+  await signIn(context, ["waitlist:admin"]);
+  const waitlist = createWaitlist({ name: unique("Accessible"), website: "https://accessible.example" });
+  const email = `${waitlist.id.slice(0, 8)}@accessible.example`;
+  insertSignups(waitlist.id, [signup(email)]);
+  insertSignups(createWaitlist({ name: unique("Accessible too"), website: "https://accessible.example" }).id, [signup(email)]);
+  const signupId = findSignupsByEmail({ email, limit: 1 })[0]!.signupId;
+  const paths = [
+    "/",
+    `/waitlists/new?name=${encodeURIComponent(waitlist.name)}&website=https://a.example`,
+    `/waitlists/${waitlist.id}`,
+    `/waitlists/${waitlist.id}/edit?warn=duplicate-name&name=x&website=https://a.example`,
+    `/waitlists/${waitlist.id}/delete?error=name`,
+    `/waitlists/${waitlist.id}/signups/${signupId}/erase`,
+    `/find/erase?email=${encodeURIComponent(email)}`,
+    "/find/erase?email=nobody%40accessible.example",
+  ];
+  for (const path of paths) {
+    await page.goto(path);
+    if (path === "/") await page.getByText("New waitlist").click();
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id), path).toEqual([]);
+  }
+});
+
 test.describe("a view key", () => {
   test("sees no waitlist control, cannot open the forms, and its forged POSTs get 403", async ({ context, page }) => {
-    await signInWith(context, "waitlist:view");
+    await signIn(context, ["waitlist:view"]);
     const waitlist = createWaitlist({ name: unique("Viewed"), website: "https://viewed.example" });
     await page.goto("/");
     await expect(page.getByRole("heading", { name: "Waitlists" })).toBeVisible();
@@ -142,7 +161,7 @@ test.describe("a view key", () => {
 });
 
 test("a cross-origin POST with an admin session is refused and changes nothing", async ({ context, page }) => {
-  await signInWith(context, "waitlist:admin");
+  await signIn(context, ["waitlist:admin"]);
   const waitlist = createWaitlist({ name: unique("Targeted"), website: "https://targeted.example" });
   const posts: [string, Record<string, string>][] = [
     ["/waitlists/create", { name: unique("Cross-site"), website: "https://evil.example" }],

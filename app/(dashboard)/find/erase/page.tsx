@@ -21,7 +21,7 @@ export default async function EraseAddressPage({ searchParams }: Props) {
       {signups.length === 0 ? (
         <p className={`mt-4 text-sm ${mutedText}`}>
           No waitlist holds this address: there is nothing to erase.{" "}
-          <Link href="/find" className={linkClass}>
+          <Link href="/find" className={`${linkClass} underline`}>
             Find a person
           </Link>
         </p>

@@ -51,7 +51,7 @@ export default async function EditWaitlistPage({ params, searchParams }: Props) 
       </form>
       <p className={`mt-6 text-sm ${mutedText}`}>
         To delete the waitlist and its signups:{" "}
-        <Link href={`/waitlists/${waitlist.id}/delete`} className={linkClass}>
+        <Link href={`/waitlists/${waitlist.id}/delete`} className={`${linkClass} underline`}>
           Delete this waitlist…
         </Link>
       </p>

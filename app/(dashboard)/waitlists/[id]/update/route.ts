@@ -1,4 +1,5 @@
 import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
+import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { DuplicateWaitlistNameError, updateWaitlistAs } from "@/lib/domain/waitlists/manage";
 import { updateWaitlistSchema } from "@/lib/domain/waitlists/schemas";
 
@@ -6,7 +7,7 @@ import { updateWaitlistSchema } from "@/lib/domain/waitlists/schemas";
 export const POST = adminPost<typeof updateWaitlistSchema, { params: Promise<{ id: string }> }>(updateWaitlistSchema, async ({ input, session, context }) => {
   const { id } = await context.params;
   try {
-    const waitlist = updateWaitlistAs(auditActorOf(session), id, input);
+    const waitlist = await writeWithoutBlocking(() => updateWaitlistAs(auditActorOf(session), id, input));
     return seeOther(`/waitlists/${waitlist.id}?done=updated`);
   } catch (error) {
     if (!(error instanceof DuplicateWaitlistNameError)) throw error;

@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/core/errors";
 import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
+import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { deleteWaitlistAs } from "@/lib/domain/waitlists/manage";
 import { deleteWaitlistSchema } from "@/lib/domain/waitlists/schemas";
 
@@ -7,7 +8,7 @@ import { deleteWaitlistSchema } from "@/lib/domain/waitlists/schemas";
 export const POST = adminPost<typeof deleteWaitlistSchema, { params: Promise<{ id: string }> }>(deleteWaitlistSchema, async ({ input, session, context }) => {
   const { id } = await context.params;
   try {
-    deleteWaitlistAs(auditActorOf(session), id, input);
+    await writeWithoutBlocking(() => deleteWaitlistAs(auditActorOf(session), id, input));
     return seeOther("/?done=deleted");
   } catch (error) {
     // A mistyped name: back to the confirmation page, which says so; nothing was deleted.

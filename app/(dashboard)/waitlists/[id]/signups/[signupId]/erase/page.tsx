@@ -38,7 +38,7 @@ export default async function EraseSignupPage({ params }: Params) {
         {elsewhere.length > 0 ? (
           <p data-testid="elsewhere">
             The address is also on {elsewhere.map((other) => other.waitlistName).join(", ")}, which keep{elsewhere.length === 1 ? "s" : ""} it.{" "}
-            <Link href={`/find/erase?email=${encodeURIComponent(signup.email)}`} className={linkClass}>
+            <Link href={`/find/erase?email=${encodeURIComponent(signup.email)}`} className={`${linkClass} underline`}>
               Erase it from every waitlist instead…
             </Link>
           </p>

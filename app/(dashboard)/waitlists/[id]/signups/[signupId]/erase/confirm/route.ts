@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
 import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
+import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { eraseSignup } from "@/lib/domain/signups/erase";
 import { parseSignupPublicId } from "@/lib/domain/signups/id";
 
@@ -11,6 +12,6 @@ export const POST = adminPost<typeof noFields, { params: Promise<{ id: string; s
   const { id, signupId } = await context.params;
   const rowId = parseSignupPublicId(signupId);
   if (rowId === undefined) throw new AppError("not_found", `No signup has the id ${signupId.slice(0, 32)}`);
-  eraseSignup(auditActorOf(session), id, rowId);
+  await writeWithoutBlocking(() => eraseSignup(auditActorOf(session), id, rowId));
   return seeOther(`/waitlists/${encodeURIComponent(id)}?done=erased`);
 });
