@@ -9,6 +9,7 @@ import { inputFacets } from "@/lib/domain/signups/facets";
 import { findSignupsByEmail } from "@/lib/domain/signups/find";
 import { listSignupRows, prepareSignupInsert, signupJsonBatches, signupRowBatches } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 // Erasure must reach everything derived from a signup: the counts, the input pairs and their
@@ -132,6 +133,20 @@ describe("eraseAddress", () => {
       reader.close();
     }
     expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toEqual([]);
+  });
+
+  it("from the server, waits for another process's write lock (an import) without blocking the event loop", async () => {
+    const importer = new Database(temp.path);
+    importer.exec("BEGIN IMMEDIATE");
+    const started = Date.now();
+    const erasure = writeWithoutBlocking(() => eraseAddress("cli", { email: ADDRESS }, temp.db), temp.db);
+    // The event loop keeps turning while the erasure waits.
+    const ticked = await new Promise<number>((resolve) => setTimeout(() => resolve(Date.now() - started), 50));
+    expect(ticked).toBeLessThan(1000);
+    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toHaveLength(2);
+    importer.exec("COMMIT");
+    importer.close();
+    await expect(erasure).resolves.toEqual({ erased: 2, waitlists: 2 });
   });
 
   it("erases from one waitlist only when one is given", () => {
