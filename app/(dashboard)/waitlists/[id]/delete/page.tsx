@@ -3,7 +3,6 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { formatCount } from "@/components/format";
 import { dangerButtonClass, inputClass, linkClass, mutedText } from "@/components/styles";
-import { WebsiteLink } from "@/components/website-link";
 import { requireAdminSession } from "@/lib/dashboard/auth";
 import { countSignups } from "@/lib/domain/signups/counts";
 import { Breadcrumb } from "../breadcrumb";
@@ -28,7 +27,7 @@ export default async function DeleteWaitlistPage({ params, searchParams }: Props
         <p>This deletes, for good:</p>
         <ul className="list-disc space-y-1 pl-5" data-testid="what-goes">
           <li>
-            the waitlist <strong className="break-words">{waitlist.name}</strong> (<WebsiteLink website={waitlist.website} />, id <code className="text-xs">{waitlist.id}</code>);
+            the waitlist <strong className="break-words">{waitlist.name}</strong> (<span className="break-all">{waitlist.website}</span>, id <code className="text-xs">{waitlist.id}</code>);
           </li>
           <li>
             its <strong>{formatCount(total)}</strong> signup{total === 1 ? "" : "s"}, with their counts, custom inputs and search entries.
