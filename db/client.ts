@@ -28,6 +28,9 @@ export function openDatabase(path: string, migrationsFolder = defaultMigrationsF
     // Statement journals in memory: with a trigger on signups (signup_counts) every inserted row opens
     // one, and past 64 KB SQLite spills it to a temporary file, which made a bulk import 3× slower.
     sqlite.pragma("temp_store = MEMORY");
+    // Deleted rows are overwritten with zeros, not just unlinked, so an erased signup (or a deleted
+    // waitlist's) cannot be read back from the file's free space. Costs writes only on deletes.
+    sqlite.pragma("secure_delete = ON");
     // Off while migrating (better-sqlite3 turns them on by default), on for everything after.
     sqlite.pragma("foreign_keys = OFF");
     applyMigrations(sqlite, migrationsFolder);

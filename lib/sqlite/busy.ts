@@ -9,7 +9,8 @@ function isBusy(error: unknown): boolean {
   return typeof (error as { code?: unknown }).code === "string" && (error as { code: string }).code.startsWith("SQLITE_BUSY");
 }
 
-function withoutBusyWait<T>(db: AppDatabase, write: () => T): T {
+/** Runs `write` with SQLite's busy timeout at 0: a lock held elsewhere fails (or reports busy) at once. */
+export function withoutBusyWait<T>(db: AppDatabase, write: () => T): T {
   const sqlite = db.$client;
   const busyTimeout = sqlite.pragma("busy_timeout", { simple: true }) as number;
   sqlite.pragma("busy_timeout = 0");

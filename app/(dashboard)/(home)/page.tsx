@@ -1,18 +1,23 @@
 import type { Metadata } from "next";
-import { requireSession } from "@/lib/dashboard/auth";
+import { DoneNotice } from "@/components/done-notice";
+import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { parseWaitlistTableParams } from "@/lib/domain/list-params";
 import { listWaitlistSummaries } from "@/lib/domain/waitlists/queries";
+import { NewWaitlistForm } from "./new-waitlist-form";
 import { WaitlistsTable } from "./waitlists-table";
 
 export const metadata: Metadata = { title: "Waitlists" };
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requireSession();
-  const state = parseWaitlistTableParams(await searchParams);
+  const session = await requireSession();
+  const params = await searchParams;
+  const state = parseWaitlistTableParams(params);
   const waitlists = listWaitlistSummaries({ search: state.q, sort: state.sort, direction: state.dir });
   return (
     <>
       <h1 className="text-2xl font-semibold">Waitlists</h1>
+      <DoneNotice done={params.done} messages={{ deleted: "The waitlist and its signups were deleted." }} />
+      {sessionIsAdmin(session) ? <NewWaitlistForm /> : null}
       <WaitlistsTable waitlists={waitlists} state={state} />
     </>
   );

@@ -1,5 +1,8 @@
 import type { Metadata } from "next";
-import { requireSession } from "@/lib/dashboard/auth";
+import Link from "next/link";
+import { DoneNotice } from "@/components/done-notice";
+import { buttonClass } from "@/components/styles";
+import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { readInBackground } from "@/lib/dashboard/background";
 import { FIND_LIMIT, MIN_CONTAINS_LENGTH, parseFindParams } from "./find-params";
 import { FinderForm } from "./finder-form";
@@ -11,8 +14,9 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 // Which waitlists hold an address: the exact address first, then addresses containing the text.
 export default async function FindPage({ searchParams }: Props) {
-  await requireSession();
-  const text = parseFindParams(await searchParams);
+  const session = await requireSession();
+  const query = await searchParams;
+  const text = parseFindParams(query);
   const exact = text ? await readInBackground("findSignupsByEmail", { email: text, limit: FIND_LIMIT }) : [];
   const exactKeys = new Set(exact.map((match) => `${match.waitlistId}:${match.signupId}`));
   const searchContains = text !== undefined && text.length >= MIN_CONTAINS_LENGTH;
@@ -23,10 +27,16 @@ export default async function FindPage({ searchParams }: Props) {
   return (
     <>
       <h1 className="text-2xl font-semibold">Find a person</h1>
+      <DoneNotice done={query.done} messages={{ erased: "The address was erased from every waitlist." }} />
       <FinderForm value={text ?? ""} />
       {text === undefined ? null : (
         <div className="mt-6 space-y-8">
           <FoundSignups heading="This exact address" matches={exact} more={false} empty={`No waitlist holds the address “${text}”.`} testId="found-exact" />
+          {exact.length > 0 && sessionIsAdmin(session) ? (
+            <Link href={`/find/erase?email=${encodeURIComponent(text)}`} className={`${buttonClass} -mt-4`}>
+              Erase this address from every waitlist…
+            </Link>
+          ) : null}
           {searchContains ? (
             <FoundSignups
               heading={`Other addresses containing “${text}”`}

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { importSignups } from "@/lib/import/import-signups";
 import { emit, parseOptions, type JsonOption } from "../output";
 import { progressBar } from "../progress";
+import { registerSignupErase } from "./signups-erase";
 import { registerSignupExport } from "./signups-export";
 import { registerSignupFind } from "./signups-find";
 
@@ -50,4 +51,5 @@ export function registerSignupCommands(program: Command): void {
 
   registerSignupExport(signups);
   registerSignupFind(signups);
+  registerSignupErase(signups);
 }

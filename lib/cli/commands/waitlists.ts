@@ -1,20 +1,37 @@
 import type { Command } from "commander";
-import { createWaitlist, listWaitlists, newWaitlistSchema, signupTotals } from "@/lib/domain/waitlists/queries";
+import { AppError } from "@/lib/core/errors";
+import { createWaitlistAs, deleteWaitlistAs, DuplicateWaitlistNameError, updateWaitlistAs } from "@/lib/domain/waitlists/manage";
+import { listWaitlists, signupTotals } from "@/lib/domain/waitlists/queries";
 import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
+import { createWaitlistSchema, deleteWaitlistSchema, updateWaitlistSchema } from "@/lib/domain/waitlists/schemas";
 import { emit, parseOptions, table, type JsonOption } from "../output";
 
+const optionOf = (key: string) => (key === "allowDuplicateName" ? "--allow-duplicate-name" : `--${key}`);
+
+/** The CLI's wording of a duplicate name: how to go ahead anyway. */
+function withDuplicateHint<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    if (error instanceof DuplicateWaitlistNameError) throw new AppError("invalid_parameter", `${error.message}: pass --allow-duplicate-name to use the name again`, "--name");
+    throw error;
+  }
+}
+
 export function registerWaitlistCommands(program: Command): void {
-  const waitlists = program.command("waitlists").description("Create and list waitlists.");
+  const waitlists = program.command("waitlists").description("Create, list, update and delete waitlists.");
 
   waitlists
     .command("create")
-    .description("Create a waitlist.")
+    .description("Create a waitlist. A name already in use (in any case) is refused unless --allow-duplicate-name.")
     .requiredOption("--name <name>", "name of the waitlist")
     .requiredOption("--website <url>", "its website, an absolute http or https URL")
+    .option("--allow-duplicate-name", "create it even when another waitlist has this name")
     .option("--json", "print one JSON object to stdout")
-    .action((options: { name: string; website: string } & JsonOption) => {
-      const input = parseOptions(newWaitlistSchema, { name: options.name, website: options.website });
-      const waitlist = toWaitlistResponse(createWaitlist(input));
+    .action((options: { name: string; website: string; allowDuplicateName?: boolean } & JsonOption) => {
+      const input = { name: options.name, website: options.website, allowDuplicateName: Boolean(options.allowDuplicateName) };
+      parseOptions(createWaitlistSchema, input, optionOf);
+      const waitlist = toWaitlistResponse(withDuplicateHint(() => createWaitlistAs("cli", input)));
       emit(options, waitlist, () => `Created waitlist ${waitlist.id} (${waitlist.name}, ${waitlist.website}).`);
     });
 
@@ -37,5 +54,32 @@ export function registerWaitlistCommands(program: Command): void {
               items.map((item) => [item.id, item.name, item.website, String(item.signups), item.created_at]),
             ),
       );
+    });
+
+  waitlists
+    .command("update")
+    .description("Rename a waitlist or change its website. A name already in use (in any case) is refused unless --allow-duplicate-name.")
+    .argument("<id>", "id of the waitlist")
+    .option("--name <name>", "its new name")
+    .option("--website <url>", "its new website, an absolute http or https URL")
+    .option("--allow-duplicate-name", "rename it even when another waitlist has this name")
+    .option("--json", "print one JSON object to stdout")
+    .action((id: string, options: { name?: string; website?: string; allowDuplicateName?: boolean } & JsonOption) => {
+      const input = { name: options.name, website: options.website, allowDuplicateName: Boolean(options.allowDuplicateName) };
+      parseOptions(updateWaitlistSchema, input, optionOf);
+      const waitlist = toWaitlistResponse(withDuplicateHint(() => updateWaitlistAs("cli", id, input)));
+      emit(options, waitlist, () => `Updated waitlist ${waitlist.id} (${waitlist.name}, ${waitlist.website}).`);
+    });
+
+  waitlists
+    .command("delete")
+    .description("Delete a waitlist and every signup in it. Cannot be undone.")
+    .argument("<id>", "id of the waitlist")
+    .requiredOption("--confirm <name>", "the waitlist's name, exactly, to confirm")
+    .option("--json", "print one JSON object to stdout")
+    .action((id: string, options: { confirm: string } & JsonOption) => {
+      const input = parseOptions(deleteWaitlistSchema, { confirm: options.confirm });
+      const deleted = deleteWaitlistAs("cli", id, input);
+      emit(options, { id: deleted.id, deleted: true, signups: deleted.signups }, () => `Deleted waitlist ${deleted.id} (${deleted.name}) and its ${deleted.signups} signups.`);
     });
 }

@@ -1,14 +1,15 @@
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CopyButton } from "@/components/copy-button";
-import { mutedText } from "@/components/styles";
+import { buttonClass, mutedText } from "@/components/styles";
 import { WebsiteLink } from "@/components/website-link";
-import { requireSession } from "@/lib/dashboard/auth";
+import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { Breadcrumb } from "../breadcrumb";
 import { findWaitlist } from "../find-waitlist";
 
 // The waitlist's header, above the loading boundary of its signups (the signup pages have their own).
 export default async function WaitlistHeaderLayout({ params, children }: { params: Promise<{ id: string }>; children: React.ReactNode }) {
-  await requireSession();
+  const session = await requireSession();
   const waitlist = findWaitlist((await params).id);
   if (!waitlist) notFound();
   return (
@@ -25,6 +26,16 @@ export default async function WaitlistHeaderLayout({ params, children }: { param
             <CopyButton value={waitlist.id} label="Copy waitlist id" />
           </span>
         </div>
+        {sessionIsAdmin(session) ? (
+          <div className="flex gap-2 sm:ml-auto">
+            <Link href={`/waitlists/${waitlist.id}/edit`} className={buttonClass}>
+              Edit
+            </Link>
+            <Link href={`/waitlists/${waitlist.id}/delete`} className={buttonClass}>
+              Delete…
+            </Link>
+          </div>
+        ) : null}
       </div>
       {children}
     </>

@@ -1,5 +1,6 @@
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
+import { DoneNotice } from "@/components/done-notice";
 import { PendingNavigationProvider } from "@/components/pending-navigation";
 import { requireSession, requestOrigin } from "@/lib/dashboard/auth";
 import { readInBackground } from "@/lib/dashboard/background";
@@ -17,6 +18,12 @@ import { signupApiPath, signupCliCommand } from "../table-url";
 /** How many values of a label a value search lists. */
 const VALUE_SEARCH_LIMIT = 20;
 
+const DONE_MESSAGES = {
+  created: "The waitlist was created.",
+  updated: "The waitlist was saved.",
+  erased: "The signup was erased.",
+};
+
 type Props = {
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
@@ -28,7 +35,8 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   await requireSession();
   const waitlist = findWaitlist((await params).id);
   if (!waitlist) notFound();
-  const state = parseSignupTableParams(await searchParams);
+  const query = await searchParams;
+  const state = parseSignupTableParams(query);
   const scope = dashboardScope(waitlist.id, state);
 
   const reachablePages = lastReachablePage(state.size);
@@ -47,6 +55,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
 
   return (
     <PendingNavigationProvider>
+      <DoneNotice done={query.done} messages={DONE_MESSAGES} />
       <div className="mt-4 grid gap-x-6 gap-y-4 lg:grid-cols-[15rem_minmax(0,1fr)]">
         <FilterPanel waitlistId={waitlist.id} state={state} counts={counts} facets={facets} valueSearch={valueSearch} />
         <div className="min-w-0">

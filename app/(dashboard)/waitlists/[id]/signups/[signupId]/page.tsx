@@ -1,24 +1,17 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { cache } from "react";
+import Link from "next/link";
 import { CopyButton } from "@/components/copy-button";
 import { formatDateTime } from "@/components/format";
 import { LocalTime } from "@/components/local-time";
-import { mutedText } from "@/components/styles";
-import { requireSession } from "@/lib/dashboard/auth";
-import { parseSignupPublicId } from "@/lib/domain/signups/id";
-import { getSignup } from "@/lib/domain/signups/queries";
+import { buttonClass, mutedText } from "@/components/styles";
+import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { Breadcrumb } from "../../breadcrumb";
 import { findWaitlist } from "../../find-waitlist";
 import { CustomInputList } from "./custom-input-list";
+import { findSignup } from "./find-signup";
 
 type Params = { params: Promise<{ id: string; signupId: string }> };
-
-/** The signup of a path, once per request; a malformed id never reaches the database. */
-const findSignup = cache((waitlistId: string, publicId: string) => {
-  const id = parseSignupPublicId(publicId);
-  return id === undefined ? undefined : getSignup(waitlistId, id);
-});
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   await requireSession();
@@ -42,7 +35,7 @@ function Field({ name, children, copy }: { name: string; children: React.ReactNo
 
 // One signup with every field. No loading boundary above it, so an unknown id is a real 404.
 export default async function SignupPage({ params }: Params) {
-  await requireSession();
+  const session = await requireSession();
   const { id, signupId } = await params;
   const waitlist = findWaitlist(id);
   const signup = waitlist ? findSignup(waitlist.id, signupId) : undefined;
@@ -73,6 +66,13 @@ export default async function SignupPage({ params }: Params) {
         </Field>
       </dl>
       <CustomInputList inputs={signup.customInputs} />
+      {sessionIsAdmin(session) ? (
+        <p className="mt-6">
+          <Link href={`/waitlists/${waitlist.id}/signups/${signupId}/erase`} className={buttonClass}>
+            Erase this signup…
+          </Link>
+        </p>
+      ) : null}
     </>
   );
 }

@@ -1,0 +1,9 @@
+import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
+import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
+import { eraseAddress, eraseAddressSchema } from "@/lib/domain/signups/erase";
+
+// POST /find/erase/confirm – erase an address from every waitlist. The redirect carries no address.
+export const POST = adminPost(eraseAddressSchema.pick({ email: true }), async ({ input, session }) => {
+  await writeWithoutBlocking(() => eraseAddress(auditActorOf(session), input));
+  return seeOther("/find?done=erased");
+});

@@ -1,0 +1,87 @@
+import { count, eq, sql } from "drizzle-orm";
+import { getDb, type AppDatabase } from "@/db/client";
+import { signups, waitlists, type Waitlist } from "@/db/schema";
+import { AppError } from "@/lib/core/errors";
+import { checkpointAfterDeleting } from "@/lib/sqlite/checkpoint";
+import { recordAudit, type AuditActor } from "../audit/log";
+import { createWaitlist, getWaitlistOrThrow } from "./queries";
+import { createWaitlistSchema, deleteWaitlistSchema, updateWaitlistSchema, type CreateWaitlistInput, type DeleteWaitlistInput, type UpdateWaitlistInput } from "./schemas";
+
+/** A write that would give a second waitlist a name already in use, without allowDuplicateName. */
+export class DuplicateWaitlistNameError extends AppError {
+  constructor(
+    readonly name: string,
+    readonly existing: Waitlist[],
+  ) {
+    super("invalid_parameter", `a waitlist named "${name}" already exists (${existing.map((waitlist) => waitlist.id).join(", ")})`, "name");
+  }
+}
+
+/** The waitlists whose name is `name` in any case (names are compared trimmed and case-insensitively). */
+export function waitlistsNamed(name: string, db: AppDatabase = getDb()): Waitlist[] {
+  return db
+    .select()
+    .from(waitlists)
+    .where(sql`lower(${waitlists.name}) = lower(${name.trim()})`)
+    .orderBy(waitlists.createdAt)
+    .all();
+}
+
+function refuseDuplicateName(name: string, allowed: boolean, db: AppDatabase, exceptId?: string): void {
+  const others = waitlistsNamed(name, db).filter((waitlist) => waitlist.id !== exceptId);
+  if (others.length > 0 && !allowed) throw new DuplicateWaitlistNameError(name, others);
+}
+
+// BEGIN IMMEDIATE: the write lock from the start, so the name check and the write see the same data.
+function inWriteTransaction<T>(db: AppDatabase, write: () => T): T {
+  return db.$client.transaction(write).immediate();
+}
+
+export function createWaitlistAs(actor: AuditActor, input: CreateWaitlistInput, db: AppDatabase = getDb()): Waitlist {
+  const { allowDuplicateName, ...fields } = createWaitlistSchema.parse(input);
+  return inWriteTransaction(db, () => {
+    refuseDuplicateName(fields.name, allowDuplicateName, db);
+    const waitlist = createWaitlist(fields, db);
+    recordAudit({ actor, action: "waitlist.create", target: waitlist.id, summary: `created "${waitlist.name}" (${waitlist.website})` }, db);
+    return waitlist;
+  });
+}
+
+export function updateWaitlistAs(actor: AuditActor, id: string, input: UpdateWaitlistInput, db: AppDatabase = getDb()): Waitlist {
+  const { allowDuplicateName, ...fields } = updateWaitlistSchema.parse(input);
+  return inWriteTransaction(db, () => {
+    const before = getWaitlistOrThrow(id, db);
+    const after = { ...before, ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) };
+    if (after.name.toLowerCase() !== before.name.toLowerCase()) refuseDuplicateName(after.name, allowDuplicateName, db, before.id);
+    const changes = [
+      after.name !== before.name ? `renamed "${before.name}" to "${after.name}"` : undefined,
+      after.website !== before.website ? `website ${before.website} → ${after.website}` : undefined,
+    ].filter((change) => change !== undefined);
+    if (changes.length === 0) return before;
+    db.update(waitlists).set({ name: after.name, website: after.website }).where(eq(waitlists.id, before.id)).run();
+    recordAudit({ actor, action: "waitlist.update", target: before.id, summary: changes.join("; ") }, db);
+    return after;
+  });
+}
+
+export interface DeletedWaitlist {
+  id: string;
+  name: string;
+  /** The signups that went with it. */
+  signups: number;
+}
+
+/** Deletes a waitlist and its signups (their derived rows go through the delete triggers). */
+export function deleteWaitlistAs(actor: AuditActor, id: string, input: DeleteWaitlistInput, db: AppDatabase = getDb()): DeletedWaitlist {
+  const { confirm } = deleteWaitlistSchema.parse(input);
+  const deleted = inWriteTransaction(db, () => {
+    const waitlist = getWaitlistOrThrow(id, db);
+    if (confirm !== waitlist.name) throw new AppError("invalid_parameter", `the confirmation must be the waitlist's name exactly ("${waitlist.name}")`, "confirm");
+    const [{ total } = { total: 0 }] = db.select({ total: count() }).from(signups).where(eq(signups.waitlistId, waitlist.id)).all();
+    db.delete(waitlists).where(eq(waitlists.id, waitlist.id)).run();
+    recordAudit({ actor, action: "waitlist.delete", target: waitlist.id, summary: `deleted "${waitlist.name}" and its ${total} signups` }, db);
+    return { id: waitlist.id, name: waitlist.name, signups: total };
+  });
+  checkpointAfterDeleting(db);
+  return deleted;
+}
