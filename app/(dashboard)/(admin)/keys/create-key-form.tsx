@@ -32,16 +32,19 @@ export function CreateKeyForm() {
           <label htmlFor="key-role" className="text-sm font-medium">
             Role
           </label>
-          <select id="key-role" name="role" defaultValue={VIEW_ROLE} className={`${inputClass} mt-1`}>
-            <option value={VIEW_ROLE}>{VIEW_ROLE}: read the API, browse the dashboard</option>
-            <option value={ADMIN_ROLE}>{ADMIN_ROLE}: also make changes in the dashboard</option>
+          <p id="key-role-hint" className={`text-xs ${mutedText}`}>
+            {VIEW_ROLE}: read the API, browse the dashboard. {ADMIN_ROLE}: that, and make changes in the dashboard.
+          </p>
+          <select id="key-role" name="role" defaultValue={VIEW_ROLE} aria-describedby="key-role-hint" className={`${inputClass} mt-1 max-w-full`}>
+            <option value={VIEW_ROLE}>{VIEW_ROLE}</option>
+            <option value={ADMIN_ROLE}>{ADMIN_ROLE}</option>
           </select>
         </div>
         <div>
           <label htmlFor="key-expires-in" className="text-sm font-medium">
             Expires
           </label>
-          <select id="key-expires-in" name="expires-in" defaultValue="" className={`${inputClass} mt-1`}>
+          <select id="key-expires-in" name="expires-in" defaultValue="" className={`${inputClass} mt-1 max-w-full`}>
             {EXPIRIES.map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
