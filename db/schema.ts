@@ -152,6 +152,17 @@ export const appSecrets = sqliteTable("app_secrets", {
   value: blob("value", { mode: "buffer" }).notNull(),
 });
 
+/**
+ * A key just created in the dashboard, until the page the form redirects to shows it (once), for at
+ * most five minutes: sealed under a key only that redirect's URL carries (lib/dashboard/new-key-reveal.ts).
+ */
+export const newKeyReveals = sqliteTable("new_key_reveals", {
+  ticketHash: blob("ticket_hash", { mode: "buffer" }).primaryKey(),
+  sessionKeyId: text("session_key_id").notNull(),
+  sealed: blob("sealed", { mode: "buffer" }).notNull(),
+  expiresAt: integer("expires_at").notNull(),
+});
+
 export type Waitlist = typeof waitlists.$inferSelect;
 export type Signup = typeof signups.$inferSelect;
 export type SignupInput = typeof signupInputs.$inferSelect;

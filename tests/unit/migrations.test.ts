@@ -97,6 +97,17 @@ function openFilesInDir(): string[] {
 }
 
 describe("migrations", () => {
+  // drizzle's migrator applies a migration only when its `when` is later than the last one applied:
+  // an entry stamped earlier than its predecessor (a hand-edited journal) would never run.
+  it("the journal lists every migration file once, in order of idx and of when", () => {
+    const { entries } = JSON.parse(readFileSync(join(realMigrations, "meta", "_journal.json"), "utf8")) as { entries: { idx: number; when: number; tag: string }[] };
+    entries.forEach((entry, index) => {
+      expect(entry.idx).toBe(index);
+      if (index > 0) expect(entry.when, entry.tag).toBeGreaterThan(entries[index - 1]!.when);
+    });
+    expect(entries.map((entry) => `${entry.tag}.sql`)).toEqual(readdirSync(realMigrations).filter((name) => name.endsWith(".sql")).sort());
+  });
+
   it("a drizzle-kit rebuild of waitlists keeps every signup (foreign keys are off while migrating, on after)", () => {
     seed();
     const before = snapshot();

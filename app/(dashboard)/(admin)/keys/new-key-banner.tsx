@@ -1,5 +1,5 @@
 import { CopyButton } from "@/components/copy-button";
-import type { RevealedKey } from "@/lib/dashboard/new-key-reveal";
+import type { RevealedKey } from "@/lib/domain/new-key-reveals";
 
 /** The key just created, shown this once (reloading the page does not show it again). */
 export function NewKeyBanner({ created }: { created: RevealedKey }) {

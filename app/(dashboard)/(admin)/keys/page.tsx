@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { DoneNotice } from "@/components/done-notice";
 import { mutedText } from "@/components/styles";
 import { requireAdminSession } from "@/lib/dashboard/auth";
-import { newKeyReveal } from "@/lib/dashboard/new-key-reveal";
+import { takeNewKey } from "@/lib/domain/new-key-reveals";
 import { listApiKeys } from "@/lib/domain/api-keys";
 import { CreateKeyForm } from "./create-key-form";
 import { KeysTable } from "./keys-table";
@@ -18,7 +18,7 @@ const DONE = { created: "Key created.", revoked: "Key revoked: it no longer work
 export default async function KeysPage({ searchParams }: Props) {
   const session = await requireAdminSession();
   const { done, reveal } = await searchParams;
-  const created = newKeyReveal().take(typeof reveal === "string" ? reveal : undefined, session.key.id);
+  const created = takeNewKey(typeof reveal === "string" ? reveal : undefined, session.key.id);
   return (
     <>
       <h1 className="text-2xl font-semibold">API keys</h1>
