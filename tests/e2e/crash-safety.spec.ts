@@ -151,11 +151,11 @@ test("a server killed with SIGKILL under load restarts on the same file and serv
   const before = await snapshot(server, key, waitlist.id);
 
   const traffic = load(server, [`/v1/waitlist/${waitlist.id}/signup`, `/v1/waitlist/${waitlist.id}/signup?limit=100`, "/v1/waitlist", "/"], { Authorization: `Bearer ${key}` });
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
-  const servedBeforeKill = traffic.counts.ok;
+  // Killed in the middle of the load, once it has been served for a while (how long that takes
+  // depends on how busy the machine is).
+  await expect.poll(() => traffic.counts.ok, { timeout: 30_000 }).toBeGreaterThan(20);
   await server.stop("SIGKILL");
   await traffic.stop();
-  expect(servedBeforeKill).toBeGreaterThan(20);
   expect(traffic.counts.serverErrors).toBe(0);
   expect(integrity(server.databasePath)).toBe("ok");
 
