@@ -60,12 +60,12 @@ export function adminPost<Schema extends z.ZodType, Context = unknown>(
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const field = issue.path.length > 0 ? issue.path.join(".") : "form";
-      return plainTextResponse(400, `Invalid ${field}: ${issue.message}. Nothing was changed.`);
+      return plainTextResponse(400, `${sentence(`Invalid ${field}: ${issue.message}`)} Nothing was changed.`);
     }
     try {
       return await handler({ input: parsed.data, session, request, context });
     } catch (error) {
-      if (error instanceof AppError && error.status < 500) return plainTextResponse(error.status, `${error.message}. Nothing was changed.`);
+      if (error instanceof AppError && error.status < 500) return plainTextResponse(error.status, `${sentence(error.message)} Nothing was changed.`);
       throw error;
     }
   };
@@ -97,4 +97,9 @@ function returnPathOf(request: Request): string {
   } catch {
     return "/";
   }
+}
+
+/** A message as a sentence: ends with one full stop. */
+function sentence(message: string): string {
+  return /[.!?]$/.test(message) ? message : `${message}.`;
 }
