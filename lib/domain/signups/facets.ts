@@ -30,7 +30,6 @@ export interface FacetValues {
   exact: boolean;
 }
 
-
 const placeholder = sql.placeholder;
 
 function topLabelsStatement(db: AppDatabase) {
@@ -110,7 +109,7 @@ function valueCounts(scope: SignupScope, labels: string[], valueContains: string
   // SQLite reads LIMIT -1 as no limit.
   const limit = Number.isFinite(rowCap) ? rowCap : -1;
   const rows = rowValuesStatement(db, shapeOf(scope, plan.count), contains).all({ ...scopeParams(scope), ...shared, rowCap: limit });
-  return { rows, exact: plan.bound <= rowCap || !exceedsRowCap(scope, rowCap, db) };
+  return { rows, exact: !exceedsRowCap(scope, rowCap, db) };
 }
 
 /** The scope without its own filter on `label`: a facet shows the other values one could pick instead. */
