@@ -20,9 +20,9 @@ test("an admin creates a key: it is shown once, with a copy button, works, and i
   await expect(keyRow(page, admin.name)).toContainText("(this session)");
 
   const name = unique("reporting");
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Role").selectOption("waitlist:admin");
-  await page.getByLabel("Expires").selectOption("30d");
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Role", { exact: true }).selectOption("waitlist:admin");
+  await page.getByLabel("Expires", { exact: true }).selectOption("30d");
   await page.getByRole("button", { name: "Create key" }).click();
   await expect(page).toHaveURL(/\/keys\?done=created&reveal=[A-Za-z0-9_-]{43}$/);
   const shown = (await page.getByTestId("new-key").textContent())!;
