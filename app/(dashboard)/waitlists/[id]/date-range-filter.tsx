@@ -14,15 +14,12 @@ import { signupTableHref, signupTableSearch } from "./table-url";
 export function DateRangeFilter({ waitlistId, state }: { waitlistId: string; state: SignupTableParams }) {
   const id = useId();
   const { navigate } = usePendingNavigation();
-  const [from, setFrom] = useState(state.from ?? "");
-  const [to, setTo] = useState(state.to ?? "");
-  const [shown, setShown] = useState(`${state.from}/${state.to}`);
-  // The URL changed (a chart click, "clear", back/forward): show its range.
-  if (`${state.from}/${state.to}` !== shown) {
-    setShown(`${state.from}/${state.to}`);
-    setFrom(state.from ?? "");
-    setTo(state.to ?? "");
-  }
+  // Only the other input's bound: the inputs themselves are uncontrolled, so a day typed before
+  // hydration survives it, and the submit reads what the inputs hold.
+  const [bounds, setBounds] = useState({ from: state.from ?? "", to: state.to ?? "", shown: `${state.from}/${state.to}` });
+  const shown = `${state.from}/${state.to}`;
+  // The URL changed (a chart click, "clear", back/forward): the keyed inputs remount with its range.
+  if (bounds.shown !== shown) setBounds({ from: state.from ?? "", to: state.to ?? "", shown });
   const hidden = [...signupTableSearch({ ...state, from: undefined, to: undefined, page: 1 })];
   const active = state.from !== undefined || state.to !== undefined;
 
@@ -35,7 +32,9 @@ export function DateRangeFilter({ waitlistId, state }: { waitlistId: string; sta
       className="flex flex-col gap-1"
       onSubmit={(event) => {
         event.preventDefault();
-        navigate(signupTableHref(waitlistId, state, { from: from || undefined, to: to || undefined }));
+        const form = new FormData(event.currentTarget);
+        const day = (name: string) => (form.get(name) as string | null) || undefined;
+        navigate(signupTableHref(waitlistId, state, { from: day("from"), to: day("to") }));
       }}
     >
       <span id={`${id}-legend`} className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-300">
@@ -44,11 +43,11 @@ export function DateRangeFilter({ waitlistId, state }: { waitlistId: string; sta
       {hidden.map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <div className="grid grid-cols-[auto_1fr] items-center gap-x-2 gap-y-1.5 text-sm">
+      <div key={shown} className="grid grid-cols-[auto_1fr] items-center gap-x-2 gap-y-1.5 text-sm">
         <label htmlFor={`${id}-from`}>From</label>
-        <input id={`${id}-from`} type="date" name="from" value={from} max={to || undefined} onChange={(event) => setFrom(event.target.value)} className={`${inputClass} w-full min-w-0 py-1`} />
+        <input id={`${id}-from`} type="date" name="from" defaultValue={state.from ?? ""} max={bounds.to || undefined} onChange={(event) => setBounds({ ...bounds, from: event.target.value })} className={`${inputClass} w-full min-w-0 py-1`} />
         <label htmlFor={`${id}-to`}>To</label>
-        <input id={`${id}-to`} type="date" name="to" value={to} min={from || undefined} onChange={(event) => setTo(event.target.value)} className={`${inputClass} w-full min-w-0 py-1`} />
+        <input id={`${id}-to`} type="date" name="to" defaultValue={state.to ?? ""} min={bounds.from || undefined} onChange={(event) => setBounds({ ...bounds, to: event.target.value })} className={`${inputClass} w-full min-w-0 py-1`} />
       </div>
       <div className="mt-1 flex items-center gap-3">
         <button type="submit" className={`${buttonClass} py-1`}>
