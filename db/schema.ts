@@ -67,13 +67,14 @@ export const signupInputs = sqliteTable(
     waitlistId: text("waitlist_id").notNull(),
     label: text("label").notNull(),
     value: text("value").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     signupId: integer("signup_id").notNull(),
     verified: integer("verified", { mode: "boolean" }).notNull(),
     referral: integer("referral", { mode: "boolean" }).notNull(),
-    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   },
   (table) => [
-    primaryKey({ columns: [table.waitlistId, table.label, table.value, table.signupId] }),
+    // created_at before signup_id: a (label, value)'s signups over a date range are one range of the key.
+    primaryKey({ columns: [table.waitlistId, table.label, table.value, table.createdAt, table.signupId] }),
     index("signup_inputs_signup_idx").on(table.signupId),
   ],
 );

@@ -115,6 +115,9 @@ const FILTERS: SignupFilter[] = [
   { inputs: [{ label: "beta", value: "true" }] },
   { inputs: [{ label: "company", value: "Company 0" }, { label: "role", value: "Sales" }] },
   { inputs: [{ label: "role", value: "Engineer" }], verified: true, createdSince: new Date(BASE + 30 * DAY) },
+  // One input and a range that cuts days: counted and charted from that range of signup_inputs' key.
+  { inputs: [{ label: "company", value: "Company 39" }], referral: true, createdSince: new Date(BASE + 20 * DAY + 7_200_000), createdUntil: new Date(BASE + 200 * DAY + 60_000) },
+  { inputs: [{ label: "role", value: "Engineer" }], createdUntil: new Date(BASE + 50 * DAY + 1) },
   { emailContains: "jane", inputs: [{ label: "role", value: "Founder" }], referral: true },
   { emailContains: "user.1", createdSince: new Date(BASE + 10 * DAY), createdUntil: new Date(BASE + 300 * DAY), verified: false },
 ];
@@ -181,7 +184,7 @@ describe.each([
 });
 
 describe("facets past the row cap", () => {
-  it("counts values in the first FACET_ROW_CAP matching signups only, as lower bounds, and says so", () => {
+  it("counts values in the newest FACET_ROW_CAP matching signups only, as lower bounds, and says so", () => {
     const filter = { inputs: [{ label: "role", value: "Engineer" }] };
     const engineers = rowsOf.get(large)!.filter((row) => matches(row, filter));
     expect(engineers.length).toBeGreaterThan(FACET_ROW_CAP);
@@ -195,6 +198,11 @@ describe("facets past the row cap", () => {
     expect(counted).toBeLessThanOrEqual(FACET_ROW_CAP);
     for (const entry of company(capped).values) {
       expect(entry.count).toBeLessThanOrEqual(company(exact).values.find((other) => other.value === entry.value)!.count);
+    }
+    // Exactly the counts of the newest FACET_ROW_CAP engineers (ties: the later signup first).
+    const newest = [...engineers].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id).slice(0, FACET_ROW_CAP);
+    for (const entry of company(capped).values) {
+      expect(entry.count).toBe(newest.filter((row) => pairsOf(row).some((pair) => pair.label === "company" && pair.value === entry.value)).length);
     }
     // The facet of the filtered label itself is counted without that filter: verified/referral alone, from the counts table.
     expect(capped.find((facet) => facet.label === "role")!).toMatchObject({ exact: true });

@@ -5,6 +5,7 @@ import { DAY_MS } from "@/lib/core/time";
 import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
 import { planAccess, SEARCH_COUNT_CAP } from "./access";
 import type { SignupScope } from "./filter";
+import { inputSliceOf, sliceCells, sliceExceeds, slicePerDay } from "./input-slice";
 import { countShape } from "./queries";
 import { canUseSearchIndex, scopeParams, scopeWhere, searchDrivenRows, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
@@ -33,14 +34,11 @@ interface Cell {
 // Where counts come from, cheapest first:
 // - only verified/referral/date filters: signup_counts (kept exact by triggers): whole UTC days from
 //   there, and from signups only the parts of the first and last day that the range cuts;
-// - one custom-input filter and nothing else: signup_input_counts;
+// - one custom-input filter and nothing else: signup_input_counts; with a date range as well, that
+//   range of signup_inputs' key (input-slice.ts);
 // - anything else: the scope's rows, reached the cheapest way (access.ts), grouped.
 function usesDayCounts(scope: SignupScope): boolean {
   return scope.email === undefined && scope.emailContains === undefined && (scope.inputs?.length ?? 0) === 0;
-}
-
-function usesInputCounts(scope: SignupScope): boolean {
-  return scope.email === undefined && scope.emailContains === undefined && scope.inputs?.length === 1 && !scope.createdSince && !scope.createdUntil;
 }
 
 const FAR = 8.64e15; // the largest Date, in ms
@@ -109,6 +107,9 @@ export function exceedsSearchCap(scope: SignupScope, db: AppDatabase = getDb()):
 
 /** Whether a scope holds more than `cap` signups, reading at most cap + 1 of them. */
 export function exceedsRowCap(scope: SignupScope, cap: number, db: AppDatabase = getDb()): boolean {
+  if (!Number.isFinite(cap)) return false;
+  const slice = inputSliceOf(scope);
+  if (slice) return sliceExceeds(scope, slice, cap, db);
   const plan = planAccess(scope, db);
   if (plan.bound <= cap) return false;
   return cappedCountStatement(db, shapeOf(scope, plan.count)).get({ ...scopeParams(scope), cap: cap + 1 })!.n > cap;
@@ -118,7 +119,9 @@ export function exceedsRowCap(scope: SignupScope, cap: number, db: AppDatabase =
 function cellsOf(scope: SignupScope, db: AppDatabase): Cell[] {
   const unflagged = { ...scope, verified: undefined, referral: undefined };
   if (usesDayCounts(scope)) return dayCellsStatement(db).all(rangeParams(scope));
-  if (usesInputCounts(scope)) return inputCellsStatement(db).all({ waitlistId: scope.waitlistId, ...scope.inputs![0]! });
+  const slice = inputSliceOf(scope);
+  if (slice && !scope.createdSince && !scope.createdUntil) return inputCellsStatement(db).all({ waitlistId: scope.waitlistId, ...scope.inputs![0]! });
+  if (slice) return sliceCells(slice, db);
   return rowCellsStatement(db, shapeOf(unflagged, planAccess(unflagged, db).count)).all(scopeParams(unflagged));
 }
 
@@ -185,6 +188,8 @@ export function signupsPerDay(scope: SignupScope, since: Date, db: AppDatabase =
     const flags = `${window.verified !== undefined ? "v" : ""}${window.referral !== undefined ? "r" : ""}`;
     return dayPerDayStatement(db, flags).all({ ...rangeParams(window), verified: window.verified ? 1 : 0, referral: window.referral ? 1 : 0 });
   }
+  const slice = inputSliceOf(window);
+  if (slice) return slicePerDay(window, slice, db);
   // The whole scope, not only the chart's window: a search counted as "10,000+" has no chart, and a
   // common text found in a few recent days would otherwise be looked for among all its matches.
   if (exceedsSearchCap(scope, db)) return null;

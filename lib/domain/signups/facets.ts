@@ -7,6 +7,7 @@ import { planAccess } from "./access";
 import { exceedsRowCap, exceedsSearchCap } from "./counts";
 import { FACET_ROW_CAP } from "./limits";
 import type { SignupScope } from "./filter";
+import { inputSliceOf, newestOfSliceParams, newestOfSliceSql } from "./input-slice";
 import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
 export interface FacetValue {
@@ -97,6 +98,19 @@ function rowValuesStatement(db: AppDatabase, shape: ScopeShape, contains: boolea
   });
 }
 
+// The newest signups of a one-input slice (input-slice.ts), then their pairs.
+function sliceValuesStatement(db: AppDatabase, scope: SignupScope, contains: boolean) {
+  const key = `facets.sliceValues:${scope.verified !== undefined}:${scope.referral !== undefined}:${contains}`;
+  return preparedOnce(db, key, () =>
+    db.$client.prepare<Record<string, unknown>, { label: string; value: string; count: number }>(
+      `SELECT pairs.label, pairs.value, count(*) AS count FROM (${newestOfSliceSql(scope)}) AS matched
+       CROSS JOIN signup_inputs AS pairs ON pairs.signup_id = matched.id
+       WHERE pairs.label IN (SELECT value FROM json_each(@labels))${contains ? " AND pairs.value LIKE @valueContains ESCAPE '\\'" : ""}
+       GROUP BY 1, 2`,
+    ),
+  );
+}
+
 /** Value counts of some labels under a scope, from the cheapest source, over at most `rowCap` matching signups. */
 function valueCounts(scope: SignupScope, labels: string[], valueContains: string | undefined, rowCap: number, db: AppDatabase) {
   const shared = { labels: JSON.stringify(labels), valueContains: valueContains === undefined ? null : containsPattern(valueContains) };
@@ -105,9 +119,14 @@ function valueCounts(scope: SignupScope, labels: string[], valueContains: string
     const statement = countedValuesStatement(db, { verified: scope.verified !== undefined, referral: scope.referral !== undefined, contains });
     return { rows: statement.all({ waitlistId: scope.waitlistId, verified: scope.verified ? 1 : 0, referral: scope.referral ? 1 : 0, ...shared }), exact: true };
   }
-  const plan = planAccess(scope, db);
   // SQLite reads LIMIT -1 as no limit.
   const limit = Number.isFinite(rowCap) ? rowCap : -1;
+  const slice = inputSliceOf(scope);
+  if (slice) {
+    const rows = sliceValuesStatement(db, scope, contains).all({ ...newestOfSliceParams(scope, slice, limit), ...shared });
+    return { rows, exact: !exceedsRowCap(scope, rowCap, db) };
+  }
+  const plan = planAccess(scope, db);
   const rows = rowValuesStatement(db, shapeOf(scope, plan.count), contains).all({ ...scopeParams(scope), ...shared, rowCap: limit });
   return { rows, exact: !exceedsRowCap(scope, rowCap, db) };
 }

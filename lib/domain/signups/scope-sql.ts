@@ -75,12 +75,17 @@ export function scopeParams(scope: SignupScope): Record<string, string | number 
 
 const placeholder = sql.placeholder;
 
+// signup_inputs is keyed by (waitlist, label, value, created_at, signup id): with the signup's own
+// created_at the test is one lookup in that key.
 function hasInput(index: number): SQL {
-  return sql`exists (select 1 from signup_inputs where signup_inputs.waitlist_id = ${signups.waitlistId} and signup_inputs.label = ${placeholder(`label${index}`)} and signup_inputs.value = ${placeholder(`value${index}`)} and signup_inputs.signup_id = ${signups.id})`;
+  return sql`exists (select 1 from signup_inputs where signup_inputs.waitlist_id = ${signups.waitlistId} and signup_inputs.label = ${placeholder(`label${index}`)} and signup_inputs.value = ${placeholder(`value${index}`)} and signup_inputs.created_at = ${signups.createdAt} and signup_inputs.signup_id = ${signups.id})`;
 }
 
-function inputRows(index: number): SQL {
-  return sql`${signups.id} in (select signup_id from signup_inputs where waitlist_id = ${placeholder("waitlistId")} and label = ${placeholder(`label${index}`)} and value = ${placeholder(`value${index}`)})`;
+// A date range narrows the collected ids to that range of the key.
+function inputRows(index: number, shape: ScopeShape): SQL {
+  return sql`${signups.id} in (select signup_id from signup_inputs where waitlist_id = ${placeholder("waitlistId")} and label = ${placeholder(`label${index}`)} and value = ${placeholder(`value${index}`)}${
+    shape.since ? sql` and created_at >= ${placeholder("since")}` : sql``
+  }${shape.until ? sql` and created_at < ${placeholder("until")}` : sql``})`;
 }
 
 const searchRows = sql`${signups.id} in (select rowid from signup_email_search where email like ${placeholder("containsTrigrams")})`;
@@ -101,7 +106,7 @@ export function searchDrivenRows(shape: ScopeShape): SQL {
  */
 export function scopeWhere(shape: ScopeShape): SQL | undefined {
   const collected = shape.access === "search" || shape.access.startsWith("input");
-  const inputs = Array.from({ length: shape.inputs }, (_, index) => (shape.access === `input${index}` ? inputRows(index) : hasInput(index)));
+  const inputs = Array.from({ length: shape.inputs }, (_, index) => (shape.access === `input${index}` ? inputRows(index, shape) : hasInput(index)));
   return and(
     collected ? sql`+${signups.waitlistId} = ${placeholder("waitlistId")}` : eq(signups.waitlistId, placeholder("waitlistId")),
     shape.verified ? eq(signups.verified, placeholder("verified")) : undefined,

@@ -1,0 +1,86 @@
+import { getDb, type AppDatabase } from "@/db/client";
+import { DAY_MS } from "@/lib/core/time";
+import { preparedOnce } from "@/lib/sqlite/statements";
+import type { InputMatch, SignupScope } from "./filter";
+
+// A scope that is one custom input, narrowed at most by a date range and the flags, is one range of
+// signup_inputs' key (waitlist, label, value, created_at, signup id), whose rows carry the flags:
+// its counts, its chart and its newest signups are read there, without visiting a signup.
+
+export interface InputSlice {
+  waitlistId: string;
+  label: string;
+  value: string;
+  since: number;
+  until: number;
+}
+
+const FAR = 8.64e15; // the largest Date, in ms
+
+/** The scope as a slice of signup_inputs, or undefined when it filters on anything else. */
+export function inputSliceOf(scope: SignupScope): InputSlice | undefined {
+  if (scope.email !== undefined || scope.emailContains !== undefined || scope.inputs?.length !== 1) return undefined;
+  const { label, value } = scope.inputs[0] as InputMatch;
+  return { waitlistId: scope.waitlistId, label, value, since: scope.createdSince?.getTime() ?? -FAR, until: scope.createdUntil?.getTime() ?? FAR };
+}
+
+const SLICE = "waitlist_id = @waitlistId AND label = @label AND value = @value AND created_at >= @since AND created_at < @until";
+
+function flagTests(verified: boolean, referral: boolean): string {
+  return `${verified ? " AND verified = @verified" : ""}${referral ? " AND referral = @referral" : ""}`;
+}
+
+function flagParams(scope: SignupScope) {
+  return { verified: scope.verified ? 1 : 0, referral: scope.referral ? 1 : 0 };
+}
+
+interface Cell {
+  verified: number;
+  referral: number;
+  n: number;
+}
+
+/** The slice's verified × referral cells (its own flag filters left out, as countSignups needs). */
+export function sliceCells(slice: InputSlice, db: AppDatabase = getDb()): Cell[] {
+  const statement = preparedOnce(db, "inputSlice.cells", () =>
+    db.$client.prepare<InputSlice, Cell>(`SELECT verified, referral, count(*) AS n FROM signup_inputs WHERE ${SLICE} GROUP BY 1, 2`),
+  );
+  return statement.all(slice);
+}
+
+/** Signups of the scope's slice per UTC day from `since` on, as signupsPerDay returns them. */
+export function slicePerDay(scope: SignupScope, slice: InputSlice, db: AppDatabase = getDb()): { day: string; count: number }[] {
+  const verified = scope.verified !== undefined;
+  const referral = scope.referral !== undefined;
+  const statement = preparedOnce(db, `inputSlice.perDay:${verified}:${referral}`, () =>
+    db.$client.prepare<InputSlice & { verified: number; referral: number }, { day: string; count: number }>(
+      `SELECT date(day * ${DAY_MS / 1000}, 'unixepoch') AS day, n AS count FROM (
+         SELECT created_at / ${DAY_MS} AS day, count(*) AS n FROM signup_inputs WHERE ${SLICE}${flagTests(verified, referral)} GROUP BY 1
+       ) ORDER BY 1`,
+    ),
+  );
+  return statement.all({ ...slice, ...flagParams(scope) });
+}
+
+/**
+ * The SQL of the slice's newest `@rowCap` signup ids (as `id`), for the facets' sample; its
+ * placeholders are InputSlice's, the flags' and rowCap.
+ */
+export function newestOfSliceSql(scope: SignupScope): string {
+  return `SELECT signup_id AS id FROM signup_inputs WHERE ${SLICE}${flagTests(scope.verified !== undefined, scope.referral !== undefined)}
+    ORDER BY created_at DESC LIMIT @rowCap`;
+}
+
+/** The placeholders' values of newestOfSliceSql. */
+export function newestOfSliceParams(scope: SignupScope, slice: InputSlice, rowCap: number) {
+  return { ...slice, ...flagParams(scope), rowCap };
+}
+
+/** Whether the scope's slice holds more than `cap` signups, reading at most cap + 1 of them. */
+export function sliceExceeds(scope: SignupScope, slice: InputSlice, cap: number, db: AppDatabase = getDb()): boolean {
+  const key = `inputSlice.exceeds:${scope.verified !== undefined}:${scope.referral !== undefined}`;
+  const statement = preparedOnce(db, key, () =>
+    db.$client.prepare<ReturnType<typeof newestOfSliceParams>, { n: number }>(`SELECT count(*) AS n FROM (${newestOfSliceSql(scope)})`),
+  );
+  return statement.get(newestOfSliceParams(scope, slice, cap + 1))!.n > cap;
+}
