@@ -49,10 +49,11 @@ function throughPrimary(): Run {
   const flush = () => {
     const calls = queued;
     queued = [];
-    // Fails only once the primary is gone, when this worker is about to exit too.
     process.send!({ type: LIMITS_MESSAGE, calls } satisfies LimitRequestMessage, undefined, undefined, (error: Error | null) => {
-      if (!error) return;
-      for (const { id } of calls) if (id !== undefined) settle(id, { error });
+      // Fails only once the primary is gone. Node's cluster ends a worker on that 'disconnect', but a
+      // request whose limit could not be counted would meanwhile be answered with a 500: end it now,
+      // and its connections with it, as the kill of the primary meant.
+      if (error) process.exit(0);
     });
   };
   const enqueue = (entry: LimitRequestMessage["calls"][number]) => {

@@ -39,13 +39,14 @@ function exactStatement(db: AppDatabase) {
   );
 }
 
-// Candidates from the trigram index, in row order (oldest first), narrowed by the exact test.
+// Candidates from the trigram index, in row order (oldest first), narrowed by the exact test. A join
+// driven by the index stops at the limit (`id IN (…)` would first collect every candidate).
 function containsStatement(db: AppDatabase) {
   return preparedOnce(db, "find.contains", () =>
     db.$client.prepare<{ trigrams: string; contains: string; limit: number }, FoundRow>(
-      `SELECT ${COLUMNS} FROM signups CROSS JOIN waitlists
-       WHERE signups.id IN (SELECT rowid FROM signup_email_search WHERE email LIKE @trigrams)
-         AND signups.email LIKE @contains ESCAPE '\\' AND waitlists.id = signups.waitlist_id
+      `SELECT ${COLUMNS} FROM signup_email_search CROSS JOIN signups ON signups.id = signup_email_search.rowid
+       CROSS JOIN waitlists ON waitlists.id = signups.waitlist_id
+       WHERE signup_email_search.email LIKE @trigrams AND signups.email LIKE @contains ESCAPE '\\'
        LIMIT @limit`,
     ),
   );
