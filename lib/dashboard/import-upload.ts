@@ -10,7 +10,7 @@ import { formatBytes } from "@/lib/core/bytes";
 import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
 import type { DashboardSession } from "@/lib/domain/sessions";
-import type { ImportEvent, ImportJob, ImportOutcome } from "@/lib/domain/imports/import-events";
+import { IMPORT_RUNNER_KEY, type ImportEvent, type ImportJob, type ImportOutcome, type ImportRunner } from "@/lib/domain/imports/import-events";
 import { importDelimiterSchema, importFileNameSchema } from "@/lib/domain/imports/import-options";
 import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
 import { auditActorOf, plainTextResponse, sentence } from "./admin-post";
@@ -19,12 +19,6 @@ import { auditActorOf, plainTextResponse, sentence } from "./admin-post";
 // file (IMPORT_MAX_BYTES at most, counted while it arrives), then imported by importSignups (the
 // CLI's import) on a thread of its own. The response streams ImportEvents, one JSON object per line,
 // until the outcome. The temporary file is deleted whatever happens.
-
-/** Runs an import off the serving thread; installed by the production server (lib/server/import-runner.ts). */
-export type ImportRunner = (job: ImportJob, onEvent: (event: ImportEvent) => void) => Promise<ImportOutcome>;
-
-/** Where the production server leaves its runner: route handlers live in another module graph. */
-export const IMPORT_RUNNER_KEY = "__waitlistImportRunner";
 
 /** The upload's query string: the file's name (for its format) and, for CSV, the delimiter. */
 export const importUploadParamsSchema = z.object({ name: importFileNameSchema, delimiter: importDelimiterSchema });

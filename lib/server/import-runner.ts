@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import type { ImportEvent, ImportJob, ImportOutcome } from "@/lib/domain/imports/import-events";
-import { IMPORT_RUNNER_KEY, type ImportRunner } from "@/lib/dashboard/import-upload";
+import { IMPORT_RUNNER_KEY, type ImportEvent, type ImportJob, type ImportOutcome, type ImportRunner } from "@/lib/domain/imports/import-events";
 
 // Each upload's import runs on a thread of its own (lib/import/import-thread.ts), with its own
 // read-write connection: imports are rare, and one holds the thread for as long as it runs.

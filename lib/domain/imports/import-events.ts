@@ -25,3 +25,9 @@ export interface ImportJob {
   delimiter?: string;
   actor: AuditActor;
 }
+
+/** Runs an import off the serving thread: the production server installs one (lib/server/import-runner.ts). */
+export type ImportRunner = (job: ImportJob, onEvent: (event: ImportEvent) => void) => Promise<ImportOutcome>;
+
+/** Where the production server leaves its runner: route handlers live in another module graph. */
+export const IMPORT_RUNNER_KEY = "__waitlistImportRunner";
