@@ -15,5 +15,7 @@ export function proxy(request: NextRequest) {
 // /v1/... reaches the proxy only when its path holds a "%", the one case the path repair is for:
 // running the proxy costs every other API request about as much CPU as the route itself
 // (tests/bench/README.md). Next.js needs the matcher as a literal: "v1/" here is the prefix of
-// isApiPath (lib/http/api-path.ts).
-export const config = { matcher: ["/((?!_next/static/|v1/).*)", "/v1/:rest(.*%.*)"] };
+// isApiPath (lib/http/api-path.ts). An import upload (/waitlists/{id}/import/upload) never reaches the
+// proxy either: Next.js buffers the body of every request the proxy sees (in memory, cut at 10 MB), and
+// the upload's route does its own checks (lib/dashboard/import-upload.ts).
+export const config = { matcher: ["/((?!_next/static/|v1/|waitlists/[^/]+/import/upload$).*)", "/v1/:rest(.*%.*)"] };

@@ -56,6 +56,8 @@ const envSchema = z.object({
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(() => availableParallelism()),
   /** One JSON line per request on stdout (`npm start`); "off" silences it. */
   REQUEST_LOG: z.enum(["on", "off"]).default("on"),
+  /** The largest file the dashboard accepts for an import, in bytes (200 MB); larger uploads get 413. */
+  IMPORT_MAX_BYTES: z.coerce.number().int().min(1).default(200 * 1024 * 1024),
   /** Browser origins allowed to call /v1 (CORS): comma-separated origins, or `*`. Unset: none. */
   CORS_ORIGINS: z.string().optional().transform(parseCorsOrigins),
 });

@@ -34,9 +34,27 @@ export function auditActorOf(session: DashboardSession): AuditActor {
 }
 
 /**
+ * The checks every dashboard write starts with, in this order: refuses a cross-site request (403,
+ * crossSiteRefusal); without a valid session sends the browser to sign in (303); refuses a key
+ * without waitlist:admin (403). Returns the refusal, or the admin session.
+ */
+export function adminWriteCheck(request: Request): Response | { session: DashboardSession } {
+  const refusal = crossSiteRefusal(request.headers);
+  if (refusal) return plainTextResponse(403, `Refused: ${refusal}. Dashboard writes are accepted only from the dashboard's own pages.`);
+  const lookup = lookupSession(sessionTokenOf(request.headers));
+  if (!lookup.ok) return seeOther(signInHref(returnPathOf(request), lookup.reason));
+  const { session } = lookup;
+  setRequestKeyId(session.key.id);
+  if (!sessionIsAdmin(session)) {
+    return plainTextResponse(403, `Refused: the key of this session (${session.key.name}) does not carry the waitlist:admin role, which this action needs.`);
+  }
+  return { session };
+}
+
+/**
  * A dashboard write as a route handler for an HTML form POST. In this order: refuses a cross-site
  * request (403, crossSiteRefusal); without a valid session sends the browser to sign in (303);
- * refuses a key without waitlist:admin (403); parses the form's fields with `schema` (400 naming
+ * refuses a key without waitlist:admin (403) (those three: adminWriteCheck); parses the form's fields with `schema` (400 naming
  * the field, nothing changed); then calls `handler`, which writes and returns the response
  * (usually seeOther back to the page with `?done=`). An AppError from it becomes its status.
  */
@@ -45,15 +63,9 @@ export function adminPost<Schema extends z.ZodType, Context = unknown>(
   handler: (args: AdminPostArguments<z.output<Schema>, Context>) => Response | Promise<Response>,
 ): (request: Request, context: Context) => Promise<Response> {
   return async (request, context) => {
-    const refusal = crossSiteRefusal(request.headers);
-    if (refusal) return plainTextResponse(403, `Refused: ${refusal}. Dashboard writes are accepted only from the dashboard's own pages.`);
-    const lookup = lookupSession(sessionTokenOf(request.headers));
-    if (!lookup.ok) return seeOther(signInHref(returnPathOf(request), lookup.reason));
-    const { session } = lookup;
-    setRequestKeyId(session.key.id);
-    if (!sessionIsAdmin(session)) {
-      return plainTextResponse(403, `Refused: the key of this session (${session.key.name}) does not carry the waitlist:admin role, which this action needs.`);
-    }
+    const checked = adminWriteCheck(request);
+    if (checked instanceof Response) return checked;
+    const { session } = checked;
     const fields = await formFields(request);
     if (!fields) return plainTextResponse(400, "Invalid request: expected an HTML form of text fields.");
     const parsed = schema.safeParse(fields);
@@ -100,6 +112,6 @@ function returnPathOf(request: Request): string {
 }
 
 /** A message as a sentence: ends with one full stop. */
-function sentence(message: string): string {
+export function sentence(message: string): string {
   return /[.!?]$/.test(message) ? message : `${message}.`;
 }

@@ -1,14 +1,13 @@
 import type { Readable } from "node:stream";
 import { extname } from "node:path";
 import { AppError } from "@/lib/core/errors";
+import { IMPORT_FORMATS_BY_EXTENSION, type ImportFormat } from "@/lib/domain/imports/import-options";
 import { readCsvRecords, type CsvOptions } from "./csv";
 import { readJsonArrayRecords } from "./json-array";
 import { readNdjsonRecords } from "./ndjson";
 import type { ImportRecord } from "./row";
 
-export type ImportFormat = "csv" | "json" | "ndjson";
-
-const FORMATS: Record<string, ImportFormat> = { ".csv": "csv", ".json": "json", ".ndjson": "ndjson", ".jsonl": "ndjson" };
+export type { ImportFormat };
 
 /** Every reader checks created_at against the same limit; only the CSV reader takes the other options (the others always have exact line numbers). */
 export type ReadOptions = CsvOptions;
@@ -22,7 +21,7 @@ const READERS: Record<ImportFormat, (input: Readable, options: ReadOptions) => A
 /** The format of an import file, from its extension. */
 export function formatOf(path: string): ImportFormat {
   const extension = extname(path).toLowerCase();
-  const format = FORMATS[extension];
+  const format = IMPORT_FORMATS_BY_EXTENSION[extension];
   if (!format) {
     const got = extension ? `"${extension}"` : "no extension";
     throw new AppError("invalid_parameter", `cannot tell the format of ${path} (${got}): use a .csv, .json, .ndjson or .jsonl file`, "file");

@@ -1,6 +1,7 @@
 import { createReadStream, statSync } from "node:fs";
 import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
+import { CLI_ACTOR, recordAudit, type AuditActor } from "@/lib/domain/audit/log";
 import { deferDerivation } from "@/lib/domain/signups/derive";
 import { prepareSignupInsert } from "@/lib/domain/signups/queries";
 import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
@@ -10,15 +11,18 @@ import { latestCreatedAt, type ImportRecord } from "./row";
 /** How many invalid rows an aborted import names. */
 export const MAX_REPORTED_ERRORS = 10;
 
-export type ImportPhase = "validating" | "importing";
+/** "deriving": every row is read and inserted; the counts, facets and search entries are being built. */
+export type ImportPhase = "validating" | "importing" | "deriving";
 
 export interface ImportInput {
   waitlistId: string;
   path: string;
   /** The cell delimiter of a CSV file, one character (default ","). */
   delimiter?: string;
-  /** Called now and then with the bytes read so far of the file. */
-  onProgress?: (phase: ImportPhase, bytesRead: number, totalBytes: number) => void;
+  /** Called now and then with the bytes read so far of the file, and the records read so far in this phase. */
+  onProgress?: (phase: ImportPhase, bytesRead: number, totalBytes: number, records: number) => void;
+  /** Who imports, for the audit log (default: the CLI). */
+  actor?: AuditActor;
   /** created_at of every row without one (ties keep file order through the row id); a day after it is the latest created_at accepted. */
   now?: Date;
 }
@@ -52,19 +56,21 @@ interface Pass {
 async function* records(input: ImportInput, { format, phase, total, now, exactLines = false }: Pass): AsyncGenerator<ImportRecord[]> {
   const stream = createReadStream(input.path, { highWaterMark: 1 << 20 });
   let reported = 0;
+  let count = 0;
   try {
     for await (const batch of readRecords(format, stream, { exactLines, delimiter: input.delimiter, latestCreatedAt: latestCreatedAt(now) })) {
       yield batch;
+      count += batch.length;
       if (input.onProgress && stream.bytesRead - reported >= 1 << 20) {
         reported = stream.bytesRead;
-        input.onProgress(phase, reported, total);
+        input.onProgress(phase, reported, total, count);
       }
     }
   } finally {
     // A reader may stop early (a malformed header or record): close the file either way.
     stream.destroy();
   }
-  input.onProgress?.(phase, total, total);
+  input.onProgress?.(phase, total, total, count);
 }
 
 async function validate(input: ImportInput, pass: Pass) {
@@ -80,10 +86,16 @@ async function validate(input: ImportInput, pass: Pass) {
   return { invalid, errors };
 }
 
-function invalidFileError({ invalid, errors }: { invalid: number; errors: string[] }): AppError {
-  const more = invalid > errors.length ? `; and ${invalid - errors.length} more` : "";
-  const rows = invalid === 1 ? "1 invalid row" : `${invalid} invalid rows`;
-  return new AppError("invalid_parameter", `${rows}, nothing imported: ${errors.join("; ")}${more}`, "file");
+/** An import refused for invalid rows: nothing was written. `errors` are the first ten, "line N: …". */
+export class InvalidImportFileError extends AppError {
+  constructor(
+    readonly invalid: number,
+    readonly errors: string[],
+  ) {
+    const more = invalid > errors.length ? `; and ${invalid - errors.length} more` : "";
+    const rows = invalid === 1 ? "1 invalid row" : `${invalid} invalid rows`;
+    super("invalid_parameter", `${rows}, nothing imported: ${errors.join("; ")}${more}`, "file");
+  }
 }
 
 /**
@@ -119,12 +131,18 @@ export async function importSignups(input: ImportInput, db: AppDatabase = getDb(
       }
     }
     if (invalid === 0) {
+      input.onProgress?.("deriving", total, total, result.imported + result.skipped_duplicates);
       deriveInserted();
+      const summary = `imported ${result.imported} signups, skipped ${result.skipped_duplicates} duplicates (a ${format.toUpperCase()} file)`;
+      recordAudit({ actor: input.actor ?? CLI_ACTOR, action: "signups.import", target: waitlist.id, summary }, db);
       sqlite.exec("COMMIT");
     }
   } finally {
     if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
   }
-  if (invalid > 0) throw invalidFileError(await validate(input, { format, phase: "validating", total, now, exactLines: true }));
+  if (invalid > 0) {
+    const report = await validate(input, { format, phase: "validating", total, now, exactLines: true });
+    throw new InvalidImportFileError(report.invalid, report.errors);
+  }
   return result;
 }

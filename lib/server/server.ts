@@ -18,6 +18,7 @@ import { checkedFormPost, isPageFormPost } from "./form-body";
 import { listenErrorMessage } from "@/lib/http/listen";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
 import { installReadPool } from "./read-pool";
+import { installImportRunner } from "./import-runner";
 import { announceListening, failStart, serverUrl, writeLog } from "./cluster-link";
 
 export async function startServer() {
@@ -26,6 +27,7 @@ export async function startServer() {
   const handle = app.getRequestHandler();
   await app.prepare();
   installReadPool(READ_THREADS);
+  installImportRunner();
   const storage = requestContextStorage();
   const writeLine = batchedLineWriter(writeLog);
 

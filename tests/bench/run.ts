@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/db/client";
 import { signupsScope } from "@/lib/api/scopes";
-import { createApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { ADMIN_ROLE, createApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { encodeCursor } from "@/lib/api/cursor";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
@@ -22,6 +23,7 @@ import { run, start, stop, waitForHttp, type Child } from "./processes";
 import { formatTable, writeJson, type Row } from "./report";
 import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, staticPage, type Fixture } from "./scenarios";
 import { searchLoad } from "./search-load";
+import { uploadLoad } from "./upload-load";
 import { segments } from "./segments";
 import { wireScenario } from "./wire";
 import { workerScaling, type WorkersBench } from "./workers";
@@ -35,6 +37,7 @@ const SCENARIOS = {
   "live-page": livePage,
   segments,
   "search-load": searchLoad,
+  "upload-load": uploadLoad,
   stream: fullStream,
   csv: csvExport,
   wire: wireScenario,
@@ -95,11 +98,12 @@ async function buildApp() {
 }
 
 /** A key and a dashboard session on the bench database, what the scenarios look for, and a writer of new signups. */
-function fixtures(dataset: Dataset): Fixture & { close: () => void } {
+function fixtures(dataset: Dataset, importFile: string, importRows: number): Fixture & { close: () => void } {
   const waitlistId = dataset.bigWaitlistId;
   const db = openDatabase(dataset.path);
   const key = createApiKey({ name: "bench", roles: [VIEW_ROLE] }, db);
   const { token } = createSession(key.id, db);
+  const admin = createSession(createApiKey({ name: "bench admin", roles: [ADMIN_ROLE] }, db).id, db);
   const verified = { waitlistId, verified: true };
   const newest = listSignupRows({ scope: verified, offset: 0, limit: 1 }, db)[0]!;
   const deepCursor = () => {
@@ -138,6 +142,13 @@ function fixtures(dataset: Dataset): Fixture & { close: () => void } {
     pageMustContain: newest.email,
     pageRequests: count("page-requests"),
     log,
+    adminCookieHeaders: { cookie: `${SESSION_COOKIE}=${admin.token}` },
+    newWaitlist: () => createWaitlist({ name: `Upload ${Date.now()}`, website: "https://upload.example.com" }, db).id,
+    importFile: () => {
+      if (!importFile) throw new Error("no import file was prepared");
+      return importFile;
+    },
+    importRows,
   };
 }
 
@@ -176,10 +187,10 @@ async function main() {
     const dataset = prepareDataset(workDir, bigCount);
     log(dataset.cached ? "dataset from the cache" : `dataset built in ${dataset.buildSeconds.toFixed(1)} s`);
     const importRows = count("import-rows");
-    const importFile = selected.includes("import") ? await prepareImportFile(cacheDir, importRows) : "";
+    const importFile = selected.includes("import") || selected.includes("upload-load") ? await prepareImportFile(cacheDir, importRows) : "";
     const rows: Row[] = [];
     if (selected.some((name) => name !== "import")) {
-      const { close, ...fixture } = fixtures(dataset);
+      const { close, ...fixture } = fixtures(dataset, importFile, importRows);
       closeDatabase = close;
       if (selected.some((name) => name in SCENARIOS)) {
         await buildApp();

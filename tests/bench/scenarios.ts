@@ -37,6 +37,13 @@ export interface Fixture {
   writeSignup: () => string;
   pageRequests: number;
   log: (line: string) => void;
+  /** A session of a waitlist:admin key (the dashboard's writes). */
+  adminCookieHeaders: Record<string, string>;
+  /** Creates an empty waitlist and returns its id. */
+  newWaitlist: () => string;
+  /** The import CSV (prepareImportFile) of `importRows` rows; only scenarios that need it call it. */
+  importFile: () => string;
+  importRows: number;
 }
 
 export interface Bench extends Fixture {

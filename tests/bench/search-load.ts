@@ -15,7 +15,7 @@ const TARGET_P99_MS = 50;
  * for longer than its keep-alive timeout closes a kept-alive connection before it reads the request
  * waiting there, and the client sees ECONNRESET.
  */
-async function measureApi(bench: Bench, seconds: number) {
+export async function measureApi(bench: Bench, seconds: number) {
   const paths = [`/v1/waitlist/${bench.bigWaitlistId}`, `/v1/waitlist/${bench.bigWaitlistId}/signup?limit=100`];
   const times: number[] = [];
   const deadline = performance.now() + seconds * 1000;
@@ -24,7 +24,7 @@ async function measureApi(bench: Bench, seconds: number) {
     if (result.status !== 200) throw new Error(`/v1 under load: status ${result.status}`);
     times.push(result.lastByteMs);
   }
-  return { answered: times.length, p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: Math.max(...times) };
+  return { answered: times.length, p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: Math.max(...times), times };
 }
 
 interface LoopReport {

@@ -70,6 +70,7 @@ pages.push(
   { name: "keys", path: () => "/keys", signedIn: true, admin: true },
   { name: "key-revoke", path: () => `/keys/${createKey().id}/revoke`, signedIn: true, admin: true },
   { name: "audit", path: () => "/audit", signedIn: true, admin: true },
+  { name: "import", path: () => `${waitlistPath}/import`, signedIn: true, admin: true },
   { name: "admin-page-for-a-viewer", path: () => "/keys", signedIn: true },
 );
 

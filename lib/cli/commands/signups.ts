@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { z } from "zod";
+import { importDelimiterSchema } from "@/lib/domain/imports/import-options";
 import { importSignups } from "@/lib/import/import-signups";
 import { emit, parseOptions, type JsonOption } from "../output";
 import { progressBar } from "../progress";
@@ -7,14 +8,7 @@ import { registerSignupErase } from "./signups-erase";
 import { registerSignupExport } from "./signups-export";
 import { registerSignupFind } from "./signups-find";
 
-const importSchema = z.object({
-  delimiter: z
-    .string()
-    .transform((value) => (value === "tab" ? "\t" : value))
-    .refine((value) => Array.from(value).length === 1 && !`"\r\n`.includes(value))
-    .optional()
-    .describe("one character (not a quote or a line break) or the word tab"),
-});
+const importSchema = z.object({ delimiter: importDelimiterSchema });
 
 export function registerSignupCommands(program: Command): void {
   const signups = program.command("signups").description("Manage the signups of a waitlist.");
@@ -39,7 +33,7 @@ export function registerSignupCommands(program: Command): void {
           delimiter,
           onProgress: (phase, done, total) => {
             bar ??= progressBar(total);
-            bar.update(phase === "validating" ? "Validating" : "Importing", done);
+            bar.update({ validating: "Validating", importing: "Importing", deriving: "Deriving" }[phase], done);
           },
         });
         bar?.clear();

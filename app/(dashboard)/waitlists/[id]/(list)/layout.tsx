@@ -28,6 +28,9 @@ export default async function WaitlistHeaderLayout({ params, children }: { param
         </div>
         {sessionIsAdmin(session) ? (
           <div className="flex gap-2 sm:ml-auto">
+            <Link href={`/waitlists/${waitlist.id}/import`} className={buttonClass}>
+              Import…
+            </Link>
             <Link href={`/waitlists/${waitlist.id}/edit`} className={buttonClass}>
               Edit
             </Link>
