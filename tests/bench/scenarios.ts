@@ -77,7 +77,7 @@ async function sameBody(bench: Bench, path: string, headers: Record<string, stri
 }
 
 /** Requests/s and p99 under fixed concurrency, alternating app and baseline. */
-async function loadScenario(bench: Bench, scenario: string, path: string): Promise<Row[]> {
+async function loadScenario(bench: Bench, scenario: string, path: string, ratioAtLeast = 0.5): Promise<Row[]> {
   const { app } = await sameBody(bench, path, bench.apiHeaders);
   bench.log(`${scenario}: ${app.bytes} bytes per response, identical on both`);
   // Warm-up (not counted): lazily loaded route code, JIT, statement caches.
@@ -90,7 +90,7 @@ async function loadScenario(bench: Bench, scenario: string, path: string): Promi
   }
   const average = (name: Server["name"], key: "requestsPerSecond" | "p99Ms") => mean(results[name].map((result) => result[key]));
   return [
-    row(scenario, "throughput", "req/s", average("app", "requestsPerSecond"), average("baseline", "requestsPerSecond"), { ratioAtLeast: 0.5 }),
+    row(scenario, "throughput", "req/s", average("app", "requestsPerSecond"), average("baseline", "requestsPerSecond"), { ratioAtLeast }),
     row(scenario, "p99 latency", "ms", average("app", "p99Ms"), average("baseline", "p99Ms")),
   ];
 }
@@ -100,7 +100,8 @@ export function singleWaitlist(bench: Bench) {
 }
 
 export function firstPage(bench: Bench) {
-  return loadScenario(bench, "signups page 1 (limit=100, verified)", `/v1/waitlist/${bench.bigWaitlistId}/signup?limit=100&verified=true`);
+  // Issue 13's target for the first page of signups: 0.6 of the bare baseline.
+  return loadScenario(bench, "signups page 1 (limit=100, verified)", `/v1/waitlist/${bench.bigWaitlistId}/signup?limit=100&verified=true`, 0.6);
 }
 
 export function deepPage(bench: Bench) {
