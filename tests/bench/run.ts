@@ -3,7 +3,8 @@
 // each scenario on both (alternately) and prints one table. See tests/bench/README.md.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/db/client";
 import { signupsScope } from "@/lib/api/scopes";
@@ -83,6 +84,13 @@ const startedAt = performance.now();
 const log = (line: string) => console.log(`[${((performance.now() - startedAt) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 const DIST_DIR = options["dist-dir"];
 
+/** The `next` command's script, from the `bin` field Next.js publishes (not a path inside its package). */
+function nextCli(): string {
+  const manifest = createRequire(import.meta.url).resolve("next/package.json");
+  const { bin } = JSON.parse(readFileSync(manifest, "utf8")) as { bin: { next: string } };
+  return join(dirname(manifest), bin.next);
+}
+
 async function buildApp() {
   if (options["reuse-build"] && existsSync(join(DIST_DIR, "BUILD_ID"))) return log(`reusing the build in ${DIST_DIR}`);
   log(`next build into ${DIST_DIR} …`);
@@ -90,7 +98,7 @@ async function buildApp() {
   // next build adds its output folder's types to tsconfig.json; the benchmark leaves the tree as it found it.
   const tsconfig = readFileSync("tsconfig.json", "utf8");
   try {
-    await run(process.execPath, ["node_modules/next/dist/bin/next", "build"], { NEXT_DIST_DIR: DIST_DIR });
+    await run(process.execPath, [nextCli(), "build"], { NEXT_DIST_DIR: DIST_DIR });
   } finally {
     writeFileSync("tsconfig.json", tsconfig);
   }
