@@ -1,11 +1,11 @@
-import { createReadStream, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "@/lib/domain/audit/log";
-import { deferDerivation } from "@/lib/domain/signups/derive";
-import { prepareSignupInsert } from "@/lib/domain/signups/queries";
+import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
-import { formatOf, readRecords, type ImportFormat } from "./formats";
+import { formatOf, type ImportFormat } from "./formats";
+import { readFileRecords } from "./read-file";
 import { latestCreatedAt, type ImportRecord } from "./row";
 
 /** How many invalid rows an aborted import names. */
@@ -54,21 +54,15 @@ interface Pass {
 }
 
 async function* records(input: ImportInput, { format, phase, total, now, exactLines = false }: Pass): AsyncGenerator<ImportRecord[]> {
-  const stream = createReadStream(input.path, { highWaterMark: 1 << 20 });
   let reported = 0;
   let count = 0;
-  try {
-    for await (const batch of readRecords(format, stream, { exactLines, delimiter: input.delimiter, latestCreatedAt: latestCreatedAt(now) })) {
-      yield batch;
-      count += batch.length;
-      if (input.onProgress && stream.bytesRead - reported >= 1 << 20) {
-        reported = stream.bytesRead;
-        input.onProgress(phase, reported, total, count);
-      }
+  for await (const { records: batch, bytesRead } of readFileRecords(format, input.path, total, { exactLines, delimiter: input.delimiter, latestCreatedAt: latestCreatedAt(now) })) {
+    yield batch;
+    count += batch.length;
+    if (input.onProgress && bytesRead - reported >= 1 << 20) {
+      reported = bytesRead;
+      input.onProgress(phase, reported, total, count);
     }
-  } finally {
-    // A reader may stop early (a malformed header or record): close the file either way.
-    stream.destroy();
   }
   input.onProgress?.(phase, total, total, count);
 }
@@ -112,7 +106,6 @@ export async function importSignups(input: ImportInput, db: AppDatabase = getDb(
   if (input.delimiter !== undefined && format !== "csv") throw new AppError("invalid_parameter", "--delimiter applies to .csv files only", "delimiter");
   const total = fileSize(input.path);
 
-  const insert = prepareSignupInsert(waitlist.id, db);
   const now = (input.now ?? new Date()).getTime();
   const result: ImportResult = { imported: 0, skipped_duplicates: 0 };
   let invalid = 0;
@@ -120,19 +113,19 @@ export async function importSignups(input: ImportInput, db: AppDatabase = getDb(
   // better-sqlite3's transaction() cannot span the awaits of a stream, so BEGIN/COMMIT by hand.
   sqlite.exec("BEGIN IMMEDIATE");
   try {
-    const deriveInserted = deferDerivation(db);
+    const bulk = startBulkInsert(waitlist.id, db);
     for await (const batch of records(input, { format, phase: "importing", total, now })) {
       for (const record of batch) {
         if (record.error !== undefined) invalid++;
         else if (invalid === 0) {
-          if (insert(record.row, now)) result.imported++;
+          if (bulk.add(record.row, now)) result.imported++;
           else result.skipped_duplicates++;
         }
       }
     }
     if (invalid === 0) {
       input.onProgress?.("deriving", total, total, result.imported + result.skipped_duplicates);
-      deriveInserted();
+      bulk.finish();
       const summary = `imported ${result.imported} signups, skipped ${result.skipped_duplicates} duplicates (a ${format.toUpperCase()} file)`;
       recordAudit({ actor: input.actor ?? CLI_ACTOR, action: "signups.import", target: waitlist.id, summary }, db);
       sqlite.exec("COMMIT");

@@ -1,8 +1,8 @@
 import { getDb, type AppDatabase } from "@/db/client";
 import { waitlists } from "@/db/schema";
 import { DAY_MS, MINUTE_MS } from "@/lib/core/time";
-import { deferDerivation } from "@/lib/domain/signups/derive";
-import { prepareSignupInsert, type NewSignup } from "@/lib/domain/signups/queries";
+import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
+import type { NewSignup } from "@/lib/domain/signups/queries";
 import { seededRandom, type Random } from "./random";
 import { COMPANIES, COMPANY_DOMAINS, FIRST_NAMES, JOB_ROLES, LAST_NAMES, MAIL_DOMAINS, REFERRAL_SOURCES } from "./vocabulary";
 
@@ -76,10 +76,9 @@ export function seedDemoData({ now = new Date() }: { now?: Date } = {}, db: AppD
         .run();
       if (created.changes === 0) return;
       result.waitlists_created++;
-      const insert = prepareSignupInsert(demo.id, db);
-      const deriveInserted = deferDerivation(db);
-      for (const signup of demoSignups(index + 1, demo.signups, nowMs)) if (insert(signup)) result.signups_created++;
-      deriveInserted();
+      const bulk = startBulkInsert(demo.id, db);
+      for (const signup of demoSignups(index + 1, demo.signups, nowMs)) if (bulk.add(signup, nowMs)) result.signups_created++;
+      bulk.finish();
     });
   });
   return result;

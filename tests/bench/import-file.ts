@@ -1,9 +1,16 @@
 import { once } from "node:events";
 import { createWriteStream, existsSync, renameSync } from "node:fs";
 import { join } from "node:path";
+import type { NewSignup } from "@/lib/domain/signups/queries";
 import { fakeCustomInputs, fakeEmail, seededRandom } from "./random";
 
 const csvQuote = (text: string) => `"${text.replace(/"/g, '""')}"`;
+
+/** The signups of the import file, in its order: what the baseline inserts without reading a file. */
+export function* importFileSignups(count: number): Generator<NewSignup> {
+  const random = seededRandom(4_242);
+  for (let n = 0; n < count; n++) yield { email: fakeEmail(random, n), verified: random() < 0.6, referral: random() < 0.25, customInputs: fakeCustomInputs(random) };
+}
 
 /**
  * A deterministic CSV of `count` signups in the import format (email,verified,referral,custom_inputs),
@@ -14,11 +21,9 @@ export async function prepareImportFile(cacheDir: string, count: number): Promis
   if (existsSync(path)) return path;
   const partial = `${path}.partial-${process.pid}`;
   const out = createWriteStream(partial);
-  const random = seededRandom(4_242);
   out.write("email,verified,referral,custom_inputs\n");
-  for (let n = 0; n < count; n++) {
-    const line = `${fakeEmail(random, n)},${random() < 0.6},${random() < 0.25},${csvQuote(fakeCustomInputs(random))}\n`;
-    if (!out.write(line)) await once(out, "drain");
+  for (const signup of importFileSignups(count)) {
+    if (!out.write(`${signup.email},${signup.verified},${signup.referral},${csvQuote(signup.customInputs)}\n`)) await once(out, "drain");
   }
   out.end();
   await once(out, "finish");

@@ -29,7 +29,7 @@ export async function cliImport(workDir: string, file: string, rows: number, log
   log(`import of ${rows.toLocaleString("en")} CSV rows`);
   const app = await importOnce("cli", workDir, file, rows, (id) => ["lib/cli/main.ts", "signups", "import", "--waitlist", id, file, "--json"]);
   log(`  cli: ${app.seconds.toFixed(1)} s, peak RSS ${app.peakMb.toFixed(0)} MB`);
-  const baseline = await importOnce("baseline", workDir, file, rows, (id) => ["tests/bench/baseline-import.ts", id, file]);
+  const baseline = await importOnce("baseline", workDir, file, rows, (id) => ["tests/bench/baseline-import.ts", id, String(rows)]);
   log(`  baseline: ${baseline.seconds.toFixed(1)} s, peak RSS ${baseline.peakMb.toFixed(0)} MB`);
   return [
     row("CLI import (1M-row CSV)", "rate", "rows/s", app.rowsPerSecond, baseline.rowsPerSecond, { appAtLeast: 100_000 }),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { THREAD_MIN_BYTES } from "@/lib/import/read-file";
 import { cliSandbox, expectOneLineError, type CliSandbox } from "./run-cli";
 
 let cli: CliSandbox;
@@ -175,6 +176,30 @@ describe("signups import", () => {
       `error: 1 invalid row, nothing imported: line 2: created_at is more than a day in the future (got "${tomorrow}")`,
     );
     expect(cli.rows("signups")).toEqual(before);
+  });
+
+  it("reads a file past THREAD_MIN_BYTES on a thread of its own: every row in order, and an invalid row still names its line", () => {
+    const rows = Math.ceil(THREAD_MIN_BYTES / 80);
+    const line = (index: number) => `person.${index}@example.com,${index % 2 === 0},false,"[{""label"":""role"",""value"":""Role ${index % 7}""}]",Company ${index % 50}`;
+    const csv = ["email,verified,referral,custom_inputs,company", ...Array.from({ length: rows }, (_, index) => line(index))].join("\n");
+    expect(csv.length).toBeGreaterThan(THREAD_MIN_BYTES);
+    const id = newWaitlist("Large CSV");
+    expect(cli.json("signups", "import", "--waitlist", id, cli.file("large.csv", csv))).toEqual({ imported: rows, skipped_duplicates: 0 });
+    const imported = signupsOf(id);
+    expect(imported.length).toBe(rows);
+    expect([imported[0]!.email, imported.at(-1)!.email]).toEqual(["person.0@example.com", `person.${rows - 1}@example.com`]);
+    // The input pairs came with the rows: the export's input filter reads them.
+    const exported = cli.run("signups", "export", "--waitlist", id, "--input", "company=Company 7", "--format", "ndjson").stdout.trim().split("\n");
+    expect(exported.length).toBe(Array.from({ length: rows }, (_, index) => index).filter((index) => index % 50 === 7).length);
+
+    const ndjson = Array.from({ length: rows }, (_, index) =>
+      JSON.stringify({ email: index === rows - 3 ? "not an email" : `person.${index}@example.com`, custom_inputs: [{ label: "role", value: `Role ${index % 7}` }] }),
+    ).join("\n");
+    const broken = newWaitlist("Large NDJSON");
+    expect(expectOneLineError(cli.run("signups", "import", "--waitlist", broken, cli.file("large.ndjson", ndjson)))).toBe(
+      `error: 1 invalid row, nothing imported: line ${rows - 2}: invalid email "not an email"`,
+    );
+    expect(signupsOf(broken)).toEqual([]);
   });
 
   it("refuses an unknown waitlist, an unknown extension and a missing file with one line", () => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countSignups, signupsPerDay } from "@/lib/domain/signups/counts";
-import { deferDerivation } from "@/lib/domain/signups/derive";
+import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import { inputFacets, inputFacetValues } from "@/lib/domain/signups/facets";
 import { FACET_ROW_CAP } from "@/lib/domain/signups/limits";
 import type { InputMatch, SignupFilter, SignupScope } from "@/lib/domain/signups/filter";
 import { findSignupsByEmail } from "@/lib/domain/signups/find";
-import { listSignupRows, prepareSignupInsert, signupJsonBatches, signupRowBatches, type SignupRow } from "@/lib/domain/signups/queries";
+import { listSignupRows, prepareSignupInsert, signupJsonBatches, signupRowBatches, type NewSignup, type SignupRow } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
@@ -40,11 +40,12 @@ function inputsFor(index: number, next: () => number): unknown[] {
   return index % 3 === 0 ? [{ company, role, score: index % 5, beta: index % 2 === 0 }] : [{ label: "company", value: company }, { label: "role", value: role }];
 }
 
+/** The small list goes in row by row (the triggers derive), the large one as an import does (startBulkInsert). */
 function fill(waitlistId: string, count: number, seed: number, bulk: boolean) {
   const next = random(seed);
-  const insert = prepareSignupInsert(waitlistId, temp.db);
   temp.db.$client.transaction(() => {
-    const derive = bulk ? deferDerivation(temp.db) : undefined;
+    const writer = bulk ? startBulkInsert(waitlistId, temp.db) : undefined;
+    const insert = writer ? (signup: NewSignup) => writer.add(signup, BASE) : prepareSignupInsert(waitlistId, temp.db);
     for (let index = 0; index < count; index++) {
       const domain = DOMAINS[index % DOMAINS.length]!;
       insert({
@@ -55,7 +56,7 @@ function fill(waitlistId: string, count: number, seed: number, bulk: boolean) {
         createdAt: BASE + Math.floor(next() * 400 * DAY),
       });
     }
-    derive?.();
+    writer?.finish();
   })();
   rowsOf.set(waitlistId, [...signupRowBatches({ waitlistId }, 5000, temp.db)].flat());
 }

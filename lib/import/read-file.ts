@@ -1,0 +1,76 @@
+import { createReadStream } from "node:fs";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { readRecords, type ImportFormat, type ReadOptions } from "./formats";
+import type { FileReadJob, FileReadMessage } from "./read-messages";
+import type { ImportRecord } from "./row";
+
+/** Files smaller than this are read on the calling thread: starting a thread costs about half a second. */
+export const THREAD_MIN_BYTES = 8 * 1024 * 1024;
+
+const THREAD_FILE = join(process.cwd(), "lib", "import", "read-thread.ts");
+// Node 20 does not pass the main thread's `--import tsx` hooks on to workers: the thread registers tsx itself.
+const THREAD_SOURCE = `require("tsx/cjs"); require(${JSON.stringify(THREAD_FILE)});`;
+
+/** A batch of records and how many bytes of the file were read to get it. */
+export interface RecordBatch {
+  records: ImportRecord[];
+  bytesRead: number;
+}
+
+async function* readHere(format: ImportFormat, path: string, options: ReadOptions): AsyncGenerator<RecordBatch> {
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  try {
+    for await (const records of readRecords(format, stream, options)) yield { records, bytesRead: stream.bytesRead };
+  } finally {
+    // A reader may stop early (a malformed header or record): close the file either way.
+    stream.destroy();
+  }
+}
+
+async function* readOnThread(job: FileReadJob): AsyncGenerator<RecordBatch> {
+  const thread = new Worker(THREAD_SOURCE, { eval: true, workerData: job });
+  const queue: FileReadMessage[] = [];
+  let failure: Error | undefined;
+  let notify: (() => void) | undefined;
+  const wake = () => {
+    notify?.();
+    notify = undefined;
+  };
+  thread.on("message", (message: FileReadMessage) => {
+    queue.push(message);
+    wake();
+  });
+  thread.on("error", (error) => {
+    failure = error;
+    wake();
+  });
+  thread.on("exit", (code) => {
+    failure ??= new Error(`the thread reading the import file exited (code ${code})`);
+    wake();
+  });
+  try {
+    for (;;) {
+      const message = queue.shift();
+      if (!message) {
+        if (failure) throw failure;
+        await new Promise<void>((resolve) => (notify = resolve));
+        continue;
+      }
+      if (message.type === "end") return;
+      if (message.type === "error") throw Object.assign(new Error(message.message), { code: message.code });
+      thread.postMessage("taken");
+      yield message;
+    }
+  } finally {
+    await thread.terminate();
+  }
+}
+
+/**
+ * The records of an import file, in order, in batches. A large file is read and validated on a
+ * thread of its own while the caller inserts the batches before it (at most a few batches ahead).
+ */
+export function readFileRecords(format: ImportFormat, path: string, size: number, options: ReadOptions): AsyncGenerator<RecordBatch> {
+  return size >= THREAD_MIN_BYTES ? readOnThread({ format, path, options }) : readHere(format, path, options);
+}
