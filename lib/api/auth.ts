@@ -2,6 +2,7 @@ import { AppError } from "@/lib/core/errors";
 import type { ApiKey } from "@/lib/domain/api-keys";
 import { verifyApiKey, VIEW_ROLE, type Role } from "@/lib/domain/api-keys";
 import { currentClientLimiterKey } from "@/lib/http/client-address";
+import type { HeaderReader } from "@/lib/http/incoming";
 import { setRequestKeyId } from "@/lib/http/request-context";
 import { sharedLimits } from "@/lib/http/shared-limits";
 import { apiLimits, rateLimitHeaders } from "./rate-limits";
@@ -9,7 +10,7 @@ import { apiLimits, rateLimitHeaders } from "./rate-limits";
 const UNAUTHENTICATED = "A valid API key is required: send it as \"Authorization: Bearer <key>\" or \"X-API-Key: <key>\".";
 
 /** The presented key from `Authorization: Bearer <key>` or `X-API-Key: <key>`; never from the query string. */
-export function presentedApiKey(headers: Headers): string | null {
+export function presentedApiKey(headers: HeaderReader): string | null {
   const authorization = headers.get("authorization");
   if (authorization !== null) {
     const match = /^Bearer +(\S+) *$/i.exec(authorization);
@@ -36,7 +37,7 @@ const failuresLimited = (retryAfter: number) => rateLimited(retryAfter, "Too man
  * - a valid key is charged one request (429 past its limit), then needs `role` (else 403).
  * The key is checked first, so that the limits take one call (one IPC round trip in a cluster worker).
  */
-export async function admitApiRequest(headers: Headers, role: Role = VIEW_ROLE): Promise<Admission> {
+export async function admitApiRequest(headers: HeaderReader, role: Role = VIEW_ROLE): Promise<Admission> {
   const { perKey, authFailures } = apiLimits();
   const clientKey = currentClientLimiterKey(headers);
   const check = verifyApiKey(presentedApiKey(headers), role);

@@ -1,5 +1,6 @@
 import type { Position } from "@/lib/sqlite/keyset";
 import { ifNoneMatchMatches, weakEtag } from "@/lib/http/conditional";
+import type { IncomingRequest } from "@/lib/http/incoming";
 import { encodeCursor } from "./cursor";
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
@@ -21,7 +22,7 @@ export function jsonTextResponse(text: string, headers: Record<string, string> =
  * A JSON body with an ETag of its content and of `headers` (a page's Link changes when signups
  * arrive after it): 304 without a body when If-None-Match already names it.
  */
-export function conditionalJsonResponse(request: Request, text: string, headers: Record<string, string>, cacheControl: string): Response {
+export function conditionalJsonResponse(request: IncomingRequest, text: string, headers: Record<string, string>, cacheControl: string): Response {
   const etag = weakEtag(text, ...Object.entries(headers).flat());
   const validators = { ETag: etag, "Cache-Control": cacheControl };
   if (ifNoneMatchMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers: validators });

@@ -6,6 +6,7 @@ import { conditionalJsonResponse } from "./responses";
 import { getWaitlistRoute, listSignupsRoute, listWaitlistsRoute } from "./routes";
 import { withApiKey, type ApiHandler } from "./with-api-key";
 import { noParamsSchema, parseApiQuery } from "@/lib/domain/list-params";
+import type { IncomingRequest } from "@/lib/http/incoming";
 
 // The routes of /v1, one entry each. From this table come the exports of app/v1/**/route.ts
 // (routeModule), the production server's fast path (lib/server/api-routes.ts) and the paths of the
@@ -49,7 +50,7 @@ export const API_ROUTES = [
 ];
 
 // GET /v1/openapi.json – this API's OpenAPI document (public: no key, any origin)
-function getOpenApiRoute({ request, url }: { request: Request; url: URL }): Response {
+function getOpenApiRoute({ request, url }: { request: IncomingRequest; url: URL }): Response {
   parseApiQuery(url.searchParams, noParamsSchema);
   openApiText ??= JSON.stringify(openApiDocument);
   return conditionalJsonResponse(request, openApiText, {}, CACHE_CONTROL.revalidatePublic);
@@ -78,12 +79,24 @@ export interface RouteModule<Params> {
   DELETE: typeof DELETE;
 }
 
+/** A GET handler as the production server's fast path calls it (lib/server/api-routes.ts), with no Request built. */
+export type ApiGetHandler = (request: IncomingRequest, segment: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+const getHandlers = new Map<string, ApiGetHandler>(
+  API_ROUTES.map(({ template, needsKey, handler }) => [template, withApiKey(handler as ApiHandler<Record<string, string>>, { public: !needsKey })]),
+);
+
 const modules = new Map<string, RouteModule<never>>(
-  API_ROUTES.map(({ template, needsKey, handler }) => {
-    const GET = withApiKey(handler as ApiHandler<unknown>, { public: !needsKey });
+  API_ROUTES.map(({ template, needsKey }) => {
+    const GET = getHandlers.get(template)!;
     return [template, { GET, HEAD: GET, OPTIONS: optionsHandler({ anyOrigin: !needsKey }), POST, PUT, PATCH, DELETE }];
   }),
 );
+
+/** The GET (and HEAD) handler of `template`: the one its route file exports. */
+export function apiGetHandler(template: ApiPathTemplate): ApiGetHandler {
+  return getHandlers.get(template)!;
+}
 
 /** The exports of the route file of `template` (app/v1/<template with [param] folders>/route.ts). */
 export function routeModule<Template extends ApiPathTemplate>(template: Template): RouteModule<ParamsOf<Template>> {

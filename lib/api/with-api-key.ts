@@ -3,10 +3,11 @@ import { baseHeaders, newRequestId } from "./headers";
 import { toProblemResponse } from "./problem";
 import { env } from "@/lib/core/env";
 import { corsHeaders } from "@/lib/http/cors";
+import type { IncomingRequest } from "@/lib/http/incoming";
 import { requestOrigin } from "@/lib/http/origin";
 
 export interface ApiRequest<Params> {
-  request: Request;
+  request: IncomingRequest;
   /** The URL the client used: its path and query on requestOrigin (lib/http/origin.ts), for the Link header. */
   url: URL;
   params: Params;
@@ -25,7 +26,7 @@ export interface Access {
  * Adds the headers every /v1 response carries (Request-Id, Cache-Control unless the handler chose
  * one, CORS); HEAD gets the same status and headers, never a body.
  */
-export function finishResponse(request: Request, response: Response, requestId: string, extraHeaders: Record<string, string> = {}, access: Access = {}): Response {
+export function finishResponse(request: IncomingRequest, response: Response, requestId: string, extraHeaders: Record<string, string> = {}, access: Access = {}): Response {
   for (const [name, value] of Object.entries({ ...baseHeaders(requestId), ...extraHeaders })) {
     if (name !== "Cache-Control" || !response.headers.has(name)) response.headers.set(name, value);
   }
@@ -37,9 +38,9 @@ export function finishResponse(request: Request, response: Response, requestId: 
 
 // Next.js rebuilds request.url from its own host name, and the production server's fast path uses
 // a placeholder one (lib/server/api-routes.ts): only the path and query are the client's.
-function publicUrl(request: Request): URL {
-  const { pathname, search } = new URL(request.url);
-  return new URL(requestOrigin(request.headers) + pathname + search);
+function publicUrl(request: IncomingRequest): URL {
+  const { url } = request;
+  return new URL(requestOrigin(request.headers) + url.slice(url.indexOf("/", url.indexOf("//") + 2)));
 }
 
 /**
@@ -49,7 +50,7 @@ function publicUrl(request: Request): URL {
  * authentication, role, parameters, resource.
  */
 export function withApiKey<Params>(handler: ApiHandler<Params>, options: { public?: boolean } = {}) {
-  return async (request: Request, segment: { params: Promise<Params> }): Promise<Response> => {
+  return async (request: IncomingRequest, segment: { params: Promise<Params> }): Promise<Response> => {
     const requestId = newRequestId();
     let limitHeaders: Record<string, string> = {};
     let response: Response;

@@ -1,5 +1,6 @@
 import { addressLimiterKey, canonicalIpAddress } from "@/lib/http/ip-address";
 import { requestContext } from "@/lib/http/request-context";
+import type { HeaderReader } from "./incoming";
 
 /**
  * The client's address. With no trusted proxy (`hops` 0) it is the connection's peer: a client
@@ -24,13 +25,13 @@ export function resolveClientAddress(peer: string | undefined, forwardedFor: str
  * or a bare `next start` there is no server context, and the last X-Forwarded-For entry (which
  * Next.js fills with the peer when absent) is the best guess.
  */
-export function currentClientAddress(headers: Headers): string {
+export function currentClientAddress(headers: HeaderReader): string {
   const context = requestContext();
   if (context) return context.clientAddress;
   return canonicalIpAddress(headers.get("x-forwarded-for")?.split(",").at(-1)?.trim() ?? "") ?? "unknown";
 }
 
 /** The key the current client's failures are counted under (IPv6 by /64, see addressLimiterKey). */
-export function currentClientLimiterKey(headers: Headers): string {
+export function currentClientLimiterKey(headers: HeaderReader): string {
   return addressLimiterKey(currentClientAddress(headers));
 }

@@ -1,4 +1,5 @@
 import { env } from "@/lib/core/env";
+import type { HeaderReader } from "./incoming";
 
 // The one rule for the origin the client used (README, `TRUSTED_PROXY_HOPS`). The production
 // server speaks plain HTTP and believes X-Forwarded-* headers only from a trusted reverse proxy
@@ -7,10 +8,10 @@ import { env } from "@/lib/core/env";
 
 const HOST_CHARACTERS = /^[A-Za-z0-9.:[\]-]+$/;
 
-const firstValue = (headers: Headers, name: string) => headers.get(name)?.split(",")[0]?.trim() || undefined;
+const firstValue = (headers: HeaderReader, name: string) => headers.get(name)?.split(",")[0]?.trim() || undefined;
 
 /** Whether the browser reached us over HTTPS: a trusted proxy says so in X-Forwarded-Proto. */
-export function isHttpsRequest(headers: Headers, trustedProxyHops = env().TRUSTED_PROXY_HOPS): boolean {
+export function isHttpsRequest(headers: HeaderReader, trustedProxyHops = env().TRUSTED_PROXY_HOPS): boolean {
   return trustedProxyHops > 0 && firstValue(headers, "x-forwarded-proto") === "https";
 }
 
@@ -19,7 +20,7 @@ export function isHttpsRequest(headers: Headers, trustedProxyHops = env().TRUSTE
  * dashboard's API URL, the docs' curl examples): `https` when isHttpsRequest, else `http`; the host
  * of X-Forwarded-Host from a trusted proxy, else of Host, else `localhost`.
  */
-export function requestOrigin(headers: Headers, trustedProxyHops = env().TRUSTED_PROXY_HOPS): string {
+export function requestOrigin(headers: HeaderReader, trustedProxyHops = env().TRUSTED_PROXY_HOPS): string {
   const protocol = isHttpsRequest(headers, trustedProxyHops) ? "https:" : "http:";
   const host = (trustedProxyHops > 0 && firstValue(headers, "x-forwarded-host")) || firstValue(headers, "host");
   if (host && HOST_CHARACTERS.test(host)) {

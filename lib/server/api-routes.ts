@@ -7,11 +7,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { API_ROUTES, routeModule } from "@/lib/api/route-table";
+import { API_ROUTES, apiGetHandler, type ApiGetHandler } from "@/lib/api/route-table";
 import { codingFor, encodeSync, flushingEncoder, isCompressibleType } from "@/lib/http/compression";
+import type { IncomingRequest } from "@/lib/http/incoming";
 import { addVary } from "@/lib/http/on-headers";
-
-type RouteHandler = (request: Request, segment: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 /** `/waitlist/{id}` → /^\/v1\/waitlist\/([^/]+)$/ and the names of its parameters. */
 function compile(template: string): { pattern: RegExp; names: string[] } {
@@ -28,10 +27,10 @@ function compile(template: string): { pattern: RegExp; names: string[] } {
   return { pattern: new RegExp(`^/v1${source}$`), names };
 }
 
-const ROUTES = API_ROUTES.map(({ template, method }) => ({ ...compile(template), method, handler: routeModule(template).GET as RouteHandler }));
+const ROUTES = API_ROUTES.map(({ template, method }) => ({ ...compile(template), method, handler: apiGetHandler(template) }));
 
 export interface ApiRouteMatch {
-  handler: RouteHandler;
+  handler: ApiGetHandler;
   params: Record<string, string>;
 }
 
@@ -53,13 +52,20 @@ export function matchApiRoute(request: Pick<IncomingMessage, "method" | "url">):
   return null;
 }
 
-function toWebHeaders(request: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else if (value !== undefined) headers.set(name, value);
-  }
-  return headers;
+/** The Node request as the handlers read it (lib/http/incoming.ts): no Headers, URL or AbortSignal built. */
+function incomingRequest(request: IncomingMessage): IncomingRequest {
+  const headers = request.headers;
+  return {
+    method: request.method ?? "GET",
+    // The handlers read the public origin from the Host / X-Forwarded-* headers, not from this URL.
+    url: `http://localhost${request.url ?? "/"}`,
+    headers: {
+      get(name) {
+        const value = headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+      },
+    },
+  };
 }
 
 /**
@@ -68,9 +74,7 @@ function toWebHeaders(request: IncomingMessage): Headers {
  * batch by batch with back-pressure, each batch flushed.
  */
 export async function serveApiRoute({ handler, params }: ApiRouteMatch, request: IncomingMessage, response: ServerResponse) {
-  // The handlers read the public origin from the Host / X-Forwarded-* headers, not from this URL.
-  const url = new URL(request.url ?? "/", "http://localhost");
-  const result = await handler(new Request(url, { method: request.method, headers: toWebHeaders(request) }), { params: Promise.resolve(params) });
+  const result = await handler(incomingRequest(request), { params: Promise.resolve(params) });
   response.statusCode = result.status;
   for (const [name, value] of result.headers) response.setHeader(name, value);
   const contentType = result.headers.get("content-type");

@@ -25,6 +25,8 @@ export interface AccessPlan {
   count: Access;
   /** The fewest rows any access reads (an upper bound of the scope's size); above SEARCH_COUNT_CAP for a search only when every way is large. */
   bound: number;
+  /** The email search alone (the waitlist's signups containing the text, other filters aside) matches more than SEARCH_COUNT_CAP. */
+  searchOverCap: boolean;
 }
 
 function listSizeStatement(db: AppDatabase) {
@@ -54,11 +56,12 @@ function searchSizeStatement(db: AppDatabase) {
 }
 
 function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
-  if (scope.email !== undefined) return { rows: "email", count: "email", bound: 1 };
+  if (scope.email !== undefined) return { rows: "email", count: "email", bound: 1, searchOverCap: false };
   const firstDay = scope.createdSince ? Math.floor(scope.createdSince.getTime() / DAY_MS) : Number.MIN_SAFE_INTEGER;
   const lastDay = scope.createdUntil ? Math.floor((scope.createdUntil.getTime() - 1) / DAY_MS) : Number.MAX_SAFE_INTEGER;
   const walked = listSizeStatement(db).get({ waitlistId: scope.waitlistId, firstDay, lastDay })?.n ?? 0;
   const candidates: { access: Access; size: number }[] = [{ access: "order", size: walked }];
+  let searchOverCap = false;
   if (walked > SMALL_LIST) {
     (scope.inputs ?? []).forEach((input, index) => {
       const size = inputSizeStatement(db).get({ waitlistId: scope.waitlistId, label: input.label, value: input.value })?.n ?? 0;
@@ -69,14 +72,15 @@ function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
       const size = searchSizeStatement(db).get({ waitlistId: scope.waitlistId, trigrams: `%${text}%`, contains: containsPattern(text), cap: SEARCH_COUNT_CAP + 1 })!.n;
       // Past the cap the search's size is unknown: reading it may mean reading every match of a
       // common text in the whole list, so any access whose size is known wins.
-      candidates.push({ access: "search", size: size > SEARCH_COUNT_CAP ? Number.POSITIVE_INFINITY : size });
+      searchOverCap = size > SEARCH_COUNT_CAP;
+      candidates.push({ access: "search", size: searchOverCap ? Number.POSITIVE_INFINITY : size });
     }
   }
   const cheapest = candidates.reduce((best, candidate) => (candidate.size < best.size ? candidate : best));
   const collected = candidates.filter((candidate) => candidate.access !== "order");
   const cheapestCollected = collected.reduce<{ access: Access; size: number } | undefined>((best, candidate) => (!best || candidate.size < best.size ? candidate : best), undefined);
   const rows = walked > SMALL_LIST && cheapestCollected && cheapestCollected.size <= COLLECT_LIMIT ? cheapestCollected.access : "order";
-  return { rows, count: cheapest.access, bound: cheapest.size };
+  return { rows, count: cheapest.access, bound: cheapest.size, searchOverCap };
 }
 
 /** How to read a scope, from the sizes its indexes and counts tables give; remembered while the database is unchanged. */

@@ -100,6 +100,8 @@ export function exceedsSearchCap(scope: SignupScope, db: AppDatabase = getDb()):
   // Over the whole list (flags aside), the trigram index finds the first matches of a common text
   // soonest; a date range or an input filter is cheapest through the scope's own plan.
   const wholeList = !scope.createdSince && !scope.createdUntil && (scope.inputs?.length ?? 0) === 0;
+  // The search is the only filter: the plan's probe has counted this very scope up to the cap already.
+  if (wholeList && scope.verified === undefined && scope.referral === undefined && plan.searchOverCap) return true;
   const access = wholeList && canUseSearchIndex(scope.emailContains) ? "search" : plan.count;
   const n = cappedCountStatement(db, shapeOf(scope, access)).get({ ...scopeParams(scope), cap: SEARCH_COUNT_CAP + 1 })!.n;
   return n > SEARCH_COUNT_CAP;
