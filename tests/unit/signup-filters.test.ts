@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { planAccess } from "@/lib/domain/signups/access";
 import { countSignups, signupsPerDay } from "@/lib/domain/signups/counts";
 import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import { inputFacets, inputFacetValues } from "@/lib/domain/signups/facets";
@@ -184,6 +185,20 @@ describe.each([
   });
 });
 
+describe("access plans", () => {
+  it("estimates an input within a date range as the range's share of the input's count", () => {
+    // Past SMALL_LIST signups in the range, so that the indexes are weighed against walking it.
+    const range = { createdSince: new Date(BASE + 20 * DAY) };
+    const role = { label: "role", value: "Sales" };
+    const rows = rowsOf.get(large)!;
+    const inRange = rows.filter((row) => matches(row, range)).length;
+    const withRole = rows.filter((row) => matches(row, { inputs: [role] })).length;
+    expect(inRange).toBeGreaterThan(50_000);
+    const plan = planAccess({ waitlistId: large, ...range, inputs: [role] }, temp.db);
+    expect(plan).toMatchObject({ count: "input0", bound: Math.ceil((withRole * inRange) / rows.length) });
+  });
+});
+
 describe("facets past the row cap", () => {
   it("counts values in the newest FACET_ROW_CAP matching signups only, as lower bounds, and says so", () => {
     const filter = { inputs: [{ label: "role", value: "Engineer" }] };
@@ -210,6 +225,17 @@ describe("facets past the row cap", () => {
     // A small enough scope is exact.
     const rare = inputFacets({ waitlistId: large, inputs: [{ label: "company", value: "Company 3" }] }, { labels: 8, values: 50 }, temp.db)!;
     expect(rare.every((facet) => facet.exact)).toBe(true);
+  });
+
+  it("tells from its one read of the scope's rows whether the cap was reached, right at the cap too", () => {
+    // A date range and a flag: the facets read the scope's rows (no counts table, no input slice).
+    const filter: SignupFilter = { verified: true, createdSince: new Date(BASE + 300 * DAY) };
+    const matching = rowsOf.get(large)!.filter((row) => matches(row, filter)).length;
+    expect(matching).toBeGreaterThan(1000);
+    const exactness = (rowCap: number) => [...new Set(inputFacets({ waitlistId: large, ...filter }, { labels: 8, values: 5, rowCap }, temp.db)!.map((facet) => facet.exact))];
+    expect(exactness(matching + 1)).toEqual([true]);
+    expect(exactness(matching)).toEqual([true]);
+    expect(exactness(matching - 1)).toEqual([false]);
   });
 });
 

@@ -60,12 +60,17 @@ function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
   const firstDay = scope.createdSince ? Math.floor(scope.createdSince.getTime() / DAY_MS) : Number.MIN_SAFE_INTEGER;
   const lastDay = scope.createdUntil ? Math.floor((scope.createdUntil.getTime() - 1) / DAY_MS) : Number.MAX_SAFE_INTEGER;
   const walked = listSizeStatement(db).get({ waitlistId: scope.waitlistId, firstDay, lastDay })?.n ?? 0;
+  // An input's count is kept for the whole list only: within a date range, the range's share of it
+  // (the input access reads just that range of signup_inputs' key).
+  const ranged = scope.createdSince !== undefined || scope.createdUntil !== undefined;
+  const listTotal = ranged ? (listSizeStatement(db).get({ waitlistId: scope.waitlistId, firstDay: Number.MIN_SAFE_INTEGER, lastDay: Number.MAX_SAFE_INTEGER })?.n ?? 0) : walked;
+  const rangeShare = listTotal > 0 ? walked / listTotal : 1;
   const candidates: { access: Access; size: number }[] = [{ access: "order", size: walked }];
   let searchOverCap = false;
   if (walked > SMALL_LIST) {
     (scope.inputs ?? []).forEach((input, index) => {
       const size = inputSizeStatement(db).get({ waitlistId: scope.waitlistId, label: input.label, value: input.value })?.n ?? 0;
-      candidates.push({ access: `input${index}`, size });
+      candidates.push({ access: `input${index}`, size: Math.ceil(size * rangeShare) });
     });
     const text = scope.emailContains;
     if (text !== undefined && canUseSearchIndex(text)) {

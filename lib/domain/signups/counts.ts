@@ -2,9 +2,10 @@ import { count, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
+import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
 import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
 import { planAccess, SEARCH_COUNT_CAP } from "./access";
-import type { SignupScope } from "./filter";
+import { scopeKey, type SignupScope } from "./filter";
 import { inputSliceOf, sliceCells, sliceExceeds, slicePerDay } from "./input-slice";
 import { countShape } from "./queries";
 import { canUseSearchIndex, scopeParams, scopeWhere, searchDrivenRows, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
@@ -103,8 +104,11 @@ export function exceedsSearchCap(scope: SignupScope, db: AppDatabase = getDb()):
   // The search is the only filter: the plan's probe has counted this very scope up to the cap already.
   if (wholeList && scope.verified === undefined && scope.referral === undefined && plan.searchOverCap) return true;
   const access = wholeList && canUseSearchIndex(scope.emailContains) ? "search" : plan.count;
-  const n = cappedCountStatement(db, shapeOf(scope, access)).get({ ...scopeParams(scope), cap: SEARCH_COUNT_CAP + 1 })!.n;
-  return n > SEARCH_COUNT_CAP;
+  // Remembered: the counts, the chart and the facets of one view all ask.
+  return memoizeWhileUnchanged(db, `overSearchCap:${scopeKey(scope)}`, () => {
+    const n = cappedCountStatement(db, shapeOf(scope, access)).get({ ...scopeParams(scope), cap: SEARCH_COUNT_CAP + 1 })!.n;
+    return n > SEARCH_COUNT_CAP;
+  });
 }
 
 /** Whether a scope holds more than `cap` signups, reading at most cap + 1 of them. */

@@ -1,8 +1,8 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signupInputCounts, signupInputs, signups } from "@/db/schema";
 import { containsPattern } from "@/lib/sqlite/contains";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
 import { planAccess } from "./access";
 import { exceedsRowCap, exceedsSearchCap } from "./counts";
 import { FACET_ROW_CAP } from "./limits";
@@ -78,23 +78,20 @@ function countedValuesStatement(db: AppDatabase, flags: { verified: boolean; ref
   });
 }
 
-// The scope's rows first (CROSS JOIN keeps SQLite from turning the join around), then their pairs.
+/**
+ * The scope's rows first, read once (a materialized CTE: reading them may mean walking a month of a
+ * large list), then their pairs (CROSS JOIN keeps SQLite from turning the join around). One more
+ * row, with a null label, tells how many signups were read, so that no second walk is needed to
+ * tell whether the cap was reached.
+ */
 function rowValuesStatement(db: AppDatabase, shape: ScopeShape, contains: boolean) {
-  return preparedOnce(db, `facets.rowValues:${shapeKey(shape)}:${contains ? "c" : "-"}`, () => {
-    const matched = db.select({ id: signups.id }).from(signups).where(scopeWhere(shape)).limit(placeholder("rowCap")).as("matched");
-    return db
-      .select({ label: signupInputs.label, value: signupInputs.value, count: count() })
-      .from(matched)
-      .crossJoin(signupInputs)
-      .where(
-        and(
-          eq(signupInputs.signupId, matched.id),
-          sql`${signupInputs.label} in (select value from json_each(${placeholder("labels")}))`,
-          contains ? sql`${signupInputs.value} like ${placeholder("valueContains")} escape '\\'` : undefined,
-        ),
-      )
-      .groupBy(signupInputs.label, signupInputs.value)
-      .prepare();
+  return preparedSql<{ label: string | null; value: string | null; count: number }>(db, `facets.rowValues:${shapeKey(shape)}:${contains ? "c" : "-"}`, () => {
+    const valueContains = contains ? sql` and pairs.value like ${placeholder("valueContains")} escape '\\'` : sql``;
+    return sql`with matched as materialized (select ${signups.id} as id from ${signups} where ${scopeWhere(shape)} limit ${placeholder("rowCap")})
+      select pairs.label, pairs.value, count(*) as count from matched cross join ${signupInputs} as pairs on pairs.signup_id = matched.id
+      where pairs.label in (select value from json_each(${placeholder("labels")}))${valueContains}
+      group by 1, 2
+      union all select null, null, count(*) from matched`;
   });
 }
 
@@ -127,8 +124,12 @@ function valueCounts(scope: SignupScope, labels: string[], valueContains: string
     return { rows, exact: !exceedsRowCap(scope, rowCap, db) };
   }
   const plan = planAccess(scope, db);
-  const rows = rowValuesStatement(db, shapeOf(scope, plan.count), contains).all({ ...scopeParams(scope), ...shared, rowCap: limit });
-  return { rows, exact: !exceedsRowCap(scope, rowCap, db) };
+  const all = rowValuesStatement(db, shapeOf(scope, plan.count), contains).all({ ...scopeParams(scope), ...shared, rowCap: limit });
+  const read = all.find((row) => row.label === null)!.count;
+  const rows = all.filter((row): row is { label: string; value: string; count: number } => row.label !== null);
+  // Fewer than the cap were read: that is all of them. Exactly the cap: only a count can tell.
+  const exact = read < rowCap || (read === rowCap && !exceedsRowCap(scope, rowCap, db));
+  return { rows, exact };
 }
 
 /** The scope without its own filter on `label`: a facet shows the other values one could pick instead. */
