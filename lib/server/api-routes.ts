@@ -93,9 +93,9 @@ export async function serveApiRoute({ handler, params }: ApiRouteMatch, request:
     length: length === null ? undefined : Number(length),
   });
   if (length !== null) {
-    const body = Buffer.from(await result.arrayBuffer());
-    if (!coding) return void response.end(body);
-    const encoded = encodeSync(coding, body);
+    // As text, Node sends the body in one write together with the headers (/v1 bodies are JSON).
+    if (!coding) return void response.end(await result.text());
+    const encoded = encodeSync(coding, Buffer.from(await result.arrayBuffer()));
     response.setHeader("Content-Encoding", coding);
     response.setHeader("Content-Length", encoded.byteLength);
     return void response.end(encoded);
