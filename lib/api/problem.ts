@@ -1,5 +1,6 @@
 import { AppError, ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import { baseHeaders } from "./headers";
+import { BufferedResponse } from "./buffered-response";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
@@ -58,7 +59,7 @@ export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
 export function toProblemResponse(error: unknown, requestId: string): Response {
   const problem = toProblem(error, requestId);
   const text = JSON.stringify(problem);
-  return new Response(text, {
+  return new BufferedResponse(text, {
     status: problem.status,
     headers: { ...baseHeaders(requestId), "Content-Type": PROBLEM_CONTENT_TYPE, "Content-Length": String(Buffer.byteLength(text)), ...problemHeaders(problem.code) },
   });

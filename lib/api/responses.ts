@@ -1,6 +1,7 @@
 import type { Position } from "@/lib/sqlite/keyset";
 import { ifNoneMatchMatches, weakEtag } from "@/lib/http/conditional";
 import type { IncomingRequest } from "@/lib/http/incoming";
+import { BufferedResponse } from "./buffered-response";
 import { encodeCursor } from "./cursor";
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
@@ -15,7 +16,7 @@ export function jsonResponse(body: unknown, headers: Record<string, string> = {}
  * 1 KB) instead of as a stream.
  */
 export function jsonTextResponse(text: string, headers: Record<string, string> = {}): Response {
-  return new Response(text, { status: 200, headers: { "Content-Type": JSON_CONTENT_TYPE, "Content-Length": String(Buffer.byteLength(text)), ...headers } });
+  return new BufferedResponse(text, { status: 200, headers: { "Content-Type": JSON_CONTENT_TYPE, "Content-Length": String(Buffer.byteLength(text)), ...headers } });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { admitApiRequest } from "./auth";
+import { BufferedResponse } from "./buffered-response";
 import { baseHeaders, newRequestId } from "./headers";
 import { toProblemResponse } from "./problem";
 import { env } from "@/lib/core/env";
@@ -32,7 +33,7 @@ export function finishResponse(request: IncomingRequest, response: Response, req
   }
   for (const [name, value] of Object.entries(corsHeaders(env().CORS_ORIGINS, request.headers.get("origin"), access))) response.headers.append(name, value);
   if (request.method !== "HEAD") return response;
-  void response.body?.cancel();
+  if (!(response instanceof BufferedResponse)) void response.body?.cancel();
   return new Response(null, { status: response.status, headers: response.headers });
 }
 

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { BufferedResponse } from "@/lib/api/buffered-response";
 import { API_ROUTES, apiGetHandler, type ApiGetHandler } from "@/lib/api/route-table";
 import { codingFor, encodeSync, flushingEncoder, isCompressibleType } from "@/lib/http/compression";
 import type { IncomingRequest } from "@/lib/http/incoming";
@@ -80,7 +81,8 @@ export async function serveApiRoute({ handler, params }: ApiRouteMatch, request:
   const contentType = result.headers.get("content-type");
   // A 304 stands for the 200 it confirms, which varies with Accept-Encoding.
   if (isCompressibleType(contentType) || result.status === 304) addVary(response, "Accept-Encoding");
-  if (!result.body) {
+  // (A BufferedResponse always has a body; asking would build its stream.)
+  if (!(result instanceof BufferedResponse) && !result.body) {
     response.end();
     return;
   }
@@ -94,8 +96,9 @@ export async function serveApiRoute({ handler, params }: ApiRouteMatch, request:
   });
   if (length !== null) {
     // As text, Node sends the body in one write together with the headers (/v1 bodies are JSON).
-    if (!coding) return void response.end(await result.text());
-    const encoded = encodeSync(coding, Buffer.from(await result.arrayBuffer()));
+    const text = result instanceof BufferedResponse ? result.bufferedText : await result.text();
+    if (!coding) return void response.end(text);
+    const encoded = encodeSync(coding, Buffer.from(text));
     response.setHeader("Content-Encoding", coding);
     response.setHeader("Content-Length", encoded.byteLength);
     return void response.end(encoded);
