@@ -1,9 +1,10 @@
 /**
  * A Response whose body is text already in memory. The production server's fast path
- * (lib/server/api-routes.ts) writes `text` as it is; anyone else who reads the body (Next.js, which
- * pipes `body`, or a test) gets it the usual way, from a stream made on first use. A Response made
- * with its body builds that ReadableStream at once, and Node makes every web stream transferable
- * between threads: a fifth of the CPU of a small /v1 request went there (tests/bench/README.md).
+ * (lib/server/api-routes.ts) writes `bufferedText` as it is; anyone else who reads the body (Next.js,
+ * which pipes `body`, or a test) gets it the usual way, from a stream made on first use. A Response
+ * made with its body builds that ReadableStream at once, and Node makes every web stream
+ * transferable between threads: not building it saved a fifth of the CPU of a small /v1 request
+ * (tests/bench/README.md, optimisation 11).
  */
 export class BufferedResponse extends Response {
   readonly #text: string;

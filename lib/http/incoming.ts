@@ -1,6 +1,6 @@
 // What the /v1 handlers read of a request. A Web Request has all of it; the production server's fast
 // path (lib/server/api-routes.ts) hands over a plain object over the Node request instead: building a
-// Request (its Headers, its parsed URL, its AbortSignal) cost about a tenth of a /v1 request's CPU.
+// Request (its Headers, its parsed URL, its AbortSignal) cost 14 % of a small /v1 request's CPU.
 
 /** A request's headers: `get` returns the value (repeated headers joined by ", ") or null. */
 export type HeaderReader = Pick<Headers, "get">;

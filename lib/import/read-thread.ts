@@ -1,4 +1,4 @@
-// Reads and validates an import file on a thread of its own (started by readRecordsOnThread), so
+// Reads and validates an import file on a thread of its own (started by readFileRecords, ./read-file.ts), so
 // that parsing overlaps the inserts: on two cores an import takes about as long as its inserts alone.
 // It posts each batch with the bytes read so far, and keeps at most IN_FLIGHT batches unacknowledged.
 import { createReadStream } from "node:fs";

@@ -78,6 +78,7 @@ export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert
   sqlite.pragma(`cache_size = -${BULK_CACHE_KIB}`);
   // verified, referral, day → count; and verified, referral, label, value → count.
   const dayCounts = new Map<string, number>();
+  const pairCounts = new Map<string, { label: string; value: string; verified: number; referral: number; count: number }>();
   const insertPairs = prepared.pairs(PAIRS_PER_STATEMENT);
   const pending: unknown[] = [];
   const flushPairs = () => {
@@ -86,7 +87,6 @@ export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert
     else if (rows > 0) prepared.pairs(rows).run(pending);
     pending.length = 0;
   };
-  const pairCounts = new Map<string, { label: string; value: string; verified: number; referral: number; count: number }>();
 
   return {
     add(signup, createdAt) {
