@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { signupCsvStream } from "@/lib/domain/signups/csv";
-import { deferDerivation } from "@/lib/domain/signups/derive";
-import { prepareSignupInsert } from "@/lib/domain/signups/queries";
+import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import { cliSandbox, expectOneLineError, type CliSandbox } from "./run-cli";
 
 let cli: CliSandbox;
@@ -206,13 +205,12 @@ describe("signups export streams", () => {
     const db = openDatabase(cli.databasePath);
     const rows = 100_000;
     try {
-      const insert = prepareSignupInsert(id, db);
       // A list is not a (label, value) pair: nothing to index, so the rows are quick to write.
       const notes = JSON.stringify([{ notes: ["x".repeat(960)] }]);
       db.$client.transaction(() => {
-        const deriveInserted = deferDerivation(db);
-        for (let index = 0; index < rows; index++) insert({ email: `large${index}@example.com`, verified: false, referral: false, customInputs: notes }, 1_700_000_000_000 + index);
-        deriveInserted();
+        const bulk = startBulkInsert(id, db);
+        for (let index = 0; index < rows; index++) bulk.add({ email: `large${index}@example.com`, verified: false, referral: false, customInputs: notes }, 1_700_000_000_000 + index);
+        bulk.finish();
       })();
     } finally {
       db.$client.close();

@@ -1,6 +1,7 @@
 import type { AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
 import { preparedOnce } from "@/lib/sqlite/statements";
+import { NEW_SEARCH_ENTRIES } from "./derive";
 import { inputPairs } from "./input-pairs";
 import type { NewSignup } from "./queries";
 
@@ -44,7 +45,7 @@ function statements(db: AppDatabase) {
         `INSERT INTO signup_input_counts (waitlist_id, label, value, verified, referral, count) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT DO UPDATE SET count = count + excluded.count`,
       ),
-      search: sqlite.prepare<{ after: number }>("INSERT INTO signup_email_search (rowid, email) SELECT id, email FROM signups WHERE id > @after"),
+      search: sqlite.prepare<{ after: number }>(NEW_SEARCH_ENTRIES),
     };
   });
 }

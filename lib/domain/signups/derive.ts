@@ -2,6 +2,9 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { DAY_MS } from "@/lib/core/time";
 
+/** The search index entries of the signups inserted after `@after`: every bulk writer adds them in one statement. */
+export const NEW_SEARCH_ENTRIES = "INSERT INTO signup_email_search (rowid, email) SELECT id, email FROM signups WHERE id > @after";
+
 // What triggers derive from each inserted signup (migration 0003), done once for all the rows of a
 // bulk write: one grouped upsert of the day counts, one pass of the search index, the custom input
 // pairs, and one grouped upsert of their counts. Much cheaper per row than the triggers.
@@ -9,7 +12,7 @@ const DERIVE = [
   `INSERT INTO signup_counts (waitlist_id, verified, referral, day, count)
    SELECT waitlist_id, verified, referral, created_at / ${DAY_MS}, count(*) FROM signups WHERE id > @after GROUP BY 1, 2, 3, 4
    ON CONFLICT (waitlist_id, verified, referral, day) DO UPDATE SET count = count + excluded.count`,
-  "INSERT INTO signup_email_search (rowid, email) SELECT id, email FROM signups WHERE id > @after",
+  NEW_SEARCH_ENTRIES,
   `INSERT INTO signup_inputs (waitlist_id, label, value, signup_id, verified, referral, created_at)
    SELECT waitlist_id, label, value, signup_id, verified, referral, created_at FROM signup_input_pairs WHERE signup_id > @after
    ON CONFLICT DO NOTHING`,
