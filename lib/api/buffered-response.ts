@@ -9,10 +9,27 @@
 export class BufferedResponse extends Response {
   readonly #text: string;
   #stream: Response | undefined;
+  /** The headers, until someone reads `headers`: filling a Headers object validates and sorts every one. */
+  #pending: HeaderMap | undefined;
 
-  constructor(text: string, init: ResponseInit) {
-    super(null, init);
+  constructor(text: string, init: { status: number; headers: Record<string, string> }) {
+    super(null, { status: init.status });
     this.#text = text;
+    this.#pending = new HeaderMap(init.headers);
+  }
+
+  override get headers(): Headers {
+    const headers = responseHeaders.call(this);
+    if (this.#pending) {
+      for (const [name, value] of this.#pending) headers.set(name, value);
+      this.#pending = undefined;
+    }
+    return headers;
+  }
+
+  /** The headers to read or change without filling a Headers object, for withApiKey and the fast path. */
+  get editableHeaders(): EditableHeaders {
+    return this.#pending ?? this.headers;
   }
 
   /** The body, for the fast path to write without a stream. */
@@ -55,6 +72,42 @@ export class BufferedResponse extends Response {
   }
 
   override clone(): Response {
-    return new BufferedResponse(this.#text, { status: this.status, statusText: this.statusText, headers: this.headers });
+    return new BufferedResponse(this.#text, { status: this.status, headers: Object.fromEntries(this.editableHeaders) });
+  }
+}
+
+/** What withApiKey and the fast path do with a response's headers. */
+export type EditableHeaders = Pick<Headers, "get" | "has" | "set" | "append"> & Iterable<[string, string]>;
+
+const responseHeaders = Object.getOwnPropertyDescriptor(Response.prototype, "headers")!.get! as (this: Response) => Headers;
+
+/** Headers by lower-case name, combined by ", " on append as Headers does. */
+class HeaderMap implements EditableHeaders {
+  readonly #values = new Map<string, string>();
+
+  constructor(initial: Record<string, string>) {
+    for (const name in initial) this.#values.set(name.toLowerCase(), initial[name]!);
+  }
+
+  get(name: string): string | null {
+    return this.#values.get(name.toLowerCase()) ?? null;
+  }
+
+  has(name: string): boolean {
+    return this.#values.has(name.toLowerCase());
+  }
+
+  set(name: string, value: string): void {
+    this.#values.set(name.toLowerCase(), value);
+  }
+
+  append(name: string, value: string): void {
+    const key = name.toLowerCase();
+    const current = this.#values.get(key);
+    this.#values.set(key, current === undefined ? value : `${current}, ${value}`);
+  }
+
+  [Symbol.iterator](): Iterator<[string, string]> {
+    return this.#values[Symbol.iterator]();
   }
 }

@@ -50,8 +50,8 @@ export const API_ROUTES = [
 ];
 
 // GET /v1/openapi.json – this API's OpenAPI document (public: no key, any origin)
-function getOpenApiRoute({ request, url }: { request: IncomingRequest; url: URL }): Response {
-  parseApiQuery(url.searchParams, noParamsSchema);
+function getOpenApiRoute({ request, query }: { request: IncomingRequest; query: URLSearchParams }): Response {
+  parseApiQuery(query, noParamsSchema);
   openApiText ??= JSON.stringify(openApiDocument);
   return conditionalJsonResponse(request, openApiText, {}, CACHE_CONTROL.revalidatePublic);
 }

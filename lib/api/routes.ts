@@ -13,23 +13,23 @@ import { getWaitlistOrThrow, listWaitlists } from "@/lib/domain/waitlists/querie
 import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
 
 // GET /v1/waitlist – list waitlists (all, or one keyset page with ?limit&cursor)
-export const listWaitlistsRoute: ApiHandler<object> = ({ request, url }) => {
-  const page = parseKeyset(WAITLISTS_SCOPE, parseApiQuery(url.searchParams, waitlistListParamsSchema), "number");
+export const listWaitlistsRoute: ApiHandler<object> = ({ request, query, url }) => {
+  const page = parseKeyset(WAITLISTS_SCOPE, parseApiQuery(query, waitlistListParamsSchema), "number");
   const { items, next } = listWaitlists(page ?? {});
   return conditionalJsonResponse(request, JSON.stringify(items.map(toWaitlistResponse)), nextPageHeaders(url, WAITLISTS_SCOPE, next), CACHE_CONTROL.revalidatePrivate);
 };
 
 // GET /v1/waitlist/{id} – one waitlist
-export const getWaitlistRoute: ApiHandler<{ id: string }> = ({ request, url, params }) => {
+export const getWaitlistRoute: ApiHandler<{ id: string }> = ({ request, query, params }) => {
   const id = parseWaitlistId(params.id);
-  parseApiQuery(url.searchParams, noParamsSchema);
+  parseApiQuery(query, noParamsSchema);
   return conditionalJsonResponse(request, JSON.stringify(toWaitlistResponse(getWaitlistOrThrow(id))), {}, CACHE_CONTROL.revalidatePrivate);
 };
 
 // GET /v1/waitlist/{id}/signup – a waitlist's signups (all of them streamed, or one keyset page with ?limit&cursor)
-export const listSignupsRoute: ApiHandler<{ id: string }> = ({ request, url, params, requestId }) => {
+export const listSignupsRoute: ApiHandler<{ id: string }> = ({ request, query, url, params, requestId }) => {
   const waitlistId = parseWaitlistId(params.id);
-  const { filter, fields, keyset } = parseSignupListQuery(url.searchParams);
+  const { filter, fields, keyset } = parseSignupListQuery(query);
   const scope = { waitlistId, ...filter };
   const cursorScope = signupsScope(scope);
   const page = parseKeyset(cursorScope, keyset, "number");

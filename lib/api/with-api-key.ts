@@ -9,8 +9,10 @@ import { requestOrigin } from "@/lib/http/origin";
 
 export interface ApiRequest<Params> {
   request: IncomingRequest;
-  /** The URL the client used: its path and query on requestOrigin (lib/http/origin.ts), for the Link header. */
-  url: URL;
+  /** The request's query parameters. */
+  query: URLSearchParams;
+  /** The URL the client used: its path and query on requestOrigin (lib/http/origin.ts), for the Link header; built on first use. */
+  readonly url: URL;
   params: Params;
   requestId: string;
 }
@@ -28,20 +30,41 @@ export interface Access {
  * one, CORS); HEAD gets the same status and headers, never a body.
  */
 export function finishResponse(request: IncomingRequest, response: Response, requestId: string, extraHeaders: Record<string, string> = {}, access: Access = {}): Response {
-  for (const [name, value] of Object.entries({ ...baseHeaders(requestId), ...extraHeaders })) {
-    if (name !== "Cache-Control" || !response.headers.has(name)) response.headers.set(name, value);
-  }
-  for (const [name, value] of Object.entries(corsHeaders(env().CORS_ORIGINS, request.headers.get("origin"), access))) response.headers.append(name, value);
+  const headers = response instanceof BufferedResponse ? response.editableHeaders : response.headers;
+  const base = baseHeaders(requestId);
+  for (const name in base) if (name !== "Cache-Control" || !headers.has(name)) headers.set(name, base[name]!);
+  for (const name in extraHeaders) headers.set(name, extraHeaders[name]!);
+  const cors = corsHeaders(env().CORS_ORIGINS, request.headers.get("origin"), access);
+  for (const name in cors) headers.append(name, cors[name]!);
   if (request.method !== "HEAD") return response;
   if (!(response instanceof BufferedResponse)) void response.body?.cancel();
   return new Response(null, { status: response.status, headers: response.headers });
 }
 
 // Next.js rebuilds request.url from its own host name, and the production server's fast path uses
-// a placeholder one (lib/server/api-routes.ts): only the path and query are the client's.
-function publicUrl(request: IncomingRequest): URL {
-  const { url } = request;
-  return new URL(requestOrigin(request.headers) + url.slice(url.indexOf("/", url.indexOf("//") + 2)));
+// a placeholder one (lib/server/api-routes.ts): only the path and query are the client's. Most
+// requests never need the whole URL (only a page's Link does), so it is built on first use.
+class ApiRequestOf<Params> implements ApiRequest<Params> {
+  readonly query: URLSearchParams;
+  readonly #target: string;
+  #url: URL | undefined;
+
+  constructor(
+    readonly request: IncomingRequest,
+    readonly params: Params,
+    readonly requestId: string,
+  ) {
+    const { url } = request;
+    this.#target = url.slice(url.indexOf("/", url.indexOf("//") + 2));
+    const queryStart = this.#target.indexOf("?");
+    const fragmentStart = this.#target.indexOf("#");
+    this.query = new URLSearchParams(queryStart === -1 ? "" : this.#target.slice(queryStart + 1, fragmentStart === -1 ? undefined : fragmentStart));
+  }
+
+  get url(): URL {
+    this.#url ??= new URL(requestOrigin(this.request.headers) + this.#target);
+    return this.#url;
+  }
 }
 
 /**
@@ -61,7 +84,7 @@ export function withApiKey<Params>(handler: ApiHandler<Params>, options: { publi
         limitHeaders = admission.headers;
         if (admission.error) throw admission.error;
       }
-      response = await handler({ request, url: publicUrl(request), params: await segment.params, requestId });
+      response = await handler(new ApiRequestOf(request, await segment.params, requestId));
     } catch (error) {
       response = toProblemResponse(error, requestId);
     }

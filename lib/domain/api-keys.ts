@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { hash, randomBytes, randomUUID } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { apiKeys, type ApiKey } from "@/db/schema";
@@ -37,7 +37,7 @@ export function generateApiKey(): string {
 }
 
 export function hashSecret(secret: string): string {
-  return createHash("sha256").update(secret, "utf8").digest("hex");
+  return hash("sha256", secret, "hex");
 }
 
 export function looksLikeApiKey(candidate: string): boolean {

@@ -2,6 +2,21 @@ import { addressLimiterKey, canonicalIpAddress } from "@/lib/http/ip-address";
 import { requestContext } from "@/lib/http/request-context";
 import type { HeaderReader } from "./incoming";
 
+const peerAddresses = new WeakMap<object, string>();
+
+/**
+ * A connection's peer address in canonical form (`::ffff:127.0.0.1` → `127.0.0.1`), worked out
+ * once per connection: a keep-alive connection carries many requests.
+ */
+export function peerAddress(socket: { remoteAddress?: string }): string | undefined {
+  let address = peerAddresses.get(socket);
+  if (address === undefined && socket.remoteAddress) {
+    address = canonicalIpAddress(socket.remoteAddress) ?? socket.remoteAddress;
+    peerAddresses.set(socket, address);
+  }
+  return address;
+}
+
 /**
  * The client's address. With no trusted proxy (`hops` 0) it is the connection's peer: a client
  * can write anything into X-Forwarded-For, so the header is ignored. Behind `hops` reverse proxies

@@ -33,10 +33,17 @@ export function onHeaders(response: ServerResponse, listener: () => void): void 
 /** Adds `token` to the response's Vary header unless it is there (or Vary is `*`). */
 export function addVary(response: ServerResponse, token: string): void {
   const current = response.getHeader("Vary");
-  const tokens = (Array.isArray(current) ? current.join(",") : String(current ?? ""))
+  const merged = varyWith(Array.isArray(current) ? current.join(",") : current === undefined ? null : String(current), token);
+  if (merged !== current) response.setHeader("Vary", merged);
+}
+
+/** A Vary value with `token` added unless it is there (or the value is `*`). */
+export function varyWith(current: string | null, token: string): string {
+  if (!current) return token;
+  const tokens = current
     .split(",")
     .map((each) => each.trim())
     .filter(Boolean);
-  if (tokens.includes("*") || tokens.some((each) => each.toLowerCase() === token.toLowerCase())) return;
-  response.setHeader("Vary", [...tokens, token].join(", "));
+  if (tokens.includes("*") || tokens.some((each) => each.toLowerCase() === token.toLowerCase())) return current;
+  return [...tokens, token].join(", ");
 }

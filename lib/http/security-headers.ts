@@ -16,6 +16,9 @@ export const STATIC_SECURITY_HEADERS: Record<string, string> = {
  */
 export const NO_CONTENT_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
+/** STATIC_SECURITY_HEADERS and NO_CONTENT_CSP as `[name, value, name, value, …]`, the form node:http's writeHead takes. */
+export const NO_CONTENT_SECURITY_HEADER_LIST: readonly string[] = [...Object.entries(STATIC_SECURITY_HEADERS).flat(), "Content-Security-Policy", NO_CONTENT_CSP];
+
 /**
  * The CSP of pages. Scripts: only those carrying this request's nonce (Next.js adds it to its own
  * scripts when it sees the policy on the request) and what they load ('strict-dynamic'); no inline

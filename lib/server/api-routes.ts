@@ -11,7 +11,8 @@ import { BufferedResponse } from "@/lib/api/buffered-response";
 import { API_ROUTES, apiGetHandler, type ApiGetHandler } from "@/lib/api/route-table";
 import { codingFor, encodeSync, flushingEncoder, isCompressibleType } from "@/lib/http/compression";
 import type { IncomingRequest } from "@/lib/http/incoming";
-import { addVary } from "@/lib/http/on-headers";
+import { varyWith } from "@/lib/http/on-headers";
+import { NO_CONTENT_SECURITY_HEADER_LIST } from "@/lib/http/security-headers";
 
 /** `/waitlist/{id}` → /^\/v1\/waitlist\/([^/]+)$/ and the names of its parameters. */
 function compile(template: string): { pattern: RegExp; names: string[] } {
@@ -72,38 +73,50 @@ function incomingRequest(request: IncomingMessage): IncomingRequest {
 /**
  * Runs the matched handler and writes its Response, compressed as Accept-Encoding allows
  * (lib/http/compression.ts): a body built in memory (it has a Content-Length) at once, a stream
- * batch by batch with back-pressure, each batch flushed.
+ * batch by batch with back-pressure, each batch flushed. All headers, the security headers
+ * included, go to writeHead in one list, which node:http writes without storing them one by one.
  */
 export async function serveApiRoute({ handler, params }: ApiRouteMatch, request: IncomingMessage, response: ServerResponse) {
   const result = await handler(incomingRequest(request), { params: Promise.resolve(params) });
-  response.statusCode = result.status;
-  for (const [name, value] of result.headers) response.setHeader(name, value);
-  const contentType = result.headers.get("content-type");
+  const headers = [...NO_CONTENT_SECURITY_HEADER_LIST];
+  let contentType: string | null = null;
+  let contentEncoding: string | null = null;
+  let length: string | null = null;
+  let vary: string | null = null;
+  for (const [name, value] of result instanceof BufferedResponse ? result.editableHeaders : result.headers) {
+    if (name === "content-length") length = value;
+    else if (name === "vary") vary = value;
+    else {
+      if (name === "content-type") contentType = value;
+      else if (name === "content-encoding") contentEncoding = value;
+      headers.push(name, value);
+    }
+  }
   // A 304 stands for the 200 it confirms, which varies with Accept-Encoding.
-  if (isCompressibleType(contentType) || result.status === 304) addVary(response, "Accept-Encoding");
+  if (isCompressibleType(contentType) || result.status === 304) vary = varyWith(vary, "Accept-Encoding");
+  if (vary !== null) headers.push("Vary", vary);
   // (A BufferedResponse always has a body; asking would build its stream.)
   if (!(result instanceof BufferedResponse) && !result.body) {
-    response.end();
-    return;
+    if (length !== null) headers.push("Content-Length", length);
+    return void response.writeHead(result.status, headers).end();
   }
-  const length = result.headers.get("content-length");
   const coding = codingFor(request.headers["accept-encoding"], {
     method: request.method,
     status: result.status,
     contentType,
-    contentEncoding: result.headers.get("content-encoding"),
+    contentEncoding,
     length: length === null ? undefined : Number(length),
   });
   if (length !== null) {
     // As text, Node sends the body in one write together with the headers (/v1 bodies are JSON).
     const text = result instanceof BufferedResponse ? result.bufferedText : await result.text();
-    if (!coding) return void response.end(text);
+    if (!coding) return void response.writeHead(result.status, (headers.push("Content-Length", length), headers)).end(text);
     const encoded = encodeSync(coding, Buffer.from(text));
-    response.setHeader("Content-Encoding", coding);
-    response.setHeader("Content-Length", encoded.byteLength);
-    return void response.end(encoded);
+    headers.push("Content-Encoding", coding, "Content-Length", String(encoded.byteLength));
+    return void response.writeHead(result.status, headers).end(encoded);
   }
-  if (coding) response.setHeader("Content-Encoding", coding);
+  if (coding) headers.push("Content-Encoding", coding);
+  response.writeHead(result.status, headers);
   try {
     const source = Readable.fromWeb(result.body as NodeReadableStream);
     await (coding ? pipeline(source, flushingEncoder(coding), response) : pipeline(source, response));

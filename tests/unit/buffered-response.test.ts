@@ -29,6 +29,19 @@ describe("BufferedResponse", () => {
     expect(await (await make().blob()).text()).toBe('{"a":"é"}');
   });
 
+  it("keeps edits made through editableHeaders, before and after headers was read", () => {
+    const response = make();
+    response.editableHeaders.set("ETag", 'W/"1"');
+    response.editableHeaders.append("Vary", "Origin");
+    response.editableHeaders.append("vary", "Accept-Encoding");
+    expect(response.editableHeaders.has("etag")).toBe(true);
+    expect(Object.fromEntries(response.headers)).toEqual({ "content-type": "application/json", etag: 'W/"1"', vary: "Origin, Accept-Encoding" });
+    response.editableHeaders.set("Cache-Control", "no-store");
+    expect(response.editableHeaders).toBe(response.headers);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(new Response(null, response).headers.get("etag")).toBe('W/"1"');
+  });
+
   it("clones with its body, status and headers", async () => {
     const clone = make().clone();
     expect([clone.status, clone.headers.get("content-type"), await clone.text()]).toEqual([201, "application/json", '{"a":"é"}']);
