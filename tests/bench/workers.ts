@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { loadavg } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { load, mean } from "./measure";
 import { processTree, stop, type Child } from "./processes";
 import { row, type Row } from "./report";
@@ -11,7 +11,9 @@ import type { Bench } from "./scenarios";
 // which count the rate limits in the primary), under the same autocannon load, alternately. In the
 // table, "app" is 2 workers and "baseline" 1. The load generator runs on the same cores. The CPU
 // each server spends per request (all its processes) shows what the cluster itself costs, and the
-// primary's share what counting the limits and writing the logs there costs.
+// primary's share what counting the limits and writing the logs there costs. The load generator's
+// own CPU per request (autocannon runs in this process) and how busy that leaves the cores show
+// when the machine, not the server, sets the figure: 2 workers at 100 % of the cores cannot go faster.
 
 export interface WorkersBench extends Bench {
   /** Starts the production server on the bench database with `env`, on the bench port + `portOffset`; resolves once it answers. */
@@ -41,19 +43,30 @@ interface Run {
   /** CPU µs per request, of every process of the server and of its first process (the primary, or the one process). */
   cpuUs: number;
   firstProcessCpuUs: number;
+  /** CPU µs per request of the load generator (this process). */
+  generatorCpuUs: number;
+  /** Share of all the machine's cores the server and the load generator kept busy, in %. */
+  coresBusyPercent: number;
 }
 
 async function measured(bench: WorkersBench, url: string, pid: number): Promise<Run> {
   const tree = processTree(pid);
-  const before = { all: cpuMs(tree), first: cpuMs([pid]) };
+  const before = { all: cpuMs(tree), first: cpuMs([pid]), generator: process.cpuUsage() };
   const { requestsPerSecond, p99Ms } = await load(url, bench.apiHeaders, { connections: bench.connections, seconds: bench.seconds });
   const requests = requestsPerSecond * bench.seconds;
+  const generator = process.cpuUsage(before.generator);
+  const cpuUs = ((cpuMs(tree) - before.all) * 1000) / requests;
+  const generatorCpuUs = (generator.user + generator.system) / requests;
   const run = {
     requestsPerSecond,
-    cpuUs: ((cpuMs(tree) - before.all) * 1000) / requests,
+    cpuUs,
     firstProcessCpuUs: ((cpuMs([pid]) - before.first) * 1000) / requests,
+    generatorCpuUs,
+    coresBusyPercent: ((cpuUs + generatorCpuUs) * requestsPerSecond) / (availableParallelism() * 1e4),
   };
-  bench.log(`    ${requestsPerSecond.toFixed(0)} req/s, p99 ${p99Ms} ms, CPU ${run.cpuUs.toFixed(0)} µs per request (first process ${run.firstProcessCpuUs.toFixed(0)} µs)`);
+  bench.log(
+    `    ${requestsPerSecond.toFixed(0)} req/s, p99 ${p99Ms} ms, CPU ${run.cpuUs.toFixed(0)} µs per request (first process ${run.firstProcessCpuUs.toFixed(0)} µs), load generator ${generatorCpuUs.toFixed(0)} µs, cores ${run.coresBusyPercent.toFixed(0)} % busy`,
+  );
   return run;
 }
 
@@ -89,6 +102,8 @@ export async function workerScaling(bench: WorkersBench): Promise<Row[]> {
         row(label, "throughput", "req/s", average("2 workers", "requestsPerSecond"), average("1 worker", "requestsPerSecond"), TARGET),
         row(label, "CPU per request", "µs", average("2 workers", "cpuUs"), average("1 worker", "cpuUs")),
         row(label, "of which the primary", "µs", average("2 workers", "firstProcessCpuUs"), null),
+        row(label, "load generator CPU per request", "µs", average("2 workers", "generatorCpuUs"), average("1 worker", "generatorCpuUs")),
+        row(label, "all cores busy", "%", average("2 workers", "coresBusyPercent"), average("1 worker", "coresBusyPercent")),
       );
     }
     bench.log(`workers: load average ${loadavg().map((each) => each.toFixed(2)).join(", ")} after`);
