@@ -110,13 +110,18 @@ export async function serveApiRoute({ handler, params }: ApiRouteMatch, request:
   if (length !== null) {
     // As text, Node sends the body in one write together with the headers (/v1 bodies are JSON).
     const text = result instanceof BufferedResponse ? result.bufferedText : await result.text();
-    if (!coding) return void response.writeHead(result.status, (headers.push("Content-Length", length), headers)).end(text);
+    if (!coding) {
+      headers.push("Content-Length", length);
+      return void response.writeHead(result.status, headers).end(text);
+    }
     const encoded = encodeSync(coding, Buffer.from(text));
     headers.push("Content-Encoding", coding, "Content-Length", String(encoded.byteLength));
     return void response.writeHead(result.status, headers).end(encoded);
   }
   if (coding) headers.push("Content-Encoding", coding);
-  response.writeHead(result.status, headers);
+  // A stream's headers stay unsent until its first batch, so a stream that fails before it is still a 500.
+  response.statusCode = result.status;
+  for (let index = 0; index < headers.length; index += 2) response.setHeader(headers[index]!, headers[index + 1]!);
   try {
     const source = Readable.fromWeb(result.body as NodeReadableStream);
     await (coding ? pipeline(source, flushingEncoder(coding), response) : pipeline(source, response));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveClientAddress } from "@/lib/http/client-address";
+import { peerAddress, resolveClientAddress } from "@/lib/http/client-address";
 import { addressLimiterKey, canonicalIpAddress } from "@/lib/http/ip-address";
 
 const GARBAGE = [
@@ -104,5 +104,16 @@ describe("resolveClientAddress", () => {
     // A forged entry further left does not matter; a garbage one at the trusted position does.
     expect(resolveClientAddress("10.0.0.5", "not-an-ip, 203.0.113.9", 1)).toBe("203.0.113.9");
     expect(resolveClientAddress("10.0.0.5", "203.0.113.9, 1.2.3.4:5678, 10.0.0.4", 2)).toBe("10.0.0.5");
+  });
+});
+
+describe("peerAddress", () => {
+  it("names a connection's peer in canonical form, worked out once per connection", () => {
+    const socket: { remoteAddress?: string } = { remoteAddress: "::ffff:192.0.2.1" };
+    expect(peerAddress(socket)).toBe("192.0.2.1");
+    socket.remoteAddress = "2001:DB8:0:0:0:0:0:1";
+    expect(peerAddress(socket)).toBe("192.0.2.1");
+    expect(peerAddress({ remoteAddress: "2001:DB8:0:0:0:0:0:1" })).toBe("2001:db8::1");
+    expect(peerAddress({})).toBeUndefined();
   });
 });
