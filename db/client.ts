@@ -10,6 +10,9 @@ export type AppDatabase = BetterSQLite3Database<typeof schema> & { $client: Data
 
 const defaultMigrationsFolder = join(process.cwd(), "db", "migrations");
 
+/** How long a connection waits for a lock another process holds before SQLite gives up (SQLITE_BUSY). */
+export const BUSY_TIMEOUT_MS = 5000;
+
 /**
  * Opens (creating when missing) a SQLite file with WAL, a busy timeout and foreign keys, and
  * applies pending migrations (see applyMigrations). Safe to call on an up-to-date file, and from
@@ -20,7 +23,7 @@ export function openDatabase(path: string, migrationsFolder = defaultMigrationsF
   const sqlite = new Database(path);
   try {
     // First: switching a new file to WAL needs a lock another process may hold for a moment.
-    sqlite.pragma("busy_timeout = 5000");
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     const journalMode = sqlite.pragma("journal_mode = WAL", { simple: true });
     if (path !== ":memory:" && journalMode !== "wal") throw new Error(`${path}: could not switch to WAL mode (journal_mode is ${String(journalMode)})`);
     // With WAL, NORMAL is durable across application crashes; only a power cut can lose the last commits.
@@ -57,6 +60,6 @@ export function getDb(): AppDatabase {
  */
 export function openReadOnlyDatabase(path: string): AppDatabase {
   const sqlite = new Database(path, { readonly: true, fileMustExist: true });
-  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   return drizzle(sqlite, { schema });
 }

@@ -5,7 +5,8 @@ import type { AppDatabase } from "@/db/client";
 // timeout and blocks the whole server meanwhile, then fails. These helpers never wait inside
 // SQLite: a hint is skipped, and a write that matters is retried between turns of the event loop.
 
-function isBusy(error: unknown): boolean {
+/** Whether SQLite gave up waiting for a lock another connection holds (SQLITE_BUSY and its variants). */
+export function isBusy(error: unknown): boolean {
   return typeof (error as { code?: unknown }).code === "string" && (error as { code: string }).code.startsWith("SQLITE_BUSY");
 }
 

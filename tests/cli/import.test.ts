@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { THREAD_MIN_BYTES } from "@/lib/import/read-file";
 import { cliSandbox, expectOneLineError, type CliSandbox } from "./run-cli";
@@ -29,6 +30,24 @@ const GOOD_CSV = [
 ].join("\n");
 
 describe("signups import", () => {
+  it("waits for another process's write lock, then fails with one clear line and writes nothing", () => {
+    const id = newWaitlist("Busy");
+    const holder = new Database(cli.databasePath);
+    holder.exec("BEGIN IMMEDIATE");
+    try {
+      const result = cli.run("signups", "import", "--waitlist", id, cli.file("busy.csv", "email\nbusy@example.com\n"));
+      expect(result.status).toBe(1);
+      expect(expectOneLineError(result)).toBe(
+        "error: the database is busy: another process (an import, a backup?) held its write lock for longer than 5 s; nothing was written, try again when it has finished",
+      );
+    } finally {
+      holder.exec("ROLLBACK");
+      holder.close();
+    }
+    expect(signupsOf(id)).toEqual([]);
+    expect(cli.json("signups", "import", "--waitlist", id, cli.file("busy.csv", "email\nbusy@example.com\n"))).toEqual({ imported: 1, skipped_duplicates: 0 });
+  }, 30_000);
+
   it("imports a good CSV: extra columns become custom_inputs, duplicates in the file are skipped, file order kept", () => {
     const id = newWaitlist("CSV");
     expect(cli.json("signups", "import", "--waitlist", id, cli.file("good.csv", GOOD_CSV))).toEqual({ imported: 4, skipped_duplicates: 1 });
