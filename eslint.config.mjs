@@ -61,6 +61,7 @@ export default defineConfig([
   restrict(["lib/server/**"], [...above.server.map(layer), ...database, privateNext, appImports], [betterSqlite]),
   restrict(["lib/cli/**"], [...above.cli.map(layer), nextImports, appImports]),
   restrict(["app/**", "components/**", "proxy.ts"], [...above.web.map(layer), ...database, privateNext], [betterSqlite]),
+  restrict(["tests/**"], [privateNext]),
   // One component per file, none over ~200 lines (generic table parts live in components/data-table/).
   { files: ["app/**/*.tsx", "components/**/*.tsx"], rules: { "max-lines": ["error", { max: 200 }] } },
 ]);

@@ -3,8 +3,7 @@
 // each scenario on both (alternately) and prints one table. See tests/bench/README.md.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/db/client";
 import { signupsScope } from "@/lib/api/scopes";
@@ -16,6 +15,7 @@ import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import type { SignupFilter } from "@/lib/domain/signups/filter";
 import { countSignups } from "@/lib/domain/signups/counts";
 import { listSignupRows, prepareSignupInsert } from "@/lib/domain/signups/queries";
+import { nextCli } from "../next-cli";
 import { prepareDataset, type Dataset } from "./dataset";
 import { emailLookup } from "./email-lookup";
 import { prepareImportFile } from "./import-file";
@@ -85,12 +85,6 @@ const log = (line: string) => console.log(`[${((performance.now() - startedAt) /
 const DIST_DIR = options["dist-dir"];
 
 /** The `next` command's script, from the `bin` field Next.js publishes (not a path inside its package). */
-function nextCli(): string {
-  const manifest = createRequire(import.meta.url).resolve("next/package.json");
-  const { bin } = JSON.parse(readFileSync(manifest, "utf8")) as { bin: { next: string } };
-  return join(dirname(manifest), bin.next);
-}
-
 async function buildApp() {
   if (options["reuse-build"] && existsSync(join(DIST_DIR, "BUILD_ID"))) return log(`reusing the build in ${DIST_DIR}`);
   log(`next build into ${DIST_DIR} …`);

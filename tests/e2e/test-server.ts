@@ -3,9 +3,12 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type AppDatabase } from "@/db/client";
+import { nextCli } from "../next-cli";
 
 // A production server of its own (lib/server, the same build as the shared e2e server) for tests
-// that need other settings (tiny rate limits), its own database, its stdout, or to kill it.
+// that need other settings (tiny rate limits), its own database, its stdout, or to kill it. With
+// `bareNext`, Next.js's own `next start` on that build instead, without lib/server in front: for
+// tests that hold our server's checks to what Next.js itself does.
 
 const basePort = Number(process.env.E2E_PORT ?? 3100);
 
@@ -33,14 +36,22 @@ export function freshDatabasePath(name: string): string {
  * Starts a server on E2E_PORT + `portOffset` (each spec file uses its own offset) and waits until
  * it answers. With `databasePath` it reuses that file (to restart a killed server on its data).
  */
-export async function startTestServer(options: { portOffset: number; port?: number; name: string; env?: Record<string, string>; databasePath?: string }): Promise<TestServer> {
+export async function startTestServer(options: {
+  portOffset: number;
+  port?: number;
+  name: string;
+  env?: Record<string, string>;
+  databasePath?: string;
+  bareNext?: boolean;
+}): Promise<TestServer> {
   const port = options.port ?? basePort + options.portOffset;
   const databasePath = options.databasePath ?? freshDatabasePath(options.name);
   // Migrate before the server starts, so that tests can write fixtures right away.
   let db: AppDatabase | undefined;
   const openDb = () => (db ??= openDatabase(databasePath));
   openDb();
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/server/main.ts"], {
+  const command = options.bareNext ? [nextCli(), "start", "--hostname", "127.0.0.1", "--port", String(port)] : ["--import", "tsx", "lib/server/main.ts"];
+  const child = spawn(process.execPath, command, {
     env: { ...process.env, DATABASE_PATH: databasePath, PORT: String(port), HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
