@@ -1,4 +1,5 @@
 import { AppError, ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
+import { storageFailureOf } from "@/lib/core/storage-failure";
 import { baseHeaders } from "./headers";
 import { BufferedResponse } from "./buffered-response";
 
@@ -13,6 +14,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   method_not_allowed: "Method not allowed",
   rate_limited: "Too many requests",
   internal: "Internal server error",
+  unavailable: "Service unavailable",
 };
 
 /** The problem `type` of a code: a link to its entry in the API reference. */
@@ -30,8 +32,17 @@ export interface Problem {
   parameter?: string;
 }
 
-/** The one mapper from an error to an RFC 9457 body. Anything that is not an AppError is a 500 with no internals. */
+/**
+ * The one mapper from an error to an RFC 9457 body. A write the database refused (full disk, read-only,
+ * locked) is a 503 saying why, logged in one line; anything else that is not an AppError is a 500
+ * with no internals.
+ */
 export function toProblem(error: unknown, requestId: string): Problem {
+  const storageFailure = storageFailureOf(error);
+  if (storageFailure) {
+    console.error(`[request ${requestId}] write refused: ${storageFailure.message}`);
+    return toProblem(new AppError("unavailable", storageFailure.message), requestId);
+  }
   if (!(error instanceof AppError)) {
     console.error(`[request ${requestId}] unexpected error`, error);
     return toProblem(new AppError("internal", "Something went wrong on our side. Quote the request id when reporting it."), requestId);

@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   rate_limited: 429,
   internal: 500,
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
