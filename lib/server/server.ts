@@ -19,6 +19,7 @@ import { listenErrorMessage } from "@/lib/http/listen";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
 import { installReadPool } from "./read-pool";
 import { installImportRunner } from "./import-runner";
+import { watchErasures } from "@/lib/domain/signups/erase";
 import { announceListening, failStart, serverUrl, writeLog } from "./cluster-link";
 
 export async function startServer() {
@@ -28,6 +29,7 @@ export async function startServer() {
   await app.prepare();
   installReadPool(READ_THREADS);
   installImportRunner();
+  watchErasures();
   const storage = requestContextStorage();
   const writeLine = batchedLineWriter(writeLog);
 

@@ -1,15 +1,72 @@
+import type Database from "better-sqlite3";
 import type { AppDatabase } from "@/db/client";
+import { storageFailureOf } from "@/lib/core/storage-failure";
 import { withoutBusyWait } from "./busy";
 
-/**
- * After a deletion of personal data: copies every committed page from the WAL into the database file
- * and empties the WAL, so the old versions of the deleted rows' pages leave it (the file's own pages
- * are overwritten by secure_delete, db/client.ts). It never waits: a reader still reading an older
- * snapshot (a CSV export in progress) keeps the WAL from being emptied, and waiting for it would stall
- * the server for the whole busy timeout. SQLite then overwrites the WAL as it reuses it from the start,
- * and the next deletion's checkpoint empties it. Returns whether the WAL was emptied now.
- */
-export function checkpointAfterDeleting(db: AppDatabase): boolean {
-  const [result] = withoutBusyWait(db, () => db.$client.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[]);
+// After a deletion of personal data the deleted rows are still on disk twice: the database file holds
+// their pages as they were, and the WAL holds the older versions (secure_delete zeroes only the new
+// ones, db/client.ts). Only a complete checkpoint that also empties the WAL, wal_checkpoint(TRUNCATE),
+// takes them off: it copies every committed page into the file and truncates the WAL to 0 bytes.
+// It cannot complete while a reader still reads an older snapshot (a CSV export, a backup, another
+// process's read), and waiting for it inside SQLite would block the server for the busy timeout. So
+// it is tried at once, and then again with backoff between turns of the event loop until it
+// completes: each attempt either completes or gives up at once.
+
+const FIRST_RETRY_MS = 10;
+const LONGEST_RETRY_MS = 1000;
+
+const running = new WeakMap<Database.Database, Promise<boolean>>();
+
+/** One attempt, never waiting: whether the WAL is now empty (false while a reader or writer holds it). */
+function truncateNow(sqlite: Database.Database): boolean {
+  const [result] = sqlite.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
   return result !== undefined && result.busy === 0;
+}
+
+/**
+ * Checkpoints the WAL completely after a deletion: at once when no reader holds an older snapshot,
+ * else retried in the background until it completes. Resolves true when the WAL was emptied, false
+ * only when the database cannot be written (read-only, full disk: logged) or the connection closed.
+ * While a retry loop runs for this connection, its next attempt comes after this deletion, so it is
+ * shared.
+ */
+export function checkpointAfterDeleting(db: AppDatabase): Promise<boolean> {
+  const sqlite = db.$client;
+  const current = running.get(sqlite);
+  if (current) return current;
+  const attempt = (): boolean | "retry" => {
+    if (!sqlite.open) return false;
+    try {
+      return withoutBusyWait(db, () => truncateNow(sqlite)) || "retry";
+    } catch (error) {
+      const failure = storageFailureOf(error);
+      if (failure?.cause === "busy") return "retry";
+      console.error(`checkpoint after a deletion failed: ${failure?.message ?? (error as Error).message}`);
+      return false;
+    }
+  };
+  const first = attempt();
+  if (first !== "retry") return Promise.resolve(first);
+  const loop = new Promise<boolean>((resolve) => {
+    let delay = FIRST_RETRY_MS;
+    const retry = () => {
+      const outcome = attempt();
+      if (outcome !== "retry") return resolve(outcome);
+      delay = Math.min(delay * 2, LONGEST_RETRY_MS);
+      // Unreferenced: a CLI that stops waiting may exit (the server's erasure watch takes over).
+      setTimeout(retry, delay).unref();
+    };
+    setTimeout(retry, delay).unref();
+  }).finally(() => running.delete(sqlite));
+  running.set(sqlite, loop);
+  return loop;
+}
+
+/** Whether `checkpoint` completed within `waitMs` (it goes on in the background if not). */
+export function completedWithin(checkpoint: Promise<boolean>, waitMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), waitMs);
+  });
+  return Promise.race([checkpoint, timeout]).finally(() => clearTimeout(timer));
 }

@@ -78,7 +78,7 @@ describe("waitlists delete", () => {
     expect(expectOneLineError(cli.run("waitlists", "delete", id, "--confirm", "doomed"))).toBe(`error: the confirmation must be the waitlist's name exactly ("Doomed")`);
     expect({ waitlists: cli.rows("waitlists"), signups: cli.rows("signups") }).toEqual(before);
 
-    expect(cli.json("waitlists", "delete", id, "--confirm", "Doomed")).toEqual({ id, deleted: true, signups: 2 });
+    expect(cli.json("waitlists", "delete", id, "--confirm", "Doomed")).toEqual({ id, deleted: true, signups: 2, off_disk: true });
     expect(cli.rows("waitlists").map((row) => row.id)).not.toContain(id);
     expect(cli.rows("signups").filter((row) => row.waitlist_id === id)).toEqual([]);
     expect(auditRows().at(-1)).toEqual({ actor: "cli", action: "waitlist.delete", target: id, summary: 'deleted "Doomed" and its 2 signups' });

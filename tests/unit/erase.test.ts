@@ -1,10 +1,10 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { auditHash, listAudit } from "@/lib/domain/audit/log";
 import { countSignups } from "@/lib/domain/signups/counts";
 import { signupCsvChunks } from "@/lib/domain/signups/csv";
-import { eraseAddress, eraseSignup } from "@/lib/domain/signups/erase";
+import { eraseAddress, erasedFromDisk, eraseSignup } from "@/lib/domain/signups/erase";
 import { inputFacets } from "@/lib/domain/signups/facets";
 import { findSignupsByEmail } from "@/lib/domain/signups/find";
 import { listSignupRows, prepareSignupInsert, signupJsonBatches, signupRowBatches } from "@/lib/domain/signups/queries";
@@ -108,6 +108,28 @@ describe("eraseAddress", () => {
     const bytes = Buffer.concat([readFileSync(temp.path), readFileSync(`${temp.path}-wal`)]).toString("latin1").toLowerCase();
     expect(bytes).toContain("janet.doe@example.com");
     expect(bytes).not.toContain("jane.doe@example.com");
+  });
+
+  it("takes the address off the disk once a reader that held up the checkpoint ends, without another write", async () => {
+    const onDisk = () =>
+      ["", "-wal", "-shm"]
+        .map((suffix) => `${temp.path}${suffix}`)
+        .filter((path) => existsSync(path))
+        .map((path) => readFileSync(path).toString("latin1").toLowerCase())
+        .join("\n");
+    const reader = new Database(temp.path, { readonly: true });
+    const rows = reader.prepare("SELECT email FROM signups").iterate();
+    rows.next();
+    eraseAddress("cli", { email: ADDRESS }, temp.db);
+    expect(await erasedFromDisk(300, temp.db)).toBe(false);
+    // The reader's snapshot still needs the old pages: they are on disk, in the file or the WAL.
+    expect(onDisk()).toContain("jane.doe@example.com");
+    rows.return?.();
+    reader.close();
+    expect(await erasedFromDisk(5_000, temp.db)).toBe(true);
+    expect(onDisk()).not.toContain("jane.doe@example.com");
+    expect(onDisk()).toContain("janet.doe@example.com");
+    expect(statSync(`${temp.path}-wal`).size).toBe(0);
   });
 
   it("leaves no day-count row behind for a day and flags that only the erased signup had", () => {

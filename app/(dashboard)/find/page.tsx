@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DoneNotice } from "@/components/done-notice";
+import { ERASED_DATA_STILL_ON_DISK } from "@/lib/domain/signups/erase";
 import { buttonClass } from "@/components/styles";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { readInBackground } from "@/lib/dashboard/background";
@@ -27,7 +28,7 @@ export default async function FindPage({ searchParams }: Props) {
   return (
     <>
       <h1 className="text-2xl font-semibold">Find a person</h1>
-      <DoneNotice done={query.done} messages={{ erased: "The address was erased from every waitlist." }} />
+      <DoneNotice done={query.done} messages={{ erased: "The address was erased from every waitlist.", "erased-on-disk": `The address was erased from every waitlist. ${ERASED_DATA_STILL_ON_DISK}` }} />
       <FinderForm value={text ?? ""} />
       {text === undefined ? null : (
         <div className="mt-6 space-y-8">

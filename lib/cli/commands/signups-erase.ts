@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { eraseAddress, eraseAddressSchema } from "@/lib/domain/signups/erase";
+import { ERASED_DATA_STILL_ON_DISK, eraseAddress, eraseAddressSchema, erasedFromDisk, ERASURE_DISK_WAIT_MS } from "@/lib/domain/signups/erase";
 import { emit, parseOptions, type JsonOption } from "../output";
 
 export function registerSignupErase(signups: Command): void {
@@ -12,11 +12,13 @@ export function registerSignupErase(signups: Command): void {
     .requiredOption("--email <address>", "the whole email address")
     .option("--waitlist <id>", "erase it from this waitlist only")
     .option("--json", "print one JSON object to stdout")
-    .action((options: { email: string; waitlist?: string } & JsonOption) => {
+    .action(async (options: { email: string; waitlist?: string } & JsonOption) => {
       const input = parseOptions(eraseAddressSchema, { email: options.email, waitlist: options.waitlist });
       const { erased, waitlists } = eraseAddress("cli", input);
-      emit(options, { erased }, () =>
-        erased === 0 ? "No signup has this address: nothing erased." : `Erased ${erased} signup${erased === 1 ? "" : "s"} from ${waitlists} waitlist${waitlists === 1 ? "" : "s"}.`,
-      );
+      const offDisk = await erasedFromDisk(ERASURE_DISK_WAIT_MS.cli);
+      emit(options, { erased, off_disk: offDisk }, () => {
+        const done = erased === 0 ? "No signup has this address: nothing erased." : `Erased ${erased} signup${erased === 1 ? "" : "s"} from ${waitlists} waitlist${waitlists === 1 ? "" : "s"}.`;
+        return offDisk || erased === 0 ? done : `${done} ${ERASED_DATA_STILL_ON_DISK}`;
+      });
     });
 }

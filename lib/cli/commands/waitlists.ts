@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { AppError } from "@/lib/core/errors";
+import { ERASED_DATA_STILL_ON_DISK, erasedFromDisk, ERASURE_DISK_WAIT_MS } from "@/lib/domain/signups/erase";
 import { createWaitlistAs, deleteWaitlistAs, DuplicateWaitlistNameError, updateWaitlistAs } from "@/lib/domain/waitlists/manage";
 import { listWaitlists, signupTotals } from "@/lib/domain/waitlists/queries";
 import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
@@ -77,9 +78,13 @@ export function registerWaitlistCommands(program: Command): void {
     .argument("<id>", "id of the waitlist")
     .requiredOption("--confirm <name>", "the waitlist's name, exactly, to confirm")
     .option("--json", "print one JSON object to stdout")
-    .action((id: string, options: { confirm: string } & JsonOption) => {
+    .action(async (id: string, options: { confirm: string } & JsonOption) => {
       const input = parseOptions(deleteWaitlistSchema, { confirm: options.confirm });
       const deleted = deleteWaitlistAs("cli", id, input);
-      emit(options, { id: deleted.id, deleted: true, signups: deleted.signups }, () => `Deleted waitlist ${deleted.id} (${deleted.name}) and its ${deleted.signups} signups.`);
+      const offDisk = await erasedFromDisk(ERASURE_DISK_WAIT_MS.cli);
+      emit(options, { id: deleted.id, deleted: true, signups: deleted.signups, off_disk: offDisk }, () => {
+        const done = `Deleted waitlist ${deleted.id} (${deleted.name}) and its ${deleted.signups} signups.`;
+        return offDisk ? done : `${done} ${ERASED_DATA_STILL_ON_DISK}`;
+      });
     });
 }

@@ -1,9 +1,9 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
-import { signups, waitlists } from "@/db/schema";
+import { auditLog, signups, waitlists } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
-import { checkpointAfterDeleting } from "@/lib/sqlite/checkpoint";
+import { checkpointAfterDeleting, completedWithin } from "@/lib/sqlite/checkpoint";
 import { auditHash, recordAudit, type AuditActor } from "../audit/log";
 import { getWaitlistOrThrow } from "../waitlists/queries";
 import { MAX_FILTER_TEXT } from "./filter";
@@ -11,8 +11,9 @@ import type { FoundSignup } from "./find";
 
 // Erasure on request (the right to erasure): the signups go, and with them, through the delete
 // triggers on `signups`, everything derived from them (signup_counts, signup_inputs and their counts,
-// the search index). secure_delete (db/client.ts) zeroes the freed space, and a checkpoint empties
-// the WAL afterwards. The audit log keeps a keyed hash of the address, never the address.
+// the search index). secure_delete (db/client.ts) zeroes the freed space, and a complete checkpoint
+// afterwards takes the old page versions off the disk (lib/sqlite/checkpoint.ts). The audit log keeps
+// a keyed hash of the address, never the address.
 
 export const eraseAddressSchema = z.object({
   email: z.string().trim().min(1).max(MAX_FILTER_TEXT).describe("the whole email address (in any case)"),
@@ -49,8 +50,48 @@ function eraseFound(actor: AuditActor, address: string, found: FoundSignup[], db
 
 function erase(db: AppDatabase, write: () => Erasure): Erasure {
   const erasure = db.$client.transaction(write).immediate();
-  checkpointAfterDeleting(db);
+  void checkpointAfterDeleting(db);
   return erasure;
+}
+
+/** Said after an erasure whose checkpoint a reader still holds up (see erasedFromDisk). */
+export const ERASED_DATA_STILL_ON_DISK =
+  "A long read (an export, a backup or another process) still holds an older copy of the database, so the erased data stays on the disk until that read ends; it is removed then, automatically.";
+
+/** How long the dashboard (a person waiting for a page) and the CLI wait for erased data to leave the disk. */
+export const ERASURE_DISK_WAIT_MS = { dashboard: 3_000, cli: 10_000 } as const;
+
+/**
+ * After an erasure or a waitlist's deletion in this process: waits up to `waitMs` for the checkpoint
+ * that takes the deleted data off the disk. False when a reader (an export, a backup, an operator's
+ * sqlite3) still holds an older snapshot by then: the checkpoint goes on in the background, and the
+ * server's watchErasures retries it for erasures made by other processes (the CLI).
+ */
+export function erasedFromDisk(waitMs: number, db: AppDatabase = getDb()): Promise<boolean> {
+  return completedWithin(checkpointAfterDeleting(db), waitMs);
+}
+
+const ERASING_ACTIONS = ["signup.erase", "waitlist.delete"] as const;
+
+function latestErasure(db: AppDatabase): number {
+  const [row] = db.select({ id: auditLog.id }).from(auditLog).where(inArray(auditLog.action, [...ERASING_ACTIONS])).orderBy(desc(auditLog.id)).limit(1).all();
+  return row?.id ?? 0;
+}
+
+/**
+ * For the server: checkpoints once at start (a process may have stopped before its checkpoint after
+ * an erasure completed), then every `everyMs` looks for erasures other processes recorded (their
+ * audit rows) and checkpoints after them, so erased data leaves the disk once their readers finish.
+ */
+export function watchErasures(db: AppDatabase = getDb(), everyMs = 5_000): void {
+  let seen = latestErasure(db);
+  void checkpointAfterDeleting(db);
+  setInterval(() => {
+    const latest = latestErasure(db);
+    if (latest <= seen) return;
+    seen = latest;
+    void checkpointAfterDeleting(db);
+  }, everyMs).unref();
 }
 
 /**

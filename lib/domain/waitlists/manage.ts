@@ -82,6 +82,6 @@ export function deleteWaitlistAs(actor: AuditActor, id: string, input: DeleteWai
     recordAudit({ actor, action: "waitlist.delete", target: waitlist.id, summary: `deleted "${waitlist.name}" and its ${total} signups` }, db);
     return { id: waitlist.id, name: waitlist.name, signups: total };
   });
-  checkpointAfterDeleting(db);
+  void checkpointAfterDeleting(db);
   return deleted;
 }

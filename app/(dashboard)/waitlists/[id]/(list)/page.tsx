@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { DoneNotice } from "@/components/done-notice";
+import { ERASED_DATA_STILL_ON_DISK } from "@/lib/domain/signups/erase";
 import { PendingNavigationProvider } from "@/components/pending-navigation";
 import { requireSession, requestOrigin } from "@/lib/dashboard/auth";
 import { readInBackground } from "@/lib/dashboard/background";
@@ -22,6 +23,7 @@ const DONE_MESSAGES = {
   created: "The waitlist was created.",
   updated: "The waitlist was saved.",
   erased: "The signup was erased.",
+  "erased-on-disk": `The signup was erased. ${ERASED_DATA_STILL_ON_DISK}`,
 };
 
 type Props = {

@@ -1,6 +1,7 @@
 import { AppError } from "@/lib/core/errors";
 import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
+import { erasedFromDisk, ERASURE_DISK_WAIT_MS } from "@/lib/domain/signups/erase";
 import { deleteWaitlistAs } from "@/lib/domain/waitlists/manage";
 import { deleteWaitlistSchema } from "@/lib/domain/waitlists/schemas";
 
@@ -9,7 +10,7 @@ export const POST = adminPost<typeof deleteWaitlistSchema, { params: Promise<{ i
   const { id } = await context.params;
   try {
     await writeWithoutBlocking(() => deleteWaitlistAs(auditActorOf(session), id, input));
-    return seeOther("/?done=deleted");
+    return seeOther(`/?done=${(await erasedFromDisk(ERASURE_DISK_WAIT_MS.dashboard)) ? "deleted" : "deleted-on-disk"}`);
   } catch (error) {
     // A mistyped name: back to the confirmation page, which says so; nothing was deleted.
     if (error instanceof AppError && error.parameter === "confirm") return seeOther(`/waitlists/${encodeURIComponent(id)}/delete?error=name`);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
 import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
-import { eraseSignup } from "@/lib/domain/signups/erase";
+import { erasedFromDisk, ERASURE_DISK_WAIT_MS, eraseSignup } from "@/lib/domain/signups/erase";
 import { parseSignupPublicId } from "@/lib/domain/signups/id";
 
 const noFields = z.object({});
@@ -13,5 +13,6 @@ export const POST = adminPost<typeof noFields, { params: Promise<{ id: string; s
   const rowId = parseSignupPublicId(signupId);
   if (rowId === undefined) throw new AppError("not_found", `No signup has the id ${signupId.slice(0, 32)}`);
   await writeWithoutBlocking(() => eraseSignup(auditActorOf(session), id, rowId));
-  return seeOther(`/waitlists/${encodeURIComponent(id)}?done=erased`);
+  const done = (await erasedFromDisk(ERASURE_DISK_WAIT_MS.dashboard)) ? "erased" : "erased-on-disk";
+  return seeOther(`/waitlists/${encodeURIComponent(id)}?done=${done}`);
 });
