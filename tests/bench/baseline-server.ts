@@ -20,7 +20,7 @@ import { getSessionFromToken } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { neutralizeFormula, SIGNUP_CSV_COLUMNS } from "@/lib/domain/signups/csv";
 import { cachedCountSignups, cachedSignupsPerDay } from "@/lib/domain/signups/cached-stats";
-import { countSignupsSince } from "@/lib/domain/signups/counts";
+import { countSignupsSince, cutAt } from "@/lib/domain/signups/counts";
 import { listSignupRows, signupJsonBatches, signupJsonPage, signupRowBatches, type SignupRow } from "@/lib/domain/signups/queries";
 import { type SignupScope } from "@/lib/domain/signups/filter";
 import { getWaitlist } from "@/lib/domain/waitlists/queries";
@@ -170,9 +170,10 @@ function pageRoute(request: IncomingMessage, response: ServerResponse, id: strin
   const rows = listSignupRows({ scope, sort: state.sort, direction: state.dir, offset: (state.page - 1) * state.size, limit: state.size }, db);
   const counts = cachedCountSignups(scope, db);
   const now = Date.now();
-  const lastWeek = countSignupsSince(scope, new Date(now - 7 * DAY_MS), db);
   const today = now - (now % DAY_MS);
-  const perDay = cachedSignupsPerDay(scope, new Date(today - 89 * DAY_MS), db);
+  const charted = cutAt(scope, new Date(today + DAY_MS));
+  const lastWeek = countSignupsSince(charted, new Date(now - 7 * DAY_MS), db);
+  const perDay = cachedSignupsPerDay(charted, new Date(today - 89 * DAY_MS), db);
   const body = [
     `<!DOCTYPE html><html><head><title>${escapeHtml(waitlist.name)}</title></head><body><h1>${escapeHtml(waitlist.name)}</h1>`,
     `<dl><dt>Signups</dt><dd>${counts.total}</dd><dt>Verified</dt><dd>${counts.verified}</dd><dt>Referral</dt><dd>${counts.referral}</dd><dt>Last 7 days</dt><dd>${lastWeek}</dd></dl>`,

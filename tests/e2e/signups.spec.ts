@@ -6,7 +6,7 @@ import { countSignupsSince } from "@/lib/domain/signups/counts";
 import { signupRowBatches } from "@/lib/domain/signups/queries";
 import { type SignupScope } from "@/lib/domain/signups/filter";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { counts, createFixtureWaitlist, emailsOnPage, expectedEmails, formatCount, signIn } from "./support";
+import { counts, createFixtureWaitlist, emailsOnPage, expectedEmails, formatCount, insertSignups, signIn } from "./support";
 
 test.beforeEach(async ({ context }) => {
   await signIn(context);
@@ -266,4 +266,18 @@ test("a database failure shows an error page, not an empty list", async ({ page 
   }
   await page.getByRole("button", { name: "Try again" }).click();
   await expectShowing(page, 1, 25, counts({ waitlistId: waitlist.id, verified: true }).total);
+});
+
+test("'Last 7 days' and the chart agree on signups dated in the future (an import accepts up to a day ahead)", async ({ page }) => {
+  const list = createWaitlist({ name: `Future-dated ${Date.now().toString(36)}`, website: "https://future.example" });
+  const now = Date.now();
+  const tomorrow = now - (now % 86_400_000) + 86_400_000;
+  const signup = (email: string, at: number) => ({ email, verified: false, referral: false, customInputs: [], createdAt: new Date(at) });
+  // Two past signups in the last week; three dated just after midnight UTC tonight, within a day of now.
+  insertSignups(list.id, [signup("past.1@future.example", now - 2 * 86_400_000), signup("past.2@future.example", now - 3_600_000)]);
+  insertSignups(list.id, [1, 2, 3].map((n) => signup(`ahead.${n}@future.example`, tomorrow + n)));
+  await page.goto(`/waitlists/${list.id}`);
+  await expect(page.getByTestId("figure-total")).toHaveText("5");
+  await expect(page.getByTestId("figure-last-7-days")).toHaveText("2");
+  await expect(page.getByTestId("chart-summary")).toContainText(/^2 signups/);
 });

@@ -157,6 +157,16 @@ export function narrowedSince(scope: SignupScope, since: Date): SignupScope {
   return { ...scope, createdSince: current && current > since ? current : since };
 }
 
+/**
+ * The scope cut at `end` (exclusive). The dashboard's chart ends with its last day, and its "last 7
+ * days" figure is cut at the same instant, so the two agree on signups dated in the future (an import
+ * accepts up to 24 hours ahead): past the chart's end, neither counts them.
+ */
+export function cutAt(scope: SignupScope, end: Date): SignupScope {
+  const current = scope.createdUntil;
+  return { ...scope, createdUntil: current && current < end ? current : end };
+}
+
 /** Signups of a scope created at or after `since` (a lower bound, like countSignups, for a large search). */
 export function countSignupsSince(scope: SignupScope, since: Date, db: AppDatabase = getDb()): number {
   return countSignups(narrowedSince(scope, since), db).total;
