@@ -32,7 +32,9 @@ export async function cliImport(workDir: string, file: string, rows: number, log
   const baseline = await importOnce("baseline", workDir, file, rows, (id) => ["tests/bench/baseline-import.ts", id, String(rows)]);
   log(`  baseline: ${baseline.seconds.toFixed(1)} s, peak RSS ${baseline.peakMb.toFixed(0)} MB`);
   return [
-    row("CLI import (1M-row CSV)", "rate", "rows/s", app.rowsPerSecond, baseline.rowsPerSecond, { appAtLeast: 100_000 }),
+    // Issue 19: at least 0.8 of the raw insert into the same schema. The 100,000 rows/s of issues 11
+    // and 13 is retired: the schema's floor in plain SQL is about 37,000 rows/s (README, Import).
+    row("CLI import (1M-row CSV)", "rate", "rows/s", app.rowsPerSecond, baseline.rowsPerSecond, { ratioAtLeast: 0.8 }),
     row("CLI import (1M-row CSV)", "peak RSS", "MB", app.peakMb, baseline.peakMb),
   ];
 }

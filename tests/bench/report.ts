@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
 /** A target from the issue: on the app ÷ baseline ratio, or on the app's own figure. */
-export type Target = { ratioAtLeast: number } | { appBelow: number } | { appAtLeast: number };
+export type Target = { ratioAtLeast: number } | { ratioAtMost: number } | { appBelow: number } | { appAtLeast: number };
 
 export interface Row {
   scenario: string;
@@ -21,6 +21,7 @@ export function row(scenario: string, metric: string, unit: string, app: number,
   const ratio = baseline ? app / baseline : null;
   let met: boolean | undefined;
   if (target && "ratioAtLeast" in target) met = ratio !== null && ratio >= target.ratioAtLeast;
+  if (target && "ratioAtMost" in target) met = ratio !== null && ratio <= target.ratioAtMost;
   if (target && "appBelow" in target) met = app < target.appBelow;
   if (target && "appAtLeast" in target) met = app >= target.appAtLeast;
   return { scenario, metric, unit, app, baseline, ratio, ...(target && { target, met }) };
@@ -29,6 +30,7 @@ export function row(scenario: string, metric: string, unit: string, app: number,
 function describeTarget(target: Target | undefined): string {
   if (!target) return "";
   if ("ratioAtLeast" in target) return `ratio ≥ ${target.ratioAtLeast}`;
+  if ("ratioAtMost" in target) return `ratio ≤ ${target.ratioAtMost}`;
   if ("appBelow" in target) return `app < ${target.appBelow}`;
   return `app ≥ ${target.appAtLeast.toLocaleString("en")}`;
 }

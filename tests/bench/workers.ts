@@ -20,7 +20,10 @@ export interface WorkersBench extends Bench {
   startApp(env: Record<string, string>, portOffset: number): Promise<{ origin: string; child: Child }>;
 }
 
-const TARGET = { ratioAtLeast: 1.6 };
+// Issue 19: a second worker must not make a request dearer, CPU per request within 10 % of one
+// worker's. The throughput ratio (issue 13's 1.6) cannot be measured on two cores shared with the
+// load generator: it stays in the table, without a target.
+const TARGET = { ratioAtMost: 1.1 };
 const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
 
 /** User + system CPU time of these processes (all their threads), in ms. */
@@ -99,8 +102,8 @@ export async function workerScaling(bench: WorkersBench): Promise<Row[]> {
       const average = (name: Name, key: keyof Run) => mean(runs[name].map((run) => run[key]));
       const label = `${scenario}: 2 workers ÷ 1`;
       rows.push(
-        row(label, "throughput", "req/s", average("2 workers", "requestsPerSecond"), average("1 worker", "requestsPerSecond"), TARGET),
-        row(label, "CPU per request", "µs", average("2 workers", "cpuUs"), average("1 worker", "cpuUs")),
+        row(label, "throughput", "req/s", average("2 workers", "requestsPerSecond"), average("1 worker", "requestsPerSecond")),
+        row(label, "CPU per request", "µs", average("2 workers", "cpuUs"), average("1 worker", "cpuUs"), TARGET),
         row(label, "of which the primary", "µs", average("2 workers", "firstProcessCpuUs"), null),
         row(label, "load generator CPU per request", "µs", average("2 workers", "generatorCpuUs"), average("1 worker", "generatorCpuUs")),
         row(label, "all cores busy", "%", average("2 workers", "coresBusyPercent"), average("1 worker", "coresBusyPercent")),
