@@ -44,7 +44,7 @@ describe("signups erase", () => {
   });
 
   it("erases the address from one waitlist with --waitlist", () => {
-    expect(cli.json("signups", "erase", "--email", "jane.doe@acme.com", "--waitlist", ids.Gamma!)).toEqual({ erased: 1 });
+    expect(cli.json("signups", "erase", "--email", "jane.doe@acme.com", "--waitlist", ids.Gamma!)).toEqual({ erased: 1, off_disk: true });
     expect(emails()).toEqual(["Jane.Doe@Acme.com", "janet.doe@acme.com", "jane.doe@acme.com", "bob@acme.com"]);
   });
 
@@ -54,7 +54,7 @@ describe("signups erase", () => {
     expect(human.stdout).toBe("Erased 2 signups from 2 waitlists.\n");
     expect(emails()).toEqual(["janet.doe@acme.com", "bob@acme.com"]);
     expect(cli.json("signups", "find", "--email", "jane.doe@acme.com")).toEqual({ signups: [], truncated: false });
-    expect(cli.json("signups", "erase", "--email", "jane.doe@acme.com")).toEqual({ erased: 0 });
+    expect(cli.json("signups", "erase", "--email", "jane.doe@acme.com")).toEqual({ erased: 0, off_disk: true });
 
     const rows = eraseAudit();
     expect(rows.map((row) => row.summary)).toEqual(["erased 1 signup from 1 waitlist", "erased 2 signups from 2 waitlists", "erased 0 signups from 0 waitlists"]);

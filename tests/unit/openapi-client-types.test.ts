@@ -48,7 +48,7 @@ export function readSignup(signup: Signup): string[] {
 }
 
 export function readProblem(problem: Problem): string {
-  const code: "unauthenticated" | "forbidden" | "invalid_parameter" | "not_found" | "method_not_allowed" | "rate_limited" | "internal" = problem.code;
+  const code: "unauthenticated" | "forbidden" | "invalid_parameter" | "not_found" | "method_not_allowed" | "rate_limited" | "internal" | "unavailable" = problem.code;
   const status: number = problem.status;
   const parameter: string | undefined = problem.parameter;
   return [problem.type, problem.title, problem.detail, problem.request_id, code, status, parameter].join();
