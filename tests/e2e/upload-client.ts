@@ -41,6 +41,8 @@ export function readEvents(response: Response) {
       }
     }
   })();
+  // A broken response (a killed server) rejects `finished` for whoever awaits it, never unhandled.
+  finished.catch(() => {});
   return { events, finished };
 }
 
