@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
 import { startTestServer, type TestServer } from "./test-server";
 import { databaseState, readEvents, signupCsv, uploadFixture } from "./upload-client";
@@ -45,6 +46,24 @@ test.describe("one server, default limits", () => {
     expect(databaseState(server.databasePath, second.waitlistId).signups).toBe(10);
   });
 
+  test("an import that finds the database locked by another process says so, logged in one line, and imports nothing", async () => {
+    const { waitlistId, headers, uploadUrl } = uploadFixture(server, "Locked");
+    const holder = new Database(server.databasePath);
+    holder.exec("BEGIN IMMEDIATE");
+    try {
+      const upload = readEvents(await fetch(uploadUrl("locked.csv"), { method: "POST", headers, body: signupCsv(10, "locked.example") }));
+      await upload.finished;
+      expect(upload.events.at(-1)).toEqual({ type: "failed", message: "the database is locked by another process (an import or a backup?): nothing was changed; try again in a minute" });
+    } finally {
+      holder.exec("ROLLBACK");
+      holder.close();
+    }
+    expect(server.stderr.filter((line) => line.includes(waitlistId))).toEqual([
+      `import into waitlist ${waitlistId} failed: the database is locked by another process (an import or a backup?): nothing was changed; try again in a minute (SQLITE_BUSY)`,
+    ]);
+    expect(databaseState(server.databasePath, waitlistId).signups).toBe(0);
+  });
+
   test("a delimiter for a JSON or NDJSON file is refused before the body is read, without the CLI's --delimiter", async () => {
     const { waitlistId, headers, uploadUrl } = uploadFixture(server, "Delimiter");
     for (const name of ["list.json", "list.ndjson"]) {
@@ -76,7 +95,7 @@ test.describe("one server, default limits", () => {
       }
     }
     expect(databaseState(server.databasePath, waitlistId).signups).toBe(0);
-    expect(server.stderr.filter((line) => line.startsWith("import into waitlist"))).toEqual([]);
+    expect(server.stderr.filter((line) => line.includes(waitlistId))).toEqual([]);
   });
 });
 
