@@ -14,9 +14,10 @@ import { databaseState, readEvents, signupCsv, uploadFixture } from "./upload-cl
 test.describe.configure({ timeout: 180_000 });
 
 test.describe("one server, default limits", () => {
-  const temporaryFolder = mkdtempSync(join(tmpdir(), "waitlist-limits-tmp-"));
+  let temporaryFolder: string;
   let server: TestServer;
   test.beforeAll(async () => {
+    temporaryFolder = mkdtempSync(join(tmpdir(), "waitlist-limits-tmp-"));
     server = await startTestServer({ portOffset: 41, name: "import-limits", env: { TMPDIR: temporaryFolder, REQUEST_LOG: "off", WEB_CONCURRENCY: "2" } });
   });
   test.afterAll(async () => {
