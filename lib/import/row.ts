@@ -65,7 +65,11 @@ const numberText = new Intl.NumberFormat("en-US");
 function nestsDeeperThan(value: unknown, levels: number): boolean {
   if (typeof value !== "object" || value === null) return false;
   if (levels === 0) return true;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) if (nestsDeeperThan(item, levels - 1)) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (nestsDeeperThan(item, levels - 1)) return true;
+    return false;
+  }
+  for (const key in value) if (nestsDeeperThan((value as Record<string, unknown>)[key], levels - 1)) return true;
   return false;
 }
 
@@ -87,13 +91,25 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function charsOf(value: unknown): number {
-  if (typeof value === "string") return value.length;
-  return typeof value === "object" && value !== null ? JSON.stringify(value).length : 0;
-}
-
 function tooLong(what: string, chars: number): string {
   return `${what} has ${numberText.format(chars)} characters; a custom input's label or value may have at most ${numberText.format(MAX_CUSTOM_INPUT_CHARS)}`;
+}
+
+/** The error text of one custom input (an object of custom_inputs, at `index`), or undefined. One pass, no allocation for scalars: it runs on every row. */
+function customInputError(input: Record<string, unknown>, index: number): string | undefined {
+  for (const label in input) {
+    if (label.length > MAX_CUSTOM_INPUT_CHARS) return tooLong(`a label in custom_inputs[${index}]`, label.length);
+    const value = input[label];
+    let chars = 0;
+    if (typeof value === "string") chars = value.length;
+    else if (typeof value === "object" && value !== null) {
+      // The array of custom_inputs and this object are two of the levels.
+      if (nestsDeeperThan(value, MAX_CUSTOM_INPUT_DEPTH - 2)) return `custom_inputs nests more than ${MAX_CUSTOM_INPUT_DEPTH} levels of arrays and objects`;
+      chars = JSON.stringify(value).length;
+    }
+    if (chars > MAX_CUSTOM_INPUT_CHARS) return tooLong(`the value of ${quote(label)} in custom_inputs[${index}]`, chars);
+  }
+  return undefined;
 }
 
 /**
@@ -103,15 +119,11 @@ function tooLong(what: string, chars: number): string {
  */
 export function checkCustomInputs(value: unknown): { inputs: Record<string, unknown>[] } | { error: string } {
   if (!Array.isArray(value)) return { error: `custom_inputs must be a JSON array of objects (got ${quote(value)})` };
-  const bad = value.findIndex((item) => !isPlainObject(item));
-  if (bad !== -1) return { error: `custom_inputs[${bad}] must be an object (got ${quote(value[bad])})` };
-  if (nestsDeeperThan(value, MAX_CUSTOM_INPUT_DEPTH)) return { error: `custom_inputs nests more than ${MAX_CUSTOM_INPUT_DEPTH} levels of arrays and objects` };
   for (let index = 0; index < value.length; index++) {
-    for (const [label, item] of Object.entries(value[index] as Record<string, unknown>)) {
-      if (label.length > MAX_CUSTOM_INPUT_CHARS) return { error: tooLong(`a label in custom_inputs[${index}]`, label.length) };
-      const chars = charsOf(item);
-      if (chars > MAX_CUSTOM_INPUT_CHARS) return { error: tooLong(`the value of ${quote(label)} in custom_inputs[${index}]`, chars) };
-    }
+    const input: unknown = value[index];
+    if (!isPlainObject(input)) return { error: `custom_inputs[${index}] must be an object (got ${quote(input)})` };
+    const error = customInputError(input, index);
+    if (error) return { error };
   }
   return { inputs: value as Record<string, unknown>[] };
 }
