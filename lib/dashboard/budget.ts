@@ -23,9 +23,25 @@ export function dashboardBudget(): WindowSpec {
   return { name: "dashboard-session", limit: env().DASHBOARD_REQUESTS_PER_MINUTE, windowMs: 60_000, maxKeys: 50_000 };
 }
 
+function pauseOf(state: LimitState): string {
+  return `${state.resetSeconds} second${state.resetSeconds === 1 ? "" : "s"}`;
+}
+
+/**
+ * The same refusal as plain text, for a request the page's own script makes (the import upload,
+ * which proxy.ts does not see and which counts itself); `nothingDone` ends it ("Nothing was imported.").
+ */
+export function budgetExceededText(state: LimitState, nothingDone: string): Response {
+  const text = `Too many requests: this session made more than ${state.limit} dashboard requests in a minute, and is paused for ${pauseOf(state)}. ${nothingDone}\n`;
+  return new Response(text, {
+    status: 429,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": String(state.resetSeconds), "Cache-Control": "no-store" },
+  });
+}
+
 /** A 429 with a page that says what happened and when to come back (no scripts: it needs no nonce). */
 export function budgetExceededResponse(state: LimitState): NextResponse {
-  const seconds = `${state.resetSeconds} second${state.resetSeconds === 1 ? "" : "s"}`;
+  const seconds = pauseOf(state);
   const html = `<!doctype html>
 <html lang="en">
 <head>

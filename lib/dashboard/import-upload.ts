@@ -1,9 +1,5 @@
-import { createWriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { extname, join } from "node:path";
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import type { FileHandle } from "node:fs/promises";
+import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { z } from "zod";
 import { formatBytes } from "@/lib/core/bytes";
@@ -11,44 +7,62 @@ import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
 import type { DashboardSession } from "@/lib/domain/sessions";
 import { IMPORT_RUNNER_KEY, type ImportEvent, type ImportJob, type ImportOutcome, type ImportRunner } from "@/lib/domain/imports/import-events";
-import { importDelimiterSchema, importFileNameSchema } from "@/lib/domain/imports/import-options";
+import { importDelimiterSchema, importFileNameSchema, importFormatOf } from "@/lib/domain/imports/import-options";
 import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
+import type { SlotSpec } from "@/lib/http/limit-book";
+import { sharedLimits } from "@/lib/http/shared-limits";
 import { auditActorOf, plainTextResponse, sentence } from "./admin-post";
+import { budgetExceededText, dashboardBudget, sessionIdOf } from "./budget";
+import { sessionTokenOf } from "./session-cookie";
+import { createUploadFile, uploadFileFailure } from "./upload-file";
 
-// POST /waitlists/{id}/import/upload: the request body is the file itself, streamed to a temporary
-// file (IMPORT_MAX_BYTES at most, counted while it arrives), then imported by importSignups (the
-// CLI's import) on a thread of its own. The response streams ImportEvents, one JSON object per line,
-// until the outcome. The temporary file is deleted whatever happens.
+// POST /waitlists/{id}/import/upload: the request body is the file itself, streamed to a nameless
+// temporary file (./upload-file.ts; IMPORT_MAX_BYTES at most, counted while it arrives), then
+// imported by importSignups (the CLI's import) on a thread of its own. The response streams
+// ImportEvents, one JSON object per line, until the outcome. Every refusal comes before the body is read.
 
-/** The upload's query string: the file's name (for its format) and, for CSV, the delimiter. */
-export const importUploadParamsSchema = z.object({ name: importFileNameSchema, delimiter: importDelimiterSchema });
+const NOTHING_IMPORTED = "Nothing was imported.";
+
+/** The upload's query string: the file's name (for its format) and, for CSV only, the delimiter. */
+export const importUploadParamsSchema = z
+  .object({ name: importFileNameSchema, delimiter: importDelimiterSchema })
+  .refine(({ name, delimiter }) => delimiter === undefined || importFormatOf(name) === "csv", {
+    path: ["delimiter"],
+    message: "a delimiter applies to CSV files only: leave it out for a JSON or NDJSON file",
+  });
+
+/** One import at a time per server (all its workers together): SQLite has one writer, and an import holds it until it commits. */
+const IMPORT_SLOTS: SlotSpec = { name: "imports", slotsPerKey: 1 };
+const SERVER = "server";
 
 class UploadTooLargeError extends Error {}
 
 function tooLargeMessage(limit: number): string {
-  return `The file is larger than the ${formatBytes(limit)} an import may have (IMPORT_MAX_BYTES). Nothing was imported.`;
+  return `The file is larger than the ${formatBytes(limit)} an import may have (IMPORT_MAX_BYTES). ${NOTHING_IMPORTED}`;
 }
 
-/** Streams `body` to `path`, failing with UploadTooLargeError as soon as more than `limit` bytes came. */
-async function receive(body: ReadableStream<Uint8Array>, path: string, limit: number): Promise<number> {
+/** Writes `body` to `file`, failing with UploadTooLargeError as soon as more than `limit` bytes came. */
+async function receive(body: ReadableStream<Uint8Array>, file: FileHandle, limit: number): Promise<number> {
   let bytes = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      done(bytes > limit ? new UploadTooLargeError() : null, chunk);
-    },
-  });
-  await pipeline(Readable.fromWeb(body as WebReadableStream<Uint8Array>), counter, createWriteStream(path, { flags: "wx", mode: 0o600 }));
+  for await (const chunk of Readable.fromWeb(body as WebReadableStream<Uint8Array>) as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > limit) throw new UploadTooLargeError();
+    await file.write(chunk);
+  }
   return bytes;
 }
 
-/** The response to an upload by an admin session (adminWriteCheck passed): refusals first, then the import's event stream. */
-export async function importUpload(request: Request, session: DashboardSession, waitlistId: string): Promise<Response> {
-  const url = new URL(request.url);
-  const parsed = importUploadParamsSchema.safeParse(Object.fromEntries(url.searchParams));
+type UploadParams = z.output<typeof importUploadParamsSchema>;
+
+/** The refusals that need neither the body nor a thread, in order; or the upload's parameters when it may proceed. */
+async function checkUpload(request: Request, waitlistId: string): Promise<Response | UploadParams> {
+  // Not behind proxy.ts (see its matcher), so the upload counts against the session's budget here.
+  const budget = await sharedLimits().hit(dashboardBudget(), sessionIdOf(sessionTokenOf(request.headers) ?? ""));
+  if (!budget.allowed) return budgetExceededText(budget, NOTHING_IMPORTED);
+  const parsed = importUploadParamsSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return plainTextResponse(400, `${sentence(`Invalid ${issue.path.join(".") || "request"}: ${issue.message}`)} Nothing was imported.`);
+    return plainTextResponse(400, `${sentence(`Invalid ${issue.path.join(".") || "request"}: ${issue.message}`)} ${NOTHING_IMPORTED}`);
   }
   try {
     getWaitlistOrThrow(waitlistId);
@@ -58,22 +72,43 @@ export async function importUpload(request: Request, session: DashboardSession, 
   }
   const limit = env().IMPORT_MAX_BYTES;
   if (Number(request.headers.get("content-length") ?? 0) > limit) return plainTextResponse(413, tooLargeMessage(limit));
-  if (!request.body) return plainTextResponse(400, "Invalid request: the body must be the file to import. Nothing was imported.");
-  const runner = (globalThis as Record<string, unknown>)[IMPORT_RUNNER_KEY] as ImportRunner | undefined;
-  if (!runner) return plainTextResponse(503, "Imports from the dashboard need the production server (npm start). Nothing was imported.");
+  if (!request.body) return plainTextResponse(400, `Invalid request: the body must be the file to import. ${NOTHING_IMPORTED}`);
+  if (!runner()) return plainTextResponse(503, `Imports from the dashboard need the production server (npm start). ${NOTHING_IMPORTED}`);
+  return parsed.data;
+}
 
-  const folder = await mkdtemp(join(tmpdir(), "waitlist-import-"));
-  const path = join(folder, `upload${extname(parsed.data.name).toLowerCase()}`);
+function runner(): ImportRunner | undefined {
+  return (globalThis as Record<string, unknown>)[IMPORT_RUNNER_KEY] as ImportRunner | undefined;
+}
+
+/** The response to an upload by an admin session (adminWriteCheck passed): refusals first, then the import's event stream. */
+export async function importUpload(request: Request, session: DashboardSession, waitlistId: string): Promise<Response> {
+  const params = await checkUpload(request, waitlistId);
+  if (params instanceof Response) return params;
+  const release = await sharedLimits().take(IMPORT_SLOTS, SERVER);
+  if (!release) {
+    return plainTextResponse(409, `Another import is running on this server: upload this file again once it has finished. ${NOTHING_IMPORTED}`);
+  }
+  const limit = env().IMPORT_MAX_BYTES;
+  let file: FileHandle | undefined;
   let bytes: number;
   try {
-    bytes = await receive(request.body, path, limit);
+    file = await createUploadFile();
+    bytes = await receive(request.body!, file, limit);
   } catch (error) {
-    await rm(folder, { recursive: true, force: true });
+    await file?.close();
+    release();
     if (error instanceof UploadTooLargeError) return plainTextResponse(413, tooLargeMessage(limit));
-    return plainTextResponse(400, "The upload was interrupted. Nothing was imported.");
+    const failure = uploadFileFailure(error);
+    if (!failure) return plainTextResponse(400, `The upload was interrupted. ${NOTHING_IMPORTED}`);
+    console.error(failure.logged);
+    return plainTextResponse(503, failure.message);
   }
-  const job: ImportJob = { waitlistId, path, delimiter: parsed.data.delimiter, actor: auditActorOf(session) };
-  return new Response(eventStream(bytes, (onEvent) => runner(job, onEvent).finally(() => rm(folder, { recursive: true, force: true }))), {
+  const opened = file;
+  const job: ImportJob = { waitlistId, fd: opened.fd, format: importFormatOf(params.name)!, delimiter: params.delimiter, actor: auditActorOf(session) };
+  // The file closes (and so disappears) once the import's threads are done with it.
+  const run = (onEvent: (event: ImportEvent) => void) => runner()!(job, onEvent).finally(() => opened.close().finally(release));
+  return new Response(eventStream(bytes, run), {
     headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" },
   });
 }
@@ -94,7 +129,7 @@ function eventStream(bytes: number, run: (onEvent: (event: ImportEvent) => void)
       try {
         send(await run(send));
       } catch (error) {
-        console.error("import failed", error);
+        console.error(`import failed: ${error instanceof Error ? error.message : String(error)}`);
         send({ type: "failed", message: "the import failed on the server: nothing was imported" });
       }
       try {

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { extname } from "node:path";
 import { AppError } from "@/lib/core/errors";
-import { IMPORT_FORMATS_BY_EXTENSION, type ImportFormat } from "@/lib/domain/imports/import-options";
+import { importFormatOf, type ImportFormat } from "@/lib/domain/imports/import-options";
 import { readCsvRecords, type CsvOptions } from "./csv";
 import { readJsonArrayRecords } from "./json-array";
 import { readNdjsonRecords } from "./ndjson";
@@ -20,9 +20,9 @@ const READERS: Record<ImportFormat, (input: Readable, options: ReadOptions) => A
 
 /** The format of an import file, from its extension. */
 export function formatOf(path: string): ImportFormat {
-  const extension = extname(path).toLowerCase();
-  const format = IMPORT_FORMATS_BY_EXTENSION[extension];
+  const format = importFormatOf(path);
   if (!format) {
+    const extension = extname(path).toLowerCase();
     const got = extension ? `"${extension}"` : "no extension";
     throw new AppError("invalid_parameter", `cannot tell the format of ${path} (${got}): use a .csv, .json, .ndjson or .jsonl file`, "file");
   }

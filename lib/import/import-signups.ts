@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "@/lib/domain/audit/log";
@@ -14,9 +14,8 @@ export const MAX_REPORTED_ERRORS = 10;
 /** "deriving": every row is read and inserted; the counts, facets and search entries are being built. */
 export type ImportPhase = "validating" | "importing" | "deriving";
 
-export interface ImportInput {
+interface ImportOptions {
   waitlistId: string;
-  path: string;
   /** The cell delimiter of a CSV file, one character (default ","). */
   delimiter?: string;
   /** Called now and then with the bytes read so far of the file, and the records read so far in this phase. */
@@ -25,23 +24,47 @@ export interface ImportInput {
   actor?: AuditActor;
   /** created_at of every row without one (ties keep file order through the row id); a day after it is the latest created_at accepted. */
   now?: Date;
+  /** Stops the import between two batches: it rolls back and throws the signal's reason. */
+  signal?: AbortSignal;
 }
+
+/**
+ * The file to import: a path (the CLI), or a descriptor of this process that the caller keeps open
+ * and closes, with the file's format (an upload, whose file has no name any more: see
+ * lib/dashboard/upload-file.ts). Every pass reads it from its start with positional reads.
+ */
+export type ImportInput = ImportOptions & ({ path: string } | { fd: number; format: ImportFormat });
 
 export interface ImportResult {
   imported: number;
   skipped_duplicates: number;
 }
 
-function fileSize(path: string): number {
+interface OpenFile {
+  fd: number;
+  size: number;
+  close(): void;
+}
+
+function openPath(path: string): OpenFile {
+  let fd: number | undefined;
   try {
-    const stats = statSync(path);
+    fd = openSync(path, "r");
+    const stats = fstatSync(fd);
     if (!stats.isFile()) throw new AppError("invalid_parameter", `${path} is not a file`, "file");
-    return stats.size;
+    const opened = fd;
+    return { fd: opened, size: stats.size, close: () => closeSync(opened) };
   } catch (error) {
+    if (fd !== undefined) closeSync(fd);
     if (error instanceof AppError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new AppError("invalid_parameter", code === "ENOENT" ? `no such file: ${path}` : `cannot read ${path}: ${(error as Error).message}`, "file");
   }
+}
+
+function openFile(input: ImportInput): OpenFile {
+  if ("path" in input) return openPath(input.path);
+  return { fd: input.fd, size: fstatSync(input.fd).size, close: () => {} };
 }
 
 interface Pass {
@@ -53,10 +76,11 @@ interface Pass {
   exactLines?: boolean;
 }
 
-async function* records(input: ImportInput, { format, phase, total, now, exactLines = false }: Pass): AsyncGenerator<ImportRecord[]> {
+async function* records(input: ImportInput, fd: number, { format, phase, total, now, exactLines = false }: Pass): AsyncGenerator<ImportRecord[]> {
   let reported = 0;
   let count = 0;
-  for await (const { records: batch, bytesRead } of readFileRecords(format, input.path, total, { exactLines, delimiter: input.delimiter, latestCreatedAt: latestCreatedAt(now) })) {
+  for await (const { records: batch, bytesRead } of readFileRecords(format, fd, total, { exactLines, delimiter: input.delimiter, latestCreatedAt: latestCreatedAt(now) })) {
+    input.signal?.throwIfAborted();
     yield batch;
     count += batch.length;
     if (input.onProgress && bytesRead - reported >= 1 << 20) {
@@ -67,10 +91,10 @@ async function* records(input: ImportInput, { format, phase, total, now, exactLi
   input.onProgress?.(phase, total, total, count);
 }
 
-async function validate(input: ImportInput, pass: Pass) {
+async function validate(input: ImportInput, fd: number, pass: Pass) {
   const errors: string[] = [];
   let invalid = 0;
-  for await (const batch of records(input, pass)) {
+  for await (const batch of records(input, fd, pass)) {
     for (const record of batch) {
       if (record.error === undefined) continue;
       invalid++;
@@ -102,10 +126,17 @@ export class InvalidImportFileError extends AppError {
  */
 export async function importSignups(input: ImportInput, db: AppDatabase = getDb()): Promise<ImportResult> {
   const waitlist = getWaitlistOrThrow(input.waitlistId, db);
-  const format = formatOf(input.path);
+  const format = "path" in input ? formatOf(input.path) : input.format;
   if (input.delimiter !== undefined && format !== "csv") throw new AppError("invalid_parameter", "--delimiter applies to .csv files only", "delimiter");
-  const total = fileSize(input.path);
+  const file = openFile(input);
+  try {
+    return await importFile(input, waitlist.id, format, file, db);
+  } finally {
+    file.close();
+  }
+}
 
+async function importFile(input: ImportInput, waitlistId: string, format: ImportFormat, { fd, size: total }: OpenFile, db: AppDatabase): Promise<ImportResult> {
   const now = (input.now ?? new Date()).getTime();
   const result: ImportResult = { imported: 0, skipped_duplicates: 0 };
   let invalid = 0;
@@ -113,8 +144,8 @@ export async function importSignups(input: ImportInput, db: AppDatabase = getDb(
   // better-sqlite3's transaction() cannot span the awaits of a stream, so BEGIN/COMMIT by hand.
   sqlite.exec("BEGIN IMMEDIATE");
   try {
-    const bulk = startBulkInsert(waitlist.id, db);
-    for await (const batch of records(input, { format, phase: "importing", total, now })) {
+    const bulk = startBulkInsert(waitlistId, db);
+    for await (const batch of records(input, fd, { format, phase: "importing", total, now })) {
       for (const record of batch) {
         if (record.error !== undefined) invalid++;
         else if (invalid === 0) {
@@ -127,14 +158,14 @@ export async function importSignups(input: ImportInput, db: AppDatabase = getDb(
       input.onProgress?.("deriving", total, total, result.imported + result.skipped_duplicates);
       bulk.finish();
       const summary = `imported ${result.imported} signups, skipped ${result.skipped_duplicates} duplicates (a ${format.toUpperCase()} file)`;
-      recordAudit({ actor: input.actor ?? CLI_ACTOR, action: "signups.import", target: waitlist.id, summary }, db);
+      recordAudit({ actor: input.actor ?? CLI_ACTOR, action: "signups.import", target: waitlistId, summary }, db);
       sqlite.exec("COMMIT");
     }
   } finally {
     if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
   }
   if (invalid > 0) {
-    const report = await validate(input, { format, phase: "validating", total, now, exactLines: true });
+    const report = await validate(input, fd, { format, phase: "validating", total, now, exactLines: true });
     throw new InvalidImportFileError(report.invalid, report.errors);
   }
   return result;

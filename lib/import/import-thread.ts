@@ -1,26 +1,55 @@
 // An import on a thread of its own (started by lib/server/import-runner.ts): importSignups is
 // synchronous in long stretches (the inserts of a batch, then deriving the counts and search entries
 // of a million rows for half a minute), which must not stall the thread that serves requests.
-// It opens its own read-write connection (getDb, DATABASE_PATH) and posts ImportEvents.
+// It opens its own read-write connection (getDb, DATABASE_PATH) and posts ImportEvents; every
+// failure ends as a "failed" outcome, logged in one line with its message.
 import { parentPort, workerData } from "node:worker_threads";
 import { AppError } from "@/lib/core/errors";
-import type { ImportEvent, ImportJob } from "@/lib/domain/imports/import-events";
+import { storageFailureOf } from "@/lib/core/storage-failure";
+import { SERVER_STOPPED_MESSAGE, type ImportEvent, type ImportJob, type ImportOutcome } from "@/lib/domain/imports/import-events";
 import { importSignups, InvalidImportFileError } from "./import-signups";
 
 const PROGRESS_INTERVAL_MS = 200;
+
+const stop = new AbortController();
+// The runner's only message is STOP_IMPORT_MESSAGE. Unreferenced: the thread ends with its import.
+parentPort!.once("message", () => stop.abort());
+parentPort!.unref();
 
 function post(event: ImportEvent) {
   parentPort!.postMessage(event);
 }
 
-async function run({ waitlistId, path, delimiter, actor }: ImportJob) {
+function describe(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return `${message.replace(/\s*\n\s*/g, " ")}${typeof code === "string" ? ` (${code})` : ""}`;
+}
+
+/** The outcome of a failed import; all but invalid rows are logged. */
+function outcomeOf(error: unknown, { waitlistId }: ImportJob): ImportOutcome {
+  if (error instanceof InvalidImportFileError) return { type: "invalid", invalid: error.invalid, errors: error.errors };
+  const storageFailure = storageFailureOf(error);
+  let message: string;
+  let logged: string;
+  if (stop.signal.aborted) [message, logged] = [SERVER_STOPPED_MESSAGE, "the server is stopping; rolled back"];
+  else if (error instanceof AppError) message = logged = error.message;
+  else if (storageFailure) [message, logged] = [storageFailure.message, `${storageFailure.message} (${(error as { code: string }).code})`];
+  else [message, logged] = ["the import failed on the server: nothing was imported", describe(error)];
+  console.error(`import into waitlist ${waitlistId} failed: ${logged}`);
+  return { type: "failed", message };
+}
+
+async function run(job: ImportJob) {
   let last = 0;
   try {
     const result = await importSignups({
-      waitlistId,
-      path,
-      delimiter,
-      actor,
+      waitlistId: job.waitlistId,
+      fd: job.fd,
+      format: job.format,
+      delimiter: job.delimiter,
+      actor: job.actor,
+      signal: stop.signal,
       onProgress: (phase, bytesRead, totalBytes, rows) => {
         const now = Date.now();
         if (phase === "importing" && bytesRead < totalBytes && now - last < PROGRESS_INTERVAL_MS) return;
@@ -30,14 +59,8 @@ async function run({ waitlistId, path, delimiter, actor }: ImportJob) {
     });
     post({ type: "done", ...result });
   } catch (error) {
-    if (error instanceof InvalidImportFileError) post({ type: "invalid", invalid: error.invalid, errors: error.errors });
-    else if (error instanceof AppError) post({ type: "failed", message: error.message });
-    else if ((error as { code?: string }).code === "SQLITE_BUSY") post({ type: "failed", message: "another import or write holds the database: try again in a minute" });
-    else throw error;
+    post(outcomeOf(error, job));
   }
 }
 
-// An unexpected error fails the thread: its "error" event reaches the runner.
-void run(workerData as ImportJob).catch((error: unknown) => {
-  throw error;
-});
+void run(workerData as ImportJob);

@@ -1,4 +1,4 @@
-import { createReadStream } from "node:fs";
+import { createReadStream, read, type ReadStream } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { readRecords, type ImportFormat, type ReadOptions } from "./formats";
@@ -18,12 +18,23 @@ export interface RecordBatch {
   bytesRead: number;
 }
 
-async function* readHere(format: ImportFormat, path: string, options: ReadOptions): AsyncGenerator<RecordBatch> {
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+// A stream's destroy() closes its descriptor whatever autoClose says: this one leaves it open.
+const KEEP_OPEN = { read, close: (_fd: number, callback: (error: null) => void) => callback(null) };
+
+/**
+ * The file open as `fd`, from its start: positional reads, so each pass (and each thread) reads it
+ * whole whatever the others did; the descriptor stays open for the next pass (its owner closes it).
+ */
+export function readStreamOf(fd: number): ReadStream {
+  return createReadStream("", { fd, start: 0, autoClose: false, highWaterMark: 1 << 20, fs: KEEP_OPEN });
+}
+
+async function* readHere(format: ImportFormat, fd: number, options: ReadOptions): AsyncGenerator<RecordBatch> {
+  const stream = readStreamOf(fd);
   try {
     for await (const records of readRecords(format, stream, options)) yield { records, bytesRead: stream.bytesRead };
   } finally {
-    // A reader may stop early (a malformed header or record): close the file either way.
+    // A reader may stop early (a malformed header or record): stop reading either way.
     stream.destroy();
   }
 }
@@ -68,9 +79,10 @@ async function* readOnThread(job: FileReadJob): AsyncGenerator<RecordBatch> {
 }
 
 /**
- * The records of an import file, in order, in batches. A large file is read and validated on a
+ * The records of an import file open as `fd` (a descriptor of this process, which threads share), in
+ * order, in batches. A large file is read and validated on a
  * thread of its own while the caller inserts the batches before it (at most a few batches ahead).
  */
-export function readFileRecords(format: ImportFormat, path: string, size: number, options: ReadOptions): AsyncGenerator<RecordBatch> {
-  return size >= THREAD_MIN_BYTES ? readOnThread({ format, path, options }) : readHere(format, path, options);
+export function readFileRecords(format: ImportFormat, fd: number, size: number, options: ReadOptions): AsyncGenerator<RecordBatch> {
+  return size >= THREAD_MIN_BYTES ? readOnThread({ format, fd, options }) : readHere(format, fd, options);
 }

@@ -4,7 +4,8 @@ import type { ImportRecord } from "./row";
 /** What the reading thread is asked to read (lib/import/read-thread.ts). */
 export interface FileReadJob {
   format: ImportFormat;
-  path: string;
+  /** The file, open in this process (threads share its descriptors). */
+  fd: number;
   options: ReadOptions;
 }
 

@@ -1,9 +1,9 @@
 // Reads and validates an import file on a thread of its own (started by readFileRecords, ./read-file.ts), so
 // that parsing overlaps the inserts: on two cores an import takes about as long as its inserts alone.
 // It posts each batch with the bytes read so far, and keeps at most IN_FLIGHT batches unacknowledged.
-import { createReadStream } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { readRecords } from "./formats";
+import { readStreamOf } from "./read-file";
 import type { FileReadJob, FileReadMessage } from "./read-messages";
 
 /** Batches posted and not yet taken by the importer: enough to keep both threads busy, few enough to bound memory. */
@@ -21,8 +21,8 @@ function post(message: FileReadMessage) {
   parentPort!.postMessage(message);
 }
 
-async function run({ format, path, options }: FileReadJob) {
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+async function run({ format, fd, options }: FileReadJob) {
+  const stream = readStreamOf(fd);
   try {
     for await (const records of readRecords(format, stream, options)) {
       post({ type: "batch", records, bytesRead: stream.bytesRead });

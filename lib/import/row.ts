@@ -49,7 +49,33 @@ export function latestOf(options: RowOptions): number {
   return options.latestCreatedAt ?? latestCreatedAt(Date.now());
 }
 
+/**
+ * The deepest custom_inputs may nest, its own array being level 1 and its objects level 2. SQLite's
+ * JSON functions (the CHECK on signups.custom_inputs) refuse 1,000 levels, and JSON.stringify
+ * overflows the stack long before 100,000.
+ */
+export const MAX_CUSTOM_INPUT_DEPTH = 32;
+
+/** The most characters a custom input's label or value may have (a string's own, any other value's JSON text). */
+export const MAX_CUSTOM_INPUT_CHARS = 10_000;
+
+const numberText = new Intl.NumberFormat("en-US");
+
+/** Whether `value` nests more than `levels` arrays and objects (a scalar nests none); looks no deeper than that. */
+function nestsDeeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (levels === 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (nestsDeeperThan(item, levels - 1)) return true;
+    return false;
+  }
+  for (const key in value) if (nestsDeeperThan((value as Record<string, unknown>)[key], levels - 1)) return true;
+  return false;
+}
+
 function quote(value: unknown): string {
+  // Too deep to stringify safely, and only its first brackets would show anyway.
+  if (nestsDeeperThan(value, MAX_CUSTOM_INPUT_DEPTH)) return Array.isArray(value) ? "[…]" : "{…}";
   const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
@@ -65,11 +91,40 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** custom_inputs must be an array of objects; returns the parsed array or the error text. */
+function tooLong(what: string, chars: number): string {
+  return `${what} has ${numberText.format(chars)} characters; a custom input's label or value may have at most ${numberText.format(MAX_CUSTOM_INPUT_CHARS)}`;
+}
+
+/** The error text of one custom input (an object of custom_inputs, at `index`), or undefined. One pass, no allocation for scalars: it runs on every row. */
+function customInputError(input: Record<string, unknown>, index: number): string | undefined {
+  for (const label in input) {
+    if (label.length > MAX_CUSTOM_INPUT_CHARS) return tooLong(`a label in custom_inputs[${index}]`, label.length);
+    const value = input[label];
+    let chars = 0;
+    if (typeof value === "string") chars = value.length;
+    else if (typeof value === "object" && value !== null) {
+      // The array of custom_inputs and this object are two of the levels.
+      if (nestsDeeperThan(value, MAX_CUSTOM_INPUT_DEPTH - 2)) return `custom_inputs nests more than ${MAX_CUSTOM_INPUT_DEPTH} levels of arrays and objects`;
+      chars = JSON.stringify(value).length;
+    }
+    if (chars > MAX_CUSTOM_INPUT_CHARS) return tooLong(`the value of ${quote(label)} in custom_inputs[${index}]`, chars);
+  }
+  return undefined;
+}
+
+/**
+ * custom_inputs must be an array of objects, nested at most MAX_CUSTOM_INPUT_DEPTH levels, whose
+ * labels (property names) and values have at most MAX_CUSTOM_INPUT_CHARS characters each; returns
+ * the parsed array or the error text.
+ */
 export function checkCustomInputs(value: unknown): { inputs: Record<string, unknown>[] } | { error: string } {
   if (!Array.isArray(value)) return { error: `custom_inputs must be a JSON array of objects (got ${quote(value)})` };
-  const bad = value.findIndex((item) => !isPlainObject(item));
-  if (bad !== -1) return { error: `custom_inputs[${bad}] must be an object (got ${quote(value[bad])})` };
+  for (let index = 0; index < value.length; index++) {
+    const input: unknown = value[index];
+    if (!isPlainObject(input)) return { error: `custom_inputs[${index}] must be an object (got ${quote(input)})` };
+    const error = customInputError(input, index);
+    if (error) return { error };
+  }
   return { inputs: value as Record<string, unknown>[] };
 }
 

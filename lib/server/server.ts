@@ -18,7 +18,7 @@ import { checkedFormPost, isPageFormPost } from "./form-body";
 import { listenErrorMessage } from "@/lib/http/listen";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
 import { installReadPool } from "./read-pool";
-import { installImportRunner } from "./import-runner";
+import { installImportRunner, stopImports } from "./import-runner";
 import { watchErasures } from "@/lib/domain/signups/erase";
 import { announceListening, failStart, serverUrl, writeLog } from "./cluster-link";
 
@@ -102,7 +102,8 @@ export async function startServer() {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
       server.close(() => process.exit(0));
-      server.closeAllConnections();
+      // Running imports roll back and answer their uploads before the connections are cut.
+      void stopImports().finally(() => server.closeAllConnections());
     });
   }
 }

@@ -164,6 +164,47 @@ describe("signups import", () => {
     expect(cli.rows("signups")).toEqual(before);
   });
 
+  it.each([1_000, 100_000])("refuses custom_inputs nested %i levels deep as an invalid row with its line, in every format, and imports nothing", (levels) => {
+    const id = newWaitlist(`Deep ${levels}`);
+    const deep = `${"[".repeat(levels)}${"]".repeat(levels)}`;
+    const inputs = `[{"label":"deep","value":${deep}}]`;
+    const files = [
+      ["deep.ndjson", `{"email":"ok@example.com"}\n{"email":"deep@example.com","custom_inputs":${inputs}}\n`, 2],
+      ["deep.json", `[{"email":"ok@example.com"},\n{"email":"deep@example.com","custom_inputs":${inputs}}]`, 2],
+      ["deep.csv", `email,custom_inputs\nok@example.com,\ndeep@example.com,"${inputs.replaceAll('"', '""')}"\n`, 3],
+    ] as const;
+    for (const [name, content, line] of files) {
+      expect(expectOneLineError(cli.run("signups", "import", "--waitlist", id, cli.file(name, content))), name).toBe(
+        `error: 1 invalid row, nothing imported: line ${line}: custom_inputs nests more than 32 levels of arrays and objects`,
+      );
+    }
+    // A whole line nested that deep: refused with a short quote of it, never a stack overflow.
+    expect(expectOneLineError(cli.run("signups", "import", "--waitlist", id, cli.file("deep-line.ndjson", `{"email":"ok@example.com"}\n${deep}\n`)))).toBe(
+      "error: 1 invalid row, nothing imported: line 2: expected a signup object (got […])",
+    );
+    expect(signupsOf(id)).toEqual([]);
+  });
+
+  it("accepts custom_inputs 32 levels deep with values of 10,000 characters, and refuses one level or one character more", () => {
+    const id = newWaitlist("Bounds");
+    // The array and its object are 2 levels: the value adds 30 more.
+    const nested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+    const line = (email: string, inputs: string) => `{"email":"${email}","custom_inputs":${inputs}}`;
+    const within = [line("deep@example.com", `[{"label":"deep","value":${nested(30)}}]`), line("long@example.com", `[{"note":"${"n".repeat(10_000)}"}]`)].join("\n");
+    expect(cli.json("signups", "import", "--waitlist", id, cli.file("within.ndjson", within))).toEqual({ imported: 2, skipped_duplicates: 0 });
+    const beyond = [
+      line("deeper@example.com", `[{"label":"deep","value":${nested(31)}}]`),
+      line("longer@example.com", `[{"note":"${"n".repeat(10_001)}"}]`),
+      line("label@example.com", `[{"${"l".repeat(10_001)}":1}]`),
+    ].join("\n");
+    expect(expectOneLineError(cli.run("signups", "import", "--waitlist", id, cli.file("beyond.ndjson", beyond)))).toBe(
+      "error: 3 invalid rows, nothing imported: line 1: custom_inputs nests more than 32 levels of arrays and objects; " +
+        'line 2: the value of "note" in custom_inputs[0] has 10,001 characters; a custom input\'s label or value may have at most 10,000; ' +
+        "line 3: a label in custom_inputs[0] has 10,001 characters; a custom input's label or value may have at most 10,000",
+    );
+    expect(signupsOf(id).map((row) => row.email)).toEqual(["deep@example.com", "long@example.com"]);
+  });
+
   it("keeps the created_at a row gives (CSV column or JSON field); rows without one get the import time", () => {
     const id = newWaitlist("History");
     const csv = ["email,created_at", "old@example.com,2019-03-04", "precise@example.com,2024-02-29T23:59:59.999+01:00", "new@example.com,"].join("\n");

@@ -75,6 +75,22 @@ test("a file with invalid rows shows the first ten with their line numbers, and 
   expect(counts({ waitlistId: waitlist.id }).total).toBe(0);
 });
 
+for (const levels of [1_000, 100_000]) {
+  test(`custom_inputs nested ${levels} levels deep: one invalid row with its line, nothing imported`, async ({ page, context }) => {
+    await signIn(context, ["waitlist:admin"]);
+    const waitlist = newWaitlist();
+    const deep = `${"[".repeat(levels)}${"]".repeat(levels)}`;
+    const response = await upload(page, waitlist.id, "deep.ndjson", `{"email":"ok@upload.example"}\n{"email":"deep@upload.example","custom_inputs":[{"label":"deep","value":${deep}}]}\n`);
+    const errors = page.getByTestId("import-errors");
+    await expect(errors).toContainText("1 invalid row: nothing was imported.");
+    await expect(errors.locator("li")).toHaveText(["line 2: custom_inputs nests more than 32 levels of arrays and objects"]);
+    expect((await response.text()).trim().split("\n").at(-1)).toBe(
+      JSON.stringify({ type: "invalid", invalid: 1, errors: ["line 2: custom_inputs nests more than 32 levels of arrays and objects"] }),
+    );
+    expect(counts({ waitlistId: waitlist.id }).total).toBe(0);
+  });
+}
+
 test("duplicates (already in the waitlist, or repeated in the file) are skipped and counted", async ({ page, context }) => {
   await signIn(context, ["waitlist:admin"]);
   const waitlist = newWaitlist();

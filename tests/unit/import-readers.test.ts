@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { formatOf, readRecords, type ImportFormat } from "@/lib/import/formats";
 import { neutralizeFormula, restoreNeutralized } from "@/lib/domain/signups/csv";
-import { latestCreatedAt, MAX_RECORD_BYTES, type ImportRecord } from "@/lib/import/row";
+import { latestCreatedAt, MAX_CUSTOM_INPUT_CHARS, MAX_RECORD_BYTES, type ImportRecord } from "@/lib/import/row";
 
 /** Feeds `text` in small chunks, so records and strings straddle chunk boundaries. */
 async function read(format: ImportFormat, text: string, chunkSize = 7, exactLines = true): Promise<ImportRecord[]> {
@@ -285,12 +285,19 @@ describe("record size limit", () => {
   });
 
   it("counts the bytes of a record, not its characters", async () => {
-    const record = (value: string) => JSON.stringify({ email: "a@x.com", custom_inputs: [{ label: "note", value }] });
-    const padding = record("").length;
-    const exactly = record("a".repeat(MAX_RECORD_BYTES - padding));
+    // `count` characters `fill`, in custom inputs of at most MAX_CUSTOM_INPUT_CHARS each.
+    const record = (fill: string, count: number) => {
+      const inputs = Array.from({ length: Math.ceil(count / MAX_CUSTOM_INPUT_CHARS) }, (_, index) => ({
+        label: "note",
+        value: fill.repeat(Math.min(MAX_CUSTOM_INPUT_CHARS, count - index * MAX_CUSTOM_INPUT_CHARS)),
+      }));
+      return JSON.stringify({ email: "a@x.com", custom_inputs: inputs });
+    };
+    const guess = MAX_RECORD_BYTES - record("", 0).length;
+    const exactly = record("a", guess - (record("a", guess).length - MAX_RECORD_BYTES));
     expect(Buffer.byteLength(exactly)).toBe(MAX_RECORD_BYTES);
     // "€" is 3 bytes in UTF-8: 1.5 MB in 512 K characters.
-    const euros = record("€".repeat(512 * 1024));
+    const euros = record("€", 512 * 1024);
     for (const format of ["json", "ndjson"] as const) {
       const text = (records: string[]) => (format === "json" ? `[${records.join(",\n")}]` : records.join("\n"));
       expect((await read(format, text([exactly, '{"email":"b@x.com"}']), 64 * 1024)).map((item) => item.error ?? item.row.email)).toEqual(["a@x.com", "b@x.com"]);

@@ -8,6 +8,11 @@ export type ImportFormat = "csv" | "json" | "ndjson";
 /** The format of an import file follows its extension. */
 export const IMPORT_FORMATS_BY_EXTENSION: Readonly<Record<string, ImportFormat>> = { ".csv": "csv", ".json": "json", ".ndjson": "ndjson", ".jsonl": "ndjson" };
 
+/** The format a file name's extension (any case) gives, if any. */
+export function importFormatOf(name: string): ImportFormat | undefined {
+  return IMPORT_FORMATS_BY_EXTENSION[extname(name).toLowerCase()];
+}
+
 /** `--delimiter` / the upload's delimiter: one character (not a quote or a line break), or the word tab. */
 export const importDelimiterSchema = z
   .string()
@@ -20,4 +25,4 @@ export const importDelimiterSchema = z
 export const importFileNameSchema = z
   .string()
   .max(255)
-  .refine((name) => extname(name).toLowerCase() in IMPORT_FORMATS_BY_EXTENSION, { message: "use a .csv, .json, .ndjson or .jsonl file" });
+  .refine((name) => importFormatOf(name) !== undefined, { message: "use a .csv, .json, .ndjson or .jsonl file" });
