@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/domain/api-keys";
 import { getSessionFromToken, startSession } from "@/lib/domain/sessions";
-import { writeIfUnlocked, writeWhenUnlocked } from "@/lib/sqlite/busy";
+import { skippableWrite, writeWhenUnlocked } from "@/lib/sqlite/busy";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 // Another process holding the write lock (as `signups import` does until it commits) must neither
@@ -23,13 +23,13 @@ afterEach(() => {
 });
 
 describe("writes while another process holds the write lock", () => {
-  it("writeIfUnlocked skips at once, and writes when the lock is free", () => {
+  it("skippableWrite skips at once, and writes when the lock is free", () => {
     other.exec("BEGIN IMMEDIATE");
     const started = performance.now();
-    expect(writeIfUnlocked(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(false);
+    expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(false);
     expect(performance.now() - started).toBeLessThan(500);
     other.exec("ROLLBACK");
-    expect(writeIfUnlocked(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(true);
+    expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(true);
     expect(temp.db.$client.pragma("busy_timeout", { simple: true })).toBe(5000);
   });
 

@@ -1,0 +1,24 @@
+import type { StorageFailure, StorageFailureCause } from "@/lib/core/storage-failure";
+
+// While the database cannot be written (a full disk, a read-only file, a lock held elsewhere), reads
+// carry on and bookkeeping writes are skipped (busy.ts, skippableWrite): the log says so once when it
+// starts or its cause changes, and once when writes work again, never once per request. Next.js may
+// load this module once per route bundle and the server its own copy: the state lives on globalThis.
+
+const STATE = Symbol.for("waitlist-admin.write-outage");
+const holder = globalThis as typeof globalThis & { [STATE]?: { cause?: StorageFailureCause } };
+const state = () => (holder[STATE] ??= {});
+
+/** Notes that writes to `path` fail for `failure`; logs one line unless that cause was already logged. */
+export function noteWritesRefused(path: string, failure: StorageFailure): void {
+  if (state().cause === failure.cause) return;
+  state().cause = failure.cause;
+  console.error(`storage: a write to ${path} failed: ${failure.message}. Until writes work again, reads are served, bookkeeping (keys' last-used times) is skipped and other writes answer 503.`);
+}
+
+/** Notes that a write to `path` worked; logs one line when writes were failing until now. */
+export function noteWritesWork(path: string): void {
+  if (state().cause === undefined) return;
+  state().cause = undefined;
+  console.error(`storage: writes to ${path} work again.`);
+}
