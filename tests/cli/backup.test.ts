@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync
 import { basename, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isRoot, mountSmallDisk, SMALL_DISK_NEEDS } from "../storage-faults";
 import { cliSandbox, expectOneLineError, type CliSandbox } from "./run-cli";
 
 let cli: CliSandbox;
@@ -111,5 +112,56 @@ describe("db backup never replaces the live database files", () => {
     expect(existsSync(join(live.dir, "new-folder"))).toBe(false);
     expect(readdirSync(join(live.dir, "folder"))).toEqual([]);
     expect(files()).toEqual(before);
+  });
+});
+
+/** Adds `megabytes` of incompressible pages to the sandbox's database (a table of its own), checkpointed. */
+function growDatabase(sandbox: CliSandbox, megabytes: number): void {
+  const db = new Database(sandbox.databasePath);
+  db.exec(`CREATE TABLE ballast (b BLOB); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${megabytes * 256}) INSERT INTO ballast SELECT randomblob(3900) FROM n`);
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+}
+
+const partialsIn = (dir: string) => readdirSync(dir).filter((name) => name.includes(".partial"));
+
+describe("db backup leftovers and a destination that cannot take the copy", () => {
+  let big: CliSandbox;
+  beforeAll(() => {
+    big = cliSandbox();
+    big.json("waitlists", "create", "--name", "Big", "--website", "https://example.com");
+    growDatabase(big, 120);
+  });
+  afterAll(() => big.remove());
+
+  it("a backup killed mid-way leaves its partial file, which the next backup into that folder removes", async () => {
+    const folder = join(big.dir, "backups");
+    mkdirSync(folder);
+    const destination = join(folder, "copy.db");
+    const killed = big.start("db", "backup", destination);
+    const deadline = Date.now() + 30_000;
+    while (partialsIn(folder).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    process.kill(killed.pid, "SIGKILL");
+    expect((await killed.result).status).toBe(null);
+    // What SIGKILL leaves: the copy so far, and SQLite's journal of it.
+    expect(partialsIn(folder).length).toBeGreaterThan(0);
+    expect(existsSync(destination)).toBe(false);
+
+    // Another backup, under another name, in the same folder.
+    const next = big.json<{ path: string }>("db", "backup", join(folder, "copy-2.db"));
+    expect(next.path).toBe(join(folder, "copy-2.db"));
+    expect(readdirSync(folder)).toEqual(["copy-2.db"]);
+  });
+
+  it.skipIf(!isRoot)(`onto a full disk: one line naming the destination's disk, and nothing left there (${SMALL_DISK_NEEDS})`, () => {
+    const disk = mountSmallDisk(join(big.dir, "small-disk"), 16);
+    try {
+      const destination = join(disk.dir, "copy.db");
+      const line = expectOneLineError(big.run("db", "backup", destination));
+      expect(line).toBe(`error: the disk of the backup's destination (${disk.dir}) is full: no backup was written, and the database was not changed`);
+      expect(readdirSync(disk.dir)).toEqual([]);
+    } finally {
+      disk.unmount();
+    }
   });
 });
