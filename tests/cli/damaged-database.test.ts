@@ -38,6 +38,7 @@ function run(args: string[], databasePath: string, user?: TestUser): CliResult {
 
 const start = (databasePath: string, user?: TestUser) => run(["lib/server/main.ts"], databasePath, user);
 const cli = (databasePath: string, ...args: string[]) => run(["lib/cli/main.ts", ...args], databasePath);
+const cliAs = (user: TestUser | undefined, databasePath: string, ...args: string[]) => run(["lib/cli/main.ts", ...args], databasePath, user);
 
 /** A migrated database with a waitlist of `signups` signups, checkpointed into the file and closed. */
 function soundDatabase(path: string, signups = 0): void {
@@ -129,6 +130,20 @@ describe("a database that cannot be written", () => {
     expectOneLine(
       result,
       `error: ${path} cannot be used: its folder ${dir} is read-only, and SQLite must create waitlist.db-wal and waitlist.db-shm in it; let the user running the app write to that folder`,
+    );
+  });
+
+  it("a read-only file: the CLI reads it, and a write fails with one line naming the file and the cause", () => {
+    const path = join(folder(), "waitlist.db");
+    soundDatabase(path);
+    handOver(dir, 0o755);
+    handOver(path, 0o444);
+    const list = cliAs(unprivilegedUser, path, "waitlists", "list", "--json");
+    expect(list.status, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toMatchObject({ waitlists: [{ name: "Damaged" }] });
+    expectOneLine(
+      cliAs(unprivilegedUser, path, "waitlists", "create", "--name", "Refused", "--website", "https://example.com"),
+      `error: ${path}: the database cannot be written (a read-only file or folder; check its permissions): nothing was changed`,
     );
   });
 
