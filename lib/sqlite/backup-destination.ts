@@ -38,7 +38,8 @@ export function prepareBackupDestination(destination: string, databasePath: stri
 
 // A copy is written beside its destination as `.<name>.<pid>.partial` (and SQLite's `-journal` of it)
 // and renamed into place when complete. A backup that was killed (SIGKILL, a power cut) cannot remove
-// its own: the next one in that folder does, for every process that no longer runs.
+// its own: the next one in that folder does, for every process that no longer runs (a killed
+// `signups export --output` names its partial file the same way, and goes too).
 const PARTIAL = /^\..+\.(\d+)\.partial(?:-journal|-wal|-shm)?$/;
 
 /** Where the backup to `path` writes its copy until it is complete. */

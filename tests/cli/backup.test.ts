@@ -1,10 +1,10 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isRoot, mountSmallDisk, SMALL_DISK_NEEDS } from "../storage-faults";
+import { handOver, isRoot, mountSmallDisk, SMALL_DISK_NEEDS, unprivilegedUser } from "../storage-faults";
 import { cliSandbox, expectOneLineError, type CliSandbox } from "./run-cli";
 
 let cli: CliSandbox;
@@ -151,6 +151,30 @@ describe("db backup leftovers and a destination that cannot take the copy", () =
     const next = big.json<{ path: string }>("db", "backup", join(folder, "copy-2.db"));
     expect(next.path).toBe(join(folder, "copy-2.db"));
     expect(readdirSync(folder)).toEqual(["copy-2.db"]);
+  });
+
+  it("into a folder it cannot write: one line naming the folder, and nothing written", () => {
+    // The CLI runs as a user for whom permissions hold (storage-faults.ts): the database is theirs, the folder is not.
+    const sandbox = cliSandbox();
+    try {
+      sandbox.json("db", "migrate");
+      handOver(sandbox.dir, 0o755);
+      handOver(sandbox.databasePath, 0o644);
+      const folder = join(sandbox.dir, "read-only");
+      mkdirSync(folder, { mode: 0o755 });
+      if (!unprivilegedUser) chmodSync(folder, 0o555);
+      const result = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "db", "backup", join(folder, "copy.db")], {
+        encoding: "utf8",
+        env: { ...process.env, DATABASE_PATH: sandbox.databasePath, NODE_NO_WARNINGS: "1" },
+        ...unprivilegedUser,
+      });
+      expect(expectOneLineError({ status: result.status, stdout: result.stdout, stderr: result.stderr })).toBe(
+        `error: the backup's destination folder ${folder} cannot be written (check its permissions): no backup was written, and the database was not changed`,
+      );
+      expect(readdirSync(folder)).toEqual([]);
+    } finally {
+      sandbox.remove();
+    }
   });
 
   it.skipIf(!isRoot)(`onto a full disk: one line naming the destination's disk, and nothing left there (${SMALL_DISK_NEEDS})`, () => {
