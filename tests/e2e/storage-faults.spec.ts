@@ -14,8 +14,8 @@ import { startTestServer, type TestServer } from "./test-server";
 // Degraded, never down: while the database cannot be written (a lock another process holds, a full
 // disk, a read-only file), every read answers 200 (/v1, dashboard pages, the CSV export), the
 // bookkeeping a read does (a key's last-used time) is skipped and logged once, and every write that
-// cannot happen answers 503 saying why, in one log line, with no stack trace. Each server has one
-// worker, so that what blocks its event loop blocks every request.
+// cannot happen answers 503 saying why, in one log line, with no stack trace. The servers of the
+// lock and the full disk have one worker, so that what blocks its event loop blocks every request.
 
 const SIGNUPS = 30;
 
@@ -212,7 +212,8 @@ test.describe("a read-only database file", () => {
     // The folder stays writable (for the -wal and -shm), the database file does not.
     handOver(dir, 0o755);
     handOver(databasePath, 0o444);
-    server = await startTestServer({ portOffset: 32, name: "read-only", databasePath, user: unprivilegedUser, untouched: true, env: { WEB_CONCURRENCY: "1" } });
+    // Two workers: what the primary says at start-up, they do not say again.
+    server = await startTestServer({ portOffset: 32, name: "read-only", databasePath, user: unprivilegedUser, untouched: true, env: { WEB_CONCURRENCY: "2" } });
   });
   test.afterAll(async () => {
     await server?.stop();
