@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { asDatabaseFailure, DatabaseFailure } from "@/lib/core/database-failure";
 import { env } from "@/lib/core/env";
 import { applyMigrations } from "./migrate";
 import * as schema from "./schema";
@@ -14,13 +15,27 @@ const defaultMigrationsFolder = join(process.cwd(), "db", "migrations");
 export const BUSY_TIMEOUT_MS = 5000;
 
 /**
+ * What the -wal is cut back to once a checkpoint has copied it all into the database: without it, the
+ * -wal keeps the size of the largest transaction ever written (~300 MB after a 600,000-row import).
+ */
+export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/**
  * Opens (creating when missing) a SQLite file with WAL, a busy timeout and foreign keys, and
  * applies pending migrations (see applyMigrations). Safe to call on an up-to-date file, and from
- * several processes at once. A failed open closes its connection.
+ * several processes at once. A failed open closes its connection; a damaged file, or one that cannot
+ * be opened or migrated, fails with a DatabaseFailure that names it and says what to do.
  */
 export function openDatabase(path: string, migrationsFolder = defaultMigrationsFolder): AppDatabase {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new Database(path);
+  let sqlite: Database.Database;
+  try {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    sqlite = new Database(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).syscall === "mkdir") throw new DatabaseFailure(`${path} cannot be created: ${(error as Error).message}`, { cause: error });
+    throw asDatabaseFailure(error, path);
+  }
+  let migrating = false;
   try {
     // First: switching a new file to WAL needs a lock another process may hold for a moment.
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -34,13 +49,16 @@ export function openDatabase(path: string, migrationsFolder = defaultMigrationsF
     // Deleted rows are overwritten with zeros, not just unlinked, so an erased signup (or a deleted
     // waitlist's) cannot be read back from the file's free space. Costs writes only on deletes.
     sqlite.pragma("secure_delete = ON");
+    sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     // Off while migrating (better-sqlite3 turns them on by default), on for everything after.
     sqlite.pragma("foreign_keys = OFF");
+    migrating = true;
     applyMigrations(sqlite, migrationsFolder);
+    migrating = false;
     sqlite.pragma("foreign_keys = ON");
   } catch (error) {
     sqlite.close();
-    throw error;
+    throw asDatabaseFailure(error, path, migrating ? "its pending migrations were not applied" : undefined);
   }
   return drizzle(sqlite, { schema });
 }

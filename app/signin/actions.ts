@@ -2,8 +2,10 @@
 
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { storageFailureOf, type StorageFailure, type StorageFailureCause } from "@/lib/core/storage-failure";
 import { isSecureRequest } from "@/lib/dashboard/auth";
 import { currentClientLimiterKey } from "@/lib/http/client-address";
+import { logRefusedWrite } from "@/lib/http/refused-write";
 import { SIGN_IN_FAILURES } from "@/lib/http/rate-limit";
 import { sharedLimits } from "@/lib/http/shared-limits";
 import { safeReturnPath } from "@/lib/dashboard/return-path";
@@ -37,21 +39,38 @@ export async function signIn(_previous: SignInState, form: FormData): Promise<Si
     await limits.hit(SIGN_IN_FAILURES, clientKey);
     return { error: REFUSALS[verdict.reason] };
   }
-  const { token, expiresAt } = await startSession(verdict.apiKeyId);
+  const started = await refusedWrite(() => startSession(verdict.apiKeyId));
+  if ("refused" in started) return { error: `You cannot sign in right now: ${started.refused.message}.` };
+  const { token, expiresAt } = started.done;
   const secure = await isSecureRequest();
   (await cookies()).set(sessionCookieName(secure), token, sessionCookieOptions(expiresAt, secure));
   redirect(safeReturnPath(String(form.get("next") ?? "")));
 }
 
-// Sign out: end the session on the server and drop the cookie, under either name.
+// Sign out: end the session on the server and drop the cookie, under either name. When the database
+// cannot record it, the cookie goes all the same, and the sign-in page says that the session lives on.
 export async function signOut(): Promise<void> {
   const store = await cookies();
+  let unrecorded: StorageFailureCause | undefined;
   for (const name of [SESSION_COOKIE, SECURE_SESSION_COOKIE]) {
     const token = store.get(name)?.value;
-    if (token) await endSession(token);
+    const ended = token ? await refusedWrite(() => endSession(token)) : undefined;
+    if (ended && "refused" in ended) unrecorded = ended.refused.cause;
   }
   store.delete(SESSION_COOKIE);
   // Browsers ignore a __Host- cookie, even one that deletes, without Secure and Path=/.
   store.delete({ name: SECURE_SESSION_COOKIE, path: "/", secure: true });
-  redirect("/signin?signed_out=1");
+  redirect(unrecorded ? `/signin?signed_out=${unrecorded}` : "/signin?signed_out=1");
+}
+
+/** A write's result, or the storage failure that refused it (logged in one line); other errors are thrown. */
+async function refusedWrite<T>(write: () => Promise<T>): Promise<{ done: T } | { refused: StorageFailure }> {
+  try {
+    return { done: await write() };
+  } catch (error) {
+    const refused = storageFailureOf(error);
+    if (!refused) throw error;
+    logRefusedWrite(refused);
+    return { refused };
+  }
 }

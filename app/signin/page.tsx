@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import { cardClass } from "@/components/styles";
 import { getCurrentSession } from "@/lib/dashboard/auth";
 import { safeReturnPath } from "@/lib/dashboard/return-path";
+import { isStorageFailureCause, storageFailureMessage } from "@/lib/core/storage-failure";
 import { isSessionEndReason, type SessionEndReason } from "@/lib/domain/sessions";
 import { SignInForm } from "./signin-form";
 
@@ -21,6 +22,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const next = safeReturnPath(typeof params.next === "string" ? params.next : undefined);
   if (await getCurrentSession()) redirect(next);
   const sessionEnded = isSessionEndReason(params.reason) ? SESSION_ENDED[params.reason] : undefined;
+  // signOut sets `?signed_out=` to the storage failure's cause when the database could not end the session.
+  const unrecorded = isStorageFailureCause(params.signed_out) ? storageFailureMessage(params.signed_out) : undefined;
   return (
     <main id="main" className="flex min-h-screen items-start justify-center px-4 py-16 sm:items-center">
       <div className={`${cardClass} w-full max-w-md p-6 shadow-sm`}>
@@ -33,7 +36,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             {sessionEnded}
           </p>
         ) : null}
-        {params.signed_out ? (
+        {unrecorded ? (
+          <p id="sign-out-unrecorded" role="alert" className="mt-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+            You are signed out in this browser, but the server could not end the session ({unrecorded}): it stays valid until it expires.
+          </p>
+        ) : params.signed_out ? (
           <p role="status" className="mt-4 rounded-md bg-zinc-100 px-3 py-2 text-sm dark:bg-zinc-800">
             You have been signed out.
           </p>

@@ -1,5 +1,6 @@
 import { AppError, ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import { storageFailureOf } from "@/lib/core/storage-failure";
+import { logRefusedWrite } from "@/lib/http/refused-write";
 import { baseHeaders } from "./headers";
 import { BufferedResponse } from "./buffered-response";
 
@@ -40,7 +41,7 @@ export interface Problem {
 export function toProblem(error: unknown, requestId: string): Problem {
   const storageFailure = storageFailureOf(error);
   if (storageFailure) {
-    console.error(`[request ${requestId}] write refused: ${storageFailure.message}`);
+    logRefusedWrite(storageFailure, requestId);
     return toProblem(new AppError("unavailable", storageFailure.message), requestId);
   }
   if (!(error instanceof AppError)) {

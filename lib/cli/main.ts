@@ -1,20 +1,20 @@
 import { CommanderError } from "commander";
 import { ZodError } from "zod";
-import { BUSY_TIMEOUT_MS } from "@/db/client";
+import { databaseFailureMessage } from "@/lib/core/database-failure";
+import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
-import { isBusy } from "@/lib/sqlite/busy";
 import { buildProgram } from "./program";
 
 /** Exit codes: 0 success, 1 the command failed (bad input, not found, …), 2 usage error. */
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
 
-// SQLite's own words ("database is locked") do not say that waiting is the cure.
-const BUSY = `the database is busy: another process (an import, a backup?) held its write lock for longer than ${BUSY_TIMEOUT_MS / 1000} s; nothing was written, try again when it has finished`;
-
 function describe(error: unknown): string {
   if (error instanceof AppError) return error.message;
-  if (error !== null && typeof error === "object" && isBusy(error)) return BUSY;
+  // SQLite's own words ("database is locked", "database disk image is malformed") name neither the
+  // file, nor the cause, nor the cure: a damaged file, a full disk, a read-only file, a held lock.
+  const databaseFailure = error instanceof Error && error.name === "SqliteError" ? databaseFailureMessage(error, env().DATABASE_PATH) : undefined;
+  if (databaseFailure) return databaseFailure;
   if (error instanceof ZodError) return error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("; ");
   return error instanceof Error ? error.message : String(error);
 }

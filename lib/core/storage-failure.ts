@@ -26,6 +26,15 @@ function causeOf(code: string): StorageFailureCause | undefined {
   return undefined;
 }
 
+export function isStorageFailureCause(value: unknown): value is StorageFailureCause {
+  return typeof value === "string" && Object.hasOwn(MESSAGES, value);
+}
+
+/** The message of a cause, for a page that is only told the cause (in its URL). */
+export function storageFailureMessage(cause: StorageFailureCause): string {
+  return MESSAGES[cause];
+}
+
 /** The storage failure `error` is (a SqliteError by its code), or undefined for anything else. */
 export function storageFailureOf(error: unknown): StorageFailure | undefined {
   const code = error !== null && typeof error === "object" ? (error as { code?: unknown }).code : undefined;

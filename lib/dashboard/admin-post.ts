@@ -1,8 +1,10 @@
 import type { z } from "zod";
 import { AppError } from "@/lib/core/errors";
+import { storageFailureOf } from "@/lib/core/storage-failure";
 import type { AuditActor } from "@/lib/domain/audit/log";
 import { lookupSession, type DashboardSession } from "@/lib/domain/sessions";
 import { requestOrigin } from "@/lib/http/origin";
+import { logRefusedWrite } from "@/lib/http/refused-write";
 import { setRequestKeyId } from "@/lib/http/request-context";
 import { crossSiteRefusal } from "@/lib/http/same-origin";
 import { sessionIsAdmin } from "./auth";
@@ -56,7 +58,8 @@ export function adminWriteCheck(request: Request): Response | { session: Dashboa
  * request (403, crossSiteRefusal); without a valid session sends the browser to sign in (303);
  * refuses a key without waitlist:admin (403) (those three: adminWriteCheck); parses the form's fields with `schema` (400 naming
  * the field, nothing changed); then calls `handler`, which writes and returns the response
- * (usually seeOther back to the page with `?done=`). An AppError from it becomes its status.
+ * (usually seeOther back to the page with `?done=`). An AppError from it becomes its status; a write
+ * the database refused (full disk, read-only, locked) a 503 that says why (refusedWriteResponse).
  */
 export function adminPost<Schema extends z.ZodType, Context = unknown>(
   schema: Schema,
@@ -78,9 +81,23 @@ export function adminPost<Schema extends z.ZodType, Context = unknown>(
       return await handler({ input: parsed.data, session, request, context });
     } catch (error) {
       if (error instanceof AppError && error.status < 500) return plainTextResponse(error.status, `${sentence(error.message)} Nothing was changed.`);
+      const refused = refusedWriteResponse(error);
+      if (refused) return refused;
       throw error;
     }
   };
+}
+
+/**
+ * A write the database refused (a full disk, a read-only file, a lock held past the wait): a 503 page
+ * of one line that says why and that nothing was changed, logged in one line; undefined for any other
+ * error.
+ */
+export function refusedWriteResponse(error: unknown): Response | undefined {
+  const failure = storageFailureOf(error);
+  if (!failure) return undefined;
+  logRefusedWrite(failure);
+  return plainTextResponse(503, sentence(failure.message.charAt(0).toUpperCase() + failure.message.slice(1)));
 }
 
 /** The form's fields as strings; undefined when it is not a form or holds a file or a repeated field. */

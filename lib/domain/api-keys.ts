@@ -3,7 +3,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { apiKeys, type ApiKey } from "@/db/schema";
 import { MINUTE_MS } from "@/lib/core/time";
-import { writeIfUnlocked } from "@/lib/sqlite/busy";
+import { skippableWrite } from "@/lib/sqlite/busy";
 import { preparedOnce } from "@/lib/sqlite/statements";
 
 export type { ApiKey };
@@ -163,10 +163,11 @@ export function verifyApiKey(presented: string | null | undefined, role: Role, d
 
 function touchLastUsed(row: ApiKey, now: Date, db: AppDatabase) {
   if (row.lastUsedAt && now.getTime() - row.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
-  // A hint is not worth waiting for: while another process holds the write lock (a long import),
-  // the write is skipped, and a later request makes it.
+  // A hint is neither worth waiting for nor worth failing a read: while the database cannot be written
+  // (another process's lock during a long import, a full disk, a read-only file), it is skipped, and a
+  // later request makes it.
   const touch = preparedOnce(db, "apiKeys.touch", () =>
     db.update(apiKeys).set({ lastUsedAt: sql`${sql.placeholder("lastUsedAt")}` }).where(eq(apiKeys.id, sql.placeholder("id"))).prepare(),
   );
-  writeIfUnlocked(db, () => touch.run({ id: row.id, lastUsedAt: now.getTime() }));
+  skippableWrite(db, () => touch.run({ id: row.id, lastUsedAt: now.getTime() }));
 }

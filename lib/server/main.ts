@@ -3,8 +3,10 @@
 // before anything serves. NODE_ENV is set before Next.js and React are loaded, since they pick their
 // production builds when first imported.
 import cluster from "node:cluster";
+import { DatabaseFailure } from "@/lib/core/database-failure";
 import { env } from "@/lib/core/env";
 import { migrateDatabase } from "@/lib/domain/database";
+import { noteWritesRefused } from "@/lib/sqlite/write-outage";
 import { serverUrl } from "./cluster-link";
 import { runPrimary } from "./primary";
 
@@ -13,7 +15,8 @@ Object.assign(process.env, { NODE_ENV: "production" });
 async function main() {
   if (!cluster.isWorker) {
     const { DATABASE_PATH, WEB_CONCURRENCY, HOST, PORT } = env();
-    migrateDatabase(DATABASE_PATH);
+    const refusal = migrateDatabase(DATABASE_PATH);
+    if (refusal) noteWritesRefused(DATABASE_PATH, refusal);
     if (WEB_CONCURRENCY > 1) return runPrimary(WEB_CONCURRENCY, serverUrl(HOST, PORT));
   }
   const { startServer } = await import("./server");
@@ -21,6 +24,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A database it cannot use: the one line that says which file, what is wrong and what to do.
+  console.error(error instanceof DatabaseFailure ? `error: ${error.message}` : error);
   process.exit(1);
 });

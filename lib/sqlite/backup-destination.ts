@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { AppError } from "@/lib/core/errors";
 
@@ -34,6 +34,35 @@ export function prepareBackupDestination(destination: string, databasePath: stri
     throw invalid(`cannot create the folder ${dirname(path)}: ${(error as Error).message}`);
   }
   return path;
+}
+
+// A copy is written beside its destination as `.<name>.<pid>.partial` (and SQLite's `-journal` of it)
+// and renamed into place when complete. A backup that was killed (SIGKILL, a power cut) cannot remove
+// its own: the next one in that folder does, for every process that no longer runs (a killed
+// `signups export --output` names its partial file the same way, and goes too).
+const PARTIAL = /^\..+\.(\d+)\.partial(?:-journal|-wal|-shm)?$/;
+
+/** Where the backup to `path` writes its copy until it is complete. */
+export function partialPathOf(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+}
+
+/** The partial files (partialPathOf) of backups that died in `folder`; those of running processes stay. */
+export function removeDeadPartials(folder: string): void {
+  for (const name of readdirSync(folder)) {
+    const pid = PARTIAL.exec(name)?.[1];
+    if (pid !== undefined && !isRunning(Number(pid))) rmSync(join(folder, name), { force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /** The path with every symlink resolved, as far as it exists (a missing file: in its folder's real path). */

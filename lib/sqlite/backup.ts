@@ -1,7 +1,11 @@
 import { renameSync, rmSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { getDb, type AppDatabase } from "@/db/client";
-import { prepareBackupDestination } from "@/lib/sqlite/backup-destination";
+import { damagedDatabaseMessage, DatabaseFailure } from "@/lib/core/database-failure";
+import { AppError } from "@/lib/core/errors";
+import { storageFailureOf } from "@/lib/core/storage-failure";
+import { partialPathOf, prepareBackupDestination, removeDeadPartials } from "@/lib/sqlite/backup-destination";
 
 export interface BackupInput {
   /** Where to write the copy. */
@@ -23,13 +27,16 @@ export interface BackupResult {
  * All pages are copied in one step, inside one read transaction: with WAL, writers carry on
  * meanwhile, and the copy is the database as of that transaction's start (copied in small steps,
  * the backup would restart after every write by another process and might never finish). The copy
- * is written next to the destination, switched to a rollback journal (one self-contained file), and
- * renamed into place only once it passed `PRAGMA integrity_check`, so the destination is never a
- * half-written file. The destination is never the database or one of its -wal/-shm/-journal files.
+ * is written next to the destination (partialPathOf; the partial files of killed backups there are
+ * removed first), switched to a rollback journal (one self-contained file), and renamed into place only
+ * once it passed `PRAGMA integrity_check`, so the destination is never a half-written file. The
+ * destination is never the database or one of its -wal/-shm/-journal files. A destination that cannot
+ * be written (its disk full, its folder read-only) is named in the error.
  */
 export async function backupDatabase(input: BackupInput, db: AppDatabase = getDb()): Promise<BackupResult> {
   const path = prepareBackupDestination(input.destination, db.$client.name, input.force);
-  const partial = `${path}.partial-${process.pid}`;
+  removeDeadPartials(dirname(path));
+  const partial = partialPathOf(path);
   try {
     const { totalPages } = await db.$client.backup(partial, { progress: ({ remainingPages }) => remainingPages });
     const copy = new Database(partial);
@@ -37,7 +44,8 @@ export async function backupDatabase(input: BackupInput, db: AppDatabase = getDb
       // One self-contained file, without -wal/-shm companions; the app switches it back to WAL when it opens it.
       copy.pragma("journal_mode = DELETE");
       const integrity = copy.pragma("integrity_check", { simple: true });
-      if (integrity !== "ok") throw new Error(`the copy failed its integrity check: ${String(integrity)}`);
+      // The copy holds the database's pages as they are: the database itself is damaged.
+      if (integrity !== "ok") throw new DatabaseFailure(damagedDatabaseMessage(db.$client.name, `its copy failed PRAGMA integrity_check: ${String(integrity)}`));
       // Raw: a bare connection to the copy, not the app's Drizzle one, asked twice and closed.
       const count = (table: string) => (copy.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
       const counts = { waitlists: count("waitlists"), signups: count("signups") };
@@ -47,7 +55,24 @@ export async function backupDatabase(input: BackupInput, db: AppDatabase = getDb
     } finally {
       if (copy.open) copy.close();
     }
+  } catch (error) {
+    throw destinationFailure(error, dirname(path)) ?? error;
   } finally {
     for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(partial + suffix, { force: true });
   }
+}
+
+/** A storage failure while the copy is written: the destination's, never the live database's (only read). */
+function destinationFailure(error: unknown, folder: string): AppError | undefined {
+  const failure = storageFailureOf(error);
+  if (!failure) return undefined;
+  // SQLite cannot open (create) the copy: the folder exists (prepareBackupDestination made it), so it is not writable.
+  const cause = (error as { code: string }).code.startsWith("SQLITE_CANTOPEN") ? "read-only" : failure.cause;
+  const why = {
+    full: `the disk of the backup's destination (${folder}) is full`,
+    "read-only": `the backup's destination folder ${folder} cannot be written (check its permissions)`,
+    io: `writing to the backup's destination (${folder}) failed with an I/O error`,
+    busy: `the copy in ${folder} was locked by another process`,
+  }[cause];
+  return new AppError("unavailable", `${why}: no backup was written, and the database was not changed`);
 }

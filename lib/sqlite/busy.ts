@@ -1,4 +1,6 @@
 import type { AppDatabase } from "@/db/client";
+import { storageFailureOf } from "@/lib/core/storage-failure";
+import { noteWritesRefused, noteWritesWork } from "./write-outage";
 
 // better-sqlite3 is synchronous: while another process holds SQLite's write lock (a CLI import
 // holds it until it commits, up to half a minute), a write waits inside SQLite for the busy
@@ -22,15 +24,22 @@ export function withoutBusyWait<T>(db: AppDatabase, write: () => T): T {
   }
 }
 
-/** A write that may be skipped (a hint, a clean-up): false when the write lock is held elsewhere. */
-export function writeIfUnlocked(db: AppDatabase, write: () => void): boolean {
+/**
+ * A write that may be skipped (a hint, a clean-up), so that a read never fails for it: false when the
+ * database cannot be written now (the write lock held elsewhere, a full disk, a read-only file), which
+ * the log says once (write-outage.ts), not once per request.
+ */
+export function skippableWrite(db: AppDatabase, write: () => void): boolean {
   try {
     withoutBusyWait(db, write);
-    return true;
   } catch (error) {
-    if (isBusy(error)) return false;
-    throw error;
+    const failure = storageFailureOf(error);
+    if (!failure) throw error;
+    noteWritesRefused(db.$client.name, failure);
+    return false;
   }
+  noteWritesWork(db.$client.name);
+  return true;
 }
 
 /**

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { handOver, isRoot, mountSmallDisk, SMALL_DISK_NEEDS, unprivilegedUser } from "../storage-faults";
 import { cliSandbox, expectOneLineError, type CliSandbox } from "./run-cli";
 
 let cli: CliSandbox;
@@ -111,5 +112,80 @@ describe("db backup never replaces the live database files", () => {
     expect(existsSync(join(live.dir, "new-folder"))).toBe(false);
     expect(readdirSync(join(live.dir, "folder"))).toEqual([]);
     expect(files()).toEqual(before);
+  });
+});
+
+/** Adds `megabytes` of incompressible pages to the sandbox's database (a table of its own), checkpointed. */
+function growDatabase(sandbox: CliSandbox, megabytes: number): void {
+  const db = new Database(sandbox.databasePath);
+  db.exec(`CREATE TABLE ballast (b BLOB); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${megabytes * 256}) INSERT INTO ballast SELECT randomblob(3900) FROM n`);
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+}
+
+const partialsIn = (dir: string) => readdirSync(dir).filter((name) => name.includes(".partial"));
+
+describe("db backup leftovers and a destination that cannot take the copy", () => {
+  let big: CliSandbox;
+  beforeAll(() => {
+    big = cliSandbox();
+    big.json("waitlists", "create", "--name", "Big", "--website", "https://example.com");
+    growDatabase(big, 120);
+  });
+  afterAll(() => big.remove());
+
+  it("a backup killed mid-way leaves its partial file, which the next backup into that folder removes", async () => {
+    const folder = join(big.dir, "backups");
+    mkdirSync(folder);
+    const destination = join(folder, "copy.db");
+    const killed = big.start("db", "backup", destination);
+    const deadline = Date.now() + 30_000;
+    while (partialsIn(folder).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    process.kill(killed.pid, "SIGKILL");
+    expect((await killed.result).status).toBe(null);
+    // What SIGKILL leaves: the copy so far, and SQLite's journal of it.
+    expect(partialsIn(folder).length).toBeGreaterThan(0);
+    expect(existsSync(destination)).toBe(false);
+
+    // Another backup, under another name, in the same folder.
+    const next = big.json<{ path: string }>("db", "backup", join(folder, "copy-2.db"));
+    expect(next.path).toBe(join(folder, "copy-2.db"));
+    expect(readdirSync(folder)).toEqual(["copy-2.db"]);
+  });
+
+  it("into a folder it cannot write: one line naming the folder, and nothing written", () => {
+    // The CLI runs as a user for whom permissions hold (storage-faults.ts): the database is theirs, the folder is not.
+    const sandbox = cliSandbox();
+    try {
+      sandbox.json("db", "migrate");
+      handOver(sandbox.dir, 0o755);
+      handOver(sandbox.databasePath, 0o644);
+      const folder = join(sandbox.dir, "read-only");
+      mkdirSync(folder, { mode: 0o755 });
+      if (!unprivilegedUser) chmodSync(folder, 0o555);
+      const result = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "db", "backup", join(folder, "copy.db")], {
+        encoding: "utf8",
+        env: { ...process.env, DATABASE_PATH: sandbox.databasePath, NODE_NO_WARNINGS: "1" },
+        ...unprivilegedUser,
+      });
+      expect(expectOneLineError({ status: result.status, stdout: result.stdout, stderr: result.stderr })).toBe(
+        `error: the backup's destination folder ${folder} cannot be written (check its permissions): no backup was written, and the database was not changed`,
+      );
+      expect(readdirSync(folder)).toEqual([]);
+    } finally {
+      sandbox.remove();
+    }
+  });
+
+  it.skipIf(!isRoot)(`onto a full disk: one line naming the destination's disk, and nothing left there (${SMALL_DISK_NEEDS})`, () => {
+    const disk = mountSmallDisk(join(big.dir, "small-disk"), 16);
+    try {
+      const destination = join(disk.dir, "copy.db");
+      const line = expectOneLineError(big.run("db", "backup", destination));
+      expect(line).toBe(`error: the disk of the backup's destination (${disk.dir}) is full: no backup was written, and the database was not changed`);
+      expect(readdirSync(disk.dir)).toEqual([]);
+    } finally {
+      disk.unmount();
+    }
   });
 });

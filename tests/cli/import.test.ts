@@ -38,7 +38,7 @@ describe("signups import", () => {
       const result = cli.run("signups", "import", "--waitlist", id, cli.file("busy.csv", "email\nbusy@example.com\n"));
       expect(result.status).toBe(1);
       expect(expectOneLineError(result)).toBe(
-        "error: the database is busy: another process (an import, a backup?) held its write lock for longer than 5 s; nothing was written, try again when it has finished",
+        `error: ${cli.databasePath}: the database is locked by another process (an import or a backup?): nothing was changed; try again in a minute`,
       );
     } finally {
       holder.exec("ROLLBACK");

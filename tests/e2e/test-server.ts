@@ -43,17 +43,22 @@ export async function startTestServer(options: {
   env?: Record<string, string>;
   databasePath?: string;
   bareNext?: boolean;
+  /** Runs the server as this user (root ignores file permissions: a test of them runs it as another user). */
+  user?: { uid: number; gid: number };
+  /** Leaves the database as the test made it: not migrated nor opened by this process first. */
+  untouched?: boolean;
 }): Promise<TestServer> {
   const port = options.port ?? basePort + options.portOffset;
   const databasePath = options.databasePath ?? freshDatabasePath(options.name);
   // Migrate before the server starts, so that tests can write fixtures right away.
   let db: AppDatabase | undefined;
   const openDb = () => (db ??= openDatabase(databasePath));
-  openDb();
+  if (!options.untouched) openDb();
   const command = options.bareNext ? [nextCli(), "start", "--hostname", "127.0.0.1", "--port", String(port)] : ["--import", "tsx", "lib/server/main.ts"];
   const child = spawn(process.execPath, command, {
     env: { ...process.env, DATABASE_PATH: databasePath, PORT: String(port), HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
+    ...options.user,
   });
   const stdout: string[] = [];
   const stderr: string[] = [];

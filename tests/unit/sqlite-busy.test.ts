@@ -1,8 +1,9 @@
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { openReadOnlyDatabase } from "@/db/client";
 import { createApiKey } from "@/lib/domain/api-keys";
 import { getSessionFromToken, startSession } from "@/lib/domain/sessions";
-import { writeIfUnlocked, writeWhenUnlocked } from "@/lib/sqlite/busy";
+import { skippableWrite, writeWhenUnlocked } from "@/lib/sqlite/busy";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 // Another process holding the write lock (as `signups import` does until it commits) must neither
@@ -23,13 +24,13 @@ afterEach(() => {
 });
 
 describe("writes while another process holds the write lock", () => {
-  it("writeIfUnlocked skips at once, and writes when the lock is free", () => {
+  it("skippableWrite skips at once, and writes when the lock is free", () => {
     other.exec("BEGIN IMMEDIATE");
     const started = performance.now();
-    expect(writeIfUnlocked(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(false);
+    expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(false);
     expect(performance.now() - started).toBeLessThan(500);
     other.exec("ROLLBACK");
-    expect(writeIfUnlocked(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(true);
+    expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(true);
     expect(temp.db.$client.pragma("busy_timeout", { simple: true })).toBe(5000);
   });
 
@@ -53,5 +54,31 @@ describe("writes while another process holds the write lock", () => {
     await expect(writeWhenUnlocked(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"), 100)).rejects.toMatchObject({ code: "SQLITE_BUSY" });
     other.exec("ROLLBACK");
     await expect(writeWhenUnlocked(temp.db, () => temp.db.$client.exec("NOT SQL"))).rejects.toMatchObject({ code: "SQLITE_ERROR" });
+  });
+});
+
+describe("bookkeeping writes while the database cannot be written", () => {
+  it("skippableWrite skips any storage failure, logged once per cause, and once more when writes work again", () => {
+    // A read-only connection refuses writes as a read-only file does (SQLITE_READONLY).
+    const readOnly = openReadOnlyDatabase(temp.path);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      for (let request = 0; request < 3; request++) expect(skippableWrite(readOnly, () => readOnly.$client.exec("CREATE TABLE t (x)"))).toBe(false);
+      other.exec("BEGIN IMMEDIATE");
+      expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(false);
+      other.exec("ROLLBACK");
+      expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(true);
+      expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE u (x)"))).toBe(true);
+      expect(logged.mock.calls.map(([line]) => String(line).replace(/\. Until .*/, ""))).toEqual([
+        `storage: a write to ${temp.path} failed: the database cannot be written (a read-only file or folder; check its permissions): nothing was changed`,
+        `storage: a write to ${temp.path} failed: the database is locked by another process (an import or a backup?): nothing was changed; try again in a minute`,
+        `storage: writes to ${temp.path} work again.`,
+      ]);
+      // Anything else is a bug, not a storage failure: thrown.
+      expect(() => skippableWrite(temp.db, () => temp.db.$client.exec("NOT SQL"))).toThrow(/syntax error/);
+    } finally {
+      logged.mockRestore();
+      readOnly.$client.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { getDb } from "@/db/client";
 import { backupDatabase } from "@/lib/sqlite/backup";
 import { env } from "@/lib/core/env";
+import { checkDatabase, checkDatabaseIfPresent } from "@/lib/domain/database";
 import { seedDemoData } from "@/lib/seed/seed-demo";
 import { emit, type JsonOption } from "../output";
 
@@ -9,12 +10,25 @@ export function registerDbCommands(program: Command): void {
   const db = program.command("db").description("Database maintenance.");
 
   db.command("migrate")
-    .description("Create the database file if missing and apply pending migrations.")
+    .description("Check the database file (as `db check`, when it exists), create it if missing and apply pending migrations.")
     .option("--json", "print one JSON object to stdout")
     .action((options: JsonOption) => {
-      getDb();
       const path = env().DATABASE_PATH;
+      // Migrating a damaged file would build on the damage: refuse it first.
+      checkDatabaseIfPresent(path);
+      getDb();
       emit(options, { database: path, migrated: true }, () => `Database ${path} is up to date.`);
+    });
+
+  db.command("check")
+    .description("Check every page of the database file (PRAGMA quick_check) without changing it; fails, naming the damage, if any is found.")
+    .option("--json", "print one JSON object to stdout")
+    .action((options: JsonOption) => {
+      const path = env().DATABASE_PATH;
+      const started = performance.now();
+      checkDatabase(path);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      emit(options, { database: path, ok: true }, () => `Database ${path} passed PRAGMA quick_check in ${seconds}s.`);
     });
 
   db.command("seed-demo")

@@ -1,0 +1,32 @@
+import { isStorageFailureCause, type StorageFailure, type StorageFailureCause } from "@/lib/core/storage-failure";
+
+// While the database cannot be written (a full disk, a read-only file, a lock held elsewhere), reads
+// carry on and bookkeeping writes are skipped (busy.ts, skippableWrite): the log says so once when it
+// starts or its cause changes, and once when writes work again, never once per request. Next.js may
+// load this module once per route bundle and the server its own copy: the state lives on globalThis.
+// The workers of a cluster inherit it from the primary's environment, so that what the primary said
+// at start-up (a read-only file) is not said again by each of them.
+
+const STATE = Symbol.for("waitlist-admin.write-outage");
+const INHERITED = "WAITLIST_WRITE_OUTAGE";
+const holder = globalThis as typeof globalThis & { [STATE]?: { cause?: StorageFailureCause } };
+
+function state(): { cause?: StorageFailureCause } {
+  const inherited = process.env[INHERITED];
+  return (holder[STATE] ??= { cause: isStorageFailureCause(inherited) ? inherited : undefined });
+}
+
+/** Notes that writes to `path` fail for `failure`; logs one line unless that cause was already logged. */
+export function noteWritesRefused(path: string, failure: StorageFailure): void {
+  if (state().cause === failure.cause) return;
+  state().cause = process.env[INHERITED] = failure.cause;
+  console.error(`storage: a write to ${path} failed: ${failure.message}. Until writes work again, reads are served, bookkeeping (keys' last-used times) is skipped and other writes answer 503.`);
+}
+
+/** Notes that a write to `path` worked; logs one line when writes were failing until now. */
+export function noteWritesWork(path: string): void {
+  if (state().cause === undefined) return;
+  state().cause = undefined;
+  delete process.env[INHERITED];
+  console.error(`storage: writes to ${path} work again.`);
+}
