@@ -4,7 +4,31 @@ export interface CustomInputEntry {
   value: string;
   /** The value is JSON (an object or array) and reads best preformatted. */
   structured: boolean;
+  /** How many characters were cut from the end of the key or the value (absent when shown whole). */
+  keyCut?: number;
+  valueCut?: number;
 }
+
+/** The first entries of a signup's custom inputs, cut to size, and how many entries it has in all. */
+export interface CustomInputsPreview {
+  entries: CustomInputEntry[];
+  total: number;
+}
+
+/** How much of a signup's custom inputs one view renders. */
+export interface PreviewBounds {
+  entries: number;
+  keyChars: number;
+  valueChars: number;
+}
+
+// A record may hold 25,000 inputs or a value of a megabyte; each view renders a bounded part and
+// links to the rest. Worst case per entry (every character escaped in the HTML and again in the
+// page's inline React payload): about 10 bytes per character shown.
+/** The signup's own page: with 50 entries, 30 KB of text (ASCII), about 200 KB at worst. */
+export const SIGNUP_PAGE_BOUNDS: PreviewBounds = { entries: 50, keyChars: 80, valueChars: 300 };
+/** Each row of the list page (its detail dialog): a few KB per row. */
+export const LIST_ROW_BOUNDS: PreviewBounds = { entries: 10, keyChars: 60, valueChars: 200 };
 
 function describeValue(value: unknown): { value: string; structured: boolean } {
   if (typeof value === "string") return { value, structured: false };
@@ -19,23 +43,65 @@ function isLabel(value: unknown): value is string | number | boolean {
 /**
  * Custom inputs are arbitrary objects. The common `{label, value}` shape becomes "label: value";
  * any other field becomes "field: value"; nested objects and arrays are shown as indented JSON.
+ * The values are described only when taken, so that counting or skipping entries stays cheap.
  */
-export function describeCustomInputs(inputs: readonly unknown[]): CustomInputEntry[] {
-  const entries: CustomInputEntry[] = [];
-  inputs.forEach((input, index) => {
+function* entriesOf(inputs: readonly unknown[]): Generator<() => CustomInputEntry> {
+  for (let index = 0; index < inputs.length; index++) {
+    const input = inputs[index];
     if (input === null || typeof input !== "object" || Array.isArray(input)) {
-      entries.push({ key: `Item ${index + 1}`, ...describeValue(input) });
-      return;
+      yield () => ({ key: `Item ${index + 1}`, ...describeValue(input) });
+      continue;
     }
-    const fields = Object.entries(input as Record<string, unknown>);
     const record = input as Record<string, unknown>;
     const labelled = "label" in record && "value" in record && isLabel(record.label);
-    if (labelled) entries.push({ key: String(record.label), ...describeValue(record.value) });
-    for (const [key, value] of fields) {
+    if (labelled) yield () => ({ key: String(record.label), ...describeValue(record.value) });
+    let fields = 0;
+    for (const key in record) {
+      if (!Object.hasOwn(record, key)) continue;
+      fields += 1;
       if (labelled && (key === "label" || key === "value")) continue;
-      entries.push({ key, ...describeValue(value) });
+      yield () => ({ key, ...describeValue(record[key]) });
     }
-    if (fields.length === 0) entries.push({ key: `Item ${index + 1}`, value: "{}", structured: true });
-  });
-  return entries;
+    if (fields === 0) yield () => ({ key: `Item ${index + 1}`, value: "{}", structured: true });
+  }
+}
+
+/** Every entry, whole. */
+export function describeCustomInputs(inputs: readonly unknown[]): CustomInputEntry[] {
+  return Array.from(entriesOf(inputs), (describe) => describe());
+}
+
+/** `text` cut to at most `max` characters (never inside a surrogate pair), and how many were cut. */
+function cut(text: string, max: number): { text: string; cut?: number } {
+  if (text.length <= max) return { text };
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return { text: text.slice(0, end), cut: text.length - end };
+}
+
+/** The first `bounds.entries` entries, keys and values cut to their bounds, and the count of all. */
+export function previewCustomInputs(inputs: readonly unknown[], bounds: PreviewBounds): CustomInputsPreview {
+  const entries: CustomInputEntry[] = [];
+  let total = 0;
+  for (const describe of entriesOf(inputs)) {
+    total += 1;
+    if (entries.length >= bounds.entries) continue;
+    const entry = describe();
+    const key = cut(entry.key, bounds.keyChars);
+    const value = cut(entry.value, bounds.valueChars);
+    entries.push({
+      key: key.text,
+      value: value.text,
+      structured: entry.structured,
+      ...(key.cut !== undefined && { keyCut: key.cut }),
+      ...(value.cut !== undefined && { valueCut: value.cut }),
+    });
+  }
+  return { entries, total };
+}
+
+/** Whether the preview shows every entry whole. */
+export function isWholePreview(preview: CustomInputsPreview): boolean {
+  return preview.entries.length === preview.total && preview.entries.every((entry) => entry.keyCut === undefined && entry.valueCut === undefined);
 }

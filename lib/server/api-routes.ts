@@ -10,7 +10,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { BufferedResponse } from "@/lib/api/buffered-response";
 import { API_ROUTES, apiGetHandler, type ApiGetHandler } from "@/lib/api/route-table";
 import { codingFor, encodeSync, flushingEncoder, isCompressibleType } from "@/lib/http/compression";
-import type { IncomingRequest } from "@/lib/http/incoming";
+import { nodeHeaderReader, type IncomingRequest } from "@/lib/http/incoming";
 import { varyWith } from "@/lib/http/on-headers";
 import { NO_CONTENT_SECURITY_HEADER_LIST } from "@/lib/http/security-headers";
 
@@ -56,17 +56,11 @@ export function matchApiRoute(request: Pick<IncomingMessage, "method" | "url">):
 
 /** The Node request as the handlers read it (lib/http/incoming.ts): no Headers, URL or AbortSignal built. */
 function incomingRequest(request: IncomingMessage): IncomingRequest {
-  const headers = request.headers;
   return {
     method: request.method ?? "GET",
     // The handlers read the public origin from the Host / X-Forwarded-* headers, not from this URL.
     url: `http://localhost${request.url ?? "/"}`,
-    headers: {
-      get(name) {
-        const value = headers[name.toLowerCase()];
-        return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-      },
-    },
+    headers: nodeHeaderReader(request.headers),
   };
 }
 

@@ -2,15 +2,24 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError } from "@/lib/core/errors";
 import { ALLOWED_METHODS, PROBLEM_CONTENT_TYPE, toProblem } from "@/lib/api/problem";
 import { isApiPath } from "@/lib/http/api-path";
+import { nodeHeaderReader } from "@/lib/http/incoming";
+import { crossSiteRefusal, crossSiteRefusalMessage } from "@/lib/http/same-origin";
 import { isValidRouterState } from "./router-state";
 
 // Requests Next.js would answer with a 500 although the client is at fault, refused here instead:
 // - methods other than the ones the app knows: Next.js builds a WHATWG Request for each request,
 //   which throws on TRACE, TRACK and CONNECT (405, with a problem body under /v1);
+// - a write (POST, PUT, PATCH, DELETE) outside /v1 from another site, or from no site (`Origin: null`,
+//   neither Origin nor Sec-Fetch-Site): Next.js answers a server action (a POST to a page, with a
+//   Next-Action header or a form body) from another origin with a 500 and logs "Invalid Server
+//   Actions request". Every write outside /v1 is the dashboard's (its server actions and form routes),
+//   so all are refused by the same rule (crossSiteRefusal), with the same 403 and plain text as a
+//   dashboard write route (lib/dashboard/admin-post.ts) gives under `next dev`;
 // - a Next-Router-State-Tree header (sent by the client-side router) that does not parse: Next.js
 //   throws while rendering the page (400; ./router-state.ts).
 
 const HANDLED_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Answers the request when it must be refused; false when Next.js can handle it. */
 export function refuseUnhandledRequest(request: IncomingMessage, response: ServerResponse, requestId: string): boolean {
@@ -28,6 +37,16 @@ export function refuseUnhandledRequest(request: IncomingMessage, response: Serve
       response.end("Method Not Allowed\n");
     }
     return true;
+  }
+  if (!isApiPath(request.url ?? "/") && !SAFE_METHODS.has(request.method!)) {
+    const refusal = crossSiteRefusal(nodeHeaderReader(request.headers));
+    if (refusal) {
+      response.statusCode = 403;
+      response.setHeader("Content-Type", "text/plain; charset=utf-8");
+      response.setHeader("Cache-Control", "no-store");
+      response.end(`${crossSiteRefusalMessage(refusal)}\n`);
+      return true;
+    }
   }
   if (!isApiPath(request.url ?? "/") && !isValidRouterState(request.headers["next-router-state-tree"])) {
     response.statusCode = 400;

@@ -120,6 +120,46 @@ export function* signupJsonBatches(scope: SignupScope, batchSize = 1000, db: App
   } while (after);
 }
 
+// An export's fields as texts SQLite writes, the custom inputs and the time as the API's JSON has
+// them: no JSON.parse nor Date per row (a Date costs more than it seems in the server, where
+// Next.js replaces the Date constructor: most of an export's garbage), and the keyset position first.
+const TEXT_FIELDS = {
+  createdAtMs: signups.createdAt,
+  id: signups.id,
+  email: signups.email,
+  verified: signups.verified,
+  referral: signups.referral,
+  customInputs: SIGNUP_JSON_FIELDS.custom_inputs,
+  createdAt: SIGNUP_JSON_FIELDS.created_at,
+};
+
+/** A signup as an export writes it: custom_inputs as JSON text, created_at as toISOString writes it. */
+export type SignupTextRow = [createdAtMs: number, id: number, email: string, verified: 0 | 1, referral: 0 | 1, customInputs: string, createdAt: string];
+
+function textPageStatement(db: AppDatabase, shape: ScopeShape) {
+  return preparedOnce(db, `signups.textPage:${shapeKey(shape)}`, () =>
+    db
+      .select(TEXT_FIELDS)
+      .from(signups)
+      .where(and(scopeWhere(shape), afterPosition(signups.createdAt, signups.id, AFTER)))
+      .orderBy(...CREATION_ORDER)
+      .limit(placeholder("take"))
+      .prepare(),
+  );
+}
+
+/**
+ * Up to `limit` signups of a scope in creation order after `after` (from the first when undefined),
+ * as texts; `next` is where the following page starts, undefined after the last. Between pages a
+ * caller keeps only that position (the dashboard's CSV export, lib/domain/signups/csv.ts).
+ */
+export function signupTextPage(scope: SignupScope, after: Position | undefined, limit: number, db: AppDatabase = getDb()): { rows: SignupTextRow[]; next: Position | undefined } {
+  const from = after ?? { createdAt: Number.MIN_SAFE_INTEGER, id: -1 };
+  const rows = textPageStatement(db, rowsShape(scope, db)).values({ ...scopeParams(scope), afterCreatedAt: from.createdAt, afterId: from.id, take: limit }) as SignupTextRow[];
+  const last = rows.length === limit ? rows[rows.length - 1] : undefined;
+  return { rows, next: last && { createdAt: last[0], id: last[1] } };
+}
+
 function rowBatchStatement(db: AppDatabase, shape: ScopeShape) {
   return preparedOnce(db, `signups.rowBatch:${shapeKey(shape)}`, () =>
     db

@@ -2,18 +2,17 @@
 
 import { createColumnHelper } from "@tanstack/react-table";
 import { createContext, use } from "react";
-import { describeCustomInputs } from "@/components/custom-inputs";
 import { dataTableFeatures } from "@/components/data-table/data-table-features";
-import { formatDateTime } from "@/components/format";
+import { formatCount, formatDateTime } from "@/components/format";
 import { focusRing, mutedText } from "@/components/styles";
-import type { SignupRow } from "@/lib/domain/signups/queries";
+import type { SignupListRow } from "./signup-list-row";
 
-const helper = createColumnHelper<typeof dataTableFeatures, SignupRow>();
+const helper = createColumnHelper<typeof dataTableFeatures, SignupListRow>();
 
 /** Opens the detail view of a signup; the table provides it. */
-export const OpenSignupDetails = createContext<(signup: SignupRow) => void>(() => {});
+export const OpenSignupDetails = createContext<(signup: SignupListRow) => void>(() => {});
 
-function EmailCell({ signup }: { signup: SignupRow }) {
+function EmailCell({ signup }: { signup: SignupListRow }) {
   const open = use(OpenSignupDetails);
   return (
     <button
@@ -38,15 +37,15 @@ function YesNo({ value }: { value: boolean }) {
   );
 }
 
-function CustomInputsSummary({ inputs }: { inputs: SignupRow["customInputs"] }) {
-  const entries = describeCustomInputs(inputs);
-  const first = entries[0];
+function CustomInputsSummary({ inputs }: { inputs: SignupListRow["customInputs"] }) {
+  const first = inputs.entries[0];
   if (!first) return <span className={mutedText}>—</span>;
-  const text = `${first.key}: ${first.structured ? "{…}" : first.value}`;
+  // The cell shows one line (CSS cuts it further); the dialog shows the rest.
+  const text = `${first.key}${first.keyCut === undefined ? "" : "…"}: ${first.structured ? "{…}" : first.value}${first.valueCut === undefined ? "" : "…"}`;
   return (
     <span className="block max-w-[22rem] truncate" title={text}>
       {text}
-      {entries.length > 1 ? <span className={mutedText}> +{entries.length - 1} more</span> : null}
+      {inputs.total > 1 ? <span className={mutedText}> +{formatCount(inputs.total - 1)} more</span> : null}
     </span>
   );
 }

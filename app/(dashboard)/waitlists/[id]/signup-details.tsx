@@ -3,12 +3,12 @@
 import { useEffect, useRef } from "react";
 import Link from "next/link";
 import { CustomInputEntries } from "@/components/custom-input-entries";
-import { formatDateTime } from "@/components/format";
+import { formatCount, formatDateTime } from "@/components/format";
 import { buttonClass, linkClass, mutedText } from "@/components/styles";
-import type { SignupRow } from "@/lib/domain/signups/queries";
+import type { SignupListRow } from "./signup-list-row";
 
 /** A modal with everything about one signup; the native <dialog> traps focus and closes on Escape. */
-export function SignupDetails({ signup, pageHref, onClose }: { signup: SignupRow | null; pageHref: string | undefined; onClose: () => void }) {
+export function SignupDetails({ signup, pageHref, onClose }: { signup: SignupListRow | null; pageHref: string | undefined; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -46,7 +46,12 @@ export function SignupDetails({ signup, pageHref, onClose }: { signup: SignupRow
             </dd>
           </dl>
           <h3 className="mt-5 text-sm font-semibold">Custom inputs</h3>
-          <CustomInputEntries inputs={signup.customInputs} className="mt-2" />
+          <CustomInputEntries entries={signup.customInputs.entries} className="mt-2" />
+          {signup.customInputs.total > signup.customInputs.entries.length ? (
+            <p className={`mt-2 text-sm ${mutedText}`} data-testid="custom-inputs-more">
+              and {formatCount(signup.customInputs.total - signup.customInputs.entries.length)} more, on this signup&apos;s page.
+            </p>
+          ) : null}
           {pageHref ? (
             <p className="mt-5 text-sm">
               <Link href={pageHref} className={`${linkClass} underline`}>

@@ -13,10 +13,10 @@ import { buttonClass, inputClass, mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/domain/list-params";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { signupPublicId } from "@/lib/domain/signups/id";
-import type { SignupRow } from "@/lib/domain/signups/queries";
 import type { SignupSort } from "@/lib/domain/sorting";
 import { OpenSignupDetails, signupColumns } from "./signup-columns";
 import { SignupDetails } from "./signup-details";
+import type { SignupListRow } from "./signup-list-row";
 import { ActiveFilters } from "./active-filters";
 import { SignupsEmptyState } from "./signups-empty-state";
 import { isFiltered, signupExportHref, signupTableHref, signupTableSearch } from "./table-url";
@@ -29,7 +29,7 @@ interface Reach {
 
 interface SignupsTableProps {
   waitlistId: string;
-  rows: SignupRow[];
+  rows: SignupListRow[];
   counts: Promise<SignupCounts>;
   state: SignupTableParams;
   pageSizes: readonly number[];
@@ -40,7 +40,7 @@ interface SignupsTableProps {
 export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach }: SignupsTableProps) {
   const { isPending, navigate } = usePendingNavigation();
   const [columnVisibility, setColumnVisibility] = useState<ColumnVisibilityState>({});
-  const [selected, setSelected] = useState<SignupRow | null>(null);
+  const [selected, setSelected] = useState<SignupListRow | null>(null);
   const sorting = useMemo<SortingState>(() => [{ id: state.sort, desc: state.dir === "desc" }], [state.sort, state.dir]);
   const table = useTable({
     features: dataTableFeatures,

@@ -14,6 +14,7 @@ import { chartWindow, weekAgo, windowEnd } from "../chart-window";
 import { FilterPanel } from "../filter-panel";
 import { Figures, FiguresSkeleton } from "../figures";
 import { findWaitlist } from "../find-waitlist";
+import { toSignupListRow } from "../signup-list-row";
 import { SignupsTable } from "../signups-table";
 import { signupApiPath, signupCliCommand } from "../table-url";
 
@@ -54,7 +55,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const facets = readInBackground("inputFacets", scope);
   const { facet, facet_q: contains } = state;
   const valueSearch = facet && contains ? readInBackground("inputFacetValues", scope, facet, contains, VALUE_SEARCH_LIMIT).then((values) => ({ label: facet, contains, values })) : undefined;
-  const rows = await pageRows;
+  const rows = (await pageRows).map(toSignupListRow);
   const apiUrl = (await requestOrigin()) + signupApiPath(waitlist.id, state);
 
   return (

@@ -65,7 +65,7 @@ export default async function SignupPage({ params }: Params) {
           <code className="break-all font-mono text-xs">{signupId}</code>
         </Field>
       </dl>
-      <CustomInputList inputs={signup.customInputs} />
+      <CustomInputList inputs={signup.customInputs} jsonHref={`/waitlists/${waitlist.id}/signups/${signupId}/custom-inputs`} />
       {sessionIsAdmin(session) ? (
         <p className="mt-6">
           <Link href={`/waitlists/${waitlist.id}/signups/${signupId}/erase`} className={buttonClass}>

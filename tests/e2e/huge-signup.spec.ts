@@ -1,0 +1,103 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import type { Waitlist } from "@/db/schema";
+import { listSignupRows, prepareSignupInsert } from "@/lib/domain/signups/queries";
+import { createFixtureWaitlist, signIn } from "./support";
+
+// One signup must not make a huge page (issue 19, item 4): a record of about 1 MB with 25,003 custom
+// inputs, some of them long, made the signup's page 13.7 MB of HTML and the list page 2 MB. The pages
+// show a bounded part (components/custom-inputs.ts) and link to the rest.
+
+const MAX_PAGE_BYTES = 200_000;
+const FIELDS = 25_000;
+
+const longValue = "<b>Hello</b> & welcome, Zoë 😀 ".repeat(800);
+const longKey = `${"Key".repeat(1000)}<`;
+const inputs = [
+  { label: "Message", value: longValue },
+  { label: longKey, value: "a long key" },
+  { profile: { tags: Array.from({ length: 400 }, (_, index) => `tag-${index}`) } },
+  ...Array.from({ length: FIELDS }, (_, index) => ({ label: `Field ${index}`, value: `value ${index} lorem ipsum` })),
+];
+const TOTAL = inputs.length;
+const formattedTotal = new Intl.NumberFormat("en-US").format(TOTAL);
+
+let waitlist: Waitlist;
+let signupPath = "";
+test.beforeAll(() => {
+  waitlist = createFixtureWaitlist(5).waitlist;
+  const json = JSON.stringify(inputs);
+  expect(json.length).toBeGreaterThan(1_000_000);
+  prepareSignupInsert(waitlist.id)({ email: "huge.signup@example.com", verified: true, referral: false, customInputs: json }, Date.now());
+  const [newest] = listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 0, limit: 1 });
+  expect(newest!.email).toBe("huge.signup@example.com");
+  signupPath = `/waitlists/${waitlist.id}/signups/${newest!.id}`;
+});
+
+test.beforeEach(async ({ context }) => {
+  await signIn(context);
+});
+
+test("the signup's page shows the first 50 inputs, cut, in under 200 KB, and shows all of them as JSON", async ({ page }, testInfo) => {
+  const response = await page.goto(signupPath);
+  expect(response?.status()).toBe(200);
+  const html = await response!.body();
+  expect(html.byteLength).toBeLessThan(MAX_PAGE_BYTES);
+
+  const list = page.getByTestId("custom-inputs");
+  await expect(list.locator(":scope > div")).toHaveCount(50);
+  await expect(page.getByTestId("custom-inputs-shown")).toContainText(`The first 50 of ${formattedTotal} are shown; long texts are cut.`);
+  // A cut value and a cut key end with an ellipsis and say how much is missing.
+  const message = list.locator(":scope > div").nth(0);
+  await expect(message.locator("dt")).toHaveText("Message");
+  await expect(message.locator("dd")).toContainText(`${longValue.slice(0, 40)}`);
+  await expect(message.getByTestId("cut-marker")).toHaveText(`(${new Intl.NumberFormat("en-US").format(longValue.length - 300)} more characters not shown)`);
+  await expect(list.locator(":scope > div").nth(1).locator("dt")).toContainText("more characters not shown");
+  await expect(list.locator(":scope > div").nth(2).locator("pre")).toContainText("more characters not shown");
+  await expect(list.locator(":scope > div").nth(49).locator("dt")).toHaveText("Field 46");
+  // The stored JSON is too big to put in the page for the copy button.
+  await expect(page.getByRole("button", { name: "Copy custom inputs as JSON" })).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath("signup-page.png") });
+
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id)).toEqual([]);
+
+  // "Show all" is a link, reached and followed with the keyboard, to every input as stored.
+  const showAll = page.getByRole("link", { name: `Show all ${formattedTotal} custom inputs as JSON` });
+  await showAll.focus();
+  await expect(showAll).toBeFocused();
+  const [json] = await Promise.all([page.waitForResponse((answer) => answer.url().endsWith(`${signupPath}/custom-inputs`)), page.keyboard.press("Enter")]);
+  expect(json.status()).toBe(200);
+  expect(json.headers()["content-type"]).toBe("application/json; charset=utf-8");
+  expect(await json.json()).toEqual(inputs);
+  await expect(page).toHaveURL(`${signupPath}/custom-inputs`);
+});
+
+test("the list page carries a few inputs per row, in under 200 KB, and its dialog says how many more there are", async ({ page }, testInfo) => {
+  const response = await page.goto(`/waitlists/${waitlist.id}`);
+  expect(response?.status()).toBe(200);
+  const html = await response!.body();
+  expect(html.byteLength).toBeLessThan(MAX_PAGE_BYTES);
+
+  const row = page.getByRole("row").filter({ has: page.getByRole("button", { name: "huge.signup@example.com" }) });
+  await expect(row).toContainText(`Message: ${longValue.slice(0, 20)}`);
+  await expect(row).toContainText(`+${new Intl.NumberFormat("en-US").format(TOTAL - 1)} more`);
+  await row.getByRole("button", { name: "huge.signup@example.com" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByTestId("custom-inputs").locator(":scope > div")).toHaveCount(10);
+  await expect(dialog.getByTestId("custom-inputs-more")).toHaveText(`and ${new Intl.NumberFormat("en-US").format(TOTAL - 10)} more, on this signup's page.`);
+  await expect(dialog.getByTestId("cut-marker").first()).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("list-dialog.png") });
+  await dialog.getByRole("link", { name: "Open this signup's page" }).click();
+  await expect(page).toHaveURL(signupPath);
+});
+
+test("a signup with a few short inputs still shows them whole, with the copy button and no JSON link", async ({ page }) => {
+  // Row 1 of the oldest-first order has {label, value} inputs (tests/e2e/support.ts).
+  const signup = listSignupRows({ scope: { waitlistId: waitlist.id }, sort: "created_at", direction: "asc", offset: 1, limit: 1 })[0]!;
+  await page.goto(`/waitlists/${waitlist.id}/signups/${signup.id}`);
+  await expect(page.getByTestId("custom-inputs").locator("dd")).toHaveText(["Company 1", "Engineer"]);
+  await expect(page.getByRole("button", { name: "Copy custom inputs as JSON" })).toBeVisible();
+  await expect(page.getByTestId("custom-inputs-shown")).toHaveCount(0);
+  await expect(page.getByTestId("cut-marker")).toHaveCount(0);
+});
