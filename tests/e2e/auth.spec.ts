@@ -52,7 +52,10 @@ test("a dashboard page without a session redirects to sign-in, and sign-in retur
 });
 
 test("a sign-in over HTTPS (a trusted proxy says so) sets a __Host- cookie: Secure, Path=/, no Domain", async ({ page, context }) => {
-  await context.setExtraHTTPHeaders({ "x-forwarded-for": "198.51.100.200", "x-forwarded-proto": "https" });
+  // Behind that proxy the browser is on https://, so its form posts say so in Origin (the server
+  // refuses a write whose Origin is not the request's own origin, lib/server/refuse.ts).
+  const httpsOrigin = baseURL.replace(/^http:/, "https:");
+  await context.setExtraHTTPHeaders({ "x-forwarded-for": "198.51.100.200", "x-forwarded-proto": "https", origin: httpsOrigin });
   // Over HTTPS only the __Host- cookie counts: a plain one (which plain HTTP could have planted) does not.
   await context.addCookies([{ name: SESSION_COOKIE, value: createSession(createKey().id).token, url: baseURL }]);
   await page.goto("/");

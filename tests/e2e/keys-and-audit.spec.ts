@@ -115,8 +115,8 @@ test("a cross-origin POST fails, with the admin's cookie or from a real page on 
   const noOrigin = await page.request.post("/keys/create", { form: { name, role: "waitlist:admin" }, headers: { "sec-fetch-site": "cross-site" }, maxRedirects: 0 });
   expect(noOrigin.status()).toBe(403);
 
-  // A page on another site that submits a form to us: the browser sends no cookie (SameSite=Lax)
-  // and our origin check would refuse it anyway; no key is made either way.
+  // A page on another site that submits a form to us: the browser sends no cookie (SameSite=Lax),
+  // and the server refuses the cross-site write before any route sees it; no key is made.
   await page.route("http://evil.example/**", (route) =>
     route.fulfill({
       contentType: "text/html",
@@ -125,7 +125,8 @@ test("a cross-origin POST fails, with the admin's cookie or from a real page on 
   );
   await page.goto("http://evil.example/");
   await page.waitForURL((url) => url.origin === baseURL);
-  expect(new URL(page.url()).pathname).toBe("/signin");
+  expect(new URL(page.url()).pathname).toBe("/keys/create");
+  await expect(page.locator("body")).toContainText("Refused: the request comes from http://evil.example");
   expect(keyNamed(name)).toBeUndefined();
   expect(listAudit({ actor: admin.id, limit: 10 })).toEqual([]);
 });
