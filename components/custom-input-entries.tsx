@@ -5,12 +5,11 @@ import { mutedText } from "./styles";
 /** Ends a text that was cut: an ellipsis, then how much is missing (read out by screen readers too). */
 function CutMarker({ cut }: { cut: number | undefined }) {
   if (cut === undefined) return null;
+  // One text per element: the markup is repeated for every cut text on the page, so it stays short.
   return (
     <>
-      …{" "}
-      <span className={`whitespace-nowrap font-sans text-xs ${mutedText}`} data-testid="cut-marker">
-        ({formatCount(cut)} more character{cut === 1 ? "" : "s"} not shown)
-      </span>
+      {"… "}
+      <span className={`whitespace-nowrap font-sans text-xs ${mutedText}`}>{`(${formatCount(cut)} more character${cut === 1 ? "" : "s"} not shown)`}</span>
     </>
   );
 }

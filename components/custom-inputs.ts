@@ -17,18 +17,21 @@ export interface CustomInputsPreview {
 
 /** How much of a signup's custom inputs one view renders. */
 export interface PreviewBounds {
+  /** At most this many entries… */
   entries: number;
+  /** …and no entry after this many characters of keys and values are shown. */
+  totalChars: number;
   keyChars: number;
   valueChars: number;
 }
 
-// A record may hold 25,000 inputs or a value of a megabyte; each view renders a bounded part and
-// links to the rest. Worst case per entry (every character escaped in the HTML and again in the
-// page's inline React payload): about 10 bytes per character shown.
-/** The signup's own page: with 50 entries, 30 KB of text (ASCII), about 200 KB at worst. */
-export const SIGNUP_PAGE_BOUNDS: PreviewBounds = { entries: 50, keyChars: 80, valueChars: 300 };
-/** Each row of the list page (its detail dialog): a few KB per row. */
-export const LIST_ROW_BOUNDS: PreviewBounds = { entries: 10, keyChars: 60, valueChars: 200 };
+// A record may hold 25,000 inputs or a value of a megabyte: each view renders a bounded part and
+// links to the rest. A character shown costs 2 bytes (the HTML and the page's inline React payload)
+// and at worst 10 ("<" is "&lt;" in the HTML and "\u003c" in the payload); an entry's markup about
+// 1 KB at worst. The signup's page: at most 8,260 characters in 50 entries, under 200 KB at worst
+// (tests/e2e/huge-signup.spec.ts). A row of the list page (its cell and its dialog): a few KB.
+export const SIGNUP_PAGE_BOUNDS: PreviewBounds = { entries: 50, totalChars: 8_000, keyChars: 60, valueChars: 200 };
+export const LIST_ROW_BOUNDS: PreviewBounds = { entries: 10, totalChars: 1_000, keyChars: 60, valueChars: 200 };
 
 function describeValue(value: unknown): { value: string; structured: boolean } {
   if (typeof value === "string") return { value, structured: false };
@@ -80,16 +83,18 @@ function cut(text: string, max: number): { text: string; cut?: number } {
   return { text: text.slice(0, end), cut: text.length - end };
 }
 
-/** The first `bounds.entries` entries, keys and values cut to their bounds, and the count of all. */
+/** The first entries within `bounds`, keys and values cut to their bounds, and the count of all. */
 export function previewCustomInputs(inputs: readonly unknown[], bounds: PreviewBounds): CustomInputsPreview {
   const entries: CustomInputEntry[] = [];
   let total = 0;
+  let shown = 0;
   for (const describe of entriesOf(inputs)) {
     total += 1;
-    if (entries.length >= bounds.entries) continue;
+    if (entries.length >= bounds.entries || shown >= bounds.totalChars) continue;
     const entry = describe();
     const key = cut(entry.key, bounds.keyChars);
     const value = cut(entry.value, bounds.valueChars);
+    shown += key.text.length + value.text.length;
     entries.push({
       key: key.text,
       value: value.text,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { crossSiteRefusal } from "@/lib/http/same-origin";
+import { adminWriteCheck } from "@/lib/dashboard/admin-post";
+import { crossSiteRefusal, crossSiteRefusalMessage } from "@/lib/http/same-origin";
 
 const refusal = (headers: Record<string, string>, hops = 0) => crossSiteRefusal(new Headers({ host: "127.0.0.1:3000", ...headers }), hops);
 
@@ -28,5 +29,12 @@ describe("crossSiteRefusal", () => {
     const proxied = { "x-forwarded-proto": "https", "x-forwarded-host": "admin.example" };
     expect(refusal({ ...proxied, origin: "https://admin.example" }, 1)).toBeUndefined();
     expect(refusal({ ...proxied, origin: "https://admin.example" }, 0)).toBeDefined();
+  });
+
+  it("is worded the same by the production server (lib/server/refuse.ts) and by a dashboard write route", async () => {
+    const headers = { host: "127.0.0.1:3000", origin: "https://evil.example" };
+    const refused = adminWriteCheck(new Request("http://127.0.0.1:3000/keys/create", { method: "POST", headers }));
+    expect(refused).toBeInstanceOf(Response);
+    expect(await (refused as Response).text()).toBe(`${crossSiteRefusalMessage(crossSiteRefusal(new Headers(headers))!)}\n`);
   });
 });
