@@ -52,7 +52,9 @@ test("a dashboard page without a session redirects to sign-in, and sign-in retur
 });
 
 test("a sign-in over HTTPS (a trusted proxy says so) sets a __Host- cookie: Secure, Path=/, no Domain", async ({ page, context }) => {
-  await context.setExtraHTTPHeaders({ "x-forwarded-for": "198.51.100.200", "x-forwarded-proto": "https" });
+  // The browser of an HTTPS page sends its https:// origin with the sign-in's POST, which must match
+  // the origin the proxy's X-Forwarded-Proto gives the request (lib/http/same-origin.ts).
+  await context.setExtraHTTPHeaders({ "x-forwarded-for": "198.51.100.200", "x-forwarded-proto": "https", origin: baseURL.replace(/^http:/, "https:") });
   // Over HTTPS only the __Host- cookie counts: a plain one (which plain HTTP could have planted) does not.
   await context.addCookies([{ name: SESSION_COOKIE, value: createSession(createKey().id).token, url: baseURL }]);
   await page.goto("/");

@@ -115,17 +115,17 @@ test("a cross-origin POST fails, with the admin's cookie or from a real page on 
   const noOrigin = await page.request.post("/keys/create", { form: { name, role: "waitlist:admin" }, headers: { "sec-fetch-site": "cross-site" }, maxRedirects: 0 });
   expect(noOrigin.status()).toBe(403);
 
-  // A page on another site that submits a form to us: the browser sends no cookie (SameSite=Lax)
-  // and our origin check would refuse it anyway; no key is made either way.
+  // A page on another site that submits a form to us: the browser sends no cookie (SameSite=Lax),
+  // and the server refuses the POST for its origin before anything else (lib/server/refuse.ts).
   await page.route("http://evil.example/**", (route) =>
     route.fulfill({
       contentType: "text/html",
       body: `<form method="post" action="${baseURL}/keys/create"><input name="name" value="${name}"><input name="role" value="waitlist:admin"></form><script>document.forms[0].submit()</script>`,
     }),
   );
-  await page.goto("http://evil.example/");
-  await page.waitForURL((url) => url.origin === baseURL);
-  expect(new URL(page.url()).pathname).toBe("/signin");
+  const [refused] = await Promise.all([page.waitForResponse((response) => response.url() === `${baseURL}/keys/create`), page.goto("http://evil.example/")]);
+  expect(refused.status()).toBe(403);
+  await expect(page.locator("body")).toContainText("Refused: the request comes from http://evil.example");
   expect(keyNamed(name)).toBeUndefined();
   expect(listAudit({ actor: admin.id, limit: 10 })).toEqual([]);
 });
