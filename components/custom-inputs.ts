@@ -106,7 +106,7 @@ export function previewCustomInputs(inputs: readonly unknown[], bounds: PreviewB
   return { entries, total };
 }
 
-/** Whether the preview shows every entry whole. */
-export function isWholePreview(preview: CustomInputsPreview): boolean {
-  return preview.entries.length === preview.total && preview.entries.every((entry) => entry.keyCut === undefined && entry.valueCut === undefined);
+/** Whether a key or a value of the preview was cut. */
+export function hasCutText(preview: CustomInputsPreview): boolean {
+  return preview.entries.some((entry) => entry.keyCut !== undefined || entry.valueCut !== undefined);
 }

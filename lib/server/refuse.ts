@@ -13,8 +13,8 @@ import { isValidRouterState } from "./router-state";
 //   neither Origin nor Sec-Fetch-Site): Next.js answers a server action (a POST to a page, with a
 //   Next-Action header or a form body) from another origin with a 500 and logs "Invalid Server
 //   Actions request". Every write outside /v1 is the dashboard's (its server actions and form routes),
-//   so all are refused by the same rule (crossSiteRefusal), with the same 403 and plain text as a
-//   dashboard write route (lib/dashboard/admin-post.ts) gives under `next dev`;
+//   so all are refused by the same rule (crossSiteRefusal), with the 403 and plain text of a dashboard
+//   write route (lib/dashboard/admin-post.ts, which still checks for itself under `next dev`);
 // - a Next-Router-State-Tree header (sent by the client-side router) that does not parse: Next.js
 //   throws while rendering the page (400; ./router-state.ts).
 

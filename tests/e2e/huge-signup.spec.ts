@@ -115,6 +115,21 @@ test("a signup's page stays within the bound when every character shown must be 
   await expect(page.getByTestId("custom-inputs").locator("dd").first()).toContainText("<<<<");
 });
 
+test("a signup shown whole but too long to copy links to its JSON instead; an unknown signup has none", async ({ page }) => {
+  const { waitlist: own } = createFixtureWaitlist(1);
+  const inputs = Array.from({ length: 40 }, (_, index) => ({ label: `Answer ${index}`, value: `${index} ${"y".repeat(180)}` }));
+  prepareSignupInsert(own.id)({ email: "long.answers@example.com", verified: true, referral: false, customInputs: JSON.stringify(inputs) }, Date.now());
+  const signup = listSignupRows({ scope: { waitlistId: own.id }, offset: 0, limit: 1 })[0]!;
+  await page.goto(`/waitlists/${own.id}/signups/${signup.id}`);
+  await expect(page.getByTestId("custom-inputs").locator(":scope > div")).toHaveCount(40);
+  await expect(page.getByText(/more characters? not shown/)).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Copy custom inputs as JSON" })).toHaveCount(0);
+  await expect(page.getByTestId("custom-inputs-shown")).toContainText("All 40 are shown. Show all 40 custom inputs as JSON");
+  expect(await (await page.request.get(`/waitlists/${own.id}/signups/${signup.id}/custom-inputs`)).json()).toEqual(inputs);
+  const unknown = await page.request.get(`/waitlists/${own.id}/signups/999999999/custom-inputs`);
+  expect(unknown.status()).toBe(404);
+});
+
 test("a signup with a few short inputs still shows them whole, with the copy button and no JSON link", async ({ page }) => {
   // Row 1 of the oldest-first order has {label, value} inputs (tests/e2e/support.ts).
   const signup = listSignupRows({ scope: { waitlistId: waitlist.id }, sort: "created_at", direction: "asc", offset: 1, limit: 1 })[0]!;

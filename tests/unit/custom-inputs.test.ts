@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeCustomInputs, isWholePreview, previewCustomInputs, type PreviewBounds } from "@/components/custom-inputs";
+import { describeCustomInputs, hasCutText, previewCustomInputs, type PreviewBounds } from "@/components/custom-inputs";
 
 describe("describeCustomInputs", () => {
   it("reads {label, value} objects as label: value", () => {
@@ -27,7 +27,7 @@ describe("previewCustomInputs", () => {
   it("keeps short inputs whole and counts them", () => {
     const preview = previewCustomInputs([{ label: "A", value: "one" }, { b: 2 }], bounds);
     expect(preview).toEqual({ entries: [{ key: "A", value: "one", structured: false }, { key: "b", value: "2", structured: false }], total: 2 });
-    expect(isWholePreview(preview)).toBe(true);
+    expect(hasCutText(preview)).toBe(false);
   });
 
   it("takes the first entries, counts every entry, and cuts long keys and values, saying by how much", () => {
@@ -39,7 +39,7 @@ describe("previewCustomInputs", () => {
       { key: "tags", value: '[\n  "a",', valueCut: 8, structured: true },
       { key: "F0", value: "v", structured: false },
     ]);
-    expect(isWholePreview(preview)).toBe(false);
+    expect(hasCutText(preview)).toBe(true);
   });
 
   it("never cuts inside a character made of two UTF-16 units", () => {

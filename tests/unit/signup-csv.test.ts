@@ -60,10 +60,15 @@ describe("signup CSV", () => {
     // Milliseconds, before 1970, a leap day, after 2038.
     const times = [-86_399_999, 0, 951_782_400_123, 2_200_000_000_999];
     times.forEach((time, index) => addSignup(waitlist.id, `${index === 0 ? "=" : ""}same${index}@example.com`, true, index % 2 ? inputs : [], time));
+    // A stored text in its own spelling (spaces, 1.0, an escape), as a hand-written INSERT may leave it.
+    db.$client
+      .prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, 'spelled@example.com', 0, 1, ?, 1)")
+      .run(waitlist.id, '[ {"label": "Seats", "value": 1.0, "x": "\\u00e9\\/"} ]');
     const scope = { waitlistId: waitlist.id };
     const streamed = await readAll(signupCsvStream(scope, db));
     expect(streamed).toBe([...signupCsvChunks(signupRowBatches(scope, 1000, db))].join(""));
     expect(streamed).toContain("1969-12-31T00:00:00.001Z");
+    expect(streamed).toContain(`spelled@example.com,false,true,"[{""label"":""Seats"",""value"":1,""x"":""é/""}]",1970-01-01T00:00:00.001Z`);
   });
 
   it("lets other work run between chunks, even when the reader takes every chunk at once", async () => {

@@ -24,8 +24,8 @@ export function restoreNeutralized(cell: string): string {
 /**
  * A cell as csv-stringify writes it with `record_delimiter: "\r\n"` (what the import's csv-parse
  * reads; a unit test holds the two together): quoted, with its quotes doubled, when it holds a
- * quote, a comma or CRLF. Written out because csv-stringify costs about half an
- * export's CPU and allocates a record per row.
+ * quote, a comma or CRLF. Written out because csv-stringify took about 30 % of an export's CPU
+ * (tests/bench/README.md) and allocates a record per row.
  */
 function csvCell(text: string): string {
   const cell = neutralizeFormula(text);
@@ -48,7 +48,9 @@ function rowsText(rows: readonly SignupRow[]): string {
 
 function textRowsText(rows: readonly SignupTextRow[]): string {
   let text = "";
-  for (const [, , email, verified, referral, customInputs, createdAt] of rows) text += csvRecord(email, verified === 1, referral === 1, customInputs, createdAt);
+  // The custom inputs go through JSON.parse and JSON.stringify, as the CLI's rows do: SQLite's json()
+  // would keep a stored text's own spelling (`1.0`, `\u00e9`) and change the file in such cases.
+  for (const [, , email, verified, referral, customInputs, createdAt] of rows) text += csvRecord(email, verified === 1, referral === 1, JSON.stringify(JSON.parse(customInputs)), createdAt);
   return text;
 }
 
@@ -60,7 +62,7 @@ export function* signupCsvChunks(batches: Iterable<SignupRow[]>): Generator<stri
 
 /** Rows read per query by the streamed export: each page becomes bytes before the next is read. */
 const PAGE_ROWS = 250;
-/** The streamed export hands over a chunk once it holds this many bytes (about 400 rows). */
+/** The streamed export hands over a chunk once it holds at least this many bytes (2 pages of typical rows). */
 const CHUNK_BYTES = 64 * 1024;
 
 /** Resolves after the event loop has handled the I/O that is waiting (other requests). */
@@ -73,10 +75,11 @@ function nextTurn(): Promise<void> {
  *
  * Memory: a chunk is made only when the reader asks for one (highWaterMark 0: nothing is read ahead
  * of a slow client), and between chunks only the position in the list is kept. Each page of rows
- * becomes bytes at once, so that rows and texts die young: rows kept across an event-loop turn
- * survive the young-generation collections (which V8 runs between turns) into the old generation,
- * and texts of more than 128 KB are allocated there; either piles up until a full collection. Reading
- * ahead and 1,000-row texts made an export of 600,000 rows grow the server's RSS by 190 MB.
+ * becomes bytes at once, without a Date per row (signupTextPage), so that what a chunk allocates dies
+ * young: rows kept across an event-loop turn (V8 runs young-generation collections between turns)
+ * are promoted and pile up in the old generation until a full collection. With read-ahead, 1,000-row
+ * batches held by generators across turns and a Date per row, an export of 600,000 rows grew the
+ * server's RSS by 166–191 MB; like this, by 22–31 MB (tests/bench, "CSV export").
  *
  * Fairness: a chunk is never made in the turn that handed over the previous one: when the socket
  * takes every write at once (a fast client on a fast link), the pulls would otherwise chain without

@@ -120,20 +120,20 @@ export function* signupJsonBatches(scope: SignupScope, batchSize = 1000, db: App
   } while (after);
 }
 
-// An export's fields as texts SQLite writes, the custom inputs and the time as the API's JSON has
-// them: no JSON.parse nor Date per row (a Date costs more than it seems in the server, where
-// Next.js replaces the Date constructor: most of an export's garbage), and the keyset position first.
+// An export's fields without a Date per row (in the server, where Next.js replaces the Date
+// constructor, those Dates were most of an export's garbage): created_at as the API's JSON writes it
+// (toISOString's text), custom_inputs as stored; the keyset position first.
 const TEXT_FIELDS = {
   createdAtMs: signups.createdAt,
   id: signups.id,
   email: signups.email,
   verified: signups.verified,
   referral: signups.referral,
-  customInputs: SIGNUP_JSON_FIELDS.custom_inputs,
+  customInputs: signups.customInputs,
   createdAt: SIGNUP_JSON_FIELDS.created_at,
 };
 
-/** A signup as an export writes it: custom_inputs as JSON text, created_at as toISOString writes it. */
+/** A signup as an export reads it: custom_inputs the stored JSON text, created_at ISO 8601 as toISOString writes it. */
 export type SignupTextRow = [createdAtMs: number, id: number, email: string, verified: 0 | 1, referral: 0 | 1, customInputs: string, createdAt: string];
 
 function textPageStatement(db: AppDatabase, shape: ScopeShape) {
