@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import type { Waitlist } from "@/db/schema";
 import { SIGNUP_PAGE_BOUNDS } from "@/components/custom-inputs";
+import { FACET_TEXT_CHARS } from "@/lib/domain/signups/limits";
 import { listSignupRows, prepareSignupInsert } from "@/lib/domain/signups/queries";
 import { createFixtureWaitlist, signIn } from "./support";
 
@@ -99,7 +100,7 @@ test("the list page carries a few inputs per row, in under 200 KB, and its dialo
 
 test("a signup's page stays within the bound when every character shown must be escaped", async ({ page }) => {
   // Every character shown costs the most bytes ("<" is "&lt;" in the HTML and "\u003c" in the page's React payload).
-  // On a list of its own: the list page's facet panel (not bounded here) would show these labels and values whole.
+  // On a list of its own, whose list page is measured too: its facet panel lists no label that long.
   const { waitlist: own } = createFixtureWaitlist(1);
   const hostile = Array.from({ length: 60 }, (_, index) => ({ label: `${index}${"<".repeat(500)}`, value: "<".repeat(1000) }));
   prepareSignupInsert(own.id)({ email: "hostile.signup@example.com", verified: false, referral: false, customInputs: JSON.stringify(hostile) }, Date.now());
@@ -113,6 +114,32 @@ test("a signup's page stays within the bound when every character shown must be 
   expect(shown).toBeLessThan(50);
   await expect(page.getByTestId("custom-inputs-shown")).toContainText(`The first ${shown} of 60 are shown; long texts are cut.`);
   await expect(page.getByTestId("custom-inputs").locator("dd").first()).toContainText("<<<<");
+  expect(await htmlBytes(page, `/waitlists/${own.id}`)).toBeLessThan(MAX_PAGE_BYTES);
+  await page.goto(`/waitlists/${own.id}`);
+  await expect(page.getByTestId("input-facet")).toHaveCount(0);
+});
+
+test("the list page's facets list labels and values up to their bound, escaped, and leave out longer ones", async ({ page }) => {
+  const { waitlist: own } = createFixtureWaitlist(1);
+  const text = (index: number, length: number) => `${index}`.padEnd(length, "<");
+  // Eight labels of the longest listed length, each with such a value; a longer label (the most
+  // common: it is given twice) and a longer value of the first label.
+  const inputs = Array.from({ length: 8 }, (_, label) => ({ label: text(label, FACET_TEXT_CHARS), value: text(label, FACET_TEXT_CHARS) }));
+  const longLabel = text(9, FACET_TEXT_CHARS + 1);
+  inputs.push({ label: longLabel, value: "a" }, { label: longLabel, value: "b" }, { label: inputs[0]!.label, value: text(0, FACET_TEXT_CHARS + 1) });
+  prepareSignupInsert(own.id)({ email: "facet.signup@example.com", verified: false, referral: false, customInputs: JSON.stringify(inputs) }, Date.now());
+  expect(await htmlBytes(page, `/waitlists/${own.id}`)).toBeLessThan(MAX_PAGE_BYTES);
+  await page.goto(`/waitlists/${own.id}`);
+  const facets = page.getByTestId("input-facet");
+  await expect(facets).toHaveCount(8);
+  await expect(facets.filter({ hasText: longLabel })).toHaveCount(0);
+  const first = facets.filter({ hasText: inputs[0]!.label });
+  await expect(first.getByRole("link")).toHaveCount(1);
+  // A listed value still filters.
+  await first.getByRole("link").click();
+  await expect(page).toHaveURL(/input\./);
+  await expect(first.getByRole("link")).toHaveAttribute("aria-current", "true");
+  await expect(page.getByRole("row").filter({ hasText: "facet.signup@example.com" })).toHaveCount(1);
 });
 
 test("a signup shown whole but too long to copy links to its JSON instead; an unknown signup has none", async ({ page }) => {

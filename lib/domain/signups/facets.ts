@@ -5,7 +5,7 @@ import { containsPattern } from "@/lib/sqlite/contains";
 import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
 import { planAccess } from "./access";
 import { exceedsRowCap, exceedsSearchCap } from "./counts";
-import { FACET_ROW_CAP } from "./limits";
+import { FACET_ROW_CAP, FACET_TEXT_CHARS } from "./limits";
 import type { SignupScope } from "./filter";
 import { inputSliceOf, newestOfSliceParams, newestOfSliceSql } from "./input-slice";
 import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
@@ -38,7 +38,7 @@ function topLabelsStatement(db: AppDatabase) {
     db
       .select({ label: signupInputCounts.label, distinct: sql<number>`count(distinct ${signupInputCounts.value})` })
       .from(signupInputCounts)
-      .where(eq(signupInputCounts.waitlistId, placeholder("waitlistId")))
+      .where(and(eq(signupInputCounts.waitlistId, placeholder("waitlistId")), sql`length(${signupInputCounts.label}) <= ${FACET_TEXT_CHARS}`))
       .groupBy(signupInputCounts.label)
       .orderBy(desc(sql`sum(${signupInputCounts.count})`), signupInputCounts.label)
       .limit(placeholder("limit"))
@@ -46,7 +46,7 @@ function topLabelsStatement(db: AppDatabase) {
   );
 }
 
-/** The labels most signups of a waitlist have, most common first, with their number of distinct values. */
+/** The labels most signups of a waitlist have, most common first, with their number of distinct values (short labels only: FACET_TEXT_CHARS). */
 export function topInputLabels(waitlistId: string, limit: number, db: AppDatabase = getDb()): { label: string; distinct: number }[] {
   return topLabelsStatement(db).all({ waitlistId, limit });
 }
@@ -140,7 +140,7 @@ function withoutLabel(scope: SignupScope, label: string): SignupScope {
 
 function topValues(rows: { label: string; value: string; count: number }[], label: string, limit: number): FacetValue[] {
   return rows
-    .filter((row) => row.label === label)
+    .filter((row) => row.label === label && row.value.length <= FACET_TEXT_CHARS)
     .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
     .slice(0, limit)
     .map(({ value, count }) => ({ value, count }));
