@@ -62,7 +62,7 @@ function decodedUpTo(decoder: Transform, length: number): Promise<string> {
 
 const batch = (index: number) => JSON.stringify(Array.from({ length: 200 }, (_, item) => ({ email: `user${index}-${item}@example.com`, verified: item % 2 === 0 })));
 
-describe.each(["br", "gzip"] as const)("the /v1 fast path with Accept-Encoding: %s", (coding) => {
+describe.each(["br", "gzip"] as const)("what the production server writes for /v1 with Accept-Encoding: %s", (coding) => {
   it("sends each batch of a stream compressed and flushed: the client decodes it before the next is read", async () => {
     let releaseSecond!: () => void;
     const secondMayCome = new Promise<void>((resolve) => (releaseSecond = resolve));
