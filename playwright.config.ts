@@ -52,6 +52,9 @@ export default defineConfig({
       // Every test comes from 127.0.0.1, and the API tests fail authentication on purpose many times
       // a minute: the failure limit is tested on servers of its own (tests/e2e/rate-limit.spec.ts).
       AUTH_FAILURES_PER_MINUTE: "100000",
+      // One process, so that a limit is counted whole (the sign-in failure limit, auth.spec.ts): with
+      // workers each allows its share (cluster.spec.ts).
+      WEB_CONCURRENCY: "1",
       // The test runner acts as the one trusted proxy: tests that send X-Forwarded-For (the sign-in
       // limit tests) are that address; the others are 127.0.0.1.
       TRUSTED_PROXY_HOPS: "1",

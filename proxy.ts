@@ -1,21 +1,17 @@
 import type { NextRequest } from "next/server";
-import { v1Proxy } from "@/lib/api/proxy";
 import { dashboardProxy } from "@/lib/dashboard/proxy";
 import { withPageCsp } from "@/lib/dashboard/page-security";
-import { isApiPath } from "@/lib/http/api-path";
 
-// /v1 gets its path repair (lib/api/proxy.ts). Everything else but Next's static files: a CSP with
+// Everything but /v1 (lib/api/dispatch.ts answers it) and Next's static files: a CSP with
 // a fresh nonce (lib/dashboard/page-security.ts), and dashboard pages and the CSV export need a session
 // (lib/dashboard/proxy.ts); /docs and /signin pass through. Static security headers: next.config.ts.
 export function proxy(request: NextRequest) {
-  if (isApiPath(request.nextUrl.pathname)) return v1Proxy(request);
   return withPageCsp(request, (requestHeaders) => dashboardProxy(request, requestHeaders));
 }
 
-// /v1/... reaches the proxy only when its path holds a "%", the one case the path repair is for:
-// running the proxy costs every other API request about as much CPU as the route itself
-// (tests/bench/README.md). Next.js needs the matcher as a literal: "v1/" here is the prefix of
-// isApiPath (lib/http/api-path.ts). An import upload (/waitlists/{id}/import/upload) never reaches the
+// /v1 never reaches the proxy: running it costs an API request about as much CPU as the route
+// itself (tests/bench/README.md). Next.js needs the matcher as a literal: "v1/" here is the prefix
+// of isApiPath (lib/http/api-path.ts). An import upload (/waitlists/{id}/import/upload) never reaches the
 // proxy either: Next.js buffers the body of every request the proxy sees (in memory, cut at 10 MB), and
 // the upload's route does its own checks (lib/dashboard/import-upload.ts).
-export const config = { matcher: ["/((?!_next/static/|v1/|waitlists/[^/]+/import/upload$).*)", "/v1/:rest(.*%.*)"] };
+export const config = { matcher: ["/((?!_next/static/|v1/|waitlists/[^/]+/import/upload$).*)"] };

@@ -6,8 +6,7 @@ import { storageFailureOf, type StorageFailure, type StorageFailureCause } from 
 import { isSecureRequest } from "@/lib/dashboard/auth";
 import { currentClientLimiterKey } from "@/lib/http/client-address";
 import { logRefusedWrite } from "@/lib/http/refused-write";
-import { SIGN_IN_FAILURES } from "@/lib/http/rate-limit";
-import { sharedLimits } from "@/lib/http/shared-limits";
+import { serverLimits, type WindowSpec } from "@/lib/http/limits";
 import { safeReturnPath } from "@/lib/dashboard/return-path";
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookieName, sessionCookieOptions } from "@/lib/dashboard/session-cookie";
 import { checkSignInKey, endSession, startSession } from "@/lib/domain/sessions";
@@ -23,11 +22,14 @@ const REFUSALS = {
   forbidden: "This API key does not carry the waitlist:view role, which the dashboard needs.",
 } as const;
 
+/** Failed sign-ins per client address: 10 per 10 minutes (lib/http/limits.ts). */
+const SIGN_IN_FAILURES: WindowSpec = { name: "sign-in-failures", limit: 10, windowMs: 10 * 60 * 1000, maxKeys: 100_000 };
+
 // Sign in: paste an API key with waitlist:view; failures count against the client address (IPv6: its /64).
 export async function signIn(_previous: SignInState, form: FormData): Promise<SignInState> {
   const clientKey = currentClientLimiterKey(await headers());
-  const limits = sharedLimits();
-  const failures = await limits.peek(SIGN_IN_FAILURES, clientKey);
+  const limits = serverLimits();
+  const failures = limits.peek(SIGN_IN_FAILURES, clientKey);
   if (failures.remaining === 0) {
     const minutes = Math.ceil(failures.resetSeconds / 60);
     return { error: `Too many failed sign-in attempts from your address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` };
@@ -36,7 +38,7 @@ export async function signIn(_previous: SignInState, form: FormData): Promise<Si
   if (!key) return { error: "Paste an API key to sign in." };
   const verdict = checkSignInKey(key);
   if (!verdict.ok) {
-    await limits.hit(SIGN_IN_FAILURES, clientKey);
+    limits.hit(SIGN_IN_FAILURES, clientKey);
     return { error: REFUSALS[verdict.reason] };
   }
   const started = await refusedWrite(() => startSession(verdict.apiKeyId));

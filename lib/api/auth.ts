@@ -4,7 +4,7 @@ import { verifyApiKey, VIEW_ROLE, type Role } from "@/lib/domain/api-keys";
 import { currentClientLimiterKey } from "@/lib/http/client-address";
 import type { HeaderReader } from "@/lib/http/incoming";
 import { setRequestKeyId } from "@/lib/http/request-context";
-import { sharedLimits } from "@/lib/http/shared-limits";
+import { serverLimits } from "@/lib/http/limits";
 import { apiLimits, rateLimitHeaders } from "./rate-limits";
 
 const UNAUTHENTICATED = "A valid API key is required: send it as \"Authorization: Bearer <key>\" or \"X-API-Key: <key>\".";
@@ -42,10 +42,10 @@ export async function admitApiRequest(headers: HeaderReader, role: Role = VIEW_R
   const clientKey = currentClientLimiterKey(headers);
   const check = verifyApiKey(presentedApiKey(headers), role);
   if (!check.ok && check.reason === "unauthenticated") {
-    const state = await sharedLimits().hit(authFailures, clientKey);
+    const state = serverLimits().hit(authFailures, clientKey);
     return { error: state.allowed ? new AppError("unauthenticated", UNAUTHENTICATED) : failuresLimited(state.resetSeconds), headers: rateLimitHeaders("auth-failures", state) };
   }
-  const { guarded, state } = await sharedLimits().hitUnlessExhausted(perKey, check.key.id, authFailures, clientKey);
+  const { guarded, state } = serverLimits().hitUnlessExhausted(perKey, check.key.id, authFailures, clientKey);
   if (guarded) return { error: failuresLimited(state.resetSeconds), headers: rateLimitHeaders("auth-failures", state) };
   setRequestKeyId(check.key.id);
   const headersOut = rateLimitHeaders("per-key", state);

@@ -1,5 +1,5 @@
 /**
- * A Response whose body is text already in memory. The production server's fast path
+ * A Response whose body is text already in memory. The production server
  * (lib/server/api-routes.ts) writes `bufferedText` as it is; anyone else who reads the body (Next.js,
  * which pipes `body`, or a test) gets it the usual way, from a stream made on first use. A Response
  * made with its body builds that ReadableStream at once, and Node makes every web stream
@@ -27,12 +27,12 @@ export class BufferedResponse extends Response {
     return headers;
   }
 
-  /** The headers to read or change without filling a Headers object, for withApiKey and the fast path. */
+  /** The headers to read or change without filling a Headers object, for withApiKey and the production server. */
   get editableHeaders(): EditableHeaders {
     return this.#pending ?? this.headers;
   }
 
-  /** The body, for the fast path to write without a stream. */
+  /** The body, for the production server to write without a stream. */
   get bufferedText(): string {
     return this.#text;
   }
@@ -76,7 +76,7 @@ export class BufferedResponse extends Response {
   }
 }
 
-/** What withApiKey and the fast path do with a response's headers. */
+/** What withApiKey and the production server do with a response's headers. */
 export type EditableHeaders = Pick<Headers, "get" | "has" | "set" | "append"> & Iterable<[string, string]>;
 
 const responseHeaders = Object.getOwnPropertyDescriptor(Response.prototype, "headers")!.get! as (this: Response) => Headers;

@@ -4,12 +4,13 @@ import { corsHeaders, isPreflight, preflightHeaders } from "@/lib/http/cors";
 import { baseHeaders, newRequestId } from "./headers";
 import { ALLOWED_METHODS, toProblemResponse } from "./problem";
 import { finishResponse, type Access } from "./with-api-key";
+import type { IncomingRequest } from "@/lib/http/incoming";
 
-// Every /v1 route exports these next to GET/HEAD, so Next.js never answers with its own bodiless 405.
+// The answers of /v1 to everything but GET and HEAD of a route (./dispatch.ts).
 
 /** OPTIONS of a route: 204 with Allow, and a CORS preflight's answer when it is one (without a key: browsers send none). */
 export function optionsHandler(access: Access = {}) {
-  return (request: Request): Response => {
+  return (request: IncomingRequest): Response => {
     const policy = env().CORS_ORIGINS;
     const origin = request.headers.get("origin");
     const cors = isPreflight(request.method, request.headers) ? preflightHeaders(policy, origin, access) : corsHeaders(policy, origin, access);
@@ -17,21 +18,16 @@ export function optionsHandler(access: Access = {}) {
   };
 }
 
-function methodNotAllowed(request: Request): Response {
+/** Any method but GET, HEAD and OPTIONS: 405 problem+json with Allow. */
+export function methodNotAllowed(request: IncomingRequest): Response {
   const requestId = newRequestId();
   const error = new AppError("method_not_allowed", `${request.method} is not allowed here: this API is read-only (allowed: ${ALLOWED_METHODS}).`);
   return finishResponse(request, toProblemResponse(error, requestId), requestId);
 }
 
-export const POST = methodNotAllowed;
-export const PUT = methodNotAllowed;
-export const PATCH = methodNotAllowed;
-export const DELETE = methodNotAllowed;
-
 /** Any method on a path outside the API: 404 problem+json (a HEAD gets the headers only). */
-export function notFound(request: Request): Response {
+export function notFound(request: IncomingRequest, pathname: string): Response {
   const requestId = newRequestId();
-  const { pathname } = new URL(request.url);
   const error = new AppError("not_found", `There is no API resource at ${pathname}. See /v1/openapi.json.`);
   return finishResponse(request, toProblemResponse(error, requestId), requestId);
 }

@@ -1,8 +1,8 @@
 import { env } from "@/lib/core/env";
-import type { WindowSpec } from "@/lib/http/limit-book";
+import type { WindowSpec } from "@/lib/http/limits";
 import type { LimitState } from "@/lib/http/rate-limit";
 
-// The two limits of /v1, per server (all its workers together, see lib/http/shared-limits.ts):
+// The two limits of /v1, per server (each worker allows its share, see lib/http/limits.ts):
 // requests per API key, and failed authentications per client address (never charged to a key;
 // an IPv6 address by its /64). At most about 11 MB and 22 MB (see FixedWindowLimiter).
 

@@ -1,5 +1,5 @@
-// The GET handlers of /v1, each listed in the route table (./route-table.ts), which wraps them in
-// withApiKey and hands them to app/v1/**/route.ts and to the production server's fast path.
+// The GET handlers of /v1, each listed in the route table (./route-table.ts); the dispatcher
+// (./dispatch.ts) wraps them in withApiKey.
 import { jsonArrayStream } from "./json-stream";
 import { parseKeyset } from "./keyset";
 import { CACHE_CONTROL } from "./headers";

@@ -41,8 +41,8 @@ export function finishResponse(request: IncomingRequest, response: Response, req
   return new Response(null, { status: response.status, headers: response.headers });
 }
 
-// Next.js rebuilds request.url from its own host name, and the production server's fast path uses
-// a placeholder one (lib/server/api-routes.ts): only the path and query are the client's. Most
+// Next.js rebuilds request.url from its own host name, and the production server uses a placeholder
+// one (lib/server/api-routes.ts): only the path and query are the client's. Most
 // requests never need the whole URL (only a page's Link does), so it is built on first use.
 class ApiRequestOf<Params> implements ApiRequest<Params> {
   readonly query: URLSearchParams;
@@ -74,7 +74,7 @@ class ApiRequestOf<Params> implements ApiRequest<Params> {
  * authentication, role, parameters, resource.
  */
 export function withApiKey<Params>(handler: ApiHandler<Params>, options: { public?: boolean } = {}) {
-  return async (request: IncomingRequest, segment: { params: Promise<Params> }): Promise<Response> => {
+  return async (request: IncomingRequest, params: Params): Promise<Response> => {
     const requestId = newRequestId();
     let limitHeaders: Record<string, string> = {};
     let response: Response;
@@ -84,7 +84,7 @@ export function withApiKey<Params>(handler: ApiHandler<Params>, options: { publi
         limitHeaders = admission.headers;
         if (admission.error) throw admission.error;
       }
-      response = await handler(new ApiRequestOf(request, await segment.params, requestId));
+      response = await handler(new ApiRequestOf(request, params, requestId));
     } catch (error) {
       response = toProblemResponse(error, requestId);
     }

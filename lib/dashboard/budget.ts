@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { NextResponse } from "next/server";
 import { env } from "@/lib/core/env";
-import type { WindowSpec } from "@/lib/http/limit-book";
+import type { WindowSpec } from "@/lib/http/limits";
 import type { LimitState } from "@/lib/http/rate-limit";
 
 // The dashboard's per-session request budget: DASHBOARD_REQUESTS_PER_MINUTE per session and window
-// of 60 seconds, per server (all its workers together, see lib/http/shared-limits.ts). Kept free of
+// of 60 seconds, per server (each worker allows its share, see lib/http/limits.ts). Kept free of
 // database imports: proxy.ts uses it.
 
 /**

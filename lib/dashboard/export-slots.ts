@@ -1,11 +1,11 @@
 // How many CSV exports one dashboard session may run at once. An export reads the whole filtered
 // list; a script that starts dozens of them keeps the server busy for everyone.
-import type { SlotSpec } from "@/lib/http/limit-book";
+import type { SlotSpec } from "@/lib/http/limits";
 
 /** Concurrent CSV exports per session. */
 export const EXPORTS_PER_SESSION = 2;
 
-/** The sessions' export slots, counted per server (all its workers together, see lib/http/shared-limits.ts). */
+/** The sessions' export slots, per server (each worker allows its share, see lib/http/limits.ts). */
 export const EXPORT_SLOTS: SlotSpec = { name: "csv-exports", slotsPerKey: EXPORTS_PER_SESSION };
 
 /**

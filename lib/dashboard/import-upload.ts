@@ -9,8 +9,8 @@ import type { DashboardSession } from "@/lib/domain/sessions";
 import { IMPORT_RUNNER_KEY, type ImportEvent, type ImportJob, type ImportOutcome, type ImportRunner } from "@/lib/domain/imports/import-events";
 import { importDelimiterSchema, importFileNameSchema, importFormatOf } from "@/lib/domain/imports/import-options";
 import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
-import type { SlotSpec } from "@/lib/http/limit-book";
-import { sharedLimits } from "@/lib/http/shared-limits";
+import { serverLimits } from "@/lib/http/limits";
+import { takeImportLock } from "./import-lock";
 import { auditActorOf, plainTextResponse, sentence } from "./admin-post";
 import { budgetExceededText, dashboardBudget, sessionIdOf } from "./budget";
 import { sessionTokenOf } from "./session-cookie";
@@ -30,10 +30,6 @@ export const importUploadParamsSchema = z
     path: ["delimiter"],
     message: "a delimiter applies to CSV files only: leave it out for a JSON or NDJSON file",
   });
-
-/** One import at a time per server (all its workers together): SQLite has one writer, and an import holds it until it commits. */
-const IMPORT_SLOTS: SlotSpec = { name: "imports", slotsPerKey: 1 };
-const SERVER = "server";
 
 class UploadTooLargeError extends Error {}
 
@@ -57,7 +53,7 @@ type UploadParams = z.output<typeof importUploadParamsSchema>;
 /** The refusals that need neither the body nor a thread, in order; or the upload's parameters when it may proceed. */
 async function checkUpload(request: Request, waitlistId: string): Promise<Response | UploadParams> {
   // Not behind proxy.ts (see its matcher), so the upload counts against the session's budget here.
-  const budget = await sharedLimits().hit(dashboardBudget(), sessionIdOf(sessionTokenOf(request.headers) ?? ""));
+  const budget = serverLimits().hit(dashboardBudget(), sessionIdOf(sessionTokenOf(request.headers) ?? ""));
   if (!budget.allowed) return budgetExceededText(budget, NOTHING_IMPORTED);
   const parsed = importUploadParamsSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) {
@@ -85,7 +81,7 @@ function runner(): ImportRunner | undefined {
 export async function importUpload(request: Request, session: DashboardSession, waitlistId: string): Promise<Response> {
   const params = await checkUpload(request, waitlistId);
   if (params instanceof Response) return params;
-  const release = await sharedLimits().take(IMPORT_SLOTS, SERVER);
+  const release = takeImportLock(env().DATABASE_PATH);
   if (!release) {
     return plainTextResponse(409, `Another import is running on this server: upload this file again once it has finished. ${NOTHING_IMPORTED}`);
   }

@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { budgetExceededResponse, dashboardBudget, SESSION_ID_HEADER, sessionIdOf } from "./budget";
-import { sharedLimits } from "@/lib/http/shared-limits";
+import { serverLimits } from "@/lib/http/limits";
 import { signInHref } from "./return-path";
 import { isHttpsRequest } from "@/lib/http/origin";
 import { isPublicPath, REQUEST_PATH_HEADER, sessionCookieName } from "./session-cookie";
@@ -25,7 +25,7 @@ export async function dashboardProxy(request: NextRequest, forwarded = new Heade
   const token = request.cookies.get(sessionCookieName(isHttpsRequest(request.headers)))?.value;
   if (!token) return NextResponse.redirect(new URL(signInHref(requested), request.url));
   const sessionId = sessionIdOf(token);
-  const budget = await sharedLimits().hit(dashboardBudget(), sessionId);
+  const budget = serverLimits().hit(dashboardBudget(), sessionId);
   if (!budget.allowed) return budgetExceededResponse(budget);
   forwarded.set(REQUEST_PATH_HEADER, requested);
   forwarded.set(SESSION_ID_HEADER, sessionId);

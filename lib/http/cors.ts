@@ -26,8 +26,8 @@ export function corsHeaders(policy: CorsPolicy, origin: string | null | undefine
 }
 
 /** A preflight is an OPTIONS request carrying Origin and Access-Control-Request-Method. */
-export function isPreflight(method: string, headers: Headers): boolean {
-  return method === "OPTIONS" && headers.has("origin") && headers.has("access-control-request-method");
+export function isPreflight(method: string, headers: Pick<Headers, "get">): boolean {
+  return method === "OPTIONS" && headers.get("origin") !== null && headers.get("access-control-request-method") !== null;
 }
 
 /** The headers of the answer to a preflight: the response headers, plus what may be sent, when the origin is allowed. */

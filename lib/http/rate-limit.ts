@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import type { WindowSpec } from "./limit-book";
 
 /** What a limiter says about one key after (or without) counting a hit. */
 export interface LimitState {
@@ -31,8 +30,8 @@ function ownCopy(key: string): string {
 }
 
 /**
- * A fixed-window counter per key (an API key id, a client address), in memory (lib/http/limit-book.ts
- * keeps the server's: in the process, or in the cluster's primary).
+ * A fixed-window counter per key (an API key id, a client address), in memory (lib/http/limits.ts
+ * keeps the process's).
  * A window opens at a key's first hit and lasts `windowMs`; the draft RateLimit header's `t` is
  * the time left in it. At most twice the limit can pass around a window boundary, which is the
  * usual price of a fixed window and fine for abuse protection. Memory stays bounded by the number
@@ -104,6 +103,3 @@ export class FixedWindowLimiter {
     };
   }
 }
-
-/** Failed dashboard sign-ins per client address: 10 per 10 minutes (counted by lib/http/shared-limits). */
-export const SIGN_IN_FAILURES: WindowSpec = { name: "sign-in-failures", limit: 10, windowMs: 10 * 60 * 1000, maxKeys: 100_000 };

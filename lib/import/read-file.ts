@@ -1,16 +1,11 @@
 import { createReadStream, read, type ReadStream } from "node:fs";
-import { join } from "node:path";
-import { Worker } from "node:worker_threads";
+import { startThread } from "@/lib/core/thread";
 import { readRecords, type ImportFormat, type ReadOptions } from "./formats";
 import type { FileReadJob, FileReadMessage } from "./read-messages";
 import type { ImportRecord } from "./row";
 
 /** Files smaller than this are read on the calling thread: starting a thread costs about half a second. */
 export const THREAD_MIN_BYTES = 8 * 1024 * 1024;
-
-const THREAD_FILE = join(process.cwd(), "lib", "import", "read-thread.ts");
-// Node 20 does not pass the main thread's `--import tsx` hooks on to workers: the thread registers tsx itself.
-const THREAD_SOURCE = `require("tsx/cjs"); require(${JSON.stringify(THREAD_FILE)});`;
 
 /** A batch of records and how many bytes of the file were read to get it. */
 export interface RecordBatch {
@@ -40,7 +35,7 @@ async function* readHere(format: ImportFormat, fd: number, options: ReadOptions)
 }
 
 async function* readOnThread(job: FileReadJob): AsyncGenerator<RecordBatch> {
-  const thread = new Worker(THREAD_SOURCE, { eval: true, workerData: job });
+  const thread = startThread("lib/import/read-thread.ts", { workerData: job });
   const queue: FileReadMessage[] = [];
   let failure: Error | undefined;
   let notify: (() => void) | undefined;

@@ -1,58 +1,16 @@
-// /v1 GET and HEAD requests of the route table (lib/api/route-table.ts), answered by the same
-// handlers Next.js would call, without Next.js's routing and rendering machinery, which cost several
-// times the handler's own work per request (see tests/bench/README.md). Anything else under /v1,
-// including a trailing slash, other methods and unknown paths, still goes through Next.js; the
-// differences are written down at the table.
+// Every request under /v1, answered by the API's dispatcher (lib/api/dispatch.ts) without Next.js,
+// whose routing and rendering machinery cost several times the handler's own work per request
+// (see tests/bench/README.md).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { BufferedResponse } from "@/lib/api/buffered-response";
-import { API_ROUTES, apiGetHandler, type ApiGetHandler } from "@/lib/api/route-table";
+import { dispatchApi } from "@/lib/api/dispatch";
 import { codingFor, encodeSync, flushingEncoder, isCompressibleType } from "@/lib/http/compression";
 import { nodeHeaderReader, type IncomingRequest } from "@/lib/http/incoming";
 import { varyWith } from "@/lib/http/on-headers";
 import { NO_CONTENT_SECURITY_HEADER_LIST } from "@/lib/http/security-headers";
-
-/** `/waitlist/{id}` → /^\/v1\/waitlist\/([^/]+)$/ and the names of its parameters. */
-function compile(template: string): { pattern: RegExp; names: string[] } {
-  const names: string[] = [];
-  const source = template
-    .split("/")
-    .map((segment) => {
-      const param = /^\{(\w+)\}$/.exec(segment);
-      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      names.push(param[1]!);
-      return "([^/]+)";
-    })
-    .join("/");
-  return { pattern: new RegExp(`^/v1${source}$`), names };
-}
-
-const ROUTES = API_ROUTES.map(({ template, method }) => ({ ...compile(template), method, handler: apiGetHandler(template) }));
-
-export interface ApiRouteMatch {
-  handler: ApiGetHandler;
-  params: Record<string, string>;
-}
-
-/** The /v1 route a GET or HEAD request is for, or null when Next.js should handle it. */
-export function matchApiRoute(request: Pick<IncomingMessage, "method" | "url">): ApiRouteMatch | null {
-  const method = request.method === "HEAD" ? "GET" : request.method;
-  const path = (request.url ?? "").split("?", 1)[0]!;
-  for (const { pattern, names, method: routeMethod, handler } of ROUTES) {
-    if (method !== routeMethod) continue;
-    const match = pattern.exec(path);
-    if (!match) continue;
-    try {
-      // Next.js hands dynamic segments to handlers percent-decoded: do the same.
-      return { handler, params: Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1]!)])) };
-    } catch {
-      return null;
-    }
-  }
-  return null;
-}
 
 /** The Node request as the handlers read it (lib/http/incoming.ts): no Headers, URL or AbortSignal built. */
 function incomingRequest(request: IncomingMessage): IncomingRequest {
@@ -64,14 +22,18 @@ function incomingRequest(request: IncomingMessage): IncomingRequest {
   };
 }
 
+/** Answers a request under /v1 with the API's dispatcher. */
+export async function serveApi(request: IncomingMessage, response: ServerResponse) {
+  await writeApiResponse(await dispatchApi(incomingRequest(request)), request, response);
+}
+
 /**
- * Runs the matched handler and writes its Response, compressed as Accept-Encoding allows
+ * Writes a /v1 Response, compressed as Accept-Encoding allows
  * (lib/http/compression.ts): a body built in memory (it has a Content-Length) at once, a stream
  * batch by batch with back-pressure, each batch flushed. All headers, the security headers
  * included, go to writeHead in one list, which node:http writes without storing them one by one.
  */
-export async function serveApiRoute({ handler, params }: ApiRouteMatch, request: IncomingMessage, response: ServerResponse) {
-  const result = await handler(incomingRequest(request), { params: Promise.resolve(params) });
+export async function writeApiResponse(result: Response, request: IncomingMessage, response: ServerResponse) {
   const headers = [...NO_CONTENT_SECURITY_HEADER_LIST];
   let contentType: string | null = null;
   let contentEncoding: string | null = null;

@@ -1,5 +1,5 @@
-import { join } from "node:path";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startThread } from "@/lib/core/thread";
 import { removeLeftoverUploads } from "@/lib/dashboard/upload-file";
 import {
   IMPORT_RUNNER_KEY,
@@ -13,10 +13,6 @@ import {
 
 // Each upload's import runs on a thread of its own (lib/import/import-thread.ts), with its own
 // read-write connection: imports are rare, and one holds the thread for as long as it runs.
-
-const THREAD_FILE = join(process.cwd(), "lib", "import", "import-thread.ts");
-// Node 20 does not pass the main thread's `--import tsx` hooks on to workers: the thread registers tsx itself.
-const THREAD_SOURCE = `require("tsx/cjs"); require(${JSON.stringify(THREAD_FILE)});`;
 
 /**
  * How long a stopping import gets to roll back and answer before its thread is ended: it notices
@@ -33,7 +29,7 @@ let stopping = false;
 export const runImportOnThread: ImportRunner = (job: ImportJob, onEvent: (event: ImportEvent) => void) =>
   new Promise<ImportOutcome>((resolve, reject) => {
     if (stopping) return resolve({ type: "failed", message: SERVER_STOPPED_MESSAGE });
-    const thread = new Worker(THREAD_SOURCE, { eval: true, workerData: job });
+    const thread = startThread("lib/import/import-thread.ts", { workerData: job });
     running.add(thread);
     let outcome: ImportOutcome | undefined;
     thread.on("message", (event: ImportEvent) => {

@@ -1,12 +1,10 @@
 import cluster, { type Worker } from "node:cluster";
-import { LimitBook } from "@/lib/http/limit-book";
-import { isLimitRequest, LIMITS_MESSAGE, type LimitReplyMessage, type LimitRequestMessage } from "@/lib/http/shared-limits";
 import { isWorkerMessage, LOG_MESSAGE, type WorkerMessage } from "./cluster-link";
 
 // The primary of `npm start` with WEB_CONCURRENCY > 1. It serves no request itself: it starts the
 // workers (each a whole server, ./server.ts, on the same port: node:cluster hands each new
-// connection to the next worker), counts every limit for all of them (lib/http/shared-limits.ts),
-// writes their request logs, replaces a worker that dies, and stops them all on SIGTERM or SIGINT.
+// connection to the next worker; each counts its share of the limits, lib/http/limits.ts), writes
+// their request logs, replaces a worker that dies, and stops them all on SIGTERM or SIGINT.
 
 /** How long stopping workers get to close their connections before they are killed. */
 const STOP_GRACE_MS = 10_000;
@@ -20,11 +18,7 @@ function afterDisconnect(worker: Worker, then: () => void): void {
   else then();
 }
 
-/** A worker gone meanwhile needs no answer. */
-const ignoreGoneWorker = () => {};
-
 export function runPrimary(workerCount: number, url: string): void {
-  const book = new LimitBook();
   const alive = new Set<Worker>();
   const listening = new Set<Worker>();
   let announced = false;
@@ -42,19 +36,6 @@ export function runPrimary(workerCount: number, url: string): void {
     }, STOP_GRACE_MS).unref();
   }
 
-  function answer(worker: Worker, { calls }: LimitRequestMessage): void {
-    const replies: LimitReplyMessage["replies"] = [];
-    for (const { id, call } of calls) {
-      try {
-        const result = book.run(call, worker.id);
-        if (id !== undefined) replies.push({ id, result });
-      } catch (error) {
-        if (id !== undefined) replies.push({ id, error: error instanceof Error ? error.message : String(error) });
-      }
-    }
-    if (replies.length > 0) worker.send({ type: LIMITS_MESSAGE, replies } satisfies LimitReplyMessage, undefined, undefined, ignoreGoneWorker);
-  }
-
   function onWorkerMessage(worker: Worker, message: WorkerMessage): void {
     if (message.type === LOG_MESSAGE) {
       process.stdout.write(message.text);
@@ -65,8 +46,7 @@ export function runPrimary(workerCount: number, url: string): void {
   }
 
   cluster.on("message", (worker, message: unknown) => {
-    if (isLimitRequest(message)) answer(worker, message);
-    else if (isWorkerMessage(message)) onWorkerMessage(worker, message);
+    if (isWorkerMessage(message)) onWorkerMessage(worker, message);
   });
 
   cluster.on("listening", (worker) => {
@@ -79,7 +59,6 @@ export function runPrimary(workerCount: number, url: string): void {
 
   cluster.on("exit", (worker, code, signal) => {
     alive.delete(worker);
-    book.releaseAll(worker.id);
     const served = listening.delete(worker);
     if (stopping) {
       if (alive.size === 0) process.exit(exitCode);

@@ -1,7 +1,7 @@
-import { join } from "node:path";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startThread } from "@/lib/core/thread";
 import { runReadTask, type ReadTaskArgs, type ReadTaskName, type ReadTaskResult } from "@/lib/domain/reads/read-tasks";
-import { READ_POOL_KEY, type ReadPool } from "@/lib/dashboard/background";
+import { READ_POOL_KEY, type ReadPool } from "@/lib/dashboard/read-pool-client";
 import { later } from "@/lib/dashboard/defer";
 
 // The dashboard's heavy reads (counts, facets, the chart, searches, its pages of rows) run on a few
@@ -19,12 +19,8 @@ interface Reader {
   alive: boolean;
 }
 
-const WORKER_FILE = join(process.cwd(), "lib", "server", "read-worker.ts");
-// Node 20 does not pass the main thread's `--import tsx` hooks on to workers: each registers tsx itself.
-const WORKER_SOURCE = `require("tsx/cjs"); require(${JSON.stringify(WORKER_FILE)});`;
-
 function startReader(readers: Reader[], index: number): Reader {
-  const reader: Reader = { worker: new Worker(WORKER_SOURCE, { eval: true }), pending: new Map(), alive: true };
+  const reader: Reader = { worker: startThread("lib/server/read-worker.ts"), pending: new Map(), alive: true };
   reader.worker.on("message", ({ id, result, error }: { id: number; result?: unknown; error?: { name: string; message: string } }) => {
     const job = reader.pending.get(id);
     if (!job) return;

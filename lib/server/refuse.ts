@@ -1,14 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { AppError } from "@/lib/core/errors";
-import { ALLOWED_METHODS, PROBLEM_CONTENT_TYPE, toProblem } from "@/lib/api/problem";
-import { isApiPath } from "@/lib/http/api-path";
 import { nodeHeaderReader } from "@/lib/http/incoming";
 import { crossSiteRefusal, crossSiteRefusalMessage } from "@/lib/http/same-origin";
 import { isValidRouterState } from "./router-state";
 
 // Requests Next.js would answer with a 500 although the client is at fault, refused here instead:
+// (/v1 never gets here: lib/api/dispatch.ts answers all of it.)
 // - methods other than the ones the app knows: Next.js builds a WHATWG Request for each request,
-//   which throws on TRACE, TRACK and CONNECT (405, with a problem body under /v1);
+//   which throws on TRACE, TRACK and CONNECT (405);
 // - a write (POST, PUT, PATCH, DELETE) outside /v1 from another site, or from no site (`Origin: null`,
 //   neither Origin nor Sec-Fetch-Site): Next.js answers a server action (a POST to a page, with a
 //   Next-Action header or a form body) from another origin with a 500 and logs "Invalid Server
@@ -22,23 +20,15 @@ const HANDLED_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Answers the request when it must be refused; false when Next.js can handle it. */
-export function refuseUnhandledRequest(request: IncomingMessage, response: ServerResponse, requestId: string): boolean {
+export function refuseUnhandledRequest(request: IncomingMessage, response: ServerResponse): boolean {
   if (!HANDLED_METHODS.has(request.method ?? "")) {
     response.statusCode = 405;
-    if (isApiPath(request.url ?? "/")) {
-      const error = new AppError("method_not_allowed", `${request.method} is not allowed here: this API is read-only (allowed: ${ALLOWED_METHODS}).`);
-      response.setHeader("Allow", ALLOWED_METHODS);
-      response.setHeader("Cache-Control", "no-store");
-      response.setHeader("Content-Type", PROBLEM_CONTENT_TYPE);
-      response.end(JSON.stringify(toProblem(error, requestId)));
-    } else {
-      response.setHeader("Allow", "GET, HEAD, POST, OPTIONS");
-      response.setHeader("Content-Type", "text/plain; charset=utf-8");
-      response.end("Method Not Allowed\n");
-    }
+    response.setHeader("Allow", "GET, HEAD, POST, OPTIONS");
+    response.setHeader("Content-Type", "text/plain; charset=utf-8");
+    response.end("Method Not Allowed\n");
     return true;
   }
-  if (!isApiPath(request.url ?? "/") && !SAFE_METHODS.has(request.method!)) {
+  if (!SAFE_METHODS.has(request.method!)) {
     const refusal = crossSiteRefusal(nodeHeaderReader(request.headers));
     if (refusal) {
       response.statusCode = 403;
@@ -48,7 +38,7 @@ export function refuseUnhandledRequest(request: IncomingMessage, response: Serve
       return true;
     }
   }
-  if (!isApiPath(request.url ?? "/") && !isValidRouterState(request.headers["next-router-state-tree"])) {
+  if (!isValidRouterState(request.headers["next-router-state-tree"])) {
     response.statusCode = 400;
     response.setHeader("Content-Type", "text/plain; charset=utf-8");
     response.end("Bad Request: malformed Next-Router-State-Tree header\n");
@@ -58,11 +48,8 @@ export function refuseUnhandledRequest(request: IncomingMessage, response: Serve
 }
 
 /**
- * A path with a malformed percent-encoding (`/v1/waitlist/%ZZ`, `/waitlists/%FF`) gets every "%"
- * escaped, so it reaches the routes as literal text (a 400 or 404) instead of Next.js failing to
- * decode it (a 500). lib/api/proxy.ts does the same for /v1 under `next dev`, as a rewrite, which
- * Next.js performs as an HTTP request to itself; done here, no rewrite is needed (that rewrite fails
- * with a 500 when the client sends `X-Forwarded-Proto: https`).
+ * A path with a malformed percent-encoding (`/waitlists/%FF`) gets every "%" escaped, so it reaches
+ * the routes as literal text (a 404) instead of Next.js failing to decode it (a 500).
  */
 export function escapeMalformedPath(request: IncomingMessage) {
   const target = request.url ?? "/";

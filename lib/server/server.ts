@@ -9,8 +9,7 @@ import { peerAddress, resolveClientAddress } from "@/lib/http/client-address";
 import { env } from "@/lib/core/env";
 import { NO_CONTENT_CSP, NO_CONTENT_SECURITY_HEADER_LIST, STATIC_SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { requestContextStorage, type RequestContext } from "@/lib/http/request-context";
-import { matchApiRoute, serveApiRoute } from "./api-routes";
-import { cleanNextApiHeaders } from "./next-api-headers";
+import { serveApi } from "./api-routes";
 import { compressWhenWritten } from "@/lib/http/compression";
 import { isApiPath } from "@/lib/http/api-path";
 import { batchedLineWriter, logWhenDone } from "./request-log";
@@ -39,14 +38,13 @@ export async function startServer() {
       clientAddress: resolveClientAddress(peerAddress(request.socket), request.headers["x-forwarded-for"], TRUSTED_PROXY_HOPS),
     };
     if (REQUEST_LOG === "on") logWhenDone(request, response, context, writeLine);
-    // A /v1 GET or HEAD: the fast path writes every header itself, in one list.
-    const apiRoute = matchApiRoute(request);
-    if (apiRoute) return serve(context, response, () => serveApiRoute(apiRoute, request, response));
+    // /v1 (and `//v1/…`, which it redirects): the API's dispatcher; Next.js never sees it.
+    if (isApiPath((request.url ?? "/").replace(/^\/{2,}/, "/"))) return serve(context, response, () => serveApi(request, response));
     response.setHeader("Request-Id", context.requestId);
     // Every response, including Next.js's own redirects and errors; pages replace the CSP with
     // their nonce policy (proxy.ts).
     for (let index = 0; index < NO_CONTENT_SECURITY_HEADER_LIST.length; index += 2) response.setHeader(NO_CONTENT_SECURITY_HEADER_LIST[index]!, NO_CONTENT_SECURITY_HEADER_LIST[index + 1]!);
-    if (refuseUnhandledRequest(request, response, context.requestId)) return;
+    if (refuseUnhandledRequest(request, response)) return;
     escapeMalformedPath(request);
     serve(context, response, () => forward(request, response));
   });
@@ -63,16 +61,12 @@ export async function startServer() {
   }
 
   /**
-   * Hands the request to a /v1 handler directly, or to Next.js (a multipart POST to a page only once
-   * its body is known to parse). Next.js compresses pages, but not route handlers' bodies (the CSV
-   * export): compressWhenWritten does, unless Next.js already encoded the response.
+   * Hands the request to Next.js (a multipart POST to a page only once its body is known to parse).
+   * Next.js compresses pages, but not route handlers' bodies (the CSV export): compressWhenWritten
+   * does, unless Next.js already encoded the response.
    */
   async function forward(request: IncomingMessage, response: ServerResponse) {
-    const apiRoute = matchApiRoute(request);
-    if (apiRoute) return serveApiRoute(apiRoute, request, response);
-    // Next.js treats `//v1/…` as `/v1/…` (and redirects it).
-    if (isApiPath((request.url ?? "/").replace(/^\/{2,}/, "/"))) cleanNextApiHeaders(request, response);
-    else compressWhenWritten(request, response);
+    compressWhenWritten(request, response);
     if (!isPageFormPost(request)) return handle(request, response);
     const checked = await checkedFormPost(request);
     if (typeof checked !== "number") return handle(checked, response);

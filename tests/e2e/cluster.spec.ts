@@ -12,7 +12,8 @@ import { startTestServer, type TestServer } from "./test-server";
 // `npm start` with WEB_CONCURRENCY=2: a primary and two workers on one port. Every request below
 // opens a connection of its own, and node:cluster hands each new connection to the next worker, so
 // consecutive requests alternate between the workers (the log line's pid shows which one served).
-// Each limit must still trip at its documented count, as if one process counted everything.
+// Each worker allows its share of every limit (the limit ÷ 2): with connections alternating, a
+// limit trips at its documented count, and each answer's RateLimit header is its worker's count.
 
 const LIMITS = { RATE_LIMIT_PER_MINUTE: 6, AUTH_FAILURES_PER_MINUTE: 4, DASHBOARD_REQUESTS_PER_MINUTE: 6 };
 // Large enough (about 20 MB of CSV) that an export nobody reads stays running (see cost-bounds.spec.ts).
@@ -90,31 +91,32 @@ test("one primary and two workers share the port; connections go to both; one li
   expect(new Set(await servedBy(answers))).toEqual(new Set(workers));
 });
 
-test("the per-key limit holds across workers: the 429 comes at request RATE_LIMIT_PER_MINUTE + 1", async () => {
+test("each worker allows half the per-key limit: alternating, the 429 comes at request RATE_LIMIT_PER_MINUTE + 1", async () => {
   const key = createApiKey({ name: "cluster per key", roles: ["waitlist:view"] }, server.db()).key;
   const answers = [];
   for (let index = 0; index < LIMITS.RATE_LIMIT_PER_MINUTE + 2; index++) answers.push(await request("/v1/waitlist", from("198.51.100.1", { authorization: `Bearer ${key}` })));
   expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
-  expect(answers.map(remaining)).toEqual([5, 4, 3, 2, 1, 0, 0, 0]);
+  expect(answers.map(remaining)).toEqual([2, 2, 1, 1, 0, 0, 0, 0]);
+  expect(answers[0]!.headers["ratelimit-policy"]).toBe('"per-key";q=3;w=60');
   expect(answers[6]!.headers["retry-after"]).toBeDefined();
   expect(new Set(await servedBy(answers))).toEqual(new Set(workers));
 });
 
-test("failed authentications per address hold across workers, and then refuse a valid key too", async () => {
+test("each worker allows half the failed authentications per address, and then refuses a valid key too", async () => {
   const key = createApiKey({ name: "cluster failures", roles: ["waitlist:view"] }, server.db()).key;
   const wrong = { authorization: `Bearer wl_${"x".repeat(43)}` };
   const answers = [];
   for (let index = 0; index < LIMITS.AUTH_FAILURES_PER_MINUTE + 1; index++) answers.push(await request("/v1/waitlist", from("203.0.113.9", wrong)));
   for (let index = 0; index < 2; index++) answers.push(await request("/v1/waitlist", from("203.0.113.9", { authorization: `Bearer ${key}` })));
   expect(answers.map((answer) => answer.status)).toEqual([401, 401, 401, 401, 429, 429, 429]);
-  expect(answers.map(remaining)).toEqual([3, 2, 1, 0, 0, 0, 0]);
+  expect(answers.map(remaining)).toEqual([1, 1, 0, 0, 0, 0, 0]);
   expect(answers.every((answer) => String(answer.headers["ratelimit-policy"]).startsWith('"auth-failures"'))).toBe(true);
   expect(new Set(await servedBy(answers))).toEqual(new Set(workers));
   // The key itself was charged nothing.
-  expect(remaining(await request("/v1/waitlist", from("203.0.113.10", { authorization: `Bearer ${key}` })))).toBe(5);
+  expect(remaining(await request("/v1/waitlist", from("203.0.113.10", { authorization: `Bearer ${key}` })))).toBe(2);
 });
 
-test("the dashboard budget of a session holds across workers", async () => {
+test("each worker allows half the dashboard budget of a session", async () => {
   const key = createApiKey({ name: "cluster dashboard", roles: ["waitlist:view"] }, server.db());
   const cookie = { cookie: `${SESSION_COOKIE}=${createSession(key.id, server.db()).token}` };
   const answers = [];
@@ -123,7 +125,7 @@ test("the dashboard budget of a session holds across workers", async () => {
   expect(new Set(await servedBy(answers))).toEqual(new Set(workers));
 });
 
-test("a session runs at most two CSV exports at once across workers", async () => {
+test("a session runs at most two CSV exports at once, one per worker", async () => {
   const key = createApiKey({ name: "cluster exports", roles: ["waitlist:view"] }, server.db());
   const cookie = { cookie: `${SESSION_COOKIE}=${createSession(key.id, server.db()).token}` };
   const path = `/waitlists/${waitlistId}/export`;

@@ -19,7 +19,7 @@ let server: TestServer;
 let waitlistId: string;
 
 test.beforeAll(async () => {
-  server = await startTestServer({ portOffset: 6, name: "cost-bounds", env: { DASHBOARD_REQUESTS_PER_MINUTE: String(BUDGET), REQUEST_LOG: "off" } });
+  server = await startTestServer({ portOffset: 6, name: "cost-bounds", env: { WEB_CONCURRENCY: "1", DASHBOARD_REQUESTS_PER_MINUTE: String(BUDGET), REQUEST_LOG: "off" } });
   const db = server.db();
   waitlistId = createWaitlist({ name: "Cost bounds", website: "https://example.com" }, db).id;
   const insert = db.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?)");

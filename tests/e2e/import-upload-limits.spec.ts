@@ -36,7 +36,7 @@ test.describe("one server, default limits", () => {
     const elapsed = Date.now() - started;
     expect(refused.status).toBe(409);
     expect(await refused.text()).toBe("Another import is running on this server: upload this file again once it has finished. Nothing was imported.\n");
-    // Two workers share the one slot; SQLite's busy wait (5 s) is never reached.
+    // Two workers share the one import lock; SQLite's busy wait (5 s) is never reached.
     expect(elapsed).toBeLessThan(2_000);
 
     await running.finished;
@@ -102,7 +102,7 @@ test.describe("one server, default limits", () => {
 
 test("uploads count against the session's dashboard budget, with pages, and a refused upload imports nothing", async () => {
   const temporaryFolder = mkdtempSync(join(tmpdir(), "waitlist-budget-tmp-"));
-  const server = await startTestServer({ portOffset: 42, name: "import-budget", env: { TMPDIR: temporaryFolder, REQUEST_LOG: "off", DASHBOARD_REQUESTS_PER_MINUTE: "4" } });
+  const server = await startTestServer({ portOffset: 42, name: "import-budget", env: { TMPDIR: temporaryFolder, REQUEST_LOG: "off", WEB_CONCURRENCY: "1", DASHBOARD_REQUESTS_PER_MINUTE: "4" } });
   try {
     const { waitlistId, headers, uploadUrl } = uploadFixture(server, "Budget");
     expect((await fetch(`${server.url}/waitlists/${waitlistId}`, { headers })).status).toBe(200);

@@ -9,6 +9,8 @@ import { startTestServer, type TestServer } from "./test-server";
 // The /v1 rate limits on a server of their own with tiny limits (5 requests per key, 3 failed
 // authentications per address, per minute). The server trusts one proxy hop, so each test can act
 // as a different client address with X-Forwarded-For (an IP address; anything else is ignored).
+// One process (WEB_CONCURRENCY=1) counts the whole limit; cluster.spec.ts has two workers, each
+// allowing half.
 
 let server: TestServer;
 let api: APIRequestContext;
@@ -27,7 +29,7 @@ test.beforeAll(async () => {
   server = await startTestServer({
     portOffset: 1,
     name: "rate-limit",
-    env: { RATE_LIMIT_PER_MINUTE: "5", AUTH_FAILURES_PER_MINUTE: "3", TRUSTED_PROXY_HOPS: "1" },
+    env: { WEB_CONCURRENCY: "1", RATE_LIMIT_PER_MINUTE: "5", AUTH_FAILURES_PER_MINUTE: "3", TRUSTED_PROXY_HOPS: "1" },
   });
   api = await playwrightRequest.newContext({ baseURL: server.url });
   contract = await Contract.load(api);

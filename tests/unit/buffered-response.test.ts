@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { BufferedResponse } from "@/lib/api/buffered-response";
 
-// The fast path writes bufferedText; everyone else must see an ordinary Response.
+// The production server writes bufferedText; everyone else must see an ordinary Response.
 describe("BufferedResponse", () => {
   const make = () => new BufferedResponse('{"a":"é"}', { status: 201, headers: { "Content-Type": "application/json" } });
 
-  it("keeps status and headers, and hands the text to the fast path without a stream", () => {
+  it("keeps status and headers, and hands the text to the production server without a stream", () => {
     const response = make();
     expect(response).toBeInstanceOf(Response);
     expect([response.status, response.headers.get("content-type"), response.bufferedText]).toEqual([201, "application/json", '{"a":"é"}']);

@@ -6,9 +6,9 @@ import { Transform } from "node:stream";
 import { brotliDecompressSync, constants, createBrotliDecompress, createGunzip, gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { compressWhenWritten, MIN_COMPRESSED_BYTES } from "@/lib/http/compression";
-import { serveApiRoute } from "@/lib/server/api-routes";
+import { writeApiResponse } from "@/lib/server/api-routes";
 
-// Real node:http servers and clients: what the production server's fast path (serveApiRoute) and
+// Real node:http servers and clients: what the production server writes for /v1 (writeApiResponse) and
 // the wrapper around Next.js's responses (compressWhenWritten) put on the wire.
 
 const servers: Server[] = [];
@@ -62,7 +62,7 @@ function decodedUpTo(decoder: Transform, length: number): Promise<string> {
 
 const batch = (index: number) => JSON.stringify(Array.from({ length: 200 }, (_, item) => ({ email: `user${index}-${item}@example.com`, verified: item % 2 === 0 })));
 
-describe.each(["br", "gzip"] as const)("the /v1 fast path with Accept-Encoding: %s", (coding) => {
+describe.each(["br", "gzip"] as const)("what the production server writes for /v1 with Accept-Encoding: %s", (coding) => {
   it("sends each batch of a stream compressed and flushed: the client decodes it before the next is read", async () => {
     let releaseSecond!: () => void;
     const secondMayCome = new Promise<void>((resolve) => (releaseSecond = resolve));
@@ -82,7 +82,7 @@ describe.each(["br", "gzip"] as const)("the /v1 fast path with Accept-Encoding: 
         { highWaterMark: 0 },
       );
       const handler = async () => new Response(body, { headers: { "Content-Type": "application/json; charset=utf-8" } });
-      void serveApiRoute({ handler, params: {} }, request, response);
+      void handler().then((result) => writeApiResponse(result, request, response));
     });
     const response = await get(url, coding);
     expect(response.headers["content-encoding"]).toBe(coding);
@@ -104,7 +104,7 @@ describe.each(["br", "gzip"] as const)("the /v1 fast path with Accept-Encoding: 
     const url = await listen((request, response) => {
       const text = request.url === "/large" ? large : small;
       const handler = async () => new Response(text, { headers: { "Content-Type": "application/json; charset=utf-8", "Content-Length": String(Buffer.byteLength(text)) } });
-      void serveApiRoute({ handler, params: {} }, request, response);
+      void handler().then((result) => writeApiResponse(result, request, response));
     });
     const big = await get(`${url}/large`, coding);
     const bytes = await readAll(big);

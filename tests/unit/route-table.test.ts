@@ -1,48 +1,49 @@
 import { readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
-import * as methods from "@/lib/api/methods";
-import { API_ROUTES, openApiDocument, routeModule, type ApiPathTemplate } from "@/lib/api/route-table";
-import { matchApiRoute } from "@/lib/server/api-routes";
+import { dispatchApi, matchApiPath } from "@/lib/api/dispatch";
+import { API_ROUTES, openApiDocument } from "@/lib/api/route-table";
 
-// The route table (lib/api/route-table.ts) against what derives from it: the route files under
-// app/v1, the OpenAPI paths and the production server's fast path.
+// The route table (lib/api/route-table.ts) against what derives from it: the dispatcher, the one
+// matcher of /v1 (lib/api/dispatch.ts), the catch-all route that hands it `next dev`'s requests,
+// and the OpenAPI paths.
 
 const V1 = join(process.cwd(), "app", "v1");
 const METHODS = ["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"];
 
-/** Every app/v1/**\/route.ts but the catch-all 404 (app/v1/[[...path]]), by the template its folder spells. */
-function routeFiles(): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const entry of readdirSync(V1, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || entry.name !== "route.ts") continue;
-    const folder = relative(V1, entry.parentPath);
-    if (folder.split(sep).includes("[[...path]]")) continue;
-    const template = `/${folder.split(sep).join("/")}`.replace(/\[(\w+)\]/g, "{$1}");
-    files.set(template, join(entry.parentPath, entry.name));
-  }
-  return files;
-}
-
 const templates = API_ROUTES.map((route) => route.template);
 const ID = "5c1e0b8e-1f0a-4c3e-9a57-0c6f1d2e3a4b";
 const pathOf = (template: string, id = ID) => `/v1${template.replace("{id}", id)}`;
+const send = (method: string, path: string) => dispatchApi(new Request(`http://localhost${path}`, { method }));
 
 describe("the /v1 route table", () => {
-  it("has a route file for every entry and an entry for every route file", () => {
-    expect([...routeFiles().keys()].sort()).toEqual([...templates].sort());
-  });
-
-  it.each([...routeFiles()])("%s: the route file exports the table's module and force-dynamic, nothing else", async (template, file) => {
-    const exported = (await import(file)) as Record<string, unknown>;
+  it("app/v1 holds one route file, the catch-all, and every method it exports is the dispatcher", async () => {
+    const files = readdirSync(V1, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    expect(files.map((entry) => join(relative(V1, entry.parentPath), entry.name).split(sep).join("/"))).toEqual(["[[...path]]/route.ts"]);
+    const exported = (await import(join(V1, "[[...path]]", "route.ts"))) as Record<string, unknown>;
     expect(Object.keys(exported).sort()).toEqual([...METHODS, "dynamic"].sort());
     expect(exported.dynamic).toBe("force-dynamic");
-    const fromTable = routeModule(template as ApiPathTemplate) as unknown as Record<string, unknown>;
-    for (const method of METHODS) expect(exported[method], method).toBe(fromTable[method]);
-    expect(fromTable.HEAD).toBe(fromTable.GET);
-    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) expect(fromTable[method], method).toBe(methods[method as keyof typeof methods]);
-    // OPTIONS is the route's own: a public route answers CORS preflights from any origin.
-    expect(fromTable.OPTIONS).toBeTypeOf("function");
+    for (const method of METHODS) expect(exported[method], method).toBe(exported.GET);
+    const answer = await (exported.GET as (request: Request) => Promise<Response>)(new Request("http://localhost/v1/openapi.json"));
+    expect(answer.status).toBe(200);
+  });
+
+  it.each(API_ROUTES.map((route) => [route.template, route.needsKey] as const))("%s: GET and HEAD reach its handler, OPTIONS is 204, any other method 405", async (template, needsKey) => {
+    for (const method of ["GET", "HEAD"]) {
+      const response = await send(method, pathOf(template));
+      // Without a key, a keyed route's wrapper answers 401 before the handler; the public one answers.
+      expect(response.status, `${method} ${template}`).toBe(needsKey ? 401 : 200);
+      expect(response.headers.get("request-id")).toMatch(/^[0-9a-f-]{36}$/);
+      if (method === "HEAD") expect(await response.text()).toBe("");
+    }
+    const options = await send("OPTIONS", pathOf(template));
+    expect(options.status).toBe(204);
+    expect(options.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      const refused = await send(method, pathOf(template));
+      expect(refused.status, `${method} ${template}`).toBe(405);
+      expect(((await refused.json()) as { code: string }).code).toBe("method_not_allowed");
+    }
   });
 
   it("gives the OpenAPI document exactly its paths and operations, public ones without security", () => {
@@ -57,23 +58,27 @@ describe("the /v1 route table", () => {
     }
   });
 
-  it("gives the fast path GET and HEAD of each template, with its parameters decoded", () => {
+  it("matches each template once, with its parameters percent-decoded (kept as they are when they do not decode)", () => {
     for (const template of templates) {
-      for (const method of ["GET", "HEAD"]) {
-        const match = matchApiRoute({ method, url: `${pathOf(template, "a%20b")}?limit=1` });
-        expect(match?.handler, `${method} ${template}`).toBe(routeModule(template).GET);
-        expect(match?.params).toEqual(template.includes("{id}") ? { id: "a b" } : {});
-      }
+      const match = matchApiPath(pathOf(template, "a%20b"));
+      expect(match && "template" in match ? match.template : null, template).toBe(template);
+      expect(match && "params" in match ? match.params : null).toEqual(template.includes("{id}") ? { id: "a b" } : {});
     }
+    expect(matchApiPath("/v1/waitlist/%ZZ/signup")).toMatchObject({ template: "/waitlist/{id}/signup", params: { id: "%ZZ" } });
   });
 
-  it("leaves everything else to Next.js: other methods, trailing slashes, unknown paths, undecodable segments", () => {
-    for (const template of templates) {
-      for (const method of ["OPTIONS", "POST", "DELETE", "TRACE"]) expect(matchApiRoute({ method, url: pathOf(template) }), `${method} ${template}`).toBeNull();
-      expect(matchApiRoute({ method: "GET", url: `${pathOf(template)}/` })).toBeNull();
+  it("redirects a trailing or doubled slash to the canonical path; finds nothing for other paths (404)", async () => {
+    expect(matchApiPath("/v1/waitlist/")).toEqual({ redirect: "/v1/waitlist" });
+    expect(matchApiPath("/v1/")).toEqual({ redirect: "/v1" });
+    expect(matchApiPath("//v1/waitlist")).toEqual({ redirect: "/v1/waitlist" });
+    expect(matchApiPath(`/v1//waitlist/${ID}/`)).toEqual({ redirect: `/v1/waitlist/${ID}` });
+    for (const path of ["/v1", "/v1/waitlists", "/v1/waitlist/a/b", "/v1/openapiXjson", "/waitlist", "/v1/waitlist/%E0%A4%A/signup/x"]) {
+      expect(matchApiPath(path), path).toBeNull();
     }
-    for (const url of ["/v1", "/v1/", "/v1/waitlists", "/v1/waitlist/a/b", "/v1/openapiXjson", "/v1/waitlist/%ZZ", "/waitlist", "/v1/waitlist/%E0%A4%A/signup"]) {
-      expect(matchApiRoute({ method: "GET", url }), url).toBeNull();
-    }
+    const redirected = await send("GET", "/v1/waitlist/?limit=1");
+    expect([redirected.status, redirected.headers.get("location"), redirected.headers.get("cache-control")]).toEqual([308, "/v1/waitlist?limit=1", "no-store"]);
+    const missing = await send("DELETE", "/v1/nope");
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { code: string }).code).toBe("not_found");
   });
 });

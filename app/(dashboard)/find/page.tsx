@@ -4,7 +4,7 @@ import { DoneNotice } from "@/components/done-notice";
 import { ERASED_DATA_STILL_ON_DISK } from "@/lib/domain/signups/erase";
 import { buttonClass } from "@/components/styles";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
-import { readInBackground } from "@/lib/dashboard/background";
+import { readInBackground } from "@/lib/dashboard/read-pool-client";
 import { FIND_LIMIT, MIN_CONTAINS_LENGTH, parseFindParams } from "./find-params";
 import { FinderForm } from "./finder-form";
 import { FoundSignups } from "./found-signups";

@@ -4,7 +4,7 @@ import { DoneNotice } from "@/components/done-notice";
 import { ERASED_DATA_STILL_ON_DISK } from "@/lib/domain/signups/erase";
 import { PendingNavigationProvider } from "@/components/pending-navigation";
 import { requireSession, requestOrigin } from "@/lib/dashboard/auth";
-import { readInBackground } from "@/lib/dashboard/background";
+import { readInBackground } from "@/lib/dashboard/read-pool-client";
 import { DASHBOARD_PAGE_SIZES, lastReachablePage, MAX_PAGED_ROWS, parseSignupTableParams } from "@/lib/domain/list-params";
 import { cutAt } from "@/lib/domain/signups/counts";
 import { dashboardScope } from "@/lib/domain/signups/dashboard-scope";

@@ -1,7 +1,7 @@
 import { requireSession } from "@/lib/dashboard/auth";
 import { SESSION_ID_HEADER } from "@/lib/dashboard/budget";
 import { EXPORT_SLOTS, EXPORTS_PER_SESSION, releasingWhenDone } from "@/lib/dashboard/export-slots";
-import { sharedLimits } from "@/lib/http/shared-limits";
+import { serverLimits } from "@/lib/http/limits";
 import { parseSignupTableParams } from "@/lib/domain/list-params";
 import { dashboardScope } from "@/lib/domain/signups/dashboard-scope";
 import { signupCsvStream } from "@/lib/domain/signups/csv";
@@ -38,7 +38,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   if (request.method === "HEAD") return new Response(null, { headers });
   // proxy.ts always sets the header on this path; the key id is only a stricter fallback.
   const sessionId = request.headers.get(SESSION_ID_HEADER) ?? session.key.id;
-  const release = await sharedLimits().take(EXPORT_SLOTS, sessionId);
+  const release = serverLimits().take(EXPORT_SLOTS, sessionId);
   if (!release) {
     return new Response(`Too many exports at once: this session already has ${EXPORTS_PER_SESSION} CSV exports running. Wait until one has finished (or cancel it), then try again.\n`, {
       status: 429,
