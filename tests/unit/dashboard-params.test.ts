@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SIGNUP_TABLE, shellWord, signupApiPath, signupCliCommand, signupExportHref, signupTableHref, withInput } from "@/app/(dashboard)/waitlists/[id]/table-url";
-import { parseSignupTableParams, parseWaitlistTableParams } from "@/lib/domain/list-params";
+import { DEFAULT_SIGNUP_TABLE, shellWord, signupApiPath, signupCliCommand, signupExportHref, signupTableHref, withInput } from "@/lib/dashboard/signup-table-url";
+import { parseSignupTableParams } from "@/lib/dashboard/signup-table";
+import { parseWaitlistTableParams } from "@/lib/dashboard/waitlist-table";
 
 describe("dashboard URL state", () => {
   it("has the defaults of the shared parser", () => {
