@@ -17,12 +17,15 @@ export function SearchBox({
   value,
   hrefFor,
   hidden = {},
+  name = "q",
 }: {
   label: string;
   placeholder: string;
   value: string;
   hrefFor: (query: string) => string;
   hidden?: Record<string, string>;
+  /** The query parameter of the search without JavaScript. */
+  name?: string;
 }) {
   const id = useId();
   const { navigate } = usePendingNavigation();
@@ -63,7 +66,7 @@ export function SearchBox({
       <input
         id={id}
         type="search"
-        name="q"
+        name={name}
         value={text}
         maxLength={200}
         placeholder={placeholder}

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import { MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import type { CodeSample, HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "./openapi-types";
-import { INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS } from "@/lib/domain/signups/filter";
+import { FILTER_KEYS, INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS, SIGNUP_FILTERS } from "@/lib/domain/signups/filter";
 import { SIGNUP_FIELDS, signupResponseSchema, signupWithFieldsSchema } from "@/lib/domain/signups/response";
 import { UUID_PATTERN } from "@/lib/domain/waitlists/id";
 import { waitlistResponseSchema } from "@/lib/domain/waitlists/response";
@@ -120,17 +120,11 @@ const pathId: ParameterObject = {
 };
 
 // Query parameters come from the same zod schemas the handlers parse with, so the document lists
-// exactly the accepted parameters; only the descriptions are written here.
-const queryDescriptions: Record<keyof typeof signupListParamsSchema.shape, string> = {
-  verified: "Only signups whose email is verified (`true`) or not verified (`false`). Exactly these two words; anything else is a 400.",
-  referral: "Only signups that came from a referral (`true`) or not (`false`). Exactly these two words; combined with `verified` it means both (AND).",
-  created_since:
-    "Only signups created at or after this instant (inclusive): an ISO 8601 date (`2026-10-01`, midnight UTC) or a date-time with an offset (`2026-10-01T09:30:00Z`, `2026-10-01T11:30:00+02:00`; in a URL the `+` is written `%2B`). A date-time without an offset, an impossible date (`2026-02-30`) or any other text is a 400.",
-  created_until:
-    "Only signups created before this instant (exclusive), in the same forms as `created_since`: `created_since=2026-10-01&created_until=2026-11-01` is the whole of October (UTC). It must be later than `created_since`, else a 400 names `created_until`.",
-  email: "Only the signup with exactly this address, compared case-insensitively (ASCII letters): at most one signup, since a waitlist holds an address once. 1–320 characters.",
-  email_contains:
-    "Only signups whose address contains this text, compared case-insensitively (ASCII letters), like the dashboard search: `@acme.com`, `jane`. `%` and `_` are plain characters. Text of 3 characters or more is answered from a trigram index; shorter text reads the whole list. 1–320 characters.",
+// exactly the accepted parameters. A filter's description and wire form are its descriptor's
+// (lib/domain/signups/filter.ts); the others' are written here.
+const filterDocs = Object.fromEntries(FILTER_KEYS.map((key) => [SIGNUP_FILTERS[key].name, SIGNUP_FILTERS[key].openapi]));
+type FilterName = (typeof SIGNUP_FILTERS)[keyof typeof SIGNUP_FILTERS]["name"];
+const queryDescriptions: Record<Exclude<keyof typeof signupListParamsSchema.shape, FilterName>, string> = {
   fields:
     "The fields of each signup object, comma-separated (`fields=email,created_at,id`), among `email`, `verified`, `referral`, `custom_inputs`, `created_at` (ISO 8601 UTC with milliseconds) and `id` (an opaque string, stable for the life of the signup). They are returned in that order, whatever the order asked. Without `fields`, exactly the first four (the `Signup` schema); with it, the `SignupWithFields` schema. An unknown name is a 400 that names it. Paging is unaffected: a cursor continues with any `fields`.",
   limit: `Return one page of at most this many items (an integer from 1 to ${MAX_PAGE_LIMIT}) instead of the whole list. The \`Link\` header leads to the next page.`,
@@ -138,25 +132,26 @@ const queryDescriptions: Record<keyof typeof signupListParamsSchema.shape, strin
 };
 
 // What a client writes where the zod schema only says "text" (the handler parses the text itself):
-// limit is the integer it must spell, the instants are RFC 3339 dates or date-times, and fields is a
-// list written comma-separated in one parameter (style form without explode, as generated clients serialize arrays).
-const instantSchema: JsonSchema = { anyOf: [{ type: "string", format: "date" }, { type: "string", format: "date-time" }], examples: ["2026-10-01", "2026-10-01T09:30:00Z"] };
+// limit is the integer it must spell, and fields is a list written comma-separated in one parameter
+// (style form without explode, as generated clients serialize arrays).
 const wireForms: Partial<Record<keyof typeof queryDescriptions, Pick<ParameterObject, "schema" | "style" | "explode">>> = {
   limit: { schema: { type: "integer", minimum: 1, maximum: MAX_PAGE_LIMIT } },
-  created_since: { schema: instantSchema },
-  created_until: { schema: instantSchema },
   fields: { style: "form", explode: false, schema: { type: "array", items: { type: "string", enum: [...SIGNUP_FIELDS] }, minItems: 1, uniqueItems: true } },
 };
 
 function queryParameters(schema: typeof signupListParamsSchema | typeof waitlistListParamsSchema): ParameterObject[] {
   const properties = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" }).properties as Record<string, JsonSchema>;
-  return Object.keys(schema.shape).map((name) => ({
-    name,
-    in: "query",
-    required: false,
-    description: queryDescriptions[name as keyof typeof queryDescriptions],
-    ...(wireForms[name as keyof typeof queryDescriptions] ?? { schema: properties[name]! }),
-  }));
+  return Object.keys(schema.shape).map((name) => {
+    const filter = filterDocs[name];
+    if (filter) return { name, in: "query", required: false, description: filter.description, schema: filter.schema as JsonSchema };
+    return {
+      name,
+      in: "query",
+      required: false,
+      description: queryDescriptions[name as keyof typeof queryDescriptions],
+      ...(wireForms[name as keyof typeof queryDescriptions] ?? { schema: properties[name]! }),
+    };
+  });
 }
 
 // `input.<label>=<value>` is a family of parameters whose names share a prefix; OpenAPI 3.1 names each

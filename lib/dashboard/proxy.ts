@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { budgetExceededResponse, dashboardBudget, SESSION_ID_HEADER, sessionIdOf } from "./budget";
 import { serverLimits } from "@/lib/http/limits";
+import { renamedFilterQuery } from "./legacy-filter-names";
 import { signInHref } from "./return-path";
 import { isHttpsRequest } from "@/lib/http/origin";
 import { isPublicPath, REQUEST_PATH_HEADER, sessionCookieName } from "./session-cookie";
@@ -19,6 +20,12 @@ export async function dashboardProxy(request: NextRequest, forwarded = new Heade
   const { pathname } = request.nextUrl;
   if (isPublicPath(pathname)) return NextResponse.next({ request: { headers: forwarded } });
   const search = new URLSearchParams(request.nextUrl.search);
+  const renamed = renamedFilterQuery(pathname, search);
+  if (renamed) {
+    const target = new URL(request.url);
+    target.search = renamed.toString();
+    return NextResponse.redirect(target, 308);
+  }
   search.delete("_rsc");
   const query = search.toString();
   const requested = pathname + (query ? `?${query}` : "");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DAY_MS } from "@/lib/core/time";
 import { restoreNeutralized } from "@/lib/domain/signups/csv";
-import { parseInstant } from "@/lib/domain/signups/filter";
+import { parseInstant } from "@/lib/core/instant";
 import type { NewSignup } from "@/lib/domain/signups/queries";
 
 /** One validated signup, ready to insert (without createdAt it gets the import's time). */

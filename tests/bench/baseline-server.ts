@@ -15,7 +15,7 @@ import { verifyApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
 import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
 import { env } from "@/lib/core/env";
 import { DAY_MS } from "@/lib/core/time";
-import { parseSignupTableParams } from "@/lib/domain/list-params";
+import { parseSignupTableParams } from "@/lib/dashboard/signup-table";
 import { getSessionFromToken } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { neutralizeFormula, SIGNUP_CSV_COLUMNS } from "@/lib/domain/signups/csv";
@@ -133,7 +133,7 @@ async function signupsRoute(request: IncomingMessage, response: ServerResponse, 
 
 function tableScope(waitlistId: string, url: URL) {
   const state = parseSignupTableParams(Object.fromEntries(url.searchParams));
-  const scope: SignupScope = { waitlistId, verified: state.verified, referral: state.referral, emailContains: state.q };
+  const scope: SignupScope = { waitlistId, verified: state.verified, referral: state.referral, emailContains: state.emailContains };
   return { state, scope };
 }
 

@@ -57,13 +57,13 @@ pages.push(
   },
   {
     name: "waitlist-empty",
-    path: () => `${waitlistPath}?q=nothing-matches-this`,
+    path: () => `${waitlistPath}?email_contains=nothing-matches-this`,
     signedIn: true,
     open: async (page) => {
       await page.getByText("Same data from the API").click();
     },
   },
-  { name: "waitlist-segments", path: () => `${waitlistPath}?from=2020-01-01&input.Role=Engineer&facet=Company&facet_q=1`, signedIn: true },
+  { name: "waitlist-segments", path: () => `${waitlistPath}?created_since=2020-01-01&input.Role=Engineer&facet=Company&facet_q=1`, signedIn: true },
   { name: "signup", path: () => signupPath, signedIn: true },
   { name: "finder", path: () => "/find?email=ann.", signedIn: true },
   { name: "not-found", path: () => "/waitlists/00000000-0000-4000-8000-000000000000", signedIn: true },

@@ -131,19 +131,19 @@ test("a session runs at most two CSV exports at once; a finished or an aborted e
 
 test("a deep page (page=999999) shows no rows and says how to reach signups past the first 10,000; the pagination stops at page 400", async ({ page, context }) => {
   await signInBrowser(context, newSession().token);
-  await page.goto(`${server.url}/waitlists/${waitlistId}?q=user&sort=email&page=999999`);
+  await page.goto(`${server.url}/waitlists/${waitlistId}?email_contains=user&sort=email&page=999999`);
   const beyond = page.getByTestId("beyond-reach");
   await expect(beyond).toContainText("Only the first 10,000 signups of a list can be paged through.");
   await expect(beyond).toContainText("narrow the filters or the search, or reverse the sort. The CSV export and the API return every signup.");
   await expect(page.locator("table tbody tr")).toHaveCount(0);
 
   await beyond.getByRole("link", { name: "Go to the first page" }).click();
-  await expect(page).toHaveURL(`${server.url}/waitlists/${waitlistId}?q=user&sort=email`);
+  await expect(page).toHaveURL(`${server.url}/waitlists/${waitlistId}?email_contains=user&sort=email`);
   const pagination = page.getByRole("navigation", { name: "Pagination" });
   // q=user matches all 150,000: a search counts up to 10,000 ("10,000+"), so the pages are "400+".
   await expect(pagination).toContainText("Page 1 of 400+ (pages after 400 are not shown: narrow the filters or the search, or reverse the sort)");
   await pagination.getByRole("link", { name: "Page 400, the last that is shown" }).click();
-  await expect(page).toHaveURL(`${server.url}/waitlists/${waitlistId}?q=user&sort=email&page=400`);
+  await expect(page).toHaveURL(`${server.url}/waitlists/${waitlistId}?email_contains=user&sort=email&page=400`);
   await expect(page.locator("table tbody tr")).toHaveCount(25);
   await expect(page.getByTestId("showing")).toHaveText("Showing 9,976–10,000 of 10,000+");
   await expect(pagination.getByText("Next page (not available)")).toBeAttached();

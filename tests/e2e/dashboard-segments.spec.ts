@@ -41,7 +41,8 @@ test("From and To set an inclusive UTC date range; its chip and Clear dates remo
   await page.getByLabel("From", { exact: true }).fill(from);
   await page.getByLabel("To", { exact: true }).fill(to);
   await page.getByRole("button", { name: "Apply dates" }).click();
-  await expect(page).toHaveURL(`${base}?from=${from}&to=${to}`);
+  // To is included: the range ends at the next midnight, as /v1's created_until (exclusive) says.
+  await expect(page).toHaveURL(`${base}?created_since=${from}&created_until=${dayBefore(4)}`);
   await expectView(page, (signup) => withinDays(signup, from, to));
   expect(expected((signup) => withinDays(signup, from, to)).total).toBe(4 * PER_DAY);
   await expect(page.getByTestId("chart-summary")).toContainText(`${4 * PER_DAY} signups from`);
@@ -51,30 +52,65 @@ test("From and To set an inclusive UTC date range; its chip and Clear dates remo
   await expect(page.getByLabel("From", { exact: true })).toHaveValue("");
   await expectView(page, () => true);
 
-  await page.goto(`${base}?from=${from}`);
+  await page.goto(`${base}?created_since=${from}`);
   await expectView(page, (signup) => withinDays(signup, from, "9999-12-31"));
   await page.getByRole("link", { name: "Clear dates" }).click();
   await expect(page).toHaveURL(base);
 });
 
+test("old from/to/q bookmarks redirect (308) to the /v1 names, To becoming the next midnight, other parameters kept", async ({ page }) => {
+  const [from, to] = [dayBefore(8), dayBefore(5)];
+  const tag = waitlist.id.slice(0, 6);
+  const old = `${base}?verified=true&from=${from}&to=${to}&q=${tag}&input.role=Engineer&sort=email&dir=asc`;
+  const renamed = `${base}?verified=true&created_since=${from}&created_until=${dayBefore(4)}&email_contains=${tag}&input.role=Engineer&sort=email&dir=asc`;
+  const response = await page.request.get(old, { maxRedirects: 0 });
+  expect(response.status()).toBe(308);
+  expect(new URL(response.headers()["location"]!, "http://x").pathname + new URL(response.headers()["location"]!, "http://x").search).toBe(renamed);
+  // The CSV export's old links too.
+  const exported = await page.request.get(`${base}/export?q=${tag}`, { maxRedirects: 0 });
+  expect(exported.status()).toBe(308);
+  expect(new URL(exported.headers()["location"]!, "http://x").search).toBe(`?email_contains=${tag}`);
+  // A bookmark opens the same view under the new names.
+  await page.goto(old);
+  await expect(page).toHaveURL(renamed);
+  await expectView(page, (signup) => signup.verified && withinDays(signup, from, to) && signup.email.includes(tag) && inputOf(signup, "role") === "Engineer");
+});
+
+test("the date form's plain GET submission (its fallback without JavaScript) arrives as the same range", async ({ page }) => {
+  const [from, to] = [dayBefore(8), dayBefore(5)];
+  await page.goto(`${base}?verified=true`);
+  await page.getByLabel("From", { exact: true }).fill(from);
+  await page.getByLabel("To", { exact: true }).fill(to);
+  // What a browser without JavaScript sends: the form's action with its fields as the query.
+  const submitted = await page.getByRole("group", { name: "Signed up (UTC)" }).evaluate((form) => {
+    const element = form as HTMLFormElement;
+    return `${new URL(element.action).pathname}?${new URLSearchParams(new FormData(element) as unknown as Record<string, string>).toString()}`;
+  });
+  const response = await page.request.get(submitted, { maxRedirects: 0 });
+  expect(response.status()).toBe(308);
+  await page.goto(submitted);
+  await expect(page).toHaveURL(`${base}?verified=true&created_since=${from}&created_until=${dayBefore(4)}`);
+  await expectView(page, (signup) => signup.verified && withinDays(signup, from, to));
+});
+
 test("clicking a bar of the chart selects that day, dragging across bars selects their range", async ({ page }) => {
   // Ten days, so that each bar is wide; bar i is the day 10 - i days before today.
-  await page.goto(`${base}?verified=true&from=${dayBefore(10)}&to=${dayBefore(1)}`);
+  await page.goto(`${base}?verified=true&created_since=${dayBefore(10)}&created_until=${dayBefore(0)}`);
   const bars = page.locator(".recharts-bar-rectangle");
   await expect(bars).toHaveCount(10);
   await bars.nth(3).click();
-  await expect(page).toHaveURL(`${base}?verified=true&from=${dayBefore(7)}&to=${dayBefore(7)}`);
+  await expect(page).toHaveURL(`${base}?verified=true&created_since=${dayBefore(7)}&created_until=${dayBefore(6)}`);
   await expectView(page, (signup) => signup.verified && withinDays(signup, dayBefore(7), dayBefore(7)));
   await expect(page.getByLabel("From", { exact: true })).toHaveValue(dayBefore(7));
 
-  await page.goto(`${base}?from=${dayBefore(10)}&to=${dayBefore(1)}`);
+  await page.goto(`${base}?created_since=${dayBefore(10)}&created_until=${dayBefore(0)}`);
   const start = (await bars.nth(6).boundingBox())!;
   const end = (await bars.nth(2).boundingBox())!;
   await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
   await page.mouse.down();
   await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2, { steps: 8 });
   await page.mouse.up();
-  await expect(page).toHaveURL(`${base}?from=${dayBefore(8)}&to=${dayBefore(4)}`);
+  await expect(page).toHaveURL(`${base}?created_since=${dayBefore(8)}&created_until=${dayBefore(3)}`);
   await expectView(page, (signup) => withinDays(signup, dayBefore(8), dayBefore(4)));
 });
 
@@ -125,10 +161,11 @@ test("a label with more values than shown offers a value search", async ({ page 
 test("the API box shows the /v1 URL, curl and CLI export for every filter, and the URL returns the dashboard's count", async ({ page, baseURL }) => {
   const [from, to] = [dayBefore(15), dayBefore(3)];
   const tag = waitlist.id.slice(0, 6);
-  await page.goto(`${base}?verified=true&q=${tag}&from=${from}&to=${to}&input.role=Engineer&sort=email&page=1`);
-  await page.getByText("Same data from the API").click();
   const until = dayBefore(2);
   const query = `verified=true&created_since=${from}&created_until=${until}&email_contains=${tag}&input.role=Engineer`;
+  // The page's URL and the API's take the same parameters.
+  await page.goto(`${base}?${query}&sort=email&page=1`);
+  await page.getByText("Same data from the API").click();
   const url = `${baseURL}/v1/waitlist/${waitlist.id}/signup?${query}`;
   await expect(page.getByTestId("api-url")).toHaveText(url);
   await expect(page.getByTestId("api-curl")).toHaveText(`curl -H "Authorization: Bearer <API_KEY>" '${url}'`);

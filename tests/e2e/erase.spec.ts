@@ -74,7 +74,7 @@ test.describe("an admin", () => {
     // The finder, the table's search and count, the facets, the CSV export and /v1.
     await page.goto(`/find?email=${encodeURIComponent(person)}`);
     await expect(page.getByTestId("found-exact")).toContainText("No waitlist holds the address");
-    await page.goto(`/waitlists/${first.id}?q=${stamp}`);
+    await page.goto(`/waitlists/${first.id}?email_contains=${stamp}`);
     await expect(page.getByRole("button", { name: `kept.${stamp}@acme.example` })).toBeVisible();
     await expect(page.getByRole("button", { name: person })).toHaveCount(0);
     await page.goto(`/waitlists/${first.id}`);

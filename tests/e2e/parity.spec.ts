@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { parse } from "csv-parse/sync";
 import { expect, test, type APIResponse, type Page } from "@playwright/test";
+import { FILTER_KEYS, filterToApiParams, type FilterKey, type InputMatch, type SignupFilter } from "@/lib/domain/signups/filter";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { createKey, emailsOnPage, formatCount, insertSignups, signIn, unique, type FixtureSignup } from "./support";
 
-// Parity: for random filter combinations (dates, custom inputs, email search, verified, referral),
+// Parity: for random filter combinations (every filter of lib/domain/signups/filter.ts, and custom inputs),
 // the dashboard's count and rows, the /v1 stream its API box names, a Link walk of that URL, the
 // dashboard's CSV export and the CLI command its API box shows (run in a shell) all hold exactly
 // the signups a plain-JS reference selects. PARITY_SEED picks other combinations
@@ -81,17 +82,10 @@ function makeSignups(tag: string): FixtureSignup[] {
   }));
 }
 
-/** A dashboard filter state, as its URL holds it. */
-interface Draw {
-  verified?: boolean;
-  referral?: boolean;
-  from?: string;
-  to?: string;
-  q?: string;
-  inputs: [string, string][];
-}
+/** A filter, as the dashboard's URL, /v1 and the CLI hold it under the same names. */
+type Draw = SignupFilter & { inputs: InputMatch[] };
 
-const day = (offset: number) => new Date(START + offset * DAY).toISOString().slice(0, 10);
+const day = (offset: number) => new Date(START + offset * DAY);
 
 function drawFilters(signups: FixtureSignup[]): Draw {
   const draw: Draw = { inputs: [] };
@@ -100,46 +94,46 @@ function drawFilters(signups: FixtureSignup[]): Draw {
   if (random() < 0.5) {
     const first = Math.floor(random() * SPAN_DAYS);
     const last = first + Math.floor(random() * 25);
-    if (random() < 0.8) draw.from = day(first);
-    if (random() < 0.8) draw.to = day(last);
+    // Days mostly (the dashboard's date inputs), sometimes an instant within one (/v1's date-times).
+    const within = () => (random() < 0.25 ? Math.floor(random() * DAY) : 0);
+    if (random() < 0.8) draw.createdSince = new Date(day(first).getTime() + within());
+    if (random() < 0.8) draw.createdUntil = new Date(day(last + 1).getTime() + within());
   }
   if (random() < 0.45) {
     const email = pick(signups).email;
     const start = Math.floor(random() * (email.length - 3));
     const part = random() < 0.3 ? `@${pick(DOMAINS).slice(0, 4)}` : email.slice(start, start + 3 + Math.floor(random() * 3));
-    draw.q = random() < 0.5 ? part.toUpperCase() : part;
+    draw.emailContains = random() < 0.5 ? part.toUpperCase() : part;
+  } else if (random() < 0.1) {
+    draw.email = random() < 0.5 ? pick(signups).email.toUpperCase() : pick(signups).email;
   }
   if (random() < 0.55) {
     // Pairs some signup holds, so that combinations select something more often than not.
     const pairs = pairsOf(pick(signups.filter((signup) => signup.customInputs.length > 0)).customInputs);
-    for (const pair of pairs.slice(0, 1 + Math.floor(random() * 2))) draw.inputs.push(pair);
+    for (const [label, value] of pairs.slice(0, 1 + Math.floor(random() * 2))) draw.inputs.push({ label, value });
   }
   return draw;
 }
 
-function dashboardQuery(draw: Draw): URLSearchParams {
-  const search = new URLSearchParams();
-  if (draw.verified !== undefined) search.set("verified", String(draw.verified));
-  if (draw.referral !== undefined) search.set("referral", String(draw.referral));
-  if (draw.q) search.set("q", draw.q);
-  if (draw.from) search.set("from", draw.from);
-  if (draw.to) search.set("to", draw.to);
-  for (const [label, value] of draw.inputs) search.set(`input.${label}`, value);
-  return search;
-}
+/**
+ * Each filter's documented meaning, in plain JS: the reference the app is held to. Keyed by every
+ * filter of the list, so a new filter does not compile until it has its reference here.
+ */
+const MEANING: { [Key in FilterKey]-?: (signup: FixtureSignup, value: NonNullable<SignupFilter[Key]>) => boolean } = {
+  verified: (signup, value) => signup.verified === value,
+  referral: (signup, value) => signup.referral === value,
+  createdSince: (signup, value) => signup.createdAt.getTime() >= value.getTime(),
+  createdUntil: (signup, value) => signup.createdAt.getTime() < value.getTime(),
+  email: (signup, value) => signup.email.toLowerCase() === value.toLowerCase(),
+  emailContains: (signup, value) => signup.email.toLowerCase().includes(value.toLowerCase()),
+};
 
 /** What the draw selects, by the documented semantics, in creation order. */
 function reference(signups: FixtureSignup[], draw: Draw): FixtureSignup[] {
-  const since = draw.from ? Date.parse(draw.from) : -Infinity;
-  const until = draw.to ? Date.parse(draw.to) + DAY : Infinity;
   return signups.filter(
     (signup) =>
-      (draw.verified === undefined || signup.verified === draw.verified) &&
-      (draw.referral === undefined || signup.referral === draw.referral) &&
-      signup.createdAt.getTime() >= since &&
-      signup.createdAt.getTime() < until &&
-      (!draw.q || signup.email.toLowerCase().includes(draw.q.toLowerCase())) &&
-      draw.inputs.every(([label, value]) => pairsOf(signup.customInputs).some((pair) => pair[0] === label && pair[1] === value)),
+      FILTER_KEYS.every((key) => draw[key] === undefined || (MEANING[key] as (signup: FixtureSignup, value: unknown) => boolean)(signup, draw[key])) &&
+      draw.inputs.every(({ label, value }) => pairsOf(signup.customInputs).some((pair) => pair[0] === label && pair[1] === value)),
   );
 }
 
@@ -186,7 +180,8 @@ test(`the dashboard, /v1 (stream and Link walk), the CSV export and the CLI expo
   const draws: Draw[] = [{ inputs: [] }, ...Array.from({ length: COMBINATIONS }, () => drawFilters(signups))];
   let nonEmpty = 0;
   for (const [index, draw] of draws.entries()) {
-    const query = dashboardQuery(draw).toString();
+    // The dashboard's URL takes the filters under their /v1 names, written as /v1 writes them.
+    const query = filterToApiParams(draw).toString();
     const label = `seed ${seed}, draw ${index}: ${query || "(no filter)"}`;
     const expected = reference(signups, draw);
     if (expected.length > 0) nonEmpty++;
@@ -200,6 +195,8 @@ test(`the dashboard, /v1 (stream and Link walk), the CSV export and the CLI expo
     const apiUrl = (await page.getByTestId("api-url").textContent())!;
     const cliCommand = (await page.getByTestId("api-cli").textContent())!;
     const exportHref = (await page.getByRole("link", { name: "Export CSV" }).getAttribute("href"))!;
+    expect(new URL(apiUrl).search, label).toBe(query ? `?${query}` : "");
+    expect(exportHref, label).toBe(`/waitlists/${waitlistId}/export${query ? `?${query}` : ""}`);
     expect(await dashboardEmails(page, path, expected.length), label).toEqual(expected.map((signup) => signup.email).reverse());
 
     // The /v1 stream the API box names: the spec's four fields, in creation order.

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SIGNUP_TABLE, shellWord, signupApiPath, signupCliCommand, signupExportHref, signupTableHref, withInput } from "@/app/(dashboard)/waitlists/[id]/table-url";
-import { parseSignupTableParams, parseWaitlistTableParams } from "@/lib/domain/list-params";
+import { renamedFilterQuery } from "@/lib/dashboard/legacy-filter-names";
+import { dayRange, DEFAULT_SIGNUP_TABLE, shellWord, withDays, signupApiPath, signupCliCommand, signupExportHref, signupTableHref, withInput } from "@/lib/dashboard/signup-table-url";
+import { parseSignupTableParams } from "@/lib/dashboard/signup-table";
+import { parseWaitlistTableParams } from "@/lib/dashboard/waitlist-table";
+import { FILTER_KEYS } from "@/lib/domain/signups/filter";
 
 describe("dashboard URL state", () => {
   it("has the defaults of the shared parser", () => {
@@ -11,9 +14,10 @@ describe("dashboard URL state", () => {
     const state = parseSignupTableParams({
       verified: "true",
       referral: "false",
-      q: "ann",
-      from: "2026-10-01",
-      to: "2026-10-02",
+      email: "ann@example.com",
+      email_contains: "ann",
+      created_since: "2026-10-01",
+      created_until: "2026-10-02T09:30:00.000Z",
       "input.company": "Acme & Co",
       "input.rôle": "a=b",
       sort: "email",
@@ -24,6 +28,8 @@ describe("dashboard URL state", () => {
     const href = signupTableHref("id", state, { page: 3 });
     const parsed = parseSignupTableParams(Object.fromEntries(new URL(href, "http://x").searchParams));
     expect(parsed).toEqual(state);
+    // Every filter of the list is set, so a filter the URL would drop fails here.
+    expect(FILTER_KEYS.filter((key) => state[key] === undefined)).toEqual([]);
   });
 
   it("goes back to page 1 when anything but the page changes", () => {
@@ -33,22 +39,43 @@ describe("dashboard URL state", () => {
   });
 
   it("keeps every filter when one changes, and drops a facet's value search", () => {
-    const state = parseSignupTableParams({ q: "x", from: "2026-10-01", "input.company": "Acme", facet: "role", facet_q: "eng", page: "2" });
+    const state = parseSignupTableParams({ email_contains: "x", created_since: "2026-10-01", "input.company": "Acme", facet: "role", facet_q: "eng", page: "2" });
     expect(signupTableHref("id", state, { inputs: withInput(state.inputs, "role", "Engineer") })).toBe(
-      "/waitlists/id?q=x&from=2026-10-01&input.company=Acme&input.role=Engineer",
+      "/waitlists/id?created_since=2026-10-01&email_contains=x&input.company=Acme&input.role=Engineer",
     );
-    expect(signupTableHref("id", state, { inputs: withInput(state.inputs, "company", undefined) })).toBe("/waitlists/id?q=x&from=2026-10-01");
-    expect(signupTableHref("id", state, { page: 3, facet_q: state.facet_q })).toBe("/waitlists/id?q=x&from=2026-10-01&input.company=Acme&facet=role&facet_q=eng&page=3");
+    expect(signupTableHref("id", state, { inputs: withInput(state.inputs, "company", undefined) })).toBe("/waitlists/id?created_since=2026-10-01&email_contains=x");
+    expect(signupTableHref("id", state, { page: 3, facet_q: state.facet_q })).toBe("/waitlists/id?created_since=2026-10-01&email_contains=x&input.company=Acme&facet=role&facet_q=eng&page=3");
   });
 
   it("builds the API, CLI and export links from every filter, the search included", () => {
-    const state = parseSignupTableParams({ verified: "false", q: "x", from: "2026-10-01", to: "2026-10-31", "input.company": "Acme Inc", page: "2", sort: "email" });
+    const state = parseSignupTableParams({ verified: "false", email_contains: "x", created_since: "2026-10-01", created_until: "2026-11-01", "input.company": "Acme Inc", page: "2", sort: "email" });
     expect(signupApiPath("id", state)).toBe("/v1/waitlist/id/signup?verified=false&created_since=2026-10-01&created_until=2026-11-01&email_contains=x&input.company=Acme+Inc");
     expect(signupCliCommand("id", state)).toBe(
       "npm run --silent cli -- signups export --waitlist id --verified false --created-since 2026-10-01 --created-until 2026-11-01 --email-contains x --input 'company=Acme Inc'",
     );
-    expect(signupExportHref("id", state)).toBe("/waitlists/id/export?verified=false&q=x&from=2026-10-01&to=2026-10-31&input.company=Acme+Inc");
+    expect(signupExportHref("id", state)).toBe("/waitlists/id/export?verified=false&created_since=2026-10-01&created_until=2026-11-01&email_contains=x&input.company=Acme+Inc");
     expect(signupApiPath("id", parseSignupTableParams({ page: "2" }))).toBe("/v1/waitlist/id/signup");
+  });
+
+  it("shows the range as the days of the From and To inputs (To included) and sets it from them", () => {
+    const state = parseSignupTableParams({ created_since: "2026-10-01", created_until: "2026-11-01" });
+    expect(dayRange(state)).toEqual({ from: "2026-10-01", to: "2026-10-31" });
+    expect(withDays("2026-10-01", "2026-10-31")).toEqual({ createdSince: state.createdSince, createdUntil: state.createdUntil });
+    expect(signupTableHref("id", state, withDays("2026-10-05", "2026-10-05"))).toBe("/waitlists/id?created_since=2026-10-05&created_until=2026-10-06");
+    expect(dayRange(parseSignupTableParams({ created_until: "2026-11-01T09:30:00Z" }))).toEqual({ from: undefined, to: "2026-11-01" });
+  });
+
+  it("renames the old from, to and q of a waitlist page or its export, keeping the other parameters", () => {
+    const renamed = (path: string, query: string) => renamedFilterQuery(path, new URLSearchParams(query))?.toString();
+    expect(renamed("/waitlists/id", "verified=true&from=2026-10-01&to=2026-10-31&q=ann&page=2")).toBe("verified=true&created_since=2026-10-01&created_until=2026-11-01&email_contains=ann&page=2");
+    expect(renamed("/waitlists/id/export", "to=2026-12-31&input.company=Acme")).toBe("created_until=2027-01-01&input.company=Acme");
+    // Empty fields of a form submitted without JavaScript are dropped; a new name wins over its old one.
+    expect(renamed("/waitlists/id", "from=&to=&q=")).toBe("");
+    expect(renamed("/waitlists/id", "q=old&email_contains=new")).toBe("email_contains=new");
+    expect(renamed("/waitlists/id", "to=garbage")).toBe("created_until=garbage");
+    expect(renamed("/waitlists/id", "created_since=2026-10-01")).toBeUndefined();
+    expect(renamed("/", "q=acme")).toBeUndefined();
+    expect(renamed("/waitlists/id/signups/s", "q=acme")).toBeUndefined();
   });
 
   it("quotes shell words that need it", () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { AppError } from "@/lib/core/errors";
-import { parseApiQuery, parseSignupListQuery, parseSignupTableParams, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
-import { dashboardScope } from "@/lib/domain/signups/dashboard-scope";
+import { parseSignupTableParams } from "@/lib/dashboard/signup-table";
+import { parseApiQuery, parseSignupListQuery, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { tableScope } from "@/lib/dashboard/signup-table-url";
 
 function apiError(query: string, schema: z.ZodType = signupListParamsSchema): AppError {
   try {
@@ -136,16 +137,16 @@ describe("strict /v1 signup list query", () => {
 });
 
 describe("lenient dashboard parsing", () => {
-  const defaults = { verified: undefined, referral: undefined, q: undefined, from: undefined, to: undefined, inputs: [], facet: undefined, facet_q: undefined, sort: "created_at", dir: "desc", page: 1, size: 25 };
+  const defaults = { verified: undefined, referral: undefined, createdSince: undefined, createdUntil: undefined, email: undefined, emailContains: undefined, inputs: [], facet: undefined, facet_q: undefined, sort: "created_at", dir: "desc", page: 1, size: 25 };
 
   it("keeps valid values", () => {
     expect(
       parseSignupTableParams({
         verified: "true",
         referral: "false",
-        q: " ann ",
-        from: "2026-10-01",
-        to: "2026-10-31",
+        email_contains: " ann ",
+        created_since: "2026-10-01",
+        created_until: "2026-11-01",
         "input.company": "Acme Inc",
         "input.role": "Engineer",
         facet: "company",
@@ -158,9 +159,10 @@ describe("lenient dashboard parsing", () => {
     ).toEqual({
       verified: true,
       referral: false,
-      q: "ann",
-      from: "2026-10-01",
-      to: "2026-10-31",
+      createdSince: new Date("2026-10-01T00:00:00Z"),
+      createdUntil: new Date("2026-11-01T00:00:00Z"),
+      email: undefined,
+      emailContains: "ann",
       inputs: [
         { label: "company", value: "Acme Inc" },
         { label: "role", value: "Engineer" },
@@ -175,18 +177,29 @@ describe("lenient dashboard parsing", () => {
   });
 
   it("falls back to defaults for bad values and takes the first of repeated ones", () => {
-    expect(parseSignupTableParams({ verified: "maybe", q: "   ", sort: "id; drop", dir: "up", page: "-2", size: "30" })).toEqual(defaults);
+    expect(parseSignupTableParams({ verified: "maybe", email_contains: "   ", email: "", sort: "id; drop", dir: "up", page: "-2", size: "30" })).toEqual(defaults);
     expect(parseSignupTableParams({ size: ["50", "100"] }).size).toBe(50);
     expect(parseSignupTableParams({ "input.company": ["Acme", "Globex"] }).inputs).toEqual([{ label: "company", value: "Acme" }]);
   });
 
-  it.each([["2026-02-30"], ["2026-10-1"], ["2026-10-01T00:00:00Z"], ["yesterday"], ["1969-12-31"], ["9999-12-31"], [""]])("ignores the day %j", (day) => {
-    expect(parseSignupTableParams({ from: day, to: day })).toEqual(defaults);
+  it.each([["2026-02-30"], ["2026-10-1"], ["2026-10-01T00:00:00"], ["yesterday"], ["2026-10-01T25:00:00Z"], [""]])("ignores the instant %j", (day) => {
+    expect(parseSignupTableParams({ created_since: day, created_until: day })).toEqual(defaults);
   });
 
-  it("drops a To before From, keeps a one-day range", () => {
-    expect(parseSignupTableParams({ from: "2026-10-05", to: "2026-10-04" })).toMatchObject({ from: "2026-10-05", to: undefined });
-    expect(parseSignupTableParams({ from: "2026-10-05", to: "2026-10-05" })).toMatchObject({ from: "2026-10-05", to: "2026-10-05" });
+  it("reads the instants /v1 reads, and ignores the old names (the proxy renames them)", () => {
+    expect(parseSignupTableParams({ created_since: "2026-10-01T09:30:00+02:00" }).createdSince).toEqual(new Date("2026-10-01T07:30:00Z"));
+    expect(parseSignupTableParams({ from: "2026-10-01", to: "2026-10-31", q: "ann" })).toEqual(defaults);
+  });
+
+  it("drops an end not after the start, keeps a one-day range", () => {
+    expect(parseSignupTableParams({ created_since: "2026-10-05", created_until: "2026-10-05" })).toMatchObject({ createdSince: new Date("2026-10-05T00:00:00Z"), createdUntil: undefined });
+    expect(parseSignupTableParams({ created_since: "2026-10-05", created_until: "2026-10-06" })).toMatchObject({ createdSince: new Date("2026-10-05T00:00:00Z"), createdUntil: new Date("2026-10-06T00:00:00Z") });
+  });
+
+  it("reads every filter /v1 has, under the same name and in the same forms", () => {
+    const state = parseSignupTableParams({ verified: "false", referral: "true", created_since: "2026-10-01", created_until: "2026-10-02T12:00:00Z", email: " Ann@Example.com ", email_contains: "ann" });
+    const api = parseSignupListQuery(new URLSearchParams({ verified: "false", referral: "true", created_since: "2026-10-01", created_until: "2026-10-02T12:00:00Z", email: "Ann@Example.com", email_contains: "ann" })).filter;
+    expect(tableScope("w", state)).toEqual({ waitlistId: "w", ...api });
   });
 
   it("ignores empty or too long input labels and values past the eighth label", () => {
@@ -199,9 +212,9 @@ describe("lenient dashboard parsing", () => {
 });
 
 describe("the dashboard's scope", () => {
-  it("turns the URL state into the shared filter: To includes its whole day, q is an email substring", () => {
-    const state = parseSignupTableParams({ verified: "true", q: "Ann", from: "2026-10-01", to: "2026-10-31", "input.company": "Acme" });
-    expect(dashboardScope("w", state)).toEqual({
+  it("turns the URL state into the shared filter, under the same names as /v1", () => {
+    const state = parseSignupTableParams({ verified: "true", email_contains: "Ann", created_since: "2026-10-01", created_until: "2026-11-01", "input.company": "Acme" });
+    expect(tableScope("w", state)).toEqual({
       waitlistId: "w",
       verified: true,
       referral: undefined,
@@ -210,6 +223,6 @@ describe("the dashboard's scope", () => {
       emailContains: "Ann",
       inputs: [{ label: "company", value: "Acme" }],
     });
-    expect(dashboardScope("w", parseSignupTableParams({}))).toEqual({ waitlistId: "w" });
+    expect(tableScope("w", parseSignupTableParams({}))).toEqual({ waitlistId: "w" });
   });
 });

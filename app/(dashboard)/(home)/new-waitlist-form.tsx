@@ -1,20 +1,5 @@
-import { cardClass, inputClass, mutedText, primaryButtonClass } from "@/components/styles";
-
-/** The fields of a new waitlist, posted to /waitlists/create (admins only). */
-export function WaitlistFields({ name = "", website = "" }: { name?: string; website?: string }) {
-  return (
-    <div className="flex flex-wrap items-end gap-3">
-      <label className="grid gap-1 text-sm font-medium">
-        Name
-        <input name="name" required maxLength={200} defaultValue={name} autoComplete="off" className={`${inputClass} w-64`} />
-      </label>
-      <label className="grid gap-1 text-sm font-medium">
-        Website
-        <input name="website" type="url" required maxLength={2048} defaultValue={website} placeholder="https://example.com" className={`${inputClass} w-72`} />
-      </label>
-    </div>
-  );
-}
+import { WaitlistFields } from "@/components/waitlist-fields";
+import { cardClass, mutedText, primaryButtonClass } from "@/components/styles";
 
 export function NewWaitlistForm() {
   return (

@@ -1,4 +1,4 @@
-import type { WaitlistTableParams } from "@/lib/domain/list-params";
+import type { WaitlistTableParams } from "@/lib/dashboard/waitlist-table";
 
 // Only non-default values go into the URL, so shared links stay short.
 export function overviewHref(state: WaitlistTableParams): string {

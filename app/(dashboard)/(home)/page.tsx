@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { DoneNotice } from "@/components/done-notice";
 import { ERASED_DATA_STILL_ON_DISK } from "@/lib/domain/signups/erase";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
-import { parseWaitlistTableParams } from "@/lib/domain/list-params";
+import { parseWaitlistTableParams } from "@/lib/dashboard/waitlist-table";
 import { listWaitlistSummaries } from "@/lib/domain/waitlists/queries";
 import { NewWaitlistForm } from "./new-waitlist-form";
 import { WaitlistsTable } from "./waitlists-table";

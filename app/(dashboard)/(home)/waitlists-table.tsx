@@ -9,7 +9,7 @@ import { formatCount } from "@/components/format";
 import { PendingNavigationProvider, usePendingNavigation } from "@/components/pending-navigation";
 import { SearchBox } from "@/components/search-box";
 import { focusRing, linkClass, mutedText } from "@/components/styles";
-import type { WaitlistTableParams } from "@/lib/domain/list-params";
+import type { WaitlistTableParams } from "@/lib/dashboard/waitlist-table";
 import type { WaitlistSummarySort } from "@/lib/domain/sorting";
 import type { WaitlistSummary } from "@/lib/domain/waitlists/queries";
 import { overviewHref } from "./overview-url";

@@ -4,7 +4,7 @@ import { AppError } from "@/lib/core/errors";
 import { SIGNUP_EXPORT_FORMATS, signupExportChunks } from "@/lib/domain/signups/export";
 import { signupRowBatches, type SignupRow } from "@/lib/domain/signups/queries";
 import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
-import { parseFilterOptions, type FilterOptions } from "../export-filter";
+import { addFilterOptions, parseFilterOptions, type FilterOptions } from "../export-filter";
 import { emit, parseOptions, type JsonOption } from "../output";
 import { checkOutputPath, writeOutput } from "../write-output";
 
@@ -12,27 +12,17 @@ const exportSchema = z.object({
   format: z.enum(SIGNUP_EXPORT_FORMATS).describe("csv, ndjson or json"),
 });
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
 type ExportOptions = FilterOptions & JsonOption & { waitlist: string; format: string; output?: string };
 
 export function registerSignupExport(signups: Command): void {
-  signups
+  const command = signups
     .command("export")
     .description(
       "Write the signups of a waitlist that the filters select, in creation order, as CSV (the dashboard export's columns and cells), " +
         "NDJSON or JSON (the API's objects with created_at). Every format imports back with `signups import`.",
     )
-    .requiredOption("--waitlist <id>", "id of the waitlist")
-    .option("--verified <true|false>", "only verified, or only unverified, signups")
-    .option("--referral <true|false>", "only referrals, or only the others")
-    .option("--created-since <date>", "created at or after: an ISO 8601 date (midnight UTC) or date-time with an offset")
-    .option("--created-until <date>", "created before: an ISO 8601 date (midnight UTC) or date-time with an offset")
-    .option("--email <address>", "the whole address, in any case")
-    .option("--email-contains <text>", "a part of the address, in any case")
-    .option("--input <label=value>", "a custom input the signup must have (repeat for more labels)", collect, [])
+    .requiredOption("--waitlist <id>", "id of the waitlist");
+  addFilterOptions(command)
     .option("--format <format>", "csv, ndjson or json", "csv")
     .option("--output <file>", "the file to write, replaced only once complete (default: stdout)")
     .option("--json", "with --output: print one JSON object to stdout")

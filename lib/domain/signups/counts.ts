@@ -5,7 +5,7 @@ import { DAY_MS } from "@/lib/core/time";
 import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
 import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
 import { planAccess, SEARCH_COUNT_CAP } from "./access";
-import { scopeKey, type SignupScope } from "./filter";
+import { scopeKey, setFilters, type SignupScope } from "./filter";
 import { inputSliceOf, sliceCells, sliceExceeds, slicePerDay } from "./input-slice";
 import { countShape } from "./queries";
 import { canUseSearchIndex, scopeParams, scopeWhere, searchDrivenRows, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
@@ -39,7 +39,7 @@ interface Cell {
 //   range of signup_inputs' key (input-slice.ts);
 // - anything else: the scope's rows, reached the cheapest way (access.ts), grouped.
 function usesDayCounts(scope: SignupScope): boolean {
-  return scope.email === undefined && scope.emailContains === undefined && (scope.inputs?.length ?? 0) === 0;
+  return setFilters(scope).every(({ descriptor }) => descriptor.aggregated) && (scope.inputs?.length ?? 0) === 0;
 }
 
 const FAR = 8.64e15; // the largest Date, in ms

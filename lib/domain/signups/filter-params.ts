@@ -1,45 +1,29 @@
 import { z } from "zod";
-import { MAX_FILTER_TEXT, parseInstant, type InputMatch, type SignupFilter } from "./filter";
+import { FILTER_KEYS, SIGNUP_FILTERS, type FilterDescriptor, type FilterKey, type InputMatch, type SignupFilter } from "./filter";
 
-// The zod schemas of the filter parameters, shared by /v1 (lib/domain/list-params.ts) and the CLI
-// (lib/cli/export-filter.ts). Server-side only: see the note at the top of filter.ts.
+// The zod schemas of the filter parameters, made from the descriptors of filter.ts: /v1
+// (lib/domain/list-params.ts) and the CLI (lib/cli/export-filter.ts) parse with them. Server-side
+// only: see the note at the top of filter.ts.
 
-export const booleanWord = z.enum(["true", "false"], { error: 'must be "true" or "false"' }).transform((word) => word === "true");
+/** A descriptor's parser as a zod schema of its parameter's text. */
+export function parameterSchema<Value>(descriptor: FilterDescriptor<Value>) {
+  return z.string().transform((text, context): Value => {
+    const parsed = descriptor.parse(text);
+    if (parsed.ok) return parsed.value;
+    context.addIssue({ code: "custom", message: parsed.message });
+    return z.NEVER;
+  });
+}
 
-const INSTANT_FORMS = "must be an ISO 8601 date (2026-10-01) or date-time with an offset (2026-10-01T09:30:00Z)";
-
-const instantParam = z.string().transform((text, context) => {
-  const instant = parseInstant(text);
-  if (instant) return instant;
-  // "…T09:30:00+02:00" unencoded in a URL arrives as "…T09:30:00 02:00": a + in a query string is a space.
-  const plusAsSpace = / \d{2}:\d{2}$/.test(text) && parseInstant(text.replace(/ (?=\d{2}:\d{2}$)/, "+")) !== undefined;
-  context.addIssue({ code: "custom", message: plusAsSpace ? `${INSTANT_FORMS}; in a URL, write the + of an offset as %2B` : INSTANT_FORMS });
-  return z.NEVER;
-});
-
-const filterText = z.string().min(1, "must not be empty").max(MAX_FILTER_TEXT, `must be at most ${MAX_FILTER_TEXT} characters`);
+type FilterParamsShape = { [Key in FilterKey as (typeof SIGNUP_FILTERS)[Key]["name"]]: z.ZodOptional<ReturnType<typeof parameterSchema<NonNullable<SignupFilter[Key]>>>> };
 
 /** The filter parameters of /v1 signup lists, by their query names (custom inputs aside). */
-export const signupFilterParamsShape = {
-  verified: booleanWord.optional(),
-  referral: booleanWord.optional(),
-  created_since: instantParam.optional(),
-  created_until: instantParam.optional(),
-  email: filterText.optional(),
-  email_contains: filterText.optional(),
-};
+export const signupFilterParamsShape = Object.fromEntries(
+  FILTER_KEYS.map((key) => [SIGNUP_FILTERS[key].name, parameterSchema(SIGNUP_FILTERS[key] as FilterDescriptor<unknown>).optional()]),
+) as unknown as FilterParamsShape;
 
-type FilterParams = z.output<z.ZodObject<typeof signupFilterParamsShape>>;
-
-/** A SignupFilter from parsed parameters. */
-export function filterFromParams(params: FilterParams, inputs: InputMatch[]): SignupFilter {
-  return {
-    verified: params.verified,
-    referral: params.referral,
-    createdSince: params.created_since,
-    createdUntil: params.created_until,
-    email: params.email,
-    emailContains: params.email_contains,
-    inputs: inputs.length > 0 ? inputs : undefined,
-  };
+/** A SignupFilter from parsed parameters (by their query names). */
+export function filterFromParams(params: Record<string, unknown>, inputs: InputMatch[]): SignupFilter {
+  const filter: SignupFilter = Object.fromEntries(FILTER_KEYS.map((key) => [key, params[SIGNUP_FILTERS[key].name]]));
+  return { ...filter, inputs: inputs.length > 0 ? inputs : undefined };
 }

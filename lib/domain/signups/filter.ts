@@ -1,9 +1,14 @@
-import { DAY_MS } from "@/lib/core/time";
+import type { SQL, sql as sqlTag } from "drizzle-orm";
+import type { signups as signupsTable } from "@/db/schema";
+import { instantParamValue, parseInstant } from "@/lib/core/instant";
 
-// The one filter model of signups. /v1 (strictly), the CLI (through the same strict schema, in
-// filter-params.ts) and the dashboard (leniently, from its URL) all parse into a SignupFilter, and
-// the query layer takes nothing else. Client components use the serializers, so this file imports
-// neither the database nor zod (zod's object schemas probe `new Function`, which the CSP refuses).
+// The one list of signup filters. Each descriptor holds everything about one filter: its public name
+// (the /v1 query parameter, the dashboard URL's, and `--<name>` in the CLI), how its text is read and
+// written, its OpenAPI entry, its chip, its SQL and what the query planner must know. /v1 and the CLI
+// (strictly, lib/domain/signups/filter-params.ts), the dashboard (leniently, lib/dashboard/signup-table.ts),
+// the SQL (scope-sql.ts) and the OpenAPI document all walk this list. Client components build URLs from
+// it, so it imports neither zod (its object schemas probe `new Function`, which the CSP refuses) nor the
+// database at run time: the SQL is written with the tag and table scope-sql.ts hands in.
 
 /** One custom input that must be present: a (label, value) pair, the value compared as text. */
 export interface InputMatch {
@@ -11,60 +16,209 @@ export interface InputMatch {
   value: string;
 }
 
-/** Which signups of a waitlist: every field that is set must hold (AND). */
-export interface SignupFilter {
-  verified?: boolean;
-  referral?: boolean;
-  /** Created at or after this instant. */
-  createdSince?: Date;
-  /** Created before this instant. */
-  createdUntil?: Date;
-  /** The whole address, compared case-insensitively (ASCII). */
-  email?: string;
-  /** A substring of the address, compared case-insensitively (ASCII). */
-  emailContains?: string;
+export const MAX_FILTER_TEXT = 320;
+
+/** A parameter's text read as a value, or why not: the rest of "The query parameter "x" …". */
+export type Parsed<Value> = { ok: true; value: Value } | { ok: false; message: string };
+
+/** What scope-sql.ts hands a descriptor to write its test: the tag, the table, and named placeholders. */
+export interface SqlKit {
+  sql: typeof sqlTag;
+  signups: typeof signupsTable;
+  placeholder: (name: string) => SQL;
+  /** The LIKE pattern of a literal substring (lib/sqlite/contains.ts). */
+  containsPattern: (text: string) => string;
+}
+
+/**
+ * What the planner (access.ts) needs of a filter: `row`, a test of each row walked in list order
+ * (cheap when it holds for many rows); `range`, a bound of creation time (it narrows the walk and the
+ * custom-input access); `unique`, at most one row, found in a unique index; `search`, rows found in
+ * the trigram index when they are few.
+ */
+export type PlannerRole = "row" | "range" | "unique" | "search";
+
+export interface FilterDescriptor<Value, Name extends string = string> {
+  name: Name;
+  parse(text: string): Parsed<Value>;
+  /** The text parse reads back as the same value. */
+  format(value: Value): string;
+  /** The dashboard's URL is read leniently: this runs first, and undefined means "no filter". */
+  lenient?(text: string): string | undefined;
+  /** Equal filters give equal parts (scope keys of caches and cursors). */
+  keyPart(value: Value): string | number | boolean;
+  openapi: { description: string; schema: Record<string, unknown> };
+  cli: { argument: string; help: string };
+  /** The words of its chip in the dashboard's filter bar. */
+  chip(value: Value): string;
+  planner: PlannerRole;
+  /** signup_counts and signup_inputs' rows keep what it tests (a flag, or the creation time): counts, charts and custom-input slices of scopes with only such filters are read there. */
+  aggregated: boolean;
+  /** The placeholder values (the driver's: 1/0, epoch ms, text) when the filter is set. */
+  bind(value: Value, kit: SqlKit): Record<string, string | number>;
+  where(kit: SqlKit): SQL;
+}
+
+function filter<Value, Name extends string>(descriptor: FilterDescriptor<Value, Name>): FilterDescriptor<Value, Name> {
+  return descriptor;
+}
+
+const BOOLEAN_WORD = 'must be "true" or "false"';
+function booleanWord(text: string): Parsed<boolean> {
+  return text === "true" || text === "false" ? { ok: true, value: text === "true" } : { ok: false, message: BOOLEAN_WORD };
+}
+
+const INSTANT_FORMS = "must be an ISO 8601 date (2026-10-01) or date-time with an offset (2026-10-01T09:30:00Z)";
+function instant(text: string): Parsed<Date> {
+  const value = parseInstant(text);
+  if (value) return { ok: true, value };
+  // "…T09:30:00+02:00" unencoded in a URL arrives as "…T09:30:00 02:00": a + in a query string is a space.
+  const plusAsSpace = / \d{2}:\d{2}$/.test(text) && parseInstant(text.replace(/ (?=\d{2}:\d{2}$)/, "+")) !== undefined;
+  return { ok: false, message: plusAsSpace ? `${INSTANT_FORMS}; in a URL, write the + of an offset as %2B` : INSTANT_FORMS };
+}
+
+function filterText(text: string): Parsed<string> {
+  if (text.length < 1) return { ok: false, message: "must not be empty" };
+  if (text.length > MAX_FILTER_TEXT) return { ok: false, message: `must be at most ${MAX_FILTER_TEXT} characters` };
+  return { ok: true, value: text };
+}
+
+const text = { format: (value: string) => value, keyPart: (value: string) => value.toLowerCase() };
+const flag = { parse: booleanWord, format: String, keyPart: (value: boolean) => value, planner: "row" as const, aggregated: true, openapi: { type: "string", enum: ["true", "false"] } };
+const instantWire = { anyOf: [{ type: "string", format: "date" }, { type: "string", format: "date-time" }], examples: ["2026-10-01", "2026-10-01T09:30:00Z"] };
+const textWire = { type: "string", minLength: 1, maxLength: MAX_FILTER_TEXT };
+/** Day text for chips: an instant at UTC midnight as its date, any other as its ISO form. */
+const day = (value: Date) => instantParamValue(value);
+
+/** Every filter but custom inputs (see INPUT_FILTER), in the order URLs, options and the document list them. */
+export const SIGNUP_FILTERS = {
+  verified: filter({
+    ...flag,
+    name: "verified",
+    openapi: { description: "Only signups whose email is verified (`true`) or not verified (`false`). Exactly these two words; anything else is a 400.", schema: flag.openapi },
+    cli: { argument: "<true|false>", help: "only verified, or only unverified, signups" },
+    chip: (value) => (value ? "Verified" : "Not verified"),
+    bind: (value) => ({ verified: value ? 1 : 0 }),
+    where: ({ sql, signups, placeholder }) => sql`${signups.verified} = ${placeholder("verified")}`,
+  }),
+  referral: filter({
+    ...flag,
+    name: "referral",
+    openapi: { description: "Only signups that came from a referral (`true`) or not (`false`). Exactly these two words; combined with `verified` it means both (AND).", schema: flag.openapi },
+    cli: { argument: "<true|false>", help: "only referrals, or only the others" },
+    chip: (value) => (value ? "Referral" : "Not a referral"),
+    bind: (value) => ({ referral: value ? 1 : 0 }),
+    where: ({ sql, signups, placeholder }) => sql`${signups.referral} = ${placeholder("referral")}`,
+  }),
+  createdSince: filter({
+    name: "created_since",
+    parse: instant,
+    format: instantParamValue,
+    keyPart: (value) => value.getTime(),
+    openapi: {
+      description:
+        "Only signups created at or after this instant (inclusive): an ISO 8601 date (`2026-10-01`, midnight UTC) or a date-time with an offset (`2026-10-01T09:30:00Z`, `2026-10-01T11:30:00+02:00`; in a URL the `+` is written `%2B`). A date-time without an offset, an impossible date (`2026-02-30`) or any other text is a 400.",
+      schema: instantWire,
+    },
+    cli: { argument: "<date>", help: "created at or after: an ISO 8601 date (midnight UTC) or date-time with an offset" },
+    chip: (value) => `Signed up from ${day(value)}`,
+    planner: "range",
+    aggregated: true,
+    bind: (value) => ({ since: value.getTime() }),
+    where: ({ sql, signups, placeholder }) => sql`${signups.createdAt} >= ${placeholder("since")}`,
+  }),
+  createdUntil: filter({
+    name: "created_until",
+    parse: instant,
+    format: instantParamValue,
+    keyPart: (value) => value.getTime(),
+    openapi: {
+      description:
+        "Only signups created before this instant (exclusive), in the same forms as `created_since`: `created_since=2026-10-01&created_until=2026-11-01` is the whole of October (UTC). It must be later than `created_since`, else a 400 names `created_until`.",
+      schema: instantWire,
+    },
+    cli: { argument: "<date>", help: "created before: an ISO 8601 date (midnight UTC) or date-time with an offset" },
+    chip: (value) => `Signed up before ${day(value)}`,
+    planner: "range",
+    aggregated: true,
+    bind: (value) => ({ until: value.getTime() }),
+    where: ({ sql, signups, placeholder }) => sql`${signups.createdAt} < ${placeholder("until")}`,
+  }),
+  email: filter({
+    ...text,
+    name: "email",
+    parse: filterText,
+    lenient: (value) => value.trim() || undefined,
+    openapi: { description: "Only the signup with exactly this address, compared case-insensitively (ASCII letters): at most one signup, since a waitlist holds an address once. 1–320 characters.", schema: textWire },
+    cli: { argument: "<address>", help: "the whole address, in any case" },
+    chip: (value) => `Email is “${value}”`,
+    planner: "unique",
+    aggregated: false,
+    bind: (value) => ({ email: value }),
+    where: ({ sql, signups, placeholder }) => sql`lower(${signups.email}) = lower(${placeholder("email")})`,
+  }),
+  emailContains: filter({
+    ...text,
+    name: "email_contains",
+    parse: filterText,
+    // The search box: trimmed, and empty means none.
+    lenient: (value) => value.trim() || undefined,
+    openapi: {
+      description:
+        "Only signups whose address contains this text, compared case-insensitively (ASCII letters), like the dashboard search: `@acme.com`, `jane`. `%` and `_` are plain characters. Text of 3 characters or more is answered from a trigram index; shorter text reads the whole list. 1–320 characters.",
+      schema: textWire,
+    },
+    cli: { argument: "<text>", help: "a part of the address, in any case" },
+    chip: (value) => `Email contains “${value}”`,
+    planner: "search",
+    aggregated: false,
+    bind: (value, { containsPattern }) => ({
+      contains: containsPattern(value),
+      // The trigram index reads % and _ as wildcards: it returns a superset, which `contains` then narrows.
+      containsTrigrams: `%${value}%`,
+    }),
+    where: ({ sql, signups, placeholder }) => sql`${signups.email} like ${placeholder("contains")} escape '\\'`,
+  }),
+};
+
+export type FilterKey = keyof typeof SIGNUP_FILTERS;
+type ValueOf<Key extends FilterKey> = (typeof SIGNUP_FILTERS)[Key] extends FilterDescriptor<infer Value, string> ? Value : never;
+
+/** Which signups of a waitlist: every filter that is set must hold (AND). */
+export type SignupFilter = { [Key in FilterKey]?: ValueOf<Key> } & {
   /** Custom inputs the signup must have, all of them; at most one per label. */
   inputs?: InputMatch[];
+};
+
+export type SignupScope = SignupFilter & { waitlistId: string };
+
+export const FILTER_KEYS = Object.keys(SIGNUP_FILTERS) as FilterKey[];
+
+/** The descriptor of a key, typed for any value (each caller passes that key's value). */
+export function descriptorOf(key: FilterKey): FilterDescriptor<unknown> {
+  return SIGNUP_FILTERS[key] as FilterDescriptor<unknown>;
 }
 
-export interface SignupScope extends SignupFilter {
-  waitlistId: string;
+/** The filters set in a filter, in list order, with their values. */
+export function setFilters(filter: SignupFilter): { key: FilterKey; descriptor: FilterDescriptor<unknown>; value: unknown }[] {
+  return FILTER_KEYS.filter((key) => filter[key] !== undefined).map((key) => ({ key, descriptor: descriptorOf(key), value: filter[key] }));
 }
 
+/** `input.company=Acme`: the family of parameters that filter on custom inputs, one per label. */
+export const INPUT_FILTER = {
+  prefix: "input.",
+  cli: { option: "--input", argument: "<label=value>", help: "a custom input the signup must have (repeat for more labels)" },
+  chip: (input: InputMatch) => `${input.label}: ${input.value}`,
+};
 /** The prefix of the query parameters that filter on custom inputs: `input.company=Acme`. */
-export const INPUT_PARAM_PREFIX = "input.";
-
-export const MAX_FILTER_TEXT = 320;
+export const INPUT_PARAM_PREFIX = INPUT_FILTER.prefix;
 
 /** Custom-input filters per request: each is a subquery, and SQLite refuses a statement past about a thousand. */
 export const MAX_INPUT_FILTERS = 10;
 
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-// A date-time needs an offset: without one, "2026-10-01T09:00" means a different instant per server.
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** A calendar date that exists (no February 30th), as its UTC midnight. */
-function utcDate(year: string, month: string, day: string): Date | undefined {
-  // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0–99 as 1900–1999.
-  const date = new Date(0);
-  date.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
-  const valid = date.getUTCFullYear() === Number(year) && date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
-  return valid ? date : undefined;
-}
-
-/**
- * An ISO 8601 date (`2026-10-01`, midnight UTC) or date-time with an offset
- * (`2026-10-01T09:30:00Z`, `2026-10-01T11:30:00+02:00`); undefined for anything else.
- */
-export function parseInstant(text: string): Date | undefined {
-  const date = DATE_ONLY.exec(text);
-  if (date) return utcDate(date[1]!, date[2]!, date[3]!);
-  const dateTime = DATE_TIME.exec(text);
-  if (!dateTime) return undefined;
-  const [, year, month, day, hour, minute, second = "0"] = dateTime;
-  if (!utcDate(year!, month!, day!) || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
-  const instant = new Date(text);
-  return Number.isNaN(instant.getTime()) ? undefined : instant;
+/** The CLI option of a filter: `created_since` → `--created-since`. */
+export function cliOption(name: string): string {
+  return `--${name.replaceAll("_", "-")}`;
 }
 
 /** Splits `input.<label>` parameters off a parameter record; `onEmptyLabel` decides what an empty label does. */
@@ -88,21 +242,10 @@ export function hasInvertedRange(filter: SignupFilter): boolean {
   return filter.createdSince !== undefined && filter.createdUntil !== undefined && filter.createdUntil.getTime() <= filter.createdSince.getTime();
 }
 
-/** An instant as a query value: the date alone at UTC midnight, else the full ISO 8601 UTC form. */
-export function instantParamValue(instant: Date): string {
-  const iso = instant.toISOString();
-  return instant.getTime() % DAY_MS === 0 ? iso.slice(0, 10) : iso;
-}
-
-/** The /v1 query parameters that select the same signups, in a fixed order. */
+/** The query parameters (/v1's, and the dashboard's) that select the same signups, in list order. */
 export function filterToApiParams(filter: SignupFilter): URLSearchParams {
   const params = new URLSearchParams();
-  if (filter.verified !== undefined) params.set("verified", String(filter.verified));
-  if (filter.referral !== undefined) params.set("referral", String(filter.referral));
-  if (filter.createdSince) params.set("created_since", instantParamValue(filter.createdSince));
-  if (filter.createdUntil) params.set("created_until", instantParamValue(filter.createdUntil));
-  if (filter.email !== undefined) params.set("email", filter.email);
-  if (filter.emailContains !== undefined) params.set("email_contains", filter.emailContains);
+  for (const { descriptor, value } of setFilters(filter)) params.set(descriptor.name, descriptor.format(value));
   for (const input of filter.inputs ?? []) params.set(INPUT_PARAM_PREFIX + input.label, input.value);
   return params;
 }
@@ -110,13 +253,8 @@ export function filterToApiParams(filter: SignupFilter): URLSearchParams {
 /** The `signups export` options that select the same signups (arguments, unquoted). */
 export function filterToCliArgs(filter: SignupFilter): string[] {
   const args: string[] = [];
-  if (filter.verified !== undefined) args.push("--verified", String(filter.verified));
-  if (filter.referral !== undefined) args.push("--referral", String(filter.referral));
-  if (filter.createdSince) args.push("--created-since", instantParamValue(filter.createdSince));
-  if (filter.createdUntil) args.push("--created-until", instantParamValue(filter.createdUntil));
-  if (filter.email !== undefined) args.push("--email", filter.email);
-  if (filter.emailContains !== undefined) args.push("--email-contains", filter.emailContains);
-  for (const input of filter.inputs ?? []) args.push("--input", `${input.label}=${input.value}`);
+  for (const { descriptor, value } of setFilters(filter)) args.push(cliOption(descriptor.name), descriptor.format(value));
+  for (const input of filter.inputs ?? []) args.push(INPUT_FILTER.cli.option, `${input.label}=${input.value}`);
   return args;
 }
 
@@ -124,12 +262,7 @@ export function filterToCliArgs(filter: SignupFilter): string[] {
 export function scopeKey(scope: SignupScope): string {
   return JSON.stringify([
     scope.waitlistId,
-    scope.verified ?? null,
-    scope.referral ?? null,
-    scope.createdSince?.getTime() ?? null,
-    scope.createdUntil?.getTime() ?? null,
-    scope.email?.toLowerCase() ?? null,
-    scope.emailContains?.toLowerCase() ?? null,
+    ...FILTER_KEYS.map((key) => (scope[key] === undefined ? null : descriptorOf(key).keyPart(scope[key]))),
     [...(scope.inputs ?? [])].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)).map((input) => [input.label, input.value]),
   ]);
 }

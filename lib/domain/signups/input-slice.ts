@@ -1,7 +1,7 @@
 import { getDb, type AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
 import { preparedOnce } from "@/lib/sqlite/statements";
-import type { InputMatch, SignupScope } from "./filter";
+import { setFilters, type InputMatch, type SignupScope } from "./filter";
 
 // A scope that is one custom input, narrowed at most by a date range and the flags, is one range of
 // signup_inputs' key (waitlist, label, value, created_at, signup id), whose rows carry the flags:
@@ -19,7 +19,7 @@ const FAR = 8.64e15; // the largest Date, in ms
 
 /** The scope as a slice of signup_inputs, or undefined when it filters on anything else. */
 export function inputSliceOf(scope: SignupScope): InputSlice | undefined {
-  if (scope.email !== undefined || scope.emailContains !== undefined || scope.inputs?.length !== 1) return undefined;
+  if (!setFilters(scope).every(({ descriptor }) => descriptor.aggregated) || scope.inputs?.length !== 1) return undefined;
   const { label, value } = scope.inputs[0] as InputMatch;
   return { waitlistId: scope.waitlistId, label, value, since: scope.createdSince?.getTime() ?? -FAR, until: scope.createdUntil?.getTime() ?? FAR };
 }

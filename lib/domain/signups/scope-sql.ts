@@ -1,7 +1,7 @@
-import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { signups } from "@/db/schema";
 import { containsPattern } from "@/lib/sqlite/contains";
-import type { SignupScope } from "./filter";
+import { descriptorOf, FILTER_KEYS, setFilters, type FilterKey, type SignupScope, type SqlKit } from "./filter";
 
 // A scope as SQL over `signups`. Every statement is prepared once per shape (which filters are set,
 // and how the rows are reached: the SQL depends on both), with the values bound to placeholders.
@@ -18,12 +18,8 @@ import type { SignupScope } from "./filter";
 export type Access = "order" | "email" | "search" | `input${number}`;
 
 export interface ScopeShape {
-  verified: boolean;
-  referral: boolean;
-  since: boolean;
-  until: boolean;
-  email: boolean;
-  contains: boolean;
+  /** The filters that are set, in the order of SIGNUP_FILTERS. */
+  filters: readonly FilterKey[];
   inputs: number;
   access: Access;
 }
@@ -36,36 +32,19 @@ export function canUseSearchIndex(text: string): boolean {
 }
 
 export function shapeOf(scope: SignupScope, access: Access): ScopeShape {
-  return {
-    verified: scope.verified !== undefined,
-    referral: scope.referral !== undefined,
-    since: scope.createdSince !== undefined,
-    until: scope.createdUntil !== undefined,
-    email: scope.email !== undefined,
-    contains: scope.emailContains !== undefined,
-    inputs: scope.inputs?.length ?? 0,
-    access,
-  };
+  return { filters: FILTER_KEYS.filter((key) => scope[key] !== undefined), inputs: scope.inputs?.length ?? 0, access };
 }
 
 export function shapeKey(shape: ScopeShape): string {
-  const flags = [shape.verified && "v", shape.referral && "r", shape.since && "s", shape.until && "u", shape.email && "e", shape.contains && "c"];
-  return `${flags.map((flag) => flag || "-").join("")}${shape.inputs}:${shape.access}`;
+  return `${FILTER_KEYS.map((key) => (shape.filters.includes(key) ? key : "-")).join(",")}${shape.inputs}:${shape.access}`;
 }
+
+const kit: SqlKit = { sql, signups, placeholder: (name) => sql`${sql.placeholder(name)}`, containsPattern };
 
 /** The values of a scope's placeholders (the driver's: 1/0 for booleans, epoch ms, LIKE patterns). */
 export function scopeParams(scope: SignupScope): Record<string, string | number | null> {
-  const params: Record<string, string | number | null> = {
-    waitlistId: scope.waitlistId,
-    verified: scope.verified ? 1 : 0,
-    referral: scope.referral ? 1 : 0,
-    since: scope.createdSince?.getTime() ?? null,
-    until: scope.createdUntil?.getTime() ?? null,
-    email: scope.email ?? null,
-    contains: scope.emailContains !== undefined ? containsPattern(scope.emailContains) : null,
-    // The trigram index reads % and _ as wildcards: it returns a superset, which `contains` then narrows.
-    containsTrigrams: scope.emailContains !== undefined ? `%${scope.emailContains}%` : null,
-  };
+  const params: Record<string, string | number | null> = { waitlistId: scope.waitlistId };
+  for (const { descriptor, value } of setFilters(scope)) Object.assign(params, descriptor.bind(value, kit));
   (scope.inputs ?? []).forEach((input, index) => {
     params[`label${index}`] = input.label;
     params[`value${index}`] = input.value;
@@ -84,8 +63,8 @@ function hasInput(index: number): SQL {
 // A date range narrows the collected ids to that range of the key.
 function inputRows(index: number, shape: ScopeShape): SQL {
   return sql`${signups.id} in (select signup_id from signup_inputs where waitlist_id = ${placeholder("waitlistId")} and label = ${placeholder(`label${index}`)} and value = ${placeholder(`value${index}`)}${
-    shape.since ? sql` and created_at >= ${placeholder("since")}` : sql``
-  }${shape.until ? sql` and created_at < ${placeholder("until")}` : sql``})`;
+    shape.filters.includes("createdSince") ? sql` and created_at >= ${placeholder("since")}` : sql``
+  }${shape.filters.includes("createdUntil") ? sql` and created_at < ${placeholder("until")}` : sql``})`;
 }
 
 const searchRows = sql`${signups.id} in (select rowid from signup_email_search where email like ${placeholder("containsTrigrams")})`;
@@ -109,13 +88,8 @@ export function scopeWhere(shape: ScopeShape): SQL | undefined {
   const inputs = Array.from({ length: shape.inputs }, (_, index) => (shape.access === `input${index}` ? inputRows(index, shape) : hasInput(index)));
   return and(
     collected ? sql`+${signups.waitlistId} = ${placeholder("waitlistId")}` : eq(signups.waitlistId, placeholder("waitlistId")),
-    shape.verified ? eq(signups.verified, placeholder("verified")) : undefined,
-    shape.referral ? eq(signups.referral, placeholder("referral")) : undefined,
-    shape.since ? gte(signups.createdAt, placeholder("since")) : undefined,
-    shape.until ? lt(signups.createdAt, placeholder("until")) : undefined,
-    shape.email ? sql`lower(${signups.email}) = lower(${placeholder("email")})` : undefined,
-    shape.access === "search" ? searchRows : undefined,
-    shape.contains ? sql`${signups.email} like ${placeholder("contains")} escape '\\'` : undefined,
+    // The search access adds the trigram index's candidates just before the search's own test.
+    ...shape.filters.flatMap((key) => (key === "emailContains" && shape.access === "search" ? [searchRows, descriptorOf(key).where(kit)] : [descriptorOf(key).where(kit)])),
     ...inputs,
   );
 }

@@ -18,7 +18,7 @@ function randomQuery(): string {
 function nextRequest(): { kind: Kind; path: string } {
   if (Math.random() < 0.5) return { kind: "export", path: `/waitlists/${waitlistId}/export` };
   const page = 1 + Math.floor(Math.random() * 999_999);
-  return { kind: "search", path: `/waitlists/${waitlistId}?q=${randomQuery()}&sort=email&page=${page}` };
+  return { kind: "search", path: `/waitlists/${waitlistId}?email_contains=${randomQuery()}&sort=email&page=${page}` };
 }
 
 async function loop() {

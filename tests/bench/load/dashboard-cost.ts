@@ -89,7 +89,7 @@ async function main() {
 
   // Warm-up: route modules load and compile on first use.
   await autocannon({ url: server.url, connections: 4, duration: 3, requests });
-  await (await fetch(`${server.url}/waitlists/${waitlistId}?q=warm`, { headers: { cookie } })).arrayBuffer();
+  await (await fetch(`${server.url}/waitlists/${waitlistId}?email_contains=warm`, { headers: { cookie } })).arrayBuffer();
 
   const alone = await measureApi(server.url, requests, seconds);
   const attacker = spawn(process.execPath, ["--import", "tsx", "tests/bench/load/dashboard-attacker.ts", server.url, cookie, waitlistId, options.loops], {

@@ -5,7 +5,7 @@ import { WebsiteLink } from "@/components/website-link";
 import { requireAdminSession } from "@/lib/dashboard/auth";
 import { waitlistsNamed } from "@/lib/domain/waitlists/manage";
 import { Breadcrumb } from "../[id]/breadcrumb";
-import { WaitlistFields } from "../../(home)/new-waitlist-form";
+import { WaitlistFields } from "@/components/waitlist-fields";
 
 export const metadata: Metadata = { title: "New waitlist" };
 

@@ -1,7 +1,7 @@
 import { DataTableSkeleton } from "@/components/data-table/data-table-skeleton";
 import { Skeleton } from "@/components/skeleton";
-import { ChartSkeleton } from "../chart-section";
-import { FiguresSkeleton } from "../figures";
+import { ChartSkeleton } from "./_components/chart-section";
+import { FiguresSkeleton } from "./_components/figures";
 
 // Laid out like the real page (filters beside figures, chart, toolbar and 25 rows) so nothing jumps when data arrives.
 export default function WaitlistLoading() {

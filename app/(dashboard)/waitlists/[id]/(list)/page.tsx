@@ -5,18 +5,18 @@ import { ERASED_DATA_STILL_ON_DISK } from "@/lib/domain/signups/erase";
 import { PendingNavigationProvider } from "@/components/pending-navigation";
 import { requireSession, requestOrigin } from "@/lib/dashboard/auth";
 import { readInBackground } from "@/lib/dashboard/read-pool-client";
-import { DASHBOARD_PAGE_SIZES, lastReachablePage, MAX_PAGED_ROWS, parseSignupTableParams } from "@/lib/domain/list-params";
+import { DASHBOARD_PAGE_SIZES, lastReachablePage, MAX_PAGED_ROWS, parseSignupTableParams } from "@/lib/dashboard/signup-table";
 import { cutAt } from "@/lib/domain/signups/counts";
-import { dashboardScope } from "@/lib/domain/signups/dashboard-scope";
-import { ApiBox } from "../api-box";
-import { ChartSection, ChartSkeleton } from "../chart-section";
-import { chartWindow, weekAgo, windowEnd } from "../chart-window";
-import { FilterPanel } from "../filter-panel";
-import { Figures, FiguresSkeleton } from "../figures";
+import { tableScope } from "@/lib/dashboard/signup-table-url";
+import { ApiBox } from "./_components/api-box";
+import { ChartSection, ChartSkeleton } from "./_components/chart-section";
+import { chartWindow, weekAgo, windowEnd } from "./_components/chart-window";
+import { FilterPanel } from "./_components/filter-panel";
+import { Figures, FiguresSkeleton } from "./_components/figures";
 import { findWaitlist } from "../find-waitlist";
-import { toSignupListRow } from "../signup-list-row";
-import { SignupsTable } from "../signups-table";
-import { signupApiPath, signupCliCommand } from "../table-url";
+import { toSignupListRow } from "./_components/signup-list-row";
+import { SignupsTable } from "./_components/signups-table";
+import { signupApiPath, signupCliCommand } from "@/lib/dashboard/signup-table-url";
 
 /** How many values of a label a value search lists. */
 const VALUE_SEARCH_LIMIT = 20;
@@ -41,7 +41,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   if (!waitlist) notFound();
   const query = await searchParams;
   const state = parseSignupTableParams(query);
-  const scope = dashboardScope(waitlist.id, state);
+  const scope = tableScope(waitlist.id, state);
 
   const reachablePages = lastReachablePage(state.size);
   // A page past MAX_PAGED_ROWS runs no query: the table says why and how to reach those rows.

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { linkClass, mutedText, primaryButtonClass } from "@/components/styles";
 import { requireAdminSession } from "@/lib/dashboard/auth";
-import { WaitlistFields } from "../../../(home)/new-waitlist-form";
+import { WaitlistFields } from "@/components/waitlist-fields";
 import { Breadcrumb } from "../breadcrumb";
 import { findWaitlist } from "../find-waitlist";
 

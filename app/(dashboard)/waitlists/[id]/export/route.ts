@@ -2,8 +2,8 @@ import { requireSession } from "@/lib/dashboard/auth";
 import { SESSION_ID_HEADER } from "@/lib/dashboard/budget";
 import { EXPORT_SLOTS, EXPORTS_PER_SESSION, releasingWhenDone } from "@/lib/dashboard/export-slots";
 import { serverLimits } from "@/lib/http/limits";
-import { parseSignupTableParams } from "@/lib/domain/list-params";
-import { dashboardScope } from "@/lib/domain/signups/dashboard-scope";
+import { parseSignupTableParams } from "@/lib/dashboard/signup-table";
+import { tableScope } from "@/lib/dashboard/signup-table-url";
 import { signupCsvStream } from "@/lib/domain/signups/csv";
 import { findWaitlist } from "../find-waitlist";
 
@@ -45,6 +45,6 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
       headers: { ...TEXT, "cache-control": "no-store" },
     });
   }
-  const csv = signupCsvStream(dashboardScope(waitlist.id, state));
+  const csv = signupCsvStream(tableScope(waitlist.id, state));
   return new Response(releasingWhenDone(csv, release, request.signal), { headers });
 }

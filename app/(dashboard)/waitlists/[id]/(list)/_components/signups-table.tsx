@@ -10,7 +10,8 @@ import { formatCount } from "@/components/format";
 import { usePendingNavigation } from "@/components/pending-navigation";
 import { SearchBox } from "@/components/search-box";
 import { buttonClass, inputClass, mutedText } from "@/components/styles";
-import type { SignupTableParams } from "@/lib/domain/list-params";
+import type { SignupTableParams } from "@/lib/dashboard/signup-table";
+import { SIGNUP_FILTERS } from "@/lib/domain/signups/filter";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { signupPublicId } from "@/lib/domain/signups/id";
 import type { SignupSort } from "@/lib/domain/sorting";
@@ -19,7 +20,7 @@ import { SignupDetails } from "./signup-details";
 import type { SignupListRow } from "./signup-list-row";
 import { ActiveFilters } from "./active-filters";
 import { SignupsEmptyState } from "./signups-empty-state";
-import { isFiltered, signupExportHref, signupTableHref, signupTableSearch } from "./table-url";
+import { isFiltered, signupExportHref, signupTableHref, signupTableSearch } from "@/lib/dashboard/signup-table-url";
 
 /** How deep the table pages: `pages` at the current size, covering the first `rows` rows (lib/domain/list-params.ts). */
 interface Reach {
@@ -54,7 +55,7 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
   });
   const href = (change: Partial<SignupTableParams>) => signupTableHref(waitlistId, state, change);
   const filtered = isFiltered(state);
-  const hidden = Object.fromEntries(signupTableSearch({ ...state, q: undefined, facet_q: undefined, page: 1 }));
+  const hidden = Object.fromEntries(signupTableSearch({ ...state, emailContains: undefined, facet_q: undefined, page: 1 }));
 
   return (
     <section aria-labelledby="signups-heading" className="mt-3">
@@ -62,7 +63,7 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
         <h2 id="signups-heading" className="text-lg font-semibold">
           Signups
         </h2>
-        <SearchBox label="Search by email" placeholder="Search emails" value={state.q ?? ""} hrefFor={(q) => href({ q: q || undefined })} hidden={hidden} />
+        <SearchBox label="Search by email" placeholder="Search emails" value={state.emailContains ?? ""} hrefFor={(q) => href({ emailContains: q || undefined })} hidden={hidden} name={SIGNUP_FILTERS.emailContains.name} />
         <div className="flex flex-wrap items-center gap-2 xl:ml-auto">
           <label className="flex items-center gap-2 text-sm">
             <span>Rows per page</span>

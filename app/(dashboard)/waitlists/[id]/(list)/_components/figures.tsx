@@ -1,9 +1,9 @@
 import { formatCount, formatPercent } from "@/components/format";
 import { Skeleton } from "@/components/skeleton";
 import { cardClass, mutedText } from "@/components/styles";
-import type { SignupTableParams } from "@/lib/domain/list-params";
+import type { SignupTableParams } from "@/lib/dashboard/signup-table";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
-import { isFiltered } from "./table-url";
+import { isFiltered } from "@/lib/dashboard/signup-table-url";
 
 const gridClass = "grid grid-cols-2 gap-2 sm:grid-cols-4 xl:grid-cols-2";
 

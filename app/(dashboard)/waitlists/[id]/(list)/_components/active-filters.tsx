@@ -3,8 +3,9 @@
 import { formatDate } from "@/components/format";
 import { TransitionLink } from "@/components/pending-navigation";
 import { focusRing, linkClass } from "@/components/styles";
-import type { SignupTableParams } from "@/lib/domain/list-params";
-import { isFiltered, signupTableHref, withInput } from "./table-url";
+import type { SignupTableParams } from "@/lib/dashboard/signup-table";
+import { dayRange, isFiltered, signupTableHref, withInput } from "@/lib/dashboard/signup-table-url";
+import { INPUT_FILTER, setFilters } from "@/lib/domain/signups/filter";
 
 interface Chip {
   text: string;
@@ -23,11 +24,13 @@ function dateChipText(from: string | undefined, to: string | undefined): string 
 /** Every active filter in words, each one a link that removes it. */
 function chipsOf(state: SignupTableParams): Chip[] {
   const chips: Chip[] = [];
-  if (state.verified !== undefined) chips.push({ text: state.verified ? "Verified" : "Not verified", without: { verified: undefined } });
-  if (state.referral !== undefined) chips.push({ text: state.referral ? "Referral" : "Not a referral", without: { referral: undefined } });
-  if (state.q) chips.push({ text: `Email contains “${state.q}”`, without: { q: undefined } });
-  if (state.from || state.to) chips.push({ text: dateChipText(state.from, state.to), without: { from: undefined, to: undefined } });
-  for (const input of state.inputs) chips.push({ text: `${input.label}: ${input.value}`, without: { inputs: withInput(state.inputs, input.label, undefined) } });
+  for (const { key, descriptor, value } of setFilters(state)) {
+    // The two ends of the date range are one chip, in days as the From and To inputs show them.
+    if (descriptor.planner !== "range") chips.push({ text: descriptor.chip(value), without: { [key]: undefined } });
+  }
+  const { from, to } = dayRange(state);
+  if (from || to) chips.push({ text: dateChipText(from, to), without: { createdSince: undefined, createdUntil: undefined } });
+  for (const input of state.inputs) chips.push({ text: INPUT_FILTER.chip(input), without: { inputs: withInput(state.inputs, input.label, undefined) } });
   return chips;
 }
 

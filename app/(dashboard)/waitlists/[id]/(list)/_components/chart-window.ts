@@ -1,5 +1,6 @@
 import { DAY_MS } from "@/lib/core/time";
-import type { SignupTableParams } from "@/lib/domain/list-params";
+import type { SignupTableParams } from "@/lib/dashboard/signup-table";
+import { dayRange } from "@/lib/dashboard/signup-table-url";
 
 export const DEFAULT_CHART_DAYS = 90;
 /** A longer date range shows its last year of days: more bars would be thinner than a pixel. */
@@ -23,14 +24,15 @@ function utcDay(text: string): number {
  * The chart's days: the last 90 up to today without a date range; the range itself when one is
  * set (an open end runs to today, or 90 days back from `to`), at most MAX_CHART_DAYS of it.
  */
-export function chartWindow(state: Pick<SignupTableParams, "from" | "to">, now = new Date()): ChartWindow {
+export function chartWindow(state: Pick<SignupTableParams, "createdSince" | "createdUntil">, now = new Date()): ChartWindow {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const from = state.from ? utcDay(state.from) : undefined;
-  const end = state.to ? utcDay(state.to) : Math.max(today, from ?? today);
+  const days = dayRange(state);
+  const from = days.from ? utcDay(days.from) : undefined;
+  const end = days.to ? utcDay(days.to) : Math.max(today, from ?? today);
   const start = from ?? end - (DEFAULT_CHART_DAYS - 1) * DAY_MS;
-  const days = Math.round((end - start) / DAY_MS) + 1;
-  const shown = Math.min(days, MAX_CHART_DAYS);
-  return { start: new Date(end - (shown - 1) * DAY_MS), days: shown, recent: from === undefined && state.to === undefined, clipped: days > shown };
+  const length = Math.round((end - start) / DAY_MS) + 1;
+  const shown = Math.min(length, MAX_CHART_DAYS);
+  return { start: new Date(end - (shown - 1) * DAY_MS), days: shown, recent: from === undefined && days.to === undefined, clipped: length > shown };
 }
 
 /** The first instant after the window (for the per-day query's upper bound). */

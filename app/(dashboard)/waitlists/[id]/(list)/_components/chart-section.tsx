@@ -2,7 +2,7 @@ import { formatCount, formatDate } from "@/components/format";
 import { Skeleton } from "@/components/skeleton";
 import { cardClass, mutedText } from "@/components/styles";
 import { DAY_MS } from "@/lib/core/time";
-import type { SignupTableParams } from "@/lib/domain/list-params";
+import type { SignupTableParams } from "@/lib/dashboard/signup-table";
 import { SEARCH_COUNT_CAP } from "@/lib/domain/signups/access";
 import { DEFAULT_CHART_DAYS, type ChartWindow } from "./chart-window";
 import { SignupsChart, type DayCount } from "./signups-chart";

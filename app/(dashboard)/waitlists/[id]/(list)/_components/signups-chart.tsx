@@ -3,8 +3,8 @@
 import { useRef, useState } from "react";
 import { Bar, BarChart, CartesianGrid, ReferenceArea, Tooltip, XAxis, YAxis, type MouseHandlerDataParam } from "recharts";
 import { usePendingNavigation } from "@/components/pending-navigation";
-import type { SignupTableParams } from "@/lib/domain/list-params";
-import { signupTableHref } from "./table-url";
+import type { SignupTableParams } from "@/lib/dashboard/signup-table";
+import { signupTableHref, withDays } from "@/lib/dashboard/signup-table-url";
 
 export interface DayCount {
   day: string;
@@ -55,7 +55,7 @@ export function SignupsChart({ days, summary, waitlistId, state }: SignupsChartP
     if (!current) return;
     const [from, to] = [current.first, last ?? current.last].sort();
     setDrag(null);
-    navigate(signupTableHref(waitlistId, state, { from, to }));
+    navigate(signupTableHref(waitlistId, state, withDays(from, to)));
   }
 
   return (

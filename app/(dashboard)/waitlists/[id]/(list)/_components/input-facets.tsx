@@ -3,7 +3,7 @@
 import { Suspense, use } from "react";
 import { Skeleton } from "@/components/skeleton";
 import { mutedText } from "@/components/styles";
-import type { SignupTableParams } from "@/lib/domain/list-params";
+import type { SignupTableParams } from "@/lib/dashboard/signup-table";
 import type { FacetValues, InputFacet as InputFacetData } from "@/lib/domain/signups/facets";
 import { InputFacet } from "./input-facet";
 

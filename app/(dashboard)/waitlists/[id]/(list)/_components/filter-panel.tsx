@@ -1,12 +1,12 @@
 "use client";
 
 import { DataTableFacetFilter } from "@/components/data-table/data-table-facet-filter";
-import type { SignupTableParams } from "@/lib/domain/list-params";
+import type { SignupTableParams } from "@/lib/dashboard/signup-table";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { DateRangeFilter } from "./date-range-filter";
 import type { InputFacet } from "@/lib/domain/signups/facets";
 import { InputFacets, type InputValueSearch } from "./input-facets";
-import { signupTableHref } from "./table-url";
+import { signupTableHref } from "@/lib/dashboard/signup-table-url";
 
 interface FilterPanelProps {
   waitlistId: string;

@@ -1,16 +1,13 @@
-import type { SignupTableParams } from "@/lib/domain/list-params";
-import { dashboardFilter } from "@/lib/domain/signups/dashboard-scope";
-import { filterToApiParams, filterToCliArgs, INPUT_PARAM_PREFIX, type InputMatch } from "@/lib/domain/signups/filter";
+import { parseInstant } from "@/lib/core/instant";
+import { DAY_MS } from "@/lib/core/time";
+import { FILTER_KEYS, filterToApiParams, filterToCliArgs, type InputMatch, type SignupFilter, type SignupScope } from "@/lib/domain/signups/filter";
+import type { SignupTableParams } from "./signup-table";
 
-// Imported by client components too, so it must not import the query layer at run time.
+// The URLs of the signups table's state. Imported by client components too, so it must not import
+// the query layer or zod at run time.
 
 /** What parseSignupTableParams({}) gives (a unit test keeps the two in step). */
 export const DEFAULT_SIGNUP_TABLE: SignupTableParams = {
-  verified: undefined,
-  referral: undefined,
-  q: undefined,
-  from: undefined,
-  to: undefined,
   inputs: [],
   facet: undefined,
   facet_q: undefined,
@@ -20,16 +17,35 @@ export const DEFAULT_SIGNUP_TABLE: SignupTableParams = {
   size: 25,
 };
 
-/** The URL query of the filters alone (what the CSV export takes), in a fixed order. */
+/** The filters of a table state (sort and page aside). */
+export function tableFilter(state: SignupTableParams): SignupFilter {
+  const filter: SignupFilter = Object.fromEntries(FILTER_KEYS.filter((key) => state[key] !== undefined).map((key) => [key, state[key]]));
+  return state.inputs.length > 0 ? { ...filter, inputs: state.inputs } : filter;
+}
+
+/** The scope of a waitlist page, its CSV export and the API box. */
+export function tableScope(waitlistId: string, state: SignupTableParams): SignupScope {
+  return { waitlistId, ...tableFilter(state) };
+}
+
+/** The URL query of the filters alone (what the CSV export takes): the /v1 parameters, in a fixed order. */
 function filterSearch(state: SignupTableParams): URLSearchParams {
-  const search = new URLSearchParams();
-  if (state.verified !== undefined) search.set("verified", String(state.verified));
-  if (state.referral !== undefined) search.set("referral", String(state.referral));
-  if (state.q) search.set("q", state.q);
-  if (state.from) search.set("from", state.from);
-  if (state.to) search.set("to", state.to);
-  for (const input of state.inputs) search.set(INPUT_PARAM_PREFIX + input.label, input.value);
-  return search;
+  return filterToApiParams(tableFilter(state));
+}
+
+/** The date range as the days of the From and To inputs (UTC, To included). */
+export function dayRange(state: Pick<SignupTableParams, "createdSince" | "createdUntil">): { from?: string; to?: string } {
+  const day = (instant: Date) => instant.toISOString().slice(0, 10);
+  return {
+    from: state.createdSince ? day(state.createdSince) : undefined,
+    to: state.createdUntil ? day(new Date(state.createdUntil.getTime() - 1)) : undefined,
+  };
+}
+
+/** The state change that sets the range to these days (UTC, `to` included: the range ends the next midnight). */
+export function withDays(from: string | undefined, to: string | undefined): Pick<SignupTableParams, "createdSince" | "createdUntil"> {
+  const until = to ? parseInstant(to) : undefined;
+  return { createdSince: from ? parseInstant(from) : undefined, createdUntil: until ? new Date(until.getTime() + DAY_MS) : undefined };
 }
 
 /** The URL query for a table state; only non-default values are written, in a fixed order. */
@@ -74,9 +90,9 @@ export function isFiltered(state: SignupTableParams): boolean {
   return filterSearch(state).size > 0;
 }
 
-/** The /v1 path that returns the signups every active filter (the search included) selects. */
+/** The /v1 path that returns the signups every active filter (the search included) selects: the same parameters. */
 export function signupApiPath(waitlistId: string, state: SignupTableParams): string {
-  return withQuery(`/v1/waitlist/${waitlistId}/signup`, filterToApiParams(dashboardFilter(state)));
+  return withQuery(`/v1/waitlist/${waitlistId}/signup`, filterSearch(state));
 }
 
 /** A word as a POSIX shell reads it back: bare when it is plainly safe, else in single quotes. */
@@ -86,7 +102,7 @@ export function shellWord(word: string): string {
 
 /** The CLI command that exports the same signups as the dashboard's CSV. */
 export function signupCliCommand(waitlistId: string, state: SignupTableParams): string {
-  return ["npm", "run", "--silent", "cli", "--", "signups", "export", "--waitlist", waitlistId, ...filterToCliArgs(dashboardFilter(state))].map(shellWord).join(" ");
+  return ["npm", "run", "--silent", "cli", "--", "signups", "export", "--waitlist", waitlistId, ...filterToCliArgs(tableFilter(state))].map(shellWord).join(" ");
 }
 
 /** The CSV export of the complete filtered set (filters and search; sort and page do not apply). */

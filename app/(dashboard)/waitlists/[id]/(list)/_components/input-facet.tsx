@@ -4,12 +4,12 @@ import { Suspense, use, useId } from "react";
 import { formatCount } from "@/components/format";
 import { useTransitionClick } from "@/components/pending-navigation";
 import { focusRing, mutedText } from "@/components/styles";
-import type { SignupTableParams } from "@/lib/domain/list-params";
+import type { SignupTableParams } from "@/lib/dashboard/signup-table";
 import type { FacetValue, InputFacet as InputFacetData } from "@/lib/domain/signups/facets";
 import { FACET_ROW_CAP } from "@/lib/domain/signups/limits";
 import type { InputValueSearch } from "./input-facets";
 import { InputValueSearchForm } from "./input-value-search-form";
-import { signupTableHref, withInput } from "./table-url";
+import { signupTableHref, withInput } from "@/lib/dashboard/signup-table-url";
 
 interface InputFacetProps {
   waitlistId: string;

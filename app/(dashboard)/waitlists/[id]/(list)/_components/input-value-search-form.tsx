@@ -3,8 +3,8 @@
 import { useId, useState } from "react";
 import { usePendingNavigation } from "@/components/pending-navigation";
 import { buttonClass, inputClass } from "@/components/styles";
-import type { SignupTableParams } from "@/lib/domain/list-params";
-import { signupTableHref, signupTableSearch } from "./table-url";
+import type { SignupTableParams } from "@/lib/dashboard/signup-table";
+import { signupTableHref, signupTableSearch } from "@/lib/dashboard/signup-table-url";
 
 /**
  * Finds values of one label beyond its top ones: a GET form that puts `facet=<label>&facet_q=<text>`

@@ -3,25 +3,28 @@
 import { useId, useState } from "react";
 import { TransitionLink, usePendingNavigation } from "@/components/pending-navigation";
 import { buttonClass, inputClass, linkClass } from "@/components/styles";
-import type { SignupTableParams } from "@/lib/domain/list-params";
-import { signupTableHref, signupTableSearch } from "./table-url";
+import type { SignupTableParams } from "@/lib/dashboard/signup-table";
+import { dayRange, signupTableHref, signupTableSearch, withDays } from "@/lib/dashboard/signup-table-url";
 
 /**
  * "From" and "To" days (UTC, To included). Applied with the button or Enter, not on every change:
  * typing a year digit by digit would otherwise load a view per digit. Without JavaScript it is a
- * GET form that carries the other parameters in hidden fields.
+ * GET form that carries the other parameters in hidden fields; its days arrive as `from` and `to`, which
+ * the dashboard's proxy turns into `created_since` and `created_until` (the next midnight) as it does
+ * for old bookmarks.
  */
 export function DateRangeFilter({ waitlistId, state }: { waitlistId: string; state: SignupTableParams }) {
   const id = useId();
   const { navigate } = usePendingNavigation();
   // Only the other input's bound: the inputs themselves are uncontrolled, so a day typed before
   // hydration survives it, and the submit reads what the inputs hold.
-  const [bounds, setBounds] = useState({ from: state.from ?? "", to: state.to ?? "", shown: `${state.from}/${state.to}` });
-  const shown = `${state.from}/${state.to}`;
+  const range = dayRange(state);
+  const [bounds, setBounds] = useState({ from: range.from ?? "", to: range.to ?? "", shown: `${range.from}/${range.to}` });
+  const shown = `${range.from}/${range.to}`;
   // The URL changed (a chart click, "clear", back/forward): the keyed inputs remount with its range.
-  if (bounds.shown !== shown) setBounds({ from: state.from ?? "", to: state.to ?? "", shown });
-  const hidden = [...signupTableSearch({ ...state, from: undefined, to: undefined, page: 1 })];
-  const active = state.from !== undefined || state.to !== undefined;
+  if (bounds.shown !== shown) setBounds({ from: range.from ?? "", to: range.to ?? "", shown });
+  const hidden = [...signupTableSearch({ ...state, ...withDays(undefined, undefined), page: 1 })];
+  const active = range.from !== undefined || range.to !== undefined;
 
   return (
     <form
@@ -34,7 +37,7 @@ export function DateRangeFilter({ waitlistId, state }: { waitlistId: string; sta
         event.preventDefault();
         const form = new FormData(event.currentTarget);
         const day = (name: string) => (form.get(name) as string | null) || undefined;
-        navigate(signupTableHref(waitlistId, state, { from: day("from"), to: day("to") }));
+        navigate(signupTableHref(waitlistId, state, withDays(day("from"), day("to"))));
       }}
     >
       <span id={`${id}-legend`} className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-300">
@@ -45,16 +48,16 @@ export function DateRangeFilter({ waitlistId, state }: { waitlistId: string; sta
       ))}
       <div key={shown} className="grid grid-cols-[auto_1fr] items-center gap-x-2 gap-y-1.5 text-sm">
         <label htmlFor={`${id}-from`}>From</label>
-        <input id={`${id}-from`} type="date" name="from" defaultValue={state.from ?? ""} max={bounds.to || undefined} onChange={(event) => setBounds({ ...bounds, from: event.target.value })} className={`${inputClass} w-full min-w-0 py-1`} />
+        <input id={`${id}-from`} type="date" name="from" defaultValue={range.from ?? ""} max={bounds.to || undefined} onChange={(event) => setBounds({ ...bounds, from: event.target.value })} className={`${inputClass} w-full min-w-0 py-1`} />
         <label htmlFor={`${id}-to`}>To</label>
-        <input id={`${id}-to`} type="date" name="to" defaultValue={state.to ?? ""} min={bounds.from || undefined} onChange={(event) => setBounds({ ...bounds, to: event.target.value })} className={`${inputClass} w-full min-w-0 py-1`} />
+        <input id={`${id}-to`} type="date" name="to" defaultValue={range.to ?? ""} min={bounds.from || undefined} onChange={(event) => setBounds({ ...bounds, to: event.target.value })} className={`${inputClass} w-full min-w-0 py-1`} />
       </div>
       <div className="mt-1 flex items-center gap-3">
         <button type="submit" className={`${buttonClass} py-1`}>
           Apply dates
         </button>
         {active ? (
-          <TransitionLink href={signupTableHref(waitlistId, state, { from: undefined, to: undefined })} className={`${linkClass} text-sm`}>
+          <TransitionLink href={signupTableHref(waitlistId, state, withDays(undefined, undefined))} className={`${linkClass} text-sm`}>
             Clear dates
           </TransitionLink>
         ) : null}
