@@ -5,7 +5,8 @@ import type { SignupTableParams } from "@/lib/dashboard/signup-table";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { DateRangeFilter } from "./date-range-filter";
 import type { InputFacet } from "@/lib/domain/signups/facets";
-import { InputFacets, type InputValueSearch } from "./input-facets";
+import type { InputValueSearch } from "./input-facet";
+import { InputFacets } from "./input-facets";
 import { signupTableHref } from "@/lib/dashboard/signup-table-url";
 
 interface FilterPanelProps {

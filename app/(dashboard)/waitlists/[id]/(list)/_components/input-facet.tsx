@@ -5,11 +5,17 @@ import { formatCount } from "@/components/format";
 import { useTransitionClick } from "@/components/pending-navigation";
 import { focusRing, mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/dashboard/signup-table";
-import type { FacetValue, InputFacet as InputFacetData } from "@/lib/domain/signups/facets";
+import type { FacetValue, FacetValues, InputFacet as InputFacetData } from "@/lib/domain/signups/facets";
 import { FACET_ROW_CAP } from "@/lib/domain/signups/limits";
-import type { InputValueSearch } from "./input-facets";
 import { InputValueSearchForm } from "./input-value-search-form";
 import { signupTableHref, withInput } from "@/lib/dashboard/signup-table-url";
+
+/** The values of one label that contain a text (the `facet`/`facet_q` of the URL); null when the search is too broad to count. */
+export interface InputValueSearch {
+  label: string;
+  contains: string;
+  values: FacetValues | null;
+}
 
 interface InputFacetProps {
   waitlistId: string;

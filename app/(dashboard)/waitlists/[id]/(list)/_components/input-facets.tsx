@@ -4,15 +4,8 @@ import { Suspense, use } from "react";
 import { Skeleton } from "@/components/skeleton";
 import { mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/dashboard/signup-table";
-import type { FacetValues, InputFacet as InputFacetData } from "@/lib/domain/signups/facets";
-import { InputFacet } from "./input-facet";
-
-/** The values of one label that contain a text (the `facet`/`facet_q` of the URL); null when the search is too broad to count. */
-export interface InputValueSearch {
-  label: string;
-  contains: string;
-  values: FacetValues | null;
-}
+import type { InputFacet as InputFacetData } from "@/lib/domain/signups/facets";
+import { InputFacet, type InputValueSearch } from "./input-facet";
 
 interface InputFacetsProps {
   waitlistId: string;
