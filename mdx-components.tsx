@@ -23,7 +23,8 @@ const components: MDXComponents = {
     <pre tabIndex={0} className="my-4 overflow-x-auto rounded-lg bg-zinc-100 p-4 font-mono text-sm [&_code]:bg-transparent [&_code]:p-0 dark:bg-zinc-900" {...props} />
   ),
   table: (props) => (
-    <div className="my-4 overflow-x-auto">
+    // Wide tables scroll inside this box on a phone, which must then be reachable by keyboard too.
+    <div tabIndex={0} className="my-4 overflow-x-auto">
       <table className="w-full border-collapse text-left text-sm" {...props} />
     </div>
   ),

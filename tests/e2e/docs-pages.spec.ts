@@ -11,7 +11,7 @@ const GUIDE: [path: string, heading: string][] = [
   ["/docs/dashboard", "The dashboard"],
   ["/docs/cli", "The admin CLI"],
   ["/docs/using-the-api", "Using the API"],
-  ["/docs/api", "Waitlist Admin API reference"],
+  ["/docs/api", "Waitlist API reference"],
   ["/docs/operations", "Operations"],
   ["/docs/production", "Production"],
 ];
