@@ -1,4 +1,4 @@
-/** The documentation pages, in reading order: the docs' navigation and the header's "Docs" link follow this list. */
+/** The documentation pages, in reading order: the navigation at the top of every guide page. */
 export const DOCS_PAGES = [
   ["/docs", "Overview"],
   ["/docs/configuration", "Configuration"],
