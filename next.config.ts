@@ -1,3 +1,4 @@
+import createMDX from "@next/mdx";
 import type { NextConfig } from "next";
 import { NO_CONTENT_CSP, STATIC_SECURITY_HEADERS } from "@/lib/http/security-headers";
 
@@ -5,6 +6,8 @@ const toHeaders = (headers: Record<string, string>) => Object.entries(headers).m
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // The guide pages under app/docs/(guide) are MDX.
+  pageExtensions: ["ts", "tsx", "mdx"],
   // Native module: loaded from node_modules at run time, never bundled.
   serverExternalPackages: ["better-sqlite3"],
   // Lets parallel builds (tests, benchmarks) use their own output folder.
@@ -19,4 +22,7 @@ const nextConfig: NextConfig = {
   },
 };
 
-export default nextConfig;
+// Turbopack takes remark/rehype plugins by package name (serializable options), not as functions.
+const withMDX = createMDX({ options: { remarkPlugins: ["remark-gfm"], rehypePlugins: ["rehype-slug"] } });
+
+export default withMDX(nextConfig);

@@ -23,6 +23,9 @@ export default async function DashboardLayout({ children }: { children: React.Re
             <Link href="/docs/api" prefetch={false} className={`${focusRing} rounded-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white`}>
               API reference
             </Link>
+            <Link href="/docs" prefetch={false} className={`${focusRing} rounded-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white`}>
+              Docs
+            </Link>
             {sessionIsAdmin(session)
               ? ADMIN_LINKS.map(([href, label]) => (
                   <Link key={href} href={href} prefetch={false} className={`${focusRing} rounded-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white`}>

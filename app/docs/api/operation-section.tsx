@@ -38,7 +38,7 @@ export function OperationSection({ method, path, operation }: { method: HttpMeth
       {operation.parameters.length > 0 && (
         <div className="space-y-2">
           <h3 className="font-semibold">Parameters</h3>
-          <div className="overflow-x-auto rounded-md border border-zinc-200 dark:border-zinc-800">
+          <div tabIndex={0} className="overflow-x-auto rounded-md border border-zinc-200 dark:border-zinc-800">
             <table className="w-full text-sm">
               <thead>
                 <tr>
@@ -70,7 +70,7 @@ export function OperationSection({ method, path, operation }: { method: HttpMeth
 
       <div className="space-y-2">
         <h3 className="font-semibold">Responses</h3>
-        <div className="overflow-x-auto rounded-md border border-zinc-200 dark:border-zinc-800">
+        <div tabIndex={0} className="overflow-x-auto rounded-md border border-zinc-200 dark:border-zinc-800">
           <table className="w-full text-sm">
             <thead>
               <tr>

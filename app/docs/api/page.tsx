@@ -34,7 +34,15 @@ export default async function ApiReferencePage() {
   return (
     <main className="mx-auto max-w-4xl space-y-10 px-4 py-10 sm:px-6">
       <header className="space-y-3">
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">Version {info.version}</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          <a className="text-blue-700 underline dark:text-blue-400" href="/docs">
+            Documentation
+          </a>{" "}
+          · <a className="text-blue-700 underline dark:text-blue-400" href="/docs/using-the-api">
+            Using the API
+          </a>{" "}
+          · Version {info.version}
+        </p>
         <h1 className="text-3xl font-semibold">{info.title} reference</h1>
         <p>
           The machine-readable contract is{" "}

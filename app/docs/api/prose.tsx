@@ -48,7 +48,8 @@ export function CodeBlock({ code, label }: { code: string; label?: string }) {
   return (
     <figure className="space-y-1">
       {label && <figcaption className="text-sm font-medium text-zinc-600 dark:text-zinc-400">{label}</figcaption>}
-      <pre className="overflow-x-auto rounded-md border border-zinc-200 bg-zinc-50 p-3 font-mono text-sm leading-6 text-zinc-800 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-200">
+      {/* A box that scrolls sideways must be reachable by keyboard (axe: scrollable-region-focusable). */}
+      <pre tabIndex={0} className="overflow-x-auto rounded-md border border-zinc-200 bg-zinc-50 p-3 font-mono text-sm leading-6 text-zinc-800 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-200">
         <code>{code}</code>
       </pre>
     </figure>

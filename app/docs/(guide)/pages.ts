@@ -1,0 +1,11 @@
+/** The documentation pages, in reading order: the navigation at the top of every guide page. */
+export const DOCS_PAGES = [
+  ["/docs", "Overview"],
+  ["/docs/configuration", "Configuration"],
+  ["/docs/dashboard", "Dashboard"],
+  ["/docs/cli", "CLI"],
+  ["/docs/using-the-api", "Using the API"],
+  ["/docs/api", "API reference"],
+  ["/docs/operations", "Operations"],
+  ["/docs/production", "Production"],
+] as const;
