@@ -7,7 +7,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { registerMigrationFunctions } from "@/db/migrate";
-import { prepareSignupInsert } from "@/lib/domain/signups/queries";
+import { insertSignups } from "../insert-signups";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 
 const realMigrations = join(process.cwd(), "db", "migrations");
@@ -57,12 +57,12 @@ function migrationsWith(...extra: { tag: string; sql: string }[]): string {
   return folder;
 }
 
-/** Two waitlists with signups and the counts their trigger keeps, on a database at `path`. */
+/** Two waitlists with signups and their counts, on a database at `path`. */
 function seed(): void {
   const db = openDatabase(path);
   for (const name of ["First", "Second"]) {
-    const insert = prepareSignupInsert(createWaitlist({ name, website: "https://example.com" }, db).id, db);
-    for (let index = 0; index < 25; index++) insert({ email: `${name}${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: "[]" });
+    const signups = Array.from({ length: 25 }, (_, index) => ({ email: `${name}${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: "[]" }));
+    insertSignups(createWaitlist({ name, website: "https://example.com" }, db).id, signups, db);
   }
   db.$client.close();
 }
