@@ -1,5 +1,4 @@
 import type { BrowserContext, Page } from "@playwright/test";
-import { getDb } from "@/db/client";
 import { createApiKey, type Role } from "@/lib/domain/api-keys";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
