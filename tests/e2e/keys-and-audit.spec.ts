@@ -1,16 +1,18 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { listApiKeys, verifyApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
 import { listAudit, recordAudit } from "@/lib/domain/audit/log";
+import { createSession } from "@/lib/domain/sessions";
+import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { baseURL, createKey, forbidDialogs, signIn, unique } from "./support";
 
 // Keys and the audit log in the dashboard (admins only), and the rules every dashboard write
-// follows (lib/dashboard/admin-post.ts): a view session sees no control and gets 403 on a forged
-// POST, and a cross-site POST is refused.
+// follows (lib/dashboard/admin-post.ts, and the create-key server action): a view session sees no
+// control and is refused on a forged POST, and a cross-site POST is refused.
 
 const keyNamed = (name: string) => listApiKeys().find((key) => key.name === name);
 const keyRow = (page: Page, name: string) => page.getByTestId("keys-table").locator("tbody tr").filter({ has: page.getByRole("rowheader", { name }) });
 
-test("an admin creates a key: it is shown once, with a copy button, works, and is audited", async ({ page, context }) => {
+test("an admin creates a key: it is shown once, in the response that made it, with a copy button, works, and is audited", async ({ page, context, browser }) => {
   const dialogs = forbidDialogs(page);
   const admin = await signIn(context, ["waitlist:admin"]);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -23,9 +25,16 @@ test("an admin creates a key: it is shown once, with a copy button, works, and i
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Role", { exact: true }).selectOption("waitlist:admin");
   await page.getByLabel("Expires", { exact: true }).selectOption("30d");
-  await page.getByRole("button", { name: "Create key" }).click();
-  await expect(page).toHaveURL(/\/keys\?done=created&reveal=[A-Za-z0-9_-]{43}$/);
+  const [action] = await Promise.all([
+    page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/keys"),
+    page.getByRole("button", { name: "Create key" }).click(),
+  ]);
+  await expect(page.getByTestId("new-key")).toBeVisible();
   const shown = (await page.getByTestId("new-key").textContent())!;
+  // The key came in the action's own response (nothing in the URL, nothing for a later request to fetch).
+  expect(await action.text()).toContain(shown);
+  expect(action.headers()["cache-control"]).toMatch(/no-store/);
+  await expect(page).toHaveURL("/keys");
   expect(shown).toMatch(/^wl_[A-Za-z0-9_-]{43}$/);
   await page.getByRole("button", { name: "Copy the new key" }).click();
   await expect(page.getByRole("button", { name: "Copy the new key" })).toContainText("Copied");
@@ -38,10 +47,18 @@ test("an admin creates a key: it is shown once, with a copy button, works, and i
   await expect(keyRow(page, name)).toContainText(`${created.prefix}…`);
   await expect(keyRow(page, name)).toContainText("waitlist:admin");
 
-  // Shown once: the same URL again shows no key.
+  // Shown once: the same URL again shows no key, nor does another session of the same admin key.
   await page.reload();
   await expect(page.getByTestId("new-key")).toHaveCount(0);
   expect(await page.content()).not.toContain(shown);
+  const other = await browser.newContext({ baseURL });
+  const { token } = createSession(admin.id);
+  await other.addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
+  const otherPage = await other.newPage();
+  await otherPage.goto("/keys");
+  await expect(otherPage.getByTestId("keys-table")).toContainText(name);
+  expect(await otherPage.content()).not.toContain(shown);
+  await other.close();
 
   const audit = listAudit({ action: "key.create", actor: admin.id, limit: 1 })[0]!;
   expect(audit).toMatchObject({ actor: admin.name, actorKeyId: admin.id, target: created.id });
@@ -79,7 +96,22 @@ test("an admin revokes a key through its confirmation page; revoking the session
   expect(dialogs).toEqual([]);
 });
 
-test("a view session sees no write control, gets 404 on the admin pages, and 403 on a forged POST", async ({ page, context }) => {
+/** The create-key action as the admin's browser sends it (its action id and form body), captured from the real form. */
+async function captureCreateKeyAction(browser: Browser, name: string) {
+  const context = await browser.newContext({ baseURL });
+  await signIn(context, ["waitlist:admin"]);
+  const page = await context.newPage();
+  await page.goto("/keys");
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  const [request] = await Promise.all([page.waitForRequest((sent) => sent.method() === "POST" && new URL(sent.url()).pathname === "/keys"), page.getByRole("button", { name: "Create key" }).click()]);
+  await expect(page.getByTestId("new-key")).toBeVisible();
+  const headers = await request.allHeaders();
+  await context.close();
+  return { action: headers["next-action"]!, contentType: headers["content-type"]!, body: request.postDataBuffer()! };
+}
+
+test("a view session sees no write control, gets 404 on the admin pages, and is refused on a forged POST", async ({ page, context, browser }) => {
+  const captured = await captureCreateKeyAction(browser, unique("captured"));
   await signIn(context);
   await page.goto("/");
   const nav = page.getByRole("navigation", { name: "Main" });
@@ -96,9 +128,12 @@ test("a view session sees no write control, gets 404 on the admin pages, and 403
     await expect(page.locator('form[method="post" i][action^="/"], button:has-text("Revoke"), button:has-text("Create")')).toHaveCount(0);
   }
 
+  // The admin's create-key action replayed with this view session's cookie, under another name.
   const name = unique("forged");
-  const create = await page.request.post("/keys/create", { form: { name, role: "waitlist:admin", "expires-in": "" }, headers: { origin: baseURL }, maxRedirects: 0 });
-  expect(create.status()).toBe(403);
+  const body = Buffer.from(captured.body.toString("latin1").replace(/(name="name"\r\n\r\n)[^\r]*/, `$1${name}`), "latin1");
+  expect(body.toString("latin1")).toContain(name);
+  const create = await page.request.post("/keys", { headers: { origin: baseURL!, "next-action": captured.action, "content-type": captured.contentType, accept: "text/x-component" }, data: body, maxRedirects: 0 });
+  expect(create.status()).toBeLessThan(500);
   expect(await create.text()).toContain("does not carry the waitlist:admin role");
   const revoke = await page.request.post("/keys/revoke", { form: { id: victim.id }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(revoke.status()).toBe(403);
@@ -109,10 +144,10 @@ test("a view session sees no write control, gets 404 on the admin pages, and 403
 test("a cross-origin POST fails, with the admin's cookie or from a real page on another site", async ({ page, context }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
   const name = unique("cross-site");
-  const forged = await page.request.post("/keys/create", { form: { name, role: "waitlist:admin" }, headers: { origin: "http://evil.example" }, maxRedirects: 0 });
+  const forged = await page.request.post("/keys", { form: { name, role: "waitlist:admin" }, headers: { origin: "http://evil.example" }, maxRedirects: 0 });
   expect(forged.status()).toBe(403);
   expect(await forged.text()).toContain("comes from http://evil.example");
-  const noOrigin = await page.request.post("/keys/create", { form: { name, role: "waitlist:admin" }, headers: { "sec-fetch-site": "cross-site" }, maxRedirects: 0 });
+  const noOrigin = await page.request.post("/keys", { form: { name, role: "waitlist:admin" }, headers: { "sec-fetch-site": "cross-site" }, maxRedirects: 0 });
   expect(noOrigin.status()).toBe(403);
 
   // A page on another site that submits a form to us: the browser sends no cookie (SameSite=Lax),
@@ -120,30 +155,40 @@ test("a cross-origin POST fails, with the admin's cookie or from a real page on 
   await page.route("http://evil.example/**", (route) =>
     route.fulfill({
       contentType: "text/html",
-      body: `<form method="post" action="${baseURL}/keys/create"><input name="name" value="${name}"><input name="role" value="waitlist:admin"></form><script>document.forms[0].submit()</script>`,
+      body: `<form method="post" action="${baseURL}/keys"><input name="name" value="${name}"><input name="role" value="waitlist:admin"></form><script>document.forms[0].submit()</script>`,
     }),
   );
   await page.goto("http://evil.example/");
   await page.waitForURL((url) => url.origin === baseURL);
-  expect(new URL(page.url()).pathname).toBe("/keys/create");
+  expect(new URL(page.url()).pathname).toBe("/keys");
   await expect(page.locator("body")).toContainText("Refused: the request comes from http://evil.example");
   expect(keyNamed(name)).toBeUndefined();
   expect(listAudit({ actor: admin.id, limit: 10 })).toEqual([]);
 });
 
-test("an admin's invalid form is refused with 400 naming the field, and nothing is created", async ({ page, context }) => {
+test("an admin's invalid form is refused naming the field, and nothing is created", async ({ page, context }) => {
   await signIn(context, ["waitlist:admin"]);
   const before = listApiKeys().length;
-  const post = (form: Record<string, string>) => page.request.post("/keys/create", { form, headers: { origin: baseURL }, maxRedirects: 0 });
-  const empty = await post({ name: "   ", role: "waitlist:view" });
-  expect(empty.status()).toBe(400);
-  expect(await empty.text()).toBe("Invalid name: must not be empty. Nothing was changed.\n");
-  const role = await post({ name: "x", role: "waitlist:owner" });
-  expect(role.status()).toBe(400);
-  expect(await role.text()).toMatch(/^Invalid role: unknown role "waitlist:owner"/);
-  const expiry = await post({ name: "x", role: "waitlist:view", "expires-in": "1y" });
-  expect(expiry.status()).toBe(400);
-  expect(await expiry.text()).toMatch(/^Invalid expires-in: /);
+  await page.goto("/keys");
+  const error = page.locator("#create-key-error");
+  /** Submits the form with `name`, and a select's option given another value (what a forged form could send). */
+  const submit = async (name: string, forged?: { select: string; value: string }) => {
+    await page.getByLabel("Name", { exact: true }).fill(name);
+    if (forged) {
+      await page.locator(forged.select).evaluate((select: HTMLSelectElement, value) => {
+        select.options[select.selectedIndex]!.value = value;
+      }, forged.value);
+    }
+    await page.getByRole("button", { name: "Create key" }).click();
+  };
+  await submit("   ");
+  await expect(error).toHaveText("Invalid name: must not be empty. Nothing was changed.");
+  await submit("x", { select: "#key-role", value: "waitlist:owner" });
+  await expect(error).toHaveText(/^Invalid role: unknown role "waitlist:owner"/);
+  await page.reload();
+  await submit("x", { select: "#key-expires-in", value: "1y" });
+  await expect(error).toHaveText(/^Invalid expires-in: /);
+  await expect(page.getByTestId("new-key")).toHaveCount(0);
   const unknown = await page.request.post("/keys/revoke", { form: { id: "no-such-key" }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(unknown.status()).toBe(404);
   expect(listApiKeys()).toHaveLength(before);
