@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/db/client";
 import { signupsScope } from "@/lib/api/scopes";
-import { ADMIN_ROLE, createApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { ADMIN_ROLE, createApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { encodeCursor } from "@/lib/api/cursor";
 import { createSession } from "@/lib/domain/sessions";

@@ -1,6 +1,6 @@
 import type { APIResponse } from "@playwright/test";
 import { getDb } from "@/db/client";
-import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
+import { createApiKey, revokeApiKey } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 
 // Fixtures for the /v1 tests, created through the query layer on the server's own SQLite file.

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
 import { openDatabase } from "@/db/client";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { makeSignups } from "./api-fixtures";
 import { freshDatabasePath, startTestServer, type TestServer } from "./test-server";

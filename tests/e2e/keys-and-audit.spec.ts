@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { listApiKeys, verifyApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { listApiKeys, verifyApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { listAudit, recordAudit } from "@/lib/domain/audit/log";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
@@ -8,6 +8,11 @@ import { baseURL, createKey, forbidDialogs, signIn, unique } from "./support";
 // Keys and the audit log in the dashboard (admins only), and the rules every dashboard write
 // follows (lib/dashboard/admin-post.ts, and the create-key server action): a view session sees no
 // control and is refused on a forged POST, and a cross-site POST is refused.
+
+/** Waits until React has hydrated the create form, so that it submits through the action's fetch (with its Next-Action header) rather than as a plain form post. */
+async function waitForCreateForm(page: Page) {
+  await page.waitForFunction(() => Object.keys(document.querySelector("#key-name") ?? {}).some((key) => key.startsWith("__reactProps")));
+}
 
 const keyNamed = (name: string) => listApiKeys().find((key) => key.name === name);
 const keyRow = (page: Page, name: string) => page.getByTestId("keys-table").locator("tbody tr").filter({ has: page.getByRole("rowheader", { name }) });
@@ -22,6 +27,7 @@ test("an admin creates a key: it is shown once, in the response that made it, wi
   await expect(keyRow(page, admin.name)).toContainText("(this session)");
 
   const name = unique("reporting");
+  await waitForCreateForm(page);
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Role", { exact: true }).selectOption("waitlist:admin");
   await page.getByLabel("Expires", { exact: true }).selectOption("30d");
@@ -102,6 +108,7 @@ async function captureCreateKeyAction(browser: Browser, name: string) {
   await signIn(context, ["waitlist:admin"]);
   const page = await context.newPage();
   await page.goto("/keys");
+  await waitForCreateForm(page);
   await page.getByLabel("Name", { exact: true }).fill(name);
   const [request] = await Promise.all([page.waitForRequest((sent) => sent.method() === "POST" && new URL(sent.url()).pathname === "/keys"), page.getByRole("button", { name: "Create key" }).click()]);
   await expect(page.getByTestId("new-key")).toBeVisible();

@@ -5,7 +5,7 @@ import { expect, test, type Browser } from "@playwright/test";
 import Database from "better-sqlite3";
 import { openDatabase, type AppDatabase } from "@/db/client";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { handOver, isRoot, mountSmallDisk, SMALL_DISK_NEEDS, unprivilegedUser } from "../storage-faults";

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from "@playwright/test";
-import { createApiKey, type Role } from "@/lib/domain/api-keys";
+import { createApiKey, type Role } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { countSignups } from "@/lib/domain/signups/counts";

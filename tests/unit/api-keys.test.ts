@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createApiKey, hashSecret, listApiKeys, looksLikeApiKey, revokeApiKey, verifyApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { createApiKey, hashSecret, listApiKeys, looksLikeApiKey, revokeApiKey, verifyApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { existsSync, readFileSync } from "node:fs";
-import { issueApiKey } from "@/lib/domain/api-key-writes";
+import { issueApiKey } from "@/lib/domain/keys/manage";
 import { listAudit } from "@/lib/domain/audit/log";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 

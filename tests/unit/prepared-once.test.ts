@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { checkSignInKey, createSession, deleteSession, lookupSession } from "@/lib/domain/sessions";
 import { cachedCountSignups, cachedSignupsPerDay } from "@/lib/domain/signups/cached-stats";
 import { countSignups, countSignupsSince, signupsPerDay } from "@/lib/domain/signups/counts";

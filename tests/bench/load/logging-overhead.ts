@@ -8,7 +8,7 @@ import { openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "@/db/client";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { makeSignups } from "@/tests/e2e/api-fixtures";
 import { autocannon } from "./autocannon";

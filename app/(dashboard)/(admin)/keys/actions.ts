@@ -5,8 +5,8 @@ import { revalidatePath } from "next/cache";
 import { AppError } from "@/lib/core/errors";
 import { auditActorOf, invalidFormMessage, notAdminRefusal, refusedWriteMessage, sentence } from "@/lib/dashboard/admin-post";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
-import { issueApiKey } from "@/lib/domain/api-key-writes";
-import { expiryFrom, newApiKeyFormSchema } from "@/lib/domain/api-key-input";
+import { issueApiKey } from "@/lib/domain/keys/manage";
+import { expiryFrom, newApiKeyFormSchema } from "@/lib/domain/keys/input";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { crossSiteRefusal, crossSiteRefusalMessage } from "@/lib/http/same-origin";
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { DoneNotice } from "@/components/done-notice";
 import { mutedText } from "@/components/styles";
 import { requireAdminSession } from "@/lib/dashboard/auth";
-import { ADMIN_ROLE, listApiKeys, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { ADMIN_ROLE, listApiKeys, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { CreateKeyForm } from "./create-key-form";
 import { KeysTable } from "./keys-table";
 

@@ -1,7 +1,7 @@
 import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
-import { createApiKey, getApiKey, revokeApiKey, type NewApiKey } from "./api-keys";
-import { recordAudit, type AuditActor } from "./audit/log";
+import { createApiKey, getApiKey, revokeApiKey, type NewApiKey } from "./queries";
+import { recordAudit, type AuditActor } from "../audit/log";
 
 // Key writes as the dashboard and the CLI make them: each with its audit row, in one transaction.
 
