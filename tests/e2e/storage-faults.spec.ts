@@ -9,6 +9,7 @@ import { createApiKey } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { handOver, isRoot, mountSmallDisk, SMALL_DISK_NEEDS, unprivilegedUser } from "../storage-faults";
+import { insertSignups } from "../insert-signups";
 import { startTestServer, type TestServer } from "./test-server";
 
 // Degraded, never down: while the database cannot be written (a lock another process holds, a full
@@ -33,8 +34,11 @@ interface Fixtures {
 
 function createFixtures(db: AppDatabase): Fixtures {
   const waitlist = createWaitlist({ name: "Storage faults", website: "https://example.com" }, db);
-  const insert = db.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, 1, 0, '[]', ?)");
-  for (let index = 0; index < SIGNUPS; index++) insert.run(waitlist.id, `person${index}@example.com`, Date.now() - index * 60_000);
+  insertSignups(
+    waitlist.id,
+    Array.from({ length: SIGNUPS }, (_, index) => ({ email: `person${index}@example.com`, verified: true, referral: false, customInputs: "[]", createdAt: Date.now() - index * 60_000 })),
+    db,
+  );
   const admin = createApiKey({ name: "admin", roles: ["waitlist:admin"] }, db);
   const { token } = createSession(admin.id, db);
   const viewKeys = [1, 2, 3].map((index) => createApiKey({ name: `reader ${index}`, roles: ["waitlist:view"] }, db).key);
