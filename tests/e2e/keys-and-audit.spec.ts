@@ -86,6 +86,25 @@ test("an admin creates a key: it is shown once, in the response that made it, wi
   expect(dialogs).toEqual([]);
 });
 
+test("without JavaScript the create form still works: the page its POST returns shows the key, once", async ({ browser }) => {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const admin = await signIn(context, ["waitlist:admin"]);
+  const page = await context.newPage();
+  await page.goto("/keys");
+  const name = unique("no script");
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByTestId("new-key")).toHaveText(/^wl_[A-Za-z0-9_-]{43}$/);
+  const shown = (await page.getByTestId("new-key").textContent())!;
+  expect(verifyApiKey(shown, VIEW_ROLE).ok).toBe(true);
+  expect(keyNamed(name)).toMatchObject({ roles: ["waitlist:view"], status: "active" });
+  expect(listAudit({ action: "key.create", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: keyNamed(name)!.id });
+  await page.goto("/keys");
+  await expect(page.getByTestId("new-key")).toHaveCount(0);
+  expect(await page.content()).not.toContain(shown);
+  await context.close();
+});
+
 test("an admin revokes a key through its confirmation page; revoking the session's own key warns and signs out", async ({ page, context }) => {
   const dialogs = forbidDialogs(page);
   const admin = await signIn(context, ["waitlist:admin"]);
