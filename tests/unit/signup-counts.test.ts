@@ -5,8 +5,9 @@ import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { insertSignups } from "../insert-signups";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
-// Without a search, the counts come from signup_counts (written by the bulk writer, kept by triggers on update and delete); with a search that
-// matches every email ("@"), from a scan of signups. The two must always agree.
+// Without a search, the counts come from signup_counts (written by the bulk writer, kept by triggers
+// on update and delete); with a search that matches every email ("@"), from a scan of signups. The
+// two must always agree.
 
 const DAY = 86_400_000;
 const BASE = Date.UTC(2026, 2, 1);
