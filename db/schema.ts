@@ -40,7 +40,8 @@ export const signups = sqliteTable(
 
 /**
  * How many signups each waitlist has per UTC day (`created_at` / 86,400,000) and verified ×
- * referral cell. Triggers on `signups` keep it exact (migration 0002), so the dashboard's totals,
+ * referral cell. The bulk writer (lib/domain/signups/bulk-insert.ts) adds to it and triggers on `signups`
+ * take away on delete (migrations 0002, 0003), so it stays exact and the dashboard's totals,
  * facets and chart add up a few hundred rows instead of scanning every signup of a large list.
  */
 export const signupCounts = sqliteTable(
@@ -59,7 +60,8 @@ export const signupCounts = sqliteTable(
  * Every signup's custom inputs as (label, value) pairs: an input object with a string `label` and a
  * scalar `value` gives that pair, any other object one pair per scalar property (the view
  * `signup_input_pairs`, migration 0003). The flags and the creation time are copied in, so a
- * facet over a filter on one pair reads a single index range. Kept by triggers, like the counts below.
+ * facet over a filter on one pair reads a single index range. Written by the bulk writer, which derives
+ * the pairs in JavaScript (input-pairs.ts) by the view's rule; kept by triggers on update and delete.
  */
 export const signupInputs = sqliteTable(
   "signup_inputs",
@@ -92,15 +94,6 @@ export const signupInputCounts = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.waitlistId, table.label, table.value, table.verified, table.referral] })],
 );
-
-/**
- * Non-empty only inside a bulk write's transaction (never visible to others): while it has a row,
- * the triggers that keep counts, pairs and the search index skip each inserted signup, and the
- * writer derives them for all its rows in one set-based pass before it commits.
- */
-export const deferredDerivations = sqliteTable("deferred_derivations", {
-  afterSignupId: integer("after_signup_id").primaryKey(),
-});
 
 export const apiKeys = sqliteTable("api_keys", {
   id: text("id").primaryKey(),
@@ -151,17 +144,6 @@ export const auditLog = sqliteTable(
 export const appSecrets = sqliteTable("app_secrets", {
   name: text("name").primaryKey(),
   value: blob("value", { mode: "buffer" }).notNull(),
-});
-
-/**
- * A key just created in the dashboard, until the page the form redirects to shows it (once), for at
- * most five minutes: sealed under a key only that redirect's URL carries (lib/dashboard/new-key-reveal.ts).
- */
-export const newKeyReveals = sqliteTable("new_key_reveals", {
-  ticketHash: blob("ticket_hash", { mode: "buffer" }).primaryKey(),
-  sessionKeyId: text("session_key_id").notNull(),
-  sealed: blob("sealed", { mode: "buffer" }).notNull(),
-  expiresAt: integer("expires_at").notNull(),
 });
 
 export type Waitlist = typeof waitlists.$inferSelect;

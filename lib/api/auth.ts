@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/core/errors";
-import type { ApiKey } from "@/lib/domain/api-keys";
-import { verifyApiKey, VIEW_ROLE, type Role } from "@/lib/domain/api-keys";
+import type { ApiKey } from "@/lib/domain/keys/queries";
+import { verifyApiKey, VIEW_ROLE, type Role } from "@/lib/domain/keys/queries";
 import { currentClientLimiterKey } from "@/lib/http/client-address";
 import type { HeaderReader } from "@/lib/http/incoming";
 import { setRequestKeyId } from "@/lib/http/request-context";

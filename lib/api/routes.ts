@@ -1,7 +1,7 @@
 // The GET handlers of /v1, each listed in the route table (./route-table.ts); the dispatcher
 // (./dispatch.ts) wraps them in withApiKey.
+import { parseKeyset } from "./cursor";
 import { jsonArrayStream } from "./json-stream";
-import { parseKeyset } from "./keyset";
 import { CACHE_CONTROL } from "./headers";
 import { conditionalJsonResponse, jsonStreamResponse, nextPageHeaders } from "./responses";
 import { signupsScope, WAITLISTS_SCOPE } from "./scopes";

@@ -6,7 +6,7 @@ import { lookupSession, type DashboardSession } from "@/lib/domain/sessions";
 import { requestOrigin } from "@/lib/http/origin";
 import { logRefusedWrite } from "@/lib/http/refused-write";
 import { setRequestKeyId } from "@/lib/http/request-context";
-import { crossSiteRefusal } from "@/lib/http/same-origin";
+import { crossSiteRefusal, crossSiteRefusalMessage } from "@/lib/http/same-origin";
 import { sessionIsAdmin } from "./auth";
 import { signInHref } from "./return-path";
 import { sessionTokenOf } from "./session-cookie";
@@ -42,15 +42,25 @@ export function auditActorOf(session: DashboardSession): AuditActor {
  */
 export function adminWriteCheck(request: Request): Response | { session: DashboardSession } {
   const refusal = crossSiteRefusal(request.headers);
-  if (refusal) return plainTextResponse(403, `Refused: ${refusal}. Dashboard writes are accepted only from the dashboard's own pages.`);
+  if (refusal) return plainTextResponse(403, crossSiteRefusalMessage(refusal));
   const lookup = lookupSession(sessionTokenOf(request.headers));
   if (!lookup.ok) return seeOther(signInHref(returnPathOf(request), lookup.reason));
   const { session } = lookup;
   setRequestKeyId(session.key.id);
-  if (!sessionIsAdmin(session)) {
-    return plainTextResponse(403, `Refused: the key of this session (${session.key.name}) does not carry the waitlist:admin role, which this action needs.`);
-  }
+  if (!sessionIsAdmin(session)) return plainTextResponse(403, notAdminRefusal(session));
   return { session };
+}
+
+/** What a session without waitlist:admin is told when it tries a dashboard write. */
+export function notAdminRefusal(session: DashboardSession): string {
+  return `Refused: the key of this session (${session.key.name}) does not carry the waitlist:admin role, which this action needs.`;
+}
+
+/** A form the schema refused, as one sentence naming the field. */
+export function invalidFormMessage(error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  const field = issue.path.length > 0 ? issue.path.join(".") : "form";
+  return `${sentence(`Invalid ${field}: ${issue.message}`)} Nothing was changed.`;
 }
 
 /**
@@ -72,11 +82,7 @@ export function adminPost<Schema extends z.ZodType, Context = unknown>(
     const fields = await formFields(request);
     if (!fields) return plainTextResponse(400, "Invalid request: expected an HTML form of text fields.");
     const parsed = schema.safeParse(fields);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = issue.path.length > 0 ? issue.path.join(".") : "form";
-      return plainTextResponse(400, `${sentence(`Invalid ${field}: ${issue.message}`)} Nothing was changed.`);
-    }
+    if (!parsed.success) return plainTextResponse(400, invalidFormMessage(parsed.error));
     try {
       return await handler({ input: parsed.data, session, request, context });
     } catch (error) {
@@ -94,10 +100,16 @@ export function adminPost<Schema extends z.ZodType, Context = unknown>(
  * error.
  */
 export function refusedWriteResponse(error: unknown): Response | undefined {
+  const message = refusedWriteMessage(error);
+  return message === undefined ? undefined : plainTextResponse(503, message);
+}
+
+/** refusedWriteResponse's sentence (logged in one line), for a server action's state; undefined for any other error. */
+export function refusedWriteMessage(error: unknown): string | undefined {
   const failure = storageFailureOf(error);
   if (!failure) return undefined;
   logRefusedWrite(failure);
-  return plainTextResponse(503, sentence(failure.message.charAt(0).toUpperCase() + failure.message.slice(1)));
+  return sentence(failure.message.charAt(0).toUpperCase() + failure.message.slice(1));
 }
 
 /** The form's fields as strings; undefined when it is not a form or holds a file or a repeated field. */

@@ -5,7 +5,7 @@ import { isHttpsRequest, requestOrigin as originOf } from "@/lib/http/origin";
 import { setRequestKeyId } from "@/lib/http/request-context";
 import { signInHref } from "./return-path";
 import { REQUEST_PATH_HEADER, sessionCookieName } from "./session-cookie";
-import { ADMIN_ROLE, rolesGrant } from "@/lib/domain/api-keys";
+import { ADMIN_ROLE, rolesGrant } from "@/lib/domain/keys/queries";
 import { lookupSession, type DashboardSession, type SessionLookup } from "@/lib/domain/sessions";
 
 /** The session of the current request (from the cookie name that applies to it), looked up once per render. */

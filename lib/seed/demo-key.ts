@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { apiKeys } from "@/db/schema";
-import { createApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { createApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { CLI_ACTOR, recordAudit } from "@/lib/domain/audit/log";
 
 /** The name of the key `npm run demo` issues; each run replaces the previous one. */

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { openDatabase } from "@/db/client";
 import { signupsScope } from "@/lib/api/scopes";
-import { verifyApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { verifyApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
 import { env } from "@/lib/core/env";
 import { DAY_MS } from "@/lib/core/time";

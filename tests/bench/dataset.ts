@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
-import { deferDerivation } from "@/lib/domain/signups/derive";
+import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import { fakeSignup } from "./people";
 import { seededRandom, seededUuid } from "./random";
 
@@ -54,12 +54,14 @@ function endOfSpan(): number {
 }
 
 /**
- * Runs `fill` with the table's indexes dropped, then creates them again from their own SQL: one
- * sorted build per index instead of a random B-tree insert per row (the email index of 10,000,000
- * signups does not fit in any page cache). The schema ends as the migrations left it.
+ * Runs `fill` with the table's non-unique indexes dropped, then creates them again from their own
+ * SQL: one sorted build per index instead of a B-tree insert per row. The unique email index stays:
+ * the bulk writer's ON CONFLICT names it. The schema ends as the migrations left it.
  */
 function withIndexesBuiltAfter(sqlite: AppDatabase["$client"], table: string, fill: () => void) {
-  const indexes = sqlite.prepare<[string], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(table);
+  const indexes = sqlite
+    .prepare<[string], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%'")
+    .all(table);
   for (const { name } of indexes) sqlite.exec(`DROP INDEX "${name}"`);
   fill();
   for (const { sql } of indexes) sqlite.exec(sql);
@@ -75,31 +77,32 @@ function populate(path: string, bigCount: number, end: number): Shape {
   sqlite.pragma("cache_size = -262144"); // 256 MB: sorting the indexes' keys in memory
   const random = seededRandom(20_261_121);
   const insertWaitlist = sqlite.prepare("INSERT INTO waitlists (id, name, website, created_at) VALUES (?, ?, ?, ?)");
-  const insertSignup = sqlite.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?)");
   const start = end - SPAN_DAYS * DAY_MS;
 
   const addWaitlist = (name: string, count: number, createdAt: number) => {
     const id = seededUuid(random);
     insertWaitlist.run(id, name, `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.example.com`, createdAt);
+    // As an import writes them: the bulk writer derives counts, input pairs and search entries.
+    const bulk = startBulkInsert(id, db);
     // Evenly spread over the span plus jitter below one step: created_at order is insertion order.
     const step = (end - start) / count;
     for (let n = 0; n < count; n++) {
       const createdAtMs = Math.floor(start + n * step + random() * step * 0.9);
       const signup = fakeSignup(random, n);
-      insertSignup.run(id, signup.email, random() < 0.6 ? 1 : 0, random() < 0.25 ? 1 : 0, signup.customInputs, createdAtMs);
+      if (!bulk.add({ email: signup.email, verified: random() < 0.6, referral: random() < 0.25, customInputs: signup.customInputs }, createdAtMs)) {
+        throw new Error(`the generator repeated ${signup.email}`);
+      }
     }
+    bulk.finish();
     return id;
   };
 
   let shape: Omit<Shape, "sampleEmail"> | undefined;
   withIndexesBuiltAfter(sqlite, "signups", () => {
-    // One transaction: in a fresh file nothing is journaled but the schema's pages. The derived data
-    // (day counts, search index, input pairs and their counts) comes in one set-based pass at the end.
+    // One transaction: in a fresh file nothing is journaled but the schema's pages.
     sqlite.transaction(() => {
-      const derive = deferDerivation(db);
       const bigWaitlistId = addWaitlist("Launch waitlist", bigCount, start - DAY_MS);
       const smallWaitlistIds = SMALL_WAITLISTS.map((count, index) => addWaitlist(`Side project ${index + 1}`, count, start - DAY_MS + index + 1));
-      derive();
       shape = { bigWaitlistId, smallWaitlistIds };
     })();
   });

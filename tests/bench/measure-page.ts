@@ -3,7 +3,7 @@
 // Prints time to first byte, to the first table row in the HTML, and to the last byte (median of 5
 // runs), "cold" (a write from this process before each run, so the server's cached counts are stale)
 // and "warm" (counts cached, as when paging through the same view).
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 

@@ -7,14 +7,15 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/db/client";
 import { signupsScope } from "@/lib/api/scopes";
-import { ADMIN_ROLE, createApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { ADMIN_ROLE, createApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { encodeCursor } from "@/lib/api/cursor";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import type { SignupFilter } from "@/lib/domain/signups/filter";
 import { countSignups } from "@/lib/domain/signups/counts";
-import { listSignupRows, prepareSignupInsert } from "@/lib/domain/signups/queries";
+import { listSignupRows } from "@/lib/domain/signups/queries";
+import { insertSignups } from "../insert-signups";
 import { nextCli } from "../next-cli";
 import { prepareDataset, type Dataset } from "./dataset";
 import { emailLookup } from "./email-lookup";
@@ -113,11 +114,10 @@ function fixtures(dataset: Dataset, importFile: string, importRows: number): Fix
     return encodeCursor(signupsScope({ waitlistId, verified: true }), { createdAt: deep.createdAt.getTime(), id: deep.id });
   };
   let cursor: string | undefined;
-  const insert = prepareSignupInsert(waitlistId, db);
   let written = 0;
   const writeSignup = () => {
     const email = `live.signup${++written}@example.com`;
-    insert({ email, verified: true, referral: false, customInputs: "[]" }, Date.now());
+    insertSignups(waitlistId, [{ email, verified: true, referral: false, customInputs: "[]" }], db);
     return email;
   };
   const expect = (filter: SignupFilter) => {

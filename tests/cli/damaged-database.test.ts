@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups } from "../insert-signups";
 import { handOver, unprivilegedUser, type TestUser } from "../storage-faults";
 import type { CliResult } from "./run-cli";
 
@@ -44,10 +45,11 @@ const cliAs = (user: TestUser | undefined, databasePath: string, ...args: string
 function soundDatabase(path: string, signups = 0): void {
   const db = openDatabase(path);
   const { id } = createWaitlist({ name: "Damaged", website: "https://example.com" }, db);
-  const insert = db.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, 1, 0, '[]', ?)");
-  db.$client.transaction(() => {
-    for (let index = 0; index < signups; index++) insert.run(id, `person${index}@example.com`, Date.now() - index * 1000);
-  })();
+  insertSignups(
+    id,
+    Array.from({ length: signups }, (_, index) => ({ email: `person${index}@example.com`, verified: true, referral: false, customInputs: "[]", createdAt: Date.now() - index * 1000 })),
+    db,
+  );
   db.$client.pragma("wal_checkpoint(TRUNCATE)");
   db.$client.close();
 }

@@ -1,7 +1,8 @@
 import type { APIResponse } from "@playwright/test";
-import { getDb } from "@/db/client";
-import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
+import { getDb, type AppDatabase } from "@/db/client";
+import { createApiKey, revokeApiKey } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups as bulkInsertSignups } from "../insert-signups";
 
 // Fixtures for the /v1 tests, created through the query layer on the server's own SQLite file.
 
@@ -13,15 +14,9 @@ export interface SignupSeed {
   createdAt: number;
 }
 
-/** Inserts signups in one transaction (the query layer has no write path for signups). */
-export function insertSignups(waitlistId: string, seeds: SignupSeed[]) {
-  const sqlite = getDb().$client;
-  const insert = sqlite.prepare(
-    "INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-  );
-  sqlite.transaction(() => {
-    for (const seed of seeds) insert.run(waitlistId, seed.email, seed.verified ? 1 : 0, seed.referral ? 1 : 0, JSON.stringify(seed.customInputs), seed.createdAt);
-  })();
+/** Seeds into a waitlist through the app's bulk writer, on `db` (the app's database unless told). */
+export function insertSignups(waitlistId: string, seeds: SignupSeed[], db: AppDatabase = getDb()) {
+  bulkInsertSignups(waitlistId, seeds.map((seed) => ({ ...seed, customInputs: JSON.stringify(seed.customInputs) })), db);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { get, type IncomingMessage } from "node:http";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { Contract } from "./api-contract";
 import { bearer, insertSignups, makeKeys, makeSignups, nextLink, waitlistWithSignups, type SignupSeed } from "./api-fixtures";

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { revokeApiKey } from "@/lib/domain/api-keys";
+import { revokeApiKey } from "@/lib/domain/keys/queries";
 import { SESSION_COOKIE_GRACE_MS } from "@/lib/domain/session-lifetime";
 import { createSession, SESSION_LIFETIME_MS } from "@/lib/domain/sessions";
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from "@/lib/dashboard/session-cookie";

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { get, type IncomingMessage } from "node:http";
 import { expect, test } from "@playwright/test";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";

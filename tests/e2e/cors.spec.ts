@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import { expect, test, type Page } from "@playwright/test";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { startTestServer, type TestServer } from "./test-server";
 

@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
-import { openDatabase } from "@/db/client";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { openDatabase, type AppDatabase } from "@/db/client";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { makeSignups } from "./api-fixtures";
+import { insertSignups, makeSignups } from "./api-fixtures";
 import { freshDatabasePath, startTestServer, type TestServer } from "./test-server";
 
 // Crash safety: a CLI import killed with SIGKILL inside its write transaction leaves a sound
@@ -18,9 +18,8 @@ import { freshDatabasePath, startTestServer, type TestServer } from "./test-serv
 
 test.describe.configure({ timeout: 180_000 });
 
-function insertSignups(sqlite: Database.Database, waitlistId: string, count: number, tag: string) {
-  const insert = sqlite.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?)");
-  sqlite.transaction(() => makeSignups(count, tag).forEach((seed) => insert.run(waitlistId, seed.email, seed.verified ? 1 : 0, seed.referral ? 1 : 0, JSON.stringify(seed.customInputs), seed.createdAt)))();
+function insertMadeSignups(db: AppDatabase, waitlistId: string, count: number, tag: string) {
+  insertSignups(waitlistId, makeSignups(count, tag), db);
 }
 
 function countSignups(path: string, waitlistId: string): number {
@@ -68,7 +67,7 @@ test("SIGKILL of the CLI inside a 300,000-row import: integrity ok, none of it i
   const databasePath = freshDatabasePath("crash-import");
   const db = openDatabase(databasePath);
   const waitlist = createWaitlist({ name: "Crash import", website: "https://example.com" }, db);
-  insertSignups(db.$client, waitlist.id, 1000, "before");
+  insertMadeSignups(db, waitlist.id, 1000, "before");
   db.$client.close();
   const csv = join(tmpdir(), `crash-import-${process.env.E2E_PORT ?? 3100}.csv`);
   await writeCsv(csv, 300_000);
@@ -146,7 +145,7 @@ test("a server killed with SIGKILL under load restarts on the same file and serv
   let server = await startTestServer({ portOffset: 4, name: "crash-server", env: { REQUEST_LOG: "off", RATE_LIMIT_PER_MINUTE: "1000000" } });
   const db = server.db();
   const waitlist = createWaitlist({ name: "Crash server", website: "https://example.com" }, db);
-  insertSignups(db.$client, waitlist.id, 20_000, "served");
+  insertMadeSignups(db, waitlist.id, 20_000, "served");
   const key = createApiKey({ name: "crash", roles: ["waitlist:view"] }, db).key;
   const before = await snapshot(server, key, waitlist.id);
 
@@ -175,7 +174,7 @@ test("a backup taken with the CLI under load, with a writer, opens, passes integ
     const db = server.db();
     const served = createWaitlist({ name: "Backed up", website: "https://example.com" }, db);
     const written = createWaitlist({ name: "Written during the backup", website: "https://example.com" }, db);
-    insertSignups(db.$client, served.id, 50_000, "backup");
+    insertMadeSignups(db, served.id, 50_000, "backup");
     const key = createApiKey({ name: "backup", roles: ["waitlist:view"] }, db).key;
 
     const traffic = load(server, [`/v1/waitlist/${served.id}/signup`, `/v1/waitlist/${served.id}/signup?limit=500`, "/v1/waitlist"], { Authorization: `Bearer ${key}` }, 4);
@@ -184,7 +183,7 @@ test("a backup taken with the CLI under load, with a writer, opens, passes integ
     let batches = 0;
     const writer = (async () => {
       while (writing) {
-        insertSignups(db.$client, written.id, 50, `w${batches++}`);
+        insertMadeSignups(db, written.id, 50, `w${batches++}`);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();

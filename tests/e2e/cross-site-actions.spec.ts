@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { createApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { rawRequest, type RawResponse } from "./raw-http";
 import { startTestServer, type TestServer } from "./test-server";

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import { auditHash, listAudit } from "@/lib/domain/audit/log";
 import { findSignupsByEmail } from "@/lib/domain/signups/find";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";

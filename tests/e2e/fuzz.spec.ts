@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { Ajv2020 } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
+import { createApiKey, revokeApiKey } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import type { OpenApiDocument } from "@/lib/api/openapi-types";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";

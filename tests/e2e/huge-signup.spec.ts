@@ -3,7 +3,8 @@ import { expect, test, type Page } from "@playwright/test";
 import type { Waitlist } from "@/db/schema";
 import { SIGNUP_PAGE_BOUNDS } from "@/components/custom-inputs";
 import { FACET_TEXT_CHARS } from "@/lib/domain/signups/limits";
-import { listSignupRows, prepareSignupInsert } from "@/lib/domain/signups/queries";
+import { listSignupRows } from "@/lib/domain/signups/queries";
+import { insertSignups } from "../insert-signups";
 import { createFixtureWaitlist, signIn } from "./support";
 
 // One signup must not make a huge page (issue 19, item 4): a record of about 1 MB with 25,003 custom
@@ -31,7 +32,7 @@ test.beforeAll(() => {
   waitlist = createFixtureWaitlist(5).waitlist;
   const json = JSON.stringify(inputs);
   expect(json.length).toBeGreaterThan(1_000_000);
-  prepareSignupInsert(waitlist.id)({ email: "huge.signup@example.com", verified: true, referral: false, customInputs: json }, Date.now());
+  insertSignups(waitlist.id, [{ email: "huge.signup@example.com", verified: true, referral: false, customInputs: json }]);
   const [newest] = listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 0, limit: 1 });
   expect(newest!.email).toBe("huge.signup@example.com");
   signupPath = `/waitlists/${waitlist.id}/signups/${newest!.id}`;
@@ -103,7 +104,7 @@ test("a signup's page stays within the bound when every character shown must be 
   // On a list of its own, whose list page is measured too: its facet panel lists no label that long.
   const { waitlist: own } = createFixtureWaitlist(1);
   const hostile = Array.from({ length: 60 }, (_, index) => ({ label: `${index}${"<".repeat(500)}`, value: "<".repeat(1000) }));
-  prepareSignupInsert(own.id)({ email: "hostile.signup@example.com", verified: false, referral: false, customInputs: JSON.stringify(hostile) }, Date.now());
+  insertSignups(own.id, [{ email: "hostile.signup@example.com", verified: false, referral: false, customInputs: JSON.stringify(hostile) }]);
   const signup = listSignupRows({ scope: { waitlistId: own.id }, offset: 0, limit: 1 })[0]!;
   expect(signup.email).toBe("hostile.signup@example.com");
   expect(await htmlBytes(page, `/waitlists/${own.id}/signups/${signup.id}`)).toBeLessThan(MAX_PAGE_BYTES);
@@ -127,7 +128,7 @@ test("the list page's facets list labels and values up to their bound, escaped, 
   const inputs = Array.from({ length: 8 }, (_, label) => ({ label: text(label, FACET_TEXT_CHARS), value: text(label, FACET_TEXT_CHARS) }));
   const longLabel = text(9, FACET_TEXT_CHARS + 1);
   inputs.push({ label: longLabel, value: "a" }, { label: longLabel, value: "b" }, { label: inputs[0]!.label, value: text(0, FACET_TEXT_CHARS + 1) });
-  prepareSignupInsert(own.id)({ email: "facet.signup@example.com", verified: false, referral: false, customInputs: JSON.stringify(inputs) }, Date.now());
+  insertSignups(own.id, [{ email: "facet.signup@example.com", verified: false, referral: false, customInputs: JSON.stringify(inputs) }]);
   expect(await htmlBytes(page, `/waitlists/${own.id}`)).toBeLessThan(MAX_PAGE_BYTES);
   await page.goto(`/waitlists/${own.id}`);
   const facets = page.getByTestId("input-facet");
@@ -145,7 +146,7 @@ test("the list page's facets list labels and values up to their bound, escaped, 
 test("a signup shown whole but too long to copy links to its JSON instead; an unknown signup has none", async ({ page }) => {
   const { waitlist: own } = createFixtureWaitlist(1);
   const inputs = Array.from({ length: 40 }, (_, index) => ({ label: `Answer ${index}`, value: `${index} ${"y".repeat(180)}` }));
-  prepareSignupInsert(own.id)({ email: "long.answers@example.com", verified: true, referral: false, customInputs: JSON.stringify(inputs) }, Date.now());
+  insertSignups(own.id, [{ email: "long.answers@example.com", verified: true, referral: false, customInputs: JSON.stringify(inputs) }]);
   const signup = listSignupRows({ scope: { waitlistId: own.id }, offset: 0, limit: 1 })[0]!;
   await page.goto(`/waitlists/${own.id}/signups/${signup.id}`);
   await expect(page.getByTestId("custom-inputs").locator(":scope > div")).toHaveCount(40);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { listAudit } from "@/lib/domain/audit/log";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";

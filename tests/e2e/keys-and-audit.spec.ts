@@ -1,16 +1,23 @@
-import { expect, test, type Page } from "@playwright/test";
-import { listApiKeys, verifyApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { listApiKeys, verifyApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { listAudit, recordAudit } from "@/lib/domain/audit/log";
+import { createSession } from "@/lib/domain/sessions";
+import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { baseURL, createKey, forbidDialogs, signIn, unique } from "./support";
 
 // Keys and the audit log in the dashboard (admins only), and the rules every dashboard write
-// follows (lib/dashboard/admin-post.ts): a view session sees no control and gets 403 on a forged
-// POST, and a cross-site POST is refused.
+// follows (lib/dashboard/admin-post.ts, and the create-key server action): a view session sees no
+// control and is refused on a forged POST, and a cross-site POST is refused.
+
+/** Waits until React has hydrated the create form, so that it submits through the action's fetch (with its Next-Action header) rather than as a plain form post. */
+async function waitForCreateForm(page: Page) {
+  await page.waitForFunction(() => Object.keys(document.querySelector("#key-name") ?? {}).some((key) => key.startsWith("__reactProps")));
+}
 
 const keyNamed = (name: string) => listApiKeys().find((key) => key.name === name);
 const keyRow = (page: Page, name: string) => page.getByTestId("keys-table").locator("tbody tr").filter({ has: page.getByRole("rowheader", { name }) });
 
-test("an admin creates a key: it is shown once, with a copy button, works, and is audited", async ({ page, context }) => {
+test("an admin creates a key: it is shown once, in the response that made it, with a copy button, works, and is audited", async ({ page, context, browser }) => {
   const dialogs = forbidDialogs(page);
   const admin = await signIn(context, ["waitlist:admin"]);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -20,12 +27,18 @@ test("an admin creates a key: it is shown once, with a copy button, works, and i
   await expect(keyRow(page, admin.name)).toContainText("(this session)");
 
   const name = unique("reporting");
+  await waitForCreateForm(page);
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Role", { exact: true }).selectOption("waitlist:admin");
   await page.getByLabel("Expires", { exact: true }).selectOption("30d");
-  await page.getByRole("button", { name: "Create key" }).click();
-  await expect(page).toHaveURL(/\/keys\?done=created&reveal=[A-Za-z0-9_-]{43}$/);
+  const [request] = await Promise.all([
+    page.waitForRequest((sent) => sent.method() === "POST" && new URL(sent.url()).pathname === "/keys"),
+    page.getByRole("button", { name: "Create key" }).click(),
+  ]);
+  await expect(page.getByTestId("new-key")).toBeVisible();
   const shown = (await page.getByTestId("new-key").textContent())!;
+  // Nothing in the URL: the key came in the action's own response.
+  await expect(page).toHaveURL("/keys");
   expect(shown).toMatch(/^wl_[A-Za-z0-9_-]{43}$/);
   await page.getByRole("button", { name: "Copy the new key" }).click();
   await expect(page.getByRole("button", { name: "Copy the new key" })).toContainText("Copied");
@@ -38,10 +51,19 @@ test("an admin creates a key: it is shown once, with a copy button, works, and i
   await expect(keyRow(page, name)).toContainText(`${created.prefix}…`);
   await expect(keyRow(page, name)).toContainText("waitlist:admin");
 
-  // Shown once: the same URL again shows no key.
+  // Shown once: the same URL again shows no key, nor does another session of the same admin key.
   await page.reload();
   await expect(page.getByTestId("new-key")).toHaveCount(0);
   expect(await page.content()).not.toContain(shown);
+  const other = await browser.newContext({ baseURL });
+  const { token } = createSession(admin.id);
+  await other.addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
+  const otherPage = await other.newPage();
+  await otherPage.goto("/keys");
+  await expect(otherPage.getByTestId("keys-table")).toContainText(name);
+  expect(await otherPage.content()).not.toContain(shown);
+  await other.close();
+
 
   const audit = listAudit({ action: "key.create", actor: admin.id, limit: 1 })[0]!;
   expect(audit).toMatchObject({ actor: admin.name, actorKeyId: admin.id, target: created.id });
@@ -49,7 +71,38 @@ test("an admin creates a key: it is shown once, with a copy button, works, and i
   await page.goto(`/audit?action=key.create&actor=${encodeURIComponent(admin.name)}`);
   await expect(page.getByTestId("audit-table").locator("tbody tr")).toHaveCount(1);
   await expect(page.getByTestId("audit-table")).toContainText(`created key "${name}"`);
+  // The same action sent again carries its new key in its own response body, and only there.
+  const again = await page.request.post("/keys", {
+    headers: { origin: baseURL!, "next-action": (await request.allHeaders())["next-action"]!, "content-type": (await request.allHeaders())["content-type"]!, accept: "text/x-component" },
+    data: withName(request.postDataBuffer()!, unique("again")),
+    maxRedirects: 0,
+  });
+  expect(again.status()).toBe(200);
+  expect(again.headers()["cache-control"]).toMatch(/no-store/);
+  const sent = (await again.text()).match(/wl_[A-Za-z0-9_-]{43}/)?.[0];
+  expect(sent).toBeDefined();
+  expect(verifyApiKey(sent!, VIEW_ROLE).ok).toBe(true);
+  expect(await (await page.request.get("/keys")).text()).not.toContain(sent);
   expect(dialogs).toEqual([]);
+});
+
+test("without JavaScript the create form still works: the page its POST returns shows the key, once", async ({ browser }) => {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const admin = await signIn(context, ["waitlist:admin"]);
+  const page = await context.newPage();
+  await page.goto("/keys");
+  const name = unique("no script");
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByTestId("new-key")).toHaveText(/^wl_[A-Za-z0-9_-]{43}$/);
+  const shown = (await page.getByTestId("new-key").textContent())!;
+  expect(verifyApiKey(shown, VIEW_ROLE).ok).toBe(true);
+  expect(keyNamed(name)).toMatchObject({ roles: ["waitlist:view"], status: "active" });
+  expect(listAudit({ action: "key.create", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: keyNamed(name)!.id });
+  await page.goto("/keys");
+  await expect(page.getByTestId("new-key")).toHaveCount(0);
+  expect(await page.content()).not.toContain(shown);
+  await context.close();
 });
 
 test("an admin revokes a key through its confirmation page; revoking the session's own key warns and signs out", async ({ page, context }) => {
@@ -79,7 +132,30 @@ test("an admin revokes a key through its confirmation page; revoking the session
   expect(dialogs).toEqual([]);
 });
 
-test("a view session sees no write control, gets 404 on the admin pages, and 403 on a forged POST", async ({ page, context }) => {
+/** A create-key action's multipart body with another key name (React prefixes the form's fields, as in `_1_name`). */
+function withName(body: Buffer, name: string): Buffer {
+  const renamed = Buffer.from(body.toString("latin1").replace(/(name="(?:_\d+_)?name"\r\n\r\n)[^\r]*/, `$1${name}`), "latin1");
+  expect(renamed.toString("latin1")).toContain(name);
+  return renamed;
+}
+
+/** The create-key action as the admin's browser sends it (its action id and form body), captured from the real form. */
+async function captureCreateKeyAction(browser: Browser, name: string) {
+  const context = await browser.newContext({ baseURL });
+  await signIn(context, ["waitlist:admin"]);
+  const page = await context.newPage();
+  await page.goto("/keys");
+  await waitForCreateForm(page);
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  const [request] = await Promise.all([page.waitForRequest((sent) => sent.method() === "POST" && new URL(sent.url()).pathname === "/keys"), page.getByRole("button", { name: "Create key" }).click()]);
+  await expect(page.getByTestId("new-key")).toBeVisible();
+  const headers = await request.allHeaders();
+  await context.close();
+  return { action: headers["next-action"]!, contentType: headers["content-type"]!, body: request.postDataBuffer()! };
+}
+
+test("a view session sees no write control, gets 404 on the admin pages, and is refused on a forged POST", async ({ page, context, browser }) => {
+  const captured = await captureCreateKeyAction(browser, unique("captured"));
   await signIn(context);
   await page.goto("/");
   const nav = page.getByRole("navigation", { name: "Main" });
@@ -96,9 +172,11 @@ test("a view session sees no write control, gets 404 on the admin pages, and 403
     await expect(page.locator('form[method="post" i][action^="/"], button:has-text("Revoke"), button:has-text("Create")')).toHaveCount(0);
   }
 
+  // The admin's create-key action replayed with this view session's cookie, under another name.
   const name = unique("forged");
-  const create = await page.request.post("/keys/create", { form: { name, role: "waitlist:admin", "expires-in": "" }, headers: { origin: baseURL }, maxRedirects: 0 });
-  expect(create.status()).toBe(403);
+  const body = withName(captured.body, name);
+  const create = await page.request.post("/keys", { headers: { origin: baseURL!, "next-action": captured.action, "content-type": captured.contentType, accept: "text/x-component" }, data: body, maxRedirects: 0 });
+  expect(create.status()).toBeLessThan(500);
   expect(await create.text()).toContain("does not carry the waitlist:admin role");
   const revoke = await page.request.post("/keys/revoke", { form: { id: victim.id }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(revoke.status()).toBe(403);
@@ -109,10 +187,10 @@ test("a view session sees no write control, gets 404 on the admin pages, and 403
 test("a cross-origin POST fails, with the admin's cookie or from a real page on another site", async ({ page, context }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
   const name = unique("cross-site");
-  const forged = await page.request.post("/keys/create", { form: { name, role: "waitlist:admin" }, headers: { origin: "http://evil.example" }, maxRedirects: 0 });
+  const forged = await page.request.post("/keys", { form: { name, role: "waitlist:admin" }, headers: { origin: "http://evil.example" }, maxRedirects: 0 });
   expect(forged.status()).toBe(403);
   expect(await forged.text()).toContain("comes from http://evil.example");
-  const noOrigin = await page.request.post("/keys/create", { form: { name, role: "waitlist:admin" }, headers: { "sec-fetch-site": "cross-site" }, maxRedirects: 0 });
+  const noOrigin = await page.request.post("/keys", { form: { name, role: "waitlist:admin" }, headers: { "sec-fetch-site": "cross-site" }, maxRedirects: 0 });
   expect(noOrigin.status()).toBe(403);
 
   // A page on another site that submits a form to us: the browser sends no cookie (SameSite=Lax),
@@ -120,30 +198,40 @@ test("a cross-origin POST fails, with the admin's cookie or from a real page on 
   await page.route("http://evil.example/**", (route) =>
     route.fulfill({
       contentType: "text/html",
-      body: `<form method="post" action="${baseURL}/keys/create"><input name="name" value="${name}"><input name="role" value="waitlist:admin"></form><script>document.forms[0].submit()</script>`,
+      body: `<form method="post" action="${baseURL}/keys"><input name="name" value="${name}"><input name="role" value="waitlist:admin"></form><script>document.forms[0].submit()</script>`,
     }),
   );
   await page.goto("http://evil.example/");
   await page.waitForURL((url) => url.origin === baseURL);
-  expect(new URL(page.url()).pathname).toBe("/keys/create");
+  expect(new URL(page.url()).pathname).toBe("/keys");
   await expect(page.locator("body")).toContainText("Refused: the request comes from http://evil.example");
   expect(keyNamed(name)).toBeUndefined();
   expect(listAudit({ actor: admin.id, limit: 10 })).toEqual([]);
 });
 
-test("an admin's invalid form is refused with 400 naming the field, and nothing is created", async ({ page, context }) => {
+test("an admin's invalid form is refused naming the field, and nothing is created", async ({ page, context }) => {
   await signIn(context, ["waitlist:admin"]);
   const before = listApiKeys().length;
-  const post = (form: Record<string, string>) => page.request.post("/keys/create", { form, headers: { origin: baseURL }, maxRedirects: 0 });
-  const empty = await post({ name: "   ", role: "waitlist:view" });
-  expect(empty.status()).toBe(400);
-  expect(await empty.text()).toBe("Invalid name: must not be empty. Nothing was changed.\n");
-  const role = await post({ name: "x", role: "waitlist:owner" });
-  expect(role.status()).toBe(400);
-  expect(await role.text()).toMatch(/^Invalid role: unknown role "waitlist:owner"/);
-  const expiry = await post({ name: "x", role: "waitlist:view", "expires-in": "1y" });
-  expect(expiry.status()).toBe(400);
-  expect(await expiry.text()).toMatch(/^Invalid expires-in: /);
+  await page.goto("/keys");
+  const error = page.locator("#create-key-error");
+  /** Submits the form with `name`, and a select's option given another value (what a forged form could send). */
+  const submit = async (name: string, forged?: { select: string; value: string }) => {
+    await page.getByLabel("Name", { exact: true }).fill(name);
+    if (forged) {
+      await page.locator(forged.select).evaluate((select: HTMLSelectElement, value) => {
+        select.options[select.selectedIndex]!.value = value;
+      }, forged.value);
+    }
+    await page.getByRole("button", { name: "Create key" }).click();
+  };
+  await submit("   ");
+  await expect(error).toHaveText("Invalid name: must not be empty. Nothing was changed.");
+  await submit("x", { select: "#key-role", value: "waitlist:owner" });
+  await expect(error).toHaveText(/^Invalid role: unknown role "waitlist:owner"/);
+  await page.reload();
+  await submit("x", { select: "#key-expires-in", value: "1y" });
+  await expect(error).toHaveText(/^Invalid expires-in: /);
+  await expect(page.getByTestId("new-key")).toHaveCount(0);
   const unknown = await page.request.post("/keys/revoke", { form: { id: "no-such-key" }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(unknown.status()).toBe(404);
   expect(listApiKeys()).toHaveLength(before);

@@ -1,5 +1,5 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import type { RequestLogLine } from "@/lib/server/request-log";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { Contract, expectProblem } from "./api-contract";

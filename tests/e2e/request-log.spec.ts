@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
+import { createApiKey, revokeApiKey } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";

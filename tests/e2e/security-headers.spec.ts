@@ -1,6 +1,6 @@
 import { connect } from "node:net";
 import { expect, test, type APIResponse, type Page } from "@playwright/test";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";

@@ -5,10 +5,11 @@ import { expect, test, type Browser } from "@playwright/test";
 import Database from "better-sqlite3";
 import { openDatabase, type AppDatabase } from "@/db/client";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { handOver, isRoot, mountSmallDisk, SMALL_DISK_NEEDS, unprivilegedUser } from "../storage-faults";
+import { insertSignups } from "../insert-signups";
 import { startTestServer, type TestServer } from "./test-server";
 
 // Degraded, never down: while the database cannot be written (a lock another process holds, a full
@@ -33,8 +34,11 @@ interface Fixtures {
 
 function createFixtures(db: AppDatabase): Fixtures {
   const waitlist = createWaitlist({ name: "Storage faults", website: "https://example.com" }, db);
-  const insert = db.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, 1, 0, '[]', ?)");
-  for (let index = 0; index < SIGNUPS; index++) insert.run(waitlist.id, `person${index}@example.com`, Date.now() - index * 60_000);
+  insertSignups(
+    waitlist.id,
+    Array.from({ length: SIGNUPS }, (_, index) => ({ email: `person${index}@example.com`, verified: true, referral: false, customInputs: "[]", createdAt: Date.now() - index * 60_000 })),
+    db,
+  );
   const admin = createApiKey({ name: "admin", roles: ["waitlist:admin"] }, db);
   const { token } = createSession(admin.id, db);
   const viewKeys = [1, 2, 3].map((index) => createApiKey({ name: `reader ${index}`, roles: ["waitlist:view"] }, db).key);
@@ -75,11 +79,10 @@ function post(server: TestServer, fixtures: Fixtures, path: string, form: Record
   });
 }
 
-/** Dashboard writes each answer 503 with one line that says why; nothing was created. */
+/** Dashboard write routes each answer 503 with one line that says why; nothing was created. */
 async function expectWritesRefused(server: TestServer, fixtures: Fixtures, why: string) {
   for (const [path, form] of [
     ["/waitlists/create", { name: "Not created", website: "https://example.com" }],
-    ["/keys/create", { name: "not created", role: "waitlist:view", "expires-in": "" }],
     ["/keys/revoke", { id: fixtures.revocableKeyId }],
   ] as const) {
     const response = await post(server, fixtures, path, form);
@@ -88,7 +91,10 @@ async function expectWritesRefused(server: TestServer, fixtures: Fixtures, why: 
   }
 }
 
-/** The sign-in form says why it cannot sign in; signing out drops the cookie and says the session lives on. */
+/**
+ * The sign-in form says why it cannot sign in; the create-key form (a server action) says why no key
+ * was made, as the write routes' 503 does; signing out drops the cookie and says the session lives on.
+ */
 async function expectSessionFormsExplain(browser: Browser, server: TestServer, fixtures: Fixtures, cause: string, why: string) {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -98,6 +104,15 @@ async function expectSessionFormsExplain(browser: Browser, server: TestServer, f
   await expect(page.locator("#api-key-error")).toHaveText(`You cannot sign in right now: ${why}.`);
 
   await context.addCookies([{ name: SESSION_COOKIE, value: fixtures.cookie.split("=")[1]!, url: server.url, httpOnly: true, sameSite: "Lax" }]);
+  await page.goto(`${server.url}/keys`);
+  await page.getByLabel("Name", { exact: true }).fill("not created");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.locator("#create-key-error")).toHaveText(`${why.charAt(0).toUpperCase()}${why.slice(1)}.`);
+  await expect(page.getByTestId("new-key")).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId("keys-table")).toContainText("reader 3");
+  await expect(page.getByTestId("keys-table")).not.toContainText("not created");
+
   await page.goto(server.url);
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(`${server.url}/signin?signed_out=${cause}`);
@@ -119,12 +134,18 @@ test.describe("a lock another process holds", () => {
   });
   test.afterAll(async () => server.stop());
 
-  test("creating and revoking a key wait for it without blocking /v1, then succeed; reads carry on meanwhile", async () => {
+  test("creating and revoking a key wait for it without blocking /v1, then succeed; reads carry on meanwhile", async ({ browser }) => {
+    const context = await browser.newContext();
+    await context.addCookies([{ name: SESSION_COOKIE, value: fixtures.cookie.split("=")[1]!, url: server.url, httpOnly: true, sameSite: "Lax" }]);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/keys`);
+    await page.getByLabel("Name", { exact: true }).fill("made while locked");
     const holder = new Database(server.databasePath);
     holder.exec("BEGIN IMMEDIATE");
     let released = false;
     try {
-      const created = post(server, fixtures, "/keys/create", { name: "made while locked", role: "waitlist:view", "expires-in": "" });
+      // The create form's server action: it waits for the lock too.
+      await page.getByRole("button", { name: "Create key" }).click();
       // While it waits for the lock, /v1 answers at once (before: the server was blocked inside SQLite for the busy timeout).
       const latencies: number[] = [];
       const until = Date.now() + 2_000;
@@ -142,14 +163,15 @@ test.describe("a lock another process holds", () => {
       holder.exec("ROLLBACK");
       released = true;
       expect(Math.max(...latencies), `${latencies.length} /v1 requests`).toBeLessThan(1000);
-      const [createdResponse, revokedResponse] = await Promise.all([created, revoked]);
-      expect(createdResponse.status).toBe(303);
-      expect(createdResponse.headers.get("location")).toMatch(/^\/keys\?done=created&reveal=/);
+      await expect(page.getByTestId("new-key")).toHaveText(/^wl_[A-Za-z0-9_-]{43}$/);
+      await expect(page.getByTestId("keys-table")).toContainText("made while locked");
+      const revokedResponse = await revoked;
       expect(revokedResponse.status).toBe(303);
       expect(revokedResponse.headers.get("location")).toBe("/keys?done=revoked");
     } finally {
       if (!released) holder.exec("ROLLBACK");
       holder.close();
+      await context.close();
     }
     await expectReadsServed(server, fixtures);
     // The skipped last-used times: one line when they started failing, one when they worked again.

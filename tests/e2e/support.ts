@@ -1,12 +1,12 @@
 import type { BrowserContext, Page } from "@playwright/test";
-import { getDb } from "@/db/client";
-import { createApiKey, type Role } from "@/lib/domain/api-keys";
+import { createApiKey, type Role } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { countSignups } from "@/lib/domain/signups/counts";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { type SignupScope } from "@/lib/domain/signups/filter";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups as bulkInsertSignups } from "../insert-signups";
 
 export const baseURL = process.env.E2E_BASE_URL!;
 let sequence = 0;
@@ -38,15 +38,10 @@ export interface FixtureSignup {
 }
 
 export function insertSignups(waitlistId: string, signups: FixtureSignup[]) {
-  const db = getDb();
-  const insert = db.$client.prepare(
-    "INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+  bulkInsertSignups(
+    waitlistId,
+    signups.map((signup) => ({ ...signup, customInputs: JSON.stringify(signup.customInputs), createdAt: signup.createdAt.getTime() })),
   );
-  db.$client.transaction(() => {
-    for (const signup of signups) {
-      insert.run(waitlistId, signup.email, signup.verified ? 1 : 0, signup.referral ? 1 : 0, JSON.stringify(signup.customInputs), signup.createdAt.getTime());
-    }
-  })();
 }
 
 /**

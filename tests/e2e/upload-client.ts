@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import type { ImportEvent } from "@/lib/domain/imports/import-events";
 import { createSession } from "@/lib/domain/sessions";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
 import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
-import { ADMIN_ROLE, createApiKey, revokeApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { ADMIN_ROLE, createApiKey, revokeApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { tempDatabase } from "./temp-db";
 

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createApiKey, hashSecret, listApiKeys, looksLikeApiKey, revokeApiKey, verifyApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { createApiKey, hashSecret, listApiKeys, looksLikeApiKey, revokeApiKey, verifyApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
+import { existsSync, readFileSync } from "node:fs";
+import { issueApiKey } from "@/lib/domain/keys/manage";
+import { listAudit } from "@/lib/domain/audit/log";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 let temp: TempDatabase;
@@ -99,5 +102,20 @@ describe("API keys", () => {
     vi.setSystemTime(start + 61_000);
     verifyApiKey(created.key, VIEW_ROLE, temp.db);
     expect(storedRow(created.id).last_used_at).toBe(start + 61_000);
+  });
+});
+
+describe("issueApiKey (the dashboard's and the CLI's create)", () => {
+  it("returns the key once and leaves it nowhere in the database file or its WAL: only its hash, and the audit row without it", () => {
+    const created = issueApiKey({ name: "reporting", roles: [VIEW_ROLE] }, { keyId: "admin-key", keyName: "admin" }, temp.db);
+    expect(created.key).toMatch(/^wl_[A-Za-z0-9_-]{43}$/);
+    expect(storedRow(created.id).key_hash).toBe(hashSecret(created.key));
+    expect(listAudit({ action: "key.create", limit: 1 }, temp.db)[0]).toMatchObject({ target: created.id, actor: "admin" });
+    const secret = Buffer.from(created.key.slice(3));
+    for (const file of [temp.path, `${temp.path}-wal`]) {
+      if (existsSync(file)) expect(readFileSync(file).includes(secret), file).toBe(false);
+    }
+    temp.db.$client.pragma("wal_checkpoint(TRUNCATE)");
+    expect(readFileSync(temp.path).includes(secret)).toBe(false);
   });
 });

@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import { inputPairs } from "@/lib/domain/signups/input-pairs";
-import { prepareSignupInsert, type NewSignup } from "@/lib/domain/signups/queries";
+import type { NewSignup } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups } from "../insert-signups";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
-// The bulk writer (imports, the demo seed) derives in JavaScript what the triggers derive in SQL for
-// one row at a time (the view signup_input_pairs, migration 0003): both must give the same rows.
+// The bulk writer (the app's one writer of signups: imports, the demo seed) derives in JavaScript what
+// the schema derives in SQL for one row at a time (the view signup_input_pairs and the insert triggers,
+// migration 0003, which anything inserting with plain SQL fires): both must give the same rows.
 
 const DAY = 86_400_000;
 const BASE = Date.UTC(2026, 2, 1);
@@ -16,6 +18,14 @@ beforeEach(() => {
   temp = tempDatabase();
 });
 afterEach(() => temp.close());
+
+/** A plain SQL insert, as a hand-written statement would make it: the schema's triggers derive the row. */
+function insertBySql(waitlistId: string, signup: NewSignup, createdAt: number): boolean {
+  const statement = temp.db.$client.prepare<[string, string, number, number, string, number]>(
+    "INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (waitlist_id, lower(email)) DO NOTHING",
+  );
+  return statement.run(waitlistId, signup.email, signup.verified ? 1 : 0, signup.referral ? 1 : 0, signup.customInputs, signup.createdAt ?? createdAt).changes === 1;
+}
 
 /** Deterministic pseudo-random numbers, so a failure reproduces. */
 function random(seed: number) {
@@ -50,8 +60,8 @@ describe("inputPairs", () => {
   it("gives exactly the pairs of the SQL view for every shape of input", () => {
     const waitlistId = createWaitlist({ name: "Pairs", website: "https://e.com" }, temp.db).id;
     const rows = signups(3000, 5);
-    const insert = prepareSignupInsert(waitlistId, temp.db);
-    const ids = rows.map((row) => (insert(row, BASE), temp.db.$client.prepare<[string], { id: number }>("SELECT id FROM signups WHERE email = ?").get(row.email)!.id));
+    expect(insertSignups(waitlistId, rows, temp.db, BASE)).toBe(rows.length);
+    const ids = rows.map((row) => temp.db.$client.prepare<[string], { id: number }>("SELECT id FROM signups WHERE email = ?").get(row.email)!.id);
     const view = temp.db.$client.prepare<[number], { label: string; value: string }>("SELECT DISTINCT label, value FROM signup_input_pairs WHERE signup_id = ?");
     const sorted = (pairs: { label: string; value: string }[]) => pairs.map(({ label, value }) => JSON.stringify([label, value])).sort();
     rows.forEach((row, index) => {
@@ -85,15 +95,14 @@ describe("startBulkInsert", () => {
 
   const triggerNames = () => temp.db.$client.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name").all();
 
-  it("derives the same counts, pairs and search entries as the per-row triggers, and skips the same duplicates", () => {
+  it("derives the same counts, pairs and search entries as the schema's insert triggers, and skips the same duplicates", () => {
     const rows = signups(2000, 9);
     rows.push({ ...rows[5]!, email: rows[5]!.email.toUpperCase() }, rows[6]!);
     const byTriggers = createWaitlist({ name: "Triggers", website: "https://e.com" }, temp.db).id;
     const inBulk = createWaitlist({ name: "Bulk", website: "https://e.com" }, temp.db).id;
     const before = triggerNames();
 
-    const insert = prepareSignupInsert(byTriggers, temp.db);
-    const insertedByTriggers = temp.db.$client.transaction(() => rows.filter((row) => insert(row, BASE)).length)();
+    const insertedByTriggers = temp.db.$client.transaction(() => rows.filter((row) => insertBySql(byTriggers, row, BASE)).length)();
     const insertedInBulk = temp.db.$client.transaction(() => {
       const bulk = startBulkInsert(inBulk, temp.db);
       const count = rows.filter((row) => bulk.add(row, BASE)).length;
@@ -112,7 +121,7 @@ describe("startBulkInsert", () => {
     expect(() => temp.db.$client.exec("INSERT INTO signup_email_search (signup_email_search, rank) VALUES ('integrity-check', 1)")).not.toThrow();
     // The triggers are back, unchanged, and derive the next single insert as before.
     expect(triggerNames()).toEqual(before);
-    prepareSignupInsert(inBulk, temp.db)({ email: "late@example.com", verified: true, referral: false, customInputs: '[{"label":"role","value":"Late"}]' }, BASE);
+    insertBySql(inBulk, { email: "late@example.com", verified: true, referral: false, customInputs: '[{"label":"role","value":"Late"}]' }, BASE);
     expect(temp.db.$client.prepare("SELECT count FROM signup_input_counts WHERE waitlist_id = ? AND value = 'Late'").get(inBulk)).toEqual({ count: 1 });
   });
 

@@ -1,6 +1,6 @@
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { hashSecret } from "@/lib/domain/api-keys";
+import { hashSecret } from "@/lib/domain/keys/queries";
 import { SESSION_ID_HEADER } from "@/lib/dashboard/budget";
 import { dashboardProxy } from "@/lib/dashboard/proxy";
 import { env } from "@/lib/core/env";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createApiKey, listApiKeys, verifyApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { createApiKey, listApiKeys, verifyApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { listAudit } from "@/lib/domain/audit/log";
 import { issueDemoKey } from "@/lib/seed/demo-key";
 import { tempDatabase, type TempDatabase } from "./temp-db";

@@ -7,9 +7,10 @@ import { signupCsvChunks } from "@/lib/domain/signups/csv";
 import { eraseAddress, erasedFromDisk, eraseSignup } from "@/lib/domain/signups/erase";
 import { inputFacets } from "@/lib/domain/signups/facets";
 import { findSignupsByEmail } from "@/lib/domain/signups/find";
-import { listSignupRows, prepareSignupInsert, signupJsonBatches, signupRowBatches } from "@/lib/domain/signups/queries";
+import { listSignupRows, signupJsonBatches, signupRowBatches } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
+import { insertSignups } from "../insert-signups";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 // Erasure must reach everything derived from a signup: the counts, the input pairs and their
@@ -22,7 +23,7 @@ let alpha: string;
 let beta: string;
 
 function add(waitlistId: string, email: string, verified: boolean, inputs: unknown[] = []) {
-  prepareSignupInsert(waitlistId, temp.db)({ email, verified, referral: false, customInputs: JSON.stringify(inputs), createdAt: Date.UTC(2026, 0, 2) });
+  insertSignups(waitlistId, [{ email, verified, referral: false, customInputs: JSON.stringify(inputs), createdAt: Date.UTC(2026, 0, 2) }], temp.db);
 }
 
 function everything(waitlistId: string): string {

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { apiKeys } from "@/db/schema";
-import { createApiKey, hashSecret, verifyApiKey } from "@/lib/domain/api-keys";
+import { createApiKey, hashSecret, verifyApiKey } from "@/lib/domain/keys/queries";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 let temp: TempDatabase;

@@ -7,7 +7,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { registerMigrationFunctions } from "@/db/migrate";
-import { prepareSignupInsert } from "@/lib/domain/signups/queries";
+import { insertSignups } from "../insert-signups";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 
 const realMigrations = join(process.cwd(), "db", "migrations");
@@ -57,12 +57,12 @@ function migrationsWith(...extra: { tag: string; sql: string }[]): string {
   return folder;
 }
 
-/** Two waitlists with signups and the counts their trigger keeps, on a database at `path`. */
+/** Two waitlists with signups and their counts, on a database at `path`. */
 function seed(): void {
   const db = openDatabase(path);
   for (const name of ["First", "Second"]) {
-    const insert = prepareSignupInsert(createWaitlist({ name, website: "https://example.com" }, db).id, db);
-    for (let index = 0; index < 25; index++) insert({ email: `${name}${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: "[]" });
+    const signups = Array.from({ length: 25 }, (_, index) => ({ email: `${name}${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: "[]" }));
+    insertSignups(createWaitlist({ name, website: "https://example.com" }, db).id, signups, db);
   }
   db.$client.close();
 }
@@ -177,5 +177,70 @@ describe("migrations", () => {
       other.exec("ROLLBACK");
       other.close();
     }
+  });
+  it("a fresh database has no deferred_derivations or new_key_reveals table, and its insert triggers have no WHEN clause", () => {
+    openDatabase(path).$client.close();
+    const { tables } = snapshot();
+    const names = (tables as { name: string }[]).map((table) => table.name);
+    expect(names).toEqual(expect.arrayContaining(["signups", "signup_counts", "signup_inputs", "signup_input_counts", "api_keys", "sessions"]));
+    expect(names).not.toContain("deferred_derivations");
+    expect(names).not.toContain("new_key_reveals");
+    const sqlite = new Database(path, { readonly: true });
+    try {
+      const triggers = sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all() as { name: string; sql: string }[];
+      expect(triggers.map((trigger) => trigger.name)).toEqual(expect.arrayContaining(["signups_derive_after_insert", "signup_inputs_count_after_insert", "signups_derive_after_delete", "signups_derive_after_update"]));
+      for (const trigger of triggers) expect(trigger.sql, trigger.name).not.toMatch(/deferred_derivations|\bWHEN\b/);
+    } finally {
+      sqlite.close();
+    }
+  });
+
+  it("a database from before migration 0009 upgrades: both tables go, its data stays, and every writer still derives", () => {
+    // The migrations up to 0008, as a database made before this change has them.
+    const folder = join(dir, "migrations-0008");
+    cpSync(realMigrations, folder, { recursive: true });
+    const journalPath = join(folder, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
+    const upgrade = journal.entries.findIndex((entry) => entry.tag.startsWith("0009_"));
+    expect(upgrade).toBe(9);
+    for (const entry of journal.entries.slice(upgrade)) rmSync(join(folder, `${entry.tag}.sql`));
+    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upgrade) }, null, 2));
+
+    const old = openDatabase(path, folder);
+    const waitlistId = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
+    const insert = old.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, 0, ?, ?)");
+    for (let index = 0; index < 10; index++) insert.run(waitlistId, `old${index}@example.com`, index % 2, `[{"label":"plan","value":"p${index % 3}"}]`, Date.UTC(2026, 0, 1 + index));
+    old.$client.prepare("INSERT INTO new_key_reveals (ticket_hash, session_key_id, sealed, expires_at) VALUES (x'00', 'k', x'01', 0)").run();
+    old.$client.close();
+    const before = snapshot();
+
+    const db = openDatabase(path);
+    try {
+      const sqlite = db.$client;
+      const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+      expect(tables).not.toContain("deferred_derivations");
+      expect(tables).not.toContain("new_key_reveals");
+      const pairCounts = () => sqlite.prepare("SELECT value, sum(count) AS count FROM signup_input_counts WHERE waitlist_id = ? GROUP BY value ORDER BY value").all(waitlistId);
+      expect(pairCounts()).toEqual([
+        { value: "p0", count: 4 },
+        { value: "p1", count: 3 },
+        { value: "p2", count: 3 },
+      ]);
+      // A plain insert (the triggers) and the bulk writer both still derive.
+      sqlite.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, 'plain@example.com', 1, 0, '[{\"label\":\"plan\",\"value\":\"p0\"}]', ?)").run(waitlistId, Date.UTC(2026, 0, 20));
+      expect(insertSignups(waitlistId, [{ email: "bulk@example.com", verified: true, referral: false, customInputs: '[{"label":"plan","value":"p1"}]' }], db, Date.UTC(2026, 0, 21))).toBe(1);
+      expect(pairCounts()).toEqual([
+        { value: "p0", count: 5 },
+        { value: "p1", count: 4 },
+        { value: "p2", count: 3 },
+      ]);
+      expect(sqlite.prepare("SELECT sum(count) AS n FROM signup_counts WHERE waitlist_id = ?").get(waitlistId)).toEqual({ n: 12 });
+      expect(sqlite.prepare("SELECT count(*) AS n FROM signup_email_search WHERE signup_email_search MATCH 'ple'").get()).toEqual({ n: 12 });
+      expect(() => sqlite.exec("INSERT INTO signup_email_search (signup_email_search, rank) VALUES ('integrity-check', 1)")).not.toThrow();
+    } finally {
+      db.$client.close();
+    }
+    expect(before.signups).toHaveLength(10);
+    expect(before.tables).toContainEqual({ name: "new_key_reveals" });
   });
 });

@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { checkSignInKey, createSession, deleteSession, lookupSession } from "@/lib/domain/sessions";
 import { cachedCountSignups, cachedSignupsPerDay } from "@/lib/domain/signups/cached-stats";
 import { countSignups, countSignupsSince, signupsPerDay } from "@/lib/domain/signups/counts";
-import { listSignupRows, prepareSignupInsert, signupJsonBatches, signupJsonPage, signupRowBatches } from "@/lib/domain/signups/queries";
+import { listSignupRows, signupJsonBatches, signupJsonPage, signupRowBatches } from "@/lib/domain/signups/queries";
 import { type SignupScope } from "@/lib/domain/signups/filter";
 import { createWaitlist, getWaitlist, listWaitlists, listWaitlistSummaries, signupTotals } from "@/lib/domain/waitlists/queries";
+import { insertSignups } from "../insert-signups";
 import { tempDatabase } from "./temp-db";
 import { MAX_CACHED_STATEMENTS, preparedOnce } from "@/lib/sqlite/statements";
 
@@ -13,10 +14,13 @@ const temp = tempDatabase();
 afterAll(() => temp.close());
 
 const waitlistId = createWaitlist({ name: "Prepared", website: "https://p.example" }, temp.db).id;
-const insert = prepareSignupInsert(waitlistId, temp.db);
-for (let index = 0; index < 30; index++) {
-  insert({ email: `user${index}@example.com`, verified: index % 2 === 0, referral: index % 3 === 0, customInputs: "[]" }, Date.UTC(2026, 0, 1) + index * 3_600_000);
-}
+insertSignups(
+  waitlistId,
+  Array.from({ length: 30 }, (_, index) => ({ email: `user${index}@example.com`, verified: index % 2 === 0, referral: index % 3 === 0, customInputs: "[]", createdAt: Date.UTC(2026, 0, 1) + index * 3_600_000 })),
+  temp.db,
+);
+/** A new signup between rounds, so that the second round reads other values. */
+const newSignup = (round: number) => insertSignups(waitlistId, [{ email: `round${round}@example.com`, verified: true, referral: false, customInputs: '[{"label":"round","value":1}]' }], temp.db);
 const apiKey = createApiKey({ name: "prepared", roles: [VIEW_ROLE] }, temp.db);
 
 const SCOPES: SignupScope[] = [
@@ -45,7 +49,6 @@ function everyQuery(round: number) {
     cachedCountSignups(scope, temp.db);
     cachedSignupsPerDay(scope, since, temp.db);
   }
-  insert({ email: `round${round}@example.com`, verified: true, referral: false, customInputs: "[]" });
   getWaitlist(waitlistId, temp.db);
   listWaitlists({}, temp.db);
   const page = listWaitlists({ limit: 1 }, temp.db);
@@ -67,10 +70,14 @@ function everyQuery(round: number) {
 describe("the statement cache", () => {
   it("prepares each statement once per connection: a second round with other values compiles no SQL", () => {
     everyQuery(1);
+    newSignup(1);
     const prepare = vi.spyOn(temp.db.$client, "prepare");
     try {
       everyQuery(2);
       expect(prepare.mock.calls.map(([sql]) => sql)).toEqual([]);
+      // The bulk writer's statements too; only its PRAGMAs (the page cache it sets and restores) compile each time.
+      newSignup(2);
+      expect(prepare.mock.calls.map(([sql]) => sql).filter((sql) => !sql.startsWith("PRAGMA "))).toEqual([]);
     } finally {
       prepare.mockRestore();
     }

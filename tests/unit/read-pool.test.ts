@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prepareSignupInsert } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups } from "../insert-signups";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 let temp: TempDatabase;
@@ -10,10 +10,11 @@ let waitlistId: string;
 beforeAll(() => {
   temp = tempDatabase();
   waitlistId = createWaitlist({ name: "Pool", website: "https://e.com" }, temp.db).id;
-  const insert = prepareSignupInsert(waitlistId, temp.db);
-  for (let index = 0; index < 6; index++) {
-    insert({ email: `p${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: "[]", createdAt: Date.UTC(2026, 0, 1 + index) });
-  }
+  insertSignups(
+    waitlistId,
+    Array.from({ length: 6 }, (_, index) => ({ email: `p${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: "[]", createdAt: Date.UTC(2026, 0, 1 + index) })),
+    temp.db,
+  );
 });
 afterAll(() => temp.close());
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ADMIN_ROLE, createApiKey, rolesGrant, verifyApiKey, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { ADMIN_ROLE, createApiKey, rolesGrant, verifyApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { checkSignInKey, createSession, lookupSession } from "@/lib/domain/sessions";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createApiKey, revokeApiKey } from "@/lib/domain/api-keys";
+import { createApiKey, revokeApiKey } from "@/lib/domain/keys/queries";
 import { apiKeys } from "@/db/schema";
 import { eq } from "drizzle-orm";
 import { checkSignInKey, createSession, deleteSession, getSessionFromToken, lookupSession, SESSION_LIFETIME_MS } from "@/lib/domain/sessions";

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countSignups, countSignupsSince, signupsPerDay } from "@/lib/domain/signups/counts";
-import { prepareSignupInsert } from "@/lib/domain/signups/queries";
 import { type SignupScope } from "@/lib/domain/signups/filter";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups } from "../insert-signups";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
-// Without a search, the counts come from signup_counts (kept by triggers); with a search that
-// matches every email ("@"), from a scan of signups. The two must always agree.
+// Without a search, the counts come from signup_counts (written by the bulk writer, kept by triggers
+// on update and delete); with a search that matches every email ("@"), from a scan of signups. The
+// two must always agree.
 
 const DAY = 86_400_000;
 const BASE = Date.UTC(2026, 2, 1);
@@ -36,20 +37,16 @@ beforeAll(() => {
   temp = tempDatabase();
   main = createWaitlist({ name: "Main", website: "https://e.com" }, temp.db).id;
   other = createWaitlist({ name: "Other", website: "https://e.com" }, temp.db).id;
-  const insertMain = prepareSignupInsert(main, temp.db);
-  const insertOther = prepareSignupInsert(other, temp.db);
-  for (let index = 0; index < 300; index++) {
-    // Several signups per day at different hours, so partial days matter.
-    const signup = { email: `user${index}@example.com`, verified: index % 3 !== 0, referral: index % 4 === 0, customInputs: "[]", createdAt: BASE + index * 7_200_000 };
-    insertMain(signup);
-    if (index % 2) insertOther(signup);
-  }
-  insertMain({ email: "USER1@example.com", verified: true, referral: true, customInputs: "[]" }); // a duplicate: skipped, not counted
+  // Several signups per day at different hours, so partial days matter.
+  const signups = Array.from({ length: 300 }, (_, index) => ({ email: `user${index}@example.com`, verified: index % 3 !== 0, referral: index % 4 === 0, customInputs: "[]", createdAt: BASE + index * 7_200_000 }));
+  insertSignups(main, signups, temp.db);
+  insertSignups(other, signups.filter((_, index) => index % 2), temp.db);
+  expect(insertSignups(main, [{ email: "USER1@example.com", verified: true, referral: true, customInputs: "[]" }], temp.db)).toBe(0); // a duplicate: skipped, not counted
 });
 
 afterAll(() => temp.close());
 
-describe("signup counts kept by triggers", () => {
+describe("signup counts written in bulk and kept by triggers", () => {
   it("agree with a scan after inserts, for every filter and window", () => {
     expect(countSignups({ waitlistId: main }, temp.db).total).toBe(300);
     expect(countSignups({ waitlistId: other }, temp.db).total).toBe(150);

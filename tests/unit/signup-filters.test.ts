@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planAccess } from "@/lib/domain/signups/access";
 import { countSignups, signupsPerDay } from "@/lib/domain/signups/counts";
-import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import { inputFacets, inputFacetValues } from "@/lib/domain/signups/facets";
 import { FACET_ROW_CAP } from "@/lib/domain/signups/limits";
 import type { InputMatch, SignupFilter, SignupScope } from "@/lib/domain/signups/filter";
 import { findSignupsByEmail } from "@/lib/domain/signups/find";
-import { listSignupRows, prepareSignupInsert, signupJsonBatches, signupRowBatches, type NewSignup, type SignupRow } from "@/lib/domain/signups/queries";
+import { listSignupRows, signupJsonBatches, signupRowBatches, type SignupRow } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups } from "../insert-signups";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 // Every filter of the model, alone and combined, against a plain-JavaScript reference: on a small
@@ -41,24 +41,17 @@ function inputsFor(index: number, next: () => number): unknown[] {
   return index % 3 === 0 ? [{ company, role, score: index % 5, beta: index % 2 === 0 }] : [{ label: "company", value: company }, { label: "role", value: role }];
 }
 
-/** The small list goes in row by row (the triggers derive), the large one as an import does (startBulkInsert). */
-function fill(waitlistId: string, count: number, seed: number, bulk: boolean) {
+/** Both lists go in as an import writes them (the bulk writer). */
+function fill(waitlistId: string, count: number, seed: number) {
   const next = random(seed);
-  temp.db.$client.transaction(() => {
-    const writer = bulk ? startBulkInsert(waitlistId, temp.db) : undefined;
-    const insert = writer ? (signup: NewSignup) => writer.add(signup, BASE) : prepareSignupInsert(waitlistId, temp.db);
-    for (let index = 0; index < count; index++) {
-      const domain = DOMAINS[index % DOMAINS.length]!;
-      insert({
-        email: `${index % 11 === 0 ? "Jane" : "user"}.${index}@${domain}`,
-        verified: next() < 0.6,
-        referral: next() < 0.25,
-        customInputs: JSON.stringify(inputsFor(index, next)),
-        createdAt: BASE + Math.floor(next() * 400 * DAY),
-      });
-    }
-    writer?.finish();
-  })();
+  const signups = Array.from({ length: count }, (_, index) => ({
+    email: `${index % 11 === 0 ? "Jane" : "user"}.${index}@${DOMAINS[index % DOMAINS.length]!}`,
+    verified: next() < 0.6,
+    referral: next() < 0.25,
+    customInputs: JSON.stringify(inputsFor(index, next)),
+    createdAt: BASE + Math.floor(next() * 400 * DAY),
+  }));
+  insertSignups(waitlistId, signups, temp.db, BASE);
   rowsOf.set(waitlistId, [...signupRowBatches({ waitlistId }, 5000, temp.db)].flat());
 }
 
@@ -66,8 +59,8 @@ beforeAll(() => {
   temp = tempDatabase();
   small = createWaitlist({ name: "Small", website: "https://e.com" }, temp.db).id;
   large = createWaitlist({ name: "Large", website: "https://e.com" }, temp.db).id;
-  fill(small, 3000, 7, false);
-  fill(large, 60_000, 11, true);
+  fill(small, 3000, 7);
+  fill(large, 60_000, 11);
 }, 120_000);
 afterAll(() => temp.close());
 

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Position } from "@/lib/sqlite/keyset";
 import { countSignups, countSignupsSince, signupsPerDay } from "@/lib/domain/signups/counts";
-import { listSignupRows, prepareSignupInsert, signupJsonBatches, signupJsonPage, signupRowBatches, type SignupRow } from "@/lib/domain/signups/queries";
+import { listSignupRows, signupJsonBatches, signupJsonPage, signupRowBatches, type SignupRow } from "@/lib/domain/signups/queries";
 import { type SignupScope } from "@/lib/domain/signups/filter";
 import { parseSignupPublicId, signupPublicId } from "@/lib/domain/signups/id";
 import { SIGNUP_FIELDS, signupResponseSchema, signupWithFieldsSchema, toSignupResponse, type SignupField } from "@/lib/domain/signups/response";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups } from "../insert-signups";
 import { tempDatabase, type TempDatabase } from "./temp-db";
 
 const DAY = 86_400_000;
@@ -19,19 +20,20 @@ beforeAll(() => {
   temp = tempDatabase();
   waitlistId = createWaitlist({ name: "Main", website: "https://e.com" }, temp.db).id;
   const other = createWaitlist({ name: "Other", website: "https://e.com" }, temp.db).id;
-  const insert = prepareSignupInsert(waitlistId, temp.db);
-  for (let index = 0; index < 157; index++) {
-    // Groups of three share a created_at, so ties must be broken by id.
-    const special = index === 10 ? "100%_off" : index === 11 ? "100x_off" : index === 12 ? "a_b" : `user${index}`;
-    insert({
-      email: `${special}@example.com`,
+  // Groups of three share a created_at, so ties must be broken by id.
+  const special = (index: number) => (index === 10 ? "100%_off" : index === 11 ? "100x_off" : index === 12 ? "a_b" : `user${index}`);
+  insertSignups(
+    waitlistId,
+    Array.from({ length: 157 }, (_, index) => ({
+      email: `${special(index)}@example.com`,
       verified: index % 3 !== 0,
       referral: index % 4 === 0,
       customInputs: index % 5 === 0 ? "[]" : JSON.stringify([{ label: "n", value: index }, { nested: { ok: true } }]),
       createdAt: BASE + Math.floor(index / 3) * DAY,
-    });
-  }
-  prepareSignupInsert(other, temp.db)({ email: "user1@example.com", verified: true, referral: true, customInputs: "[]" }, BASE);
+    })),
+    temp.db,
+  );
+  insertSignups(other, [{ email: "user1@example.com", verified: true, referral: true, customInputs: "[]" }], temp.db, BASE);
   all = [...signupRowBatches({ waitlistId }, 1000, temp.db)].flat();
 });
 afterAll(() => temp.close());
@@ -55,9 +57,8 @@ describe("signup writes", () => {
   });
 
   it("skips an email the waitlist already has, compared case-insensitively", () => {
-    const insert = prepareSignupInsert(waitlistId, temp.db);
     temp.db.$client.exec("SAVEPOINT probe");
-    expect(insert({ email: "USER20@Example.com", verified: false, referral: false, customInputs: "[]" })).toBe(false);
+    expect(insertSignups(waitlistId, [{ email: "USER20@Example.com", verified: false, referral: false, customInputs: "[]" }], temp.db)).toBe(0);
     temp.db.$client.exec("ROLLBACK TO probe; RELEASE probe");
   });
 });
@@ -92,7 +93,6 @@ describe("keyset pages", () => {
     "builds exactly the fields $fields, in that order",
     ({ fields }) => {
     const timed = createWaitlist({ name: "Timed", website: "https://e.com" }, temp.db).id;
-    const insert = prepareSignupInsert(timed, temp.db);
     // Milliseconds, a leap day, instants before 1970 (negative epoch milliseconds) and after 2038: as toISOString writes them.
     const instants = [
       Date.UTC(2026, 9, 1, 9, 30, 0, 7),
@@ -101,7 +101,11 @@ describe("keyset pages", () => {
       Date.UTC(1901, 5, 1, 12, 0, 0, 1),
       Date.UTC(2040, 0, 1, 0, 0, 0, 120),
     ];
-    instants.forEach((createdAt, index) => insert({ email: `t${index}@example.com`, verified: index % 2 === 0, referral: index === 1, customInputs: JSON.stringify([{ label: "i", value: index }]), createdAt }));
+    insertSignups(
+      timed,
+      instants.map((createdAt, index) => ({ email: `t${index}@example.com`, verified: index % 2 === 0, referral: index === 1, customInputs: JSON.stringify([{ label: "i", value: index }]), createdAt })),
+      temp.db,
+    );
     const rows = [...signupRowBatches({ waitlistId: timed }, 100, temp.db)].flat();
     const reference = (row: SignupRow): Record<SignupField, unknown> => ({ ...toSignupResponse(row), created_at: row.createdAt.toISOString(), id: signupPublicId(row.id) });
 

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openReadOnlyDatabase } from "@/db/client";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import { getSessionFromToken, startSession } from "@/lib/domain/sessions";
 import { skippableWrite, writeWhenUnlocked } from "@/lib/sqlite/busy";
 import { tempDatabase, type TempDatabase } from "./temp-db";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listAudit } from "@/lib/domain/audit/log";
-import { prepareSignupInsert } from "@/lib/domain/signups/queries";
+import { insertSignups } from "../insert-signups";
 import { createWaitlistAs, deleteWaitlistAs, DuplicateWaitlistNameError, updateWaitlistAs } from "@/lib/domain/waitlists/manage";
 import { getWaitlist, listWaitlists } from "@/lib/domain/waitlists/queries";
 import { tempDatabase, type TempDatabase } from "./temp-db";
@@ -63,8 +63,11 @@ describe("deleteWaitlistAs", () => {
     const { id } = createWaitlistAs("cli", { name: "Doomed", website: "https://d.example" }, temp.db);
     const kept = createWaitlistAs("cli", { name: "Kept", website: "https://k.example" }, temp.db);
     for (const target of [id, kept.id]) {
-      const insert = prepareSignupInsert(target, temp.db);
-      for (let index = 0; index < 5; index++) insert({ email: `p${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: '[{"label":"plan","value":"pro"}]' });
+      insertSignups(
+        target,
+        Array.from({ length: 5 }, (_, index) => ({ email: `p${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: '[{"label":"plan","value":"pro"}]' })),
+        temp.db,
+      );
     }
     expect(() => deleteWaitlistAs("cli", id, { confirm: "doomed" }, temp.db)).toThrow(`the confirmation must be the waitlist's name exactly ("Doomed")`);
     expect(getWaitlist(id, temp.db)).toBeDefined();

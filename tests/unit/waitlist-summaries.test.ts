@@ -3,14 +3,13 @@ import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
 import { countSignups } from "@/lib/domain/signups/counts";
 import { cachedCountSignups } from "@/lib/domain/signups/cached-stats";
 import { createWaitlist, listWaitlistSummaries, signupTotals } from "@/lib/domain/waitlists/queries";
+import { insertSignups } from "../insert-signups";
 import { tempDatabase } from "./temp-db";
 
 const { db } = tempDatabase();
 
 function addSignup(waitlistId: string, email: string, verified: boolean, referral: boolean, createdAt: number) {
-  db.$client
-    .prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, '[]', ?)")
-    .run(waitlistId, email, verified ? 1 : 0, referral ? 1 : 0, createdAt);
+  insertSignups(waitlistId, [{ email, verified, referral, customInputs: "[]", createdAt }], db);
 }
 
 describe("listWaitlistSummaries", () => {

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { listApiKeys, ROLES, VIEW_ROLE } from "@/lib/domain/api-keys";
-import { expiryFrom, newApiKeyOptionsSchema } from "@/lib/domain/api-key-input";
-import { resolveApiKeyReference } from "@/lib/domain/api-key-reference";
-import { issueApiKey, revokeApiKeyAs } from "@/lib/domain/api-key-writes";
+import { listApiKeys, ROLES, VIEW_ROLE } from "@/lib/domain/keys/queries";
+import { expiryFrom, newApiKeyOptionsSchema } from "@/lib/domain/keys/input";
+import { resolveApiKeyReference } from "@/lib/domain/keys/reference";
+import { issueApiKey, revokeApiKeyAs } from "@/lib/domain/keys/manage";
 import { CLI_ACTOR } from "@/lib/domain/audit/log";
 import { emit, parseOptions, table, type JsonOption } from "../output";
 

@@ -1,7 +1,6 @@
 import type { AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
 import { preparedOnce } from "@/lib/sqlite/statements";
-import { NEW_SEARCH_ENTRIES } from "./derive";
 import { inputPairs } from "./input-pairs";
 import type { NewSignup } from "./queries";
 
@@ -15,16 +14,21 @@ const PAIR_COLUMNS = 7;
 /**
  * SQLite's page cache while a bulk insert runs, in KiB (the default is 2 MB). A million new signups
  * touch pages all over the unique email index and the input pairs' key: with 64 MB a million rows
- * import in 53 s instead of 61 s (measured back to back); 1 GB saves nothing more. finish() restores it.
+ * import in 53 s instead of 61 s (measured back to back); 1 GB saves nothing more. A connection that
+ * has a larger cache keeps it (the bench's dataset builder sets 256 MB). finish() restores it.
  */
 const BULK_CACHE_KIB = 64 * 1024;
 
-/** The triggers that derive from each inserted row (migration 0003), which a bulk insert does itself. */
+/** The triggers that derive from each row inserted by plain SQL (migration 0003), which a bulk insert does itself. */
 const INSERT_TRIGGERS = ["signups_derive_after_insert", "signup_inputs_count_after_insert"];
 
 function statements(db: AppDatabase) {
   return preparedOnce(db, "bulk-insert.statements", () => {
     const sqlite = db.$client;
+    const pairsStatement = (count: number) =>
+      sqlite.prepare<unknown[]>(
+        `INSERT INTO signup_inputs (waitlist_id, label, value, created_at, signup_id, verified, referral) VALUES ${Array(count).fill("(?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+      );
     return {
       lastId: sqlite.prepare<[], { id: number | null }>("SELECT max(id) AS id FROM signups"),
       triggers: sqlite.prepare<string[], { name: string; sql: string }>(
@@ -33,10 +37,8 @@ function statements(db: AppDatabase) {
       signup: sqlite.prepare<[string, string, number, number, string, number]>(
         "INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (waitlist_id, lower(email)) DO NOTHING",
       ),
-      pairs: (count: number) =>
-        sqlite.prepare<unknown[]>(
-          `INSERT INTO signup_inputs (waitlist_id, label, value, created_at, signup_id, verified, referral) VALUES ${Array(count).fill("(?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
-        ),
+      pairs: pairsStatement(PAIRS_PER_STATEMENT),
+      pair: pairsStatement(1),
       dayCount: sqlite.prepare<[string, number, number, number, number]>(
         `INSERT INTO signup_counts (waitlist_id, verified, referral, day, count) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (waitlist_id, verified, referral, day) DO UPDATE SET count = count + excluded.count`,
@@ -45,7 +47,7 @@ function statements(db: AppDatabase) {
         `INSERT INTO signup_input_counts (waitlist_id, label, value, verified, referral, count) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT DO UPDATE SET count = count + excluded.count`,
       ),
-      search: sqlite.prepare<{ after: number }>(NEW_SEARCH_ENTRIES),
+      search: sqlite.prepare<{ after: number }>("INSERT INTO signup_email_search (rowid, email) SELECT id, email FROM signups WHERE id > @after"),
     };
   });
 }
@@ -58,13 +60,14 @@ export interface BulkInsert {
 }
 
 /**
- * Many signups into one waitlist, inside an open write transaction, with what the per-row triggers
+ * The app's one writer of signups (imports, the demo seed, the tests and the bench's dataset): many
+ * signups into one waitlist, inside an open write transaction, with what the per-row insert triggers
  * would derive (migration 0003) done in bulk instead: each signup's input pairs are read from its
  * JSON in JavaScript (inputPairs) and go in with it, a hundred to a statement; the counts are tallied
  * in memory and written once; the search index takes all the new addresses in one statement.
  *
  * The insert triggers are dropped for the transaction and created again, unchanged, by finish():
- * even a trigger whose WHEN clause skips the row costs about 3 µs per row. No other connection ever
+ * even a trigger that does nothing costs about 3 µs per row. No other connection ever
  * sees them missing (DDL is transactional in SQLite), and a rollback restores them with the rest.
  */
 export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert {
@@ -76,16 +79,17 @@ export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert
   if (triggers.length !== INSERT_TRIGGERS.length) throw new Error(`the insert triggers are missing: found ${triggers.map((trigger) => trigger.name).join(", ")}`);
   for (const { name } of triggers) sqlite.exec(`DROP TRIGGER "${name}"`);
   const cacheSize = sqlite.pragma("cache_size", { simple: true }) as number;
-  sqlite.pragma(`cache_size = -${BULK_CACHE_KIB}`);
+  // Negative: KiB; positive: pages.
+  const cacheKib = cacheSize < 0 ? -cacheSize : (cacheSize * (sqlite.pragma("page_size", { simple: true }) as number)) / 1024;
+  if (cacheKib < BULK_CACHE_KIB) sqlite.pragma(`cache_size = -${BULK_CACHE_KIB}`);
   // verified, referral, day → count; and verified, referral, label, value → count.
   const dayCounts = new Map<string, number>();
   const pairCounts = new Map<string, { label: string; value: string; verified: number; referral: number; count: number }>();
-  const insertPairs = prepared.pairs(PAIRS_PER_STATEMENT);
   const pending: unknown[] = [];
+  // A full batch in one statement; the last few, fewer than a batch, one by one.
   const flushPairs = () => {
-    const rows = pending.length / PAIR_COLUMNS;
-    if (rows === PAIRS_PER_STATEMENT) insertPairs.run(pending);
-    else if (rows > 0) prepared.pairs(rows).run(pending);
+    if (pending.length === PAIRS_PER_STATEMENT * PAIR_COLUMNS) prepared.pairs.run(pending);
+    else for (let at = 0; at < pending.length; at += PAIR_COLUMNS) prepared.pair.run(pending.slice(at, at + PAIR_COLUMNS));
     pending.length = 0;
   };
 

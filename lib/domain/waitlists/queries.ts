@@ -114,8 +114,9 @@ export interface WaitlistSummary {
   newestSignupAt: Date | null;
 }
 
-// Totals from signup_counts (kept by triggers) and the newest date from the (waitlist_id, created_at)
-// index: a few hundred rows per waitlist are read, not every signup.
+// Totals from signup_counts (written by the bulk writer, kept exact by triggers on update and delete)
+// and the newest date from the (waitlist_id, created_at) index: a few hundred rows per waitlist are
+// read, not every signup.
 function summaryQuery(db: AppDatabase, search: boolean) {
   const totals = db
     .select({

@@ -9,11 +9,12 @@ import { once } from "node:events";
 import { createWriteStream, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { makeSignups } from "@/tests/e2e/api-fixtures";
+import { insertSignups } from "@/tests/insert-signups";
 import { startTestServer } from "@/tests/e2e/test-server";
 import { autocannon, type AutocannonRequest } from "./autocannon";
 
@@ -64,9 +65,8 @@ async function main() {
   const big = createWaitlist({ name: "Load: big", website: "https://example.com" }, db);
   const small = createWaitlist({ name: "Load: small", website: "https://example.com" }, db);
   const target = createWaitlist({ name: "Load: import target", website: "https://example.com" }, db);
-  const insert = db.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?)");
   const seed = (waitlistId: string, count: number, tag: string) =>
-    db.$client.transaction(() => makeSignups(count, tag).forEach((s) => insert.run(waitlistId, s.email, s.verified ? 1 : 0, s.referral ? 1 : 0, JSON.stringify(s.customInputs), s.createdAt)))();
+    insertSignups(waitlistId, makeSignups(count, tag).map((s) => ({ ...s, customInputs: JSON.stringify(s.customInputs) })), db);
   seed(big.id, 200_000, "big");
   seed(small.id, 2_000, "small");
   const apiKey = createApiKey({ name: "load", roles: ["waitlist:view"] }, db);

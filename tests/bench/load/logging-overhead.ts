@@ -8,9 +8,10 @@ import { openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "@/db/client";
-import { createApiKey } from "@/lib/domain/api-keys";
+import { createApiKey } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { makeSignups } from "@/tests/e2e/api-fixtures";
+import { insertSignups } from "@/tests/insert-signups";
 import { autocannon } from "./autocannon";
 
 const [firstPortText = "3680", roundsText = "3", secondsText = "10"] = process.argv.slice(2);
@@ -33,8 +34,7 @@ async function main() {
   for (const suffix of ["", "-wal", "-shm"]) rmSync(databasePath + suffix, { force: true });
   const db = openDatabase(databasePath);
   const waitlist = createWaitlist({ name: "Overhead", website: "https://example.com" }, db);
-  const insert = db.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?)");
-  db.$client.transaction(() => makeSignups(1000, "o").forEach((s) => insert.run(waitlist.id, s.email, s.verified ? 1 : 0, s.referral ? 1 : 0, "[]", s.createdAt)))();
+  insertSignups(waitlist.id, makeSignups(1000, "o").map((s) => ({ ...s, customInputs: "[]" })), db);
   const key = createApiKey({ name: "overhead", roles: ["waitlist:view"] }, db).key;
   db.$client.close();
 

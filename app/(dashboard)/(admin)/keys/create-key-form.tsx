@@ -1,5 +1,9 @@
+"use client";
+
+import { useActionState } from "react";
 import { cardClass, inputClass, mutedText, primaryButtonClass } from "@/components/styles";
-import { ADMIN_ROLE, VIEW_ROLE } from "@/lib/domain/api-keys";
+import { createKey, type CreateKeyState } from "./actions";
+import { NewKeyBanner } from "./new-key-banner";
 
 // Values of the CLI's --expires-in (lib/domain/duration.ts): the form posts them as they are.
 const EXPIRIES = [
@@ -11,14 +15,16 @@ const EXPIRIES = [
   ["365d", "In 1 year"],
 ] as const;
 
-/** POSTs to /keys/create (the same fields and rules as `keys create`). */
-export function CreateKeyForm() {
+/** The create form (server action createKey); the new key comes back in the action's response and is shown once. The role names come as props, so that no domain module reaches the browser. */
+export function CreateKeyForm({ viewRole, adminRole }: { viewRole: string; adminRole: string }) {
+  const [state, action, isPending] = useActionState<CreateKeyState, FormData>(createKey, {});
   return (
     <section aria-labelledby="create-key-heading" className={`${cardClass} mt-8 max-w-xl p-4`}>
       <h2 id="create-key-heading" className="text-lg font-semibold">
         Create a key
       </h2>
-      <form method="post" action="/keys/create" className="mt-3 space-y-3">
+      {state.created ? <NewKeyBanner created={state.created} /> : null}
+      <form action={action} className="mt-3 space-y-3">
         <div>
           <label htmlFor="key-name" className="text-sm font-medium">
             Name
@@ -33,11 +39,11 @@ export function CreateKeyForm() {
             Role
           </label>
           <p id="key-role-hint" className={`text-xs ${mutedText}`}>
-            {VIEW_ROLE}: read the API, browse the dashboard. {ADMIN_ROLE}: that, and make changes in the dashboard.
+            {viewRole}: read the API, browse the dashboard. {adminRole}: that, and make changes in the dashboard.
           </p>
-          <select id="key-role" name="role" defaultValue={VIEW_ROLE} aria-describedby="key-role-hint" className={`${inputClass} mt-1 max-w-full`}>
-            <option value={VIEW_ROLE}>{VIEW_ROLE}</option>
-            <option value={ADMIN_ROLE}>{ADMIN_ROLE}</option>
+          <select id="key-role" name="role" defaultValue={viewRole} aria-describedby="key-role-hint" className={`${inputClass} mt-1 max-w-full`}>
+            <option value={viewRole}>{viewRole}</option>
+            <option value={adminRole}>{adminRole}</option>
           </select>
         </div>
         <div>
@@ -52,8 +58,13 @@ export function CreateKeyForm() {
             ))}
           </select>
         </div>
-        <button type="submit" className={primaryButtonClass}>
-          Create key
+        {state.error ? (
+          <p id="create-key-error" role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+            {state.error}
+          </p>
+        ) : null}
+        <button type="submit" className={primaryButtonClass} disabled={isPending}>
+          {isPending ? "Creating…" : "Create key"}
         </button>
       </form>
     </section>

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { formatDateTime } from "@/components/format";
 import { cardClass, linkClass, mutedText } from "@/components/styles";
-import type { ApiKeySummary, KeyStatus } from "@/lib/domain/api-keys";
+import type { ApiKeySummary, KeyStatus } from "@/lib/domain/keys/queries";
 
 const when = (iso: string | null, none: string) => (iso ? `${formatDateTime(new Date(iso))} UTC` : none);
 

@@ -1,8 +1,8 @@
 import { CopyButton } from "@/components/copy-button";
-import type { RevealedKey } from "@/lib/domain/new-key-reveals";
+import type { NewKey } from "./actions";
 
-/** The key just created, shown this once (reloading the page does not show it again). */
-export function NewKeyBanner({ created }: { created: RevealedKey }) {
+/** The key just created, shown this once: it lives only in the response that created it (reloading the page does not show it again). */
+export function NewKeyBanner({ created }: { created: NewKey }) {
   return (
     <section aria-labelledby="new-key-heading" className="mt-4 rounded-md border border-green-300 bg-green-50 p-4 text-sm text-green-950 dark:border-green-800 dark:bg-green-950 dark:text-green-50">
       <h2 id="new-key-heading" className="font-semibold">

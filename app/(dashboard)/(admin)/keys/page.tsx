@@ -2,32 +2,29 @@ import type { Metadata } from "next";
 import { DoneNotice } from "@/components/done-notice";
 import { mutedText } from "@/components/styles";
 import { requireAdminSession } from "@/lib/dashboard/auth";
-import { takeNewKey } from "@/lib/domain/new-key-reveals";
-import { listApiKeys } from "@/lib/domain/api-keys";
+import { ADMIN_ROLE, listApiKeys, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { CreateKeyForm } from "./create-key-form";
 import { KeysTable } from "./keys-table";
-import { NewKeyBanner } from "./new-key-banner";
 
 export const metadata: Metadata = { title: "API keys" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const DONE = { created: "Key created.", revoked: "Key revoked: it no longer works, and its sessions have ended." };
+const DONE = { revoked: "Key revoked: it no longer works, and its sessions have ended." };
 
-// Every API key (never a key itself, but the one just created, once), with create and revoke (admins only).
+// Every API key (never a key itself: the create form shows the one it just made), with create and revoke (admins only).
 export default async function KeysPage({ searchParams }: Props) {
   const session = await requireAdminSession();
-  const { done, reveal } = await searchParams;
-  const created = takeNewKey(typeof reveal === "string" ? reveal : undefined, session.key.id);
+  const { done } = await searchParams;
   return (
     <>
       <h1 className="text-2xl font-semibold">API keys</h1>
       <p className={`mt-1 text-sm ${mutedText}`}>
         Keys authorize the <code>/v1</code> API and sign in to this dashboard. Only a hash of each key is stored: a key is shown once, when it is created.
       </p>
-      {created ? <NewKeyBanner created={created} /> : <DoneNotice done={done} messages={DONE} />}
+      <DoneNotice done={done} messages={DONE} />
       <KeysTable keys={listApiKeys()} sessionKeyId={session.key.id} />
-      <CreateKeyForm />
+      <CreateKeyForm viewRole={VIEW_ROLE} adminRole={ADMIN_ROLE} />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
-import { revokeApiKeyAs } from "@/lib/domain/api-key-writes";
+import { revokeApiKeyAs } from "@/lib/domain/keys/manage";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 
 // POST /keys/revoke – revoke the key of the form's id (after the confirmation page /keys/{id}/revoke)

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { formatDateTime } from "@/components/format";
 import { buttonClass, cardClass, mutedText } from "@/components/styles";
 import { requireAdminSession } from "@/lib/dashboard/auth";
-import { getApiKey, toApiKeySummary } from "@/lib/domain/api-keys";
+import { getApiKey, toApiKeySummary } from "@/lib/domain/keys/queries";
 
 export const metadata: Metadata = { title: "Revoke an API key" };
 

@@ -1,8 +1,7 @@
 import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
-import { createApiKey, getApiKey, revokeApiKey, type NewApiKey } from "./api-keys";
-import { recordAudit, type AuditActor } from "./audit/log";
-import { holdNewKey } from "./new-key-reveals";
+import { createApiKey, getApiKey, revokeApiKey, type NewApiKey } from "./queries";
+import { recordAudit, type AuditActor } from "../audit/log";
 
 // Key writes as the dashboard and the CLI make them: each with its audit row, in one transaction.
 
@@ -13,19 +12,6 @@ export function issueApiKey(input: NewApiKey, actor: AuditActor, db: AppDatabase
     const expires = created.expires_at ? `expires ${created.expires_at}` : "never expires";
     recordAudit({ actor, action: "key.create", target: created.id, summary: `created key "${created.name}" ${created.prefix}… (${created.roles.join(", ")}; ${expires})` }, db);
     return created;
-  })();
-}
-
-/**
- * issueApiKey for the dashboard: the new key is also held, sealed, for the session of `sessionKeyId`
- * to be shown once (new-key-reveals.ts), in the same transaction, so that a key is never created
- * without the page that shows it. Returns the key's summary and the ticket for the redirect's URL.
- */
-export function issueApiKeyToReveal(input: NewApiKey, actor: AuditActor, sessionKeyId: string, db: AppDatabase = getDb()) {
-  return db.$client.transaction(() => {
-    const created = issueApiKey(input, actor, db);
-    const ticket = holdNewKey({ id: created.id, name: created.name, key: created.key }, sessionKeyId, db);
-    return { id: created.id, ticket };
   })();
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ROLES } from "./api-keys";
-import { durationSchema } from "./duration";
+import { ROLES } from "./queries";
+import { durationSchema } from "../duration";
 
 // The fields of a new key, shared by `keys create` and the dashboard's form (app/(dashboard)/keys).
 

@@ -1,6 +1,6 @@
 import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
-import { findApiKeyByHash, hashSecret, keyStatus, listApiKeys, looksLikeApiKey, toApiKeySummary, type ApiKeySummary, type KeyStatus } from "./api-keys";
+import { findApiKeyByHash, hashSecret, keyStatus, listApiKeys, looksLikeApiKey, toApiKeySummary, type ApiKeySummary, type KeyStatus } from "./queries";
 
 const PREFIX_START = "wl_";
 /** Characters a prefix needs after "wl_": fewer would let a typo pick some other key. */
