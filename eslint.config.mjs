@@ -10,16 +10,20 @@ import nextTs from "eslint-config-next/typescript";
 //   lib/domain      queries and schemas of waitlists, signups,    sqlite, db, core
 //                   keys, sessions (no HTTP, no next/*)
 //   lib/http        request context, addresses, headers, limits   core
-//   lib/import, lib/seed                                          domain and below
+//   lib/import      the import: files, rows, its thread, its events   domain and below
+//   lib/seed        the demo's data                               domain and below
 //   lib/api         route table, wrapper, problems, OpenAPI       http, domain, core
-//   lib/dashboard   session, proxy, URL state of the dashboard    http, domain, core
-//   lib/server      the production server                         api, dashboard, http and below
+//   lib/dashboard   session, proxy, URL state of the dashboard    import, http, domain, core
+//   lib/server      the production server                         api, dashboard, import, http and below
 //   lib/cli         the operator's CLI                            import, seed, domain, http and below
-//   app/, components/, proxy.ts                                   api, dashboard, domain, http, core
+//   app/, components/, proxy.ts                                   api, dashboard, domain, http, core;
+//                                                                 lib/import's types only
 //
 // Each block below lists what its folder may NOT import; a violation names the rule.
 
 const layer = (name) => ({ group: [`@/lib/${name}/*`, `@/lib/${name}`], message: `lib/${name} is a higher or unrelated layer: see the layer rule at the top of eslint.config.mjs.` });
+// The pages show an import's events (lib/import/events.ts) but never run one.
+const importTypesOnly = { ...layer("import"), allowTypeImports: true, message: "Pages take only lib/import's types: an import runs on its own thread (lib/server/import-runner.ts)." };
 const database = [
   { group: ["@/db/*"], message: "Only lib/sqlite, lib/domain, lib/import, lib/seed and lib/cli reach the database: go through the query layer (lib/domain)." },
   { group: ["drizzle-orm", "drizzle-orm/*"], message: "Drizzle is used in lib/domain, lib/sqlite and db/ only." },
@@ -37,10 +41,10 @@ const above = {
   http: ["sqlite", "domain", "import", "seed", "api", "dashboard", "server", "cli"],
   importSeed: ["http", "api", "dashboard", "server", "cli"],
   api: ["import", "seed", "dashboard", "server", "cli"],
-  dashboard: ["import", "seed", "api", "server", "cli"],
-  server: ["import", "seed", "cli"],
+  dashboard: ["seed", "api", "server", "cli"],
+  server: ["seed", "cli"],
   cli: ["api", "dashboard", "server"],
-  web: ["sqlite", "import", "seed", "server", "cli"],
+  web: ["sqlite", "seed", "server", "cli"],
 };
 
 export default defineConfig([
@@ -60,7 +64,7 @@ export default defineConfig([
   restrict(["lib/dashboard/**"], [...above.dashboard.map(layer), ...database, privateNext, appImports], [betterSqlite]),
   restrict(["lib/server/**"], [...above.server.map(layer), ...database, privateNext, appImports], [betterSqlite]),
   restrict(["lib/cli/**"], [...above.cli.map(layer), nextImports, appImports]),
-  restrict(["app/**", "components/**", "proxy.ts"], [...above.web.map(layer), ...database, privateNext], [betterSqlite]),
+  restrict(["app/**", "components/**", "proxy.ts"], [...above.web.map(layer), importTypesOnly, ...database, privateNext], [betterSqlite]),
   restrict(["tests/**"], [privateNext]),
   // One component per file, none over ~200 lines (generic table parts live in components/data-table/).
   { files: ["app/**/*.tsx", "components/**/*.tsx"], rules: { "max-lines": ["error", { max: 200 }] } },

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { extname } from "node:path";
 import { AppError } from "@/lib/core/errors";
-import { importFormatOf, type ImportFormat } from "@/lib/domain/imports/import-options";
+import { importFormatOf, type ImportFormat } from "@/lib/import/options";
 import { readCsvRecords, type CsvOptions } from "./csv";
 import { readJsonArrayRecords } from "./json-array";
 import { readNdjsonRecords } from "./ndjson";

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { AppError } from "@/lib/core/errors";
 import { storageFailureOf } from "@/lib/core/storage-failure";
-import { SERVER_STOPPED_MESSAGE, type ImportEvent, type ImportJob, type ImportOutcome } from "@/lib/domain/imports/import-events";
+import { SERVER_STOPPED_MESSAGE, type ImportEvent, type ImportJob, type ImportOutcome } from "@/lib/import/events";
 import { importSignups, InvalidImportFileError } from "./import-signups";
 
 const PROGRESS_INTERVAL_MS = 200;

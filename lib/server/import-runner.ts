@@ -9,7 +9,7 @@ import {
   type ImportJob,
   type ImportOutcome,
   type ImportRunner,
-} from "@/lib/domain/imports/import-events";
+} from "@/lib/import/events";
 
 // Each upload's import runs on a thread of its own (lib/import/import-thread.ts), with its own
 // read-write connection: imports are rare, and one holds the thread for as long as it runs.

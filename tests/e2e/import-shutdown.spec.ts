@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { SERVER_STOPPED_MESSAGE } from "@/lib/domain/imports/import-events";
+import { SERVER_STOPPED_MESSAGE } from "@/lib/import/events";
 import { startTestServer, type TestServer } from "./test-server";
 import { databaseState, filesHolding, readEvents, signupCsv, uploadFixture } from "./upload-client";
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { createApiKey } from "@/lib/domain/keys/queries";
-import type { ImportEvent } from "@/lib/domain/imports/import-events";
+import type { ImportEvent } from "@/lib/import/events";
 import { createSession } from "@/lib/domain/sessions";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";

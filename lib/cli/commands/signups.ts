@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { importDelimiterSchema } from "@/lib/domain/imports/import-options";
+import { importDelimiterSchema } from "@/lib/import/options";
 import { importSignups } from "@/lib/import/import-signups";
 import { emit, parseOptions, type JsonOption } from "../output";
 import { progressBar } from "../progress";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { formatBytes } from "@/lib/core/bytes";
 import { linkClass, mutedText } from "@/components/styles";
-import type { ImportOutcome } from "@/lib/domain/imports/import-events";
+import type { ImportOutcome } from "@/lib/import/events";
 import type { UploadState } from "./use-import-upload";
 
 const number = new Intl.NumberFormat("en-US");

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useState } from "react";
-import type { ImportEvent, ImportOutcome, ImportProgressPhase } from "@/lib/domain/imports/import-events";
+import type { ImportEvent, ImportOutcome, ImportProgressPhase } from "@/lib/import/events";
 
 /** Where an upload stands: sending the file, the server's progress, then the outcome or a refusal. */
 export type UploadState =

@@ -1,5 +1,5 @@
-import type { AuditActor } from "../audit/log";
-import type { ImportFormat } from "./import-options";
+import type { AuditActor } from "@/lib/domain/audit/log";
+import type { ImportFormat } from "./options";
 
 // What an import running on its own thread reports (lib/import/import-thread.ts), and what the
 // dashboard's upload streams to the browser, one JSON object per line.
