@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { requestContext } from "@/lib/http/request-context";
 
-export const REQUEST_ID_HEADER = "Request-Id";
+const REQUEST_ID_HEADER = "Request-Id";
 
 /**
  * Cache-Control of /v1, decided per kind of data:

@@ -6,10 +6,6 @@ import { encodeCursor } from "./cursor";
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
-export function jsonResponse(body: unknown, headers: Record<string, string> = {}): Response {
-  return jsonTextResponse(JSON.stringify(body), headers);
-}
-
 /**
  * For bodies that are already JSON text (SQLite builds signup objects itself). Content-Length
  * marks a body built in memory: the production server encodes it at once (or not at all below

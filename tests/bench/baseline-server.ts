@@ -21,7 +21,8 @@ import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { neutralizeFormula, SIGNUP_CSV_COLUMNS } from "@/lib/domain/signups/csv";
 import { cachedCountSignups, cachedSignupsPerDay } from "@/lib/domain/signups/cached-stats";
 import { countSignupsSince, cutAt } from "@/lib/domain/signups/counts";
-import { listSignupRows, signupJsonBatches, signupJsonPage, signupRowBatches, type SignupRow } from "@/lib/domain/signups/queries";
+import { listSignupRows, signupJsonBatches, signupJsonPage, signupRowBatches } from "@/lib/domain/signups/queries";
+import type { SignupRow } from "@/lib/domain/signups/row";
 import { type SignupScope } from "@/lib/domain/signups/filter";
 import { getWaitlist } from "@/lib/domain/waitlists/queries";
 

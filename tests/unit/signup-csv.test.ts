@@ -2,7 +2,8 @@ import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { describe, expect, it } from "vitest";
 import { neutralizeFormula, SIGNUP_CSV_COLUMNS, signupCsvChunks, signupCsvStream } from "@/lib/domain/signups/csv";
-import { signupRowBatches, type SignupRow } from "@/lib/domain/signups/queries";
+import { signupRowBatches } from "@/lib/domain/signups/queries";
+import type { SignupRow } from "@/lib/domain/signups/row";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { tempDatabase } from "./temp-db";
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Position } from "@/lib/sqlite/keyset";
 import { countSignups, countSignupsSince, signupsPerDay } from "@/lib/domain/signups/counts";
-import { listSignupRows, signupJsonBatches, signupJsonPage, signupRowBatches, type SignupRow } from "@/lib/domain/signups/queries";
+import { listSignupRows, signupJsonBatches, signupJsonPage, signupRowBatches } from "@/lib/domain/signups/queries";
+import type { SignupRow } from "@/lib/domain/signups/row";
 import { type SignupScope } from "@/lib/domain/signups/filter";
 import { parseSignupPublicId, signupPublicId } from "@/lib/domain/signups/id";
 import { SIGNUP_FIELDS, signupResponseSchema, signupWithFieldsSchema, toSignupResponse, type SignupField } from "@/lib/domain/signups/response";

@@ -1,6 +1,7 @@
 import { getDb, type AppDatabase } from "@/db/client";
 import type { Position } from "@/lib/sqlite/keyset";
-import { signupTextPage, type SignupRow, type SignupTextRow } from "./queries";
+import { signupTextPage, type SignupTextRow } from "./queries";
+import type { SignupRow } from "./row";
 import { type SignupScope } from "./filter";
 
 export const SIGNUP_CSV_COLUMNS = ["email", "verified", "referral", "custom_inputs", "created_at"] as const;

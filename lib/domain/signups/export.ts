@@ -1,5 +1,5 @@
 import { signupCsvChunks } from "./csv";
-import type { SignupRow } from "./queries";
+import type { SignupRow } from "./row";
 import { toSignupResponse, type SignupResponse } from "./response";
 
 // The files `signups export` writes. Each format is what `signups import` reads back: CSV exactly as

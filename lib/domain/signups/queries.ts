@@ -7,16 +7,9 @@ import type { SignupSort, SortDirection } from "../sorting";
 import { planAccess } from "./access";
 import type { SignupScope } from "./filter";
 import { DEFAULT_SIGNUP_FIELDS, type SignupField } from "./response";
+import type { SignupRow } from "./row";
 import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
-export interface SignupRow {
-  id: number;
-  email: string;
-  verified: boolean;
-  referral: boolean;
-  customInputs: Record<string, unknown>[];
-  createdAt: Date;
-}
 
 const placeholder = sql.placeholder;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SignupRow } from "./queries";
+import type { SignupRow } from "./row";
 
 // The API's view of a signup: by default exactly the four fields of the specification; with
 // `fields`, the chosen ones among those four, `created_at` and `id`. The OpenAPI components, the
