@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { Position } from "@/lib/sqlite/keyset";
 import { invalidParameter } from "@/lib/core/errors";

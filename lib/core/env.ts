@@ -1,3 +1,4 @@
+import "server-only";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";

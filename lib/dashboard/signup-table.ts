@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { FILTER_KEYS, hasInvertedRange, MAX_FILTER_TEXT, SIGNUP_FILTERS, splitInputParams, type FilterDescriptor, type InputMatch, type SignupFilter } from "@/lib/domain/signups/filter";
 import { SIGNUP_SORTS, SORT_DIRECTIONS } from "@/lib/domain/sorting";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { SORT_DIRECTIONS, WAITLIST_SUMMARY_SORTS } from "@/lib/domain/sorting";
 import { firstValues, type PageSearchParams } from "./search-params";

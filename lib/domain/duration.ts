@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { DAY_MS, HOUR_MS, MINUTE_MS } from "@/lib/core/time";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { invalidParameter } from "@/lib/core/errors";
 import { hasInvertedRange, INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS, splitInputParams, type SignupFilter } from "./signups/filter";

@@ -1,3 +1,4 @@
+import "server-only";
 import { extname } from "node:path";
 import { z } from "zod";
 

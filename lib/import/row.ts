@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { DAY_MS } from "@/lib/core/time";
 import { restoreNeutralized } from "@/lib/domain/signups/csv";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHmac } from "node:crypto";
 import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { FILTER_KEYS, SIGNUP_FILTERS, type FilterDescriptor, type FilterKey, type InputMatch, type SignupFilter } from "./filter";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { asc, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
