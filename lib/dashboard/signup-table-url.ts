@@ -2,20 +2,13 @@ import { parseInstant } from "@/lib/core/instant";
 import { DAY_MS } from "@/lib/core/time";
 import { FILTER_KEYS, filterToApiParams, filterToCliArgs, type InputMatch, type SignupFilter, type SignupScope } from "@/lib/domain/signups/filter";
 import type { SignupTableParams } from "./signup-table";
+import { SIGNUP_TABLE_VIEW_DEFAULTS } from "./signup-table-defaults";
 
 // The URLs of the signups table's state. Imported by client components too, so it must not import
 // the query layer or zod at run time.
 
-/** What parseSignupTableParams({}) gives (a unit test keeps the two in step). */
-export const DEFAULT_SIGNUP_TABLE: SignupTableParams = {
-  inputs: [],
-  facet: undefined,
-  facet_q: undefined,
-  sort: "created_at",
-  dir: "desc",
-  page: 1,
-  size: 25,
-};
+/** What parseSignupTableParams({}) gives: no filter, the default view. */
+export const DEFAULT_SIGNUP_TABLE: SignupTableParams = { inputs: [], facet: undefined, facet_q: undefined, ...SIGNUP_TABLE_VIEW_DEFAULTS };
 
 /** The filters of a table state (sort and page aside). */
 export function tableFilter(state: SignupTableParams): SignupFilter {

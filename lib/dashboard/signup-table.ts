@@ -3,13 +3,12 @@ import { z } from "zod";
 import { FILTER_KEYS, hasInvertedRange, MAX_FILTER_TEXT, SIGNUP_FILTERS, splitInputParams, type FilterDescriptor, type InputMatch, type SignupFilter } from "@/lib/domain/signups/filter";
 import { SIGNUP_SORTS, SORT_DIRECTIONS } from "@/lib/domain/sorting";
 import { firstValues, type PageSearchParams } from "./search-params";
+import { DASHBOARD_PAGE_SIZES, SIGNUP_TABLE_VIEW_DEFAULTS as DEFAULTS } from "./signup-table-defaults";
 import { searchField } from "./waitlist-table";
 
 // The signups table's state as it lives in the dashboard's URL: the filters under their /v1 names
 // (read leniently from the same descriptors: a bad value means no filter), and the view (facet
 // search, sort, page, size). Invalid values fall back to defaults.
-
-export const DASHBOARD_PAGE_SIZES = [25, 50, 100] as const;
 
 /**
  * The signups table pages through the first MAX_PAGED_ROWS rows of any order and no further, as
@@ -31,13 +30,13 @@ const viewSchema = z.object({
   /** The custom-input label whose values `facet_q` searches. */
   facet: z.string().min(1).max(MAX_FILTER_TEXT).optional().catch(undefined),
   facet_q: searchField,
-  sort: z.enum(SIGNUP_SORTS).catch("created_at"),
-  dir: z.enum(SORT_DIRECTIONS).catch("desc"),
-  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
+  sort: z.enum(SIGNUP_SORTS).catch(DEFAULTS.sort),
+  dir: z.enum(SORT_DIRECTIONS).catch(DEFAULTS.dir),
+  page: z.coerce.number().int().min(1).max(1_000_000).catch(DEFAULTS.page),
   size: z.coerce
     .number()
     .refine((size) => (DASHBOARD_PAGE_SIZES as readonly number[]).includes(size))
-    .catch(DASHBOARD_PAGE_SIZES[0]),
+    .catch(DEFAULTS.size),
 });
 
 export type SignupTableParams = Omit<SignupFilter, "inputs"> & { inputs: InputMatch[] } & z.output<typeof viewSchema>;
