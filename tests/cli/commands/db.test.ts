@@ -12,7 +12,7 @@ import { insertSignups } from "@/tests/support/insert-signups";
 import { handOver, isRoot, mountSmallDisk, SMALL_DISK_NEEDS, unprivilegedUser, type TestUser } from "@/tests/support/storage-faults";
 import { cliSandbox, expectOneLineError, type CliSandbox, type CliResult } from "../run-cli";
 
-describe("db backup (backup)", () => {
+describe("backups", () => {
   let cli: CliSandbox;
   beforeAll(() => (cli = cliSandbox()));
   afterAll(() => cli.remove());

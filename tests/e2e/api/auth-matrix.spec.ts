@@ -174,6 +174,6 @@ test("a wrong key costs the same whether it shares 0 or 40 leading characters wi
   const [unrelatedMs, closeMs] = [median(timings.unrelated), median(timings.close)];
   console.log(`timing: median ${unrelatedMs.toFixed(2)} ms for a key sharing 0 characters, ${closeMs.toFixed(2)} ms for one sharing 43`);
   // Lookups are by SHA-256, so no systematic difference; the bound only absorbs machine noise
-  // (the unit test tests/unit/key-verification.test.ts shows the hash-only lookup directly).
+  // (the unit test tests/unit/lib/domain/keys/queries.test.ts shows the hash-only lookup directly).
   expect(Math.abs(closeMs - unrelatedMs)).toBeLessThan(Math.max(2, 0.5 * unrelatedMs));
 });

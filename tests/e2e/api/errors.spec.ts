@@ -54,7 +54,7 @@ test("bad query parameters are a 400 naming the parameter", async ({ request }) 
     [`${signups}?referral=no`, "/waitlist/{id}/signup", "referral"],
     [`${signups}?verified=true&verified=false`, "/waitlist/{id}/signup", "verified"],
     [`${signups}?limit=5&limit=5`, "/waitlist/{id}/signup", "limit"],
-    // `email` is a filter now (tests/e2e/api-filters.spec.ts); the search's old internal name is not.
+    // `email` is a filter now (tests/e2e/api/filters.spec.ts); the search's old internal name is not.
     [`${signups}?search=a`, "/waitlist/{id}/signup", "search"],
     [`${signups}?q=a`, "/waitlist/{id}/signup", "q"],
     [`/v1/waitlist/${waitlistId}?verified=true`, "/waitlist/{id}", "verified"],

@@ -159,7 +159,7 @@ test("a signup shown whole but too long to copy links to its JSON instead; an un
 });
 
 test("a signup with a few short inputs still shows them whole, with the copy button and no JSON link", async ({ page }) => {
-  // Row 1 of the oldest-first order has {label, value} inputs (tests/e2e/support.ts).
+  // Row 1 of the oldest-first order has {label, value} inputs (tests/e2e/support/support.ts).
   const signup = listSignupRows({ scope: { waitlistId: waitlist.id }, sort: "created_at", direction: "asc", offset: 1, limit: 1 })[0]!;
   await page.goto(`/waitlists/${waitlist.id}/signups/${signup.id}`);
   await expect(page.getByTestId("custom-inputs").locator("dd")).toHaveText(["Company 1", "Engineer"]);

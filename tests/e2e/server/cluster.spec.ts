@@ -16,7 +16,7 @@ import { startTestServer, type TestServer } from "../support/test-server";
 // limit trips at its documented count, and each answer's RateLimit header is its worker's count.
 
 const LIMITS = { RATE_LIMIT_PER_MINUTE: 6, AUTH_FAILURES_PER_MINUTE: 4, DASHBOARD_REQUESTS_PER_MINUTE: 6 };
-// Large enough (about 20 MB of CSV) that an export nobody reads stays running (see cost-bounds.spec.ts).
+// Large enough (about 20 MB of CSV) that an export nobody reads stays running (see dashboard/cost-bounds.spec.ts).
 const SIGNUPS = 150_000;
 
 let server: TestServer;
