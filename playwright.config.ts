@@ -22,6 +22,8 @@ export const chromiumArgs = [
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // Specs by what they drive: /v1, the dashboard in Chromium, the production server itself; helpers live in support/.
+  testMatch: "{api,dashboard,server}/**/*.spec.ts",
   fullyParallel: false,
   workers: 1,
   forbidOnly: !!process.env.CI,
@@ -50,10 +52,10 @@ export default defineConfig({
       HOST: "127.0.0.1",
       PORT: String(port),
       // Every test comes from 127.0.0.1, and the API tests fail authentication on purpose many times
-      // a minute: the failure limit is tested on servers of its own (tests/e2e/rate-limit.spec.ts).
+      // a minute: the failure limit is tested on servers of its own (tests/e2e/server/rate-limit.spec.ts).
       AUTH_FAILURES_PER_MINUTE: "100000",
-      // One process, so that a limit is counted whole (the sign-in failure limit, auth.spec.ts): with
-      // workers each allows its share (cluster.spec.ts).
+      // One process, so that a limit is counted whole (the sign-in failure limit, dashboard/auth.spec.ts): with
+      // workers each allows its share (server/cluster.spec.ts).
       WEB_CONCURRENCY: "1",
       // The test runner acts as the one trusted proxy: tests that send X-Forwarded-For (the sign-in
       // limit tests) are that address; the others are 127.0.0.1.

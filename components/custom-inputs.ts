@@ -29,7 +29,7 @@ export interface PreviewBounds {
 // links to the rest. A character shown costs 2 bytes (the HTML and the page's inline React payload)
 // and at worst 10 ("<" is "&lt;" in the HTML and "\u003c" in the payload); an entry's markup about
 // 1 KB at worst. The signup's page: at most 8,260 characters in 50 entries, under 200 KB at worst
-// (tests/e2e/huge-signup.spec.ts). A row of the list page (its cell and its dialog): a few KB.
+// (tests/e2e/dashboard/huge-signup.spec.ts). A row of the list page (its cell and its dialog): a few KB.
 export const SIGNUP_PAGE_BOUNDS: PreviewBounds = { entries: 50, totalChars: 8_000, keyChars: 60, valueChars: 200 };
 export const LIST_ROW_BOUNDS: PreviewBounds = { entries: 10, totalChars: 1_000, keyChars: 60, valueChars: 200 };
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 // The Next-Router-State-Tree header, checked as Next.js checks it before rendering a page
 // (parseAndValidateFlightRouterState in next/dist/server/app-render, which throws, hence a 500, on a
 // malformed one): at most 40,000 characters, percent-decoded, JSON, the FlightRouterState tuple of
-// next/dist/server/app-render/types.js. tests/e2e/router-state.spec.ts holds this to what Next.js's
+// next/dist/server/app-render/types.js. tests/e2e/server/router-state.spec.ts holds this to what Next.js's
 // own `next start` answers, so a Next.js upgrade that changes the format fails there.
 
 const MAX_LENGTH = 20 * 2000;

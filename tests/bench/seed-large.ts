@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { openDatabase } from "@/db/client";
 import { env } from "@/lib/core/env";
-import { insertSignups } from "@/tests/insert-signups";
+import { insertSignups } from "@/tests/support/insert-signups";
 
 const count = Number(process.argv[2] ?? 100_000);
 if (!Number.isInteger(count) || count < 1) throw new Error("usage: seed-large.ts <signup count>");

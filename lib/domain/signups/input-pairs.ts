@@ -17,7 +17,7 @@ function valueText(value: Scalar): string {
 
 /**
  * The (label, value) pairs of a signup's parsed custom inputs, computed in JavaScript exactly as the
- * SQL view `signup_input_pairs` does for the same JSON text (tests/unit/bulk-insert.test.ts checks
+ * SQL view `signup_input_pairs` does for the same JSON text (tests/unit/lib/domain/signups/bulk-insert.test.ts checks
  * both agree): an object with a string `label` and a scalar `value` gives that pair, any other object
  * one pair per scalar property; nulls, arrays and nested objects give none. Repeated pairs come once.
  * Numbers follow JSON.stringify, so the stored JSON must be JSON.stringify's (every writer's is).

@@ -11,7 +11,7 @@ export const FACET_ROW_CAP = 10_000;
 /**
  * Facets list labels and values of at most this many characters: a facet is a short category
  * (company, role, country), and every value listed is a link that carries it in its URL, so a few
- * long free-text answers would make the list page heavy (tests/e2e/huge-signup.spec.ts). Longer
+ * long free-text answers would make the list page heavy (tests/e2e/dashboard/huge-signup.spec.ts). Longer
  * ones are still filters, through the URL and /v1's `input.<label>`.
  */
 export const FACET_TEXT_CHARS = 60;

@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { createApiKey } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
-import { freshDatabasePath, startTestServer } from "@/tests/e2e/test-server";
+import { freshDatabasePath, startTestServer } from "@/tests/e2e/support/test-server";
 import { autocannon, type AutocannonRequest } from "./autocannon";
 
 const { values: options } = parseArgs({

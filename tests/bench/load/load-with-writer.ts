@@ -13,9 +13,9 @@ import { createApiKey } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { makeSignups } from "@/tests/e2e/api-fixtures";
-import { insertSignups } from "@/tests/insert-signups";
-import { startTestServer } from "@/tests/e2e/test-server";
+import { makeSignups } from "@/tests/e2e/support/api-fixtures";
+import { insertSignups } from "@/tests/support/insert-signups";
+import { startTestServer } from "@/tests/e2e/support/test-server";
 import { autocannon, type AutocannonRequest } from "./autocannon";
 
 const [portText = "3690", secondsText = "60", connectionsText = "64"] = process.argv.slice(2);

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { openDatabase } from "@/db/client";
 import { createApiKey } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { makeSignups } from "@/tests/e2e/api-fixtures";
-import { insertSignups } from "@/tests/insert-signups";
+import { makeSignups } from "@/tests/e2e/support/api-fixtures";
+import { insertSignups } from "@/tests/support/insert-signups";
 import { autocannon } from "./autocannon";
 
 const [firstPortText = "3680", roundsText = "3", secondsText = "10"] = process.argv.slice(2);

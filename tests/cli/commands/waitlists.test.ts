@@ -1,0 +1,144 @@
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliSandbox, expectOneLineError, type CliSandbox } from "../run-cli";
+
+describe("waitlists create, update, delete", () => {
+  let cli: CliSandbox;
+  beforeAll(() => (cli = cliSandbox()));
+  afterAll(() => cli.remove());
+
+  function auditRows(): Record<string, unknown>[] {
+    const db = new Database(cli.databasePath, { readonly: true });
+    try {
+      return db.prepare("SELECT actor, action, target, summary FROM audit_log ORDER BY id").all() as Record<string, unknown>[];
+    } finally {
+      db.close();
+    }
+  }
+
+  function create(name: string, ...extra: string[]) {
+    return cli.json<{ id: string; name: string; website: string }>("waitlists", "create", "--name", name, "--website", "https://example.com", ...extra);
+  }
+
+  describe("waitlists create with a name in use", () => {
+    it("refuses it (in any case) unless --allow-duplicate-name, and records each creation", () => {
+      const first = create("Acme Beta");
+      const before = cli.rows("waitlists");
+      const refused = cli.run("waitlists", "create", "--name", "acme BETA", "--website", "https://example.com", "--json");
+      expect(refused.status).toBe(1);
+      expect(expectOneLineError(refused)).toBe(`error: a waitlist named "acme BETA" already exists (${first.id}): pass --allow-duplicate-name to use the name again`);
+      expect(cli.rows("waitlists")).toEqual(before);
+      const second = create("acme BETA", "--allow-duplicate-name");
+      expect(second.name).toBe("acme BETA");
+      expect(auditRows().filter((row) => row.action === "waitlist.create")).toEqual([
+        { actor: "cli", action: "waitlist.create", target: first.id, summary: 'created "Acme Beta" (https://example.com/)' },
+        { actor: "cli", action: "waitlist.create", target: second.id, summary: 'created "acme BETA" (https://example.com/)' },
+      ]);
+    });
+  });
+
+  describe("waitlists update", () => {
+    it("renames and changes the website, printing the waitlist", () => {
+      const { id } = create("Before");
+      expect(cli.json("waitlists", "update", id, "--name", "After", "--website", "https://after.example/x")).toEqual({ id, name: "After", website: "https://after.example/x" });
+      expect(cli.rows("waitlists").find((row) => row.id === id)).toMatchObject({ name: "After", website: "https://after.example/x" });
+      const human = cli.run("waitlists", "update", id, "--website", "https://after.example");
+      expect(human.stdout).toBe(`Updated waitlist ${id} (After, https://after.example/).\n`);
+      expect(auditRows().filter((row) => row.target === id).map((row) => row.summary)).toEqual([
+        'created "Before" (https://example.com/)',
+        'renamed "Before" to "After"; website https://example.com/ → https://after.example/x',
+        "website https://after.example/x → https://after.example/",
+      ]);
+    });
+
+    it("refuses nothing to change, bad values, a name in use and unknown ids with one line, changing nothing", () => {
+      const { id } = create("Unchanged");
+      create("Occupied");
+      const before = cli.rows("waitlists");
+      expect(expectOneLineError(cli.run("waitlists", "update", id))).toBe("error: invalid input: give a new name, a new website, or both");
+      expect(expectOneLineError(cli.run("waitlists", "update", id, "--website", "ftp://x.example"))).toBe('error: invalid --website: must be an absolute http or https URL (got "ftp://x.example")');
+      expect(expectOneLineError(cli.run("waitlists", "update", id, "--name", " "))).toMatch(/^error: invalid --name/);
+      expect(expectOneLineError(cli.run("waitlists", "update", id, "--name", "occupied"))).toMatch(/^error: a waitlist named "occupied" already exists .*--allow-duplicate-name/);
+      expect(expectOneLineError(cli.run("waitlists", "update", "00000000-0000-4000-8000-000000000000", "--name", "X"))).toBe(
+        "error: No waitlist has the id 00000000-0000-4000-8000-000000000000.",
+      );
+      expect(cli.rows("waitlists")).toEqual(before);
+      expect(cli.json("waitlists", "update", id, "--name", "occupied", "--allow-duplicate-name")).toMatchObject({ name: "occupied" });
+    });
+  });
+
+  describe("waitlists delete", () => {
+    it("needs --confirm with the exact name, then deletes the waitlist and its signups", () => {
+      const { id } = create("Doomed");
+      cli.json("signups", "import", "--waitlist", id, cli.file("doomed.ndjson", '{"email":"a@example.com"}\n{"email":"b@example.com"}\n'));
+      const before = { waitlists: cli.rows("waitlists"), signups: cli.rows("signups") };
+
+      const usage = cli.run("waitlists", "delete", id);
+      expect(usage.status).toBe(2);
+      expect(expectOneLineError(usage)).toMatch(/^error: required option '--confirm <name>' not specified/);
+      expect(expectOneLineError(cli.run("waitlists", "delete", id, "--confirm", "doomed"))).toBe(`error: the confirmation must be the waitlist's name exactly ("Doomed")`);
+      expect({ waitlists: cli.rows("waitlists"), signups: cli.rows("signups") }).toEqual(before);
+
+      expect(cli.json("waitlists", "delete", id, "--confirm", "Doomed")).toEqual({ id, deleted: true, signups: 2, off_disk: true });
+      expect(cli.rows("waitlists").map((row) => row.id)).not.toContain(id);
+      expect(cli.rows("signups").filter((row) => row.waitlist_id === id)).toEqual([]);
+      expect(auditRows().at(-1)).toEqual({ actor: "cli", action: "waitlist.delete", target: id, summary: 'deleted "Doomed" and its 2 signups' });
+      expect(expectOneLineError(cli.run("waitlists", "delete", id, "--confirm", "Doomed"))).toBe(`error: No waitlist has the id ${id}.`);
+    });
+  });
+
+  it("documents the new commands and options in --help", () => {
+    const expectations: [string[], string[]][] = [
+      [["waitlists", "create"], ["--allow-duplicate-name"]],
+      [["waitlists", "update"], ["<id>", "--name", "--website", "--allow-duplicate-name", "--json"]],
+      [["waitlists", "delete"], ["<id>", "--confirm <name>", "--json"]],
+      [["signups", "erase"], ["--email <address>", "--waitlist <id>", "--json"]],
+    ];
+    for (const [command, options] of expectations) {
+      const help = cli.run(...command, "--help");
+      expect(help.status).toBe(0);
+      for (const option of options) expect(help.stdout, `${command.join(" ")} ${option}`).toContain(option);
+    }
+  });
+});
+
+describe("waitlists create and list", () => {
+  let cli: CliSandbox;
+  beforeAll(() => (cli = cliSandbox()));
+  afterAll(() => cli.remove());
+
+
+  describe("waitlists", () => {
+    it("creates a waitlist and lists it", () => {
+      const created = cli.json("waitlists", "create", "--name", "Beta", "--website", "https://example.com/beta");
+      expect(created).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: "Beta", website: "https://example.com/beta" });
+      const listed = cli.json<{ waitlists: Record<string, unknown>[] }>("waitlists", "list");
+      expect(listed.waitlists).toEqual([{ ...created, created_at: expect.any(String), signups: 0 }]);
+      const human = cli.run("waitlists", "list");
+      expect(human.status).toBe(0);
+      expect(human.stdout).toContain("Beta");
+    });
+
+    it("refuses a bad website with one line and creates nothing", () => {
+      const before = cli.rows("waitlists");
+      const line = expectOneLineError(cli.run("waitlists", "create", "--name", "Bad", "--website", "ftp://example.com", "--json"));
+      expect(line).toBe('error: invalid --website: must be an absolute http or https URL (got "ftp://example.com")');
+      expect(expectOneLineError(cli.run("waitlists", "create", "--name", " ", "--website", "https://e.com"))).toMatch(/^error: invalid --name/);
+      expect(cli.rows("waitlists")).toEqual(before);
+    });
+  });
+});
+
+describe("waitlists website", () => {
+  let cli: CliSandbox;
+  beforeAll(() => (cli = cliSandbox()));
+  afterAll(() => cli.remove());
+
+  it("waitlists create stores the website in the WHATWG serialization: punycode host, spaces and | percent-encoded", () => {
+    const created = cli.json<{ id: string; website: string }>("waitlists", "create", "--name", "IDN", "--website", "https://例え.example/päth a|b");
+    expect(created.website).toBe("https://xn--r8jz45g.example/p%C3%A4th%20a%7Cb");
+    expect(cli.rows("waitlists")).toEqual([expect.objectContaining({ id: created.id, website: created.website })]);
+    const listed = cli.json<{ waitlists: { website: string }[] }>("waitlists", "list");
+    expect(listed.waitlists.map((waitlist) => waitlist.website)).toEqual([created.website]);
+  });
+});

@@ -1,0 +1,101 @@
+import type { BrowserContext, Page } from "@playwright/test";
+import { createApiKey, type Role } from "@/lib/domain/keys/queries";
+import { createSession } from "@/lib/domain/sessions";
+import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
+import { countSignups } from "@/lib/domain/signups/counts";
+import { listSignupRows } from "@/lib/domain/signups/queries";
+import { type SignupScope } from "@/lib/domain/signups/filter";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups as bulkInsertSignups } from "../../support/insert-signups";
+
+export const baseURL = process.env.E2E_BASE_URL!;
+let sequence = 0;
+
+/** A name no other test uses. */
+export function unique(label: string): string {
+  sequence += 1;
+  return `${label} ${Date.now().toString(36)}${sequence}`;
+}
+
+export function createKey(roles: Role[] = ["waitlist:view"], options: { expiresAt?: Date } = {}) {
+  return createApiKey({ name: unique("e2e key"), roles, expiresAt: options.expiresAt });
+}
+
+/** Signs a browser context in without the form (the sign-in tests use the form), with a view key unless told. */
+export async function signIn(context: BrowserContext, roles: Role[] = ["waitlist:view"]) {
+  const key = createKey(roles);
+  const { token } = createSession(key.id);
+  await context.addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
+  return key;
+}
+
+export interface FixtureSignup {
+  email: string;
+  verified: boolean;
+  referral: boolean;
+  customInputs: unknown[];
+  createdAt: Date;
+}
+
+export function insertSignups(waitlistId: string, signups: FixtureSignup[]) {
+  bulkInsertSignups(
+    waitlistId,
+    signups.map((signup) => ({ ...signup, customInputs: JSON.stringify(signup.customInputs), createdAt: signup.createdAt.getTime() })),
+  );
+}
+
+/**
+ * A waitlist with `count` signups: every verified/referral combination occurs, one signup every
+ * five hours up to now (so some fall in the last 7 days), and custom inputs of several shapes.
+ */
+export function createFixtureWaitlist(count: number, name = unique("Fixture list")) {
+  const waitlist = createWaitlist({ name, website: "https://fixture.example.com/path" });
+  const now = Date.now();
+  const tag = waitlist.id.slice(0, 6);
+  const signups: FixtureSignup[] = Array.from({ length: count }, (_, index) => ({
+    email: `${index % 5 === 0 ? "Ann" : "user"}.${String(index).padStart(4, "0")}.${tag}@Example.com`,
+    verified: index % 3 !== 0,
+    referral: index % 4 === 0,
+    customInputs:
+      index % 3 === 0
+        ? []
+        : index % 3 === 1
+          ? [
+              { label: "Company", value: `Company ${index}` },
+              { label: "Role", value: "Engineer" },
+            ]
+          : [{ plan: "pro", seats: index, tags: ["a", "b"] }],
+    createdAt: new Date(now - (count - index) * 5 * 3_600_000),
+  }));
+  insertSignups(waitlist.id, signups);
+  return { waitlist, signups };
+}
+
+export function counts(scope: SignupScope) {
+  return countSignups(scope);
+}
+
+/** The emails the dashboard should show for a view, straight from the query layer. */
+export function expectedEmails(scope: SignupScope, options: { sort?: "created_at" | "email"; direction?: "asc" | "desc"; page?: number; size?: number } = {}) {
+  const size = options.size ?? 25;
+  return listSignupRows({ scope, sort: options.sort, direction: options.direction, offset: ((options.page ?? 1) - 1) * size, limit: size }).map((row) => row.email);
+}
+
+/** The emails in the signups table, in order. */
+export async function emailsOnPage(page: Page): Promise<string[]> {
+  return page.locator("table tbody tr td:first-child button").allTextContents();
+}
+
+export function formatCount(count: number): string {
+  return new Intl.NumberFormat("en-US").format(count);
+}
+
+/** Fails the test if any JavaScript dialog opens (alert, confirm, prompt). */
+export function forbidDialogs(page: Page): string[] {
+  const opened: string[] = [];
+  page.on("dialog", (dialog) => {
+    opened.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return opened;
+}

@@ -1,0 +1,246 @@
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase } from "@/db/client";
+import { registerMigrationFunctions } from "@/db/migrate";
+import { insertSignups } from "@/tests/support/insert-signups";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
+
+const realMigrations = join(process.cwd(), "db", "migrations");
+const REAL_MIGRATION_COUNT = (JSON.parse(readFileSync(join(realMigrations, "meta", "_journal.json"), "utf8")) as { entries: unknown[] }).entries.length;
+
+/** How drizzle-kit rebuilds a table (here: adding a CHECK), with `keep` selecting the rows copied. */
+function waitlistsRebuild(keep = "1 = 1"): string {
+  return [
+    "PRAGMA foreign_keys=OFF;",
+    `CREATE TABLE \`__new_waitlists\` (
+	\`id\` text PRIMARY KEY NOT NULL,
+	\`name\` text NOT NULL,
+	\`website\` text NOT NULL,
+	\`created_at\` integer NOT NULL,
+	CONSTRAINT "waitlists_name_not_empty" CHECK(length("__new_waitlists"."name") > 0)
+);
+`,
+    `INSERT INTO \`__new_waitlists\`("id", "name", "website", "created_at") SELECT "id", "name", "website", "created_at" FROM \`waitlists\` WHERE ${keep};`,
+    "DROP TABLE `waitlists`;",
+    "ALTER TABLE `__new_waitlists` RENAME TO `waitlists`;",
+    "PRAGMA foreign_keys=ON;",
+    "CREATE INDEX `waitlists_created_at_idx` ON `waitlists` (`created_at`);",
+  ].join("--> statement-breakpoint\n");
+}
+
+let dir: string;
+let path: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "waitlist-migrations-"));
+  path = join(dir, "test.db");
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A copy of the real migrations folder with more migrations appended, as drizzle-kit would. */
+function migrationsWith(...extra: { tag: string; sql: string }[]): string {
+  const folder = join(dir, `migrations-${extra.map((migration) => migration.tag).join("-")}`);
+  cpSync(realMigrations, folder, { recursive: true });
+  const journalPath = join(folder, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { idx: number; version: string; when: number; tag: string }[] };
+  for (const { tag, sql } of extra) {
+    const last = journal.entries.at(-1)!;
+    journal.entries.push({ ...last, idx: last.idx + 1, when: last.when + 1000, tag });
+    writeFileSync(join(folder, `${tag}.sql`), sql);
+  }
+  writeFileSync(journalPath, JSON.stringify(journal, null, 2));
+  return folder;
+}
+
+/** Two waitlists with signups and their counts, on a database at `path`. */
+function seed(): void {
+  const db = openDatabase(path);
+  for (const name of ["First", "Second"]) {
+    const signups = Array.from({ length: 25 }, (_, index) => ({ email: `${name}${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: "[]" }));
+    insertSignups(createWaitlist({ name, website: "https://example.com" }, db).id, signups, db);
+  }
+  db.$client.close();
+}
+
+/** Everything the migrations must keep, read from the file. */
+function snapshot() {
+  const sqlite = new Database(path, { readonly: true });
+  try {
+    const all = (query: string) => sqlite.prepare(query).all();
+    return {
+      waitlists: all("SELECT * FROM waitlists ORDER BY id"),
+      signups: all("SELECT * FROM signups ORDER BY id"),
+      counts: all("SELECT * FROM signup_counts ORDER BY 1, 2, 3, 4"),
+      journal: all("SELECT hash, created_at FROM __drizzle_migrations ORDER BY created_at"),
+      tables: all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
+    };
+  } finally {
+    sqlite.close();
+  }
+}
+
+/** The files this process holds open under the temporary folder (Linux: /proc/self/fd). */
+function openFilesInDir(): string[] {
+  return readdirSync("/proc/self/fd").flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      return target.startsWith(dir) ? [target] : [];
+    } catch {
+      return []; // the fd readdir itself used, closed by now
+    }
+  });
+}
+
+describe("migrations", () => {
+  // drizzle's migrator applies a migration only when its `when` is later than the last one applied:
+  // an entry stamped earlier than its predecessor (a hand-edited journal) would never run.
+  it("the journal lists every migration file once, in order of idx and of when", () => {
+    const { entries } = JSON.parse(readFileSync(join(realMigrations, "meta", "_journal.json"), "utf8")) as { entries: { idx: number; when: number; tag: string }[] };
+    entries.forEach((entry, index) => {
+      expect(entry.idx).toBe(index);
+      if (index > 0) expect(entry.when, entry.tag).toBeGreaterThan(entries[index - 1]!.when);
+    });
+    expect(entries.map((entry) => `${entry.tag}.sql`)).toEqual(readdirSync(realMigrations).filter((name) => name.endsWith(".sql")).sort());
+  });
+
+  it("a drizzle-kit rebuild of waitlists keeps every signup (foreign keys are off while migrating, on after)", () => {
+    seed();
+    const before = snapshot();
+    expect(before.signups).toHaveLength(50);
+    const db = openDatabase(path, migrationsWith({ tag: "0003_rebuild_waitlists", sql: waitlistsRebuild() }));
+    try {
+      expect(db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
+      expect(db.$client.prepare("SELECT sql FROM sqlite_master WHERE name = 'waitlists'").pluck().get()).toContain("waitlists_name_not_empty");
+    } finally {
+      db.$client.close();
+    }
+    const after = snapshot();
+    expect(after).toEqual({ ...before, journal: [...before.journal, { hash: expect.any(String), created_at: expect.any(Number) }] });
+  });
+
+  it("a migration that leaves a foreign-key violation fails loudly and rolls back everything", () => {
+    seed();
+    const before = snapshot();
+    const folder = migrationsWith(
+      { tag: "0003_add_table", sql: "CREATE TABLE `extra` (`id` integer PRIMARY KEY);" },
+      { tag: "0004_rebuild_losing_a_waitlist", sql: waitlistsRebuild(`"name" <> 'Second'`) },
+    );
+    expect(() => openDatabase(path, folder)).toThrow(
+      /^migration rolled back: it would leave 25 foreign-key violations: signups rowid \d+ → waitlists; .*; and 15 more$/,
+    );
+    expect(snapshot()).toEqual(before);
+  });
+
+  it.runIf(existsSync("/proc/self/fd"))("a failed open closes its connection", () => {
+    seed();
+    expect(() => openDatabase(path, migrationsWith({ tag: "0003_broken", sql: "SELECT * FROM no_such_table;" }))).toThrow(/no_such_table/);
+    expect(openFilesInDir()).toEqual([]);
+  });
+
+  it("databases migrated by drizzle's migrate() keep their journal: nothing re-runs, and new migrations apply once", () => {
+    const sqlite = new Database(path);
+    registerMigrationFunctions(sqlite);
+    migrate(drizzle(sqlite), { migrationsFolder: realMigrations });
+    sqlite.close();
+    const byDrizzle = snapshot().journal;
+    expect(byDrizzle).toHaveLength(REAL_MIGRATION_COUNT);
+
+    openDatabase(path).$client.close();
+    expect(snapshot().journal).toEqual(byDrizzle);
+    // A new file records exactly what drizzle records.
+    const fresh = join(dir, "fresh.db");
+    openDatabase(fresh).$client.close();
+    const freshJournal = new Database(fresh, { readonly: true });
+    expect(freshJournal.prepare("SELECT hash, created_at FROM __drizzle_migrations ORDER BY created_at").all()).toEqual(byDrizzle);
+    freshJournal.close();
+
+    const folder = migrationsWith({ tag: "9003_rebuild_waitlists", sql: waitlistsRebuild() });
+    openDatabase(path, folder).$client.close();
+    openDatabase(path, folder).$client.close();
+    expect(snapshot().journal).toHaveLength(REAL_MIGRATION_COUNT + 1);
+  });
+
+  it("opening an up-to-date database does not wait for another connection's write lock", () => {
+    openDatabase(path).$client.close();
+    const other = new Database(path);
+    other.exec("BEGIN IMMEDIATE");
+    try {
+      const started = performance.now();
+      openDatabase(path).$client.close();
+      expect(performance.now() - started).toBeLessThan(1000);
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+  });
+  it("a fresh database has no deferred_derivations or new_key_reveals table, and its insert triggers have no WHEN clause", () => {
+    openDatabase(path).$client.close();
+    const { tables } = snapshot();
+    const names = (tables as { name: string }[]).map((table) => table.name);
+    expect(names).toEqual(expect.arrayContaining(["signups", "signup_counts", "signup_inputs", "signup_input_counts", "api_keys", "sessions"]));
+    expect(names).not.toContain("deferred_derivations");
+    expect(names).not.toContain("new_key_reveals");
+    const sqlite = new Database(path, { readonly: true });
+    try {
+      const triggers = sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all() as { name: string; sql: string }[];
+      expect(triggers.map((trigger) => trigger.name)).toEqual(expect.arrayContaining(["signups_derive_after_insert", "signup_inputs_count_after_insert", "signups_derive_after_delete", "signups_derive_after_update"]));
+      for (const trigger of triggers) expect(trigger.sql, trigger.name).not.toMatch(/deferred_derivations|\bWHEN\b/);
+    } finally {
+      sqlite.close();
+    }
+  });
+
+  it("a database from before migration 0009 upgrades: both tables go, its data stays, and every writer still derives", () => {
+    // The migrations up to 0008, as a database made before this change has them.
+    const folder = join(dir, "migrations-0008");
+    cpSync(realMigrations, folder, { recursive: true });
+    const journalPath = join(folder, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
+    const upgrade = journal.entries.findIndex((entry) => entry.tag.startsWith("0009_"));
+    expect(upgrade).toBe(9);
+    for (const entry of journal.entries.slice(upgrade)) rmSync(join(folder, `${entry.tag}.sql`));
+    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upgrade) }, null, 2));
+
+    const old = openDatabase(path, folder);
+    const waitlistId = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
+    const insert = old.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, 0, ?, ?)");
+    for (let index = 0; index < 10; index++) insert.run(waitlistId, `old${index}@example.com`, index % 2, `[{"label":"plan","value":"p${index % 3}"}]`, Date.UTC(2026, 0, 1 + index));
+    old.$client.prepare("INSERT INTO new_key_reveals (ticket_hash, session_key_id, sealed, expires_at) VALUES (x'00', 'k', x'01', 0)").run();
+    old.$client.close();
+    const before = snapshot();
+
+    const db = openDatabase(path);
+    try {
+      const sqlite = db.$client;
+      const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+      expect(tables).not.toContain("deferred_derivations");
+      expect(tables).not.toContain("new_key_reveals");
+      const pairCounts = () => sqlite.prepare("SELECT value, sum(count) AS count FROM signup_input_counts WHERE waitlist_id = ? GROUP BY value ORDER BY value").all(waitlistId);
+      expect(pairCounts()).toEqual([
+        { value: "p0", count: 4 },
+        { value: "p1", count: 3 },
+        { value: "p2", count: 3 },
+      ]);
+      // A plain insert (the triggers) and the bulk writer both still derive.
+      sqlite.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, 'plain@example.com', 1, 0, '[{\"label\":\"plan\",\"value\":\"p0\"}]', ?)").run(waitlistId, Date.UTC(2026, 0, 20));
+      expect(insertSignups(waitlistId, [{ email: "bulk@example.com", verified: true, referral: false, customInputs: '[{"label":"plan","value":"p1"}]' }], db, Date.UTC(2026, 0, 21))).toBe(1);
+      expect(pairCounts()).toEqual([
+        { value: "p0", count: 5 },
+        { value: "p1", count: 4 },
+        { value: "p2", count: 3 },
+      ]);
+      expect(sqlite.prepare("SELECT sum(count) AS n FROM signup_counts WHERE waitlist_id = ?").get(waitlistId)).toEqual({ n: 12 });
+      expect(sqlite.prepare("SELECT count(*) AS n FROM signup_email_search WHERE signup_email_search MATCH 'ple'").get()).toEqual({ n: 12 });
+      expect(() => sqlite.exec("INSERT INTO signup_email_search (signup_email_search, rank) VALUES ('integrity-check', 1)")).not.toThrow();
+    } finally {
+      db.$client.close();
+    }
+    expect(before.signups).toHaveLength(10);
+    expect(before.tables).toContainEqual({ name: "new_key_reveals" });
+  });
+});

@@ -1,0 +1,205 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { auditHash, listAudit } from "@/lib/domain/audit/log";
+import { countSignups } from "@/lib/domain/signups/counts";
+import { signupCsvChunks } from "@/lib/domain/signups/csv";
+import { eraseAddress, erasedFromDisk, eraseSignup } from "@/lib/domain/signups/erase";
+import { inputFacets } from "@/lib/domain/signups/facets";
+import { findSignupsByEmail } from "@/lib/domain/signups/find";
+import { listSignupRows, signupJsonBatches, signupRowBatches } from "@/lib/domain/signups/queries";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
+import { insertSignups } from "@/tests/support/insert-signups";
+import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
+
+// Erasure must reach everything derived from a signup: the counts, the input pairs and their
+// counts, the search index, and so every read built on them (table, facets, CSV, /v1, the finder),
+// and leave no copy of the address in the file, the WAL or the audit log.
+
+const ADDRESS = "Jane.Doe@Example.com";
+let temp: TempDatabase;
+let alpha: string;
+let beta: string;
+
+function add(waitlistId: string, email: string, verified: boolean, inputs: unknown[] = []) {
+  insertSignups(waitlistId, [{ email, verified, referral: false, customInputs: JSON.stringify(inputs), createdAt: Date.UTC(2026, 0, 2) }], temp.db);
+}
+
+function everything(waitlistId: string): string {
+  const csv = [...signupCsvChunks(signupRowBatches({ waitlistId }, 1000, temp.db))].join("");
+  const json = JSON.stringify([...signupJsonBatches({ waitlistId }, 1000, temp.db)]);
+  return `${csv}\n${json}`.toLowerCase();
+}
+
+const trigramQuery = (text: string) =>
+  Array.from({ length: text.length - 2 }, (_, index) => `"${text.slice(index, index + 3)}"`).join(" AND ");
+
+function derivedRowsOf(email: string) {
+  const sqlite = temp.db.$client;
+  return {
+    inputs: sqlite.prepare("SELECT count(*) AS n FROM signup_inputs WHERE value = 'Erasedco'").get(),
+    inputCounts: sqlite.prepare("SELECT count(*) AS n FROM signup_input_counts WHERE value = 'Erasedco'").get(),
+    // MATCH reads the index itself (LIKE on an external-content table reads `signups` too). With
+    // detail=none a query is an AND of single trigrams, not a phrase.
+    search: sqlite.prepare("SELECT count(*) AS n FROM signup_email_search WHERE signup_email_search MATCH ?").get(trigramQuery(email)),
+  };
+}
+
+beforeEach(() => {
+  temp = tempDatabase();
+  alpha = createWaitlist({ name: "Alpha", website: "https://alpha.example" }, temp.db).id;
+  beta = createWaitlist({ name: "Beta", website: "https://beta.example" }, temp.db).id;
+  add(alpha, ADDRESS, true, [{ label: "company", value: "Erasedco" }]);
+  add(alpha, "janet.doe@example.com", false, [{ label: "company", value: "Keptco" }]);
+  add(alpha, "bob@example.com", true, [{ label: "company", value: "Keptco" }]);
+  add(beta, "jane.doe@example.com", false, [{ company: "Erasedco" }]);
+  add(beta, "carol@example.com", false);
+});
+afterEach(() => temp.close());
+
+describe("eraseAddress", () => {
+  it("erases the address in any case from every waitlist, with everything derived from it", () => {
+    expect(derivedRowsOf("jane.doe")).toEqual({ inputs: { n: 2 }, inputCounts: { n: 2 }, search: { n: 2 } });
+    expect(countSignups({ waitlistId: alpha }, temp.db)).toMatchObject({ total: 3, verified: 2 });
+
+    expect(eraseAddress("cli", { email: " JANE.DOE@example.COM " }, temp.db)).toEqual({ erased: 2, waitlists: 2 });
+
+    // Counts (signup_counts) and the per-flag facets.
+    expect(countSignups({ waitlistId: alpha }, temp.db)).toMatchObject({ total: 2, verified: 1, verifiedFacet: { yes: 1, no: 1 } });
+    expect(countSignups({ waitlistId: beta }, temp.db)).toMatchObject({ total: 1, verified: 0 });
+    // Input facets and their side tables.
+    expect(inputFacets({ waitlistId: alpha }, {}, temp.db)).toEqual([{ label: "company", distinct: 1, values: [{ value: "Keptco", count: 2 }], exact: true }]);
+    expect(inputFacets({ waitlistId: beta }, {}, temp.db)).toEqual([]);
+    // The search index, the table's search and its count.
+    expect(derivedRowsOf("jane.doe")).toEqual({ inputs: { n: 0 }, inputCounts: { n: 0 }, search: { n: 0 } });
+    expect(listSignupRows({ scope: { waitlistId: alpha, emailContains: "doe@" }, offset: 0, limit: 10 }, temp.db).map((row) => row.email)).toEqual(["janet.doe@example.com"]);
+    expect(countSignups({ waitlistId: alpha, email: ADDRESS }, temp.db).total).toBe(0);
+    // The CSV export and the /v1 list.
+    expect(everything(alpha)).not.toContain("jane.doe@");
+    expect(everything(alpha)).toContain("janet.doe@example.com");
+    expect(everything(beta)).not.toContain("jane.doe@");
+    // The finder.
+    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toEqual([]);
+    expect(findSignupsByEmail({ contains: "doe@example", limit: 10 }, temp.db).map((found) => found.email)).toEqual(["janet.doe@example.com"]);
+    // The derived data is still exactly what it would be without the erased signups.
+    const sqlite = temp.db.$client;
+    expect(sqlite.prepare("SELECT waitlist_id, sum(count) AS n FROM signup_counts GROUP BY waitlist_id ORDER BY n").all()).toEqual([
+      { waitlist_id: beta, n: 1 },
+      { waitlist_id: alpha, n: 2 },
+    ]);
+    expect(() => sqlite.prepare("INSERT INTO signup_email_search (signup_email_search) VALUES ('integrity-check')").run()).not.toThrow();
+    // The index removes deleted entries at once instead of marking them (migration 0006).
+    expect(sqlite.prepare("SELECT v FROM signup_email_search_config WHERE k = 'secure-delete'").get()).toEqual({ v: 1 });
+  });
+
+  it("records the erasure with a keyed hash of the address, never the address", () => {
+    eraseAddress({ keyId: "key-1", keyName: "ops" }, { email: ADDRESS }, temp.db);
+    const rows = listAudit({ action: "signup.erase", limit: 10 }, temp.db);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ action: "signup.erase", target: auditHash("jane.doe@example.com", temp.db), summary: "erased 2 signups from 2 waitlists" });
+    expect(rows[0]!.target).toMatch(/^[0-9a-f]{64}$/);
+    const everyAuditRow = JSON.stringify(temp.db.$client.prepare("SELECT * FROM audit_log").all()).toLowerCase();
+    expect(everyAuditRow).not.toContain("jane");
+    expect(everyAuditRow).not.toContain("doe@");
+  });
+
+  it("leaves no copy of the address in the database file or its WAL (secure_delete, then a checkpoint)", () => {
+    eraseAddress("cli", { email: ADDRESS }, temp.db);
+    const bytes = Buffer.concat([readFileSync(temp.path), readFileSync(`${temp.path}-wal`)]).toString("latin1").toLowerCase();
+    expect(bytes).toContain("janet.doe@example.com");
+    expect(bytes).not.toContain("jane.doe@example.com");
+  });
+
+  it("takes the address off the disk once a reader that held up the checkpoint ends, without another write", async () => {
+    const onDisk = () =>
+      ["", "-wal", "-shm"]
+        .map((suffix) => `${temp.path}${suffix}`)
+        .filter((path) => existsSync(path))
+        .map((path) => readFileSync(path).toString("latin1").toLowerCase())
+        .join("\n");
+    const reader = new Database(temp.path, { readonly: true });
+    const rows = reader.prepare("SELECT email FROM signups").iterate();
+    rows.next();
+    eraseAddress("cli", { email: ADDRESS }, temp.db);
+    expect(await erasedFromDisk(300, temp.db)).toBe(false);
+    // The reader's snapshot still needs the old pages: they are on disk, in the file or the WAL.
+    expect(onDisk()).toContain("jane.doe@example.com");
+    rows.return?.();
+    reader.close();
+    expect(await erasedFromDisk(5_000, temp.db)).toBe(true);
+    expect(onDisk()).not.toContain("jane.doe@example.com");
+    expect(onDisk()).toContain("janet.doe@example.com");
+    expect(statSync(`${temp.path}-wal`).size).toBe(0);
+  });
+
+  it("leaves no day-count row behind for a day and flags that only the erased signup had", () => {
+    const cells = () => temp.db.$client.prepare("SELECT verified, referral, count FROM signup_counts WHERE waitlist_id = ? ORDER BY verified").all(beta);
+    expect(cells()).toEqual([{ verified: 0, referral: 0, count: 2 }]);
+    eraseAddress("cli", { email: "carol@example.com" }, temp.db);
+    eraseAddress("cli", { email: ADDRESS }, temp.db);
+    expect(cells()).toEqual([]);
+  });
+
+  it("never waits for a reader to let the WAL be emptied (it would stall the server for the busy timeout)", () => {
+    const reader = new Database(temp.path, { readonly: true });
+    try {
+      // A read in progress (as a CSV export holds one) keeps its snapshot of the WAL.
+      const rows = reader.prepare("SELECT email FROM signups").iterate();
+      rows.next();
+      const started = Date.now();
+      expect(eraseAddress("cli", { email: ADDRESS }, temp.db)).toEqual({ erased: 2, waitlists: 2 });
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(temp.db.$client.pragma("busy_timeout", { simple: true })).toBe(5000);
+      rows.return?.();
+    } finally {
+      reader.close();
+    }
+    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toEqual([]);
+  });
+
+  it("from the server, waits for another process's write lock (an import) without blocking the event loop", async () => {
+    const importer = new Database(temp.path);
+    importer.exec("BEGIN IMMEDIATE");
+    const started = Date.now();
+    const erasure = writeWithoutBlocking(() => eraseAddress("cli", { email: ADDRESS }, temp.db), temp.db);
+    // The event loop keeps turning while the erasure waits.
+    const ticked = await new Promise<number>((resolve) => setTimeout(() => resolve(Date.now() - started), 50));
+    expect(ticked).toBeLessThan(1000);
+    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toHaveLength(2);
+    importer.exec("COMMIT");
+    importer.close();
+    await expect(erasure).resolves.toEqual({ erased: 2, waitlists: 2 });
+  });
+
+  it("erases from one waitlist only when one is given", () => {
+    expect(eraseAddress("cli", { email: ADDRESS, waitlist: beta }, temp.db)).toEqual({ erased: 1, waitlists: 1 });
+    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db).map((found) => found.waitlistId)).toEqual([alpha]);
+  });
+
+  it("records a request that finds nothing, and refuses an unknown waitlist without erasing or recording", () => {
+    expect(eraseAddress("cli", { email: "nobody@example.com" }, temp.db)).toEqual({ erased: 0, waitlists: 0 });
+    expect(listAudit({ limit: 10 }, temp.db).map((row) => row.summary)).toEqual(["erased 0 signups from 0 waitlists"]);
+    expect(() => eraseAddress("cli", { email: ADDRESS, waitlist: "00000000-0000-4000-8000-000000000000" }, temp.db)).toThrow(/No waitlist has the id/);
+    expect(() => eraseAddress("cli", { email: "" }, temp.db)).toThrow();
+    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toHaveLength(2);
+    expect(listAudit({ limit: 10 }, temp.db)).toHaveLength(1);
+  });
+});
+
+describe("eraseSignup", () => {
+  it("erases one signup, leaving the same address in another waitlist", () => {
+    const [signup] = findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db).filter((found) => found.waitlistId === alpha);
+    expect(eraseSignup("cli", alpha, signup!.signupId, temp.db)).toEqual({ erased: 1, waitlists: 1 });
+    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db).map((found) => found.waitlistId)).toEqual([beta]);
+    expect(countSignups({ waitlistId: alpha }, temp.db).total).toBe(2);
+    expect(listAudit({ limit: 10 }, temp.db)[0]).toMatchObject({ target: auditHash(ADDRESS, temp.db), summary: "erased 1 signup from 1 waitlist" });
+  });
+
+  it("refuses a signup of another waitlist, and erases nothing", () => {
+    const [signup] = findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db).filter((found) => found.waitlistId === alpha);
+    expect(() => eraseSignup("cli", beta, signup!.signupId, temp.db)).toThrow(/has no signup/);
+    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toHaveLength(2);
+    expect(listAudit({ limit: 10 }, temp.db)).toEqual([]);
+  });
+});

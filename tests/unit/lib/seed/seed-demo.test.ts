@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_WAITLISTS, seedDemoData } from "@/lib/seed/seed-demo";
+import { countSignups } from "@/lib/domain/signups/counts";
+import { signupRowBatches } from "@/lib/domain/signups/queries";
+import { listWaitlists } from "@/lib/domain/waitlists/queries";
+import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
+
+const NOW = new Date("2026-06-01T12:00:00Z");
+const DAY = 86_400_000;
+let temp: TempDatabase;
+
+beforeAll(() => {
+  temp = tempDatabase();
+  expect(seedDemoData({ now: NOW }, temp.db)).toEqual({ waitlists_created: 5, signups_created: DEMO_WAITLISTS.reduce((sum, w) => sum + w.signups, 0) });
+});
+afterAll(() => temp.close());
+
+describe("seedDemoData", () => {
+  it("creates waitlists of different sizes, one of at least 50,000 and one empty", () => {
+    const sizes = listWaitlists({}, temp.db).items.map((waitlist) => countSignups({ waitlistId: waitlist.id }, temp.db).total);
+    expect(sizes).toEqual(DEMO_WAITLISTS.map((waitlist) => waitlist.signups));
+    expect(Math.max(...sizes)).toBeGreaterThanOrEqual(50_000);
+    expect(sizes).toContain(0);
+  });
+
+  it("has plausible, realistic rows inside the last 90 days, stored in created_at order", () => {
+    const waitlistId = DEMO_WAITLISTS[0].id;
+    const counts = countSignups({ waitlistId }, temp.db);
+    expect(counts.verified / counts.total).toBeCloseTo(0.6, 1);
+    expect(counts.referral / counts.total).toBeCloseTo(0.25, 1);
+    const rows = [...signupRowBatches({ waitlistId }, 5000, temp.db)].flat();
+    for (const row of rows.slice(0, 2000)) {
+      expect(row.email).toMatch(/^[a-z._]+[0-9]*@[a-z.]+\.[a-z]+$/);
+      expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(NOW.getTime() - 90 * DAY);
+      expect(row.createdAt.getTime()).toBeLessThanOrEqual(NOW.getTime());
+    }
+    const withCompany = rows.filter((row) => row.customInputs.some((input) => input.label === "company"));
+    expect(withCompany.length / rows.length).toBeGreaterThan(0.5);
+    expect(rows.some((row) => row.customInputs.length === 0)).toBe(true);
+    const ids = rows.map((row) => row.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
+
+  it("is idempotent", () => {
+    expect(seedDemoData({ now: new Date() }, temp.db)).toEqual({ waitlists_created: 0, signups_created: 0 });
+  });
+
+  it("is deterministic", () => {
+    const other = tempDatabase();
+    try {
+      seedDemoData({ now: NOW }, other.db);
+      const sample = (db: TempDatabase["db"]) => db.$client.prepare("SELECT email, verified, referral, custom_inputs, created_at FROM signups ORDER BY id LIMIT 500 OFFSET 60000").all();
+      expect(sample(other.db)).toEqual(sample(temp.db));
+    } finally {
+      other.close();
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { openReadOnlyDatabase } from "@/db/client";
+import { createApiKey } from "@/lib/domain/keys/queries";
+import { getSessionFromToken, startSession } from "@/lib/domain/sessions";
+import { skippableWrite, writeWhenUnlocked } from "@/lib/sqlite/busy";
+import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
+
+// Another process holding the write lock (as `signups import` does until it commits) must neither
+// block the server nor fail its requests.
+
+let temp: TempDatabase;
+let other: Database.Database;
+
+beforeEach(() => {
+  temp = tempDatabase();
+  other = new Database(temp.path);
+});
+
+afterEach(() => {
+  if (other.inTransaction) other.exec("ROLLBACK");
+  other.close();
+  temp.close();
+});
+
+describe("writes while another process holds the write lock", () => {
+  it("skippableWrite skips at once, and writes when the lock is free", () => {
+    other.exec("BEGIN IMMEDIATE");
+    const started = performance.now();
+    expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(false);
+    expect(performance.now() - started).toBeLessThan(500);
+    other.exec("ROLLBACK");
+    expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(true);
+    expect(temp.db.$client.pragma("busy_timeout", { simple: true })).toBe(5000);
+  });
+
+  it("writeWhenUnlocked waits without blocking the event loop, then writes", async () => {
+    const { id } = createApiKey({ name: "k", roles: ["waitlist:view"] }, temp.db);
+    other.exec("BEGIN IMMEDIATE");
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
+    setTimeout(() => other.exec("COMMIT"), 300);
+    const started = performance.now();
+    const session = await startSession(id, temp.db);
+    clearInterval(ticker);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+    // The process kept running timers while it waited.
+    expect(ticks).toBeGreaterThanOrEqual(10);
+    expect(getSessionFromToken(session.token, temp.db)?.key.id).toBe(id);
+  });
+
+  it("writeWhenUnlocked gives up with the busy error after its deadline, and rethrows other errors", async () => {
+    other.exec("BEGIN IMMEDIATE");
+    await expect(writeWhenUnlocked(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"), 100)).rejects.toMatchObject({ code: "SQLITE_BUSY" });
+    other.exec("ROLLBACK");
+    await expect(writeWhenUnlocked(temp.db, () => temp.db.$client.exec("NOT SQL"))).rejects.toMatchObject({ code: "SQLITE_ERROR" });
+  });
+});
+
+describe("bookkeeping writes while the database cannot be written", () => {
+  it("skippableWrite skips any storage failure, logged once per cause, and once more when writes work again", () => {
+    // A read-only connection refuses writes as a read-only file does (SQLITE_READONLY).
+    const readOnly = openReadOnlyDatabase(temp.path);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      for (let request = 0; request < 3; request++) expect(skippableWrite(readOnly, () => readOnly.$client.exec("CREATE TABLE t (x)"))).toBe(false);
+      other.exec("BEGIN IMMEDIATE");
+      expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(false);
+      other.exec("ROLLBACK");
+      expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(true);
+      expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE u (x)"))).toBe(true);
+      expect(logged.mock.calls.map(([line]) => String(line).replace(/\. Until .*/, ""))).toEqual([
+        `storage: a write to ${temp.path} failed: the database cannot be written (a read-only file or folder; check its permissions): nothing was changed`,
+        `storage: a write to ${temp.path} failed: the database is locked by another process (an import or a backup?): nothing was changed; try again in a minute`,
+        `storage: writes to ${temp.path} work again.`,
+      ]);
+      // Anything else is a bug, not a storage failure: thrown.
+      expect(() => skippableWrite(temp.db, () => temp.db.$client.exec("NOT SQL"))).toThrow(/syntax error/);
+    } finally {
+      logged.mockRestore();
+      readOnly.$client.close();
+    }
+  });
+});
