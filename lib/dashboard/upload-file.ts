@@ -29,7 +29,8 @@ export async function createUploadFile(): Promise<FileHandle> {
 /**
  * Removes what uploads left under TMPDIR: the `waitlist-import-*` folders of earlier versions (which
  * kept the file by its name until the import ended, and forever when the server was killed), and a
- * file whose server died between creating and unlinking it. Only entries of this process's user.
+ * file whose server died between creating and unlinking it. Only entries of this process's user;
+ * called once the server listens, so one that fails to start touches nothing.
  */
 export function removeLeftoverUploads(): void {
   const folder = tmpdir();
@@ -48,6 +49,8 @@ export function removeLeftoverUploads(): void {
       rmSync(path, { recursive: true, force: true });
       removed++;
     } catch (error) {
+      // Another worker of the same server may have removed it first.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
       console.error(`could not remove ${path}, left by an import upload: ${(error as Error).message}`);
     }
   }

@@ -1,6 +1,5 @@
 import type { Worker } from "node:worker_threads";
 import { startThread } from "@/lib/core/thread";
-import { removeLeftoverUploads } from "@/lib/dashboard/upload-file";
 import {
   IMPORT_RUNNER_KEY,
   SERVER_STOPPED_MESSAGE,
@@ -65,8 +64,7 @@ export async function stopImports(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, FLUSH_MS));
 }
 
-/** Hands the runner to the upload route (which runs in Next.js's module graph), after removing what killed servers' uploads left. */
+/** Hands the runner to the upload route (which runs in Next.js's module graph). */
 export function installImportRunner(): void {
-  removeLeftoverUploads();
   (globalThis as Record<string, unknown>)[IMPORT_RUNNER_KEY] = runImportOnThread;
 }

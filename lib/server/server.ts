@@ -18,6 +18,7 @@ import { listenErrorMessage } from "@/lib/http/listen";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
 import { installReadPool } from "./read-pool";
 import { installImportRunner, stopImports } from "./import-runner";
+import { removeLeftoverUploads } from "@/lib/dashboard/upload-file";
 import { watchErasures } from "@/lib/domain/signups/erase";
 import { announceListening, failStart, serverUrl, writeLog } from "./cluster-link";
 
@@ -91,6 +92,8 @@ export async function startServer() {
   server.once("error", onListenError);
   server.listen(PORT, HOST, () => {
     server.off("error", onListenError);
+    // Only a server that started clears what killed servers' uploads left: one that fails touches nothing.
+    removeLeftoverUploads();
     announceListening(serverUrl(HOST, PORT));
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
