@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { filterToApiParams } from "@/lib/domain/signups/filter";
 import { dashboardPath, searchLoadViews } from "./dashboard-views";
 import { download, percentile } from "./measure";
 import { row, type Row } from "./report";
@@ -44,12 +45,12 @@ interface LoopReport {
 export async function searchLoad(bench: Bench): Promise<Row[]> {
   const views = searchLoadViews(bench.spanEnd);
   const scenario = `/v1 under 4 dashboard search loops (${bench.scaleLabel})`;
-  bench.log(`${scenario}: ${views.map((params) => dashboardPath(bench.bigWaitlistId, { ...params, q: "…" })).join(", ")}`);
+  bench.log(`${scenario}: ${views.map((filter) => dashboardPath(bench.bigWaitlistId, { ...filter, emailContains: "…" })).join(", ")}`);
   await measureApi(bench, 2); // warm-up
   const quiet = await measureApi(bench, bench.searchLoadSeconds);
   bench.log(`  quiet: ${quiet.answered} answers, p50 ${quiet.p50.toFixed(1)} ms, p99 ${quiet.p99.toFixed(1)} ms, max ${quiet.max.toFixed(0)} ms`);
 
-  const loops = spawn(process.execPath, ["--import", "tsx", "tests/bench/load/search-loop.ts", bench.app.origin, bench.cookieHeaders.cookie!, bench.bigWaitlistId, JSON.stringify(views)], {
+  const loops = spawn(process.execPath, ["--import", "tsx", "tests/bench/load/search-loop.ts", bench.app.origin, bench.cookieHeaders.cookie!, bench.bigWaitlistId, JSON.stringify(views.map((filter) => filterToApiParams(filter).toString()))], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   let output = "";

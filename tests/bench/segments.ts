@@ -14,7 +14,7 @@ import type { Bench } from "./scenarios";
 export async function segments(bench: Bench): Promise<Row[]> {
   const rows: Row[] = [];
   for (const view of dashboardViews(bench)) {
-    const path = dashboardPath(bench.bigWaitlistId, view.params);
+    const path = dashboardPath(bench.bigWaitlistId, view.filter);
     // Warm-up, and the check that the page shows what the query layer selects: its newest signup.
     bench.writeSignup();
     const { email, total } = bench.expect(view.filter);
