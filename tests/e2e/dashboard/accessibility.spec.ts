@@ -51,7 +51,7 @@ pages.push(
     path: () => `${waitlistPath}?sort=created_at&dir=asc`,
     signedIn: true,
     open: async (page) => {
-      await page.locator("tbody tr").nth(1).getByRole("button").click();
+      await page.locator("tbody tr").nth(1).getByRole("link").click();
       await expect(page.getByRole("dialog")).toBeVisible();
     },
   },
@@ -109,7 +109,7 @@ test("the signups table can be worked with the keyboard alone, with a visible fo
   expect(outline).toBe("solid");
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(`${waitlistPath}?verified=true&dir=asc`);
-  const firstEmail = page.locator("tbody tr").first().getByRole("button");
+  const firstEmail = page.locator("tbody tr").first().getByRole("link");
   await firstEmail.focus();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("dialog")).toBeVisible();

@@ -9,23 +9,26 @@ import type { SignupListRow } from "./signup-list-row";
 
 const helper = createColumnHelper<typeof dataTableFeatures, SignupListRow>();
 
-/** Opens the detail view of a signup; the table provides it. */
-export const OpenSignupDetails = createContext<(signup: SignupListRow) => void>(() => {});
+/** Opens the detail view of a signup, and names its page; the table provides both. */
+export const SignupLinks = createContext<{ open: (signup: SignupListRow) => void; pageHref: (signup: SignupListRow) => string }>({ open: () => {}, pageHref: () => "#" });
 
+/** A link to the signup's page: a plain click opens the details dialog instead, a modified or middle click follows the link. */
 function EmailCell({ signup }: { signup: SignupListRow }) {
-  const open = use(OpenSignupDetails);
+  const { open, pageHref } = use(SignupLinks);
   return (
-    <button
-      type="button"
+    <a
+      href={pageHref(signup)}
       aria-haspopup="dialog"
-      className={`${focusRing} whitespace-nowrap rounded-sm text-left font-medium text-blue-700 underline-offset-2 hover:underline dark:text-blue-400`}
+      className={`${focusRing} break-all rounded-sm font-medium text-blue-700 underline-offset-2 hover:underline md:whitespace-nowrap md:break-normal dark:text-blue-400`}
       onClick={(event) => {
         event.stopPropagation();
+        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
         open(signup);
       }}
     >
       {signup.email}
-    </button>
+    </a>
   );
 }
 

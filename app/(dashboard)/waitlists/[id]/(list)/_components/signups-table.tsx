@@ -15,7 +15,7 @@ import { SIGNUP_FILTERS } from "@/lib/domain/signups/filter";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { signupPublicId } from "@/lib/domain/signups/id";
 import type { SignupSort } from "@/lib/domain/sorting";
-import { OpenSignupDetails, signupColumns } from "./signup-columns";
+import { SignupLinks, signupColumns } from "./signup-columns";
 import { SignupDetails } from "./signup-details";
 import type { SignupListRow } from "./signup-list-row";
 import { ActiveFilters } from "./active-filters";
@@ -35,10 +35,16 @@ interface SignupsTableProps {
   state: SignupTableParams;
   pageSizes: readonly number[];
   reach: Reach;
+  /** An admin session: the details dialog links to erasing the signup. */
+  canErase: boolean;
+}
+
+function signupPageHref(waitlistId: string, signup: SignupListRow): string {
+  return `/waitlists/${waitlistId}/signups/${signupPublicId(signup.id)}`;
 }
 
 /** The toolbar, the active filters, one page of rows and the pagination (needs a PendingNavigationProvider). */
-export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach }: SignupsTableProps) {
+export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach, canErase }: SignupsTableProps) {
   const { isPending, navigate } = usePendingNavigation();
   const [columnVisibility, setColumnVisibility] = useState<ColumnVisibilityState>({});
   const [selected, setSelected] = useState<SignupListRow | null>(null);
@@ -55,6 +61,7 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
   });
   const href = (change: Partial<SignupTableParams>) => signupTableHref(waitlistId, state, change);
   const filtered = isFiltered(state);
+  const links = useMemo(() => ({ open: setSelected, pageHref: (signup: SignupListRow) => signupPageHref(waitlistId, signup) }), [waitlistId]);
   const hidden = Object.fromEntries(signupTableSearch({ ...state, emailContains: undefined, facet_q: undefined, page: 1 }));
 
   return (
@@ -93,7 +100,7 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
         )}
       </p>
 
-      <OpenSignupDetails value={setSelected}>
+      <SignupLinks value={links}>
         <DataTable
           table={table}
           caption={`Signups, page ${state.page}; activate an email to see all its details`}
@@ -104,13 +111,13 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
           onRowClick={setSelected}
           empty={<SignupsEmptyState clearHref={`/waitlists/${waitlistId}`} filtered={filtered} page={state.page} reach={reach} firstPageHref={href({ page: 1 })} />}
         />
-      </OpenSignupDetails>
+      </SignupLinks>
 
       <Suspense fallback={<nav aria-label="Pagination" className="mt-4 h-9" />}>
         <SignupsPagination counts={counts} state={state} maxPage={reach.pages} hrefForPage={(page) => href({ page })} />
       </Suspense>
 
-      <SignupDetails signup={selected} pageHref={selected ? `/waitlists/${waitlistId}/signups/${signupPublicId(selected.id)}` : undefined} onClose={() => setSelected(null)} />
+      <SignupDetails signup={selected} pageHref={selected ? signupPageHref(waitlistId, selected) : undefined} canErase={canErase} onClose={() => setSelected(null)} />
     </section>
   );
 }
