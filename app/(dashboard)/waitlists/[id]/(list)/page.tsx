@@ -51,7 +51,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const counts = readInBackground("countSignups", scope);
   const chart = chartWindow(state);
   const charted = cutAt(scope, windowEnd(chart));
-  const lastWeek = readInBackground("countSignupsSince", charted, weekAgo());
+  const lastWeek = chart.recent ? readInBackground("countSignupsSince", charted, weekAgo()) : null;
   const perDay = readInBackground("signupsPerDay", charted, chart.start);
   const facets = readInBackground("inputFacets", scope);
   const { facet, facet_q: contains } = state;

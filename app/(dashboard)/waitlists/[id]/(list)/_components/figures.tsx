@@ -35,23 +35,25 @@ function flagDetail(part: number, total: number, filter: boolean | undefined, wo
 
 interface FiguresProps {
   counts: Promise<SignupCounts>;
-  lastWeek: Promise<number>;
+  /** Null under a date range: "the last 7 days" beside another range would read as part of it. */
+  lastWeek: Promise<number> | null;
   state: SignupTableParams;
 }
 
 /** Totals of the signups the current filters and search select, streamed in when the counts are ready. */
 export async function Figures({ counts, lastWeek, state }: FiguresProps) {
   const [{ total, verified, referral, exact }, recent] = await Promise.all([counts, lastWeek]);
+  const week = (value: string, detail: string) => (recent === null ? null : <Figure label="Last 7 days" value={value} detail={detail} testId="figure-last-7-days" />);
   const filtered = isFiltered(state);
   if (!exact) {
     // A search matched more signups than are counted: only that lower bound is known.
     const unknown = "narrow the search to see exact counts";
     return (
       <dl className={gridClass}>
-        <Figure label="Matching signups" value={`${formatCount(total)}+`} detail="a lower bound" testId="figure-total" />
+        <Figure label="Matching signups" value={`at least ${formatCount(total)}`} detail="the search is counted up to there" testId="figure-total" />
         <Figure label="Verified" value="—" detail={unknown} testId="figure-verified" />
         <Figure label="Referral" value="—" detail={unknown} testId="figure-referral" />
-        <Figure label="Last 7 days" value="—" detail={unknown} testId="figure-last-7-days" />
+        {week("—", unknown)}
       </dl>
     );
   }
@@ -60,7 +62,7 @@ export async function Figures({ counts, lastWeek, state }: FiguresProps) {
       <Figure label={filtered ? "Matching signups" : "Signups"} value={formatCount(total)} detail={filtered ? "under the filters" : "all of the list"} testId="figure-total" />
       <Figure label="Verified" value={formatCount(verified)} detail={flagDetail(verified, total, state.verified, "verified")} testId="figure-verified" />
       <Figure label="Referral" value={formatCount(referral)} detail={flagDetail(referral, total, state.referral, "referrals")} testId="figure-referral" />
-      <Figure label="Last 7 days" value={formatCount(recent)} detail={filtered ? "of the matching" : "new signups"} testId="figure-last-7-days" />
+      {week(formatCount(recent ?? 0), filtered ? "of the matching" : "new signups")}
     </dl>
   );
 }

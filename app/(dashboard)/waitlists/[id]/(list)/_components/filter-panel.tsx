@@ -27,7 +27,7 @@ export function FilterPanel({ waitlistId, state, counts, facets, valueSearch }: 
         <DataTableFacetFilter label="Referral" current={state.referral} hrefFor={(value) => href({ referral: value })} counts={counts} pick={(c) => (c.exact ? c.referralFacet : undefined)} />
         <DateRangeFilter waitlistId={waitlistId} state={state} />
       </div>
-      <InputFacets waitlistId={waitlistId} state={state} facets={facets} valueSearch={valueSearch} />
+      <InputFacets waitlistId={waitlistId} state={state} facets={facets} valueSearch={valueSearch} counts={counts} />
     </aside>
   );
 }

@@ -125,7 +125,7 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
 function ShowingRange({ counts, state, shown }: { counts: Promise<SignupCounts>; state: SignupTableParams; shown: number }) {
   const { total, exact } = use(counts);
   // An inexact total is SEARCH_COUNT_CAP, a lower bound.
-  const of = exact ? formatCount(total) : `${formatCount(total)}+`;
+  const of = exact ? formatCount(total) : `at least ${formatCount(total)}`;
   const first = (state.page - 1) * state.size + 1;
   if (shown === 0) return <span data-testid="showing">{of} signups in total</span>;
   return (
