@@ -34,6 +34,11 @@ function chipsOf(state: SignupTableParams): Chip[] {
   return chips;
 }
 
+/** How many filters are active, as the chips count them (the date range is one). */
+export function activeFilterCount(state: SignupTableParams): number {
+  return chipsOf(state).length;
+}
+
 /** The compact filter bar above the table: the active filters as removable chips, and "Clear filters". */
 export function ActiveFilters({ waitlistId, state }: { waitlistId: string; state: SignupTableParams }) {
   if (!isFiltered(state)) return null;

@@ -5,17 +5,18 @@ import type { SignupTableParams } from "@/lib/dashboard/signup-table";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { isFiltered } from "@/lib/dashboard/signup-table-url";
 
-const gridClass = "grid grid-cols-2 gap-2 sm:grid-cols-4 xl:grid-cols-2";
+const gridClass = "grid grid-cols-4 gap-2 xl:grid-cols-2";
 
 function Figure({ label, value, detail, testId }: { label: string; value: string; detail: string; testId: string }) {
   return (
-    <div className={`${cardClass} px-3 py-2`}>
-      <dt className={`text-xs font-semibold uppercase tracking-wide ${mutedText}`}>{label}</dt>
+    <div className={`${cardClass} min-w-0 px-3 py-2 max-sm:px-2`}>
+      <dt className={`truncate text-xs font-semibold uppercase tracking-wide max-sm:text-[0.6875rem] max-sm:tracking-normal ${mutedText}`}>{label}</dt>
       <dd className="flex flex-wrap items-baseline gap-x-2">
-        <span className="text-xl font-semibold tabular-nums" data-testid={testId}>
+        <span className="text-xl font-semibold tabular-nums max-sm:text-lg" data-testid={testId}>
           {value}
         </span>
-        <span className={`text-xs ${mutedText}`} data-testid={`${testId}-detail`}>
+        {/* A phone shows the numbers alone; the words are still read out. */}
+        <span className={`text-xs max-sm:sr-only ${mutedText}`} data-testid={`${testId}-detail`}>
           {detail}
         </span>
       </dd>

@@ -32,11 +32,16 @@ function EmailCell({ signup }: { signup: SignupListRow }) {
   );
 }
 
-function YesNo({ value }: { value: boolean }) {
-  return value ? (
-    <span className="inline-flex rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200">Yes</span>
-  ) : (
-    <span className="inline-flex rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">No</span>
+/** "Yes"/"No" under its column's header; on a phone's card, where there is no header, the flag's own words. */
+function YesNo({ value, yes, no }: { value: boolean; yes: string; no: string }) {
+  const className = value
+    ? "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200"
+    : "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300";
+  return (
+    <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${className}`}>
+      <span className="max-md:hidden">{value ? "Yes" : "No"}</span>
+      <span className="md:hidden">{value ? yes : no}</span>
+    </span>
   );
 }
 
@@ -53,20 +58,35 @@ function CustomInputsSummary({ inputs }: { inputs: SignupListRow["customInputs"]
   );
 }
 
+// On a phone each row is a card and the header a line of sort links: the others are read out only.
+const PHONE_HIDDEN_HEADER = "max-md:sr-only";
+
 /** Column ids that can be sorted are the URL's `sort` values (SIGNUP_SORTS). */
 export const signupColumns = helper.columns([
-  helper.accessor("email", { header: "Email", enableHiding: false, cell: (info) => <EmailCell signup={info.row.original} /> }),
-  helper.accessor("verified", { header: "Verified", enableSorting: false, cell: (info) => <YesNo value={info.getValue()} /> }),
-  helper.accessor("referral", { header: "Referral", enableSorting: false, cell: (info) => <YesNo value={info.getValue()} /> }),
+  helper.accessor("email", { header: "Email", enableHiding: false, meta: { cellClassName: "max-md:basis-full" }, cell: (info) => <EmailCell signup={info.row.original} /> }),
+  helper.accessor("verified", {
+    header: "Verified",
+    enableSorting: false,
+    meta: { headerClassName: PHONE_HIDDEN_HEADER },
+    cell: (info) => <YesNo value={info.getValue()} yes="Verified" no="Unverified" />,
+  }),
+  helper.accessor("referral", {
+    header: "Referral",
+    enableSorting: false,
+    meta: { headerClassName: PHONE_HIDDEN_HEADER },
+    cell: (info) => <YesNo value={info.getValue()} yes="Referral" no="No referral" />,
+  }),
   helper.accessor("customInputs", {
     id: "custom_inputs",
     header: "Custom inputs",
     enableSorting: false,
+    meta: { headerClassName: PHONE_HIDDEN_HEADER, cellClassName: "max-md:order-last max-md:basis-full max-md:text-xs" },
     cell: (info) => <CustomInputsSummary inputs={info.getValue()} />,
   }),
   helper.accessor("createdAt", {
     id: "created_at",
     header: "Signed up (UTC)",
+    meta: { cellClassName: "max-md:ml-auto max-md:text-xs" },
     cell: (info) => (
       <time className="whitespace-nowrap" dateTime={info.getValue().toISOString()}>
         {formatDateTime(info.getValue())}

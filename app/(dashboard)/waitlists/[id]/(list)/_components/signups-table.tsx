@@ -65,15 +65,17 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
   const hidden = Object.fromEntries(signupTableSearch({ ...state, emailContains: undefined, facet_q: undefined, page: 1 }));
 
   return (
-    <section aria-labelledby="signups-heading" className="mt-3">
+    <section id="signups" tabIndex={-1} aria-labelledby="signups-heading" className="mt-3 scroll-mt-2 focus:outline-none">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <h2 id="signups-heading" className="text-lg font-semibold">
           Signups
         </h2>
-        <SearchBox label="Search by email" placeholder="Search emails" value={state.emailContains ?? ""} hrefFor={(q) => href({ emailContains: q || undefined })} hidden={hidden} name={SIGNUP_FILTERS.emailContains.name} />
-        <div className="flex flex-wrap items-center gap-2 xl:ml-auto">
+        <div className="max-md:order-last max-md:basis-full md:contents">
+          <SearchBox label="Search by email" placeholder="Search emails" value={state.emailContains ?? ""} hrefFor={(q) => href({ emailContains: q || undefined })} hidden={hidden} name={SIGNUP_FILTERS.emailContains.name} />
+        </div>
+        <div className="ml-auto flex flex-wrap items-center gap-2">
           <label className="flex items-center gap-2 text-sm">
-            <span>Rows per page</span>
+            <span className="max-md:sr-only">Rows per page</span>
             <select className={`${inputClass} py-1.5`} value={state.size} onChange={(event) => navigate(href({ size: Number(event.target.value) }))}>
               {pageSizes.map((size) => (
                 <option key={size} value={size}>
@@ -82,7 +84,9 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
               ))}
             </select>
           </label>
-          <DataTableViewOptions table={table} />
+          <div className="max-md:hidden">
+            <DataTableViewOptions table={table} />
+          </div>
           <a href={signupExportHref(waitlistId, state)} download className={buttonClass}>
             Export CSV
           </a>
@@ -105,7 +109,8 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
           table={table}
           caption={`Signups, page ${state.page}; activate an email to see all its details`}
           sortHref={(column, dir) => href({ sort: column as SignupSort, dir })}
-          minWidthClass="min-w-[760px]"
+          minWidthClass="md:min-w-[760px]"
+          cardsBelowMd
           headerCellClassName="whitespace-nowrap px-4 py-3"
           cellClassName="h-[45px] px-4 py-2 align-middle"
           onRowClick={setSelected}
