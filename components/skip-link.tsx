@@ -3,15 +3,29 @@
 import { usePathname } from "next/navigation";
 import { focusRing } from "./styles";
 
-/** The first tab stop of every dashboard page, shown when focused: past the header, to the signups on a waitlist's page. */
+const linkClass = `${focusRing} sr-only rounded-md bg-white px-3 py-2 text-sm font-medium text-blue-700 shadow focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 dark:bg-zinc-900 dark:text-blue-400`;
+
+/**
+ * The first tab stops of every page, shown when focused: past the header to the content; on a
+ * waitlist's page to its signups, then to its filters (from 768 px: a phone has them in a drawer).
+ */
 export function SkipLink() {
-  const signups = /^\/waitlists\/[^/]+$/.test(usePathname());
+  const waitlist = /^\/waitlists\/[^/]+$/.test(usePathname());
+  if (!waitlist) {
+    return (
+      <a href="#main" className={linkClass}>
+        Skip to content
+      </a>
+    );
+  }
   return (
-    <a
-      href={signups ? "#signups" : "#main"}
-      className={`${focusRing} sr-only rounded-md bg-white px-3 py-2 text-sm font-medium text-blue-700 shadow focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 dark:bg-zinc-900 dark:text-blue-400`}
-    >
-      {signups ? "Skip to signups" : "Skip to main content"}
-    </a>
+    <>
+      <a href="#signups" className={linkClass}>
+        Skip to signups
+      </a>
+      <a href="#filters" className={`${linkClass} max-md:hidden`}>
+        Skip to filters
+      </a>
+    </>
   );
 }

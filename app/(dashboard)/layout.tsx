@@ -1,6 +1,5 @@
 import Form from "next/form";
 import Link from "next/link";
-import { SkipLink } from "@/components/skip-link";
 import { focusRing, inputClass } from "@/components/styles";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { signOut } from "../signin/actions";
@@ -15,7 +14,6 @@ export default async function DashboardLayout({ children }: { children: React.Re
   const session = await requireSession();
   return (
     <>
-      <SkipLink />
       <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
         {/* One line on a phone: the links scroll sideways, the search becomes a link to the finder, the key's name goes. */}
         <div className="mx-auto flex max-w-[96rem] items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:flex-wrap sm:px-6">

@@ -82,8 +82,8 @@ test("the date form's plain GET submission (its fallback without JavaScript) arr
   await page.getByLabel("From", { exact: true }).fill(from);
   await page.getByLabel("To", { exact: true }).fill(to);
   // What a browser without JavaScript sends: the form's action with its fields as the query.
-  const submitted = await page.getByRole("group", { name: "Signed up (UTC)" }).evaluate((form) => {
-    const element = form as HTMLFormElement;
+  const submitted = await page.getByRole("group", { name: "Signed up (UTC)" }).evaluate((group) => {
+    const element = group.closest("form")!;
     return `${new URL(element.action).pathname}?${new URLSearchParams(new FormData(element) as unknown as Record<string, string>).toString()}`;
   });
   const response = await page.request.get(submitted, { maxRedirects: 0 });

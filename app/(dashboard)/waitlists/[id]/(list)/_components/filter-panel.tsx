@@ -7,7 +7,6 @@ import { DateRangeFilter } from "./date-range-filter";
 import type { InputFacet } from "@/lib/domain/signups/facets";
 import type { InputValueSearch } from "./input-facet";
 import { InputFacets } from "./input-facets";
-import { activeFilterCount } from "./active-filters";
 import { FiltersDrawer } from "./filters-drawer";
 import { signupTableHref } from "@/lib/dashboard/signup-table-url";
 
@@ -23,8 +22,8 @@ interface FilterPanelProps {
 export function FilterPanel({ waitlistId, state, counts, facets, valueSearch }: FilterPanelProps) {
   const href = (change: Partial<SignupTableParams>) => signupTableHref(waitlistId, state, change);
   return (
-    <FiltersDrawer count={activeFilterCount(state)}>
-      <aside aria-label="Filters" className="flex min-w-0 flex-col gap-5">
+    <FiltersDrawer>
+      <aside id="filters" tabIndex={-1} aria-label="Filters" className="flex min-w-0 flex-col gap-5 focus:outline-none">
         <div className="grid grid-cols-[repeat(auto-fill,minmax(12rem,1fr))] gap-x-6 gap-y-4 lg:grid-cols-1">
           <DataTableFacetFilter label="Verified" current={state.verified} hrefFor={(value) => href({ verified: value })} counts={counts} pick={(c) => (c.exact ? c.verifiedFacet : undefined)} />
           <DataTableFacetFilter label="Referral" current={state.referral} hrefFor={(value) => href({ referral: value })} counts={counts} pick={(c) => (c.exact ? c.referralFacet : undefined)} />

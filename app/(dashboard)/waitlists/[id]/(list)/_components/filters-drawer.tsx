@@ -5,15 +5,27 @@ import { buttonClass, primaryButtonClass } from "@/components/styles";
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([type="hidden"]), select, [tabindex]:not([tabindex="-1"])';
 
+/** The drawer's id: its button sits in the table's toolbar, elsewhere in the page. */
+const FILTERS_DRAWER = "filters-drawer";
+
+/** Opens the filters drawer (below 768 px only); `count` is how many filters are active. */
+export function FiltersButton({ count }: { count: number }) {
+  return (
+    <button type="button" popoverTarget={FILTERS_DRAWER} className={`${buttonClass} md:hidden`}>
+      Filters ({count})
+    </button>
+  );
+}
+
 /**
  * Below 768 px the filters live in a drawer behind a "Filters (n)" button; from 768 px they are shown
  * in place and the button is gone. The drawer is a popover (popovertarget opens it without JavaScript;
  * Escape and a click outside close it; focus returns to the button); with JavaScript it is also a
  * labelled modal dialog that keeps Tab inside and focuses its close button when it opens.
  */
-export function FiltersDrawer({ count, children }: { count: number; children: ReactNode }) {
-  const id = useId();
-  const titleId = `${id}-title`;
+export function FiltersDrawer({ children }: { children: ReactNode }) {
+  const id = FILTERS_DRAWER;
+  const titleId = `${useId()}-title`;
   const drawer = useRef<HTMLDivElement>(null);
   const close = useRef<HTMLButtonElement>(null);
   // A dialog only while open: from 768 px the same element is the filters in place, no dialog.
@@ -35,9 +47,6 @@ export function FiltersDrawer({ count, children }: { count: number; children: Re
 
   return (
     <div className="flex min-w-0 flex-col">
-      <button type="button" popoverTarget={id} className={`${buttonClass} self-start md:hidden`} data-testid="filters-button">
-        Filters ({count})
-      </button>
       <div
         id={id}
         ref={drawer}

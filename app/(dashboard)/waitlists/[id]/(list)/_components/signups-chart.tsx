@@ -123,7 +123,7 @@ export function SignupsChart({ days, summary, partialDay, waitlistId, state }: S
       <div
         role="img"
         aria-label={summary}
-        className="h-20 w-full cursor-pointer sm:h-28 select-none text-blue-600 dark:text-blue-400 [&_.recharts-cartesian-axis-tick-value]:fill-zinc-600 dark:[&_.recharts-cartesian-axis-tick-value]:fill-zinc-400"
+        className="h-16 w-full cursor-pointer sm:h-28 select-none text-blue-600 dark:text-blue-400 [&_.recharts-cartesian-axis-tick-value]:fill-zinc-600 dark:[&_.recharts-cartesian-axis-tick-value]:fill-zinc-400"
       >
         <BarChart
           responsive

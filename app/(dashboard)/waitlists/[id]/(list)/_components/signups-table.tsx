@@ -18,7 +18,8 @@ import type { SignupSort } from "@/lib/domain/sorting";
 import { SignupLinks, signupColumns } from "./signup-columns";
 import { SignupDetails } from "./signup-details";
 import type { SignupListRow } from "./signup-list-row";
-import { ActiveFilters } from "./active-filters";
+import { ActiveFilters, activeFilterCount } from "./active-filters";
+import { FiltersButton } from "./filters-drawer";
 import { SignupsEmptyState } from "./signups-empty-state";
 import { isFiltered, signupExportHref, signupTableHref, signupTableSearch } from "@/lib/dashboard/signup-table-url";
 
@@ -74,6 +75,10 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
           <SearchBox label="Search by email" placeholder="Search emails" value={state.emailContains ?? ""} hrefFor={(q) => href({ emailContains: q || undefined })} hidden={hidden} name={SIGNUP_FILTERS.emailContains.name} />
         </div>
         <div className="ml-auto flex flex-wrap items-center gap-2">
+          <FiltersButton count={activeFilterCount(state)} />
+          <a href={signupExportHref(waitlistId, state)} download className={buttonClass}>
+            Export<span className="max-sm:sr-only"> CSV</span>
+          </a>
           <label className="flex items-center gap-2 text-sm">
             <span className="max-md:sr-only">Rows per page</span>
             <select className={`${inputClass} py-1.5`} value={state.size} onChange={(event) => navigate(href({ size: Number(event.target.value) }))}>
@@ -87,9 +92,6 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
           <div className="max-md:hidden">
             <DataTableViewOptions table={table} />
           </div>
-          <a href={signupExportHref(waitlistId, state)} download className={buttonClass}>
-            Export CSV
-          </a>
         </div>
       </div>
       <ActiveFilters waitlistId={waitlistId} state={state} />
