@@ -7,10 +7,20 @@ import { isFiltered } from "@/lib/dashboard/signup-table-url";
 
 const gridClass = "grid grid-cols-4 gap-2 xl:grid-cols-2";
 
-function Figure({ label, value, detail, testId }: { label: string; value: string; detail: string; testId: string }) {
+/** `short`: the label on a phone, where four figures share a line. */
+function Figure({ label, short, value, detail, testId }: { label: string; short?: string; value: string; detail: string; testId: string }) {
   return (
     <div className={`${cardClass} min-w-0 px-3 py-2 max-sm:px-2`}>
-      <dt className={`truncate text-xs font-semibold uppercase tracking-wide max-sm:text-[0.6875rem] max-sm:tracking-normal ${mutedText}`}>{label}</dt>
+      <dt className={`truncate text-xs font-semibold uppercase tracking-wide max-sm:text-[0.6875rem] max-sm:tracking-normal ${mutedText}`}>
+        {short ? (
+          <>
+            <span className="sm:hidden">{short}</span>
+            <span className="max-sm:hidden">{label}</span>
+          </>
+        ) : (
+          label
+        )}
+      </dt>
       <dd className="flex flex-wrap items-baseline gap-x-2">
         <span className="text-xl font-semibold tabular-nums max-sm:text-lg" data-testid={testId}>
           {value}
@@ -44,14 +54,14 @@ interface FiguresProps {
 /** Totals of the signups the current filters and search select, streamed in when the counts are ready. */
 export async function Figures({ counts, lastWeek, state }: FiguresProps) {
   const [{ total, verified, referral, exact }, recent] = await Promise.all([counts, lastWeek]);
-  const week = (value: string, detail: string) => (recent === null ? null : <Figure label="Last 7 days" value={value} detail={detail} testId="figure-last-7-days" />);
+  const week = (value: string, detail: string) => (recent === null ? null : <Figure label="Last 7 days" short="7 days" value={value} detail={detail} testId="figure-last-7-days" />);
   const filtered = isFiltered(state);
   if (!exact) {
     // A search matched more signups than are counted: only that lower bound is known.
     const unknown = "narrow the search to see exact counts";
     return (
       <dl className={gridClass}>
-        <Figure label="Matching signups" value={`at least ${formatCount(total)}`} detail="the search is counted up to there" testId="figure-total" />
+        <Figure label="Matching signups" short="Matching" value={`at least ${formatCount(total)}`} detail="the search is counted up to there" testId="figure-total" />
         <Figure label="Verified" value="—" detail={unknown} testId="figure-verified" />
         <Figure label="Referral" value="—" detail={unknown} testId="figure-referral" />
         {week("—", unknown)}
@@ -60,7 +70,7 @@ export async function Figures({ counts, lastWeek, state }: FiguresProps) {
   }
   return (
     <dl className={gridClass}>
-      <Figure label={filtered ? "Matching signups" : "Signups"} value={formatCount(total)} detail={filtered ? "under the filters" : "all of the list"} testId="figure-total" />
+      <Figure label={filtered ? "Matching signups" : "Signups"} short={filtered ? "Matching" : undefined} value={formatCount(total)} detail={filtered ? "under the filters" : "all of the list"} testId="figure-total" />
       <Figure label="Verified" value={formatCount(verified)} detail={flagDetail(verified, total, state.verified, "verified")} testId="figure-verified" />
       <Figure label="Referral" value={formatCount(referral)} detail={flagDetail(referral, total, state.referral, "referrals")} testId="figure-referral" />
       {week(formatCount(recent ?? 0), filtered ? "of the matching" : "new signups")}

@@ -77,7 +77,9 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
         <div className="ml-auto flex flex-wrap items-center gap-2">
           <FiltersButton count={activeFilterCount(state)} />
           <a href={signupExportHref(waitlistId, state)} download className={buttonClass}>
-            Export<span className="max-sm:sr-only"> CSV</span>
+            <span>
+              Export<span className="max-sm:sr-only"> CSV</span>
+            </span>
           </a>
           <label className="flex items-center gap-2 text-sm">
             <span className="max-md:sr-only">Rows per page</span>
