@@ -47,7 +47,8 @@ function YesNo({ value, yes, no }: { value: boolean; yes: string; no: string }) 
 
 function CustomInputsSummary({ inputs }: { inputs: SignupListRow["customInputs"] }) {
   const first = inputs.entries[0];
-  if (!first) return <span className={mutedText}>—</span>;
+  // A card on a phone leaves out the dash: an empty line says nothing.
+  if (!first) return <span className={`${mutedText} max-md:hidden`}>—</span>;
   // The cell shows one line (CSS cuts it further); the dialog shows the rest.
   const text = `${first.key}${first.keyCut === undefined ? "" : "…"}: ${first.structured ? "{…}" : first.value}${first.valueCut === undefined ? "" : "…"}`;
   return (
