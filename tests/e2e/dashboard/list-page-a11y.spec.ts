@@ -71,6 +71,21 @@ for (const session of SESSIONS) {
   }
 }
 
+test("in dark mode on a phone, the list page, its filters drawer and a signup's page have no axe violation", async ({ page, context }) => {
+  await signIn(context, ["waitlist:admin"]);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.setViewportSize(VIEWPORTS[1]!);
+  await page.goto(`${listPath}?verified=true&input.Role=Engineer`);
+  await settled(page);
+  await expectNoViolations(page, "the list page in dark mode");
+  await page.getByRole("button", { name: "Filters (2)" }).click();
+  await expect(page.getByRole("dialog", { name: "Filters" })).toBeVisible();
+  await expectNoViolations(page, "the filters drawer in dark mode");
+  await page.goto(signupPath);
+  await settled(page);
+  await expectNoViolations(page, "the signup page in dark mode");
+});
+
 test("screenshots of the waitlist page", async ({ page, context }) => {
   const shots = process.env.SHOTS_DIR;
   test.skip(!shots, "SHOTS_DIR not set");

@@ -35,7 +35,7 @@ for (const [name, query] of [
   ["without filters", ""],
   ["with filters", "?verified=true&referral=false&input.Role=Engineer&created_since=2020-01-01"],
 ] as const) {
-  test(`${name}, the first signups show in the first screen without scrolling`, async ({ page }, testInfo) => {
+  test(`${name}, the first signups show in the first screen without scrolling`, async ({ page }) => {
     await page.goto(`/waitlists/${waitlist.id}${query}`);
     await settled(page);
     const rows = page.locator("tbody tr");
@@ -44,7 +44,8 @@ for (const [name, query] of [
       expect(card.y + card.height, `signup ${row + 1} ends inside the first screen (${Math.round(card.y + card.height)} px)`).toBeLessThanOrEqual(PHONE.height);
       expect(card.x + card.width, `signup ${row + 1} fits the width`).toBeLessThanOrEqual(PHONE.width);
     }
-    testInfo.annotations.push({ type: "second card ends at", description: `${Math.round((await box(rows.nth(1))).y + (await box(rows.nth(1))).height)} px` });
+    const [first, second] = [await box(rows.nth(0)), await box(rows.nth(1))];
+    console.log(`phone ${name}: the first signup starts at ${Math.round(first.y)} px, the second ends at ${Math.round(second.y + second.height)} px of ${PHONE.height}`);
     await expectNoSidewaysScroll(page);
     await expect(page.getByRole("complementary", { name: "Filters" })).toBeHidden();
   });
