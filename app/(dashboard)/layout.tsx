@@ -15,13 +15,15 @@ export default async function DashboardLayout({ children }: { children: React.Re
   return (
     <>
       <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-        <div className="mx-auto flex max-w-[96rem] flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
-          <nav aria-label="Main" className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
+        {/* One line on a phone: the links scroll sideways, the search becomes a link to the finder, the key's name goes. */}
+        <div className="mx-auto flex max-w-[96rem] items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:flex-wrap sm:px-6">
+          <nav aria-label="Main" className="-my-1 flex min-w-0 items-center gap-x-4 overflow-x-auto whitespace-nowrap py-1 text-sm sm:my-0 sm:flex-wrap sm:gap-y-1 sm:overflow-visible sm:py-0">
             <Link href="/" className={`${focusRing} rounded-sm font-semibold`}>
               Waitlist Admin
             </Link>
             <Link href="/docs/api" prefetch={false} className={`${focusRing} rounded-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white`}>
-              API reference
+              <span className="sm:hidden">API</span>
+              <span className="max-sm:hidden">API reference</span>
             </Link>
             <Link href="/docs" prefetch={false} className={`${focusRing} rounded-sm text-zinc-700 hover:text-zinc-950 dark:text-zinc-300 dark:hover:text-white`}>
               Docs
@@ -33,8 +35,11 @@ export default async function DashboardLayout({ children }: { children: React.Re
                   </Link>
                 ))
               : null}
+            <Link href="/find" prefetch={false} className={`${focusRing} rounded-sm text-zinc-700 hover:text-zinc-950 sm:hidden dark:text-zinc-300 dark:hover:text-white`}>
+              Find
+            </Link>
           </nav>
-          <Form action="/find" role="search" aria-label="Find a person" className="order-last flex w-full gap-2 sm:order-none sm:w-auto sm:flex-1 sm:justify-center">
+          <Form action="/find" role="search" aria-label="Find a person" className="hidden gap-2 sm:flex sm:flex-1 sm:justify-center">
             <label htmlFor="header-find" className="sr-only">
               Find a person by email, across all waitlists
             </label>
@@ -46,11 +51,11 @@ export default async function DashboardLayout({ children }: { children: React.Re
               placeholder="Find a person by email"
               autoComplete="off"
               spellCheck={false}
-              className={`${inputClass} w-full min-w-0 py-1 sm:max-w-xs`}
+              className={`${inputClass} w-full min-w-0 py-1 max-w-xs`}
             />
           </Form>
           <div className="flex items-center gap-3 text-sm">
-            <span className="min-w-0 break-words text-zinc-600 dark:text-zinc-400">
+            <span className="hidden min-w-0 break-words text-zinc-600 sm:inline dark:text-zinc-400">
               Key <span className="font-medium text-zinc-900 dark:text-zinc-100">{session.key.name}</span>{" "}
               <code className="text-xs">{session.key.prefix}…</code>
             </span>
@@ -62,7 +67,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           </div>
         </div>
       </header>
-      <main id="main" className="mx-auto w-full max-w-[96rem] px-4 py-6 sm:px-6">
+      <main id="main" tabIndex={-1} className="focus:outline-none mx-auto w-full max-w-[96rem] px-4 py-6 sm:px-6">
         {children}
       </main>
     </>

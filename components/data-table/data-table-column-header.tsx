@@ -19,7 +19,7 @@ export function DataTableColumnHeader<TData extends RowData>({
   onNavigate: (event: MouseEvent<HTMLAnchorElement>) => void;
 }) {
   const { column } = header;
-  const align = column.columnDef.meta?.numeric ? "text-right" : "";
+  const align = `${column.columnDef.meta?.numeric ? "text-right" : ""} ${column.columnDef.meta?.headerClassName ?? ""}`;
   if (!column.getCanSort()) {
     return (
       <th scope="col" className={`${className} ${align}`}>

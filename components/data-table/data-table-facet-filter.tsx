@@ -3,6 +3,7 @@
 import { Suspense, use } from "react";
 import { formatCount } from "@/components/format";
 import { useTransitionClick } from "@/components/pending-navigation";
+import { RovingToolbar } from "@/components/roving-toolbar";
 import { focusRing, mutedText } from "@/components/styles";
 
 /** How many rows each value of a yes/no column would select under the other active filters. */
@@ -25,7 +26,7 @@ interface DataTableFacetFilterProps<TCounts> {
   pick: (counts: TCounts) => Facet | undefined;
 }
 
-/** A yes/no filter as a list of three links (Any, Yes, No), each with its count aligned right (needs a PendingNavigationProvider). */
+/** A yes/no filter as three links (Any, Yes, No) in one tab stop, each with its count aligned right (needs a PendingNavigationProvider). */
 export function DataTableFacetFilter<TCounts>({ label, current, hrefFor, counts, pick }: DataTableFacetFilterProps<TCounts>) {
   const onNavigate = useTransitionClick();
   const labelId = `filter-${label.toLowerCase()}`;
@@ -34,7 +35,7 @@ export function DataTableFacetFilter<TCounts>({ label, current, hrefFor, counts,
       <span id={labelId} className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-300">
         {label}
       </span>
-      <div className="flex flex-col">
+      <RovingToolbar labelledBy={labelId} className="flex flex-col">
         {OPTIONS.map((option) => {
           const active = option.value === current;
           return (
@@ -56,7 +57,7 @@ export function DataTableFacetFilter<TCounts>({ label, current, hrefFor, counts,
             </a>
           );
         })}
-      </div>
+      </RovingToolbar>
     </div>
   );
 }

@@ -6,6 +6,8 @@ export interface DataTableColumnMeta {
   numeric?: boolean;
   /** Extra classes for the column's body cells. */
   cellClassName?: string;
+  /** Extra classes for the column's header cell. */
+  headerClassName?: string;
 }
 
 /**

@@ -51,7 +51,7 @@ pages.push(
     path: () => `${waitlistPath}?sort=created_at&dir=asc`,
     signedIn: true,
     open: async (page) => {
-      await page.locator("tbody tr").nth(1).getByRole("button").click();
+      await page.locator("tbody tr").nth(1).getByRole("link").click();
       await expect(page.getByRole("dialog")).toBeVisible();
     },
   },
@@ -102,14 +102,15 @@ test("the signups table can be worked with the keyboard alone, with a visible fo
   await signIn(context);
   await page.goto(`${waitlistPath}?sort=created_at&dir=asc`);
   await page.getByRole("group", { name: "Verified" }).getByRole("link", { name: /^Any/ }).focus();
-  await page.keyboard.press("Tab");
+  // The group is one tab stop (a toolbar): the arrow keys move inside it.
+  await page.keyboard.press("ArrowDown");
   const yes = page.getByRole("group", { name: "Verified" }).getByRole("link", { name: /^Yes/ });
   await expect(yes).toBeFocused();
   const outline = await yes.evaluate((element) => getComputedStyle(element).outlineStyle);
   expect(outline).toBe("solid");
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(`${waitlistPath}?verified=true&dir=asc`);
-  const firstEmail = page.locator("tbody tr").first().getByRole("button");
+  const firstEmail = page.locator("tbody tr").first().getByRole("link");
   await firstEmail.focus();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("dialog")).toBeVisible();

@@ -51,7 +51,7 @@ test.describe("an admin", () => {
     await page.getByRole("button", { name: "Erase this signup" }).click();
     await expect(page).toHaveURL(`/waitlists/${first.id}?done=erased`);
     await expect(page.getByTestId("done-notice")).toHaveText("The signup was erased.");
-    await expect(page.getByRole("button", { name: person })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: person })).toHaveCount(0);
     expect(findSignupsByEmail({ email: person, limit: 10 }).map((found) => found.waitlistId)).toEqual([second.id]);
     expect((await page.goto(`/waitlists/${first.id}/signups/${id}`))?.status()).toBe(404);
     expect(listAudit({ action: "signup.erase", limit: 1 })[0]).toMatchObject({ target: auditHash(person), summary: "erased 1 signup from 1 waitlist" });
@@ -75,8 +75,8 @@ test.describe("an admin", () => {
     await page.goto(`/find?email=${encodeURIComponent(person)}`);
     await expect(page.getByTestId("found-exact")).toContainText("No waitlist holds the address");
     await page.goto(`/waitlists/${first.id}?email_contains=${stamp}`);
-    await expect(page.getByRole("button", { name: `kept.${stamp}@acme.example` })).toBeVisible();
-    await expect(page.getByRole("button", { name: person })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: `kept.${stamp}@acme.example` })).toBeVisible();
+    await expect(page.getByRole("link", { name: person })).toHaveCount(0);
     await page.goto(`/waitlists/${first.id}`);
     await expect(page.getByText(`Erasedco ${stamp}`)).toHaveCount(0);
     await expect(page.getByText("Keptco").first()).toBeVisible();

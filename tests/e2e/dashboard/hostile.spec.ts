@@ -37,7 +37,7 @@ test("names, websites, emails and custom inputs from users are rendered inert", 
   await expect(page.locator("main").getByText("javascript:alert(1)")).toBeVisible();
   await expect(page.locator('a[href^="javascript:"]')).toHaveCount(0);
   await expect(page.locator("main img")).toHaveCount(0);
-  await page.getByRole("button", { name: email }).click();
+  await page.getByRole("link", { name: email }).click();
   const details = page.getByRole("dialog");
   await expect(details.locator("dl").last().locator("dt")).toHaveText(["<script>alert('label')</script>", "<svg onload=alert(1)>"]);
   await expect(details.locator("dl").last().locator("dd").first()).toHaveText("<b onmouseover=alert('value')>bold</b>");

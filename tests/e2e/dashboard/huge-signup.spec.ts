@@ -86,10 +86,10 @@ test("the list page carries a few inputs per row, in under 200 KB, and its dialo
   expect(await htmlBytes(page, `/waitlists/${waitlist.id}`)).toBeLessThan(MAX_PAGE_BYTES);
   await page.goto(`/waitlists/${waitlist.id}`);
 
-  const row = page.getByRole("row").filter({ has: page.getByRole("button", { name: "huge.signup@example.com" }) });
+  const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: "huge.signup@example.com" }) });
   await expect(row).toContainText(`Message: ${longValue.slice(0, 20)}`);
   await expect(row).toContainText(`+${count(TOTAL - 1)} more`);
-  await row.getByRole("button", { name: "huge.signup@example.com" }).click();
+  await row.getByRole("link", { name: "huge.signup@example.com" }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByTestId("custom-inputs").locator(":scope > div")).toHaveCount(10);
   await expect(dialog.getByTestId("custom-inputs-more")).toHaveText(`and ${count(TOTAL - 10)} more, on this signup's page.`);

@@ -82,8 +82,8 @@ test("the date form's plain GET submission (its fallback without JavaScript) arr
   await page.getByLabel("From", { exact: true }).fill(from);
   await page.getByLabel("To", { exact: true }).fill(to);
   // What a browser without JavaScript sends: the form's action with its fields as the query.
-  const submitted = await page.getByRole("group", { name: "Signed up (UTC)" }).evaluate((form) => {
-    const element = form as HTMLFormElement;
+  const submitted = await page.getByRole("group", { name: "Signed up (UTC)" }).evaluate((group) => {
+    const element = group.closest("form")!;
     return `${new URL(element.action).pathname}?${new URLSearchParams(new FormData(element) as unknown as Record<string, string>).toString()}`;
   });
   const response = await page.request.get(submitted, { maxRedirects: 0 });
@@ -181,7 +181,7 @@ test("the API box shows the /v1 URL, curl and CLI export for every filter, and t
   await expect(page.getByTestId("figure-total")).toHaveText(formatCount(rows.length));
 });
 
-test("past 10,000 matching signups a facet's counts are lower bounds, marked with a + and a note", async ({ page }) => {
+test("past 10,000 matching signups a facet's counts are lower bounds, read “at least” with a note", async ({ page }) => {
   const large = createWaitlist({ name: unique("Facet cap"), website: "https://cap.example.com" });
   const start = Date.UTC(2026, 0, 1);
   insertSignups(
@@ -201,12 +201,14 @@ test("past 10,000 matching signups a facet's counts are lower bounds, marked wit
   await page.goto(`/waitlists/${large.id}?verified=true`);
   const team = page.getByRole("group", { name: "team" });
   await expect(team.getByRole("link", { name: /^Team 0/ })).toContainText(/1,734$/);
-  await expect(team.getByText(/^At least:/)).toHaveCount(0);
+  await expect(team.getByText(/^“At least”:/)).toHaveCount(0);
+  await expect(team.getByText(/at least/)).toHaveCount(0);
   // role=Engineer leaves 10,200 signups: the team facet counts the first 10,000 of them.
   await page.goto(`/waitlists/${large.id}?input.role=Engineer`);
   await expect(page.getByTestId("figure-total")).toHaveText("10,200");
-  for (const name of ["Team 0", "Team 1", "Team 2"]) await expect(team.getByRole("link", { name: new RegExp(`^${name}`) })).toContainText(/\d\+$/);
-  await expect(team.getByText("At least: counted in the first 10,000 matching signups.")).toBeVisible();
+  for (const name of ["Team 0", "Team 1", "Team 2"]) await expect(team.getByRole("link", { name: new RegExp(`^${name}`) })).toContainText(/at least \d[\d,]*$/);
+  await expect(team.getByRole("link", { name: /^Team 0/ }).getByText(/^at least/)).toHaveAttribute("title", "Counted in the first 10,000 matching signups only, to keep the page fast: there may be more.");
+  await expect(team.getByText("“At least”: Counted in the first 10,000 matching signups only, to keep the page fast: there may be more.")).toBeVisible();
   // The facet of the filtered label counts without its own filter: exact.
   await expect(page.getByRole("group", { name: "role" }).getByRole("link", { name: /^Sales/ })).toContainText(/200$/);
 });

@@ -21,7 +21,7 @@ test("the detail dialog links to the signup's page, which shows every field with
   // Row 1 of the oldest-first order has {label, value} inputs.
   const signup = listSignupRows({ scope: { waitlistId: waitlist.id }, sort: "created_at", direction: "asc", offset: 1, limit: 1 })[0]!;
   await page.goto(`/waitlists/${waitlist.id}?sort=created_at&dir=asc`);
-  await page.getByRole("button", { name: signup.email }).click();
+  await page.getByRole("link", { name: signup.email }).click();
   await page.getByRole("dialog").getByRole("link", { name: "Open this signup's page" }).click();
   await expect(page).toHaveURL(`/waitlists/${waitlist.id}/signups/${signup.id}`);
 

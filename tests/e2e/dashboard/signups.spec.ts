@@ -159,7 +159,7 @@ test("columns can be hidden and a row opens the detail view of its custom inputs
 
   // Row 1 (index 1) has {label, value} inputs, row 2 has an arbitrary object.
   const [, second, third] = await emailsOnPage(page);
-  await page.getByRole("button", { name: second }).click();
+  await page.getByRole("link", { name: second }).click();
   const dialog = page.getByRole("dialog", { name: second });
   await expect(dialog).toBeVisible();
   await expect(dialog.locator("dl").last().locator("dt")).toHaveText(["Company", "Role"]);
@@ -167,14 +167,14 @@ test("columns can be hidden and a row opens the detail view of its custom inputs
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
 
-  await page.getByRole("button", { name: third }).focus();
+  await page.getByRole("link", { name: third }).focus();
   await page.keyboard.press("Enter");
   const other = page.getByRole("dialog", { name: third });
   await expect(other.locator("dl").last().locator("dt")).toHaveText(["plan", "seats", "tags"]);
   await expect(other.locator("dl").last().locator("dd").nth(2)).toContainText('"a"');
   await other.getByRole("button", { name: "Close" }).click();
   await expect(other).toBeHidden();
-  await expect(page.getByRole("button", { name: third })).toBeFocused();
+  await expect(page.getByRole("link", { name: third })).toBeFocused();
 });
 
 test("the CSV export holds the complete filtered set", async ({ page }) => {

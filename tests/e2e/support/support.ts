@@ -83,7 +83,7 @@ export function expectedEmails(scope: SignupScope, options: { sort?: "created_at
 
 /** The emails in the signups table, in order. */
 export async function emailsOnPage(page: Page): Promise<string[]> {
-  return page.locator("table tbody tr td:first-child button").allTextContents();
+  return page.locator("table tbody tr td:first-child a").allTextContents();
 }
 
 export function formatCount(count: number): string {

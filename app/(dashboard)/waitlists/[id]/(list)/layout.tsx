@@ -20,7 +20,7 @@ export default async function WaitlistHeaderLayout({ params, children }: { param
         <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
           <WebsiteLink website={waitlist.website} />
           <span className={`flex items-center gap-2 ${mutedText}`}>
-            <span>
+            <span className="max-sm:sr-only">
               ID <code className="break-all font-mono text-xs text-zinc-800 dark:text-zinc-200">{waitlist.id}</code>
             </span>
             <CopyButton value={waitlist.id} label="Copy waitlist id" />

@@ -34,18 +34,24 @@ function chipsOf(state: SignupTableParams): Chip[] {
   return chips;
 }
 
+/** How many filters are active, as the chips count them (the date range is one). */
+export function activeFilterCount(state: SignupTableParams): number {
+  return chipsOf(state).length;
+}
+
 /** The compact filter bar above the table: the active filters as removable chips, and "Clear filters". */
 export function ActiveFilters({ waitlistId, state }: { waitlistId: string; state: SignupTableParams }) {
   if (!isFiltered(state)) return null;
   return (
-    <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
-      <ul aria-label="Active filters" className="flex flex-wrap gap-1.5">
+    <div className="mt-2 flex items-center gap-2 text-sm md:flex-wrap">
+      {/* One line on a phone, scrolled sideways: the drawer lists them all. */}
+      <ul aria-label="Active filters" className="-my-1 flex min-w-0 gap-1.5 py-1 max-md:flex-1 max-md:overflow-x-auto md:flex-wrap">
         {chipsOf(state).map((chip) => (
           <li key={chip.text}>
             <TransitionLink
               href={signupTableHref(waitlistId, state, chip.without)}
               aria-label={`Remove the filter ${chip.text}`}
-              className={`${focusRing} inline-flex max-w-[20rem] items-center gap-1.5 rounded-full border border-zinc-300 bg-white py-0.5 pl-2.5 pr-2 hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800`}
+              className={`${focusRing} inline-flex max-w-[20rem] items-center whitespace-nowrap gap-1.5 rounded-full border border-zinc-300 bg-white py-0.5 pl-2.5 pr-2 hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800`}
             >
               <span className="truncate">{chip.text}</span>
               <span aria-hidden="true" className="text-zinc-500 dark:text-zinc-400">
@@ -55,7 +61,7 @@ export function ActiveFilters({ waitlistId, state }: { waitlistId: string; state
           </li>
         ))}
       </ul>
-      <TransitionLink href={`/waitlists/${waitlistId}`} className={linkClass}>
+      <TransitionLink href={`/waitlists/${waitlistId}`} className={`${linkClass} shrink-0 whitespace-nowrap`}>
         Clear filters
       </TransitionLink>
     </div>

@@ -41,23 +41,27 @@ export async function ChartSection({ perDay, window, waitlistId, state }: ChartS
     );
   }
   const days = fillDays(counted, window);
+  const today = new Date().toISOString().slice(0, 10);
+  const partial = days.find((entry) => entry.day === today);
   const total = days.reduce((sum, entry) => sum + entry.count, 0);
   const busiest = days.reduce((best, entry) => (entry.count > best.count ? entry : best), days[0]!);
   const summary =
     total === 0
       ? `No signups ${period(window, days)} for the current filters.`
       : `${formatCount(total)} signups ${period(window, days)} for the current filters; the busiest day was ${formatDate(new Date(`${busiest.day}T00:00:00Z`))} with ${formatCount(busiest.count)}.`;
+  const partialNote = partial ? ` Today is not over: its bar (${formatCount(partial.count)} so far) is drawn lighter and dashed.` : "";
   return (
     <figure className={`${cardClass} flex h-full flex-col px-4 py-3`}>
       <figcaption className="text-xs">
         <span className="font-semibold">Signups per day (UTC)</span>
-        <span className={mutedText}> · click a bar for that day, drag across bars for a range</span>
-        <span className={`block ${mutedText}`} data-testid="chart-summary">
+        <span className={`max-sm:hidden ${mutedText}`}> · click a bar for that day, drag across bars for a range, or use the arrow keys</span>
+        <span className={`block max-sm:line-clamp-2 ${mutedText}`} data-testid="chart-summary">
           {summary}
+          {partial ? <span data-testid="chart-partial">{partialNote}</span> : null}
         </span>
       </figcaption>
       <div className="mt-2 min-h-0 flex-1">
-        <SignupsChart days={days} summary={`Bar chart: ${summary}`} waitlistId={waitlistId} state={state} />
+        <SignupsChart days={days} summary={`Bar chart: ${summary}${partialNote}`} partialDay={partial?.day} waitlistId={waitlistId} state={state} />
       </div>
     </figure>
   );

@@ -5,17 +5,28 @@ import type { SignupTableParams } from "@/lib/dashboard/signup-table";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { isFiltered } from "@/lib/dashboard/signup-table-url";
 
-const gridClass = "grid grid-cols-2 gap-2 sm:grid-cols-4 xl:grid-cols-2";
+const gridClass = "grid grid-cols-4 gap-2 xl:grid-cols-2";
 
-function Figure({ label, value, detail, testId }: { label: string; value: string; detail: string; testId: string }) {
+/** `short`: the label on a phone, where four figures share a line. */
+function Figure({ label, short, value, detail, testId }: { label: string; short?: string; value: string; detail: string; testId: string }) {
   return (
-    <div className={`${cardClass} px-3 py-2`}>
-      <dt className={`text-xs font-semibold uppercase tracking-wide ${mutedText}`}>{label}</dt>
+    <div className={`${cardClass} min-w-0 px-3 py-2 max-sm:px-2`}>
+      <dt className={`truncate text-xs font-semibold uppercase tracking-wide max-sm:text-[0.6875rem] max-sm:tracking-normal ${mutedText}`}>
+        {short ? (
+          <>
+            <span className="sm:hidden">{short}</span>
+            <span className="max-sm:hidden">{label}</span>
+          </>
+        ) : (
+          label
+        )}
+      </dt>
       <dd className="flex flex-wrap items-baseline gap-x-2">
-        <span className="text-xl font-semibold tabular-nums" data-testid={testId}>
+        <span className="text-xl font-semibold tabular-nums max-sm:text-lg" data-testid={testId}>
           {value}
         </span>
-        <span className={`text-xs ${mutedText}`} data-testid={`${testId}-detail`}>
+        {/* A phone shows the numbers alone; the words are still read out. */}
+        <span className={`text-xs max-sm:sr-only ${mutedText}`} data-testid={`${testId}-detail`}>
           {detail}
         </span>
       </dd>
@@ -35,32 +46,34 @@ function flagDetail(part: number, total: number, filter: boolean | undefined, wo
 
 interface FiguresProps {
   counts: Promise<SignupCounts>;
-  lastWeek: Promise<number>;
+  /** Null under a date range: "the last 7 days" beside another range would read as part of it. */
+  lastWeek: Promise<number> | null;
   state: SignupTableParams;
 }
 
 /** Totals of the signups the current filters and search select, streamed in when the counts are ready. */
 export async function Figures({ counts, lastWeek, state }: FiguresProps) {
   const [{ total, verified, referral, exact }, recent] = await Promise.all([counts, lastWeek]);
+  const week = (value: string, detail: string) => (recent === null ? null : <Figure label="Last 7 days" short="7 days" value={value} detail={detail} testId="figure-last-7-days" />);
   const filtered = isFiltered(state);
   if (!exact) {
     // A search matched more signups than are counted: only that lower bound is known.
     const unknown = "narrow the search to see exact counts";
     return (
       <dl className={gridClass}>
-        <Figure label="Matching signups" value={`${formatCount(total)}+`} detail="a lower bound" testId="figure-total" />
+        <Figure label="Matching signups" short="Matching" value={`at least ${formatCount(total)}`} detail="the search is counted up to there" testId="figure-total" />
         <Figure label="Verified" value="—" detail={unknown} testId="figure-verified" />
         <Figure label="Referral" value="—" detail={unknown} testId="figure-referral" />
-        <Figure label="Last 7 days" value="—" detail={unknown} testId="figure-last-7-days" />
+        {week("—", unknown)}
       </dl>
     );
   }
   return (
     <dl className={gridClass}>
-      <Figure label={filtered ? "Matching signups" : "Signups"} value={formatCount(total)} detail={filtered ? "under the filters" : "all of the list"} testId="figure-total" />
+      <Figure label={filtered ? "Matching signups" : "Signups"} short={filtered ? "Matching" : undefined} value={formatCount(total)} detail={filtered ? "under the filters" : "all of the list"} testId="figure-total" />
       <Figure label="Verified" value={formatCount(verified)} detail={flagDetail(verified, total, state.verified, "verified")} testId="figure-verified" />
       <Figure label="Referral" value={formatCount(referral)} detail={flagDetail(referral, total, state.referral, "referrals")} testId="figure-referral" />
-      <Figure label="Last 7 days" value={formatCount(recent)} detail={filtered ? "of the matching" : "new signups"} testId="figure-last-7-days" />
+      {week(formatCount(recent ?? 0), filtered ? "of the matching" : "new signups")}
     </dl>
   );
 }

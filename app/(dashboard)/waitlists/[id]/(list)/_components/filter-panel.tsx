@@ -7,6 +7,7 @@ import { DateRangeFilter } from "./date-range-filter";
 import type { InputFacet } from "@/lib/domain/signups/facets";
 import type { InputValueSearch } from "./input-facet";
 import { InputFacets } from "./input-facets";
+import { FiltersDrawer } from "./filters-drawer";
 import { signupTableHref } from "@/lib/dashboard/signup-table-url";
 
 interface FilterPanelProps {
@@ -21,13 +22,15 @@ interface FilterPanelProps {
 export function FilterPanel({ waitlistId, state, counts, facets, valueSearch }: FilterPanelProps) {
   const href = (change: Partial<SignupTableParams>) => signupTableHref(waitlistId, state, change);
   return (
-    <aside aria-label="Filters" className="flex min-w-0 flex-col gap-5">
-      <div className="grid grid-cols-[repeat(auto-fill,minmax(12rem,1fr))] gap-x-6 gap-y-4 lg:grid-cols-1">
-        <DataTableFacetFilter label="Verified" current={state.verified} hrefFor={(value) => href({ verified: value })} counts={counts} pick={(c) => (c.exact ? c.verifiedFacet : undefined)} />
-        <DataTableFacetFilter label="Referral" current={state.referral} hrefFor={(value) => href({ referral: value })} counts={counts} pick={(c) => (c.exact ? c.referralFacet : undefined)} />
-        <DateRangeFilter waitlistId={waitlistId} state={state} />
-      </div>
-      <InputFacets waitlistId={waitlistId} state={state} facets={facets} valueSearch={valueSearch} />
-    </aside>
+    <FiltersDrawer>
+      <aside id="filters" tabIndex={-1} aria-label="Filters" className="flex min-w-0 flex-col gap-5 focus:outline-none">
+        <div className="grid grid-cols-[repeat(auto-fill,minmax(12rem,1fr))] gap-x-6 gap-y-4 lg:grid-cols-1">
+          <DataTableFacetFilter label="Verified" current={state.verified} hrefFor={(value) => href({ verified: value })} counts={counts} pick={(c) => (c.exact ? c.verifiedFacet : undefined)} />
+          <DataTableFacetFilter label="Referral" current={state.referral} hrefFor={(value) => href({ referral: value })} counts={counts} pick={(c) => (c.exact ? c.referralFacet : undefined)} />
+          <DateRangeFilter waitlistId={waitlistId} state={state} />
+        </div>
+      <InputFacets waitlistId={waitlistId} state={state} facets={facets} valueSearch={valueSearch} counts={counts} />
+      </aside>
+    </FiltersDrawer>
   );
 }

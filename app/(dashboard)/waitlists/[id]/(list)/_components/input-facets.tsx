@@ -4,6 +4,7 @@ import { Suspense, use } from "react";
 import { Skeleton } from "@/components/skeleton";
 import { mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/dashboard/signup-table";
+import type { SignupCounts } from "@/lib/domain/signups/counts";
 import type { InputFacet as InputFacetData } from "@/lib/domain/signups/facets";
 import { InputFacet, type InputValueSearch } from "./input-facet";
 
@@ -13,6 +14,7 @@ interface InputFacetsProps {
   /** Null when an email search matches more signups than are counted. */
   facets: Promise<InputFacetData[] | null>;
   valueSearch: Promise<InputValueSearch> | undefined;
+  counts: Promise<SignupCounts>;
 }
 
 /** One facet per common custom-input label, streamed in after the rows. */
@@ -29,12 +31,13 @@ export function InputFacets(props: InputFacetsProps) {
   );
 }
 
-function FacetList({ waitlistId, state, facets, valueSearch }: InputFacetsProps) {
+function FacetList({ waitlistId, state, facets, valueSearch, counts }: InputFacetsProps) {
   const list = use(facets);
+  const { total, exact } = use(counts);
   if (list === null) return <p className={`text-sm ${mutedText}`}>The search matches too many signups to count their custom inputs: narrow the search to see them.</p>;
   if (list.length === 0) return <p className={`text-sm ${mutedText}`}>No custom inputs among these signups.</p>;
   return list.map((facet) => (
-    <InputFacet key={facet.label} waitlistId={waitlistId} state={state} facet={facet} valueSearch={valueSearch && state.facet === facet.label ? valueSearch : undefined} />
+    <InputFacet key={facet.label} waitlistId={waitlistId} state={state} facet={facet} valueSearch={valueSearch && state.facet === facet.label ? valueSearch : undefined} selected={{ total, exact }} />
   ));
 }
 

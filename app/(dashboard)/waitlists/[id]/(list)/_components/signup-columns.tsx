@@ -9,37 +9,46 @@ import type { SignupListRow } from "./signup-list-row";
 
 const helper = createColumnHelper<typeof dataTableFeatures, SignupListRow>();
 
-/** Opens the detail view of a signup; the table provides it. */
-export const OpenSignupDetails = createContext<(signup: SignupListRow) => void>(() => {});
+/** Opens the detail view of a signup, and names its page; the table provides both. */
+export const SignupLinks = createContext<{ open: (signup: SignupListRow) => void; pageHref: (signup: SignupListRow) => string }>({ open: () => {}, pageHref: () => "#" });
 
+/** A link to the signup's page: a plain click opens the details dialog instead, a modified or middle click follows the link. */
 function EmailCell({ signup }: { signup: SignupListRow }) {
-  const open = use(OpenSignupDetails);
+  const { open, pageHref } = use(SignupLinks);
   return (
-    <button
-      type="button"
+    <a
+      href={pageHref(signup)}
       aria-haspopup="dialog"
-      className={`${focusRing} whitespace-nowrap rounded-sm text-left font-medium text-blue-700 underline-offset-2 hover:underline dark:text-blue-400`}
+      className={`${focusRing} break-all rounded-sm font-medium text-blue-700 underline-offset-2 hover:underline md:whitespace-nowrap md:break-normal dark:text-blue-400`}
       onClick={(event) => {
         event.stopPropagation();
+        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
         open(signup);
       }}
     >
       {signup.email}
-    </button>
+    </a>
   );
 }
 
-function YesNo({ value }: { value: boolean }) {
-  return value ? (
-    <span className="inline-flex rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200">Yes</span>
-  ) : (
-    <span className="inline-flex rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">No</span>
+/** "Yes"/"No" under its column's header; on a phone's card, where there is no header, the flag's own words. */
+function YesNo({ value, yes, no }: { value: boolean; yes: string; no: string }) {
+  const className = value
+    ? "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200"
+    : "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300";
+  return (
+    <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${className}`}>
+      <span className="max-md:hidden">{value ? "Yes" : "No"}</span>
+      <span className="md:hidden">{value ? yes : no}</span>
+    </span>
   );
 }
 
 function CustomInputsSummary({ inputs }: { inputs: SignupListRow["customInputs"] }) {
   const first = inputs.entries[0];
-  if (!first) return <span className={mutedText}>—</span>;
+  // A card on a phone leaves out the dash: an empty line says nothing.
+  if (!first) return <span className={`${mutedText} max-md:hidden`}>—</span>;
   // The cell shows one line (CSS cuts it further); the dialog shows the rest.
   const text = `${first.key}${first.keyCut === undefined ? "" : "…"}: ${first.structured ? "{…}" : first.value}${first.valueCut === undefined ? "" : "…"}`;
   return (
@@ -50,20 +59,35 @@ function CustomInputsSummary({ inputs }: { inputs: SignupListRow["customInputs"]
   );
 }
 
+// On a phone each row is a card and the header a line of sort links: the others are read out only.
+const PHONE_HIDDEN_HEADER = "max-md:sr-only";
+
 /** Column ids that can be sorted are the URL's `sort` values (SIGNUP_SORTS). */
 export const signupColumns = helper.columns([
-  helper.accessor("email", { header: "Email", enableHiding: false, cell: (info) => <EmailCell signup={info.row.original} /> }),
-  helper.accessor("verified", { header: "Verified", enableSorting: false, cell: (info) => <YesNo value={info.getValue()} /> }),
-  helper.accessor("referral", { header: "Referral", enableSorting: false, cell: (info) => <YesNo value={info.getValue()} /> }),
+  helper.accessor("email", { header: "Email", enableHiding: false, meta: { cellClassName: "max-md:basis-full" }, cell: (info) => <EmailCell signup={info.row.original} /> }),
+  helper.accessor("verified", {
+    header: "Verified",
+    enableSorting: false,
+    meta: { headerClassName: PHONE_HIDDEN_HEADER },
+    cell: (info) => <YesNo value={info.getValue()} yes="Verified" no="Unverified" />,
+  }),
+  helper.accessor("referral", {
+    header: "Referral",
+    enableSorting: false,
+    meta: { headerClassName: PHONE_HIDDEN_HEADER },
+    cell: (info) => <YesNo value={info.getValue()} yes="Referral" no="No referral" />,
+  }),
   helper.accessor("customInputs", {
     id: "custom_inputs",
     header: "Custom inputs",
     enableSorting: false,
+    meta: { headerClassName: PHONE_HIDDEN_HEADER, cellClassName: "max-md:order-last max-md:basis-full max-md:text-xs" },
     cell: (info) => <CustomInputsSummary inputs={info.getValue()} />,
   }),
   helper.accessor("createdAt", {
     id: "created_at",
     header: "Signed up (UTC)",
+    meta: { cellClassName: "max-md:ml-auto max-md:text-xs" },
     cell: (info) => (
       <time className="whitespace-nowrap" dateTime={info.getValue().toISOString()}>
         {formatDateTime(info.getValue())}

@@ -8,7 +8,7 @@ import { buttonClass, linkClass, mutedText } from "@/components/styles";
 import type { SignupListRow } from "./signup-list-row";
 
 /** A modal with everything about one signup; the native <dialog> traps focus and closes on Escape. */
-export function SignupDetails({ signup, pageHref, onClose }: { signup: SignupListRow | null; pageHref: string | undefined; onClose: () => void }) {
+export function SignupDetails({ signup, pageHref, canErase, onClose }: { signup: SignupListRow | null; pageHref: string | undefined; canErase: boolean; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -58,6 +58,13 @@ export function SignupDetails({ signup, pageHref, onClose }: { signup: SignupLis
                 Open this signup&apos;s page
               </Link>{" "}
               <span className={mutedText}>(every field, the full timestamp, copy buttons)</span>
+            </p>
+          ) : null}
+          {pageHref && canErase ? (
+            <p className="mt-3 text-sm">
+              <Link href={`${pageHref}/erase`} className={buttonClass}>
+                Erase this signup…
+              </Link>
             </p>
           ) : null}
         </div>

@@ -4,6 +4,13 @@ import type { SignupRow } from "@/lib/domain/signups/row";
 /** A row of the signups table as the page hands it to the browser: its custom inputs bounded (LIST_ROW_BOUNDS). */
 export type SignupListRow = Omit<SignupRow, "customInputs"> & { customInputs: CustomInputsPreview };
 
-export function toSignupListRow({ customInputs, ...row }: SignupRow): SignupListRow {
-  return { ...row, customInputs: previewCustomInputs(customInputs, LIST_ROW_BOUNDS) };
+function labelOf(input: unknown): unknown {
+  return input !== null && typeof input === "object" && "label" in input ? input.label : undefined;
+}
+
+/** `firstLabels`: the labels the table filters on, whose inputs come first (the cell shows only the first). */
+export function toSignupListRow({ customInputs, ...row }: SignupRow, firstLabels: readonly string[] = []): SignupListRow {
+  const first = new Set<unknown>(firstLabels);
+  const ordered = first.size === 0 ? customInputs : [...customInputs.filter((input) => first.has(labelOf(input))), ...customInputs.filter((input) => !first.has(labelOf(input)))];
+  return { ...row, customInputs: previewCustomInputs(ordered, LIST_ROW_BOUNDS) };
 }

@@ -15,10 +15,11 @@ import { SIGNUP_FILTERS } from "@/lib/domain/signups/filter";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { signupPublicId } from "@/lib/domain/signups/id";
 import type { SignupSort } from "@/lib/domain/sorting";
-import { OpenSignupDetails, signupColumns } from "./signup-columns";
+import { SignupLinks, signupColumns } from "./signup-columns";
 import { SignupDetails } from "./signup-details";
 import type { SignupListRow } from "./signup-list-row";
-import { ActiveFilters } from "./active-filters";
+import { ActiveFilters, activeFilterCount } from "./active-filters";
+import { FiltersButton } from "./filters-drawer";
 import { SignupsEmptyState } from "./signups-empty-state";
 import { isFiltered, signupExportHref, signupTableHref, signupTableSearch } from "@/lib/dashboard/signup-table-url";
 
@@ -35,10 +36,16 @@ interface SignupsTableProps {
   state: SignupTableParams;
   pageSizes: readonly number[];
   reach: Reach;
+  /** An admin session: the details dialog links to erasing the signup. */
+  canErase: boolean;
+}
+
+function signupPageHref(waitlistId: string, signup: SignupListRow): string {
+  return `/waitlists/${waitlistId}/signups/${signupPublicId(signup.id)}`;
 }
 
 /** The toolbar, the active filters, one page of rows and the pagination (needs a PendingNavigationProvider). */
-export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach }: SignupsTableProps) {
+export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach, canErase }: SignupsTableProps) {
   const { isPending, navigate } = usePendingNavigation();
   const [columnVisibility, setColumnVisibility] = useState<ColumnVisibilityState>({});
   const [selected, setSelected] = useState<SignupListRow | null>(null);
@@ -55,18 +62,27 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
   });
   const href = (change: Partial<SignupTableParams>) => signupTableHref(waitlistId, state, change);
   const filtered = isFiltered(state);
+  const links = useMemo(() => ({ open: setSelected, pageHref: (signup: SignupListRow) => signupPageHref(waitlistId, signup) }), [waitlistId]);
   const hidden = Object.fromEntries(signupTableSearch({ ...state, emailContains: undefined, facet_q: undefined, page: 1 }));
 
   return (
-    <section aria-labelledby="signups-heading" className="mt-3">
+    <section id="signups" tabIndex={-1} aria-labelledby="signups-heading" className="mt-3 scroll-mt-2 focus:outline-none">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <h2 id="signups-heading" className="text-lg font-semibold">
           Signups
         </h2>
-        <SearchBox label="Search by email" placeholder="Search emails" value={state.emailContains ?? ""} hrefFor={(q) => href({ emailContains: q || undefined })} hidden={hidden} name={SIGNUP_FILTERS.emailContains.name} />
-        <div className="flex flex-wrap items-center gap-2 xl:ml-auto">
+        <div className="max-md:order-last max-md:basis-full md:contents">
+          <SearchBox label="Search by email" placeholder="Search emails" value={state.emailContains ?? ""} hrefFor={(q) => href({ emailContains: q || undefined })} hidden={hidden} name={SIGNUP_FILTERS.emailContains.name} />
+        </div>
+        <div className="ml-auto flex flex-wrap items-center gap-2">
+          <FiltersButton count={activeFilterCount(state)} />
+          <a href={signupExportHref(waitlistId, state)} download className={buttonClass}>
+            <span>
+              Export<span className="max-sm:sr-only"> CSV</span>
+            </span>
+          </a>
           <label className="flex items-center gap-2 text-sm">
-            <span>Rows per page</span>
+            <span className="max-md:sr-only">Rows per page</span>
             <select className={`${inputClass} py-1.5`} value={state.size} onChange={(event) => navigate(href({ size: Number(event.target.value) }))}>
               {pageSizes.map((size) => (
                 <option key={size} value={size}>
@@ -75,10 +91,9 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
               ))}
             </select>
           </label>
-          <DataTableViewOptions table={table} />
-          <a href={signupExportHref(waitlistId, state)} download className={buttonClass}>
-            Export CSV
-          </a>
+          <div className="max-md:hidden">
+            <DataTableViewOptions table={table} />
+          </div>
         </div>
       </div>
       <ActiveFilters waitlistId={waitlistId} state={state} />
@@ -93,24 +108,25 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
         )}
       </p>
 
-      <OpenSignupDetails value={setSelected}>
+      <SignupLinks value={links}>
         <DataTable
           table={table}
           caption={`Signups, page ${state.page}; activate an email to see all its details`}
           sortHref={(column, dir) => href({ sort: column as SignupSort, dir })}
-          minWidthClass="min-w-[760px]"
+          minWidthClass="md:min-w-[760px]"
+          cardsBelowMd
           headerCellClassName="whitespace-nowrap px-4 py-3"
           cellClassName="h-[45px] px-4 py-2 align-middle"
           onRowClick={setSelected}
           empty={<SignupsEmptyState clearHref={`/waitlists/${waitlistId}`} filtered={filtered} page={state.page} reach={reach} firstPageHref={href({ page: 1 })} />}
         />
-      </OpenSignupDetails>
+      </SignupLinks>
 
       <Suspense fallback={<nav aria-label="Pagination" className="mt-4 h-9" />}>
         <SignupsPagination counts={counts} state={state} maxPage={reach.pages} hrefForPage={(page) => href({ page })} />
       </Suspense>
 
-      <SignupDetails signup={selected} pageHref={selected ? `/waitlists/${waitlistId}/signups/${signupPublicId(selected.id)}` : undefined} onClose={() => setSelected(null)} />
+      <SignupDetails signup={selected} pageHref={selected ? signupPageHref(waitlistId, selected) : undefined} canErase={canErase} onClose={() => setSelected(null)} />
     </section>
   );
 }
@@ -118,7 +134,7 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
 function ShowingRange({ counts, state, shown }: { counts: Promise<SignupCounts>; state: SignupTableParams; shown: number }) {
   const { total, exact } = use(counts);
   // An inexact total is SEARCH_COUNT_CAP, a lower bound.
-  const of = exact ? formatCount(total) : `${formatCount(total)}+`;
+  const of = exact ? formatCount(total) : `at least ${formatCount(total)}`;
   const first = (state.page - 1) * state.size + 1;
   if (shown === 0) return <span data-testid="showing">{of} signups in total</span>;
   return (

@@ -1,0 +1,107 @@
+import AxeBuilder from "@axe-core/playwright";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import type { Role } from "@/lib/domain/keys/queries";
+import { listSignupRows } from "@/lib/domain/signups/queries";
+import { createFixtureWaitlist, signIn } from "../support/support";
+
+// The waitlist's list page and a signup's page: no axe violation of any impact (WCAG 2.2 A and AA and
+// best practices), as an admin and as a viewer, at a desktop's and a phone's size; on the phone also
+// with the filters drawer and the details dialog open. SHOTS_DIR=… also saves screenshots for people.
+
+const VIEWPORTS = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+];
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa", "best-practice"];
+
+async function expectNoViolations(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  expect(
+    results.violations.map((violation) => `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`),
+    label,
+  ).toEqual([]);
+}
+
+/** Loaded, streamed in and the chart drawn. */
+async function settled(page: Page) {
+  await page.waitForLoadState("load");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0);
+}
+
+let listPath = "";
+let signupPath = "";
+test.beforeAll(() => {
+  const { waitlist } = createFixtureWaitlist(137);
+  listPath = `/waitlists/${waitlist.id}`;
+  signupPath = `${listPath}/signups/${listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 1, limit: 1 })[0]!.id}`;
+});
+
+const SESSIONS: { name: string; roles: Role[] }[] = [
+  { name: "admin", roles: ["waitlist:admin"] },
+  { name: "viewer", roles: ["waitlist:view"] },
+];
+
+for (const session of SESSIONS) {
+  for (const viewport of VIEWPORTS) {
+    const size = `${viewport.width}x${viewport.height}`;
+    test(`the list page and a signup's page have no axe violation, as ${session.name} at ${size}`, async ({ page, context }) => {
+      await signIn(context, session.roles);
+      await page.setViewportSize(viewport);
+      for (const path of [listPath, `${listPath}?verified=true&input.Role=Engineer&created_since=2020-01-01`]) {
+        await page.goto(path);
+        await settled(page);
+        await expectNoViolations(page, `${path} as ${session.name} at ${size}`);
+      }
+      if (viewport.width < 768) {
+        await page.getByRole("button", { name: /^Filters \(\d+\)$/ }).click();
+        await expect(page.getByRole("dialog", { name: "Filters" })).toBeVisible();
+        await expectNoViolations(page, `the filters drawer as ${session.name}`);
+        await page.keyboard.press("Escape");
+      }
+      await page.locator("tbody tr").first().getByRole("link").click();
+      await expect(page.getByRole("dialog")).toBeVisible();
+      await expectNoViolations(page, `the details dialog as ${session.name} at ${size}`);
+      await page.goto(signupPath);
+      await settled(page);
+      await expectNoViolations(page, `the signup page as ${session.name} at ${size}`);
+    });
+  }
+}
+
+test("in dark mode on a phone, the list page, its filters drawer and a signup's page have no axe violation", async ({ page, context }) => {
+  await signIn(context, ["waitlist:admin"]);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.setViewportSize(VIEWPORTS[1]!);
+  await page.goto(`${listPath}?verified=true&input.Role=Engineer`);
+  await settled(page);
+  await expectNoViolations(page, "the list page in dark mode");
+  await page.getByRole("button", { name: "Filters (2)" }).click();
+  await expect(page.getByRole("dialog", { name: "Filters" })).toBeVisible();
+  await expectNoViolations(page, "the filters drawer in dark mode");
+  await page.goto(signupPath);
+  await settled(page);
+  await expectNoViolations(page, "the signup page in dark mode");
+});
+
+test("screenshots of the waitlist page", async ({ page, context }) => {
+  const shots = process.env.SHOTS_DIR;
+  test.skip(!shots, "SHOTS_DIR not set");
+  mkdirSync(shots!, { recursive: true });
+  await signIn(context);
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    await page.goto(listPath);
+    await settled(page);
+    await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
+    const name = `${process.env.SHOTS_PREFIX ?? ""}waitlist-${viewport.width}x${viewport.height}`;
+    await page.screenshot({ path: join(shots!, `${name}.png`) });
+    await page.screenshot({ path: join(shots!, `${name}-full.png`), fullPage: true });
+    if (viewport.width < 768) {
+      await page.getByRole("button", { name: /^Filters/ }).click();
+      await page.screenshot({ path: join(shots!, `${name}-filters.png`) });
+    }
+  }
+});
