@@ -3,6 +3,7 @@ import Link from "next/link";
 import { focusRing, inputClass } from "@/components/styles";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { signOut } from "../signin/actions";
+import { ViewOnlyBadge } from "./view-only-badge";
 
 // Pages only admins see (a view session gets a 404 there), so only admins get the links.
 const ADMIN_LINKS = [
@@ -50,6 +51,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
             />
           </Form>
           <div className="flex items-center gap-3 text-sm">
+            {sessionIsAdmin(session) ? null : <ViewOnlyBadge />}
             <span className="min-w-0 break-words text-zinc-600 dark:text-zinc-400">
               Key <span className="font-medium text-zinc-900 dark:text-zinc-100">{session.key.name}</span>{" "}
               <code className="text-xs">{session.key.prefix}…</code>

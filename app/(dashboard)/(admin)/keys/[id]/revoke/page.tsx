@@ -1,16 +1,14 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { formatDateTime } from "@/components/format";
-import { buttonClass, cardClass, mutedText } from "@/components/styles";
+import { ConfirmForm } from "@/components/confirm-form";
+import { cardClass, mutedText } from "@/components/styles";
 import { requireAdminSession } from "@/lib/dashboard/auth";
 import { getApiKey, toApiKeySummary } from "@/lib/domain/keys/queries";
 
 export const metadata: Metadata = { title: "Revoke an API key" };
 
 type Props = { params: Promise<{ id: string }> };
-
-const dangerButtonClass = `${buttonClass} border-red-700 bg-red-700 text-white hover:bg-red-800 dark:border-red-600 dark:bg-red-600 dark:hover:bg-red-500`;
 
 // The confirmation step before revoking a key: what it is, and a warning when it signs this session out.
 export default async function RevokeKeyPage({ params }: Props) {
@@ -41,15 +39,7 @@ export default async function RevokeKeyPage({ params }: Props) {
       {key.revoked_at ? (
         <p className="mt-4 text-sm">This key is already revoked.</p>
       ) : (
-        <form method="post" action="/keys/revoke" className="mt-6 flex gap-3">
-          <input type="hidden" name="id" value={key.id} />
-          <button type="submit" className={dangerButtonClass}>
-            {ownKey ? "Revoke my own key and sign out" : "Revoke key"}
-          </button>
-          <Link href="/keys" className={buttonClass}>
-            Cancel
-          </Link>
-        </form>
+        <ConfirmForm action="/keys/revoke" hidden={{ id: key.id }} submit={ownKey ? "Revoke my own key and sign out" : "Revoke key"} cancelHref="/keys" />
       )}
     </div>
   );

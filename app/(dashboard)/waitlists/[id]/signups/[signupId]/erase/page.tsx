@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { formatDateTime } from "@/components/format";
-import { dangerButtonClass, linkClass, mutedText } from "@/components/styles";
+import { ConfirmForm } from "@/components/confirm-form";
+import { linkClass, mutedText } from "@/components/styles";
 import { requireAdminSession } from "@/lib/dashboard/auth";
 import { signupsWithAddress } from "@/lib/domain/signups/erase";
 import { Breadcrumb } from "../../../breadcrumb";
@@ -44,14 +45,7 @@ export default async function EraseSignupPage({ params }: Params) {
           </p>
         ) : null}
       </div>
-      <form method="post" action={`/waitlists/${waitlist.id}/signups/${signupId}/erase/confirm`} className="mt-6 flex items-center gap-4">
-        <button type="submit" className={dangerButtonClass}>
-          Erase this signup
-        </button>
-        <Link href={`/waitlists/${waitlist.id}/signups/${signupId}`} className={`${linkClass} text-sm`}>
-          Cancel
-        </Link>
-      </form>
+      <ConfirmForm action={`/waitlists/${waitlist.id}/signups/${signupId}/erase/confirm`} submit="Erase this signup" cancelHref={`/waitlists/${waitlist.id}/signups/${signupId}`} />
     </>
   );
 }
