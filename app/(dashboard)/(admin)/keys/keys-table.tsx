@@ -29,7 +29,7 @@ export function KeysTable({ keys, sessionKeyId }: { keys: (ApiKeySummary & { sta
         </thead>
         <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
           {keys.map((key) => (
-            <tr key={key.id} data-key-id={key.id}>
+            <tr key={key.id} id={`key-${key.id}`} data-key-id={key.id} className="target:bg-amber-50 dark:target:bg-amber-950">
               <th scope="row" className="px-3 py-2 font-medium">
                 {key.name}
                 {key.id === sessionKeyId ? <span className={`ml-2 text-xs font-normal ${mutedText}`}>(this session)</span> : null}
