@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Breadcrumbs, HOME_CRUMB } from "@/components/breadcrumbs";
 import Link from "next/link";
 import { DoneNotice } from "@/components/done-notice";
 import { ERASED_DATA_STILL_ON_DISK } from "@/lib/domain/signups/erase";
@@ -27,7 +28,8 @@ export default async function FindPage({ searchParams }: Props) {
     : [];
   return (
     <>
-      <h1 className="text-2xl font-semibold">Find a person</h1>
+      <Breadcrumbs trail={[HOME_CRUMB]} />
+      <h1 className="mt-1 text-2xl font-semibold">Find a person</h1>
       <DoneNotice done={query.done} messages={{ erased: "The address was erased from every waitlist.", "erased-on-disk": `The address was erased from every waitlist. ${ERASED_DATA_STILL_ON_DISK}` }} />
       <FinderForm value={text ?? ""} />
       {text === undefined ? null : (

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Breadcrumbs, HOME_CRUMB } from "@/components/breadcrumbs";
 import Link from "next/link";
 import { ConfirmForm } from "@/components/confirm-form";
 import { linkClass, mutedText } from "@/components/styles";
@@ -20,7 +21,8 @@ export default async function EraseAddressPage({ searchParams }: Props) {
   const signups = email ? signupsWithAddress(email) : [];
   return (
     <>
-      <h1 className="break-all text-2xl font-semibold">{email ? `Erase ${email} from every waitlist?` : "Erase an address"}</h1>
+      <Breadcrumbs trail={[HOME_CRUMB, [`/find?email=${encodeURIComponent(email ?? "")}`, "Find a person"]]} />
+      <h1 className="mt-1 break-all text-2xl font-semibold">{email ? `Erase ${email} from every waitlist?` : "Erase an address"}</h1>
       {signups.length === 0 ? (
         <p className={`mt-4 text-sm ${mutedText}`}>
           No waitlist holds this address: there is nothing to erase.{" "}

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Breadcrumbs, HOME_CRUMB } from "@/components/breadcrumbs";
 import { notFound } from "next/navigation";
 import { formatDateTime } from "@/components/format";
 import { ConfirmForm } from "@/components/confirm-form";
@@ -19,7 +20,8 @@ export default async function RevokeKeyPage({ params }: Props) {
   const ownKey = key.id === session.key.id;
   return (
     <div className="max-w-xl">
-      <h1 className="text-2xl font-semibold">Revoke the key “{key.name}”?</h1>
+      <Breadcrumbs trail={[HOME_CRUMB, ["/keys", "API keys"]]} />
+      <h1 className="mt-1 text-2xl font-semibold">Revoke the key “{key.name}”?</h1>
       <dl className={`${cardClass} mt-4 grid grid-cols-[8rem_1fr] gap-x-4 gap-y-2 p-4 text-sm`}>
         <dt className={mutedText}>Prefix</dt>
         <dd>

@@ -24,7 +24,7 @@ export default async function EraseSignupPage({ params }: Params) {
   const elsewhere = signupsWithAddress(signup.email).filter((other) => other.waitlistId !== waitlist.id);
   return (
     <>
-      <Breadcrumb waitlist={waitlist} />
+      <Breadcrumb waitlist={waitlist} via={[[`/waitlists/${waitlist.id}/signups/${signupId}`, signup.email]]} />
       <h1 className="mt-2 break-all text-2xl font-semibold">Erase {signup.email}?</h1>
       <div className="mt-4 max-w-2xl space-y-3 text-sm">
         <p>This erases, for good, from {waitlist.name}:</p>

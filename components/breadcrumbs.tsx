@@ -1,0 +1,31 @@
+import Link from "next/link";
+import { focusRing, mutedText } from "@/components/styles";
+
+export type Crumb = readonly [href: string, label: string];
+
+const crumbLink = `${focusRing} rounded-sm ${mutedText} underline-offset-2 hover:text-zinc-950 hover:underline dark:hover:text-white`;
+
+/** The way back from every dashboard page below the overview: the pages above it, linked (the page's own heading follows). */
+export function Breadcrumbs({ trail }: { trail: readonly Crumb[] }) {
+  return (
+    <nav aria-label="Breadcrumb" className="text-sm">
+      <ol className="flex flex-wrap items-center gap-x-2">
+        {trail.map(([href, label], index) => (
+          <li key={href} className="flex min-w-0 items-center gap-x-2">
+            {index > 0 ? (
+              <span aria-hidden="true" className={mutedText}>
+                /
+              </span>
+            ) : null}
+            <Link href={href} className={`${crumbLink} break-words`}>
+              {label}
+            </Link>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+/** The first crumb of every trail: the overview. */
+export const HOME_CRUMB: Crumb = ["/", "Waitlists"];
