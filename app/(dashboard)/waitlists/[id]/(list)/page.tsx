@@ -3,7 +3,7 @@ import { Suspense } from "react";
 import { DoneNotice } from "@/components/done-notice";
 import { ERASED_DATA_STILL_ON_DISK } from "@/lib/domain/signups/erase";
 import { PendingNavigationProvider } from "@/components/pending-navigation";
-import { requireSession, requestOrigin } from "@/lib/dashboard/auth";
+import { requireSession, requestOrigin, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { readInBackground } from "@/lib/dashboard/read-pool-client";
 import { lastReachablePage, MAX_PAGED_ROWS, parseSignupTableParams } from "@/lib/dashboard/signup-table";
 import { DASHBOARD_PAGE_SIZES } from "@/lib/dashboard/signup-table-defaults";
@@ -37,7 +37,7 @@ type Props = {
 // Every read runs on a reader thread (lib/server/read-pool.ts), never on the thread serving /v1. The
 // rows come first; counts, figures, facets and the chart (aggregates over the filtered set) stream in.
 export default async function WaitlistPage({ params, searchParams }: Props) {
-  await requireSession();
+  const session = await requireSession();
   const waitlist = findWaitlist((await params).id);
   if (!waitlist) notFound();
   const query = await searchParams;
@@ -82,6 +82,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
             state={state}
             pageSizes={DASHBOARD_PAGE_SIZES}
             reach={{ pages: reachablePages, rows: MAX_PAGED_ROWS }}
+            importHref={sessionIsAdmin(session) ? `/waitlists/${waitlist.id}/import` : undefined}
           />
           <ApiBox url={apiUrl} cli={signupCliCommand(waitlist.id, state)} />
         </div>

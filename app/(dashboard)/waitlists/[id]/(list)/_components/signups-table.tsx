@@ -9,7 +9,7 @@ import { DataTableViewOptions } from "@/components/data-table/data-table-view-op
 import { formatCount } from "@/components/format";
 import { usePendingNavigation } from "@/components/pending-navigation";
 import { SearchBox } from "@/components/search-box";
-import { buttonClass, inputClass, mutedText } from "@/components/styles";
+import { inputClass, mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/dashboard/signup-table";
 import { SIGNUP_FILTERS } from "@/lib/domain/signups/filter";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
@@ -20,6 +20,7 @@ import { SignupDetails } from "./signup-details";
 import type { SignupListRow } from "./signup-list-row";
 import { ActiveFilters } from "./active-filters";
 import { SignupsEmptyState } from "./signups-empty-state";
+import { ExportLink } from "../../export/export-link";
 import { isFiltered, signupExportHref, signupTableHref, signupTableSearch } from "@/lib/dashboard/signup-table-url";
 
 /** How deep the table pages: `pages` at the current size, covering the first `rows` rows (lib/domain/list-params.ts). */
@@ -35,10 +36,12 @@ interface SignupsTableProps {
   state: SignupTableParams;
   pageSizes: readonly number[];
   reach: Reach;
+  /** The import page, for an admin: the empty waitlist's call to action. */
+  importHref?: string;
 }
 
 /** The toolbar, the active filters, one page of rows and the pagination (needs a PendingNavigationProvider). */
-export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach }: SignupsTableProps) {
+export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach, importHref }: SignupsTableProps) {
   const { isPending, navigate } = usePendingNavigation();
   const [columnVisibility, setColumnVisibility] = useState<ColumnVisibilityState>({});
   const [selected, setSelected] = useState<SignupListRow | null>(null);
@@ -76,9 +79,7 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
             </select>
           </label>
           <DataTableViewOptions table={table} />
-          <a href={signupExportHref(waitlistId, state)} download className={buttonClass}>
-            Export CSV
-          </a>
+          <ExportLink href={signupExportHref(waitlistId, state)} counts={counts} />
         </div>
       </div>
       <ActiveFilters waitlistId={waitlistId} state={state} />
@@ -102,7 +103,7 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
           headerCellClassName="whitespace-nowrap px-4 py-3"
           cellClassName="h-[45px] px-4 py-2 align-middle"
           onRowClick={setSelected}
-          empty={<SignupsEmptyState clearHref={`/waitlists/${waitlistId}`} filtered={filtered} page={state.page} reach={reach} firstPageHref={href({ page: 1 })} />}
+          empty={<SignupsEmptyState clearHref={`/waitlists/${waitlistId}`} filtered={filtered} page={state.page} reach={reach} firstPageHref={href({ page: 1 })} importHref={importHref} />}
         />
       </OpenSignupDetails>
 
