@@ -28,11 +28,8 @@ export function DateRangeFilter({ waitlistId, state }: { waitlistId: string; sta
 
   return (
     <form
-      role="group"
-      aria-labelledby={`${id}-legend`}
       action={`/waitlists/${waitlistId}`}
       method="get"
-      className="flex flex-col gap-1"
       onSubmit={(event) => {
         event.preventDefault();
         const form = new FormData(event.currentTarget);
@@ -40,27 +37,30 @@ export function DateRangeFilter({ waitlistId, state }: { waitlistId: string; sta
         navigate(signupTableHref(waitlistId, state, withDays(day("from"), day("to"))));
       }}
     >
-      <span id={`${id}-legend`} className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-300">
-        Signed up (UTC)
-      </span>
-      {hidden.map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <div key={shown} className="grid grid-cols-[auto_1fr] items-center gap-x-2 gap-y-1.5 text-sm">
-        <label htmlFor={`${id}-from`}>From</label>
-        <input id={`${id}-from`} type="date" name="from" defaultValue={range.from ?? ""} max={bounds.to || undefined} onChange={(event) => setBounds({ ...bounds, from: event.target.value })} className={`${inputClass} w-full min-w-0 py-1`} />
-        <label htmlFor={`${id}-to`}>To</label>
-        <input id={`${id}-to`} type="date" name="to" defaultValue={range.to ?? ""} min={bounds.from || undefined} onChange={(event) => setBounds({ ...bounds, to: event.target.value })} className={`${inputClass} w-full min-w-0 py-1`} />
-      </div>
-      <div className="mt-1 flex items-center gap-3">
-        <button type="submit" className={`${buttonClass} py-1`}>
-          Apply dates
-        </button>
-        {active ? (
-          <TransitionLink href={signupTableHref(waitlistId, state, withDays(undefined, undefined))} className={`${linkClass} text-sm`}>
-            Clear dates
-          </TransitionLink>
-        ) : null}
+      {/* The group is inside the form: a form may not take role="group" (axe: aria-allowed-role). */}
+      <div role="group" aria-labelledby={`${id}-legend`} className="flex flex-col gap-1">
+        <span id={`${id}-legend`} className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-300">
+          Signed up (UTC)
+        </span>
+        {hidden.map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <div key={shown} className="grid grid-cols-[auto_1fr] items-center gap-x-2 gap-y-1.5 text-sm">
+          <label htmlFor={`${id}-from`}>From</label>
+          <input id={`${id}-from`} type="date" name="from" defaultValue={range.from ?? ""} max={bounds.to || undefined} onChange={(event) => setBounds({ ...bounds, from: event.target.value })} className={`${inputClass} w-full min-w-0 py-1`} />
+          <label htmlFor={`${id}-to`}>To</label>
+          <input id={`${id}-to`} type="date" name="to" defaultValue={range.to ?? ""} min={bounds.from || undefined} onChange={(event) => setBounds({ ...bounds, to: event.target.value })} className={`${inputClass} w-full min-w-0 py-1`} />
+        </div>
+        <div className="mt-1 flex items-center gap-3">
+          <button type="submit" className={`${buttonClass} py-1`}>
+            Apply dates
+          </button>
+          {active ? (
+            <TransitionLink href={signupTableHref(waitlistId, state, withDays(undefined, undefined))} className={`${linkClass} text-sm`}>
+              Clear dates
+            </TransitionLink>
+          ) : null}
+        </div>
       </div>
     </form>
   );
