@@ -17,7 +17,7 @@ export function ViewOnlyBadge() {
           <code>npm run demo</code> prints one).
         </p>
         <p className="mt-2">
-          <Link href="/docs/dashboard#admins-and-dashboard-writes" prefetch={false} className={linkClass}>
+          <Link href="/docs/dashboard#admins-and-dashboard-writes" prefetch={false} className={`${linkClass} underline`}>
             About roles
           </Link>
         </p>

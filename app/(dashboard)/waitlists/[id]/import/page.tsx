@@ -26,7 +26,7 @@ export default async function ImportSignupsPage({ params }: { params: Promise<{ 
         column becomes what.
       </p>
       <p className="mt-2 text-sm">
-        <a href="/signups-template.csv" download="signups-template.csv" className={linkClass}>
+        <a href="/signups-template.csv" download="signups-template.csv" className={`${linkClass} underline`}>
           Download a template CSV
         </a>{" "}
         <span className={mutedText}>(every column the import reads, and two custom inputs)</span>
