@@ -3,7 +3,7 @@ import { Breadcrumbs, HOME_CRUMB } from "@/components/breadcrumbs";
 import Link from "next/link";
 import { DoneNotice } from "@/components/done-notice";
 import { ERASED_DATA_STILL_ON_DISK } from "@/lib/domain/signups/erase";
-import { buttonClass } from "@/components/styles";
+import { dangerLinkClass } from "@/components/styles";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { readInBackground } from "@/lib/dashboard/read-pool-client";
 import { FIND_LIMIT, MIN_CONTAINS_LENGTH, parseFindParams } from "./find-params";
@@ -36,7 +36,7 @@ export default async function FindPage({ searchParams }: Props) {
         <div className="mt-6 space-y-8">
           <FoundSignups heading="This exact address" matches={exact} more={false} empty={`No waitlist holds the address “${text}”.`} testId="found-exact" />
           {exact.length > 0 && sessionIsAdmin(session) ? (
-            <Link href={`/find/erase?email=${encodeURIComponent(text)}`} className={`${buttonClass} -mt-4`}>
+            <Link href={`/find/erase?email=${encodeURIComponent(text)}`} className={`${dangerLinkClass} -mt-4`}>
               Erase this address from every waitlist…
             </Link>
           ) : null}

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { formatDateTime } from "@/components/format";
-import { cardClass, linkClass, mutedText } from "@/components/styles";
+import { cardClass, dangerLinkClass, mutedText } from "@/components/styles";
 import type { ApiKeySummary, KeyStatus } from "@/lib/domain/keys/queries";
 
 const when = (iso: string | null, none: string) => (iso ? `${formatDateTime(new Date(iso))} UTC` : none);
@@ -44,7 +44,7 @@ export function KeysTable({ keys, sessionKeyId }: { keys: (ApiKeySummary & { sta
               <td className={`px-3 py-2 font-medium ${STATUS_CLASS[key.status]}`}>{key.status}</td>
               <td className="px-3 py-2">
                 {key.status === "active" ? (
-                  <Link href={`/keys/${key.id}/revoke`} prefetch={false} className={linkClass} aria-label={`Revoke ${key.name} (${key.prefix}…)`}>
+                  <Link href={`/keys/${key.id}/revoke`} prefetch={false} className={`${dangerLinkClass} px-2 py-1 text-xs`} aria-label={`Revoke ${key.name} (${key.prefix}…)`}>
                     Revoke
                   </Link>
                 ) : null}
