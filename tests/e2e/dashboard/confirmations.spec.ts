@@ -47,7 +47,10 @@ test("every destructive action is confirmed on its own page with the same red bu
     await expect(page.locator('input[name="confirm"]'), entry.button).toHaveCount(entry.typed ? 1 : 0);
   }
   expect(new Set(buttons.map((style) => JSON.stringify(style))).size).toBe(1);
-  expect(buttons[0]!.background).toBe("rgb(185, 28, 28)"); // red-700
+  // Red (Tailwind 4 computes lab(): a strongly positive a*), unlike Cancel.
+  const [, redness] = /^lab\(\S+ (-?[\d.]+)/.exec(buttons[0]!.background) ?? [];
+  expect(Number(redness), buttons[0]!.background).toBeGreaterThan(50);
+  expect(cancels[0]!.background).not.toBe(buttons[0]!.background);
   expect(new Set(cancels.map((style) => JSON.stringify(style))).size).toBe(1);
 });
 
