@@ -1,8 +1,9 @@
-import Form from "next/form";
 import Link from "next/link";
-import { focusRing, inputClass } from "@/components/styles";
+import { focusRing } from "@/components/styles";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { signOut } from "../signin/actions";
+import { HeaderSearch } from "./header-search";
+import { ViewOnlyBadge } from "./view-only-badge";
 
 // Pages only admins see (a view session gets a 404 there), so only admins get the links.
 const ADMIN_LINKS = [
@@ -39,22 +40,9 @@ export default async function DashboardLayout({ children }: { children: React.Re
               Find
             </Link>
           </nav>
-          <Form action="/find" role="search" aria-label="Find a person" className="hidden gap-2 sm:flex sm:flex-1 sm:justify-center">
-            <label htmlFor="header-find" className="sr-only">
-              Find a person by email, across all waitlists
-            </label>
-            <input
-              id="header-find"
-              type="search"
-              name="email"
-              maxLength={320}
-              placeholder="Find a person by email"
-              autoComplete="off"
-              spellCheck={false}
-              className={`${inputClass} w-full min-w-0 py-1 max-w-xs`}
-            />
-          </Form>
+          <HeaderSearch />
           <div className="flex items-center gap-3 text-sm">
+            {sessionIsAdmin(session) ? null : <ViewOnlyBadge />}
             <span className="hidden min-w-0 break-words text-zinc-600 sm:inline dark:text-zinc-400">
               Key <span className="font-medium text-zinc-900 dark:text-zinc-100">{session.key.name}</span>{" "}
               <code className="text-xs">{session.key.prefix}…</code>

@@ -18,6 +18,8 @@ export function SignInForm({ next }: { next: string }) {
           name="key"
           type="password"
           required
+          // The one thing to do on this page: type or paste a key.
+          autoFocus
           autoComplete="off"
           spellCheck={false}
           placeholder="wl_…"
@@ -26,7 +28,7 @@ export function SignInForm({ next }: { next: string }) {
           className={`${inputClass} mt-1 w-full font-mono`}
         />
         <p id="api-key-hint" className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
-          A key with the <code>waitlist:view</code> role, as issued by the operator.
+          A key with the <code>waitlist:view</code> role (reads) or <code>waitlist:admin</code> (also writes), as issued by the operator.
         </p>
       </div>
       {state.error ? (

@@ -312,7 +312,7 @@ const errorCodes = (Object.keys(ERROR_STATUS) as ErrorCode[])
 
 const description = `A read-only JSON API over the waitlists and signups of this Waitlist Admin. Clients are scripts: every behaviour below is part of the contract and is tested against the real server.
 
-Authentication: send an API key as \`Authorization: Bearer <key>\` (or \`X-API-Key: <key>\`); never in the query string. Keys are issued by the operator with the command-line tool (see the README). Every operation needs the role \`waitlist:view\`. A missing, malformed, unknown, revoked or expired key is a 401 with \`WWW-Authenticate: Bearer realm="waitlist"\` and the same body in every case; a valid key without the role is a 403.
+Authentication: send an API key as \`Authorization: Bearer <key>\` (or \`X-API-Key: <key>\`); never in the query string. Keys come from an admin: on the dashboard's API keys page (\`/keys\`, for a \`waitlist:admin\` session) or with the command-line tool (\`npm run cli -- keys create\`). Every operation needs the role \`waitlist:view\`. A missing, malformed, unknown, revoked or expired key is a 401 with \`WWW-Authenticate: Bearer realm="waitlist"\` and the same body in every case; a valid key without the role is a 403.
 
 Order of checks: method, then authentication, then role, then parameters, then the resource. So \`POST\` is a 405 even without a key, and a caller without a valid key learns nothing about ids or parameters.
 

@@ -1,42 +1,41 @@
-// `npm run demo`: check the port is free, build, migrate, seed the demo data, replace the demo key,
-// print where to go, then run the production server in the foreground.
+// `npm run demo`: check the port is free, build, migrate, seed the demo data, replace the demo keys,
+// print where to go, then run the production server in the foreground and print it again once it answers.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { getDb } from "@/db/client";
 import { env } from "@/lib/core/env";
 import { ensurePortFree } from "@/lib/http/listen";
-import { issueDemoKey } from "@/lib/seed/demo-key";
-import { seedDemoData } from "@/lib/seed/seed-demo";
+import { prepareDemo } from "./demo-banner";
+
+// The keys must stay on screen: no request log (a line per request, prefetches included) and no
+// telemetry notice from Next.js.
+const QUIET: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", REQUEST_LOG: "off" };
 
 /** Runs a command with our terminal; resolves with its exit code (1 when a signal ended it). */
-async function run(command: string, args: string[]): Promise<number> {
-  const child = spawn(command, args, { stdio: "inherit" });
+async function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const child = spawn(command, args, { stdio: "inherit", env });
   const [code] = (await once(child, "exit")) as [number | null];
   return code ?? 1;
 }
 
-function banner(databasePath: string, url: string, seedNote: string, key: string, revokedPrefixes: string[]): string {
-  const revoked = revokedPrefixes.map((prefix) => `  Revoked the previous demo key ${prefix}… (only its hash is stored, so it cannot be shown again).`);
-  return [
-    "",
-    `  Waitlist Admin demo (database ${databasePath}: ${seedNote})`,
-    "",
-    `  Dashboard:    ${url}`,
-    `  API key:      ${key}`,
-    `  Try the API:  curl -H "Authorization: Bearer ${key}" ${url}/v1/waitlist`,
-    "",
-    "  Sign in to the dashboard with this key (role waitlist:view). It is shown only now.",
-    ...revoked,
-    "  Stop the server with Ctrl+C.",
-    "",
-  ].join("\n");
+/** Whether the server at `url` came to answer (false once `gone` says it ended first). */
+async function answering(url: string, gone: () => boolean): Promise<boolean> {
+  while (!gone()) {
+    try {
+      if ((await fetch(`${url}/v1/openapi.json`)).ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
 }
 
 async function main(): Promise<void> {
   const { DATABASE_PATH, PORT, HOST } = env();
   // Before the build: building would overwrite the build folder of a server running there.
   await ensurePortFree(PORT, HOST);
-  const built = await run("npm", ["run", "build"]);
+  const built = await run("npm", ["run", "build"], QUIET);
   if (built !== 0) {
     console.error("error: the build failed (see above)");
     process.exitCode = built;
@@ -46,16 +45,17 @@ async function main(): Promise<void> {
   await ensurePortFree(PORT, HOST);
 
   const db = getDb();
-  const seeded = seedDemoData({}, db);
-  const { key, revoked } = issueDemoKey(db);
+  const url = `http://localhost:${PORT}`;
+  const banner = prepareDemo(db, { databasePath: DATABASE_PATH, url });
   db.$client.close();
+  console.log(banner.starting);
 
-  const seedNote =
-    seeded.waitlists_created > 0 ? `added ${seeded.waitlists_created} demo waitlists with ${seeded.signups_created} signups` : "demo data already present";
-  console.log(banner(DATABASE_PATH, `http://localhost:${PORT}`, seedNote, key.key, revoked.map((old) => old.prefix)));
-
-  // The production server of `npm start` (lib/server): request logs on stdout.
-  const server = spawn(process.execPath, ["--import", "tsx", "lib/server/main.ts"], { stdio: "inherit", env: { ...process.env, PORT: String(PORT) } });
+  // The production server of `npm start` (lib/server), quiet (QUIET above).
+  const server = spawn(process.execPath, ["--import", "tsx", "lib/server/main.ts"], { stdio: "inherit", env: { ...QUIET, PORT: String(PORT) } });
+  const gone = () => server.exitCode !== null || server.signalCode !== null;
+  void answering(`http://${HOST ?? "localhost"}:${PORT}`, gone).then((up) => {
+    if (up) console.log(banner.ready);
+  });
   let stopping = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {

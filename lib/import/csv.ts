@@ -1,6 +1,7 @@
 import type { Readable, TransformOptions } from "node:stream";
 import { CsvError, parse, type Options } from "csv-parse";
-import { BATCH_SIZE, csvLayout, csvRow, latestOf, MAX_RECORD_BYTES, toRecord, tooLargeRecord, type CsvLayout, type ImportRecord, type RowOptions } from "./row";
+import { csvLayout, type CsvLayout } from "@/lib/domain/signups/import-columns";
+import { BATCH_SIZE, csvRow, latestOf, MAX_RECORD_BYTES, toRecord, tooLargeRecord, type ImportRecord, type RowOptions } from "./row";
 
 const DEFAULT_DELIMITER = ",";
 

@@ -4,6 +4,7 @@ import { DAY_MS } from "@/lib/core/time";
 import { restoreNeutralized } from "@/lib/domain/signups/csv";
 import { parseInstant } from "@/lib/core/instant";
 import type { NewSignup } from "@/lib/domain/signups/queries";
+import { IMPORT_FIELDS, type CsvLayout } from "@/lib/domain/signups/import-columns";
 
 /** One validated signup, ready to insert (without createdAt it gets the import's time). */
 export type ImportRow = NewSignup;
@@ -30,7 +31,6 @@ export function tooLargeRecord(line: number): ImportRecord {
 
 const emailSchema = z.email().max(254);
 const EMPTY_INPUTS = "[]";
-export const SIGNUP_FIELDS = ["email", "verified", "referral", "custom_inputs", "created_at"] as const;
 
 /** How far past the import's time a created_at may be (clocks differ; a later date is a mistake). */
 export const CREATED_AT_TOLERANCE_MS = DAY_MS;
@@ -147,45 +147,6 @@ export function checkCreatedAt(value: unknown, latest: number): { createdAt: num
 
 const CSV_BOOLEANS: Record<string, boolean> = { true: true, false: false, "1": true, "0": false, yes: true, no: false, "": false };
 
-/** Maps a CSV header to column positions; extra columns become custom_inputs entries. */
-export interface CsvLayout {
-  email: number;
-  verified: number;
-  referral: number;
-  customInputs: number;
-  createdAt: number;
-  extras: { index: number; label: string }[];
-}
-
-/** The signup field a header cell names (any case, surrounding spaces ignored), if any. */
-function signupField(name: string): (typeof SIGNUP_FIELDS)[number] | undefined {
-  const lower = name.toLowerCase();
-  return SIGNUP_FIELDS.find((field) => field === lower);
-}
-
-/**
- * Header cells are trimmed; the signup fields match in any case (spreadsheet exports write "Email"),
- * and any other column keeps its name as written, as the label of its custom_inputs entries.
- */
-export function csvLayout(header: string[]): CsvLayout | { error: string } {
-  const names = header.map((name) => name.trim());
-  const empty = names.findIndex((name) => name === "");
-  if (empty !== -1) return { error: `column ${empty + 1} of the header has no name` };
-  const keys = names.map((name) => signupField(name) ?? name);
-  const repeated = keys.find((key, index) => keys.indexOf(key) !== index);
-  if (repeated) return { error: `the header names the column "${repeated}" twice` };
-  const email = keys.indexOf("email");
-  if (email === -1) return { error: `the header has no "email" column (expected ${SIGNUP_FIELDS.join(",")})` };
-  return {
-    email,
-    verified: keys.indexOf("verified"),
-    referral: keys.indexOf("referral"),
-    customInputs: keys.indexOf("custom_inputs"),
-    createdAt: keys.indexOf("created_at"),
-    extras: names.flatMap((label, index) => (signupField(label) ? [] : [{ index, label }])),
-  };
-}
-
 function csvBoolean(cells: string[], index: number, field: string): boolean | { error: string } {
   if (index === -1) return false;
   const cell = cells[index] ?? "";
@@ -253,7 +214,7 @@ function jsonBoolean(value: unknown, field: string): boolean | { error: string }
 export function objectRow(value: unknown, latest: number): ImportRow | { error: string } {
   if (!isPlainObject(value)) return { error: `expected a signup object (got ${quote(value)})` };
   const errors: string[] = [];
-  const unknown = Object.keys(value).filter((key) => !(SIGNUP_FIELDS as readonly string[]).includes(key));
+  const unknown = Object.keys(value).filter((key) => !(IMPORT_FIELDS as readonly string[]).includes(key));
   if (unknown.length > 0) errors.push(`unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((key) => `"${key}"`).join(", ")}`);
   const email = checkEmail(value.email);
   if ("error" in email) errors.push(email.error);

@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
+import { Breadcrumbs, HOME_CRUMB } from "@/components/breadcrumbs";
 import Link from "next/link";
 import { DoneNotice } from "@/components/done-notice";
 import { ERASED_DATA_STILL_ON_DISK } from "@/lib/domain/signups/erase";
-import { buttonClass } from "@/components/styles";
+import { dangerLinkClass } from "@/components/styles";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { readInBackground } from "@/lib/dashboard/read-pool-client";
 import { FIND_LIMIT, MIN_CONTAINS_LENGTH, parseFindParams } from "./find-params";
@@ -27,14 +28,15 @@ export default async function FindPage({ searchParams }: Props) {
     : [];
   return (
     <>
-      <h1 className="text-2xl font-semibold">Find a person</h1>
+      <Breadcrumbs trail={[HOME_CRUMB]} />
+      <h1 className="mt-1 text-2xl font-semibold">Find a person</h1>
       <DoneNotice done={query.done} messages={{ erased: "The address was erased from every waitlist.", "erased-on-disk": `The address was erased from every waitlist. ${ERASED_DATA_STILL_ON_DISK}` }} />
       <FinderForm value={text ?? ""} />
       {text === undefined ? null : (
         <div className="mt-6 space-y-8">
           <FoundSignups heading="This exact address" matches={exact} more={false} empty={`No waitlist holds the address “${text}”.`} testId="found-exact" />
           {exact.length > 0 && sessionIsAdmin(session) ? (
-            <Link href={`/find/erase?email=${encodeURIComponent(text)}`} className={`${buttonClass} -mt-4`}>
+            <Link href={`/find/erase?email=${encodeURIComponent(text)}`} className={`${dangerLinkClass} -mt-4`}>
               Erase this address from every waitlist…
             </Link>
           ) : null}

@@ -1,8 +1,11 @@
 import type { HttpMethod, OperationObject, ResponseObject } from "@/lib/api/openapi-types";
+import { focusRing } from "@/components/styles";
 import { CodeBlock, Prose } from "./prose";
 import { schemaText } from "./schema-text";
 
 const cell = "border-t border-zinc-200 px-3 py-2 align-top dark:border-zinc-800";
+// Parameters, responses and examples fold away, so that the page reads as a list of operations (a link to a part inside opens it).
+const summaryClass = `${focusRing} cursor-pointer rounded-sm`;
 const head = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400";
 
 export function operationAnchor(operation: OperationObject) {
@@ -25,7 +28,7 @@ function ResponseBody({ response }: { response: ResponseObject }) {
 
 export function OperationSection({ method, path, operation }: { method: HttpMethod; path: string; operation: OperationObject }) {
   return (
-    <section id={operationAnchor(operation)} aria-labelledby={`${operationAnchor(operation)}-title`} className="scroll-mt-6 space-y-5 border-t border-zinc-200 pt-8 dark:border-zinc-800">
+    <section id={operationAnchor(operation)} aria-labelledby={`${operationAnchor(operation)}-title`} className="scroll-mt-6 space-y-4 border-t border-zinc-200 pt-8 dark:border-zinc-800">
       <h2 id={`${operationAnchor(operation)}-title`} className="text-xl font-semibold">
         {operation.summary}
       </h2>
@@ -36,8 +39,10 @@ export function OperationSection({ method, path, operation }: { method: HttpMeth
       <Prose text={operation.description} />
 
       {operation.parameters.length > 0 && (
-        <div className="space-y-2">
-          <h3 className="font-semibold">Parameters</h3>
+        <details className="space-y-2">
+          <summary className={summaryClass}>
+            <h3 className="inline font-semibold">Parameters ({operation.parameters.length})</h3>
+          </summary>
           <div tabIndex={0} className="overflow-x-auto rounded-md border border-zinc-200 dark:border-zinc-800">
             <table className="w-full text-sm">
               <thead>
@@ -65,11 +70,13 @@ export function OperationSection({ method, path, operation }: { method: HttpMeth
               </tbody>
             </table>
           </div>
-        </div>
+        </details>
       )}
 
-      <div className="space-y-2">
-        <h3 className="font-semibold">Responses</h3>
+      <details className="space-y-2">
+        <summary className={summaryClass}>
+          <h3 className="inline font-semibold">Responses ({Object.keys(operation.responses).length})</h3>
+        </summary>
         <div tabIndex={0} className="overflow-x-auto rounded-md border border-zinc-200 dark:border-zinc-800">
           <table className="w-full text-sm">
             <thead>
@@ -92,14 +99,16 @@ export function OperationSection({ method, path, operation }: { method: HttpMeth
             </tbody>
           </table>
         </div>
-      </div>
+      </details>
 
-      <div className="space-y-3">
-        <h3 className="font-semibold">Examples</h3>
+      <details className="space-y-3">
+        <summary className={summaryClass}>
+          <h3 className="inline font-semibold">Examples ({operation["x-codeSamples"].length})</h3>
+        </summary>
         {operation["x-codeSamples"].map((sample) => (
           <CodeBlock key={sample.label} label={sample.label} code={sample.source} />
         ))}
-      </div>
+      </details>
     </section>
   );
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { curlSetup } from "@/lib/api/openapi";
 import { openApiDocument } from "@/lib/api/route-table";
+import { focusRing } from "@/components/styles";
 import { requestOrigin } from "@/lib/http/origin";
 import type { HttpMethod, JsonSchema, OperationObject, ResponseObject } from "@/lib/api/openapi-types";
 import { OperationSection, operationAnchor } from "./operation-section";
@@ -32,17 +33,9 @@ export default async function ApiReferencePage() {
   const problem = components.schemas.Problem as { properties: { code: { enum: string[] }; status: JsonSchema } };
   const origin = requestOrigin(await headers());
   return (
-    <main className="mx-auto max-w-4xl space-y-10 px-4 py-10 sm:px-6">
+    <div className="space-y-10">
       <header className="space-y-3">
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          <a className="text-blue-700 underline dark:text-blue-400" href="/docs">
-            Documentation
-          </a>{" "}
-          · <a className="text-blue-700 underline dark:text-blue-400" href="/docs/using-the-api">
-            Using the API
-          </a>{" "}
-          · Version {info.version}
-        </p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">Version {info.version}</p>
         <h1 className="text-3xl font-semibold">{info.title} reference</h1>
         <p>
           The machine-readable contract is{" "}
@@ -105,13 +98,15 @@ export default async function ApiReferencePage() {
         </dl>
       </section>
 
-      <section aria-labelledby="schemas" className="space-y-6 border-t border-zinc-200 pt-8 dark:border-zinc-800">
+      <section aria-labelledby="schemas" className="space-y-3 border-t border-zinc-200 pt-8 dark:border-zinc-800">
         <h2 id="schemas" className={sectionTitle}>
           Objects
         </h2>
         {Object.entries(components.schemas).map(([name, schema]) => (
-          <div key={name} id={`schema-${name}`} className="space-y-2">
-            <h3 className="font-semibold">{name}</h3>
+          <details key={name} id={`schema-${name}`} className="space-y-2">
+            <summary className={`${focusRing} cursor-pointer rounded-sm`}>
+              <h3 className="inline font-semibold">{name}</h3>
+            </summary>
             {typeof schema.description === "string" && <Prose text={schema.description} />}
             <ul className="space-y-2">
               {Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).map(([field, property]) => (
@@ -125,7 +120,7 @@ export default async function ApiReferencePage() {
                 </li>
               ))}
             </ul>
-          </div>
+          </details>
         ))}
       </section>
 
@@ -140,6 +135,6 @@ export default async function ApiReferencePage() {
           </div>
         ))}
       </section>
-    </main>
+    </div>
   );
 }

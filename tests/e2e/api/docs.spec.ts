@@ -9,6 +9,17 @@ test.describe("the API reference without JavaScript", () => {
     const response = await page.goto("/docs/api");
     expect(response?.status()).toBe(200);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Waitlist API reference");
+    // Inside the docs' frame: the app's name leads back, every docs page is one click away, and the reference is the main landmark.
+    const frame = page.getByRole("navigation", { name: "Documentation" });
+    await expect(frame.getByRole("link", { name: "Waitlist Admin" })).toHaveAttribute("href", "/");
+    await expect(frame.getByRole("link", { name: "Using the API" })).toBeVisible();
+    await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toBeVisible();
+    // Keys come from the dashboard's Keys page as well as the CLI.
+    await expect(page.getByText("API keys page (/keys").first()).toBeVisible();
+    // Folded, the page is a list of operations: parameters, responses, examples and objects open on demand (natively, without JavaScript).
+    await page.setViewportSize({ width: 1440, height: 900 });
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(7000);
+    for (const summary of await page.locator("summary").all()) await summary.click();
     for (const summary of ["Get all waitlists", "Get one waitlist", "Get all signups"]) {
       const section = page.getByRole("region", { name: summary });
       await expect(section).toBeVisible();

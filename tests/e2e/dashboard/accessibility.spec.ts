@@ -2,8 +2,10 @@ import AxeBuilder from "@axe-core/playwright";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { DOCS_PAGES } from "@/app/docs/(guide)/pages";
 import { listSignupRows } from "@/lib/domain/signups/queries";
-import { createFixtureWaitlist, createKey, signIn } from "../support/support";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { createFixtureWaitlist, createKey, signIn, unique } from "../support/support";
 
 // Every page, in light and dark mode: no serious or critical axe violation, nothing wider than a
 // 375 px phone, and a screenshot at desktop and phone width (written to the test's output folder,
@@ -118,3 +120,68 @@ test("the signups table can be worked with the keyboard alone, with a visible fo
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog")).toBeHidden();
 });
+
+// The sweep (issue 21): every page, as an admin and as a viewer (where a viewer may go), at a desktop
+// and a phone size, with no axe violation of any impact under WCAG 2.2 A/AA and axe's best practices.
+
+const SWEEP_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
+const SWEEP_SIZES = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+
+async function expectNoViolations(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).withTags(SWEEP_TAGS).analyze();
+  expect(
+    results.violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`),
+    label,
+  ).toEqual([]);
+}
+
+type Role = "admin" | "viewer";
+const sweep: { name: string; path: () => string; roles: readonly Role[] | "signed-out"; heading?: boolean }[] = [];
+let emptyPath = "";
+let signupErasePath = "";
+let findErasePath = "";
+test.beforeAll(() => {
+  emptyPath = `/waitlists/${createWaitlist({ name: unique("Empty list"), website: "https://empty.example" }).id}`;
+  signupErasePath = `${signupPath}/erase`;
+  findErasePath = `/find/erase?email=${encodeURIComponent(listSignupRows({ scope: { waitlistId: waitlistPath.split("/")[2]! }, offset: 1, limit: 1 })[0]!.email)}`;
+});
+const BOTH = ["admin", "viewer"] as const;
+const ADMIN = ["admin"] as const;
+sweep.push(
+  { name: "sign-in", path: () => "/signin?next=/", roles: "signed-out" },
+  { name: "overview", path: () => "/", roles: BOTH },
+  { name: "new waitlist", path: () => "/waitlists/new", roles: ADMIN },
+  { name: "waitlist", path: () => waitlistPath, roles: BOTH },
+  { name: "waitlist, filtered", path: () => `${waitlistPath}?verified=true&created_since=2020-01-01&input.Role=Engineer`, roles: BOTH },
+  { name: "waitlist, empty", path: () => emptyPath, roles: BOTH },
+  { name: "signup", path: () => signupPath, roles: BOTH },
+  { name: "edit", path: () => `${waitlistPath}/edit`, roles: ADMIN },
+  { name: "delete", path: () => `${waitlistPath}/delete`, roles: ADMIN },
+  { name: "import", path: () => `${waitlistPath}/import`, roles: ADMIN },
+  { name: "find", path: () => "/find?email=ann.", roles: BOTH },
+  { name: "erase signup", path: () => signupErasePath, roles: ADMIN },
+  { name: "erase address", path: () => findErasePath, roles: ADMIN },
+  { name: "keys", path: () => "/keys", roles: ADMIN },
+  { name: "revoke key", path: () => `/keys/${createKey().id}/revoke`, roles: ADMIN },
+  { name: "audit", path: () => "/audit", roles: ADMIN },
+  { name: "admin page for a viewer (404)", path: () => "/keys", roles: ["viewer"] },
+  { name: "not found", path: () => "/waitlists/00000000-0000-4000-8000-000000000000", roles: BOTH },
+  ...DOCS_PAGES.map(([href, label]) => ({ name: `docs: ${label}`, path: () => href, roles: BOTH })),
+);
+
+for (const entry of sweep) {
+  for (const role of entry.roles === "signed-out" ? (["signed out"] as const) : entry.roles) {
+    test(`axe sweep: ${entry.name} as ${role}, at 1440×900 and 390×844, has no violation`, async ({ page, context }) => {
+      if (role !== "signed out") await signIn(context, role === "admin" ? ["waitlist:admin"] : ["waitlist:view"]);
+      for (const size of SWEEP_SIZES) {
+        await page.setViewportSize(size);
+        await page.goto(entry.path());
+        await settled(page);
+        await expectNoViolations(page, `${entry.name} as ${role} at ${size.width}×${size.height}`);
+      }
+    });
+  }
+}

@@ -76,6 +76,8 @@ test("every link in the docs resolves: pages answer 200 and #anchors name an ele
 
 for (const scheme of ["light", "dark"] as const) {
   test(`the docs pages in ${scheme} mode are accessible and fit a phone`, async ({ page }) => {
+    // Sixteen axe runs over long pages: 40–60 s on a busy 2-core machine.
+    test.setTimeout(120_000);
     await page.emulateMedia({ colorScheme: scheme });
     for (const [path] of GUIDE) {
       await page.setViewportSize({ width: 1280, height: 900 });

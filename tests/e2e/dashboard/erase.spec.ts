@@ -67,6 +67,12 @@ test.describe("an admin", () => {
     await expect(goes.getByRole("link", { name: first.name })).toBeVisible();
     await expect(goes.getByRole("link", { name: second.name })).toBeVisible();
 
+    // Erasing from several waitlists asks for the address typed again, like deleting a waitlist asks for its name.
+    await page.getByLabel("Type the address to confirm").fill("someone.else@example.com");
+    await page.getByRole("button", { name: "Erase 2 signups" }).click();
+    await expect(page.getByTestId("confirm-mismatch")).toHaveText("The address you typed is not this address: nothing was erased.");
+    expect(findSignupsByEmail({ email: person, limit: 10 })).toHaveLength(2);
+    await page.getByLabel("Type the address to confirm").fill(` ${person.toUpperCase()} `);
     await page.getByRole("button", { name: "Erase 2 signups" }).click();
     await expect(page).toHaveURL("/find?done=erased");
     await expect(page.getByTestId("done-notice")).toHaveText("The address was erased from every waitlist.");
@@ -107,7 +113,7 @@ test("a view key sees no erase control, and its forged erasures get 403", async 
   }
   for (const [path, form] of [
     [`/waitlists/${first.id}/signups/${id}/erase/confirm`, {}],
-    ["/find/erase/confirm", { email: person }],
+    ["/find/erase/confirm", { email: person, confirm: person }],
   ] as const) {
     expect((await page.request.post(path, { form, headers: { Origin: baseURL }, maxRedirects: 0 })).status(), path).toBe(403);
   }
@@ -119,7 +125,7 @@ test("a cross-origin erasure with an admin session is refused", async ({ context
   const { person, first, idIn } = fixture();
   for (const [path, form] of [
     [`/waitlists/${first.id}/signups/${idIn(first.id)}/erase/confirm`, {}],
-    ["/find/erase/confirm", { email: person }],
+    ["/find/erase/confirm", { email: person, confirm: person }],
   ] as const) {
     expect((await page.request.post(path, { form, headers: { Origin: "http://evil.example" }, maxRedirects: 0 })).status(), path).toBe(403);
   }

@@ -33,6 +33,9 @@ test("the header search lists every waitlist holding the address, then addresses
   await field.press("Enter");
   await expect(page).toHaveURL(`/find?email=${encodeURIComponent(person)}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Find a person");
+  // One search box on the finder's page: its own, holding the address (the header's is left out).
+  await expect(page.getByRole("searchbox")).toHaveCount(1);
+  await expect(page.getByRole("searchbox", { name: "Email address or part of one" })).toHaveValue(person);
 
   const exact = page.getByTestId("found-exact");
   await expect(exact.locator("tbody tr")).toHaveCount(2);

@@ -177,3 +177,39 @@ test.describe("a server with a 4 KB limit", () => {
     expect(listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 0, limit: 10 }, db).map((row) => row.email)).toEqual(["small@limit.example"]);
   });
 });
+
+test("before importing, the page shows which column becomes what and the first rows; the template downloads; the one progress bar never goes back", async ({ page, context }) => {
+  await signIn(context, ["waitlist:admin"]);
+  const waitlist = newWaitlist();
+  await page.goto(`/waitlists/${waitlist.id}/import`);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download a template CSV" }).click()]);
+  expect(download.suggestedFilename()).toBe("signups-template.csv");
+  const template = Buffer.concat(await (await download.createReadStream()).toArray()).toString("utf8");
+  expect(template.split("\n")[0]).toBe("email,verified,referral,created_at,custom_inputs,company,role");
+
+  const rows = Array.from({ length: 40_000 }, (_, index) => `person.${index}@bar.example,${index % 2 === 0},no,2025-01-01,Company ${index % 7}`);
+  const csv = `Email,verified,referral,created_at,company\n${rows.join("\n")}\n`;
+  await page.getByLabel("File (.csv, .json, .ndjson)").setInputFiles({ name: "people.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  const mapping = page.getByTestId("import-mapping");
+  await expect(mapping.getByRole("row").nth(1)).toHaveText(/Becomesemailverifiedreferralcreated_atcustom input “company”/);
+  await expect(mapping.locator("tbody tr")).toHaveCount(5);
+  await expect(mapping.locator("tbody tr").first()).toContainText("person.0@bar.example");
+
+  // Every value the bar shows, as it changes.
+  await page.evaluate(() => {
+    const seen: number[] = [];
+    (window as unknown as { seen: number[] }).seen = seen;
+    new MutationObserver(() => {
+      const bar = document.querySelector('[role="progressbar"][aria-label="Import progress"]');
+      const value = bar ? Number(bar.getAttribute("aria-valuenow")) : undefined;
+      if (value !== undefined && value !== seen.at(-1)) seen.push(value);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuenow"] });
+  });
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByTestId("import-result")).toContainText("Imported 40,000 · skipped 0 duplicates", { timeout: 30_000 });
+  await expect(page.getByTestId("import-preview")).toHaveCount(0);
+  const seen = await page.evaluate(() => (window as unknown as { seen: number[] }).seen);
+  expect(seen.length, `values seen: ${seen.join(", ")}`).toBeGreaterThan(1);
+  expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  expect(seen.at(-1)).toBeGreaterThanOrEqual(90);
+});

@@ -3,6 +3,7 @@ import { listApiKeys, verifyApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries"
 import { listAudit, recordAudit } from "@/lib/domain/audit/log";
 import { createSession } from "@/lib/domain/sessions";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { baseURL, createKey, forbidDialogs, signIn, unique } from "../support/support";
 
 // Keys and the audit log in the dashboard (admins only), and the rules every dashboard write
@@ -264,4 +265,39 @@ test("the audit page lists rows newest first, filters by action and actor, and p
   const response = await page.goto(`/audit?action=key.steal&actor=${encodeURIComponent(actor.keyName)}&before=x`);
   expect(response!.status()).toBe(200);
   await expect(rows).toHaveCount(50);
+});
+
+test("audit rows name their waitlist or key with a link, say what was erased or deleted in plain text, format numbers, and keep ids on one line", async ({ page, context }) => {
+  const admin = await signIn(context, ["waitlist:admin"]);
+  const actor = { keyId: admin.id, keyName: admin.name };
+  const waitlist = createWaitlist({ name: unique("Audited list"), website: "https://audited.example" });
+  const gone = "00000000-0000-4000-8000-00000000dead";
+  const hash = "ab".repeat(32);
+  recordAudit({ actor, action: "signups.import", target: waitlist.id, summary: "imported 300000 signups, skipped 1234 duplicates (a CSV file)" });
+  recordAudit({ actor, action: "waitlist.delete", target: gone, summary: "deleted \"Old list\" and its 12000 signups" });
+  recordAudit({ actor, action: "signup.erase", target: hash, summary: "erased 2 signups from 2 waitlists" });
+  recordAudit({ actor, action: "key.create", target: admin.id, summary: `created key "${admin.name}" ${admin.prefix}… (waitlist:admin; never expires)` });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/audit?actor=${encodeURIComponent(admin.id)}`);
+  const rows = page.getByTestId("audit-table").locator("tbody tr");
+  await expect(rows).toHaveCount(4);
+  const [key, erase, deleted, imported] = [rows.nth(0), rows.nth(1), rows.nth(2), rows.nth(3)];
+
+  await expect(imported.getByRole("link", { name: waitlist.name })).toHaveAttribute("href", `/waitlists/${waitlist.id}`);
+  await expect(imported).toContainText("imported 300,000 signups, skipped 1,234 duplicates");
+  await expect(deleted.getByTestId("audit-target")).toHaveText(/^deleted waitlist 00000000…$/);
+  await expect(deleted.getByTestId("audit-target").getByRole("link")).toHaveCount(0);
+  await expect(deleted).toContainText("its 12,000 signups");
+  await expect(erase.getByTestId("audit-target")).toHaveText("erased address abababab…");
+  await expect(erase.getByTestId("audit-target").getByRole("link")).toHaveCount(0);
+  await expect(erase.getByTitle(hash)).toBeVisible();
+  await expect(key.getByRole("link", { name: admin.name })).toHaveAttribute("href", `/keys#key-${admin.id}`);
+  // Ids and hashes are shortened to one line each, the whole value in their title.
+  for (const cell of [erase.getByTitle(hash), key.getByTestId("audit-target").getByTitle(admin.id), key.locator("td").nth(1).getByTitle(admin.id)]) {
+    const box = (await cell.boundingBox())!;
+    expect(box.height, "one line").toBeLessThan(24);
+  }
+  await key.getByRole("link", { name: admin.name }).click();
+  await expect(page).toHaveURL(`/keys#key-${admin.id}`);
+  await expect(page.locator(`#key-${admin.id}`)).toBeVisible();
 });

@@ -90,7 +90,7 @@ test.describe("an admin", () => {
 
     await page.getByLabel(/Type the waitlist's name/).fill(waitlist.name.toLowerCase());
     await page.getByRole("button", { name: "Delete this waitlist and its signups" }).click();
-    await expect(page.getByTestId("name-mismatch")).toHaveText("The name you typed is not the waitlist's name: nothing was deleted.");
+    await expect(page.getByTestId("confirm-mismatch")).toHaveText("The name you typed is not the waitlist's name: nothing was deleted.");
     expect(getWaitlist(waitlist.id)).toBeDefined();
 
     await page.getByLabel(/Type the waitlist's name/).fill(waitlist.name);

@@ -194,7 +194,9 @@ test(`the dashboard, /v1 (stream and Link walk), the CSV export and the CLI expo
     await expect(page.getByTestId("figure-total"), label).toHaveText(formatCount(expected.length));
     const apiUrl = (await page.getByTestId("api-url").textContent())!;
     const cliCommand = (await page.getByTestId("api-cli").textContent())!;
-    const exportHref = (await page.getByRole("link", { name: "Export CSV" }).getAttribute("href"))!;
+    const exportLink = page.getByTestId("export-csv");
+    await expect(exportLink, label).toHaveText(`Export ${formatCount(expected.length)} ${expected.length === 1 ? "row" : "rows"} as CSV`);
+    const exportHref = (await exportLink.getAttribute("href"))!;
     expect(new URL(apiUrl).search, label).toBe(query ? `?${query}` : "");
     expect(exportHref, label).toBe(`/waitlists/${waitlistId}/export${query ? `?${query}` : ""}`);
     expect(await dashboardEmails(page, path, expected.length), label).toEqual(expected.map((signup) => signup.email).reverse());

@@ -179,10 +179,13 @@ test("columns can be hidden and a row opens the detail view of its custom inputs
 
 test("the CSV export holds the complete filtered set", async ({ page }) => {
   await page.goto(`${base}?verified=true&referral=false&page=2&sort=email`);
+  const total = counts({ waitlistId: waitlist.id, verified: true, referral: false }).total;
+  // The button says how many rows it exports; the file's name, which filters made it.
+  const button = page.getByRole("link", { name: `Export ${formatCount(total)} rows as CSV` });
   const downloadPromise = page.waitForEvent("download");
-  await page.getByRole("link", { name: "Export CSV" }).click();
+  await button.click();
   const download = await downloadPromise;
-  expect(download.suggestedFilename()).toMatch(/^fixture-list-.*-signups-\d{4}-\d{2}-\d{2}\.csv$/);
+  expect(download.suggestedFilename()).toMatch(/^fixture-list-[a-z0-9]+-verified-not-referral-\d{4}-\d{2}-\d{2}\.csv$/);
   const text = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8"));
   const records = parse(text, { columns: true }) as Record<string, string>[];
   const expected = [...signupRowBatches({ waitlistId: waitlist.id, verified: true, referral: false })].flat();
@@ -205,7 +208,7 @@ test("the CSV export protects spreadsheets from formulas and follows the search"
     .run(list.id, "=HYPERLINK(\"x\")@evil.com", JSON.stringify([{ label: "a,b", value: 'say "hi"' }]), 1000, list.id, "plain@example.com", 2000);
   const response = await page.request.get(`/waitlists/${list.id}/export?email_contains=hyperlink`);
   expect(response.headers()["content-type"]).toBe("text/csv; charset=utf-8");
-  expect(response.headers()["content-disposition"]).toMatch(/^attachment; filename="formula-list-signups-/);
+  expect(response.headers()["content-disposition"]).toMatch(/^attachment; filename="formula-list-email-contains-hyperlink-\d{4}-\d{2}-\d{2}\.csv"$/);
   const records = parse(await response.text(), { columns: true }) as Record<string, string>[];
   expect(records).toEqual([
     { email: "'=HYPERLINK(\"x\")@evil.com", verified: "true", referral: "false", custom_inputs: '[{"label":"a,b","value":"say \\"hi\\""}]', created_at: new Date(1000).toISOString() },
@@ -237,6 +240,17 @@ test("a list without signups says so", async ({ page }) => {
   await expect(page.getByText("This waitlist has no signups yet.")).toBeVisible();
   await expect(page.getByTestId("figure-total")).toHaveText("0");
   await expect(page.getByTestId("figure-verified")).toHaveText("0");
+  // The call to import signups is for admins only.
+  await expect(page.getByRole("link", { name: "Import signups" })).toHaveCount(0);
+});
+
+test("an empty list offers an admin to import signups", async ({ page, context }) => {
+  await signIn(context, ["waitlist:admin"]);
+  const empty = createWaitlist({ name: "Nobody yet either", website: "https://n.example.com" });
+  await page.goto(`/waitlists/${empty.id}`);
+  await expect(page.getByRole("link", { name: "Export 0 rows as CSV" })).toBeVisible();
+  await page.getByRole("link", { name: "Import signups" }).click();
+  await expect(page).toHaveURL(`/waitlists/${empty.id}/import`);
 });
 
 test("unknown and malformed waitlist ids get a real 404", async ({ page }) => {

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { formatDateTime } from "@/components/format";
-import { cardClass, linkClass, mutedText } from "@/components/styles";
+import { cardClass, dangerLinkClass, mutedText } from "@/components/styles";
 import type { ApiKeySummary, KeyStatus } from "@/lib/domain/keys/queries";
 
 const when = (iso: string | null, none: string) => (iso ? `${formatDateTime(new Date(iso))} UTC` : none);
@@ -29,7 +29,7 @@ export function KeysTable({ keys, sessionKeyId }: { keys: (ApiKeySummary & { sta
         </thead>
         <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
           {keys.map((key) => (
-            <tr key={key.id} data-key-id={key.id}>
+            <tr key={key.id} id={`key-${key.id}`} data-key-id={key.id} className="target:bg-amber-50 dark:target:bg-amber-950">
               <th scope="row" className="px-3 py-2 font-medium">
                 {key.name}
                 {key.id === sessionKeyId ? <span className={`ml-2 text-xs font-normal ${mutedText}`}>(this session)</span> : null}
@@ -44,7 +44,7 @@ export function KeysTable({ keys, sessionKeyId }: { keys: (ApiKeySummary & { sta
               <td className={`px-3 py-2 font-medium ${STATUS_CLASS[key.status]}`}>{key.status}</td>
               <td className="px-3 py-2">
                 {key.status === "active" ? (
-                  <Link href={`/keys/${key.id}/revoke`} prefetch={false} className={linkClass} aria-label={`Revoke ${key.name} (${key.prefix}…)`}>
+                  <Link href={`/keys/${key.id}/revoke`} prefetch={false} className={`${dangerLinkClass} px-2 py-1 text-xs`} aria-label={`Revoke ${key.name} (${key.prefix}…)`}>
                     Revoke
                   </Link>
                 ) : null}

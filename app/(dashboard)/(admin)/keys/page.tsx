@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Breadcrumbs, HOME_CRUMB } from "@/components/breadcrumbs";
 import { DoneNotice } from "@/components/done-notice";
 import { mutedText } from "@/components/styles";
 import { requireAdminSession } from "@/lib/dashboard/auth";
@@ -18,7 +19,8 @@ export default async function KeysPage({ searchParams }: Props) {
   const { done } = await searchParams;
   return (
     <>
-      <h1 className="text-2xl font-semibold">API keys</h1>
+      <Breadcrumbs trail={[HOME_CRUMB]} />
+      <h1 className="mt-1 text-2xl font-semibold">API keys</h1>
       <p className={`mt-1 text-sm ${mutedText}`}>
         Keys authorize the <code>/v1</code> API and sign in to this dashboard. Only a hash of each key is stored: a key is shown once, when it is created.
       </p>

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import { Breadcrumbs, HOME_CRUMB } from "@/components/breadcrumbs";
 import Link from "next/link";
-import { dangerButtonClass, linkClass, mutedText } from "@/components/styles";
+import { ConfirmForm } from "@/components/confirm-form";
+import { linkClass, mutedText } from "@/components/styles";
 import { requireAdminSession } from "@/lib/dashboard/auth";
 import { signupsWithAddress } from "@/lib/domain/signups/erase";
 import { parseFindParams } from "../find-params";
@@ -13,11 +15,14 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 // The confirmation of an erasure of an address from every waitlist: every signup that goes.
 export default async function EraseAddressPage({ searchParams }: Props) {
   await requireAdminSession();
-  const email = parseFindParams(await searchParams);
+  const query = await searchParams;
+  const email = parseFindParams(query);
+  const mismatch = query.error === "confirm";
   const signups = email ? signupsWithAddress(email) : [];
   return (
     <>
-      <h1 className="break-all text-2xl font-semibold">{email ? `Erase ${email} from every waitlist?` : "Erase an address"}</h1>
+      <Breadcrumbs trail={[HOME_CRUMB, [`/find?email=${encodeURIComponent(email ?? "")}`, "Find a person"]]} />
+      <h1 className="mt-1 break-all text-2xl font-semibold">{email ? `Erase ${email} from every waitlist?` : "Erase an address"}</h1>
       {signups.length === 0 ? (
         <p className={`mt-4 text-sm ${mutedText}`}>
           No waitlist holds this address: there is nothing to erase.{" "}
@@ -39,15 +44,14 @@ export default async function EraseAddressPage({ searchParams }: Props) {
           <p className={`mt-4 max-w-2xl text-sm ${mutedText}`}>
             The audit log records the erasure with a keyed hash of the address, never the address. CSV files exported before and database backups keep their copies.
           </p>
-          <form method="post" action="/find/erase/confirm" className="mt-6 flex items-center gap-4">
-            <input type="hidden" name="email" value={email} />
-            <button type="submit" className={dangerButtonClass}>
-              Erase {signups.length} signup{signups.length === 1 ? "" : "s"}
-            </button>
-            <Link href={`/find?email=${encodeURIComponent(email ?? "")}`} className={`${linkClass} text-sm`}>
-              Cancel
-            </Link>
-          </form>
+          <ConfirmForm
+            action="/find/erase/confirm"
+            hidden={{ email: email ?? "" }}
+            typed={{ label: "Type the address to confirm" }}
+            mismatch={mismatch ? "The address you typed is not this address: nothing was erased." : undefined}
+            submit={`Erase ${signups.length} signup${signups.length === 1 ? "" : "s"}`}
+            cancelHref={`/find?email=${encodeURIComponent(email ?? "")}`}
+          />
         </>
       )}
     </>

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CopyButton } from "@/components/copy-button";
-import { buttonClass, mutedText } from "@/components/styles";
+import { buttonClass, dangerLinkClass, mutedText } from "@/components/styles";
 import { WebsiteLink } from "@/components/website-link";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { Breadcrumb } from "../breadcrumb";
@@ -34,7 +34,7 @@ export default async function WaitlistHeaderLayout({ params, children }: { param
             <Link href={`/waitlists/${waitlist.id}/edit`} className={buttonClass}>
               Edit
             </Link>
-            <Link href={`/waitlists/${waitlist.id}/delete`} className={buttonClass}>
+            <Link href={`/waitlists/${waitlist.id}/delete`} className={dangerLinkClass}>
               Delete…
             </Link>
           </div>

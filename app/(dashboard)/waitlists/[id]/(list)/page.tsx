@@ -84,6 +84,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
             pageSizes={DASHBOARD_PAGE_SIZES}
             reach={{ pages: reachablePages, rows: MAX_PAGED_ROWS }}
             canErase={sessionIsAdmin(session)}
+            importHref={sessionIsAdmin(session) ? `/waitlists/${waitlist.id}/import` : undefined}
           />
           <ApiBox url={apiUrl} cli={signupCliCommand(waitlist.id, state)} />
         </div>

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { formatCount } from "@/components/format";
-import { dangerButtonClass, inputClass, linkClass, mutedText } from "@/components/styles";
+import { ConfirmForm } from "@/components/confirm-form";
+import { mutedText } from "@/components/styles";
 import { requireAdminSession } from "@/lib/dashboard/auth";
 import { countSignups } from "@/lib/domain/signups/counts";
 import { Breadcrumb } from "../breadcrumb";
@@ -35,27 +35,19 @@ export default async function DeleteWaitlistPage({ params, searchParams }: Props
         </ul>
         <p className={mutedText}>It cannot be undone. CSV files exported before and database backups keep their copies.</p>
       </div>
-      <form method="post" action={`/waitlists/${waitlist.id}/delete/confirm`} className="mt-6 grid max-w-2xl gap-3">
-        <label className="grid gap-1 text-sm font-medium">
-          <span>
-            Type the waitlist&apos;s name, <strong className="break-words">{waitlist.name}</strong>, to confirm
-          </span>
-          <input name="confirm" required maxLength={200} autoComplete="off" spellCheck={false} aria-invalid={mismatch || undefined} className={`${inputClass} w-full max-w-md`} />
-        </label>
-        {mismatch ? (
-          <p role="alert" data-testid="name-mismatch" className="text-sm text-red-700 dark:text-red-400">
-            The name you typed is not the waitlist&apos;s name: nothing was deleted.
-          </p>
-        ) : null}
-        <div className="flex items-center gap-4">
-          <button type="submit" className={dangerButtonClass}>
-            Delete this waitlist and its signups
-          </button>
-          <Link href={`/waitlists/${waitlist.id}`} className={`${linkClass} text-sm`}>
-            Cancel
-          </Link>
-        </div>
-      </form>
+      <ConfirmForm
+        action={`/waitlists/${waitlist.id}/delete/confirm`}
+        typed={{
+          label: (
+            <>
+              Type the waitlist&apos;s name, <strong className="break-words">{waitlist.name}</strong>, to confirm
+            </>
+          ),
+        }}
+        mismatch={mismatch ? "The name you typed is not the waitlist's name: nothing was deleted." : undefined}
+        submit="Delete this waitlist and its signups"
+        cancelHref={`/waitlists/${waitlist.id}`}
+      />
     </>
   );
 }

@@ -1,22 +1,12 @@
 import { requireSession } from "@/lib/dashboard/auth";
 import { SESSION_ID_HEADER } from "@/lib/dashboard/budget";
 import { EXPORT_SLOTS, EXPORTS_PER_SESSION, releasingWhenDone } from "@/lib/dashboard/export-slots";
+import { exportFileName } from "@/lib/dashboard/export-file-name";
 import { serverLimits } from "@/lib/http/limits";
 import { parseSignupTableParams } from "@/lib/dashboard/signup-table";
 import { tableScope } from "@/lib/dashboard/signup-table-url";
 import { signupCsvStream } from "@/lib/domain/signups/csv";
 import { findWaitlist } from "../find-waitlist";
-
-function fileSlug(name: string): string {
-  return (
-    name
-      .normalize("NFKD")
-      .replace(/[^A-Za-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
-      .toLowerCase()
-      .slice(0, 60) || "waitlist"
-  );
-}
 
 const TEXT = { "content-type": "text/plain; charset=utf-8" };
 
@@ -27,7 +17,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   const waitlist = findWaitlist((await params).id);
   if (!waitlist) return new Response("No waitlist has this id.\n", { status: 404, headers: TEXT });
   const state = parseSignupTableParams(Object.fromEntries(new URL(request.url).searchParams));
-  const filename = `${fileSlug(waitlist.name)}-signups-${new Date().toISOString().slice(0, 10)}.csv`;
+  const filename = exportFileName(waitlist.name, state);
   const headers = {
     "content-type": "text/csv; charset=utf-8",
     "content-disposition": `attachment; filename="${filename}"`,

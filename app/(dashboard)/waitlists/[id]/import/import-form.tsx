@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { formatBytes } from "@/lib/core/bytes";
 import { buttonClass, inputClass, mutedText, primaryButtonClass } from "@/components/styles";
+import { ImportPreview } from "./import-preview";
 import { ImportOutcomeNotice, ImportProgress } from "./import-status";
 import { useImportUpload } from "./use-import-upload";
 
@@ -17,6 +18,8 @@ const DELIMITERS = [
 export function ImportForm({ waitlistId, maxBytes }: { waitlistId: string; maxBytes: number }) {
   const { state, start, reset } = useImportUpload(waitlistId);
   const [tooLarge, setTooLarge] = useState<string>();
+  const [chosen, setChosen] = useState<File>();
+  const [delimiter, setDelimiter] = useState("");
   const running = state.stage === "uploading" || state.stage === "server";
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -35,15 +38,31 @@ export function ImportForm({ waitlistId, maxBytes }: { waitlistId: string; maxBy
 
   return (
     <>
-      <form onSubmit={onSubmit} onReset={reset} className="mt-4 grid max-w-2xl gap-4">
+      <form
+        onSubmit={onSubmit}
+        onReset={() => {
+          reset();
+          setChosen(undefined);
+          setDelimiter("");
+        }}
+        className="mt-4 grid gap-4"
+      >
         <div className="flex flex-wrap items-end gap-3">
           <label className="grid gap-1 text-sm font-medium">
             File (.csv, .json, .ndjson)
-            <input name="file" type="file" required accept=".csv,.json,.ndjson,.jsonl" disabled={running} className={`${inputClass} w-80`} />
+            <input
+              name="file"
+              type="file"
+              required
+              accept=".csv,.json,.ndjson,.jsonl"
+              disabled={running}
+              onChange={(event) => setChosen(event.currentTarget.files?.[0])}
+              className={`${inputClass} w-80 max-w-full`}
+            />
           </label>
           <label className="grid gap-1 text-sm font-medium">
             CSV delimiter
-            <select name="delimiter" disabled={running} className={`${inputClass} w-40`}>
+            <select name="delimiter" disabled={running} value={delimiter} onChange={(event) => setDelimiter(event.currentTarget.value)} className={`${inputClass} w-40`}>
               {DELIMITERS.map(({ value, label }) => (
                 <option key={value} value={value}>
                   {label}
@@ -52,6 +71,7 @@ export function ImportForm({ waitlistId, maxBytes }: { waitlistId: string; maxBy
             </select>
           </label>
         </div>
+        {chosen && !running && state.stage !== "over" ? <ImportPreview file={chosen} delimiter={delimiter} /> : null}
         <div className="flex items-center gap-3">
           <button type="submit" disabled={running} className={primaryButtonClass}>
             {running ? "Importing…" : "Import"}

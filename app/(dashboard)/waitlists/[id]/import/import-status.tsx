@@ -1,24 +1,31 @@
+"use client";
+
 import Link from "next/link";
+import { useState } from "react";
 import { formatBytes } from "@/lib/core/bytes";
 import { linkClass, mutedText } from "@/components/styles";
 import type { ImportOutcome } from "@/lib/import/events";
+import { importPosition, IMPORT_STEPS } from "./import-phases";
 import type { UploadState } from "./use-import-upload";
 
 const number = new Intl.NumberFormat("en-US");
 
-function percent(done: number, total: number): number {
-  return total > 0 ? Math.min(100, Math.floor((done / total) * 100)) : 100;
-}
-
-/** The progress bar and its sentence while a file is sent and imported. */
+/**
+ * One progress bar for the whole import, its steps named below it: the bar never goes back (the
+ * highest position seen is kept, importPosition's ranges follow each other).
+ */
 export function ImportProgress({ state }: { state: Extract<UploadState, { stage: "uploading" | "server" }> }) {
-  const value = percent(state.stage === "uploading" ? state.sent : state.done, state.total);
+  const { step, value: position } = importPosition(state);
+  const [highest, setHighest] = useState(0);
+  if (position > highest) setHighest(position);
+  const value = Math.max(highest, position);
   let label: string;
   if (state.stage === "uploading") label = `Uploading: ${formatBytes(state.sent)} of ${formatBytes(state.total)}`;
   else if (state.phase === "received") label = `Received ${formatBytes(state.total)}: starting the import`;
   else if (state.phase === "importing") label = `Importing: ${number.format(state.rows)} rows read (${formatBytes(state.done)} of ${formatBytes(state.total)})`;
   else if (state.phase === "validating") label = `Invalid rows found: listing them (${number.format(state.rows)} rows checked)`;
-  else label = `Finishing: updating counts and search for ${number.format(state.rows)} rows`;
+  else label = `Updating counts and search for ${number.format(state.rows)} rows`;
+  const current = IMPORT_STEPS.findIndex((each) => each.step === step);
   return (
     <div className="mt-6 grid max-w-2xl gap-2" data-testid="import-progress">
       <div
@@ -27,11 +34,19 @@ export function ImportProgress({ state }: { state: Extract<UploadState, { stage:
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={value}
-        aria-valuetext={label}
+        aria-valuetext={`${value}%: ${label}`}
         className="h-2 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
       >
         <div className="h-full bg-blue-700 transition-[width] dark:bg-blue-500" style={{ width: `${value}%` }} />
       </div>
+      <ol className="flex gap-4 text-xs" aria-label="Import steps">
+        {IMPORT_STEPS.map((each, index) => (
+          <li key={each.step} aria-current={index === current ? "step" : undefined} className={index === current ? "font-semibold" : mutedText}>
+            {index < current ? "✓ " : `${index + 1}. `}
+            {each.label}
+          </li>
+        ))}
+      </ol>
       <p role="status" className={`text-sm ${mutedText}`}>
         {label}
       </p>

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { mutedText } from "@/components/styles";
+import { linkClass, mutedText } from "@/components/styles";
 import { env } from "@/lib/core/env";
 import { requireAdminSession } from "@/lib/dashboard/auth";
 import { Breadcrumb } from "../breadcrumb";
@@ -22,7 +22,14 @@ export default async function ImportSignupsPage({ params }: { params: Promise<{ 
         The same files and rules as <code className="font-mono text-xs">signups import</code> in the CLI: all or nothing (one invalid row and nothing is
         imported, with the first ten problems by line), emails already in the waitlist or repeated in the file are skipped, and a{" "}
         <code className="font-mono text-xs">created_at</code> column keeps each signup&apos;s date. The columns are those of the CSV export (email, verified,
-        referral, custom_inputs, created_at; only email is required); any other column becomes a custom input.
+        referral, custom_inputs, created_at; only email is required); any other column becomes a custom input. Choose a file to see, before importing, which
+        column becomes what.
+      </p>
+      <p className="mt-2 text-sm">
+        <a href="/signups-template.csv" download="signups-template.csv" className={`${linkClass} underline`}>
+          Download a template CSV
+        </a>{" "}
+        <span className={mutedText}>(every column the import reads, and two custom inputs)</span>
       </p>
       <noscript>
         <p className="mt-4 max-w-2xl text-sm">Importing from the browser needs JavaScript. Without it, use the CLI: npm run cli -- signups import --waitlist {waitlist.id} file.csv</p>

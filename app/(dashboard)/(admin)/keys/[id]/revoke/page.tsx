@@ -1,16 +1,15 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Breadcrumbs, HOME_CRUMB } from "@/components/breadcrumbs";
 import { notFound } from "next/navigation";
 import { formatDateTime } from "@/components/format";
-import { buttonClass, cardClass, mutedText } from "@/components/styles";
+import { ConfirmForm } from "@/components/confirm-form";
+import { cardClass, mutedText } from "@/components/styles";
 import { requireAdminSession } from "@/lib/dashboard/auth";
 import { getApiKey, toApiKeySummary } from "@/lib/domain/keys/queries";
 
 export const metadata: Metadata = { title: "Revoke an API key" };
 
 type Props = { params: Promise<{ id: string }> };
-
-const dangerButtonClass = `${buttonClass} border-red-700 bg-red-700 text-white hover:bg-red-800 dark:border-red-600 dark:bg-red-600 dark:hover:bg-red-500`;
 
 // The confirmation step before revoking a key: what it is, and a warning when it signs this session out.
 export default async function RevokeKeyPage({ params }: Props) {
@@ -21,7 +20,8 @@ export default async function RevokeKeyPage({ params }: Props) {
   const ownKey = key.id === session.key.id;
   return (
     <div className="max-w-xl">
-      <h1 className="text-2xl font-semibold">Revoke the key “{key.name}”?</h1>
+      <Breadcrumbs trail={[HOME_CRUMB, ["/keys", "API keys"]]} />
+      <h1 className="mt-1 text-2xl font-semibold">Revoke the key “{key.name}”?</h1>
       <dl className={`${cardClass} mt-4 grid grid-cols-[8rem_1fr] gap-x-4 gap-y-2 p-4 text-sm`}>
         <dt className={mutedText}>Prefix</dt>
         <dd>
@@ -41,15 +41,7 @@ export default async function RevokeKeyPage({ params }: Props) {
       {key.revoked_at ? (
         <p className="mt-4 text-sm">This key is already revoked.</p>
       ) : (
-        <form method="post" action="/keys/revoke" className="mt-6 flex gap-3">
-          <input type="hidden" name="id" value={key.id} />
-          <button type="submit" className={dangerButtonClass}>
-            {ownKey ? "Revoke my own key and sign out" : "Revoke key"}
-          </button>
-          <Link href="/keys" className={buttonClass}>
-            Cancel
-          </Link>
-        </form>
+        <ConfirmForm action="/keys/revoke" hidden={{ id: key.id }} submit={ownKey ? "Revoke my own key and sign out" : "Revoke key"} cancelHref="/keys" />
       )}
     </div>
   );

@@ -30,7 +30,6 @@ export function DateRangeFilter({ waitlistId, state }: { waitlistId: string; sta
     <form
       action={`/waitlists/${waitlistId}`}
       method="get"
-      className="flex flex-col gap-1"
       onSubmit={(event) => {
         event.preventDefault();
         const form = new FormData(event.currentTarget);

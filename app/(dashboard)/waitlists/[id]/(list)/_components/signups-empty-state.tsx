@@ -2,7 +2,7 @@
 
 import { formatCount } from "@/components/format";
 import { TransitionLink } from "@/components/pending-navigation";
-import { linkClass } from "@/components/styles";
+import { linkClass, primaryButtonClass } from "@/components/styles";
 
 /** Why the page has no rows: past the pages the server serves, past the end, no match, or no signups at all. */
 export function SignupsEmptyState({
@@ -11,6 +11,7 @@ export function SignupsEmptyState({
   page,
   reach,
   firstPageHref,
+  importHref,
 }: {
   clearHref: string;
   filtered: boolean;
@@ -18,6 +19,8 @@ export function SignupsEmptyState({
   /** How deep the table pages: `pages` at the current size, covering the first `rows` rows. */
   reach: { pages: number; rows: number };
   firstPageHref: string;
+  /** For an admin: where to import signups into an empty waitlist. */
+  importHref?: string;
 }) {
   const firstPageLink = (
     <p className="mt-2">
@@ -52,6 +55,12 @@ export function SignupsEmptyState({
         <p className="mt-2">
           <TransitionLink href={clearHref} className={linkClass}>
             Clear filters
+          </TransitionLink>
+        </p>
+      ) : importHref ? (
+        <p className="mt-3">
+          <TransitionLink href={importHref} className={primaryButtonClass}>
+            Import signups
           </TransitionLink>
         </p>
       ) : null}

@@ -9,7 +9,7 @@ import { DataTableViewOptions } from "@/components/data-table/data-table-view-op
 import { formatCount } from "@/components/format";
 import { usePendingNavigation } from "@/components/pending-navigation";
 import { SearchBox } from "@/components/search-box";
-import { buttonClass, inputClass, mutedText } from "@/components/styles";
+import { inputClass, mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/dashboard/signup-table";
 import { SIGNUP_FILTERS } from "@/lib/domain/signups/filter";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
@@ -21,6 +21,7 @@ import type { SignupListRow } from "./signup-list-row";
 import { ActiveFilters, activeFilterCount } from "./active-filters";
 import { FiltersButton } from "./filters-drawer";
 import { SignupsEmptyState } from "./signups-empty-state";
+import { ExportLink } from "../../export/export-link";
 import { isFiltered, signupExportHref, signupTableHref, signupTableSearch } from "@/lib/dashboard/signup-table-url";
 
 /** How deep the table pages: `pages` at the current size, covering the first `rows` rows (lib/domain/list-params.ts). */
@@ -38,6 +39,8 @@ interface SignupsTableProps {
   reach: Reach;
   /** An admin session: the details dialog links to erasing the signup. */
   canErase: boolean;
+  /** The import page, for an admin: the empty waitlist's call to action. */
+  importHref?: string;
 }
 
 function signupPageHref(waitlistId: string, signup: SignupListRow): string {
@@ -45,7 +48,7 @@ function signupPageHref(waitlistId: string, signup: SignupListRow): string {
 }
 
 /** The toolbar, the active filters, one page of rows and the pagination (needs a PendingNavigationProvider). */
-export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach, canErase }: SignupsTableProps) {
+export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach, canErase, importHref }: SignupsTableProps) {
   const { isPending, navigate } = usePendingNavigation();
   const [columnVisibility, setColumnVisibility] = useState<ColumnVisibilityState>({});
   const [selected, setSelected] = useState<SignupListRow | null>(null);
@@ -76,11 +79,7 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
         </div>
         <div className="ml-auto flex flex-wrap items-center gap-2">
           <FiltersButton count={activeFilterCount(state)} />
-          <a href={signupExportHref(waitlistId, state)} download className={buttonClass}>
-            <span>
-              Export<span className="max-sm:sr-only"> CSV</span>
-            </span>
-          </a>
+          <ExportLink href={signupExportHref(waitlistId, state)} counts={counts} />
           <label className="flex items-center gap-2 text-sm">
             <span className="max-md:sr-only">Rows per page</span>
             <select className={`${inputClass} py-1.5`} value={state.size} onChange={(event) => navigate(href({ size: Number(event.target.value) }))}>
@@ -118,7 +117,7 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
           headerCellClassName="whitespace-nowrap px-4 py-3"
           cellClassName="h-[45px] px-4 py-2 align-middle"
           onRowClick={setSelected}
-          empty={<SignupsEmptyState clearHref={`/waitlists/${waitlistId}`} filtered={filtered} page={state.page} reach={reach} firstPageHref={href({ page: 1 })} />}
+          empty={<SignupsEmptyState clearHref={`/waitlists/${waitlistId}`} filtered={filtered} page={state.page} reach={reach} firstPageHref={href({ page: 1 })} importHref={importHref} />}
         />
       </SignupLinks>
 

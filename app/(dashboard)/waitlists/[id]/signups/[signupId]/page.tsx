@@ -4,7 +4,7 @@ import Link from "next/link";
 import { CopyButton } from "@/components/copy-button";
 import { formatDateTime } from "@/components/format";
 import { LocalTime } from "@/components/local-time";
-import { buttonClass, mutedText } from "@/components/styles";
+import { dangerLinkClass, mutedText } from "@/components/styles";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { Breadcrumb } from "../../breadcrumb";
 import { findWaitlist } from "../../find-waitlist";
@@ -68,7 +68,7 @@ export default async function SignupPage({ params }: Params) {
       <CustomInputList inputs={signup.customInputs} jsonHref={`/waitlists/${waitlist.id}/signups/${signupId}/custom-inputs`} />
       {sessionIsAdmin(session) ? (
         <p className="mt-6">
-          <Link href={`/waitlists/${waitlist.id}/signups/${signupId}/erase`} className={buttonClass}>
+          <Link href={`/waitlists/${waitlist.id}/signups/${signupId}/erase`} className={dangerLinkClass}>
             Erase this signup…
           </Link>
         </p>

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { formatDateTime } from "@/components/format";
-import { dangerButtonClass, linkClass, mutedText } from "@/components/styles";
+import { ConfirmForm } from "@/components/confirm-form";
+import { linkClass, mutedText } from "@/components/styles";
 import { requireAdminSession } from "@/lib/dashboard/auth";
 import { signupsWithAddress } from "@/lib/domain/signups/erase";
 import { Breadcrumb } from "../../../breadcrumb";
@@ -23,7 +24,7 @@ export default async function EraseSignupPage({ params }: Params) {
   const elsewhere = signupsWithAddress(signup.email).filter((other) => other.waitlistId !== waitlist.id);
   return (
     <>
-      <Breadcrumb waitlist={waitlist} />
+      <Breadcrumb waitlist={waitlist} via={[[`/waitlists/${waitlist.id}/signups/${signupId}`, signup.email]]} />
       <h1 className="mt-2 break-all text-2xl font-semibold">Erase {signup.email}?</h1>
       <div className="mt-4 max-w-2xl space-y-3 text-sm">
         <p>This erases, for good, from {waitlist.name}:</p>
@@ -44,14 +45,7 @@ export default async function EraseSignupPage({ params }: Params) {
           </p>
         ) : null}
       </div>
-      <form method="post" action={`/waitlists/${waitlist.id}/signups/${signupId}/erase/confirm`} className="mt-6 flex items-center gap-4">
-        <button type="submit" className={dangerButtonClass}>
-          Erase this signup
-        </button>
-        <Link href={`/waitlists/${waitlist.id}/signups/${signupId}`} className={`${linkClass} text-sm`}>
-          Cancel
-        </Link>
-      </form>
+      <ConfirmForm action={`/waitlists/${waitlist.id}/signups/${signupId}/erase/confirm`} submit="Erase this signup" cancelHref={`/waitlists/${waitlist.id}/signups/${signupId}`} />
     </>
   );
 }
