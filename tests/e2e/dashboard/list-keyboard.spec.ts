@@ -97,7 +97,7 @@ test("verified engineers from Acme last week, exported, by keyboard alone in at 
   const weekStart = new Date(Date.now() - 6 * DAY_MS).toISOString().slice(0, 10);
   await expect(page).toHaveURL(new RegExp(`created_since=${weekStart}`));
 
-  await keys.tabUntil(() => page.getByRole("link", { name: "Export CSV" }).evaluate((link) => link === document.activeElement));
+  await keys.tabUntil(() => page.getByTestId("export-csv").evaluate((link) => link === document.activeElement));
   const download = page.waitForEvent("download");
   await keys.press("Enter");
   const csv = readFileSync(await (await download).path(), "utf8");
