@@ -13,6 +13,8 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   invalid_parameter: "Invalid parameter",
   not_found: "Not found",
   method_not_allowed: "Method not allowed",
+  conflict: "Conflict",
+  unprocessable: "Unprocessable request",
   rate_limited: "Too many requests",
   internal: "Internal server error",
   unavailable: "Service unavailable",

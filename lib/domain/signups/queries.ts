@@ -8,6 +8,7 @@ import { planAccess } from "./access";
 import type { SignupScope } from "./filter";
 import { DEFAULT_SIGNUP_FIELDS, type SignupField } from "./response";
 import type { SignupRow } from "./row";
+import type { SignupStatus } from "./status";
 import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
 
@@ -234,5 +235,8 @@ export interface NewSignup {
   customInputs: string;
   /** Epoch milliseconds; defaults to the `createdAt` argument of the insert. */
   createdAt?: number;
+  /** Default `waiting`; an import of an export keeps the exported status (and when it changed, epoch ms). */
+  status?: SignupStatus;
+  statusChangedAt?: number | null;
 }
 
