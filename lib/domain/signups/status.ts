@@ -26,5 +26,5 @@ export const STATUS_ACTION_NAMES = Object.keys(STATUS_ACTIONS) as StatusAction[]
 export function refusal(action: StatusAction, current: SignupStatus): string | undefined {
   const { from, to } = STATUS_ACTIONS[action];
   if (current === from) return undefined;
-  return `cannot ${action} a signup that is ${current}: only a ${from} signup can become ${to}`;
+  return `cannot ${action} a signup that is ${current}: only ${/^[aeiou]/.test(from) ? "an" : "a"} ${from} signup can become ${to}`;
 }
