@@ -147,6 +147,8 @@ type Waitlist = components["schemas"]["Waitlist"];
 type Signup = components["schemas"]["Signup"];
 type SignupWithFields = components["schemas"]["SignupWithFields"];
 type Problem = components["schemas"]["Problem"];
+type SignupWithStatus = components["schemas"]["SignupWithStatus"];
+type StatusActionResult = components["schemas"]["StatusActionResult"];
 type IsNever<T> = [T] extends [never] ? true : false;
 const notNever = <T>(value: T, _check: IsNever<T> extends false ? true : never) => value;
 
@@ -175,6 +177,18 @@ export function readSignup(signup: Signup): string[] {
   }
   return lines;
 }
+
+export function readStatusActionResult(result: StatusActionResult): string[] {
+  const changed: number = result.changed;
+  const skipped: number = result.skipped;
+  return [String(changed), String(skipped), ...result.signups.map(readSignupWithStatus)];
+}
+
+export function readSignupWithStatus(signup: SignupWithStatus): string {
+  const status: "waiting" | "invited" | "completed" | "rejected" = signup.status;
+  return [signup.email, signup.verified, signup.referral, signup.custom_inputs.length, status].join();
+}
+export const invited: StatusActionResult = {} as Json<operations["inviteSignups"], 200>;
 
 export function readProblem(problem: Problem): string {
   const code: "unauthenticated" | "forbidden" | "invalid_parameter" | "not_found" | "method_not_allowed" | "conflict" | "unprocessable" | "rate_limited" | "internal" | "unavailable" = problem.code;

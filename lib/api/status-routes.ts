@@ -1,0 +1,45 @@
+import { createHash } from "node:crypto";
+import { AppError } from "@/lib/core/errors";
+import { answerOnce } from "@/lib/domain/idempotency";
+import { parseActionRequest } from "@/lib/domain/list-params";
+import { toSignupWithStatus } from "@/lib/domain/signups/response";
+import type { StatusAction } from "@/lib/domain/signups/status";
+import { applyStatusAction } from "@/lib/domain/signups/transitions";
+import { parseWaitlistId } from "@/lib/domain/waitlists/id";
+import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
+import { CACHE_CONTROL } from "./headers";
+import { jsonTextResponse } from "./responses";
+import type { ApiHandler } from "./with-api-key";
+
+// The status actions of /v1 (lib/domain/signups/status.ts), each listed in the route table.
+
+/** The most characters an Idempotency-Key may have (Stripe's limit). */
+const MAX_IDEMPOTENCY_KEY = 255;
+
+function idempotencyKey(value: string | null): string | undefined {
+  if (value === null) return undefined;
+  const key = value.trim();
+  if (key.length < 1 || key.length > MAX_IDEMPOTENCY_KEY) {
+    throw new AppError("invalid_parameter", `The Idempotency-Key header must have 1 to ${MAX_IDEMPOTENCY_KEY} characters.`, "Idempotency-Key");
+  }
+  return key;
+}
+
+// POST /v1/waitlist/{id}/signup/{action} – invite, reject, withdraw, restore or complete the signups a filter (with limit) or a list of addresses names
+export function statusActionRoute(action: StatusAction): ApiHandler<{ id: string }> {
+  return async ({ request, query, params, key }) => {
+    const waitlistId = parseWaitlistId(params.id);
+    const body = request.text ? await request.text() : "";
+    const selection = parseActionRequest(action, waitlistId, query, body);
+    const idempotent = idempotencyKey(request.headers.get("idempotency-key"));
+    const requestHash = createHash("sha256").update(`${action}\n${waitlistId}\n${query.toString()}\n${body}`).digest("hex");
+    const actor = { keyId: key!.id, keyName: key!.name };
+    const answer = await writeWithoutBlocking(() =>
+      answerOnce(key!.id, idempotent, requestHash, () => {
+        const outcome = applyStatusAction(actor, { action, selection, withSignups: true });
+        return { status: 200, body: JSON.stringify({ changed: outcome.changed, skipped: outcome.skipped, signups: outcome.signups.map(toSignupWithStatus) }) };
+      }),
+    );
+    return jsonTextResponse(answer.body, { "Cache-Control": CACHE_CONTROL.personalData, ...(answer.replayed ? { "Idempotent-Replayed": "true" } : {}) });
+  };
+}
