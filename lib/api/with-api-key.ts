@@ -74,8 +74,8 @@ class ApiRequestOf<Params> implements ApiRequest<Params> {
 }
 
 /**
- * The one wrapper of /v1 handlers: a write from another site's page is refused (a 403: browsers send
- * its Origin), then authentication, rate limits and role (./auth), then the handler (which parses
+ * The one wrapper of /v1 handlers: authentication, rate limits and role (./auth); a write from another
+ * site's page is refused (a 403: browsers send its Origin); then the handler (which parses
  * parameters, queries or writes, and responds); any error becomes a problem+json response. Other
  * methods never reach it (see ./methods), so the order is method, authentication, role, parameters, resource.
  */
@@ -85,16 +85,16 @@ export function withApiKey<Params>(handler: ApiHandler<Params>, options: { publi
     let limitHeaders: Record<string, string> = {};
     let response: Response;
     try {
-      if (options.write) {
-        const refusal = crossOriginApiRefusal(request.headers, env().CORS_ORIGINS);
-        if (refusal) throw new AppError("forbidden", `Refused: ${refusal}. A write to /v1 from a browser is accepted only from this site or an origin in CORS_ORIGINS.`);
-      }
       let key: ApiKey | undefined;
       if (!options.public) {
         const admission = await admitApiRequest(request.headers, options.role);
         limitHeaders = admission.headers;
         if (admission.error) throw admission.error;
         key = admission.key;
+      }
+      if (options.write) {
+        const refusal = crossOriginApiRefusal(request.headers, env().CORS_ORIGINS);
+        if (refusal) throw new AppError("forbidden", `Refused: ${refusal}. A write to /v1 from a browser is accepted only from this site or an origin in CORS_ORIGINS.`);
       }
       response = await handler(new ApiRequestOf(request, params, requestId, key));
     } catch (error) {
