@@ -446,7 +446,8 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
         properties: {
           changed: { type: "integer", minimum: 0, description: "How many signups changed status." },
           skipped: { type: "integer", minimum: 0, description: "Listed addresses not changed: in another status, or not on the waitlist (always 0 with a filter)." },
-          signups: { type: "array", items: ref("SignupWithStatus"), description: "The changed signups, oldest first." },
+          // Inline (each component compiles on its own): the same schema as SignupWithStatus.
+          signups: { type: "array", items: responseSchema(signupWithStatusSchema), description: "The changed signups, oldest first." },
         },
       },
       Problem: {

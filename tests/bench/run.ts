@@ -21,6 +21,7 @@ import { prepareDataset, type Dataset } from "./dataset";
 import { emailLookup } from "./email-lookup";
 import { prepareImportFile } from "./import-file";
 import { cliImport } from "./import-scenario";
+import { inviteScenario } from "./invite-scenario";
 import { run, start, stop, waitForHttp, type Child } from "./processes";
 import { formatTable, writeJson, type Row } from "./report";
 import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, staticPage, type Fixture } from "./scenarios";
@@ -48,7 +49,7 @@ const SCENARIOS = {
 // These measure the server's memory, so each starts on freshly started servers.
 const FRESH_SERVERS: readonly string[] = ["stream", "csv"];
 // Scenarios without servers.
-const STANDALONE = ["lookup", "import"] as const;
+const STANDALONE = ["lookup", "invite", "import"] as const;
 const SCALES = { "1m": 1_000_000, "10m": 10_000_000 } as const;
 
 const { values: options } = parseArgs({
@@ -226,6 +227,10 @@ async function main() {
       if (selected.includes("lookup")) {
         log(`lookup (load average ${loadavg()[0]!.toFixed(2)})`);
         rows.push(...emailLookup(fixture));
+      }
+      if (selected.includes("invite")) {
+        log(`invite (load average ${loadavg()[0]!.toFixed(2)})`);
+        rows.push(...inviteScenario(dataset.path, dataset.bigWaitlistId, scaleLabel, log));
       }
     }
     if (selected.includes("import")) rows.push(...(await cliImport(workDir, importFile, importRows, log)));
