@@ -1,12 +1,9 @@
 import { createHash } from "node:crypto";
 import { AppError } from "@/lib/core/errors";
-import { answerOnce } from "@/lib/domain/idempotency";
 import { parseActionRequest } from "@/lib/domain/list-params";
-import { toSignupWithStatus } from "@/lib/domain/signups/response";
 import type { StatusAction } from "@/lib/domain/signups/status";
-import { applyStatusAction } from "@/lib/domain/signups/transitions";
+import { writeStatus } from "@/lib/domain/signups/status-write";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
-import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { CACHE_CONTROL } from "./headers";
 import { jsonTextResponse } from "./responses";
 import type { ApiHandler } from "./with-api-key";
@@ -33,13 +30,7 @@ export function statusActionRoute(action: StatusAction): ApiHandler<{ id: string
     const selection = parseActionRequest(action, waitlistId, query, body);
     const idempotent = idempotencyKey(request.headers.get("idempotency-key"));
     const requestHash = createHash("sha256").update(`${action}\n${waitlistId}\n${query.toString()}\n${body}`).digest("hex");
-    const actor = { keyId: key!.id, keyName: key!.name };
-    const answer = await writeWithoutBlocking(() =>
-      answerOnce(key!.id, idempotent, requestHash, () => {
-        const outcome = applyStatusAction(actor, { action, selection, withSignups: true });
-        return { status: 200, body: JSON.stringify({ changed: outcome.changed, skipped: outcome.skipped, signups: outcome.signups.map(toSignupWithStatus) }) };
-      }),
-    );
+    const answer = await writeStatus({ apiKeyId: key!.id, apiKeyName: key!.name, idempotencyKey: idempotent, requestHash, action, selection });
     return jsonTextResponse(answer.body, { "Cache-Control": CACHE_CONTROL.personalData, ...(answer.replayed ? { "Idempotent-Replayed": "true" } : {}) });
   };
 }
