@@ -27,6 +27,7 @@ import { formatTable, writeJson, type Row } from "./report";
 import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, staticPage, type Fixture } from "./scenarios";
 import { searchLoad } from "./search-load";
 import { uploadLoad } from "./upload-load";
+import { inviteLoad } from "./invite-load";
 import { segments } from "./segments";
 import { wireScenario } from "./wire";
 import { workerScaling, type WorkersBench } from "./workers";
@@ -41,6 +42,7 @@ const SCENARIOS = {
   segments,
   "search-load": searchLoad,
   "upload-load": uploadLoad,
+  "invite-load": inviteLoad,
   stream: fullStream,
   csv: csvExport,
   wire: wireScenario,
@@ -107,7 +109,8 @@ function fixtures(dataset: Dataset, importFile: string, importRows: number): Fix
   const db = openDatabase(dataset.path);
   const key = createApiKey({ name: "bench", roles: [VIEW_ROLE] }, db);
   const { token } = createSession(key.id, db);
-  const admin = createSession(createApiKey({ name: "bench admin", roles: [ADMIN_ROLE] }, db).id, db);
+  const adminKey = createApiKey({ name: "bench admin", roles: [ADMIN_ROLE] }, db);
+  const admin = createSession(adminKey.id, db);
   const verified = { waitlistId, verified: true };
   const newest = listSignupRows({ scope: verified, offset: 0, limit: 1 }, db)[0]!;
   const deepCursor = () => {
@@ -146,6 +149,7 @@ function fixtures(dataset: Dataset, importFile: string, importRows: number): Fix
     pageRequests: count("page-requests"),
     log,
     adminCookieHeaders: { cookie: `${SESSION_COOKIE}=${admin.token}` },
+    adminApiHeaders: { authorization: `Bearer ${adminKey.key}` },
     newWaitlist: () => createWaitlist({ name: `Upload ${Date.now()}`, website: "https://upload.example.com" }, db).id,
     importFile: () => {
       if (!importFile) throw new Error("no import file was prepared");
