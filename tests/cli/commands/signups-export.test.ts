@@ -96,7 +96,7 @@ describe("signups export → signups import", () => {
       const dashboard = await new Response(signupCsvStream({ waitlistId: sourceId }, db)).text();
       expect(stdout.stdout).toBe(dashboard);
       expect(readFileSync(path, "utf8")).toBe(dashboard);
-      expect(dashboard.split("\r\n", 1)[0]).toBe("email,verified,referral,custom_inputs,created_at");
+      expect(dashboard.split("\r\n", 1)[0]).toBe("email,verified,referral,custom_inputs,created_at,status,status_changed_at");
       expect(dashboard).toContain("\r\n'-dash@example.com,false,true,");
       expect(dashboard).toContain("\r\n'''two@example.com,true,false,[],1970-01-01T00:00:00.000Z\r\n");
     } finally {

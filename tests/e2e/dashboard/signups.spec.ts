@@ -194,6 +194,8 @@ test("the CSV export holds the complete filtered set", async ({ page }) => {
       referral: "false",
       custom_inputs: JSON.stringify(row.customInputs),
       created_at: row.createdAt.toISOString(),
+      status: row.status,
+      status_changed_at: row.statusChangedAt?.toISOString() ?? "",
     })),
   );
 });
@@ -208,7 +210,7 @@ test("the CSV export protects spreadsheets from formulas and follows the search"
   expect(response.headers()["content-disposition"]).toMatch(/^attachment; filename="formula-list-signups-/);
   const records = parse(await response.text(), { columns: true }) as Record<string, string>[];
   expect(records).toEqual([
-    { email: "'=HYPERLINK(\"x\")@evil.com", verified: "true", referral: "false", custom_inputs: '[{"label":"a,b","value":"say \\"hi\\""}]', created_at: new Date(1000).toISOString() },
+    { email: "'=HYPERLINK(\"x\")@evil.com", verified: "true", referral: "false", custom_inputs: '[{"label":"a,b","value":"say \\"hi\\""}]', created_at: new Date(1000).toISOString(), status: "waiting", status_changed_at: "" },
   ]);
 });
 
