@@ -437,7 +437,6 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
       Waitlist: responseSchema(waitlistResponseSchema),
       Signup: responseSchema(signupResponseSchema),
       SignupWithFields: responseSchema(signupWithFieldsSchema),
-      SignupWithStatus: responseSchema(signupWithStatusSchema),
       StatusActionResult: {
         type: "object",
         description: "The answer of a status action (invite, reject, withdraw, restore, complete).",
@@ -446,7 +445,6 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
         properties: {
           changed: { type: "integer", minimum: 0, description: "How many signups changed status." },
           skipped: { type: "integer", minimum: 0, description: "Listed addresses not changed: in another status, or not on the waitlist (always 0 with a filter)." },
-          // Inline (each component compiles on its own): the same schema as SignupWithStatus.
           signups: { type: "array", items: responseSchema(signupWithStatusSchema), description: "The changed signups, oldest first." },
         },
       },

@@ -147,7 +147,7 @@ type Waitlist = components["schemas"]["Waitlist"];
 type Signup = components["schemas"]["Signup"];
 type SignupWithFields = components["schemas"]["SignupWithFields"];
 type Problem = components["schemas"]["Problem"];
-type SignupWithStatus = components["schemas"]["SignupWithStatus"];
+type SignupWithStatus = components["schemas"]["StatusActionResult"]["signups"][number];
 type StatusActionResult = components["schemas"]["StatusActionResult"];
 type IsNever<T> = [T] extends [never] ? true : false;
 const notNever = <T>(value: T, _check: IsNever<T> extends false ? true : never) => value;
