@@ -43,7 +43,8 @@ export const signups = sqliteTable(
     // The signups that left `waiting` (few, and none an import adds): the status facet counts them here.
     index("signups_changed_status_idx").on(table.waitlistId, table.status, table.createdAt).where(sql`${table.status} <> 'waiting'`),
     check("signups_custom_inputs_is_array", sql`json_type(${table.customInputs}) = 'array'`),
-    check("signups_status_known", sql`${table.status} in ('waiting', 'invited', 'completed', 'rejected')`),
+    // Comparisons, not IN: see migration 0010.
+    check("signups_status_known", sql`${table.status} = 'waiting' or ${table.status} = 'invited' or ${table.status} = 'completed' or ${table.status} = 'rejected'`),
   ],
 );
 
