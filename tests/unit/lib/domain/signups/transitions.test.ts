@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listAudit } from "@/lib/domain/audit/log";
 import { countSignups, signupsPerDay } from "@/lib/domain/signups/counts";
+import { answerOnce } from "@/lib/domain/idempotency";
 import { eraseAddress } from "@/lib/domain/signups/erase";
 import type { SignupScope } from "@/lib/domain/signups/filter";
 import { listSignupRows } from "@/lib/domain/signups/queries";
@@ -146,5 +147,17 @@ describe("events hold no address", () => {
     const rows = sqlite().prepare("SELECT type, payload FROM events ORDER BY id").all() as { type: string; payload: string }[];
     expect(rows.map((row) => row.type)).toEqual(["signup.invited", "signup.erased"]);
     for (const row of rows) expect(row.payload.toLowerCase()).not.toContain("p7@");
+  });
+
+  it("an erasure drops the stored idempotent answers that named the address, and only those", () => {
+    const answer = (email: string) => ({ status: 200, body: JSON.stringify({ changed: 1, skipped: 0, signups: [{ email, status: "invited" }] }) });
+    answerOnce("key-1", "first", "hash-1", () => answer("P8@Example.com"), temp.db);
+    answerOnce("key-1", "second", "hash-2", () => answer("p9@example.com"), temp.db);
+    eraseAddress("cli", { email: "p8@example.com" }, temp.db);
+    const stored = sqlite().prepare("SELECT key FROM idempotent_requests ORDER BY key").all();
+    expect(stored).toEqual([{ key: "second" }]);
+    // A replay of the kept one gives its first answer without running anything.
+    expect(answerOnce("key-1", "second", "hash-2", () => ({ status: 500, body: "ran again" }), temp.db)).toEqual({ ...answer("p9@example.com"), replayed: true });
+    expect(() => answerOnce("key-1", "second", "other", () => answer("x@example.com"), temp.db)).toThrow(/another request/);
   });
 });
