@@ -1,6 +1,9 @@
 import { sql } from "drizzle-orm";
 import { blob, check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
+// lib/domain/signups/status.ts lists them for the app (a test ties the two lists together).
+const SIGNUP_STATUSES = ["waiting", "invited", "completed", "rejected"] as const;
+
 export const waitlists = sqliteTable(
   "waitlists",
   {
@@ -27,6 +30,9 @@ export const signups = sqliteTable(
     referral: integer("referral", { mode: "boolean" }).notNull().default(false),
     customInputs: text("custom_inputs").notNull().default("[]"),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    // lib/domain/signups/status.ts: its transitions; every signup starts waiting (migration 0010).
+    status: text("status", { enum: SIGNUP_STATUSES }).notNull().default("waiting"),
+    statusChangedAt: integer("status_changed_at", { mode: "timestamp_ms" }),
   },
   (table) => [
     uniqueIndex("signups_waitlist_email_unique").on(table.waitlistId, sql`lower(${table.email})`),
@@ -34,13 +40,17 @@ export const signups = sqliteTable(
     // this index in order finds a page at once, and their counts come from signup_counts. Three such
     // indexes cost an import more than the search index and the input pairs together.
     index("signups_waitlist_order_idx").on(table.waitlistId, table.createdAt),
+    // The signups that left `waiting` (few, and none an import adds): the status facet counts them here.
+    index("signups_changed_status_idx").on(table.waitlistId, table.status, table.createdAt).where(sql`${table.status} <> 'waiting'`),
     check("signups_custom_inputs_is_array", sql`json_type(${table.customInputs}) = 'array'`),
+    // Comparisons, not IN: see migration 0010.
+    check("signups_status_known", sql`${table.status} = 'waiting' or ${table.status} = 'invited' or ${table.status} = 'completed' or ${table.status} = 'rejected'`),
   ],
 );
 
 /**
  * How many signups each waitlist has per UTC day (`created_at` / 86,400,000) and verified ×
- * referral cell. The bulk writer (lib/domain/signups/bulk-insert.ts) adds to it and triggers on `signups`
+ * referral × status cell (status since migration 0010). The bulk writer (lib/domain/signups/bulk-insert.ts) adds to it and triggers on `signups`
  * take away on delete (migrations 0002, 0003), so it stays exact and the dashboard's totals,
  * facets and chart add up a few hundred rows instead of scanning every signup of a large list.
  */
@@ -50,10 +60,11 @@ export const signupCounts = sqliteTable(
     waitlistId: text("waitlist_id").notNull(),
     verified: integer("verified", { mode: "boolean" }).notNull(),
     referral: integer("referral", { mode: "boolean" }).notNull(),
+    status: text("status", { enum: SIGNUP_STATUSES }).notNull(),
     day: integer("day").notNull(),
     count: integer("count").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.waitlistId, table.verified, table.referral, table.day] })],
+  (table) => [primaryKey({ columns: [table.waitlistId, table.verified, table.referral, table.status, table.day] })],
 );
 
 /**
@@ -138,6 +149,37 @@ export const auditLog = sqliteTable(
     summary: text("summary").notNull(),
   },
   (table) => [index("audit_log_at_idx").on(table.at)],
+);
+
+/**
+ * The transactional outbox (migration 0010): one row per status change, erasure and import, appended in
+ * the write's own transaction (lib/domain/events.ts). Payloads never hold an address.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    type: text("type").notNull(),
+    waitlistId: text("waitlist_id").notNull(),
+    signupId: integer("signup_id"),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    payload: text("payload").notNull(),
+  },
+  (table) => [index("events_signup_idx").on(table.signupId).where(sql`${table.signupId} is not null`), check("events_payload_is_json", sql`json_valid(${table.payload})`)],
+);
+
+/** The first answer to a /v1 write sent with an Idempotency-Key, per API key (lib/api/idempotency.ts). */
+export const idempotentRequests = sqliteTable(
+  "idempotent_requests",
+  {
+    apiKeyId: text("api_key_id").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    status: integer("status").notNull(),
+    body: text("body").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.apiKeyId, table.key] }), index("idempotent_requests_created_at_idx").on(table.createdAt)],
 );
 
 /** Secrets the app makes for itself (migration 0005: `audit_hash_key`, 32 random bytes). */

@@ -1,5 +1,6 @@
 import { API_ROUTES, type ApiPathTemplate } from "./route-table";
 import { methodNotAllowed, notFound, optionsHandler } from "./methods";
+import { ALLOWED_METHODS, WRITE_ALLOWED_METHODS } from "./problem";
 import { baseHeaders, newRequestId } from "./headers";
 import { withApiKey, type ApiHandler } from "./with-api-key";
 import { env } from "@/lib/core/env";
@@ -27,9 +28,11 @@ function compile(template: ApiPathTemplate): { pattern: RegExp; names: string[] 
 
 type Handler = (request: IncomingRequest, params: Record<string, string>) => Response | Promise<Response>;
 
-const ROUTES = API_ROUTES.map(({ template, needsKey, handler }) => {
-  const get = withApiKey(handler as ApiHandler<Record<string, string>>, { public: !needsKey });
-  return { template, ...compile(template), get, options: optionsHandler({ anyOrigin: !needsKey }) };
+const ROUTES = API_ROUTES.map(({ template, method, needsKey, role, handler }) => {
+  const write = method !== "GET";
+  const handle = withApiKey(handler as ApiHandler<Record<string, string>>, { public: !needsKey, role, write });
+  const allow = write ? WRITE_ALLOWED_METHODS : ALLOWED_METHODS;
+  return { template, method, allow, ...compile(template), handle, options: optionsHandler({ anyOrigin: !needsKey, allow }) };
 });
 
 /** A path segment as the handlers get it: percent-decoded, or as it is when it does not decode (a 400 from its parser, not a 500). */
@@ -41,16 +44,19 @@ function decoded(segment: string): string {
   }
 }
 
-export type ApiMatch = { template: ApiPathTemplate; params: Record<string, string>; get: Handler; options: Handler } | { redirect: string } | null;
+export type ApiMatch =
+  | { template: ApiPathTemplate; params: Record<string, string>; method: "GET" | "POST"; allow: string; handle: Handler; options: Handler }
+  | { redirect: string }
+  | null;
 
 /** What `path` (no query) is under /v1: a route with its parameters, a redirect to its canonical spelling, or nothing (404). */
 export function matchApiPath(path: string): ApiMatch {
   // A trailing slash or a doubled one: a 308 to the path without it, as Next.js does for pages.
   const canonical = path.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
   if (canonical !== path) return { redirect: canonical };
-  for (const { template, pattern, names, get, options } of ROUTES) {
+  for (const { template, pattern, names, method, allow, handle, options } of ROUTES) {
     const match = pattern.exec(path);
-    if (match) return { template, params: Object.fromEntries(names.map((name, index) => [name, decoded(match[index + 1]!)])), get, options };
+    if (match) return { template, params: Object.fromEntries(names.map((name, index) => [name, decoded(match[index + 1]!)])), method, allow, handle, options };
   }
   return null;
 }
@@ -70,7 +76,7 @@ export function dispatchApi(request: IncomingRequest): Response | Promise<Respon
   const found = matchApiPath(path);
   if (!found) return notFound(request, path);
   if ("redirect" in found) return redirect(request, found.redirect + (queryStart === -1 ? "" : target.slice(queryStart)));
-  if (request.method === "GET" || request.method === "HEAD") return found.get(request, found.params);
+  if (request.method === found.method || (found.method === "GET" && request.method === "HEAD")) return found.handle(request, found.params);
   if (request.method === "OPTIONS") return found.options(request, found.params);
-  return methodNotAllowed(request);
+  return methodNotAllowed(request, found.allow);
 }

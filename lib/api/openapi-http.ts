@@ -57,25 +57,26 @@ export function redirectResponse(requestId: HeaderObject): ResponseObject {
   };
 }
 
-const allowHeader: HeaderObject = { description: `Always \`${ALLOWED_METHODS}\`.`, required: true, schema: { type: "string", const: ALLOWED_METHODS } };
+const allowHeader = (allow: string): HeaderObject => ({ description: `Always \`${allow}\`.`, required: true, schema: { type: "string", const: allow } });
 
 /** `405` for the other methods on this path (the problem body comes from ./openapi.ts). */
-export function methodNotAllowedResponse(problem: (extra: Record<string, HeaderObject>) => ResponseObject): ResponseObject {
-  const response = problem({ Allow: allowHeader });
-  return { ...response, description: `${response.description} Not an answer to \`GET\`: \`POST\`, \`PUT\`, \`PATCH\` and \`DELETE\` on this path get it, before any key is checked.` };
+export function methodNotAllowedResponse(problem: (extra: Record<string, HeaderObject>) => ResponseObject, allow = ALLOWED_METHODS): ResponseObject {
+  const response = problem({ Allow: allowHeader(allow) });
+  const others = allow === ALLOWED_METHODS ? "`POST`, `PUT`, `PATCH` and `DELETE`" : "`GET`, `HEAD`, `PUT`, `PATCH` and `DELETE`";
+  return { ...response, description: `${response.description} Not an answer to this operation: ${others} on this path get it, before any key is checked.` };
 }
 
 const corsHeader = (description: string, value?: string): HeaderObject => ({ description, schema: value ? { type: "string", const: value } : { type: "string" } });
 
 /** `204` to OPTIONS on this path: Allow, and the answer to a browser's CORS preflight. */
-export function optionsResponse(requestId: HeaderObject, anyOrigin: boolean): ResponseObject {
+export function optionsResponse(requestId: HeaderObject, anyOrigin: boolean, allow = ALLOWED_METHODS): ResponseObject {
   const who = anyOrigin ? "any origin (this document is public)" : "an origin of `CORS_ORIGINS` (none unless the operator sets it)";
   return {
     description: `Not an answer to \`GET\`: \`OPTIONS\` on this path gets it, without a key (browsers send none with a preflight), and no body. A CORS preflight (\`Origin\` and \`Access-Control-Request-Method\`) from ${who} also gets the \`Access-Control-Allow-*\` headers; from any other origin it gets none, and the browser refuses the request.`,
     headers: {
       "Request-Id": requestId,
       "Cache-Control": cacheControlHeader(CACHE_CONTROL.never),
-      Allow: allowHeader,
+      Allow: allowHeader(allow),
       "Access-Control-Allow-Origin": corsHeader("The request's `Origin` when it is allowed, or `*` when every origin is."),
       "Access-Control-Allow-Methods": corsHeader("Only on a preflight from an allowed origin.", CORS_ALLOWED_METHODS),
       "Access-Control-Allow-Headers": corsHeader("Only on a preflight from an allowed origin: the headers a browser app may send.", CORS_ALLOWED_HEADERS),

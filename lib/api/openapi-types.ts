@@ -39,6 +39,7 @@ export interface OperationObject {
   tags: string[];
   security?: Record<string, string[]>[];
   parameters: ParameterObject[];
+  requestBody?: { required: boolean; description: string; content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, ResponseObject>;
   "x-codeSamples": CodeSample[];
 }

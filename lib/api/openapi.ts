@@ -1,13 +1,14 @@
 import "server-only";
 import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
-import { MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { actionBodySchema, MAX_ACTION_EMAILS, MAX_ACTION_LIMIT, MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { STATUS_ACTIONS, type StatusAction } from "@/lib/domain/signups/status";
 import type { CodeSample, HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "./openapi-types";
 import { FILTER_KEYS, INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS, SIGNUP_FILTERS } from "@/lib/domain/signups/filter";
-import { SIGNUP_FIELDS, signupResponseSchema, signupWithFieldsSchema } from "@/lib/domain/signups/response";
+import { SIGNUP_FIELDS, signupResponseSchema, signupWithFieldsSchema, signupWithStatusSchema } from "@/lib/domain/signups/response";
 import { UUID_PATTERN } from "@/lib/domain/waitlists/id";
 import { waitlistResponseSchema } from "@/lib/domain/waitlists/response";
-import { ALLOWED_METHODS, ERROR_TITLES, PROBLEM_CONTENT_TYPE, problemType } from "./problem";
+import { ALLOWED_METHODS, ERROR_TITLES, PROBLEM_CONTENT_TYPE, problemType, WRITE_ALLOWED_METHODS } from "./problem";
 import { CACHE_CONTROL } from "./headers";
 import {
   cacheControlHeader,
@@ -288,6 +289,80 @@ const listSignups: OperationObject = {
   ],
 };
 
+const idempotencyKeyParameter: ParameterObject = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Any text of 1–255 characters the client makes up for this request (a UUID, say). Sent again with the same request (same query and body) within 24 hours, the first answer comes back unchanged, with `Idempotent-Replayed: true`, and nothing is changed again; with another request it is a 422 `unprocessable`. Keys are kept per API key. A request that failed stored nothing and may be retried with the same key.",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+};
+
+const actionFilterParameters = queryParameters(signupListParamsSchema).filter((parameter) => parameter.name !== "fields" && parameter.name !== "cursor" && parameter.name !== "limit");
+
+/** The operation of POST /v1/waitlist/{id}/signup/{action} (lib/api/status-routes.ts). */
+export function statusActionOperation(action: StatusAction): OperationObject {
+  const { from, to, event } = STATUS_ACTIONS[action];
+  const limitRequired = action !== "complete";
+  return {
+    operationId: `${action}Signups`,
+    summary: `${action[0]!.toUpperCase()}${action.slice(1)} signups (${from} → ${to})`,
+    description: [
+      `Changes the status of ${from} signups to \`${to}\`, and records it: one \`${event}\` event per signup and one audit row for the call, in the same transaction. Signups in another status are never changed.`,
+      `Name the signups either by the filters of \`GET /waitlist/{id}/signup\` with \`limit\` (${limitRequired ? "required, " : ""}at most ${MAX_ACTION_LIMIT.toLocaleString("en")}): the oldest \`limit\` ${from} signups the filters select; or by a JSON body \`{"emails": [...]}\` (at most ${MAX_ACTION_EMAILS.toLocaleString("en")} addresses, compared in any case) and no query parameter: the listed addresses not ${from} or not on the waitlist are counted in \`skipped\`. When none of the listed addresses is on the waitlist the answer is a 404; when all of them are in another status, a 409 naming both states.`,
+      "Needs a key with the role `waitlist:admin` (`waitlist:view` is a 403). A browser page on another origin is refused (403) unless `CORS_ORIGINS` lets it in.",
+    ].join("\n\n"),
+    tags: ["Signups"],
+    parameters: [
+      pathId,
+      ...actionFilterParameters,
+      { name: "limit", in: "query", required: false, description: `How many signups at most, the oldest first: an integer from 1 to ${MAX_ACTION_LIMIT}.${limitRequired ? " Required unless the body lists `emails`." : ` Default ${MAX_ACTION_LIMIT}.`}`, schema: { type: "integer", minimum: 1, maximum: MAX_ACTION_LIMIT } },
+      inputFilters,
+      idempotencyKeyParameter,
+    ],
+    requestBody: {
+      required: false,
+      description: "Instead of filters: the addresses of the signups.",
+      content: { "application/json": { schema: responseSchema(actionBodySchema) } },
+    },
+    responses: {
+      "200": {
+        description: "What changed: how many signups, how many listed addresses were skipped, and the changed signups (the specification's four fields and the new status), oldest first.",
+        headers: {
+          "Request-Id": headers.requestId,
+          "Cache-Control": cacheControlHeader(CACHE_CONTROL.personalData),
+          ...limitHeaders,
+          "Idempotent-Replayed": { description: "`true` on an answer repeated for an Idempotency-Key (nothing was changed again).", schema: { type: "string", const: "true" } },
+        },
+        content: { "application/json": { schema: ref("StatusActionResult") } },
+      },
+      "204": optionsResponse(headers.requestId, false, WRITE_ALLOWED_METHODS),
+      "308": redirectResponse(headers.requestId),
+      "405": methodNotAllowedResponse((extra) => problemResponse("method_not_allowed", "Only `POST` (and `OPTIONS`) on this path.", extra), WRITE_ALLOWED_METHODS),
+      "400": problems.invalid_parameter(
+        `The id is not a UUID; a filter is bad (as for \`GET /waitlist/{id}/signup\`); \`limit\` is missing${limitRequired ? "" : " (never for complete)"} or outside 1–${MAX_ACTION_LIMIT}; the body is not \`{"emails": [...]}\` with 1–${MAX_ACTION_EMAILS} addresses; the body comes with query parameters; or the Idempotency-Key is empty or longer than 255 characters.`,
+      ),
+      "401": problems.unauthenticated,
+      "403": problemResponse("forbidden", "The API key does not carry the role `waitlist:admin`, or a browser page on another origin sent the request.", limitHeaders),
+      "404": problems.not_found("No waitlist has this id, or none of the listed addresses is on it."),
+      "409": problemResponse("conflict", `Every listed address is in a status this action does not apply to (only ${from} signups can become ${to}); the detail names both states.`, limitHeaders),
+      "422": problemResponse("unprocessable", "The Idempotency-Key was used in the last 24 hours for another request.", limitHeaders),
+      "429": problems.rate_limited,
+      "500": problems.internal,
+    },
+    "x-codeSamples": [
+      curl(
+        `The next 100 ${from} signups`,
+        `curl -sS -X POST -H "Authorization: Bearer $ADMIN_KEY" -H "Idempotency-Key: $(uuidgen)" \\\n  "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/signup/${action}?verified=true&limit=100"`,
+      ),
+      curl(
+        "By address",
+        `curl -sS -X POST -H "Authorization: Bearer $ADMIN_KEY" -H "Content-Type: application/json" \\\n  -d '{"emails": ["jane@acme.com"]}' "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/signup/${action}"`,
+      ),
+    ],
+  };
+}
+
 const getOpenApi: OperationObject = {
   operationId: "getOpenApiDocument",
   summary: "This document",
@@ -310,13 +385,15 @@ const errorCodes = (Object.keys(ERROR_STATUS) as ErrorCode[])
   .map((code) => `- \`${code}\` (${ERROR_STATUS[code]}, ${ERROR_TITLES[code]})`)
   .join("\n");
 
-const description = `A read-only JSON API over the waitlists and signups of this Waitlist Admin. Clients are scripts: every behaviour below is part of the contract and is tested against the real server.
+const description = `A JSON API over the waitlists and signups of this Waitlist Admin: reading them, and changing the status of signups (invite, reject, withdraw, restore, complete). Clients are scripts: every behaviour below is part of the contract and is tested against the real server.
 
-Authentication: send an API key as \`Authorization: Bearer <key>\` (or \`X-API-Key: <key>\`); never in the query string. Keys come from an admin: on the dashboard's API keys page (\`/keys\`, for a \`waitlist:admin\` session) or with the command-line tool (\`npm run cli -- keys create\`). Every operation needs the role \`waitlist:view\`. A missing, malformed, unknown, revoked or expired key is a 401 with \`WWW-Authenticate: Bearer realm="waitlist"\` and the same body in every case; a valid key without the role is a 403.
+Authentication: send an API key as \`Authorization: Bearer <key>\` (or \`X-API-Key: <key>\`); never in the query string. Keys come from an admin: on the dashboard's API keys page (\`/keys\`, for a \`waitlist:admin\` session) or with the command-line tool (\`npm run cli -- keys create\`). Every read needs the role \`waitlist:view\`; the status actions (\`POST\`) need \`waitlist:admin\`. A missing, malformed, unknown, revoked or expired key is a 401 with \`WWW-Authenticate: Bearer realm="waitlist"\` and the same body in every case; a valid key without the role is a 403.
 
-Order of checks: method, then authentication, then role, then parameters, then the resource. So \`POST\` is a 405 even without a key, and a caller without a valid key learns nothing about ids or parameters.
+Order of checks: method, then authentication, then role, then parameters, then the resource. So \`POST\` on a read is a 405 even without a key, and a caller without a valid key learns nothing about ids or parameters.
 
-Methods: \`GET\`. \`HEAD\` answers like \`GET\` (same status and headers) without a body. \`OPTIONS\` is a 204 with \`Allow: ${ALLOWED_METHODS}\` (and answers CORS preflights). \`POST\`, \`PUT\`, \`PATCH\` and \`DELETE\` are a 405 with the same \`Allow\` header.
+Methods: reads are \`GET\`; \`HEAD\` answers like \`GET\` (same status and headers) without a body; \`OPTIONS\` is a 204 with \`Allow: ${ALLOWED_METHODS}\` (and answers CORS preflights); \`POST\`, \`PUT\`, \`PATCH\` and \`DELETE\` are a 405 with the same \`Allow\` header. The status actions are \`POST\` only (\`Allow: ${WRITE_ALLOWED_METHODS}\`).
+
+Statuses: every signup is \`waiting\`, \`invited\`, \`completed\` or \`rejected\`. The actions: invite (waiting → invited), reject (waiting → rejected), withdraw (invited → waiting), restore (rejected → waiting), complete (invited → completed). Each changed signup gets one event in the server's event log (\`signup.invited\`, …), written in the same transaction, which never holds an address. Send an \`Idempotency-Key\` header to make a retry safe.
 
 Errors: every non-2xx response, including unknown paths under \`/v1\`, is \`${PROBLEM_CONTENT_TYPE}\` (RFC 9457) with \`type\`, \`title\`, \`status\`, \`detail\`, a stable \`code\` and the \`request_id\`; a 400 also names the \`parameter\`. Branch on \`code\`, not on \`detail\` (which is for humans and may change). The codes:
 ${errorCodes}
@@ -360,6 +437,17 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
       Waitlist: responseSchema(waitlistResponseSchema),
       Signup: responseSchema(signupResponseSchema),
       SignupWithFields: responseSchema(signupWithFieldsSchema),
+      StatusActionResult: {
+        type: "object",
+        description: "The answer of a status action (invite, reject, withdraw, restore, complete).",
+        required: ["changed", "skipped", "signups"],
+        additionalProperties: false,
+        properties: {
+          changed: { type: "integer", minimum: 0, description: "How many signups changed status." },
+          skipped: { type: "integer", minimum: 0, description: "Listed addresses not changed: in another status, or not on the waitlist (always 0 with a filter)." },
+          signups: { type: "array", items: responseSchema(signupWithStatusSchema), description: "The changed signups, oldest first." },
+        },
+      },
       Problem: {
         type: "object",
         description: "An RFC 9457 problem detail.",

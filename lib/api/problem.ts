@@ -13,6 +13,8 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   invalid_parameter: "Invalid parameter",
   not_found: "Not found",
   method_not_allowed: "Method not allowed",
+  conflict: "Conflict",
+  unprocessable: "Unprocessable request",
   rate_limited: "Too many requests",
   internal: "Internal server error",
   unavailable: "Service unavailable",
@@ -67,6 +69,8 @@ function problemHeaders(code: ErrorCode): Record<string, string> {
 }
 
 export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
+/** The Allow header of the status actions (POST /v1/waitlist/{id}/signup/invite, …). */
+export const WRITE_ALLOWED_METHODS = "POST, OPTIONS";
 
 export function toProblemResponse(error: unknown, requestId: string): Response {
   const problem = toProblem(error, requestId);

@@ -1,8 +1,11 @@
-import { openApiDocumentWith, operations } from "./openapi";
+import { openApiDocumentWith, operations, statusActionOperation } from "./openapi";
 import type { OpenApiDocument, OperationObject } from "./openapi-types";
 import { CACHE_CONTROL } from "./headers";
 import { conditionalJsonResponse } from "./responses";
 import { getWaitlistRoute, listSignupsRoute, listWaitlistsRoute } from "./routes";
+import { statusActionRoute } from "./status-routes";
+import { ADMIN_ROLE, type Role } from "@/lib/domain/keys/queries";
+import { STATUS_ACTION_NAMES } from "@/lib/domain/signups/status";
 import type { ApiHandler } from "./with-api-key";
 import { noParamsSchema, parseApiQuery } from "@/lib/domain/list-params";
 import type { IncomingRequest } from "@/lib/http/incoming";
@@ -17,10 +20,12 @@ type ParamsOf<Template extends string> = Template extends `${string}{${infer Nam
 interface ApiRoute<Template extends string> {
   /** The path under /v1; `{id}` is a path parameter. */
   template: Template;
-  /** The one method with a handler; HEAD answers as it does without the body (withApiKey). */
-  method: "GET";
+  /** The one method with a handler; HEAD answers a GET as it does without the body (withApiKey). */
+  method: "GET" | "POST";
   /** false: answered without an API key and outside the rate limits. */
   needsKey: boolean;
+  /** The role the key needs (default waitlist:view). */
+  role?: Role;
   handler: ApiHandler<ParamsOf<Template>>;
   /** Its OpenAPI operation (./openapi.ts); `security: []` is added when it needs no key. */
   operation: OperationObject;
@@ -33,6 +38,9 @@ export const API_ROUTES = [
   route({ template: "/waitlist/{id}", method: "GET", needsKey: true, handler: getWaitlistRoute, operation: operations.getWaitlist }),
   route({ template: "/waitlist/{id}/signup", method: "GET", needsKey: true, handler: listSignupsRoute, operation: operations.listSignups }),
   route({ template: "/openapi.json", method: "GET", needsKey: false, handler: getOpenApiRoute, operation: operations.getOpenApi }),
+  ...STATUS_ACTION_NAMES.map((action) =>
+    route({ template: `/waitlist/{id}/signup/${action}`, method: "POST", needsKey: true, role: ADMIN_ROLE, handler: statusActionRoute(action), operation: statusActionOperation(action) }),
+  ),
 ];
 
 // GET /v1/openapi.json – this API's OpenAPI document (public: no key, any origin)

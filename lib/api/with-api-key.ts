@@ -1,4 +1,7 @@
 import { admitApiRequest } from "./auth";
+import { AppError } from "@/lib/core/errors";
+import type { ApiKey, Role } from "@/lib/domain/keys/queries";
+import { crossOriginApiRefusal } from "@/lib/http/same-origin";
 import { BufferedResponse } from "./buffered-response";
 import { baseHeaders, newRequestId } from "./headers";
 import { toProblemResponse } from "./problem";
@@ -15,6 +18,8 @@ export interface ApiRequest<Params> {
   readonly url: URL;
   params: Params;
   requestId: string;
+  /** The admitted key (undefined on a public route). */
+  key: ApiKey | undefined;
 }
 
 /** A /v1 handler: what it answers once the request is admitted (see withApiKey). */
@@ -53,6 +58,7 @@ class ApiRequestOf<Params> implements ApiRequest<Params> {
     readonly request: IncomingRequest,
     readonly params: Params,
     readonly requestId: string,
+    readonly key: ApiKey | undefined,
   ) {
     const { url } = request;
     this.#target = url.slice(url.indexOf("/", url.indexOf("//") + 2));
@@ -68,23 +74,29 @@ class ApiRequestOf<Params> implements ApiRequest<Params> {
 }
 
 /**
- * The one wrapper of /v1 GET (and HEAD) handlers: authentication, rate limits and role (./auth),
- * then the handler (which parses parameters, queries and responds); any error becomes a
- * problem+json response. Other methods never reach it (see ./methods), so the order is method,
- * authentication, role, parameters, resource.
+ * The one wrapper of /v1 handlers: authentication, rate limits and role (./auth); a write from another
+ * site's page is refused (a 403: browsers send its Origin); then the handler (which parses
+ * parameters, queries or writes, and responds); any error becomes a problem+json response. Other
+ * methods never reach it (see ./methods), so the order is method, authentication, role, parameters, resource.
  */
-export function withApiKey<Params>(handler: ApiHandler<Params>, options: { public?: boolean } = {}) {
+export function withApiKey<Params>(handler: ApiHandler<Params>, options: { public?: boolean; role?: Role; write?: boolean } = {}) {
   return async (request: IncomingRequest, params: Params): Promise<Response> => {
     const requestId = newRequestId();
     let limitHeaders: Record<string, string> = {};
     let response: Response;
     try {
+      let key: ApiKey | undefined;
       if (!options.public) {
-        const admission = await admitApiRequest(request.headers);
+        const admission = await admitApiRequest(request.headers, options.role);
         limitHeaders = admission.headers;
         if (admission.error) throw admission.error;
+        key = admission.key;
       }
-      response = await handler(new ApiRequestOf(request, params, requestId));
+      if (options.write) {
+        const refusal = crossOriginApiRefusal(request.headers, env().CORS_ORIGINS);
+        if (refusal) throw new AppError("forbidden", `Refused: ${refusal}. A write to /v1 from a browser is accepted only from this site or an origin in CORS_ORIGINS.`);
+      }
+      response = await handler(new ApiRequestOf(request, params, requestId, key));
     } catch (error) {
       response = toProblemResponse(error, requestId);
     }

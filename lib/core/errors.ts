@@ -5,6 +5,8 @@ export const ERROR_STATUS = {
   invalid_parameter: 400,
   not_found: 404,
   method_not_allowed: 405,
+  conflict: 409,
+  unprocessable: 422,
   rate_limited: 429,
   internal: 500,
   unavailable: 503,

@@ -1,9 +1,11 @@
 import "server-only";
 import { z } from "zod";
 import { invalidParameter } from "@/lib/core/errors";
-import { hasInvertedRange, INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS, splitInputParams, type SignupFilter } from "./signups/filter";
+import { hasInvertedRange, INPUT_PARAM_PREFIX, MAX_FILTER_TEXT, MAX_INPUT_FILTERS, splitInputParams, type SignupFilter } from "./signups/filter";
 import { filterFromParams, signupFilterParamsShape } from "./signups/filter-params";
 import { SIGNUP_FIELDS, type SignupField } from "./signups/response";
+import type { StatusAction } from "./signups/status";
+import type { StatusSelection } from "./signups/transitions";
 
 // The list parameters of /v1 (strict: bad input is a 400 that names the parameter), also read by the
 // CLI. The dashboard reads its URL leniently from the same descriptors (lib/dashboard/signup-table.ts).
@@ -88,4 +90,50 @@ export function parseSignupFilterValues<Schema extends z.ZodObject<typeof signup
 export function parseSignupListQuery(searchParams: URLSearchParams) {
   const { parsed, filter } = parseSignupFilterValues(uniqueValues(searchParams), signupListParamsSchema);
   return { filter, fields: parsed.fields, keyset: { limit: parsed.limit, cursor: parsed.cursor } };
+}
+
+/** The most signups one status action of /v1 changes with a filter, and the most addresses it lists. */
+export const MAX_ACTION_LIMIT = 10_000;
+export const MAX_ACTION_EMAILS = 1_000;
+
+const actionLimitMessage = `must be an integer from 1 to ${MAX_ACTION_LIMIT}`;
+/** POST /v1/waitlist/{id}/signup/{action} with a filter: the list's filters and `limit`. */
+const actionParamsSchema = z.strictObject({
+  ...signupFilterParamsShape,
+  limit: z.string().regex(/^[0-9]{1,7}$/, actionLimitMessage).transform(Number).pipe(z.number().int().min(1, actionLimitMessage).max(MAX_ACTION_LIMIT, actionLimitMessage)).optional(),
+});
+
+/** POST /v1/waitlist/{id}/signup/{action} with a body: the addresses instead of a filter. */
+export const actionBodySchema = z.strictObject({
+  emails: z.array(z.string().trim().min(1).max(MAX_FILTER_TEXT)).min(1).max(MAX_ACTION_EMAILS),
+});
+
+/**
+ * Which signups a /v1 status action names: a JSON body `{"emails": […]}` (then no query parameter),
+ * or the list's filters with `limit` (required but for `complete`: the oldest first).
+ */
+export function parseActionRequest(action: StatusAction, waitlistId: string, searchParams: URLSearchParams, body: string): StatusSelection {
+  const values = uniqueValues(searchParams);
+  if (body.trim() !== "") {
+    const first = Object.keys(values)[0];
+    if (first !== undefined) throw invalidParameter(first, `The query parameter "${first}" cannot be combined with a body: name the signups either by a filter and "limit", or by "emails".`);
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      throw invalidParameter("body", 'The body must be a JSON object: {"emails": ["…"]}.');
+    }
+    const parsed = actionBodySchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const name = issue.code === "unrecognized_keys" ? issue.keys[0]! : issue.path.join(".") || "body";
+      throw invalidParameter(name === "body" ? "body" : "emails", `The body's "${name}" ${issue.message} (expected {"emails": [up to ${MAX_ACTION_EMAILS} addresses]}).`);
+    }
+    return { waitlistId, emails: parsed.data.emails };
+  }
+  const { parsed, filter } = parseSignupFilterValues(values, actionParamsSchema);
+  if (parsed.limit === undefined && action !== "complete") {
+    throw invalidParameter("limit", `The query parameter "limit" is required: at most ${MAX_ACTION_LIMIT} signups per call, the oldest first (or send {"emails": […]}).`);
+  }
+  return { scope: { ...filter, waitlistId }, limit: parsed.limit ?? MAX_ACTION_LIMIT };
 }

@@ -12,7 +12,12 @@ export interface IncomingRequest {
   /** Absolute; only its path and query are the client's (see requestOrigin for the rest). */
   url: string;
   headers: HeaderReader;
+  /** The body as text (a Web Request's own; the production server reads the Node request, up to MAX_API_BODY_BYTES). */
+  text?(): Promise<string>;
 }
+
+/** The largest body a /v1 write reads (1,000 addresses of 320 characters fit with room to spare). */
+export const MAX_API_BODY_BYTES = 1024 * 1024;
 
 /** A Node request's headers as a HeaderReader, without building a Headers object. */
 export function nodeHeaderReader(headers: IncomingHttpHeaders): HeaderReader {

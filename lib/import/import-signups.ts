@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync } from "node:fs";
 import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "@/lib/domain/audit/log";
+import { appendEvent } from "@/lib/domain/events";
 import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
 import { formatOf, type ImportFormat } from "./formats";
@@ -159,6 +160,7 @@ async function importFile(input: ImportInput, waitlistId: string, format: Import
       bulk.finish();
       const summary = `imported ${result.imported} signups, skipped ${result.skipped_duplicates} duplicates (a ${format.toUpperCase()} file)`;
       recordAudit({ actor: input.actor ?? CLI_ACTOR, action: "signups.import", target: waitlistId, summary }, db);
+      appendEvent({ type: "signups.imported", waitlistId, payload: { imported: result.imported, skipped_duplicates: result.skipped_duplicates, format } }, db);
       sqlite.exec("COMMIT");
     }
   } finally {

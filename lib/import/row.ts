@@ -5,6 +5,7 @@ import { restoreNeutralized } from "@/lib/domain/signups/csv";
 import { parseInstant } from "@/lib/core/instant";
 import type { NewSignup } from "@/lib/domain/signups/queries";
 import { IMPORT_FIELDS, type CsvLayout } from "@/lib/domain/signups/import-columns";
+import { isSignupStatus, SIGNUP_STATUSES, type SignupStatus } from "@/lib/domain/signups/status";
 
 /** One validated signup, ready to insert (without createdAt it gets the import's time). */
 export type ImportRow = NewSignup;
@@ -145,6 +146,24 @@ export function checkCreatedAt(value: unknown, latest: number): { createdAt: num
   return { createdAt };
 }
 
+/**
+ * A status and when it was set (an export's columns, so that an export imports as it was): a missing
+ * or empty status is `waiting`; status_changed_at, an instant as created_at takes, or empty.
+ */
+function checkStatus(status: unknown, changedAt: unknown, latest: number): { status?: SignupStatus; statusChangedAt?: number } | { error: string } {
+  const result: { status?: SignupStatus; statusChangedAt?: number } = {};
+  if (status !== undefined && status !== "") {
+    if (typeof status !== "string" || !isSignupStatus(status.trim())) return { error: `status must be one of ${SIGNUP_STATUSES.join(", ")} (got ${quote(status)})` };
+    result.status = status.trim() as SignupStatus;
+  }
+  if (changedAt !== undefined && changedAt !== "" && changedAt !== null) {
+    const checked = checkCreatedAt(changedAt, latest);
+    if ("error" in checked) return { error: checked.error.replace("created_at", "status_changed_at") };
+    result.statusChangedAt = checked.createdAt;
+  }
+  return result;
+}
+
 const CSV_BOOLEANS: Record<string, boolean> = { true: true, false: false, "1": true, "0": false, yes: true, no: false, "": false };
 
 function csvBoolean(cells: string[], index: number, field: string): boolean | { error: string } {
@@ -192,6 +211,8 @@ export function csvRow(layout: CsvLayout, cells: string[], latest: number): Impo
   const createdAtCell = layout.createdAt === -1 ? "" : (cells[layout.createdAt] ?? "");
   const createdAt = createdAtCell === "" ? undefined : checkCreatedAt(createdAtCell, latest);
   if (createdAt && "error" in createdAt) errors.push(createdAt.error);
+  const status = layout.status === -1 && layout.statusChangedAt === -1 ? {} : checkStatus(cells[layout.status], cells[layout.statusChangedAt], latest);
+  if ("error" in status) errors.push(status.error);
   if (errors.length > 0) return { error: errors.join("; ") };
   // Extra columns become {"label", "value"} entries; empty cells add nothing.
   for (const extra of layout.extras) {
@@ -201,6 +222,7 @@ export function csvRow(layout: CsvLayout, cells: string[], latest: number): Impo
   if (inputs) customInputs = JSON.stringify(inputs);
   const row: ImportRow = { email: (email as { email: string }).email, verified: verified as boolean, referral: referral as boolean, customInputs };
   if (createdAt) row.createdAt = (createdAt as { createdAt: number }).createdAt;
+  Object.assign(row, status);
   return row;
 }
 
@@ -230,9 +252,12 @@ export function objectRow(value: unknown, latest: number): ImportRow | { error: 
   }
   const createdAt = value.created_at === undefined ? undefined : checkCreatedAt(value.created_at, latest);
   if (createdAt && "error" in createdAt) errors.push(createdAt.error);
+  const status = value.status === undefined && value.status_changed_at === undefined ? {} : checkStatus(value.status, value.status_changed_at, latest);
+  if ("error" in status) errors.push(status.error);
   if (errors.length > 0) return { error: errors.join("; ") };
   const row: ImportRow = { email: (email as { email: string }).email, verified: verified as boolean, referral: referral as boolean, customInputs };
   if (createdAt) row.createdAt = (createdAt as { createdAt: number }).createdAt;
+  Object.assign(row, status);
   return row;
 }
 

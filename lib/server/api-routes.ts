@@ -8,7 +8,8 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { BufferedResponse } from "@/lib/api/buffered-response";
 import { dispatchApi } from "@/lib/api/dispatch";
 import { codingFor, encodeSync, flushingEncoder, isCompressibleType } from "@/lib/http/compression";
-import { nodeHeaderReader, type IncomingRequest } from "@/lib/http/incoming";
+import { AppError } from "@/lib/core/errors";
+import { MAX_API_BODY_BYTES, nodeHeaderReader, type IncomingRequest } from "@/lib/http/incoming";
 import { varyWith } from "@/lib/http/on-headers";
 import { NO_CONTENT_SECURITY_HEADER_LIST } from "@/lib/http/security-headers";
 
@@ -19,7 +20,20 @@ function incomingRequest(request: IncomingMessage): IncomingRequest {
     // The handlers read the public origin from the Host / X-Forwarded-* headers, not from this URL.
     url: `http://localhost${request.url ?? "/"}`,
     headers: nodeHeaderReader(request.headers),
+    text: () => bodyText(request),
   };
+}
+
+/** The Node request's body as UTF-8, refused past MAX_API_BODY_BYTES. */
+async function bodyText(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_API_BODY_BYTES) throw new AppError("invalid_parameter", `The body is larger than ${MAX_API_BODY_BYTES / (1024 * 1024)} MB.`, "body");
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** Answers a request under /v1 with the API's dispatcher. */

@@ -18,6 +18,7 @@ import { listenErrorMessage } from "@/lib/http/listen";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
 import { installReadPool } from "./read-pool";
 import { installImportRunner, stopImports } from "./import-runner";
+import { installStatusWriter } from "./status-writer";
 import { removeLeftoverUploads } from "@/lib/dashboard/upload-file";
 import { watchErasures } from "@/lib/domain/signups/erase";
 import { announceListening, failStart, serverUrl, writeLog } from "./cluster-link";
@@ -29,6 +30,7 @@ export async function startServer() {
   await app.prepare();
   installReadPool(READ_THREADS);
   installImportRunner();
+  installStatusWriter();
   watchErasures();
   const storage = requestContextStorage();
   const writeLine = batchedLineWriter(writeLog);

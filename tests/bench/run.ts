@@ -21,11 +21,13 @@ import { prepareDataset, type Dataset } from "./dataset";
 import { emailLookup } from "./email-lookup";
 import { prepareImportFile } from "./import-file";
 import { cliImport } from "./import-scenario";
+import { inviteScenario } from "./invite-scenario";
 import { run, start, stop, waitForHttp, type Child } from "./processes";
 import { formatTable, writeJson, type Row } from "./report";
 import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, staticPage, type Fixture } from "./scenarios";
 import { searchLoad } from "./search-load";
 import { uploadLoad } from "./upload-load";
+import { inviteLoad } from "./invite-load";
 import { segments } from "./segments";
 import { wireScenario } from "./wire";
 import { workerScaling, type WorkersBench } from "./workers";
@@ -40,6 +42,7 @@ const SCENARIOS = {
   segments,
   "search-load": searchLoad,
   "upload-load": uploadLoad,
+  "invite-load": inviteLoad,
   stream: fullStream,
   csv: csvExport,
   wire: wireScenario,
@@ -48,7 +51,7 @@ const SCENARIOS = {
 // These measure the server's memory, so each starts on freshly started servers.
 const FRESH_SERVERS: readonly string[] = ["stream", "csv"];
 // Scenarios without servers.
-const STANDALONE = ["lookup", "import"] as const;
+const STANDALONE = ["lookup", "invite", "import"] as const;
 const SCALES = { "1m": 1_000_000, "10m": 10_000_000 } as const;
 
 const { values: options } = parseArgs({
@@ -106,7 +109,8 @@ function fixtures(dataset: Dataset, importFile: string, importRows: number): Fix
   const db = openDatabase(dataset.path);
   const key = createApiKey({ name: "bench", roles: [VIEW_ROLE] }, db);
   const { token } = createSession(key.id, db);
-  const admin = createSession(createApiKey({ name: "bench admin", roles: [ADMIN_ROLE] }, db).id, db);
+  const adminKey = createApiKey({ name: "bench admin", roles: [ADMIN_ROLE] }, db);
+  const admin = createSession(adminKey.id, db);
   const verified = { waitlistId, verified: true };
   const newest = listSignupRows({ scope: verified, offset: 0, limit: 1 }, db)[0]!;
   const deepCursor = () => {
@@ -145,6 +149,7 @@ function fixtures(dataset: Dataset, importFile: string, importRows: number): Fix
     pageRequests: count("page-requests"),
     log,
     adminCookieHeaders: { cookie: `${SESSION_COOKIE}=${admin.token}` },
+    adminApiHeaders: { authorization: `Bearer ${adminKey.key}` },
     newWaitlist: () => createWaitlist({ name: `Upload ${Date.now()}`, website: "https://upload.example.com" }, db).id,
     importFile: () => {
       if (!importFile) throw new Error("no import file was prepared");
@@ -226,6 +231,10 @@ async function main() {
       if (selected.includes("lookup")) {
         log(`lookup (load average ${loadavg()[0]!.toFixed(2)})`);
         rows.push(...emailLookup(fixture));
+      }
+      if (selected.includes("invite")) {
+        log(`invite (load average ${loadavg()[0]!.toFixed(2)})`);
+        rows.push(...inviteScenario(dataset.path, dataset.bigWaitlistId, scaleLabel, log));
       }
     }
     if (selected.includes("import")) rows.push(...(await cliImport(workDir, importFile, importRows, log)));

@@ -39,6 +39,8 @@ export interface Fixture {
   log: (line: string) => void;
   /** A session of a waitlist:admin key (the dashboard's writes). */
   adminCookieHeaders: Record<string, string>;
+  /** A key with the role waitlist:admin (the status actions). */
+  adminApiHeaders: Record<string, string>;
   /** Creates an empty waitlist and returns its id. */
   newWaitlist: () => string;
   /** The import CSV (prepareImportFile) of `importRows` rows; only scenarios that need it call it. */

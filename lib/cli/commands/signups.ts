@@ -7,6 +7,7 @@ import { progressBar } from "../progress";
 import { registerSignupErase } from "./signups-erase";
 import { registerSignupExport } from "./signups-export";
 import { registerSignupFind } from "./signups-find";
+import { registerSignupStatusCommands } from "./signups-status";
 
 const importSchema = z.object({ delimiter: importDelimiterSchema });
 
@@ -46,4 +47,5 @@ export function registerSignupCommands(program: Command): void {
   registerSignupExport(signups);
   registerSignupFind(signups);
   registerSignupErase(signups);
+  registerSignupStatusCommands(signups);
 }

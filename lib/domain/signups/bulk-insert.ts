@@ -34,14 +34,14 @@ function statements(db: AppDatabase) {
       triggers: sqlite.prepare<string[], { name: string; sql: string }>(
         `SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND name IN (${INSERT_TRIGGERS.map(() => "?").join(", ")})`,
       ),
-      signup: sqlite.prepare<[string, string, number, number, string, number]>(
-        "INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (waitlist_id, lower(email)) DO NOTHING",
+      signup: sqlite.prepare<[string, string, number, number, string, number, string, number | null]>(
+        "INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at, status, status_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (waitlist_id, lower(email)) DO NOTHING",
       ),
       pairs: pairsStatement(PAIRS_PER_STATEMENT),
       pair: pairsStatement(1),
-      dayCount: sqlite.prepare<[string, number, number, number, number]>(
-        `INSERT INTO signup_counts (waitlist_id, verified, referral, day, count) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (waitlist_id, verified, referral, day) DO UPDATE SET count = count + excluded.count`,
+      dayCount: sqlite.prepare<[string, number, number, string, number, number]>(
+        `INSERT INTO signup_counts (waitlist_id, verified, referral, status, day, count) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (waitlist_id, verified, referral, status, day) DO UPDATE SET count = count + excluded.count`,
       ),
       pairCount: sqlite.prepare<[string, string, string, number, number, number]>(
         `INSERT INTO signup_input_counts (waitlist_id, label, value, verified, referral, count) VALUES (?, ?, ?, ?, ?, ?)
@@ -82,7 +82,7 @@ export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert
   // Negative: KiB; positive: pages.
   const cacheKib = cacheSize < 0 ? -cacheSize : (cacheSize * (sqlite.pragma("page_size", { simple: true }) as number)) / 1024;
   if (cacheKib < BULK_CACHE_KIB) sqlite.pragma(`cache_size = -${BULK_CACHE_KIB}`);
-  // verified, referral, day → count; and verified, referral, label, value → count.
+  // verified, referral, status, day → count; and verified, referral, label, value → count.
   const dayCounts = new Map<string, number>();
   const pairCounts = new Map<string, { label: string; value: string; verified: number; referral: number; count: number }>();
   const pending: unknown[] = [];
@@ -98,9 +98,10 @@ export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert
       const at = signup.createdAt ?? createdAt;
       const verified = signup.verified ? 1 : 0;
       const referral = signup.referral ? 1 : 0;
-      const inserted = prepared.signup.run(waitlistId, signup.email, verified, referral, signup.customInputs, at);
+      const status = signup.status ?? "waiting";
+      const inserted = prepared.signup.run(waitlistId, signup.email, verified, referral, signup.customInputs, at, status, signup.statusChangedAt ?? null);
       if (inserted.changes === 0) return false;
-      const dayKey = `${verified}${referral}${Math.floor(at / DAY_MS)}`;
+      const dayKey = `${verified}${referral}${status} ${Math.floor(at / DAY_MS)}`;
       dayCounts.set(dayKey, (dayCounts.get(dayKey) ?? 0) + 1);
       for (const { label, value } of inputPairs(JSON.parse(signup.customInputs))) {
         pending.push(waitlistId, label, value, at, inserted.lastInsertRowid, verified, referral);
@@ -114,7 +115,10 @@ export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert
     },
     finish() {
       flushPairs();
-      for (const [key, count] of dayCounts) prepared.dayCount.run(waitlistId, Number(key[0]), Number(key[1]), Number(key.slice(2)), count);
+      for (const [key, count] of dayCounts) {
+        const [status, day] = key.slice(2).split(" ");
+        prepared.dayCount.run(waitlistId, Number(key[0]), Number(key[1]), status!, Number(day), count);
+      }
       for (const { label, value, verified, referral, count } of pairCounts.values()) prepared.pairCount.run(waitlistId, label, value, verified, referral, count);
       prepared.search.run({ after });
       for (const trigger of triggers) sqlite.exec(trigger.sql);

@@ -6,6 +6,7 @@ import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
 import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
 import { planAccess, SEARCH_COUNT_CAP } from "./access";
 import { scopeKey, setFilters, type SignupScope } from "./filter";
+import { SIGNUP_STATUSES, type SignupStatus } from "./status";
 import { inputSliceOf, sliceCells, sliceExceeds, slicePerDay } from "./input-slice";
 import { countShape } from "./queries";
 import { canUseSearchIndex, scopeParams, scopeWhere, searchDrivenRows, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
@@ -19,6 +20,8 @@ export interface SignupCounts {
   verifiedFacet: { yes: number; no: number };
   /** How many signups each referral option would show under the other active filters. */
   referralFacet: { yes: number; no: number };
+  /** How many signups each status would show under the other active filters. */
+  statusFacet: Record<SignupStatus, number>;
   /**
    * False when an email search matched more than SEARCH_COUNT_CAP signups: `total` is then that
    * cap, a lower bound ("10,000+"), and the other numbers are not known.
@@ -29,6 +32,8 @@ export interface SignupCounts {
 interface Cell {
   verified: boolean | number;
   referral: boolean | number;
+  /** Absent where the source keeps no status (the custom-input counts): see statusOfSlice. */
+  status?: SignupStatus;
   n: number;
 }
 
@@ -54,19 +59,19 @@ function rangeParams(scope: SignupScope) {
   return { waitlistId: scope.waitlistId, since, headEnd: firstDay * DAY_MS, tailStart: endDay * DAY_MS, until, firstDay, endDay };
 }
 
-const CUT_PARTS = `SELECT verified, referral, created_at / ${DAY_MS} AS day, count(*) AS n FROM signups
-  WHERE waitlist_id = @waitlistId AND created_at >= @since AND created_at < @headEnd GROUP BY 1, 2, 3
+const CUT_PARTS = `SELECT verified, referral, status, created_at / ${DAY_MS} AS day, count(*) AS n FROM signups
+  WHERE waitlist_id = @waitlistId AND created_at >= @since AND created_at < @headEnd GROUP BY 1, 2, 3, 4
   UNION ALL
-  SELECT verified, referral, created_at / ${DAY_MS}, count(*) FROM signups
-  WHERE waitlist_id = @waitlistId AND created_at >= @tailStart AND created_at < @until GROUP BY 1, 2, 3
+  SELECT verified, referral, status, created_at / ${DAY_MS}, count(*) FROM signups
+  WHERE waitlist_id = @waitlistId AND created_at >= @tailStart AND created_at < @until GROUP BY 1, 2, 3, 4
   UNION ALL
-  SELECT verified, referral, day, count FROM signup_counts WHERE waitlist_id = @waitlistId AND day >= @firstDay AND day < @endDay`;
+  SELECT verified, referral, status, day, count FROM signup_counts WHERE waitlist_id = @waitlistId AND day >= @firstDay AND day < @endDay`;
 
 type RangeParams = ReturnType<typeof rangeParams>;
 
 function dayCellsStatement(db: AppDatabase) {
   return preparedOnce(db, "counts.dayCells", () =>
-    db.$client.prepare<RangeParams, Cell>(`SELECT verified, referral, sum(n) AS n FROM (${CUT_PARTS}) GROUP BY 1, 2`),
+    db.$client.prepare<RangeParams, Cell>(`SELECT verified, referral, status, sum(n) AS n FROM (${CUT_PARTS}) GROUP BY 1, 2, 3`),
   );
 }
 
@@ -80,7 +85,12 @@ function inputCellsStatement(db: AppDatabase) {
 
 function rowCellsStatement(db: AppDatabase, shape: ScopeShape) {
   return preparedOnce(db, `counts.rowCells:${shapeKey(shape)}`, () =>
-    db.select({ verified: signups.verified, referral: signups.referral, n: count() }).from(signups).where(scopeWhere(shape)).groupBy(signups.verified, signups.referral).prepare(),
+    db
+      .select({ verified: signups.verified, referral: signups.referral, status: signups.status, n: count() })
+      .from(signups)
+      .where(scopeWhere(shape))
+      .groupBy(signups.verified, signups.referral, signups.status)
+      .prepare(),
   );
 }
 
@@ -102,7 +112,7 @@ export function exceedsSearchCap(scope: SignupScope, db: AppDatabase = getDb()):
   // soonest; a date range or an input filter is cheapest through the scope's own plan.
   const wholeList = !scope.createdSince && !scope.createdUntil && (scope.inputs?.length ?? 0) === 0;
   // The search is the only filter: the plan's probe has counted this very scope up to the cap already.
-  if (wholeList && scope.verified === undefined && scope.referral === undefined && plan.searchOverCap) return true;
+  if (wholeList && scope.verified === undefined && scope.referral === undefined && scope.status === undefined && plan.searchOverCap) return true;
   const access = wholeList && canUseSearchIndex(scope.emailContains) ? "search" : plan.count;
   // Remembered: the counts, the chart and the facets of one view all ask.
   return memoizeWhileUnchanged(db, `overSearchCap:${scopeKey(scope)}`, () => {
@@ -121,25 +131,55 @@ export function exceedsRowCap(scope: SignupScope, cap: number, db: AppDatabase =
   return cappedCountStatement(db, shapeOf(scope, plan.count)).get({ ...scopeParams(scope), cap: cap + 1 })!.n > cap;
 }
 
-/** The scope's verified × referral cells, its own verified/referral filters left out (the facets need the other options). */
+/** The scope's verified × referral × status cells, its own flag and status filters left out (the facets need the other options). */
 function cellsOf(scope: SignupScope, db: AppDatabase): Cell[] {
-  const unflagged = { ...scope, verified: undefined, referral: undefined };
-  if (usesDayCounts(scope)) return dayCellsStatement(db).all(rangeParams(scope));
-  const slice = inputSliceOf(scope);
-  if (slice && !scope.createdSince && !scope.createdUntil) return inputCellsStatement(db).all({ waitlistId: scope.waitlistId, ...scope.inputs![0]! });
-  if (slice) return sliceCells(slice, db);
+  const unflagged = { ...scope, verified: undefined, referral: undefined, status: undefined };
+  if (usesDayCounts(unflagged)) return dayCellsStatement(db).all(rangeParams(scope));
+  const slice = inputSliceOf(unflagged);
+  if (slice && !scope.createdSince && !scope.createdUntil) return withStatuses(inputCellsStatement(db).all({ waitlistId: scope.waitlistId, ...scope.inputs![0]! }), unflagged, db);
+  if (slice) return withStatuses(sliceCells(slice, db), unflagged, db);
   return rowCellsStatement(db, shapeOf(unflagged, planAccess(unflagged, db).count)).all(scopeParams(unflagged));
+}
+
+// The signups of a scope that are not waiting, by flags and status: few where a list is drained a
+// batch at a time, and found in the partial index signups_changed_status_idx (migration 0010).
+function unwaitingCellsStatement(db: AppDatabase, shape: ScopeShape) {
+  return preparedSql<Cell>(db, `counts.unwaiting:${shapeKey(shape)}`, () =>
+    sql`select ${signups.verified} as verified, ${signups.referral} as referral, ${signups.status} as status, count(*) as n
+      from ${signups} indexed by signups_changed_status_idx
+      where ${signups.status} <> 'waiting' and ${scopeWhere(shape)} group by 1, 2, 3`,
+  );
+}
+
+/**
+ * Cells without a status (signup_input_counts and signup_inputs keep none) split by status: the
+ * signups that are not waiting are counted from the partial index, and the rest of each cell is waiting.
+ */
+function withStatuses(cells: Cell[], scope: SignupScope, db: AppDatabase): Cell[] {
+  const unwaiting = unwaitingCellsStatement(db, shapeOf(scope, "order")).all(scopeParams(scope));
+  const waiting = cells.map((cell) => {
+    const moved = unwaiting.filter((other) => Boolean(other.verified) === Boolean(cell.verified) && Boolean(other.referral) === Boolean(cell.referral)).reduce((total, other) => total + other.n, 0);
+    return { ...cell, status: "waiting" as const, n: cell.n - moved };
+  });
+  return [...waiting, ...unwaiting];
 }
 
 export function countSignups(scope: SignupScope, db: AppDatabase = getDb()): SignupCounts {
   if (exceedsSearchCap(scope, db)) {
     const unknown = { yes: 0, no: 0 };
-    return { total: SEARCH_COUNT_CAP, verified: 0, referral: 0, verifiedFacet: unknown, referralFacet: unknown, exact: false };
+    const statusFacet = Object.fromEntries(SIGNUP_STATUSES.map((status) => [status, 0])) as Record<SignupStatus, number>;
+    return { total: SEARCH_COUNT_CAP, verified: 0, referral: 0, verifiedFacet: unknown, referralFacet: unknown, statusFacet, exact: false };
   }
   const cells = cellsOf(scope, db);
-  const sum = (verified?: boolean, referral?: boolean) =>
+  const statuses = scope.status;
+  const sum = (verified?: boolean, referral?: boolean, status: readonly SignupStatus[] | undefined = statuses) =>
     cells
-      .filter((cell) => (verified === undefined || Boolean(cell.verified) === verified) && (referral === undefined || Boolean(cell.referral) === referral))
+      .filter(
+        (cell) =>
+          (verified === undefined || Boolean(cell.verified) === verified) &&
+          (referral === undefined || Boolean(cell.referral) === referral) &&
+          (status === undefined || status.includes(cell.status!)),
+      )
       .reduce((total, cell) => total + cell.n, 0);
   return {
     total: sum(scope.verified, scope.referral),
@@ -147,6 +187,7 @@ export function countSignups(scope: SignupScope, db: AppDatabase = getDb()): Sig
     referral: scope.referral === false ? 0 : sum(scope.verified, true),
     verifiedFacet: { yes: sum(true, scope.referral), no: sum(false, scope.referral) },
     referralFacet: { yes: sum(scope.verified, true), no: sum(scope.verified, false) },
+    statusFacet: Object.fromEntries(SIGNUP_STATUSES.map((status) => [status, sum(scope.verified, scope.referral, [status])])) as Record<SignupStatus, number>,
     exact: true,
   };
 }
@@ -179,9 +220,10 @@ interface DayCount {
 
 function dayPerDayStatement(db: AppDatabase, flags: string) {
   return preparedOnce(db, `counts.dayPerDay:${flags}`, () =>
-    db.$client.prepare<RangeParams & { verified: number; referral: number }, DayCount>(
+    db.$client.prepare<RangeParams & { verified: number; referral: number; status: string | null }, DayCount>(
       `SELECT date(day * ${DAY_MS / 1000}, 'unixepoch') AS day, sum(n) AS count FROM (${CUT_PARTS})
        WHERE true ${flags.includes("v") ? "AND verified = @verified" : ""} ${flags.includes("r") ? "AND referral = @referral" : ""}
+       ${flags.includes("s") ? "AND status IN (SELECT value FROM json_each(@status))" : ""}
        GROUP BY 1 HAVING sum(n) > 0 ORDER BY 1`,
     ),
   );
@@ -201,8 +243,9 @@ function rowPerDayStatement(db: AppDatabase, shape: ScopeShape) {
 export function signupsPerDay(scope: SignupScope, since: Date, db: AppDatabase = getDb()): DayCount[] | null {
   const window = narrowedSince(scope, since);
   if (usesDayCounts(window)) {
-    const flags = `${window.verified !== undefined ? "v" : ""}${window.referral !== undefined ? "r" : ""}`;
-    return dayPerDayStatement(db, flags).all({ ...rangeParams(window), verified: window.verified ? 1 : 0, referral: window.referral ? 1 : 0 });
+    const flags = `${window.verified !== undefined ? "v" : ""}${window.referral !== undefined ? "r" : ""}${window.status !== undefined ? "s" : ""}`;
+    const status = window.status === undefined ? null : JSON.stringify(window.status);
+    return dayPerDayStatement(db, flags).all({ ...rangeParams(window), verified: window.verified ? 1 : 0, referral: window.referral ? 1 : 0, status });
   }
   const slice = inputSliceOf(window);
   if (slice) return slicePerDay(window, slice, db);

@@ -4,7 +4,7 @@ import { signupTextPage, type SignupTextRow } from "./queries";
 import type { SignupRow } from "./row";
 import { type SignupScope } from "./filter";
 
-export const SIGNUP_CSV_COLUMNS = ["email", "verified", "referral", "custom_inputs", "created_at"] as const;
+export const SIGNUP_CSV_COLUMNS = ["email", "verified", "referral", "custom_inputs", "created_at", "status", "status_changed_at"] as const;
 
 // Spreadsheet apps run a cell that starts with one of these as a formula ("CSV injection"), so
 // such cells get a leading single quote, as OWASP recommends. Tab and carriage return are included
@@ -37,13 +37,15 @@ function csvCell(text: string): string {
 const HEADER = `${SIGNUP_CSV_COLUMNS.join(",")}\r\n`;
 
 /** One CSV record, with its CRLF; `customInputs` is the JSON text, `createdAt` ISO 8601 (UTC, ms). */
-function csvRecord(email: string, verified: boolean, referral: boolean, customInputs: string, createdAt: string): string {
-  return `${csvCell(email)},${csvCell(String(verified))},${csvCell(String(referral))},${csvCell(customInputs)},${csvCell(createdAt)}\r\n`;
+function csvRecord(email: string, verified: boolean, referral: boolean, customInputs: string, createdAt: string, status: string, statusChangedAt: string): string {
+  return `${csvCell(email)},${csvCell(String(verified))},${csvCell(String(referral))},${csvCell(customInputs)},${csvCell(createdAt)},${status},${statusChangedAt}\r\n`;
 }
 
 function rowsText(rows: readonly SignupRow[]): string {
   let text = "";
-  for (const row of rows) text += csvRecord(row.email, row.verified, row.referral, JSON.stringify(row.customInputs), row.createdAt.toISOString());
+  for (const row of rows) {
+    text += csvRecord(row.email, row.verified, row.referral, JSON.stringify(row.customInputs), row.createdAt.toISOString(), row.status, row.statusChangedAt?.toISOString() ?? "");
+  }
   return text;
 }
 
@@ -51,7 +53,9 @@ function textRowsText(rows: readonly SignupTextRow[]): string {
   let text = "";
   // The custom inputs go through JSON.parse and JSON.stringify, as the CLI's rows do: SQLite's json()
   // would keep a stored text's own spelling (`1.0`, `\u00e9`) and change the file in such cases.
-  for (const [, , email, verified, referral, customInputs, createdAt] of rows) text += csvRecord(email, verified === 1, referral === 1, JSON.stringify(JSON.parse(customInputs)), createdAt);
+  for (const [, , email, verified, referral, customInputs, createdAt, status, statusChangedAt] of rows) {
+    text += csvRecord(email, verified === 1, referral === 1, JSON.stringify(JSON.parse(customInputs)), createdAt, status, statusChangedAt ?? "");
+  }
   return text;
 }
 

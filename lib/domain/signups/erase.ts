@@ -6,6 +6,8 @@ import { auditLog, signups, waitlists } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
 import { checkpointAfterDeleting, completedWithin } from "@/lib/sqlite/checkpoint";
 import { auditHash, recordAudit, type AuditActor } from "../audit/log";
+import { appendEvent } from "../events";
+import { forgetAnswersNaming } from "../idempotency";
 import { getWaitlistOrThrow } from "../waitlists/queries";
 import { MAX_FILTER_TEXT } from "./filter";
 import type { FoundSignup } from "./find";
@@ -14,7 +16,8 @@ import type { FoundSignup } from "./find";
 // triggers on `signups`, everything derived from them (signup_counts, signup_inputs and their counts,
 // the search index). secure_delete (db/client.ts) zeroes the freed space, and a complete checkpoint
 // afterwards takes the old page versions off the disk (lib/sqlite/checkpoint.ts). The audit log keeps
-// a keyed hash of the address, never the address.
+// a keyed hash of the address, never the address; the event log (events.ts) an event without it; and
+// the stored first answers to idempotent /v1 requests that named the address go.
 
 export const eraseAddressSchema = z.object({
   email: z.string().trim().min(1).max(MAX_FILTER_TEXT).describe("the whole email address (in any case)"),
@@ -40,6 +43,9 @@ export function signupsWithAddress(email: string, waitlistId?: string, db: AppDa
 
 function eraseFound(actor: AuditActor, address: string, found: FoundSignup[], db: AppDatabase): Erasure {
   if (found.length > 0) db.delete(signups).where(inArray(signups.id, found.map((signup) => signup.signupId))).run();
+  // The person's earlier events never held the address (events.ts); the erasure's own holds none either.
+  for (const signup of found) appendEvent({ type: "signup.erased", waitlistId: signup.waitlistId, signupId: signup.signupId, payload: {} }, db);
+  forgetAnswersNaming(address, db);
   const erasure = { erased: found.length, waitlists: new Set(found.map((signup) => signup.waitlistId)).size };
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   recordAudit(

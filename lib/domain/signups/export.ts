@@ -1,18 +1,19 @@
 import { signupCsvChunks } from "./csv";
 import type { SignupRow } from "./row";
 import { toSignupResponse, type SignupResponse } from "./response";
+import type { SignupStatus } from "./status";
 
 // The files `signups export` writes. Each format is what `signups import` reads back: CSV exactly as
-// the dashboard's export, JSON and NDJSON the API's object plus its created_at.
+// the dashboard's export, JSON and NDJSON the API's object plus created_at, status and status_changed_at.
 
 export const SIGNUP_EXPORT_FORMATS = ["csv", "ndjson", "json"] as const;
 export type SignupExportFormat = (typeof SIGNUP_EXPORT_FORMATS)[number];
 
-/** A signup as the JSON and NDJSON exports write it: the API object and when it was created (ISO 8601 UTC, ms). */
-export type ExportedSignup = SignupResponse & { created_at: string };
+/** A signup as the JSON and NDJSON exports write it: the API object, when it was created (ISO 8601 UTC, ms), its status and when that last changed. */
+export type ExportedSignup = SignupResponse & { created_at: string; status: SignupStatus; status_changed_at: string | null };
 
 export function toExportedSignup(row: SignupRow): ExportedSignup {
-  return { ...toSignupResponse(row), created_at: row.createdAt.toISOString() };
+  return { ...toSignupResponse(row), created_at: row.createdAt.toISOString(), status: row.status, status_changed_at: row.statusChangedAt?.toISOString() ?? null };
 }
 
 function batchJson(batch: SignupRow[], separator: string): string {

@@ -6,7 +6,7 @@ import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
 import { planAccess } from "./access";
 import { exceedsRowCap, exceedsSearchCap } from "./counts";
 import { FACET_ROW_CAP, FACET_TEXT_CHARS } from "./limits";
-import type { SignupScope } from "./filter";
+import { setFilters, type SignupScope } from "./filter";
 import { inputSliceOf, newestOfSliceParams, newestOfSliceSql } from "./input-slice";
 import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
@@ -51,9 +51,9 @@ export function topInputLabels(waitlistId: string, limit: number, db: AppDatabas
   return topLabelsStatement(db).all({ waitlistId, limit });
 }
 
-/** Only verified/referral filters: signup_input_counts answers alone. */
+/** Only verified/referral filters (tested row by row, kept in signup_inputs): signup_input_counts answers alone. */
 function onlyFlags(scope: SignupScope): boolean {
-  return !scope.createdSince && !scope.createdUntil && scope.email === undefined && scope.emailContains === undefined && (scope.inputs?.length ?? 0) === 0;
+  return setFilters(scope).every(({ descriptor }) => descriptor.inputSliced && descriptor.planner === "row") && (scope.inputs?.length ?? 0) === 0;
 }
 
 function countedValuesStatement(db: AppDatabase, flags: { verified: boolean; referral: boolean; contains: boolean }) {

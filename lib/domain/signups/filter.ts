@@ -1,6 +1,7 @@
 import type { SQL, sql as sqlTag } from "drizzle-orm";
 import type { signups as signupsTable } from "@/db/schema";
 import { instantParamValue, parseInstant } from "@/lib/core/instant";
+import { isSignupStatus, SIGNUP_STATUSES, type SignupStatus } from "./status";
 
 // The one list of signup filters. Each descriptor holds everything about one filter: its public name
 // (the /v1 query parameter, the dashboard URL's, and `--<name>` in the CLI), how its text is read and
@@ -52,8 +53,10 @@ export interface FilterDescriptor<Value, Name extends string = string> {
   /** The words of its chip in the dashboard's filter bar. */
   chip(value: Value): string;
   planner: PlannerRole;
-  /** signup_counts and signup_inputs' rows keep what it tests (a flag, or the creation time): counts, charts and custom-input slices of scopes with only such filters are read there. */
+  /** signup_counts keeps what it tests (a flag, the status or the creation time): counts and charts of scopes with only such filters are read there. */
   aggregated: boolean;
+  /** signup_inputs' rows keep it too (the flags and the creation time): custom-input slices of scopes with only such filters are read there. */
+  inputSliced: boolean;
   /** The placeholder values (the driver's: 1/0, epoch ms, text) when the filter is set. */
   bind(value: Value, kit: SqlKit): Record<string, string | number>;
   where(kit: SqlKit): SQL;
@@ -84,9 +87,18 @@ function filterText(text: string): Parsed<string> {
 }
 
 const text = { format: (value: string) => value, keyPart: (value: string) => value.toLowerCase() };
-const flag = { parse: booleanWord, format: String, keyPart: (value: boolean) => value, planner: "row" as const, aggregated: true, openapi: { type: "string", enum: ["true", "false"] } };
+const flag = { parse: booleanWord, format: String, keyPart: (value: boolean) => value, planner: "row" as const, aggregated: true, inputSliced: true, openapi: { type: "string", enum: ["true", "false"] } };
 const instantWire = { anyOf: [{ type: "string", format: "date" }, { type: "string", format: "date-time" }], examples: ["2026-10-01", "2026-10-01T09:30:00Z"] };
 const textWire = { type: "string", minLength: 1, maxLength: MAX_FILTER_TEXT };
+const STATUS_WORDS = `must be one or more of ${SIGNUP_STATUSES.join(", ")}, separated by commas`;
+function statusList(text: string): Parsed<SignupStatus[]> {
+  const words = text.split(",").map((word) => word.trim());
+  const unknown = words.find((word) => !isSignupStatus(word));
+  if (unknown !== undefined) return { ok: false, message: `${STATUS_WORDS} (not ${JSON.stringify(unknown)})` };
+  // In the list's own order, each once: equal filters are written alike.
+  return { ok: true, value: SIGNUP_STATUSES.filter((status) => words.includes(status)) };
+}
+
 /** Day text for chips: an instant at UTC midnight as its date, any other as its ISO form. */
 const day = (value: Date) => instantParamValue(value);
 
@@ -110,6 +122,25 @@ export const SIGNUP_FILTERS = {
     bind: (value) => ({ referral: value ? 1 : 0 }),
     where: ({ sql, signups, placeholder }) => sql`${signups.referral} = ${placeholder("referral")}`,
   }),
+  status: filter({
+    name: "status",
+    parse: statusList,
+    format: (value) => value.join(","),
+    // The dashboard's URL: unknown words are dropped, and none left means no filter.
+    lenient: (text) => text.split(",").map((word) => word.trim()).filter(isSignupStatus).join(",") || undefined,
+    keyPart: (value) => value.join(","),
+    openapi: {
+      description: `Only signups in one of these statuses, comma-separated: ${SIGNUP_STATUSES.map((status) => `\`${status}\``).join(", ")} (\`status=waiting,invited\`). Every signup starts \`waiting\`; the invite, reject, withdraw, restore and complete operations change it. An unknown word is a 400.`,
+      schema: { type: "string", pattern: `^(${SIGNUP_STATUSES.join("|")})(,(${SIGNUP_STATUSES.join("|")}))*$`, examples: ["waiting", "waiting,invited"] },
+    },
+    cli: { argument: "<statuses>", help: `only signups in these statuses, comma-separated (${SIGNUP_STATUSES.join(", ")})` },
+    chip: (value) => `Status: ${value.join(" or ")}`,
+    planner: "row",
+    aggregated: true,
+    inputSliced: false,
+    bind: (value) => ({ status: JSON.stringify(value) }),
+    where: ({ sql, signups, placeholder }) => sql`${signups.status} in (select value from json_each(${placeholder("status")}))`,
+  }),
   createdSince: filter({
     name: "created_since",
     parse: instant,
@@ -124,6 +155,7 @@ export const SIGNUP_FILTERS = {
     chip: (value) => `Signed up from ${day(value)}`,
     planner: "range",
     aggregated: true,
+    inputSliced: true,
     bind: (value) => ({ since: value.getTime() }),
     where: ({ sql, signups, placeholder }) => sql`${signups.createdAt} >= ${placeholder("since")}`,
   }),
@@ -141,6 +173,7 @@ export const SIGNUP_FILTERS = {
     chip: (value) => `Signed up before ${day(value)}`,
     planner: "range",
     aggregated: true,
+    inputSliced: true,
     bind: (value) => ({ until: value.getTime() }),
     where: ({ sql, signups, placeholder }) => sql`${signups.createdAt} < ${placeholder("until")}`,
   }),
@@ -154,6 +187,7 @@ export const SIGNUP_FILTERS = {
     chip: (value) => `Email is “${value}”`,
     planner: "unique",
     aggregated: false,
+    inputSliced: false,
     bind: (value) => ({ email: value }),
     where: ({ sql, signups, placeholder }) => sql`lower(${signups.email}) = lower(${placeholder("email")})`,
   }),
@@ -172,6 +206,7 @@ export const SIGNUP_FILTERS = {
     chip: (value) => `Email contains “${value}”`,
     planner: "search",
     aggregated: false,
+    inputSliced: false,
     bind: (value, { containsPattern }) => ({
       contains: containsPattern(value),
       // The trigram index reads % and _ as wildcards: it returns a superset, which `contains` then narrows.

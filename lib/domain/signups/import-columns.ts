@@ -2,7 +2,7 @@
 // page can show which column of a chosen file becomes what before anything is sent.
 
 /** The signup fields a file may carry (CSV columns, JSON keys): those of the CSV export. */
-export const IMPORT_FIELDS = ["email", "verified", "referral", "custom_inputs", "created_at"] as const;
+export const IMPORT_FIELDS = ["email", "verified", "referral", "custom_inputs", "created_at", "status", "status_changed_at"] as const;
 
 /** Maps a CSV header to column positions; extra columns become custom_inputs entries. */
 export interface CsvLayout {
@@ -11,6 +11,8 @@ export interface CsvLayout {
   referral: number;
   customInputs: number;
   createdAt: number;
+  status: number;
+  statusChangedAt: number;
   extras: { index: number; label: string }[];
 }
 
@@ -39,6 +41,8 @@ export function csvLayout(header: string[]): CsvLayout | { error: string } {
     referral: keys.indexOf("referral"),
     customInputs: keys.indexOf("custom_inputs"),
     createdAt: keys.indexOf("created_at"),
+    status: keys.indexOf("status"),
+    statusChangedAt: keys.indexOf("status_changed_at"),
     extras: names.flatMap((label, index) => (signupField(label) ? [] : [{ index, label }])),
   };
 }

@@ -19,7 +19,7 @@ const FAR = 8.64e15; // the largest Date, in ms
 
 /** The scope as a slice of signup_inputs, or undefined when it filters on anything else. */
 export function inputSliceOf(scope: SignupScope): InputSlice | undefined {
-  if (!setFilters(scope).every(({ descriptor }) => descriptor.aggregated) || scope.inputs?.length !== 1) return undefined;
+  if (!setFilters(scope).every(({ descriptor }) => descriptor.inputSliced) || scope.inputs?.length !== 1) return undefined;
   const { label, value } = scope.inputs[0] as InputMatch;
   return { waitlistId: scope.waitlistId, label, value, since: scope.createdSince?.getTime() ?? -FAR, until: scope.createdUntil?.getTime() ?? FAR };
 }

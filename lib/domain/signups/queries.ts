@@ -8,6 +8,7 @@ import { planAccess } from "./access";
 import type { SignupScope } from "./filter";
 import { DEFAULT_SIGNUP_FIELDS, type SignupField } from "./response";
 import type { SignupRow } from "./row";
+import type { SignupStatus } from "./status";
 import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
 
@@ -24,6 +25,8 @@ const SIGNUP_JSON_FIELDS: Record<SignupField, SQL> = {
   // ISO 8601 in UTC with milliseconds, as Date.prototype.toISOString writes it (%f: seconds with milliseconds; also before 1970).
   created_at: sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${signups.createdAt} / 1000.0, 'unixepoch')`,
   id: sql`cast(${signups.id} as text)`,
+  status: sql`${signups.status}`,
+  status_changed_at: sql`iif(${signups.statusChangedAt} is null, null, strftime('%Y-%m-%dT%H:%M:%fZ', ${signups.statusChangedAt} / 1000.0, 'unixepoch'))`,
 };
 
 function signupJson(fields: readonly SignupField[]): SQL<string> {
@@ -42,11 +45,22 @@ const ROW_FIELDS = {
   referral: signups.referral,
   customInputs: signups.customInputs,
   createdAt: signups.createdAt,
+  status: signups.status,
+  statusChangedAt: signups.statusChangedAt,
 };
-type RawRow = [id: number, email: string, verified: 0 | 1, referral: 0 | 1, customInputs: string, createdAt: number];
+type RawRow = [id: number, email: string, verified: 0 | 1, referral: 0 | 1, customInputs: string, createdAt: number, status: SignupStatus, statusChangedAt: number | null];
 
-function toSignupRow([id, email, verified, referral, customInputs, createdAt]: RawRow): SignupRow {
-  return { id, email, verified: verified === 1, referral: referral === 1, customInputs: JSON.parse(customInputs) as Record<string, unknown>[], createdAt: new Date(createdAt) };
+function toSignupRow([id, email, verified, referral, customInputs, createdAt, status, statusChangedAt]: RawRow): SignupRow {
+  return {
+    id,
+    email,
+    verified: verified === 1,
+    referral: referral === 1,
+    customInputs: JSON.parse(customInputs) as Record<string, unknown>[],
+    createdAt: new Date(createdAt),
+    status,
+    statusChangedAt: statusChangedAt === null ? null : new Date(statusChangedAt),
+  };
 }
 
 /** The shape that reads a scope's rows in order the cheapest way (see access.ts). */
@@ -124,10 +138,22 @@ const TEXT_FIELDS = {
   referral: signups.referral,
   customInputs: signups.customInputs,
   createdAt: SIGNUP_JSON_FIELDS.created_at,
+  status: signups.status,
+  statusChangedAt: SIGNUP_JSON_FIELDS.status_changed_at,
 };
 
 /** A signup as an export reads it: custom_inputs the stored JSON text, created_at ISO 8601 as toISOString writes it. */
-export type SignupTextRow = [createdAtMs: number, id: number, email: string, verified: 0 | 1, referral: 0 | 1, customInputs: string, createdAt: string];
+export type SignupTextRow = [
+  createdAtMs: number,
+  id: number,
+  email: string,
+  verified: 0 | 1,
+  referral: 0 | 1,
+  customInputs: string,
+  createdAt: string,
+  status: SignupStatus,
+  statusChangedAt: string | null,
+];
 
 function textPageStatement(db: AppDatabase, shape: ScopeShape) {
   return preparedOnce(db, `signups.textPage:${shapeKey(shape)}`, () =>
@@ -234,5 +260,8 @@ export interface NewSignup {
   customInputs: string;
   /** Epoch milliseconds; defaults to the `createdAt` argument of the insert. */
   createdAt?: number;
+  /** Default `waiting`; an import of an export keeps the exported status (and when it changed, epoch ms). */
+  status?: SignupStatus;
+  statusChangedAt?: number | null;
 }
 

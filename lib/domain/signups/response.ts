@@ -1,11 +1,16 @@
 import "server-only";
 import { z } from "zod";
 import type { SignupRow } from "./row";
+import { SIGNUP_STATUSES } from "./status";
 
 // The API's view of a signup: by default exactly the four fields of the specification; with
 // `fields`, the chosen ones among those four, `created_at` and `id`. The OpenAPI components, the
 // TypeScript type and the JSON that SQLite builds for pages and streams (signupJson in queries.ts:
 // one SQL expression per field, in the order of SIGNUP_FIELDS) all follow these schemas.
+
+const statusSchema = z.enum(SIGNUP_STATUSES).meta({
+  description: "`waiting` (every signup at first), `invited`, `completed` (the invitation was used) or `rejected`.",
+});
 
 export const signupResponseSchema = z
   .strictObject({
@@ -28,8 +33,8 @@ export const signupResponseSchema = z
   .meta({ description: "A signup as returned without `fields`: exactly these four fields." });
 export type SignupResponse = z.infer<typeof signupResponseSchema>;
 
-/** The fields a client may ask for with `fields`: the specification's four, then `created_at` and `id`. */
-export const SIGNUP_FIELDS = ["email", "verified", "referral", "custom_inputs", "created_at", "id"] as const;
+/** The fields a client may ask for with `fields`: the specification's four, then `created_at`, `id`, `status` and `status_changed_at`. */
+export const SIGNUP_FIELDS = ["email", "verified", "referral", "custom_inputs", "created_at", "id", "status", "status_changed_at"] as const;
 export type SignupField = (typeof SIGNUP_FIELDS)[number];
 
 /** What a signup object holds when `fields` is not given: exactly the specification's four. */
@@ -46,9 +51,24 @@ export const signupWithFieldsSchema = z
     id: z.string().meta({
       description: "The signup's id: an opaque string, stable for the life of the signup. The dashboard shows the signup at `/waitlists/{waitlist id}/signups/{id}`.",
     }),
+    status: statusSchema,
+    status_changed_at: z
+      .string()
+      .nullable()
+      .meta({ format: "date-time", description: "When the status last changed (ISO 8601 in UTC with milliseconds); null for a signup that never left `waiting`." }),
   })
   .partial()
-  .meta({ description: "A signup as returned with `fields`: exactly the fields named there (any of these six), in this order." });
+  .meta({ description: "A signup as returned with `fields`: exactly the fields named there (any of these eight), in this order." });
+
+/** A signup changed by an action (invite, reject, withdraw, restore, complete): the specification's four fields and its new status. */
+export const signupWithStatusSchema = z
+  .strictObject({ ...signupResponseSchema.shape, status: statusSchema })
+  .meta({ description: "A signup changed by a status action: the specification's four fields and its status after the action." });
+export type SignupWithStatus = z.infer<typeof signupWithStatusSchema>;
+
+export function toSignupWithStatus(row: SignupRow): SignupWithStatus {
+  return { ...toSignupResponse(row), status: row.status };
+}
 
 export function toSignupResponse(row: SignupRow): SignupResponse {
   return { email: row.email, verified: row.verified, referral: row.referral, custom_inputs: row.customInputs };

@@ -96,9 +96,9 @@ describe("signups export → signups import", () => {
       const dashboard = await new Response(signupCsvStream({ waitlistId: sourceId }, db)).text();
       expect(stdout.stdout).toBe(dashboard);
       expect(readFileSync(path, "utf8")).toBe(dashboard);
-      expect(dashboard.split("\r\n", 1)[0]).toBe("email,verified,referral,custom_inputs,created_at");
+      expect(dashboard.split("\r\n", 1)[0]).toBe("email,verified,referral,custom_inputs,created_at,status,status_changed_at");
       expect(dashboard).toContain("\r\n'-dash@example.com,false,true,");
-      expect(dashboard).toContain("\r\n'''two@example.com,true,false,[],1970-01-01T00:00:00.000Z\r\n");
+      expect(dashboard).toContain("\r\n'''two@example.com,true,false,[],1970-01-01T00:00:00.000Z,waiting,\r\n");
     } finally {
       db.$client.close();
     }
@@ -114,14 +114,14 @@ describe("signups export → signups import", () => {
     }
   });
 
-  it("ndjson and json write the API object plus created_at, one signup per line", () => {
+  it("ndjson and json write the API object plus created_at, status and status_changed_at, one signup per line", () => {
     const ndjson = cli.run("signups", "export", "--waitlist", sourceId, "--format", "ndjson", "--email-contains", "hopper");
-    expect(ndjson.stdout).toBe('{"email":"Grace.Hopper@Example.COM","verified":false,"referral":true,"custom_inputs":[{"label":"company","value":"Globex"}],"created_at":"2025-06-30T23:59:59.999Z"}\n');
+    expect(ndjson.stdout).toBe('{"email":"Grace.Hopper@Example.COM","verified":false,"referral":true,"custom_inputs":[{"label":"company","value":"Globex"}],"created_at":"2025-06-30T23:59:59.999Z","status":"waiting","status_changed_at":null}\n');
     const json = cli.run("signups", "export", "--waitlist", sourceId, "--format", "json", "--created-since", TIE, "--created-until", "2025-01-01T00:00:00.001Z");
     expect(json.stdout.split("\n")).toEqual([
       "[",
-      '{"email":"-dash@example.com","verified":false,"referral":true,"custom_inputs":[{"label":"Say \\"hi\\", ok","value":"line1\\nline2"}],"created_at":"2025-01-01T00:00:00.000Z"},',
-      '{"email":"+plus@example.com","verified":true,"referral":true,"custom_inputs":[{"label":"city","value":"Zürich €"},{"label":"company","value":"=HYPERLINK(1)"}],"created_at":"2025-01-01T00:00:00.000Z"}',
+      '{"email":"-dash@example.com","verified":false,"referral":true,"custom_inputs":[{"label":"Say \\"hi\\", ok","value":"line1\\nline2"}],"created_at":"2025-01-01T00:00:00.000Z","status":"waiting","status_changed_at":null},',
+      '{"email":"+plus@example.com","verified":true,"referral":true,"custom_inputs":[{"label":"city","value":"Zürich €"},{"label":"company","value":"=HYPERLINK(1)"}],"created_at":"2025-01-01T00:00:00.000Z","status":"waiting","status_changed_at":null}',
       "]",
       "",
     ]);

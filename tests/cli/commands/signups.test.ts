@@ -126,7 +126,7 @@ describe("signups import", () => {
     const excel = "Email; Verified ;Custom_Inputs;Company\nada@example.com;yes;;Acme, Inc.\n";
     const semicolons = cli.file("excel.csv", excel);
     expect(expectOneLineError(cli.run("signups", "import", "--waitlist", id, semicolons))).toBe(
-      `error: 1 invalid row, nothing imported: line 1: the header has no "email" column (expected email,verified,referral,custom_inputs,created_at); it looks semicolon-separated: use --delimiter ';'`,
+      `error: 1 invalid row, nothing imported: line 1: the header has no "email" column (expected email,verified,referral,custom_inputs,created_at,status,status_changed_at); it looks semicolon-separated: use --delimiter ';'`,
     );
     expect(cli.json("signups", "import", "--waitlist", id, "--delimiter", ";", semicolons)).toEqual({ imported: 1, skipped_duplicates: 0 });
     const tabs = cli.file("export.csv", "EMAIL\tReferral\ngrace@example.com\tyes\n");

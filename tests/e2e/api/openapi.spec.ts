@@ -14,7 +14,9 @@ test("GET /v1/openapi.json serves an OpenAPI 3.1 document without a key", async 
   await contract.check(response, "/openapi.json");
   const { document } = contract;
   expect(document.openapi).toMatch(/^3\.1\./);
-  expect(Object.keys(document.paths).sort()).toEqual(["/openapi.json", "/waitlist", "/waitlist/{id}", "/waitlist/{id}/signup"]);
+  expect(Object.keys(document.paths).sort()).toEqual(
+    ["/openapi.json", "/waitlist", "/waitlist/{id}", "/waitlist/{id}/signup", ...["complete", "invite", "reject", "restore", "withdraw"].map((action) => `/waitlist/{id}/signup/${action}`)].sort(),
+  );
   expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["apiKeyHeader", "bearerAuth"]);
   expect(document.components.securitySchemes.apiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
   expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });

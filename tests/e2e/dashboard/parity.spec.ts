@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { parse } from "csv-parse/sync";
 import { expect, test, type APIResponse, type Page } from "@playwright/test";
 import { FILTER_KEYS, filterToApiParams, type FilterKey, type InputMatch, type SignupFilter } from "@/lib/domain/signups/filter";
+import { SIGNUP_STATUSES } from "@/lib/domain/signups/status";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { createKey, emailsOnPage, formatCount, insertSignups, signIn, unique, type FixtureSignup } from "../support/support";
 
@@ -79,6 +80,7 @@ function makeSignups(tag: string): FixtureSignup[] {
     referral: random() < 0.3,
     customInputs: randomInputs(),
     createdAt: new Date(START + index * slot + Math.floor(random() * (slot - 1))),
+    status: random() < 0.5 ? "waiting" : pick(SIGNUP_STATUSES),
   }));
 }
 
@@ -91,6 +93,7 @@ function drawFilters(signups: FixtureSignup[]): Draw {
   const draw: Draw = { inputs: [] };
   if (random() < 0.4) draw.verified = random() < 0.5;
   if (random() < 0.4) draw.referral = random() < 0.5;
+  if (random() < 0.35) draw.status = SIGNUP_STATUSES.filter(() => random() < 0.5).concat(pick(SIGNUP_STATUSES)).filter((status, index, all) => all.indexOf(status) === index);
   if (random() < 0.5) {
     const first = Math.floor(random() * SPAN_DAYS);
     const last = first + Math.floor(random() * 25);
@@ -122,6 +125,7 @@ function drawFilters(signups: FixtureSignup[]): Draw {
 const MEANING: { [Key in FilterKey]-?: (signup: FixtureSignup, value: NonNullable<SignupFilter[Key]>) => boolean } = {
   verified: (signup, value) => signup.verified === value,
   referral: (signup, value) => signup.referral === value,
+  status: (signup, value) => value.includes(signup.status ?? "waiting"),
   createdSince: (signup, value) => signup.createdAt.getTime() >= value.getTime(),
   createdUntil: (signup, value) => signup.createdAt.getTime() < value.getTime(),
   email: (signup, value) => signup.email.toLowerCase() === value.toLowerCase(),

@@ -197,6 +197,8 @@ test("the CSV export holds the complete filtered set", async ({ page }) => {
       referral: "false",
       custom_inputs: JSON.stringify(row.customInputs),
       created_at: row.createdAt.toISOString(),
+      status: row.status,
+      status_changed_at: row.statusChangedAt?.toISOString() ?? "",
     })),
   );
 });
@@ -211,7 +213,7 @@ test("the CSV export protects spreadsheets from formulas and follows the search"
   expect(response.headers()["content-disposition"]).toMatch(/^attachment; filename="formula-list-email-contains-hyperlink-\d{4}-\d{2}-\d{2}\.csv"$/);
   const records = parse(await response.text(), { columns: true }) as Record<string, string>[];
   expect(records).toEqual([
-    { email: "'=HYPERLINK(\"x\")@evil.com", verified: "true", referral: "false", custom_inputs: '[{"label":"a,b","value":"say \\"hi\\""}]', created_at: new Date(1000).toISOString() },
+    { email: "'=HYPERLINK(\"x\")@evil.com", verified: "true", referral: "false", custom_inputs: '[{"label":"a,b","value":"say \\"hi\\""}]', created_at: new Date(1000).toISOString(), status: "waiting", status_changed_at: "" },
   ]);
 });
 
@@ -294,4 +296,26 @@ test("'Last 7 days' and the chart agree on signups dated in the future (an impor
   await expect(page.getByTestId("figure-total")).toHaveText("5");
   await expect(page.getByTestId("figure-last-7-days")).toHaveText("2");
   await expect(page.getByTestId("chart-summary")).toContainText(/^2 signups/);
+});
+
+test("the status facet counts each status under the other filters, and its links filter by status", async ({ page }) => {
+  const list = createWaitlist({ name: "Statuses", website: "https://s.example.com" });
+  const statuses = ["waiting", "invited", "invited", "completed", "rejected", "waiting", "invited"] as const;
+  insertSignups(
+    list.id,
+    statuses.map((status, index) => ({ email: `s${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: [], createdAt: new Date(Date.UTC(2026, 9, 1 + index)), status })),
+  );
+  await page.goto(`/waitlists/${list.id}?verified=true`);
+  // Verified: s0 waiting, s2 invited, s4 rejected, s6 invited.
+  for (const [option, count] of [["any", 4], ["waiting", 1], ["invited", 2], ["completed", 0], ["rejected", 1]] as const) {
+    await expect(page.getByTestId(`facet-status-${option}`), option).toHaveText(formatCount(count));
+  }
+  await page.getByRole("link", { name: /^Invited/ }).click();
+  await expect(page).toHaveURL(/status=invited/);
+  await expect(page.getByTestId("figure-total")).toHaveText("2");
+  // Picking a second status adds it: waiting or invited.
+  await page.getByRole("link", { name: /^Waiting/ }).click();
+  await expect(page).toHaveURL(/status=waiting%2Cinvited|status=waiting,invited/);
+  await expect(page.getByTestId("figure-total")).toHaveText("3");
+  expect((await emailsOnPage(page)).sort()).toEqual(["s0@example.com", "s2@example.com", "s6@example.com"]);
 });

@@ -7,7 +7,7 @@ import type { JsonSchema, OpenApiDocument, ResponseObject } from "@/lib/api/open
 // the status is documented for the operation, required headers are present, every documented
 // header matches its schema, and the body validates against the documented JSON Schema.
 
-export type PathTemplate = "/waitlist" | "/waitlist/{id}" | "/waitlist/{id}/signup" | "/openapi.json";
+export type PathTemplate = "/waitlist" | "/waitlist/{id}" | "/waitlist/{id}/signup" | "/openapi.json" | `/waitlist/{id}/signup/${"invite" | "reject" | "withdraw" | "restore" | "complete"}`;
 
 export class Contract {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -31,8 +31,8 @@ export class Contract {
       const { headers = {}, ...notFound } = this.document.paths["/waitlist/{id}"]!.get!.responses["404"]!;
       return { ...notFound, headers: Object.fromEntries(Object.entries(headers).filter(([name]) => !name.startsWith("RateLimit"))) };
     }
-    // Every answer on a path is documented on its GET operation (OPTIONS's 204 and other methods' 405 too).
-    const operation = this.document.paths[template]?.get;
+    // Every answer on a path is documented on its one operation, GET or POST (OPTIONS's 204 and other methods' 405 too).
+    const operation = this.document.paths[template]?.get ?? this.document.paths[template]?.post;
     expect(operation, `${method} ${template} is documented`).toBeTruthy();
     const response = operation!.responses[String(status)];
     expect(response, `status ${status} is documented for ${method} ${template}`).toBeTruthy();

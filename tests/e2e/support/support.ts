@@ -5,6 +5,7 @@ import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { countSignups } from "@/lib/domain/signups/counts";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { type SignupScope } from "@/lib/domain/signups/filter";
+import type { SignupStatus } from "@/lib/domain/signups/status";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { insertSignups as bulkInsertSignups } from "../../support/insert-signups";
 
@@ -35,6 +36,8 @@ export interface FixtureSignup {
   referral: boolean;
   customInputs: unknown[];
   createdAt: Date;
+  /** Default `waiting`. */
+  status?: SignupStatus;
 }
 
 export function insertSignups(waitlistId: string, signups: FixtureSignup[]) {

@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SIGNUP_STATUSES } from "@/lib/domain/signups/status";
 import { openDatabase } from "@/db/client";
 import { registerMigrationFunctions } from "@/db/migrate";
 import { insertSignups } from "@/tests/support/insert-signups";
@@ -242,5 +243,56 @@ describe("migrations", () => {
     }
     expect(before.signups).toHaveLength(10);
     expect(before.tables).toContainEqual({ name: "new_key_reveals" });
+  });
+
+  it("a fresh database allows exactly the statuses of status.ts, and has the events and idempotent_requests tables", () => {
+    const db = openDatabase(path);
+    try {
+      const sqlite = db.$client;
+      const waitlistId = createWaitlist({ name: "Fresh", website: "https://example.com" }, db).id;
+      const insert = sqlite.prepare("INSERT INTO signups (waitlist_id, email, custom_inputs, created_at, status) VALUES (?, ?, '[]', 0, ?)");
+      for (const status of SIGNUP_STATUSES) expect(() => insert.run(waitlistId, `${status}@example.com`, status)).not.toThrow();
+      expect(() => insert.run(waitlistId, "x@example.com", "approved")).toThrow(/CHECK constraint failed/);
+      const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+      expect(tables).toEqual(expect.arrayContaining(["events", "idempotent_requests"]));
+      expect(() => sqlite.prepare("INSERT INTO events (type, waitlist_id, created_at, payload) VALUES ('t', ?, 0, 'not json')").run(waitlistId)).toThrow(/CHECK constraint failed/);
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  it("a database from before migration 0010 upgrades: every signup waiting, counts by status exact, and a status change moves them", () => {
+    const folder = join(dir, "migrations-0009");
+    cpSync(realMigrations, folder, { recursive: true });
+    const journalPath = join(folder, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
+    const upgrade = journal.entries.findIndex((entry) => entry.tag.startsWith("0010_"));
+    expect(upgrade).toBe(10);
+    for (const entry of journal.entries.slice(upgrade)) rmSync(join(folder, `${entry.tag}.sql`));
+    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upgrade) }, null, 2));
+
+    const old = openDatabase(path, folder);
+    const waitlistId = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
+    const insert = old.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, 0, '[]', ?)");
+    for (let index = 0; index < 10; index++) insert.run(waitlistId, `old${index}@example.com`, index % 2, Date.UTC(2026, 0, 1 + (index % 3)));
+    old.$client.close();
+
+    const db = openDatabase(path);
+    try {
+      const sqlite = db.$client;
+      const derived = () => sqlite.prepare("SELECT verified, referral, status, day, count FROM signup_counts ORDER BY 1, 2, 3, 4").all();
+      const direct = () => sqlite.prepare("SELECT verified, referral, status, created_at / 86400000 AS day, count(*) AS count FROM signups GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4").all();
+      expect(sqlite.prepare("SELECT DISTINCT status FROM signups").pluck().all()).toEqual(["waiting"]);
+      expect(derived()).toEqual(direct());
+      // The update trigger moves a signup's count to its new status; the bulk writer and plain inserts count by status.
+      sqlite.prepare("UPDATE signups SET status = 'invited' WHERE email IN ('old1@example.com', 'old4@example.com')").run();
+      sqlite.prepare("INSERT INTO signups (waitlist_id, email, custom_inputs, created_at, status) VALUES (?, 'plain@example.com', '[]', 0, 'rejected')").run(waitlistId);
+      expect(insertSignups(waitlistId, [{ email: "bulk@example.com", verified: true, referral: false, customInputs: "[]", status: "completed", statusChangedAt: 5 }], db, Date.UTC(2026, 0, 5))).toBe(1);
+      sqlite.prepare("DELETE FROM signups WHERE email = 'old4@example.com'").run();
+      expect(derived()).toEqual(direct());
+      expect(sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'signups_changed_status_idx'").pluck().get()).toBe("signups_changed_status_idx");
+    } finally {
+      db.$client.close();
+    }
   });
 });

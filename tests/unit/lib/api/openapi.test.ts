@@ -147,6 +147,8 @@ type Waitlist = components["schemas"]["Waitlist"];
 type Signup = components["schemas"]["Signup"];
 type SignupWithFields = components["schemas"]["SignupWithFields"];
 type Problem = components["schemas"]["Problem"];
+type SignupWithStatus = components["schemas"]["StatusActionResult"]["signups"][number];
+type StatusActionResult = components["schemas"]["StatusActionResult"];
 type IsNever<T> = [T] extends [never] ? true : false;
 const notNever = <T>(value: T, _check: IsNever<T> extends false ? true : never) => value;
 
@@ -176,8 +178,20 @@ export function readSignup(signup: Signup): string[] {
   return lines;
 }
 
+export function readStatusActionResult(result: StatusActionResult): string[] {
+  const changed: number = result.changed;
+  const skipped: number = result.skipped;
+  return [String(changed), String(skipped), ...result.signups.map(readSignupWithStatus)];
+}
+
+export function readSignupWithStatus(signup: SignupWithStatus): string {
+  const status: "waiting" | "invited" | "completed" | "rejected" = signup.status;
+  return [signup.email, signup.verified, signup.referral, signup.custom_inputs.length, status].join();
+}
+export const invited: StatusActionResult = {} as Json<operations["inviteSignups"], 200>;
+
 export function readProblem(problem: Problem): string {
-  const code: "unauthenticated" | "forbidden" | "invalid_parameter" | "not_found" | "method_not_allowed" | "rate_limited" | "internal" | "unavailable" = problem.code;
+  const code: "unauthenticated" | "forbidden" | "invalid_parameter" | "not_found" | "method_not_allowed" | "conflict" | "unprocessable" | "rate_limited" | "internal" | "unavailable" = problem.code;
   const status: number = problem.status;
   const parameter: string | undefined = problem.parameter;
   return [problem.type, problem.title, problem.detail, problem.request_id, code, status, parameter].join();
@@ -189,8 +203,8 @@ export const list: Waitlist[] = [] as Json<operations["listWaitlists"], 200>;
 export const one: Waitlist = {} as Json<operations["getWaitlist"], 200>;
 export const signups: (Signup | SignupWithFields)[] = [] as Json<operations["listSignups"], 200>;
 // With \`fields\`, every field is optional; created_at and id exist only there.
-export function readSignupWithFields(signup: SignupWithFields): (string | boolean | number | undefined)[] {
-  return [signup.email, signup.verified, signup.referral, signup.custom_inputs?.length, signup.created_at, signup.id];
+export function readSignupWithFields(signup: SignupWithFields): (string | boolean | number | null | undefined)[] {
+  return [signup.email, signup.verified, signup.referral, signup.custom_inputs?.length, signup.created_at, signup.id, signup.status, signup.status_changed_at];
 }
 export const etag: string = "" as operations["getWaitlist"]["responses"][200]["headers"]["ETag"];
 export const cached: string = "" as operations["listWaitlists"]["responses"][304]["headers"]["ETag"];

@@ -28,7 +28,7 @@ describe("the /v1 route table", () => {
     expect(answer.status).toBe(200);
   });
 
-  it.each(API_ROUTES.map((route) => [route.template, route.needsKey] as const))("%s: GET and HEAD reach its handler, OPTIONS is 204, any other method 405", async (template, needsKey) => {
+  it.each(API_ROUTES.filter((route) => route.method === "GET").map((route) => [route.template, route.needsKey] as const))("%s: GET and HEAD reach its handler, OPTIONS is 204, any other method 405", async (template, needsKey) => {
     for (const method of ["GET", "HEAD"]) {
       const response = await send(method, pathOf(template));
       // Without a key, a keyed route's wrapper answers 401 before the handler; the public one answers.
@@ -46,12 +46,23 @@ describe("the /v1 route table", () => {
     }
   });
 
+  it.each(API_ROUTES.filter((route) => route.method === "POST").map((route) => route.template))("%s: POST reaches its handler (401 without a key), OPTIONS is 204, any other method 405", async (template) => {
+    const response = await send("POST", pathOf(template));
+    expect(response.status).toBe(401);
+    const options = await send("OPTIONS", pathOf(template));
+    expect([options.status, options.headers.get("allow")]).toEqual([204, "POST, OPTIONS"]);
+    for (const method of ["GET", "HEAD", "PUT", "PATCH", "DELETE"]) {
+      const refused = await send(method, pathOf(template));
+      expect([refused.status, refused.headers.get("allow")], `${method} ${template}`).toEqual([405, "POST, OPTIONS"]);
+    }
+  });
+
   it("gives the OpenAPI document exactly its paths and operations, public ones without security", () => {
     expect(Object.keys(openApiDocument.paths)).toEqual(templates);
     for (const { template, method, needsKey, operation } of API_ROUTES) {
       const documented = openApiDocument.paths[template]!;
       expect(Object.keys(documented)).toEqual([method.toLowerCase()]);
-      expect(documented.get).toEqual(needsKey ? operation : { ...operation, security: [] });
+      expect(documented[method.toLowerCase() as "get" | "post"]).toEqual(needsKey ? operation : { ...operation, security: [] });
       // A route that needs a key documents what a key can be refused with; a public one does not.
       for (const status of ["401", "403", "429"]) expect(status in operation.responses, `${template} ${status}`).toBe(needsKey);
       for (const parameter of operation.parameters.filter((parameter) => parameter.in === "path")) expect(template).toContain(`{${parameter.name}}`);

@@ -79,7 +79,7 @@ describe("CSV", () => {
     // Every cell quoted: the comma reading fails on the header itself.
     expect(await read("csv", '"email";"verified"\n"a@x.com";"true"\n')).toEqual([{ line: 1, error: expect.stringMatching(/^malformed CSV: .*; it looks semicolon-separated: use --delimiter ';'$/) }]);
     expect(hint(await readAll("csv", Readable.from([Buffer.from("email,verified\na@x.com,true\n")]), { delimiter: ";" }))).toBe("comma-separated: leave out --delimiter");
-    expect(await read("csv", "mail;verified\nx;true\n")).toEqual([{ line: 1, error: 'the header has no "email" column (expected email,verified,referral,custom_inputs,created_at)' }]);
+    expect(await read("csv", "mail;verified\nx;true\n")).toEqual([{ line: 1, error: 'the header has no "email" column (expected email,verified,referral,custom_inputs,created_at,status,status_changed_at)' }]);
   });
 
   it("reads the delimiter it is given", async () => {

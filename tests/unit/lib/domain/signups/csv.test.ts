@@ -47,9 +47,9 @@ describe("signup CSV", () => {
     addSignup(waitlist.id, "=cmd@example.com", true, [{ label: 'Say "hi", ok', value: "line1\nline2" }], 1_800_000_000_000);
     const text = await readAll(signupCsvStream({ waitlistId: waitlist.id, verified: true }, db));
     const records = parse(text, { columns: true }) as Record<string, string>[];
-    expect(Object.keys(records[0]!)).toEqual(["email", "verified", "referral", "custom_inputs", "created_at"]);
+    expect(Object.keys(records[0]!)).toEqual(["email", "verified", "referral", "custom_inputs", "created_at", "status", "status_changed_at"]);
     expect(records).toHaveLength(1251);
-    expect(records[0]).toEqual({ email: "p0@example.com", verified: "true", referral: "false", custom_inputs: "[]", created_at: new Date(1_700_000_000_000).toISOString() });
+    expect(records[0]).toEqual({ email: "p0@example.com", verified: "true", referral: "false", custom_inputs: "[]", created_at: new Date(1_700_000_000_000).toISOString(), status: "waiting", status_changed_at: "" });
     const last = records.at(-1)!;
     expect(last.email).toBe("'=cmd@example.com");
     expect(JSON.parse(last.custom_inputs!)).toEqual([{ label: 'Say "hi", ok', value: "line1\nline2" }]);
@@ -117,8 +117,12 @@ describe("signup CSV", () => {
       referral: false,
       customInputs: [{ label: cell, value: cell }],
       createdAt: new Date(index === 0 ? -62_198_755_200_000 : 1_700_000_000_000 + index),
+      status: index % 3 === 0 ? "invited" : "waiting",
+      statusChangedAt: index % 3 === 0 ? new Date(1_800_000_000_000 + index) : null,
     }));
-    const records = rows.map((row) => [row.email, String(row.verified), String(row.referral), JSON.stringify(row.customInputs), row.createdAt.toISOString()].map(neutralizeFormula));
+    const records = rows.map((row) =>
+      [row.email, String(row.verified), String(row.referral), JSON.stringify(row.customInputs), row.createdAt.toISOString(), row.status, row.statusChangedAt?.toISOString() ?? ""].map(neutralizeFormula),
+    );
     const expected = stringify([[...SIGNUP_CSV_COLUMNS], ...records], { record_delimiter: "\r\n" });
     expect([...signupCsvChunks([rows])].join("")).toBe(expected);
   });

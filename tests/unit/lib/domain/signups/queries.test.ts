@@ -90,7 +90,7 @@ describe("keyset pages", () => {
     for (const text of page.items) expect(Object.keys(signupResponseSchema.strict().parse(JSON.parse(text)))).toEqual(Object.keys(signupResponseSchema.shape));
   });
 
-  it.each<{ fields: SignupField[] }>([{ fields: [...SIGNUP_FIELDS] }, { fields: ["id"] }, { fields: ["email", "created_at"] }, { fields: ["verified", "custom_inputs", "id"] }])(
+  it.each<{ fields: SignupField[] }>([{ fields: [...SIGNUP_FIELDS] }, { fields: ["id"] }, { fields: ["status", "status_changed_at"] }, { fields: ["email", "created_at"] }, { fields: ["verified", "custom_inputs", "id"] }])(
     "builds exactly the fields $fields, in that order",
     ({ fields }) => {
     const timed = createWaitlist({ name: "Timed", website: "https://e.com" }, temp.db).id;
@@ -104,11 +104,21 @@ describe("keyset pages", () => {
     ];
     insertSignups(
       timed,
-      instants.map((createdAt, index) => ({ email: `t${index}@example.com`, verified: index % 2 === 0, referral: index === 1, customInputs: JSON.stringify([{ label: "i", value: index }]), createdAt })),
+      instants.map((createdAt, index) => ({ email: `t${index}@example.com`, verified: index % 2 === 0, referral: index === 1, customInputs: JSON.stringify([{ label: "i", value: index }]),
+        createdAt,
+        // Some in another status, changed at an instant of the same list (status_changed_at is written like created_at).
+        ...(index % 2 === 1 ? { status: "invited" as const, statusChangedAt: instants[(index + 1) % instants.length] } : {}),
+      })),
       temp.db,
     );
     const rows = [...signupRowBatches({ waitlistId: timed }, 100, temp.db)].flat();
-    const reference = (row: SignupRow): Record<SignupField, unknown> => ({ ...toSignupResponse(row), created_at: row.createdAt.toISOString(), id: signupPublicId(row.id) });
+    const reference = (row: SignupRow): Record<SignupField, unknown> => ({
+      ...toSignupResponse(row),
+      created_at: row.createdAt.toISOString(),
+      id: signupPublicId(row.id),
+      status: row.status,
+      status_changed_at: row.statusChangedAt?.toISOString() ?? null,
+    });
 
     const page = signupJsonPage({ scope: { waitlistId: timed }, limit: 100, fields }, temp.db).items.map((text) => JSON.parse(text) as Record<string, unknown>);
     expect(page).toEqual(rows.map((row) => Object.fromEntries(fields.map((field) => [field, reference(row)[field]]))));
@@ -166,6 +176,8 @@ describe("counts", () => {
       referral: rows.filter((row) => row.referral).length,
       verifiedFacet: { yes: underOtherFilters("verified", true), no: underOtherFilters("verified", false) },
       referralFacet: { yes: underOtherFilters("referral", true), no: underOtherFilters("referral", false) },
+      // Every signup here is waiting; transitions.test.ts counts lists in every status.
+      statusFacet: { waiting: rows.length, invited: 0, completed: 0, rejected: 0 },
       exact: true,
     });
   });

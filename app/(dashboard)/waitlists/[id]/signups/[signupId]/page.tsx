@@ -53,6 +53,12 @@ export default async function SignupPage({ params }: Params) {
         </Field>
         <Field name="Verified">{signup.verified ? "Yes" : "No"}</Field>
         <Field name="Referral">{signup.referral ? "Yes" : "No"}</Field>
+        <Field name="Status">
+          <span data-testid="signup-status">
+            {signup.status[0]!.toUpperCase() + signup.status.slice(1)}
+            {signup.statusChangedAt ? ` since ${signup.statusChangedAt.toISOString()}` : ""}
+          </span>
+        </Field>
         <Field name="Signed up (UTC)" copy={{ value: iso, label: "Copy signup time" }}>
           <time dateTime={iso} className="font-mono" data-testid="signup-created-at">
             {iso}

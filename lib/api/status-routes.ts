@@ -1,0 +1,36 @@
+import { createHash } from "node:crypto";
+import { AppError } from "@/lib/core/errors";
+import { parseActionRequest } from "@/lib/domain/list-params";
+import type { StatusAction } from "@/lib/domain/signups/status";
+import { writeStatus } from "@/lib/domain/signups/status-write";
+import { parseWaitlistId } from "@/lib/domain/waitlists/id";
+import { CACHE_CONTROL } from "./headers";
+import { jsonTextResponse } from "./responses";
+import type { ApiHandler } from "./with-api-key";
+
+// The status actions of /v1 (lib/domain/signups/status.ts), each listed in the route table.
+
+/** The most characters an Idempotency-Key may have (Stripe's limit). */
+const MAX_IDEMPOTENCY_KEY = 255;
+
+function idempotencyKey(value: string | null): string | undefined {
+  if (value === null) return undefined;
+  const key = value.trim();
+  if (key.length < 1 || key.length > MAX_IDEMPOTENCY_KEY) {
+    throw new AppError("invalid_parameter", `The Idempotency-Key header must have 1 to ${MAX_IDEMPOTENCY_KEY} characters.`, "Idempotency-Key");
+  }
+  return key;
+}
+
+// POST /v1/waitlist/{id}/signup/{action} – invite, reject, withdraw, restore or complete the signups a filter (with limit) or a list of addresses names
+export function statusActionRoute(action: StatusAction): ApiHandler<{ id: string }> {
+  return async ({ request, query, params, key }) => {
+    const waitlistId = parseWaitlistId(params.id);
+    const body = request.text ? await request.text() : "";
+    const selection = parseActionRequest(action, waitlistId, query, body);
+    const idempotent = idempotencyKey(request.headers.get("idempotency-key"));
+    const requestHash = createHash("sha256").update(`${action}\n${waitlistId}\n${query.toString()}\n${body}`).digest("hex");
+    const answer = await writeStatus({ apiKeyId: key!.id, apiKeyName: key!.name, idempotencyKey: idempotent, requestHash, action, selection });
+    return jsonTextResponse(answer.body, { "Cache-Control": CACHE_CONTROL.personalData, ...(answer.replayed ? { "Idempotent-Replayed": "true" } : {}) });
+  };
+}

@@ -1,0 +1,159 @@
+import "server-only";
+import { asc, sql } from "drizzle-orm";
+import { getDb, type AppDatabase } from "@/db/client";
+import { signups } from "@/db/schema";
+import { AppError } from "@/lib/core/errors";
+import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
+import { recordAudit, type AuditActor } from "../audit/log";
+import { appendEventPerSignup } from "../events";
+import { getWaitlistOrThrow } from "../waitlists/queries";
+import { planAccess } from "./access";
+import { INPUT_FILTER, setFilters, type SignupScope } from "./filter";
+import type { SignupRow } from "./row";
+import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
+import { refusal, STATUS_ACTIONS, type SignupStatus, type StatusAction } from "./status";
+
+// Applies one action of the status table (status.ts) to a selection of signups, in one transaction:
+// the statuses change in one UPDATE (the triggers of migration 0010 keep signup_counts exact), one
+// event per changed signup goes in with one INSERT … SELECT, and one audit row names the action,
+// the count and the selection in words. Set-based: 100,000 signups change in one statement each.
+
+/** Which signups: the oldest `limit` of a filter in the state the action applies to, or listed addresses. */
+export type StatusSelection = { scope: SignupScope; limit: number } | { waitlistId: string; emails: string[] };
+
+export interface StatusChange {
+  action: StatusAction;
+  selection: StatusSelection;
+  /** Changes nothing: `changed` says how many would change, and `signups` which. */
+  dryRun?: boolean;
+  /** Read the changed signups back (the /v1 answer, a dry run's list); counting alone is cheaper. */
+  withSignups?: boolean;
+}
+
+export type StatusSignup = SignupRow & { status: SignupStatus; statusChangedAt: Date | null };
+
+export interface StatusOutcome {
+  changed: number;
+  /** Listed addresses the action did not apply to: in another state, or not on the waitlist. */
+  skipped: number;
+  signups: StatusSignup[];
+}
+
+const placeholder = sql.placeholder;
+
+function waitlistOf(selection: StatusSelection): string {
+  return "scope" in selection ? selection.scope.waitlistId : selection.waitlistId;
+}
+
+function scopeIdsStatement(db: AppDatabase, shape: ScopeShape) {
+  return preparedSql<{ id: number }>(db, `transitions.scopeIds:${shapeKey(shape)}`, () =>
+    sql`select ${signups.id} as id from ${signups} where ${scopeWhere(shape)} order by ${signups.createdAt}, ${signups.id} limit ${placeholder("limit")}`,
+  );
+}
+
+function emailIdsStatement(db: AppDatabase) {
+  return preparedOnce(db, "transitions.emailIds", () =>
+    db.$client.prepare<{ waitlistId: string; emails: string }, { id: number; status: SignupStatus }>(
+      "SELECT id, status FROM signups WHERE waitlist_id = @waitlistId AND lower(email) IN (SELECT lower(value) FROM json_each(@emails))",
+    ),
+  );
+}
+
+function updateStatement(db: AppDatabase) {
+  return preparedOnce(db, "transitions.update", () =>
+    db.$client.prepare<{ ids: string; from: string; to: string; at: number }>(
+      "UPDATE signups SET status = @to, status_changed_at = @at WHERE id IN (SELECT value FROM json_each(@ids)) AND status = @from",
+    ),
+  );
+}
+
+function readStatement(db: AppDatabase) {
+  return preparedOnce(db, "transitions.read", () =>
+    db
+      .select({
+        id: signups.id,
+        email: signups.email,
+        verified: signups.verified,
+        referral: signups.referral,
+        customInputs: sql<string>`${signups.customInputs}`,
+        createdAt: signups.createdAt,
+        status: signups.status,
+        statusChangedAt: signups.statusChangedAt,
+      })
+      .from(signups)
+      .where(sql`${signups.id} in (select value from json_each(${placeholder("ids")}))`)
+      .orderBy(asc(signups.createdAt), asc(signups.id))
+      .prepare(),
+  );
+}
+
+/** The filter in words, for the audit log: its chips ("Verified, Company: Acme"), or "every signup". */
+export function selectionInWords(scope: SignupScope): string {
+  const words = [...setFilters(scope).map(({ descriptor, value }) => descriptor.chip(value)), ...(scope.inputs ?? []).map(INPUT_FILTER.chip)];
+  return words.length > 0 ? words.join(", ") : "every signup";
+}
+
+interface Selected {
+  ids: number[];
+  skipped: number;
+}
+
+function selectByScope(action: StatusAction, scope: SignupScope, limit: number, db: AppDatabase): Selected {
+  const { from } = STATUS_ACTIONS[action];
+  // The action applies to one state: the filter narrowed to it (nothing, if it names other states only).
+  if (scope.status !== undefined && !scope.status.includes(from)) return { ids: [], skipped: 0 };
+  const narrowed: SignupScope = { ...scope, status: [from] };
+  const shape = shapeOf(narrowed, planAccess(narrowed, db).rows);
+  const ids = scopeIdsStatement(db, shape)
+    .all({ ...scopeParams(narrowed), limit })
+    .map((row) => row.id);
+  return { ids, skipped: 0 };
+}
+
+function selectByEmails(action: StatusAction, waitlistId: string, emails: string[], db: AppDatabase): Selected {
+  const { from } = STATUS_ACTIONS[action];
+  const listed = new Set(emails.map((email) => email.trim().toLowerCase())).size;
+  const found = emailIdsStatement(db).all({ waitlistId, emails: JSON.stringify(emails.map((email) => email.trim())) });
+  const applicable = found.filter((row) => row.status === from);
+  if (found.length === 0) throw new AppError("not_found", `Waitlist ${waitlistId} has none of the ${listed === 1 ? "address" : `${listed} addresses`} given.`, "emails");
+  if (applicable.length === 0) {
+    const states = [...new Set(found.map((row) => row.status))];
+    throw new AppError("conflict", states.map((state) => refusal(action, state)).join("; "), "emails");
+  }
+  return { ids: applicable.map((row) => row.id), skipped: listed - applicable.length };
+}
+
+function auditSummary(action: StatusAction, change: StatusChange, changed: number, skipped: number): string {
+  const { past } = STATUS_ACTIONS[action];
+  const count = `${past} ${changed} signup${changed === 1 ? "" : "s"}`;
+  const { selection } = change;
+  if ("scope" in selection) return `${count}: the oldest ${selection.limit} ${STATUS_ACTIONS[action].from} of ${selectionInWords(selection.scope)}`;
+  return `${count} of ${selection.emails.length} listed address${selection.emails.length === 1 ? "" : "es"} (${skipped} skipped)`;
+}
+
+/**
+ * Applies `change` in one transaction (BEGIN IMMEDIATE): the statuses, one event per changed signup
+ * and one audit row commit together or not at all. A dry run only reads. Listed addresses that are
+ * all unknown are a 404 (not_found); all in other states, a 409 (conflict) naming both states.
+ */
+export function applyStatusAction(actor: AuditActor, change: StatusChange, db: AppDatabase = getDb()): StatusOutcome {
+  const { action, selection } = change;
+  const { from, to, event } = STATUS_ACTIONS[action];
+  const waitlistId = waitlistOf(selection).toLowerCase();
+  const run = (): StatusOutcome => {
+    getWaitlistOrThrow(waitlistId, db);
+    const { ids, skipped } =
+      "scope" in selection ? selectByScope(action, { ...selection.scope, waitlistId }, selection.limit, db) : selectByEmails(action, waitlistId, selection.emails, db);
+    const idsJson = JSON.stringify(ids);
+    let changed = ids.length;
+    if (!change.dryRun) {
+      const at = Date.now();
+      changed = updateStatement(db).run({ ids: idsJson, from, to, at }).changes;
+      appendEventPerSignup(event, waitlistId, idsJson, { from, to }, db, at);
+      recordAudit({ actor, action: `signups.${action}`, target: waitlistId, summary: auditSummary(action, change, changed, skipped) }, db);
+    }
+    const rows = change.withSignups && ids.length > 0 ? readStatement(db).all({ ids: idsJson }) : [];
+    return { changed, skipped, signups: rows.map((row) => ({ ...row, customInputs: JSON.parse(row.customInputs) as Record<string, unknown>[] })) };
+  };
+  return change.dryRun ? run() : db.$client.transaction(run).immediate();
+}

@@ -1,0 +1,163 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { listAudit } from "@/lib/domain/audit/log";
+import { countSignups, signupsPerDay } from "@/lib/domain/signups/counts";
+import { answerOnce } from "@/lib/domain/idempotency";
+import { eraseAddress } from "@/lib/domain/signups/erase";
+import type { SignupScope } from "@/lib/domain/signups/filter";
+import { listSignupRows } from "@/lib/domain/signups/queries";
+import { SIGNUP_STATUSES, STATUS_ACTIONS, STATUS_ACTION_NAMES, type SignupStatus } from "@/lib/domain/signups/status";
+import { applyStatusAction } from "@/lib/domain/signups/transitions";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups } from "@/tests/support/insert-signups";
+import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
+
+// Every transition of status.ts: one event per changed signup and one audit row, in the change's own
+// transaction; a failing write leaves neither; counts, facets and charts stay exact in every status.
+
+const DAY = 86_400_000;
+const START = Date.UTC(2026, 9, 1);
+let temp: TempDatabase;
+let waitlistId: string;
+
+const sqlite = () => temp.db.$client;
+const eventCount = () => (sqlite().prepare("SELECT count(*) AS n FROM events").get() as { n: number }).n;
+const auditCount = () => listAudit({ limit: 1000 }, temp.db).length;
+const statusOf = (email: string) => (sqlite().prepare("SELECT status FROM signups WHERE email = ?").get(email) as { status: SignupStatus }).status;
+
+beforeEach(() => {
+  temp = tempDatabase();
+  waitlistId = createWaitlist({ name: "Drain", website: "https://drain.example" }, temp.db).id;
+  insertSignups(
+    waitlistId,
+    Array.from({ length: 40 }, (_, index) => ({
+      email: `p${index}@example.com`,
+      verified: index % 2 === 0,
+      referral: index % 5 === 0,
+      customInputs: JSON.stringify(index % 3 === 0 ? [{ label: "company", value: "Acme" }] : []),
+      createdAt: START + index * (DAY / 4),
+    })),
+    temp.db,
+  );
+});
+afterEach(() => temp.close());
+
+/** The signup that has `status` first, by the shortest path of actions from waiting. */
+const PATH_TO: Record<SignupStatus, (keyof typeof STATUS_ACTIONS)[]> = { waiting: [], invited: ["invite"], completed: ["invite", "complete"], rejected: ["reject"] };
+
+describe("the state machine", () => {
+  it.each(STATUS_ACTION_NAMES)("%s: one event per changed signup and one audit row, in one transaction", (action) => {
+    const { from, to, event } = STATUS_ACTIONS[action];
+    const emails = ["p1@example.com", "p2@example.com", "p3@example.com"];
+    for (const step of PATH_TO[from]) applyStatusAction("cli", { action: step, selection: { waitlistId, emails } }, temp.db);
+    const [events, audits] = [eventCount(), auditCount()];
+    const outcome = applyStatusAction("cli", { action, selection: { waitlistId, emails: [...emails, "p4@example.com", "nobody@example.com"] }, withSignups: true }, temp.db);
+    expect(outcome.changed).toBe(from === "waiting" ? 4 : 3);
+    // p4 is waiting (unless the action applies to waiting signups), nobody is not on the list.
+    expect(outcome.skipped).toBe(from === "waiting" ? 1 : 2);
+    expect(outcome.signups.map((signup) => [signup.email, signup.status])).toEqual(
+      (from === "waiting" ? [...emails, "p4@example.com"] : emails).map((email) => [email, to]),
+    );
+    expect(eventCount() - events).toBe(outcome.changed);
+    expect(auditCount() - audits).toBe(1);
+    const rows = sqlite().prepare("SELECT type, signup_id, payload FROM events ORDER BY id DESC LIMIT ?").all(outcome.changed) as { type: string; payload: string }[];
+    for (const row of rows) {
+      expect(row.type).toBe(event);
+      expect(JSON.parse(row.payload)).toEqual({ from, to });
+    }
+    expect(listAudit({ limit: 1 }, temp.db)[0]).toMatchObject({ action: `signups.${action}`, target: waitlistId });
+  });
+
+  it("refuses any other transition, naming both states, and writes nothing", () => {
+    applyStatusAction("cli", { action: "invite", selection: { waitlistId, emails: ["p1@example.com"] } }, temp.db);
+    const [events, audits] = [eventCount(), auditCount()];
+    expect(() => applyStatusAction("cli", { action: "restore", selection: { waitlistId, emails: ["p1@example.com"] } }, temp.db)).toThrow(
+      "cannot restore a signup that is invited: only a rejected signup can become waiting",
+    );
+    expect(() => applyStatusAction("cli", { action: "invite", selection: { waitlistId, emails: ["nobody@example.com"] } }, temp.db)).toThrow(/has none of the address/);
+    expect([eventCount(), auditCount()]).toEqual([events, audits]);
+  });
+
+  it("a failing write leaves no status change, no event and no audit row", () => {
+    // A trigger that fails the audit insert: the last write of the transaction.
+    sqlite().exec("CREATE TEMP TRIGGER fail_audit BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    expect(() => applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId }, limit: 10 } }, temp.db)).toThrow("disk full");
+    expect([eventCount(), auditCount()]).toEqual([0, 0]);
+    expect(countSignups({ waitlistId, status: ["invited"] }, temp.db).total).toBe(0);
+    sqlite().exec("DROP TRIGGER fail_audit");
+  });
+
+  it("a dry run says who would change and changes nothing", () => {
+    const outcome = applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId, verified: true }, limit: 3 }, dryRun: true, withSignups: true }, temp.db);
+    expect(outcome.changed).toBe(3);
+    expect(outcome.signups.map((signup) => signup.email)).toEqual(["p0@example.com", "p2@example.com", "p4@example.com"]);
+    expect([eventCount(), auditCount(), statusOf("p0@example.com")]).toEqual([0, 0, "waiting"]);
+  });
+
+  it("a filter selects the oldest signups in the state the action applies to, and the audit row says it in words", () => {
+    applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId, verified: true }, limit: 2 }, withSignups: true }, temp.db);
+    const next = applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId, verified: true }, limit: 2 }, withSignups: true }, temp.db);
+    expect(next.signups.map((signup) => signup.email)).toEqual(["p4@example.com", "p6@example.com"]);
+    expect(listAudit({ limit: 1 }, temp.db)[0]!.summary).toBe("invited 2 signups: the oldest 2 waiting of Verified");
+    // A filter on other states only selects nothing.
+    expect(applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId, status: ["invited"] }, limit: 5 } }, temp.db).changed).toBe(0);
+  });
+});
+
+describe("counts stay exact in every status", () => {
+  const scopes: Omit<SignupScope, "waitlistId">[] = [
+    {},
+    { verified: true },
+    { status: ["invited"] },
+    { status: ["waiting", "rejected"], referral: false },
+    { createdSince: new Date(START + DAY / 2 + 1), createdUntil: new Date(START + 6 * DAY + 7) },
+    { inputs: [{ label: "company", value: "Acme" }] },
+    { inputs: [{ label: "company", value: "Acme" }], status: ["invited", "completed"] },
+    { inputs: [{ label: "company", value: "Acme" }], createdSince: new Date(START + DAY) },
+    { emailContains: "p1" },
+  ];
+
+  it.each(scopes)("%j", (filters) => {
+    applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId }, limit: 12 } }, temp.db);
+    applyStatusAction("cli", { action: "complete", selection: { waitlistId, emails: ["p0@example.com", "p3@example.com"] } }, temp.db);
+    applyStatusAction("cli", { action: "reject", selection: { scope: { waitlistId, referral: true }, limit: 3 } }, temp.db);
+    applyStatusAction("cli", { action: "withdraw", selection: { waitlistId, emails: ["p1@example.com"] } }, temp.db);
+    const scope = { waitlistId, ...filters };
+    const rows = (status?: SignupStatus[]) =>
+      listSignupRows({ scope: { ...scope, status }, offset: 0, limit: 1000 }, temp.db).map((row) => statusOf(row.email));
+    const counts = countSignups(scope, temp.db);
+    expect(counts.total).toBe(rows(scope.status).length);
+    for (const status of SIGNUP_STATUSES) expect(counts.statusFacet[status], status).toBe(rows().filter((found) => found === status).length);
+    const perDay = signupsPerDay(scope, new Date(START - DAY), temp.db)!;
+    expect(perDay.reduce((sum, day) => sum + day.count, 0)).toBe(counts.total);
+  });
+
+  it("signup_counts matches the signups after every transition", () => {
+    applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId }, limit: 20 } }, temp.db);
+    applyStatusAction("cli", { action: "withdraw", selection: { scope: { waitlistId, verified: false }, limit: 5 } }, temp.db);
+    const derived = sqlite().prepare("SELECT verified, referral, status, day, count FROM signup_counts ORDER BY 1, 2, 3, 4").all();
+    const direct = sqlite().prepare("SELECT verified, referral, status, created_at / 86400000 AS day, count(*) AS count FROM signups GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4").all();
+    expect(derived).toEqual(direct);
+  });
+});
+
+describe("events hold no address", () => {
+  it("an erasure appends signup.erased without the address, in its own transaction", () => {
+    applyStatusAction("cli", { action: "invite", selection: { waitlistId, emails: ["p7@example.com"] } }, temp.db);
+    eraseAddress("cli", { email: "P7@example.com" }, temp.db);
+    const rows = sqlite().prepare("SELECT type, payload FROM events ORDER BY id").all() as { type: string; payload: string }[];
+    expect(rows.map((row) => row.type)).toEqual(["signup.invited", "signup.erased"]);
+    for (const row of rows) expect(row.payload.toLowerCase()).not.toContain("p7@");
+  });
+
+  it("an erasure drops the stored idempotent answers that named the address, and only those", () => {
+    const answer = (email: string) => ({ status: 200, body: JSON.stringify({ changed: 1, skipped: 0, signups: [{ email, status: "invited" }] }) });
+    answerOnce("key-1", "first", "hash-1", () => answer("P8@Example.com"), temp.db);
+    answerOnce("key-1", "second", "hash-2", () => answer("p9@example.com"), temp.db);
+    eraseAddress("cli", { email: "p8@example.com" }, temp.db);
+    const stored = sqlite().prepare("SELECT key FROM idempotent_requests ORDER BY key").all();
+    expect(stored).toEqual([{ key: "second" }]);
+    // A replay of the kept one gives its first answer without running anything.
+    expect(answerOnce("key-1", "second", "hash-2", () => ({ status: 500, body: "ran again" }), temp.db)).toEqual({ ...answer("p9@example.com"), replayed: true });
+    expect(() => answerOnce("key-1", "second", "other", () => answer("x@example.com"), temp.db)).toThrow(/another request/);
+  });
+});
