@@ -1,12 +1,13 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, readlinkSync, closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, readlinkSync, closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
+import { applyMigrations } from "@/db/migrate";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { insertSignups } from "@/tests/support/insert-signups";
 import { handOver, isRoot, mountSmallDisk, SMALL_DISK_NEEDS, unprivilegedUser, type TestUser } from "@/tests/support/storage-faults";
@@ -420,10 +421,15 @@ describe("a damaged or unwritable database", () => {
 
     it("a read-only file with a migration pending: npm start stops with one line, and the file is unchanged", () => {
       const path = join(folder(), "waitlist.db");
-      soundDatabase(path);
-      // As a file written by the previous version: its newest migration not recorded yet.
+      // A file written by the previous version: every migration but the newest applied.
+      const previous = join(dir, "previous-migrations");
+      cpSync("db/migrations", previous, { recursive: true });
+      const journalPath = join(previous, "meta", "_journal.json");
+      const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: unknown[] };
+      writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, -1) }));
       const raw = new Database(path);
-      raw.exec("DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)");
+      raw.pragma("journal_mode = WAL");
+      applyMigrations(raw, previous);
       raw.close();
       handOver(dir, 0o755);
       handOver(path, 0o444);

@@ -14,6 +14,7 @@ describe("dashboard URL state", () => {
     const state = parseSignupTableParams({
       verified: "true",
       referral: "false",
+      status: "invited,rejected",
       email: "ann@example.com",
       email_contains: "ann",
       created_since: "2026-10-01",

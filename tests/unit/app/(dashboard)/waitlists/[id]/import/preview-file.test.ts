@@ -36,7 +36,7 @@ describe("previewFile", () => {
       ["person0", "Acme"],
       ["person1", "Acme"],
     ]);
-    expect(previewFile("a.csv", lines.join("\n"), true).problem).toBe('The import would refuse this file: the header has no "email" column (expected email,verified,referral,custom_inputs,created_at).');
+    expect(previewFile("a.csv", lines.join("\n"), true).problem).toBe(`The import would refuse this file: the header has no "email" column (expected ${IMPORT_FIELDS.join(",")}).`);
   });
 
   it("shows the keys of NDJSON objects, and which the import would refuse", () => {
