@@ -185,7 +185,7 @@ test("before importing, the page shows which column becomes what and the first r
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download a template CSV" }).click()]);
   expect(download.suggestedFilename()).toBe("signups-template.csv");
   const template = Buffer.concat(await (await download.createReadStream()).toArray()).toString("utf8");
-  expect(template.split("\n")[0]).toBe("email,verified,referral,created_at,custom_inputs,company,role");
+  expect(template.split("\n")[0]).toBe("email,verified,referral,created_at,status,status_changed_at,custom_inputs,company,role");
 
   const rows = Array.from({ length: 40_000 }, (_, index) => `person.${index}@bar.example,${index % 2 === 0},no,2025-01-01,Company ${index % 7}`);
   const csv = `Email,verified,referral,created_at,company\n${rows.join("\n")}\n`;
