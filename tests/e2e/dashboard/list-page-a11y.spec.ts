@@ -1,6 +1,4 @@
 import AxeBuilder from "@axe-core/playwright";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import type { Role } from "@/lib/domain/keys/queries";
 import { listSignupRows } from "@/lib/domain/signups/queries";
@@ -8,7 +6,8 @@ import { createFixtureWaitlist, signIn } from "../support/support";
 
 // The waitlist's list page and a signup's page: no axe violation of any impact (WCAG 2.2 A and AA and
 // best practices), as an admin and as a viewer, at a desktop's and a phone's size; on the phone also
-// with the filters drawer and the details dialog open. SHOTS_DIR=… also saves screenshots for people.
+// with the filters drawer and the details dialog open. (Screenshots for people: accessibility.spec.ts
+// with UI_SHOTS_DIR.)
 
 const VIEWPORTS = [
   { width: 1440, height: 900 },
@@ -86,22 +85,3 @@ test("in dark mode on a phone, the list page, its filters drawer and a signup's 
   await expectNoViolations(page, "the signup page in dark mode");
 });
 
-test("screenshots of the waitlist page", async ({ page, context }) => {
-  const shots = process.env.SHOTS_DIR;
-  test.skip(!shots, "SHOTS_DIR not set");
-  mkdirSync(shots!, { recursive: true });
-  await signIn(context);
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize(viewport);
-    await page.goto(listPath);
-    await settled(page);
-    await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
-    const name = `${process.env.SHOTS_PREFIX ?? ""}waitlist-${viewport.width}x${viewport.height}`;
-    await page.screenshot({ path: join(shots!, `${name}.png`) });
-    await page.screenshot({ path: join(shots!, `${name}-full.png`), fullPage: true });
-    if (viewport.width < 768) {
-      await page.getByRole("button", { name: /^Filters/ }).click();
-      await page.screenshot({ path: join(shots!, `${name}-filters.png`) });
-    }
-  }
-});
