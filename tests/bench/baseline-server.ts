@@ -145,7 +145,7 @@ function csvCell(value: string): string {
 }
 
 function csvLine(row: SignupRow): string {
-  return [row.email, String(row.verified), String(row.referral), JSON.stringify(row.customInputs), row.createdAt.toISOString()].map(csvCell).join(",");
+  return [row.email, String(row.verified), String(row.referral), JSON.stringify(row.customInputs), row.createdAt.toISOString(), row.status, row.statusChangedAt?.toISOString() ?? ""].map(csvCell).join(",");
 }
 
 function* csvChunks(scope: SignupScope) {
