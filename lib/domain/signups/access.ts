@@ -45,6 +45,14 @@ function inputSizeStatement(db: AppDatabase) {
   );
 }
 
+function statusSizeStatement(db: AppDatabase) {
+  return preparedOnce(db, "access.statusSize", () =>
+    db.$client.prepare<{ waitlistId: string; firstDay: number; lastDay: number; statuses: string }, { n: number | null }>(
+      "SELECT sum(count) AS n FROM signup_counts WHERE waitlist_id = @waitlistId AND day BETWEEN @firstDay AND @lastDay AND status IN (SELECT value FROM json_each(@statuses))",
+    ),
+  );
+}
+
 // Within the waitlist only, other filters aside: a cheap upper bound, read up to the cap.
 function searchSizeStatement(db: AppDatabase) {
   return preparedOnce(db, "access.searchSize", () =>
@@ -68,6 +76,11 @@ function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
   const candidates: { access: Access; size: number }[] = [{ access: "order", size: walked }];
   let searchOverCap = false;
   if (walked > SMALL_LIST) {
+    // Only signups that left `waiting` are in the status index (migration 0010): few, on most lists.
+    if (scope.status !== undefined && !scope.status.includes("waiting")) {
+      const size = statusSizeStatement(db).get({ waitlistId: scope.waitlistId, firstDay, lastDay, statuses: JSON.stringify(scope.status) })?.n ?? 0;
+      candidates.push({ access: "status", size });
+    }
     (scope.inputs ?? []).forEach((input, index) => {
       const size = inputSizeStatement(db).get({ waitlistId: scope.waitlistId, label: input.label, value: input.value })?.n ?? 0;
       candidates.push({ access: `input${index}`, size: Math.ceil(size * rangeShare) });

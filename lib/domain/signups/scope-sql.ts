@@ -12,10 +12,11 @@ import { descriptorOf, FILTER_KEYS, setFilters, type FilterKey, type SignupScope
  *   every filter is dense, since the first rows of a page are then found at once;
  * - `email`: one lookup in the unique (waitlist, lower(email)) index;
  * - `search`: the rows whose address holds the searched text, from the trigram index;
- * - `input0`, `input1`, …: the rows with that custom input, from signup_inputs.
- * The last two collect every matching row first (then sort them), so they win when few rows match.
+ * - `input0`, `input1`, …: the rows with that custom input, from signup_inputs;
+ * - `status`: the rows in statuses other than `waiting`, from the partial index that holds only those.
+ * The last three collect every matching row first (then sort them), so they win when few rows match.
  */
-export type Access = "order" | "email" | "search" | `input${number}`;
+export type Access = "order" | "email" | "search" | "status" | `input${number}`;
 
 export interface ScopeShape {
   /** The filters that are set, in the order of SIGNUP_FILTERS. */
@@ -79,6 +80,10 @@ export function searchDrivenRows(shape: ScopeShape): SQL {
     limit ${placeholder("cap")}`;
 }
 
+// The partial index's own condition, written as it is: SQLite uses a partial index only when the
+// query's WHERE holds that very term.
+const notWaiting = sql`${signups.status} <> 'waiting'`;
+
 /**
  * The WHERE clause of a shape. With the `search` and `input` accesses the waitlist test is written
  * `+waitlist_id`, which keeps SQLite from walking the list's own index instead of the chosen one.
@@ -88,6 +93,7 @@ export function scopeWhere(shape: ScopeShape): SQL | undefined {
   const inputs = Array.from({ length: shape.inputs }, (_, index) => (shape.access === `input${index}` ? inputRows(index, shape) : hasInput(index)));
   return and(
     collected ? sql`+${signups.waitlistId} = ${placeholder("waitlistId")}` : eq(signups.waitlistId, placeholder("waitlistId")),
+    ...(shape.access === "status" ? [notWaiting] : []),
     // The search access adds the trigram index's candidates just before the search's own test.
     ...shape.filters.flatMap((key) => (key === "emailContains" && shape.access === "search" ? [searchRows, descriptorOf(key).where(kit)] : [descriptorOf(key).where(kit)])),
     ...inputs,

@@ -1,10 +1,13 @@
 "use client";
 
 import { createColumnHelper } from "@tanstack/react-table";
-import { createContext, use } from "react";
+import { createContext, use, useEffect, useRef } from "react";
 import { dataTableFeatures } from "@/components/data-table/data-table-features";
 import { formatCount, formatDateTime } from "@/components/format";
 import { focusRing, mutedText } from "@/components/styles";
+import { STATUS_LABELS } from "@/lib/domain/signups/status";
+import { signupPublicId } from "@/lib/domain/signups/id";
+import { BULK_FORM_ID } from "./bulk-actions";
 import type { SignupListRow } from "./signup-list-row";
 
 const helper = createColumnHelper<typeof dataTableFeatures, SignupListRow>();
@@ -45,6 +48,26 @@ function YesNo({ value, yes, no }: { value: boolean; yes: string; no: string }) 
   );
 }
 
+const STATUS_BADGE: Record<SignupListRow["status"], string> = {
+  waiting: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
+  invited: "bg-blue-100 text-blue-900 dark:bg-blue-950 dark:text-blue-200",
+  completed: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200",
+  rejected: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
+};
+
+function StatusBadge({ status }: { status: SignupListRow["status"] }) {
+  return <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_BADGE[status]}`}>{STATUS_LABELS[status]}</span>;
+}
+
+/** A checkbox that can show "some selected" (`indeterminate` is a property, not an attribute). */
+function Checkbox({ indeterminate = false, ...props }: React.InputHTMLAttributes<HTMLInputElement> & { indeterminate?: boolean }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = indeterminate;
+  }, [indeterminate]);
+  return <input ref={ref} type="checkbox" className={`${focusRing} size-4 cursor-pointer rounded-sm accent-blue-700`} {...props} />;
+}
+
 function CustomInputsSummary({ inputs }: { inputs: SignupListRow["customInputs"] }) {
   const first = inputs.entries[0];
   // A card on a phone leaves out the dash: an empty line says nothing.
@@ -77,6 +100,12 @@ export const signupColumns = helper.columns([
     meta: { headerClassName: PHONE_HIDDEN_HEADER },
     cell: (info) => <YesNo value={info.getValue()} yes="Referral" no="No referral" />,
   }),
+  helper.accessor("status", {
+    header: "Status",
+    enableSorting: false,
+    meta: { headerClassName: PHONE_HIDDEN_HEADER },
+    cell: (info) => <StatusBadge status={info.getValue()} />,
+  }),
   helper.accessor("customInputs", {
     id: "custom_inputs",
     header: "Custom inputs",
@@ -95,3 +124,33 @@ export const signupColumns = helper.columns([
     ),
   }),
 ]);
+
+/**
+ * The admin's checkbox column: the header checks the page, each row's box submits its id with the
+ * bulk actions' form. Clicks stay in the cell (a row click opens the details).
+ */
+export const selectColumn = helper.display({
+  id: "select",
+  enableSorting: false,
+  enableHiding: false,
+  meta: { headerClassName: "w-10", cellClassName: "w-10 max-md:order-first" },
+  header: ({ table }) => (
+    <Checkbox
+      aria-label="Select every signup on this page"
+      checked={table.getIsAllPageRowsSelected()}
+      indeterminate={table.getIsSomePageRowsSelected()}
+      onChange={table.getToggleAllPageRowsSelectedHandler()}
+    />
+  ),
+  cell: ({ row }) => (
+    <Checkbox
+      form={BULK_FORM_ID}
+      name="ids"
+      value={signupPublicId(row.original.id)}
+      aria-label={`Select ${row.original.email}`}
+      checked={row.getIsSelected()}
+      onChange={row.getToggleSelectedHandler()}
+      onClick={(event) => event.stopPropagation()}
+    />
+  ),
+});
