@@ -13,8 +13,10 @@ import { descriptorOf, FILTER_KEYS, setFilters, type FilterKey, type SignupScope
  * - `email`: one lookup in the unique (waitlist, lower(email)) index;
  * - `search`: the rows whose address holds the searched text, from the trigram index;
  * - `input0`, `input1`, …: the rows with that custom input, from signup_inputs;
- * - `status`: the rows in statuses other than `waiting`, from the partial index that holds only those.
- * The last three collect every matching row first (then sort them), so they win when few rows match.
+ * - `status`: the rows in statuses other than `waiting`, from the partial index that holds only
+ *   those, in creation order within each status.
+ * `search` and `input…` collect every matching row first (then sort them), so they win when few
+ * rows match; `status` does too in another order than creation's.
  */
 export type Access = "order" | "email" | "search" | "status" | `input${number}`;
 

@@ -59,6 +59,9 @@ function StatusBadge({ status }: { status: SignupListRow["status"] }) {
   return <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_BADGE[status]}`}>{STATUS_LABELS[status]}</span>;
 }
 
+/** "Select all N matching" is on: the checked rows stand for the filters, and submit no ids of their own. */
+export const AllMatching = createContext(false);
+
 /** A checkbox that can show "some selected" (`indeterminate` is a property, not an attribute). */
 function Checkbox({ indeterminate = false, ...props }: React.InputHTMLAttributes<HTMLInputElement> & { indeterminate?: boolean }) {
   const ref = useRef<HTMLInputElement>(null);
@@ -138,19 +141,24 @@ export const selectColumn = helper.display({
     <Checkbox
       aria-label="Select every signup on this page"
       checked={table.getIsAllPageRowsSelected()}
-      indeterminate={table.getIsSomePageRowsSelected()}
+      indeterminate={table.getIsSomePageRowsSelected() && !table.getIsAllPageRowsSelected()}
       onChange={table.getToggleAllPageRowsSelectedHandler()}
     />
   ),
-  cell: ({ row }) => (
+  cell: ({ row }) => <RowCheckbox signup={row.original} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />,
+});
+
+function RowCheckbox({ signup, checked, onChange }: { signup: SignupListRow; checked: boolean; onChange: (event: unknown) => void }) {
+  const allMatching = use(AllMatching);
+  return (
     <Checkbox
       form={BULK_FORM_ID}
-      name="ids"
-      value={signupPublicId(row.original.id)}
-      aria-label={`Select ${row.original.email}`}
-      checked={row.getIsSelected()}
-      onChange={row.getToggleSelectedHandler()}
+      name={allMatching ? undefined : "ids"}
+      value={signupPublicId(signup.id)}
+      aria-label={`Select ${signup.email}`}
+      checked={checked}
+      onChange={onChange}
       onClick={(event) => event.stopPropagation()}
     />
-  ),
-});
+  );
+}

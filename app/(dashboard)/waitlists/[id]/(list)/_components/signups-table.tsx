@@ -16,7 +16,7 @@ import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { signupPublicId } from "@/lib/domain/signups/id";
 import type { SignupSort } from "@/lib/domain/sorting";
 import { BulkActions } from "./bulk-actions";
-import { selectColumn, SignupLinks, signupColumns } from "./signup-columns";
+import { AllMatching, selectColumn, SignupLinks, signupColumns } from "./signup-columns";
 import { SignupDetails } from "./signup-details";
 import type { SignupListRow } from "./signup-list-row";
 import { ActiveFilters, activeFilterCount } from "./active-filters";
@@ -143,17 +143,19 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
       </p>
 
       <SignupLinks value={links}>
-        <DataTable
-          table={table}
-          caption={`Signups, page ${state.page}; activate an email to see all its details`}
-          sortHref={(column, dir) => href({ sort: column as SignupSort, dir })}
-          minWidthClass="md:min-w-[760px]"
-          cardsBelowMd
-          headerCellClassName="whitespace-nowrap px-4 py-3"
-          cellClassName="h-[45px] px-4 py-2 align-middle"
-          onRowClick={setSelected}
-          empty={<SignupsEmptyState clearHref={`/waitlists/${waitlistId}`} filtered={filtered} page={state.page} reach={reach} firstPageHref={href({ page: 1 })} importHref={importHref} />}
-        />
+        <AllMatching value={allMatching}>
+          <DataTable
+            table={table}
+            caption={`Signups, page ${state.page}; activate an email to see all its details`}
+            sortHref={(column, dir) => href({ sort: column as SignupSort, dir })}
+            minWidthClass="md:min-w-[760px]"
+            cardsBelowMd
+            headerCellClassName="whitespace-nowrap px-4 py-3"
+            cellClassName="h-[45px] px-4 py-2 align-middle"
+            onRowClick={setSelected}
+            empty={<SignupsEmptyState clearHref={`/waitlists/${waitlistId}`} filtered={filtered} page={state.page} reach={reach} firstPageHref={href({ page: 1 })} importHref={importHref} />}
+          />
+        </AllMatching>
       </SignupLinks>
 
       <Suspense fallback={<nav aria-label="Pagination" className="mt-4 h-9" />}>
