@@ -315,7 +315,8 @@ describe("statuses other than waiting, read through the status index", () => {
     const scope: SignupScope = { waitlistId: large, ...filter };
     const expected = rowsOf.get(large)!.filter((row) => matches(row, filter));
     expect(expected.length).toBeGreaterThan(0);
-    if (!filter.status!.includes("waiting") && !filter.emailContains) expect(planAccess(scope, temp.db).rows).toBe("status");
+    // (A one-day range is walked: it holds fewer signups than any index would save reading.)
+    if (!filter.status!.includes("waiting") && !filter.emailContains && !filter.createdUntil) expect(planAccess(scope, temp.db).rows).toBe("status");
     const newest = [...expected].sort(byNewest);
     expect(listSignupRows({ scope, offset: 0, limit: 25 }, temp.db).map((row) => row.id)).toEqual(newest.slice(0, 25).map((row) => row.id));
     expect(listSignupRows({ scope, direction: "asc", offset: 10, limit: 25 }, temp.db).map((row) => row.id)).toEqual([...newest].reverse().slice(10, 35).map((row) => row.id));
