@@ -42,8 +42,9 @@ function HiddenFields({ fields }: { fields: Record<string, string> }) {
 export function BulkActions(props: BulkActionsProps) {
   const { waitlistId, filterFields, returnHref, selected, allMatching, onClear } = props;
   const none = selected === 0 && !allMatching;
+  // On a phone the bar waits for a checked row: the first signups stay in the first screen.
   return (
-    <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-900/60">
+    <div className={`mt-2 flex flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-900/60 ${none ? "max-md:hidden" : ""}`}>
       <form id={BULK_FORM_ID} method="get" action={`/waitlists/${waitlistId}/status/invite`} className="flex flex-wrap items-center gap-2">
         <input type="hidden" name="return" value={returnHref} />
         {allMatching ? <HiddenFields fields={filterFields} /> : null}
