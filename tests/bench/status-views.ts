@@ -29,7 +29,7 @@ export async function statusViews(bench: Bench): Promise<Row[]> {
     { name: "status invited or rejected", filter: { status: ["invited", "rejected"] } },
     { name: "verified, status invited", filter: { verified: true, status: ["invited"] } },
     { name: `input role=${ROLE}, status rejected`, filter: { inputs: [{ label: "role", value: ROLE }], status: ["rejected"] } },
-    { name: "date range, status invited", filter: { createdSince, createdUntil, status: ["invited"] } },
+    { name: "date range, status waiting or invited", filter: { createdSince, createdUntil, status: ["waiting", "invited"] } },
   ];
   try {
     return await measureViews(bench, views);

@@ -101,3 +101,13 @@ export function scopeWhere(shape: ScopeShape): SQL | undefined {
     ...inputs,
   );
 }
+
+/**
+ * For a walk of the list (`order`) that stops at a cap: newest first. Lists are drained oldest first,
+ * so a filter on `waiting` matches at once among the newest signups, where walking from the oldest
+ * would first pass every signup already let in (a million, on a drained list of ten). Free: the
+ * list's index reads as well backwards.
+ */
+export function newestFirst(shape: ScopeShape): SQL {
+  return shape.access === "order" ? sql` order by ${signups.createdAt} desc, ${signups.id} desc` : sql``;
+}
