@@ -3,7 +3,7 @@
 import { createColumnHelper } from "@tanstack/react-table";
 import { createContext, use, useEffect, useRef } from "react";
 import { dataTableFeatures } from "@/components/data-table/data-table-features";
-import { formatCount, formatDateTime } from "@/components/format";
+import { formatCount, formatDate, formatDateTime } from "@/components/format";
 import { focusRing, mutedText } from "@/components/styles";
 import { STATUS_LABELS } from "@/lib/domain/signups/status";
 import { signupPublicId } from "@/lib/domain/signups/id";
@@ -90,7 +90,7 @@ const PHONE_HIDDEN_HEADER = "max-md:sr-only";
 
 /** Column ids that can be sorted are the URL's `sort` values (SIGNUP_SORTS). */
 export const signupColumns = helper.columns([
-  helper.accessor("email", { header: "Email", enableHiding: false, meta: { cellClassName: "max-md:basis-full" }, cell: (info) => <EmailCell signup={info.row.original} /> }),
+  helper.accessor("email", { header: "Email", enableHiding: false, meta: { cellClassName: "max-md:min-w-0 max-md:basis-[calc(100%-2rem)] max-md:grow" }, cell: (info) => <EmailCell signup={info.row.original} /> }),
   helper.accessor("verified", {
     header: "Verified",
     enableSorting: false,
@@ -121,8 +121,10 @@ export const signupColumns = helper.columns([
     header: "Signed up (UTC)",
     meta: { cellClassName: "max-md:ml-auto max-md:text-xs" },
     cell: (info) => (
-      <time className="whitespace-nowrap" dateTime={info.getValue().toISOString()}>
-        {formatDateTime(info.getValue())}
+      // A phone's card shows the day only: the flags, the status and the day share one line.
+      <time className="whitespace-nowrap" dateTime={info.getValue().toISOString()} title={`${formatDateTime(info.getValue())} UTC`}>
+        <span className="md:hidden">{formatDate(info.getValue())}</span>
+        <span className="max-md:hidden">{formatDateTime(info.getValue())}</span>
       </time>
     ),
   }),
@@ -136,7 +138,7 @@ export const selectColumn = helper.display({
   id: "select",
   enableSorting: false,
   enableHiding: false,
-  meta: { headerClassName: "w-10", cellClassName: "w-10 max-md:order-first" },
+  meta: { headerClassName: "w-10", cellClassName: "w-10 max-md:w-auto max-md:order-first" },
   header: ({ table }) => (
     <Checkbox
       aria-label="Select every signup on this page"
