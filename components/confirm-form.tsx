@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { buttonClass, dangerButtonClass, inputClass } from "@/components/styles";
+import { buttonClass, dangerButtonClass, inputClass, primaryButtonClass } from "@/components/styles";
 
 export interface ConfirmFormProps {
   /** The route that does it (a POST). */
@@ -9,16 +9,18 @@ export interface ConfirmFormProps {
   typed?: { label: React.ReactNode };
   /** The server found what was typed wrong: nothing happened. */
   mismatch?: string;
-  /** The danger button: says what goes. */
+  /** The button: says what happens. */
   submit: string;
+  /** Red for what cannot be undone (the default), blue for what can. */
+  tone?: "danger" | "primary";
   cancelHref: string;
 }
 
 /**
- * The one way every destructive action is confirmed, below a page that says what goes: an optional
- * field to type the thing's name, a danger button naming the action, and Cancel.
+ * The one way every destructive or bulk action is confirmed, below a page that says what changes: an
+ * optional field to type the thing's name, a button naming the action, and Cancel.
  */
-export function ConfirmForm({ action, hidden = {}, typed, mismatch, submit, cancelHref }: ConfirmFormProps) {
+export function ConfirmForm({ action, hidden = {}, typed, mismatch, submit, tone = "danger", cancelHref }: ConfirmFormProps) {
   return (
     <form method="post" action={action} className="mt-6 grid max-w-2xl gap-3">
       {Object.entries(hidden).map(([name, value]) => (
@@ -36,7 +38,7 @@ export function ConfirmForm({ action, hidden = {}, typed, mismatch, submit, canc
         </p>
       ) : null}
       <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" className={dangerButtonClass}>
+        <button type="submit" className={tone === "danger" ? dangerButtonClass : primaryButtonClass}>
           {submit}
         </button>
         <Link href={cancelHref} className={buttonClass}>

@@ -4,8 +4,9 @@ import { FacetOptions } from "./facet-options";
 
 interface DataTableMultiFacetFilterProps<TValue extends string, TCounts> {
   label: string;
-  /** The values offered, in the order shown. */
+  /** The values offered, in the order shown, and their words. */
   values: readonly TValue[];
+  textOf: (value: TValue) => string;
   /** The values the URL filters by (any of them); undefined is "Any". */
   current: readonly TValue[] | undefined;
   /** The URL with these values picked (undefined: none, "Any"). */
@@ -19,14 +20,14 @@ interface DataTableMultiFacetFilterProps<TValue extends string, TCounts> {
  * A filter on one of several values as links in one tab stop (Any, then each value with its count):
  * a value's link adds it to the picked ones, or takes it away when picked.
  */
-export function DataTableMultiFacetFilter<TValue extends string, TCounts>({ label, values, current, hrefFor, counts, pick }: DataTableMultiFacetFilterProps<TValue, TCounts>) {
+export function DataTableMultiFacetFilter<TValue extends string, TCounts>({ label, values, textOf, current, hrefFor, counts, pick }: DataTableMultiFacetFilterProps<TValue, TCounts>) {
   const toggled = (value: TValue) => {
     const next = current?.includes(value) ? current.filter((other) => other !== value) : [...(current ?? []), value];
     return next.length > 0 ? values.filter((other) => next.includes(other)) : undefined;
   };
   const options = [
     { key: "any", text: "Any", active: current === undefined, href: hrefFor(undefined), count: (facet: Record<TValue, number>) => values.reduce((sum, value) => sum + facet[value], 0) },
-    ...values.map((value) => ({ key: value, text: value[0]!.toUpperCase() + value.slice(1), active: current?.includes(value) ?? false, href: hrefFor(toggled(value)), count: (facet: Record<TValue, number>) => facet[value] })),
+    ...values.map((value) => ({ key: value, text: textOf(value), active: current?.includes(value) ?? false, href: hrefFor(toggled(value)), count: (facet: Record<TValue, number>) => facet[value] })),
   ];
   return <FacetOptions label={label} options={options} counts={counts} pick={pick} />;
 }

@@ -27,7 +27,7 @@ const CARDS = {
   table: "max-md:block",
   head: "max-md:block [&_tr]:max-md:flex [&_tr]:max-md:justify-between",
   body: "max-md:block",
-  row: "max-md:flex max-md:flex-wrap max-md:items-center max-md:gap-x-2 max-md:gap-y-1 max-md:px-4 max-md:py-3",
+  row: "max-md:flex max-md:flex-wrap max-md:items-center max-md:gap-x-2 max-md:gap-y-1 max-md:px-4 max-md:py-2.5",
   cell: "max-md:block max-md:h-auto max-md:p-0",
 };
 const NO_CARDS = { table: "", head: "", body: "", row: "", cell: "" };

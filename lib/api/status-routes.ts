@@ -30,7 +30,8 @@ export function statusActionRoute(action: StatusAction): ApiHandler<{ id: string
     const selection = parseActionRequest(action, waitlistId, query, body);
     const idempotent = idempotencyKey(request.headers.get("idempotency-key"));
     const requestHash = createHash("sha256").update(`${action}\n${waitlistId}\n${query.toString()}\n${body}`).digest("hex");
-    const answer = await writeStatus({ apiKeyId: key!.id, apiKeyName: key!.name, idempotencyKey: idempotent, requestHash, action, selection });
+    const actor = { keyId: key!.id, keyName: key!.name };
+    const answer = await writeStatus({ actor, idempotency: idempotent === undefined ? undefined : { key: idempotent, requestHash }, action, selection, withSignups: true });
     return jsonTextResponse(answer.body, { "Cache-Control": CACHE_CONTROL.personalData, ...(answer.replayed ? { "Idempotent-Replayed": "true" } : {}) });
   };
 }

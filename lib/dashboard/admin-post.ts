@@ -32,7 +32,7 @@ export function seeOther(location: string): Response {
 }
 
 /** The audit log's actor for a dashboard write: the session's key, by id and name (never the key). */
-export function auditActorOf(session: DashboardSession): AuditActor {
+export function auditActorOf(session: DashboardSession): Exclude<AuditActor, "cli"> {
   return { keyId: session.key.id, keyName: session.key.name };
 }
 

@@ -34,3 +34,16 @@ export function appendEventPerSignup(type: EventType, waitlistId: string, idsJso
   );
   return insert.run({ type, waitlistId, ids: idsJson, at, payload: JSON.stringify(payload) }).changes;
 }
+
+export interface SignupEvent {
+  type: EventType;
+  at: Date;
+}
+
+/** A signup's events, oldest first: its status history. */
+export function signupEvents(signupId: number, db: AppDatabase = getDb()): SignupEvent[] {
+  const select = preparedOnce(db, "events.ofSignup", () =>
+    db.$client.prepare<[number], { type: EventType; at: number }>("SELECT type, created_at AS at FROM events WHERE signup_id = ? ORDER BY id"),
+  );
+  return select.all(signupId).map((row) => ({ type: row.type, at: new Date(row.at) }));
+}

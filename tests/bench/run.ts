@@ -29,6 +29,7 @@ import { searchLoad } from "./search-load";
 import { uploadLoad } from "./upload-load";
 import { inviteLoad } from "./invite-load";
 import { segments } from "./segments";
+import { statusViews } from "./status-views";
 import { wireScenario } from "./wire";
 import { workerScaling, type WorkersBench } from "./workers";
 
@@ -40,6 +41,7 @@ const SCENARIOS = {
   page: staticPage,
   "live-page": livePage,
   segments,
+  "status-views": statusViews,
   "search-load": searchLoad,
   "upload-load": uploadLoad,
   "invite-load": inviteLoad,

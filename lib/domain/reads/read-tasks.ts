@@ -5,6 +5,9 @@ import { countSignupsSince } from "../signups/counts";
 import { inputFacets, inputFacetValues } from "../signups/facets";
 import { findSignupsByEmail } from "../signups/find";
 import { listSignupRows } from "../signups/queries";
+import type { StatusAction } from "../signups/status";
+import { previewStatusAction } from "../signups/status-preview";
+import type { StatusSelection } from "../signups/transitions";
 
 // The dashboard's reads, by name, so that a reader thread (lib/server/read-pool.ts) can run them on
 // its own connection with arguments that crossed a thread (structured clones: Dates stay Dates).
@@ -16,6 +19,7 @@ export const READ_TASKS = {
   inputFacets: (db: AppDatabase, scope: Parameters<typeof inputFacets>[0], options?: Parameters<typeof inputFacets>[1]) => inputFacets(scope, options, db),
   inputFacetValues: (db: AppDatabase, scope: Parameters<typeof inputFacetValues>[0], label: string, text: string, limit: number) => inputFacetValues(scope, label, text, limit, db),
   findSignupsByEmail: (db: AppDatabase, input: Parameters<typeof findSignupsByEmail>[0]) => findSignupsByEmail(input, db),
+  previewStatusAction: (db: AppDatabase, action: StatusAction, selection: StatusSelection) => previewStatusAction(action, selection, db),
 };
 
 export type ReadTasks = typeof READ_TASKS;

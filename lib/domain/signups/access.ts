@@ -19,8 +19,10 @@ const COLLECT_LIMIT = 10_000;
 const SMALL_LIST = 50_000;
 
 export interface AccessPlan {
-  /** How to reach the rows of an ordered page. */
+  /** How to reach the rows of a page in creation order. */
   rows: Access;
+  /** How to reach the rows of a page in another order (the dashboard's sort by email). */
+  rowsAnyOrder: Access;
   /** How to reach every row of the scope at the least cost (for counts and facets). */
   count: Access;
   /** The fewest rows any access reads (an upper bound of the scope's size); above SEARCH_COUNT_CAP for a search only when every way is large. */
@@ -45,6 +47,14 @@ function inputSizeStatement(db: AppDatabase) {
   );
 }
 
+function statusSizeStatement(db: AppDatabase) {
+  return preparedOnce(db, "access.statusSize", () =>
+    db.$client.prepare<{ waitlistId: string; firstDay: number; lastDay: number; statuses: string }, { n: number | null }>(
+      "SELECT sum(count) AS n FROM signup_counts WHERE waitlist_id = @waitlistId AND day BETWEEN @firstDay AND @lastDay AND status IN (SELECT value FROM json_each(@statuses))",
+    ),
+  );
+}
+
 // Within the waitlist only, other filters aside: a cheap upper bound, read up to the cap.
 function searchSizeStatement(db: AppDatabase) {
   return preparedOnce(db, "access.searchSize", () =>
@@ -56,7 +66,7 @@ function searchSizeStatement(db: AppDatabase) {
 }
 
 function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
-  if (scope.email !== undefined) return { rows: "email", count: "email", bound: 1, searchOverCap: false };
+  if (scope.email !== undefined) return { rows: "email", rowsAnyOrder: "email", count: "email", bound: 1, searchOverCap: false };
   const firstDay = scope.createdSince ? Math.floor(scope.createdSince.getTime() / DAY_MS) : Number.MIN_SAFE_INTEGER;
   const lastDay = scope.createdUntil ? Math.floor((scope.createdUntil.getTime() - 1) / DAY_MS) : Number.MAX_SAFE_INTEGER;
   const walked = listSizeStatement(db).get({ waitlistId: scope.waitlistId, firstDay, lastDay })?.n ?? 0;
@@ -68,6 +78,11 @@ function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
   const candidates: { access: Access; size: number }[] = [{ access: "order", size: walked }];
   let searchOverCap = false;
   if (walked > SMALL_LIST) {
+    // Only signups that left `waiting` are in the status index (migration 0010): few, on most lists.
+    if (scope.status !== undefined && !scope.status.includes("waiting")) {
+      const size = statusSizeStatement(db).get({ waitlistId: scope.waitlistId, firstDay, lastDay, statuses: JSON.stringify(scope.status) })?.n ?? 0;
+      candidates.push({ access: "status", size });
+    }
     (scope.inputs ?? []).forEach((input, index) => {
       const size = inputSizeStatement(db).get({ waitlistId: scope.waitlistId, label: input.label, value: input.value })?.n ?? 0;
       candidates.push({ access: `input${index}`, size: Math.ceil(size * rangeShare) });
@@ -84,8 +99,11 @@ function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
   const cheapest = candidates.reduce((best, candidate) => (candidate.size < best.size ? candidate : best));
   const collected = candidates.filter((candidate) => candidate.access !== "order");
   const cheapestCollected = collected.reduce<{ access: Access; size: number } | undefined>((best, candidate) => (!best || candidate.size < best.size ? candidate : best), undefined);
-  const rows = walked > SMALL_LIST && cheapestCollected && cheapestCollected.size <= COLLECT_LIMIT ? cheapestCollected.access : "order";
-  return { rows, count: cheapest.access, bound: cheapest.size, searchOverCap };
+  const rowsAnyOrder = walked > SMALL_LIST && cheapestCollected && cheapestCollected.size <= COLLECT_LIMIT ? cheapestCollected.access : "order";
+  // The status index is kept in creation order within each status: SQLite reads a page from it at
+  // once however many match (merging the statuses asked for), and never reads a waiting signup.
+  const rows = rowsAnyOrder === "order" && candidates.some((candidate) => candidate.access === "status") ? "status" : rowsAnyOrder;
+  return { rows, rowsAnyOrder, count: cheapest.access, bound: cheapest.size, searchOverCap };
 }
 
 /** How to read a scope, from the sizes its indexes and counts tables give; remembered while the database is unchanged. */

@@ -9,7 +9,7 @@ import { scopeKey, setFilters, type SignupScope } from "./filter";
 import { SIGNUP_STATUSES, type SignupStatus } from "./status";
 import { inputSliceOf, sliceCells, sliceExceeds, slicePerDay } from "./input-slice";
 import { countShape } from "./queries";
-import { canUseSearchIndex, scopeParams, scopeWhere, searchDrivenRows, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
+import { canUseSearchIndex, newestFirst, scopeParams, scopeWhere, searchDrivenRows, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
 /** Counts of one scope split by verified × referral; every total and facet derives from them. */
 export interface SignupCounts {
@@ -99,7 +99,7 @@ function cappedCountStatement(db: AppDatabase, shape: ScopeShape) {
   return preparedSql<{ n: number }>(db, `counts.capped:${shapeKey(shape)}`, () =>
     shape.access === "search"
       ? sql`select count(*) as n from (${searchDrivenRows(shape)})`
-      : sql`select count(*) as n from (select 1 from ${signups} where ${scopeWhere(shape)} limit ${sql.placeholder("cap")})`,
+      : sql`select count(*) as n from (select 1 from ${signups} where ${scopeWhere(shape)}${newestFirst(shape)} limit ${sql.placeholder("cap")})`,
   );
 }
 

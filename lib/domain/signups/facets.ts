@@ -8,7 +8,7 @@ import { exceedsRowCap, exceedsSearchCap } from "./counts";
 import { FACET_ROW_CAP, FACET_TEXT_CHARS } from "./limits";
 import { setFilters, type SignupScope } from "./filter";
 import { inputSliceOf, newestOfSliceParams, newestOfSliceSql } from "./input-slice";
-import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
+import { newestFirst, scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
 export interface FacetValue {
   value: string;
@@ -87,7 +87,7 @@ function countedValuesStatement(db: AppDatabase, flags: { verified: boolean; ref
 function rowValuesStatement(db: AppDatabase, shape: ScopeShape, contains: boolean) {
   return preparedSql<{ label: string | null; value: string | null; count: number }>(db, `facets.rowValues:${shapeKey(shape)}:${contains ? "c" : "-"}`, () => {
     const valueContains = contains ? sql` and pairs.value like ${placeholder("valueContains")} escape '\\'` : sql``;
-    return sql`with matched as materialized (select ${signups.id} as id from ${signups} where ${scopeWhere(shape)} limit ${placeholder("rowCap")})
+    return sql`with matched as materialized (select ${signups.id} as id from ${signups} where ${scopeWhere(shape)}${newestFirst(shape)} limit ${placeholder("rowCap")})
       select pairs.label, pairs.value, count(*) as count from matched cross join ${signupInputs} as pairs on pairs.signup_id = matched.id
       where pairs.label in (select value from json_each(${placeholder("labels")}))${valueContains}
       group by 1, 2

@@ -63,9 +63,10 @@ function toSignupRow([id, email, verified, referral, customInputs, createdAt, st
   };
 }
 
-/** The shape that reads a scope's rows in order the cheapest way (see access.ts). */
-function rowsShape(scope: SignupScope, db: AppDatabase): ScopeShape {
-  return shapeOf(scope, planAccess(scope, db).rows);
+/** The shape that reads a scope's rows in creation order (or in `sort`'s) the cheapest way (see access.ts). */
+function rowsShape(scope: SignupScope, db: AppDatabase, sort: SignupSort = "created_at"): ScopeShape {
+  const plan = planAccess(scope, db);
+  return shapeOf(scope, sort === "created_at" ? plan.rows : plan.rowsAnyOrder);
 }
 
 /** The shape that reads every row of a scope the cheapest way, in no particular order. */
@@ -233,7 +234,7 @@ function offsetPageStatement(db: AppDatabase, shape: ScopeShape, sort: SignupSor
 
 /** One page by offset, for the dashboard's numbered pages. Ties are broken by id in the same direction. */
 export function listSignupRows({ scope, sort = "created_at", direction = "desc", offset, limit }: OffsetPageInput, db: AppDatabase = getDb()): SignupRow[] {
-  return (offsetPageStatement(db, rowsShape(scope, db), sort, direction).values({ ...scopeParams(scope), limit, offset }) as RawRow[]).map(toSignupRow);
+  return (offsetPageStatement(db, rowsShape(scope, db, sort), sort, direction).values({ ...scopeParams(scope), limit, offset }) as RawRow[]).map(toSignupRow);
 }
 
 function oneSignupStatement(db: AppDatabase) {

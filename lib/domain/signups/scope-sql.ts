@@ -12,10 +12,13 @@ import { descriptorOf, FILTER_KEYS, setFilters, type FilterKey, type SignupScope
  *   every filter is dense, since the first rows of a page are then found at once;
  * - `email`: one lookup in the unique (waitlist, lower(email)) index;
  * - `search`: the rows whose address holds the searched text, from the trigram index;
- * - `input0`, `input1`, …: the rows with that custom input, from signup_inputs.
- * The last two collect every matching row first (then sort them), so they win when few rows match.
+ * - `input0`, `input1`, …: the rows with that custom input, from signup_inputs;
+ * - `status`: the rows in statuses other than `waiting`, from the partial index that holds only
+ *   those, in creation order within each status.
+ * `search` and `input…` collect every matching row first (then sort them), so they win when few
+ * rows match; `status` does too in another order than creation's.
  */
-export type Access = "order" | "email" | "search" | `input${number}`;
+export type Access = "order" | "email" | "search" | "status" | `input${number}`;
 
 export interface ScopeShape {
   /** The filters that are set, in the order of SIGNUP_FILTERS. */
@@ -79,6 +82,10 @@ export function searchDrivenRows(shape: ScopeShape): SQL {
     limit ${placeholder("cap")}`;
 }
 
+// The partial index's own condition, written as it is: SQLite uses a partial index only when the
+// query's WHERE holds that very term.
+const notWaiting = sql`${signups.status} <> 'waiting'`;
+
 /**
  * The WHERE clause of a shape. With the `search` and `input` accesses the waitlist test is written
  * `+waitlist_id`, which keeps SQLite from walking the list's own index instead of the chosen one.
@@ -88,8 +95,19 @@ export function scopeWhere(shape: ScopeShape): SQL | undefined {
   const inputs = Array.from({ length: shape.inputs }, (_, index) => (shape.access === `input${index}` ? inputRows(index, shape) : hasInput(index)));
   return and(
     collected ? sql`+${signups.waitlistId} = ${placeholder("waitlistId")}` : eq(signups.waitlistId, placeholder("waitlistId")),
+    ...(shape.access === "status" ? [notWaiting] : []),
     // The search access adds the trigram index's candidates just before the search's own test.
     ...shape.filters.flatMap((key) => (key === "emailContains" && shape.access === "search" ? [searchRows, descriptorOf(key).where(kit)] : [descriptorOf(key).where(kit)])),
     ...inputs,
   );
+}
+
+/**
+ * For a walk of the list (`order`) that stops at a cap: newest first. Lists are drained oldest first,
+ * so a filter on `waiting` matches at once among the newest signups, where walking from the oldest
+ * would first pass every signup already let in (a million, on a drained list of ten). Free: the
+ * list's index reads as well backwards.
+ */
+export function newestFirst(shape: ScopeShape): SQL {
+  return shape.access === "order" ? sql` order by ${signups.createdAt} desc, ${signups.id} desc` : sql``;
 }

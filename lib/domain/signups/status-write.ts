@@ -6,18 +6,21 @@ import { toSignupWithStatus } from "./response";
 import type { StatusAction } from "./status";
 import { applyStatusAction, type StatusSelection } from "./transitions";
 
-// A /v1 status action as one job: the change, its answer, and the answer kept for its
-// Idempotency-Key, in one transaction. The production server runs jobs on a thread of its own
-// (lib/server/status-writer.ts), so that a write of 10,000 signups never holds up other requests;
-// elsewhere (tests, `next dev`) they run here, without waiting inside SQLite for its write lock.
+// A status action of /v1 or the dashboard as one job: the change, its answer, and (for /v1) the
+// answer kept for its Idempotency-Key, in one transaction. The production server runs jobs on a
+// thread of its own (lib/server/status-writer.ts), so that a write of 100,000 signups never holds up
+// other requests; elsewhere (tests, `next dev`) they run here, without waiting inside SQLite for its
+// write lock.
 
 export interface StatusWriteJob {
-  apiKeyId: string;
-  apiKeyName: string;
-  idempotencyKey: string | undefined;
-  requestHash: string;
+  /** The key of the request or of the dashboard session: the audit log's actor. */
+  actor: { keyId: string; keyName: string };
+  /** /v1's Idempotency-Key (per key) and the hash of the request it was sent with. */
+  idempotency?: { key: string; requestHash: string };
   action: StatusAction;
   selection: StatusSelection;
+  /** /v1 answers with the changed signups; the dashboard needs only the counts. */
+  withSignups: boolean;
 }
 
 export type StatusWriteAnswer = Answer & { replayed: boolean };
@@ -25,12 +28,12 @@ export type StatusWriteAnswer = Answer & { replayed: boolean };
 /** The job, synchronously (on whichever thread runs it). */
 export function runStatusWrite(job: StatusWriteJob, db: AppDatabase = getDb()): StatusWriteAnswer {
   return answerOnce(
-    job.apiKeyId,
-    job.idempotencyKey,
-    job.requestHash,
+    job.actor.keyId,
+    job.idempotency?.key,
+    job.idempotency?.requestHash ?? "",
     () => {
-      const outcome = applyStatusAction({ keyId: job.apiKeyId, keyName: job.apiKeyName }, { action: job.action, selection: job.selection, withSignups: true }, db);
-      return { status: 200, body: JSON.stringify({ changed: outcome.changed, skipped: outcome.skipped, signups: outcome.signups.map(toSignupWithStatus) }) };
+      const { changed, skipped, signups } = applyStatusAction(job.actor, { action: job.action, selection: job.selection, withSignups: job.withSignups }, db);
+      return { status: 200, body: JSON.stringify(job.withSignups ? { changed, skipped, signups: signups.map(toSignupWithStatus) } : { changed, skipped }) };
     },
     db,
   );

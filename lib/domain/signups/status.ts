@@ -6,21 +6,36 @@
 export const SIGNUP_STATUSES = ["waiting", "invited", "completed", "rejected"] as const;
 export type SignupStatus = (typeof SIGNUP_STATUSES)[number];
 
+/** A status as a word on a badge or in a facet. */
+export const STATUS_LABELS: Record<SignupStatus, string> = { waiting: "Waiting", invited: "Invited", completed: "Completed", rejected: "Rejected" };
+
 export function isSignupStatus(text: string): text is SignupStatus {
   return (SIGNUP_STATUSES as readonly string[]).includes(text);
 }
 
-/** Each action: the one state it applies to, the state it leads to, and the event it records. */
+/**
+ * Each action: the one state it applies to, the state it leads to, the event it records, and its
+ * words (the dashboard's button, its question about `who`, and what a signup's history says happened).
+ */
 export const STATUS_ACTIONS = {
-  invite: { from: "waiting", to: "invited", event: "signup.invited", past: "invited" },
-  reject: { from: "waiting", to: "rejected", event: "signup.rejected", past: "rejected" },
-  withdraw: { from: "invited", to: "waiting", event: "signup.invitation_withdrawn", past: "withdrawn" },
-  restore: { from: "rejected", to: "waiting", event: "signup.restored", past: "restored" },
-  complete: { from: "invited", to: "completed", event: "signup.completed", past: "completed" },
-} as const satisfies Record<string, { from: SignupStatus; to: SignupStatus; event: string; past: string }>;
+  invite: { from: "waiting", to: "invited", event: "signup.invited", past: "invited", label: "Invite", happened: "Invited", phrase: (who: string) => `Invite ${who}` },
+  reject: { from: "waiting", to: "rejected", event: "signup.rejected", past: "rejected", label: "Reject", happened: "Rejected", phrase: (who: string) => `Reject ${who}` },
+  withdraw: { from: "invited", to: "waiting", event: "signup.invitation_withdrawn", past: "withdrawn", label: "Withdraw invitation", happened: "Invitation withdrawn", phrase: (who: string) => `Withdraw the invitation of ${who}` },
+  restore: { from: "rejected", to: "waiting", event: "signup.restored", past: "restored", label: "Restore", happened: "Restored", phrase: (who: string) => `Restore ${who}` },
+  complete: { from: "invited", to: "completed", event: "signup.completed", past: "completed", label: "Mark completed", happened: "Completed", phrase: (who: string) => `Mark ${who} completed` },
+} as const satisfies Record<string, { from: SignupStatus; to: SignupStatus; event: string; past: string; label: string; happened: string; phrase: (who: string) => string }>;
 
 export type StatusAction = keyof typeof STATUS_ACTIONS;
 export const STATUS_ACTION_NAMES = Object.keys(STATUS_ACTIONS) as StatusAction[];
+
+export function isStatusAction(text: string): text is StatusAction {
+  return Object.hasOwn(STATUS_ACTIONS, text);
+}
+
+/** The actions that apply to a signup in state `status`. */
+export function actionsFrom(status: SignupStatus): StatusAction[] {
+  return STATUS_ACTION_NAMES.filter((action) => STATUS_ACTIONS[action].from === status);
+}
 
 /** Why `action` cannot apply to a signup in state `current`, naming both states; undefined when it can. */
 export function refusal(action: StatusAction, current: SignupStatus): string | undefined {

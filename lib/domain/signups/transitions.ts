@@ -8,7 +8,7 @@ import { recordAudit, type AuditActor } from "../audit/log";
 import { appendEventPerSignup } from "../events";
 import { getWaitlistOrThrow } from "../waitlists/queries";
 import { planAccess } from "./access";
-import { INPUT_FILTER, setFilters, type SignupScope } from "./filter";
+import { INPUT_FILTER, setFilters, type SignupFilter, type SignupScope } from "./filter";
 import type { SignupRow } from "./row";
 import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 import { refusal, STATUS_ACTIONS, type SignupStatus, type StatusAction } from "./status";
@@ -18,8 +18,11 @@ import { refusal, STATUS_ACTIONS, type SignupStatus, type StatusAction } from ".
 // event per changed signup goes in with one INSERT … SELECT, and one audit row names the action,
 // the count and the selection in words. Set-based: 100,000 signups change in one statement each.
 
-/** Which signups: the oldest `limit` of a filter in the state the action applies to, or listed addresses. */
-export type StatusSelection = { scope: SignupScope; limit: number } | { waitlistId: string; emails: string[] };
+/**
+ * Which signups: the oldest `limit` of a filter in the state the action applies to (-1: every one, as
+ * SQLite reads LIMIT -1), or listed addresses, or listed signup ids (the rows selected in the dashboard).
+ */
+export type StatusSelection = { scope: SignupScope; limit: number } | { waitlistId: string; emails: string[] } | { waitlistId: string; ids: number[] };
 
 export interface StatusChange {
   action: StatusAction;
@@ -53,8 +56,16 @@ function scopeIdsStatement(db: AppDatabase, shape: ScopeShape) {
 
 function emailIdsStatement(db: AppDatabase) {
   return preparedOnce(db, "transitions.emailIds", () =>
-    db.$client.prepare<{ waitlistId: string; emails: string }, { id: number; status: SignupStatus }>(
-      "SELECT id, status FROM signups WHERE waitlist_id = @waitlistId AND lower(email) IN (SELECT lower(value) FROM json_each(@emails))",
+    db.$client.prepare<{ waitlistId: string; emails: string }, ListedRow>(
+      "SELECT id, status FROM signups WHERE waitlist_id = @waitlistId AND lower(email) IN (SELECT lower(value) FROM json_each(@emails)) ORDER BY created_at, id",
+    ),
+  );
+}
+
+function listedIdsStatement(db: AppDatabase) {
+  return preparedOnce(db, "transitions.listedIds", () =>
+    db.$client.prepare<{ waitlistId: string; ids: string }, ListedRow>(
+      "SELECT id, status FROM signups WHERE waitlist_id = @waitlistId AND id IN (SELECT value FROM json_each(@ids)) ORDER BY created_at, id",
     ),
   );
 }
@@ -87,9 +98,14 @@ function readStatement(db: AppDatabase) {
   );
 }
 
+/** A filter's chips, as the dashboard shows them ("Verified", "Company: Acme"). */
+export function filterWords(filter: SignupFilter): string[] {
+  return [...setFilters(filter).map(({ descriptor, value }) => descriptor.chip(value)), ...(filter.inputs ?? []).map(INPUT_FILTER.chip)];
+}
+
 /** The filter in words, for the audit log: its chips ("Verified, Company: Acme"), or "every signup". */
 export function selectionInWords(scope: SignupScope): string {
-  const words = [...setFilters(scope).map(({ descriptor, value }) => descriptor.chip(value)), ...(scope.inputs ?? []).map(INPUT_FILTER.chip)];
+  const words = filterWords(scope);
   return words.length > 0 ? words.join(", ") : "every signup";
 }
 
@@ -98,37 +114,65 @@ interface Selected {
   skipped: number;
 }
 
-function selectByScope(action: StatusAction, scope: SignupScope, limit: number, db: AppDatabase): Selected {
+/** The ids of the oldest `limit` signups of the scope in the state `action` applies to (-1: all of them). */
+export function oldestIdsInState(action: StatusAction, scope: SignupScope, limit: number, db: AppDatabase): number[] {
   const { from } = STATUS_ACTIONS[action];
   // The action applies to one state: the filter narrowed to it (nothing, if it names other states only).
-  if (scope.status !== undefined && !scope.status.includes(from)) return { ids: [], skipped: 0 };
+  if (scope.status !== undefined && !scope.status.includes(from)) return [];
   const narrowed: SignupScope = { ...scope, status: [from] };
   const shape = shapeOf(narrowed, planAccess(narrowed, db).rows);
-  const ids = scopeIdsStatement(db, shape)
+  return scopeIdsStatement(db, shape)
     .all({ ...scopeParams(narrowed), limit })
     .map((row) => row.id);
-  return { ids, skipped: 0 };
 }
 
-function selectByEmails(action: StatusAction, waitlistId: string, emails: string[], db: AppDatabase): Selected {
-  const { from } = STATUS_ACTIONS[action];
+interface ListedRow {
+  id: number;
+  status: SignupStatus;
+}
+
+/** The signups a list names (addresses in any case, or ids), oldest first, and how many distinct entries it has. */
+export function findListed(selection: Exclude<StatusSelection, { scope: SignupScope }>, db: AppDatabase): { listed: number; found: ListedRow[] } {
+  const { waitlistId } = selection;
+  if ("ids" in selection) return { listed: new Set(selection.ids).size, found: listedIdsStatement(db).all({ waitlistId, ids: JSON.stringify(selection.ids) }) };
+  const { emails } = selection;
   const listed = new Set(emails.map((email) => email.trim().toLowerCase())).size;
-  const found = emailIdsStatement(db).all({ waitlistId, emails: JSON.stringify(emails.map((email) => email.trim())) });
+  return { listed, found: emailIdsStatement(db).all({ waitlistId, emails: JSON.stringify(emails.map((email) => email.trim())) }) };
+}
+
+function listedNoun(selection: Exclude<StatusSelection, { scope: SignupScope }>, count: number): string {
+  if ("ids" in selection) return count === 1 ? "signup selected" : `${count} signups selected`;
+  return count === 1 ? "address given" : `${count} addresses given`;
+}
+
+function selectListed(action: StatusAction, selection: Exclude<StatusSelection, { scope: SignupScope }>, db: AppDatabase): Selected {
+  const { from } = STATUS_ACTIONS[action];
+  const parameter = "ids" in selection ? "ids" : "emails";
+  const { listed, found } = findListed(selection, db);
   const applicable = found.filter((row) => row.status === from);
-  if (found.length === 0) throw new AppError("not_found", `Waitlist ${waitlistId} has none of the ${listed === 1 ? "address" : `${listed} addresses`} given.`, "emails");
+  if (found.length === 0) throw new AppError("not_found", `Waitlist ${selection.waitlistId} has none of the ${listedNoun(selection, listed)}.`, parameter);
   if (applicable.length === 0) {
     const states = [...new Set(found.map((row) => row.status))];
-    throw new AppError("conflict", states.map((state) => refusal(action, state)).join("; "), "emails");
+    throw new AppError("conflict", states.map((state) => refusal(action, state)).join("; "), parameter);
   }
   return { ids: applicable.map((row) => row.id), skipped: listed - applicable.length };
+}
+
+/** "the oldest 50 waiting of Verified", "every waiting signup of every signup". */
+export function scopeSelectionInWords(action: StatusAction, scope: SignupScope, limit: number): string {
+  const { from } = STATUS_ACTIONS[action];
+  const which = limit < 0 ? `every ${from} signup` : `the oldest ${limit} ${from}`;
+  return `${which} of ${selectionInWords(scope)}`;
 }
 
 function auditSummary(action: StatusAction, change: StatusChange, changed: number, skipped: number): string {
   const { past } = STATUS_ACTIONS[action];
   const count = `${past} ${changed} signup${changed === 1 ? "" : "s"}`;
   const { selection } = change;
-  if ("scope" in selection) return `${count}: the oldest ${selection.limit} ${STATUS_ACTIONS[action].from} of ${selectionInWords(selection.scope)}`;
-  return `${count} of ${selection.emails.length} listed address${selection.emails.length === 1 ? "" : "es"} (${skipped} skipped)`;
+  if ("scope" in selection) return `${count}: ${scopeSelectionInWords(action, selection.scope, selection.limit)}`;
+  const listed = "ids" in selection ? selection.ids.length : selection.emails.length;
+  const noun = "ids" in selection ? "selected signup" : "listed address";
+  return `${count} of ${listed} ${noun}${listed === 1 ? "" : noun.endsWith("s") ? "es" : "s"} (${skipped} skipped)`;
 }
 
 /**
@@ -143,7 +187,7 @@ export function applyStatusAction(actor: AuditActor, change: StatusChange, db: A
   const run = (): StatusOutcome => {
     getWaitlistOrThrow(waitlistId, db);
     const { ids, skipped } =
-      "scope" in selection ? selectByScope(action, { ...selection.scope, waitlistId }, selection.limit, db) : selectByEmails(action, waitlistId, selection.emails, db);
+      "scope" in selection ? { ids: oldestIdsInState(action, { ...selection.scope, waitlistId }, selection.limit, db), skipped: 0 } : selectListed(action, { ...selection, waitlistId }, db);
     const idsJson = JSON.stringify(ids);
     let changed = ids.length;
     if (!change.dryRun) {

@@ -1,24 +1,15 @@
-import AxeBuilder from "@axe-core/playwright";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { DOCS_PAGES } from "@/app/docs/(guide)/pages";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { expectNoAxeViolations, settled, SWEEP_TAGS } from "../support/axe";
 import { createFixtureWaitlist, createKey, signIn, unique } from "../support/support";
 
 // Every page, in light and dark mode: no serious or critical axe violation, nothing wider than a
 // 375 px phone, and a screenshot at desktop and phone width (written to the test's output folder,
 // and to UI_SHOTS_DIR when it is set, for people to look at).
-
-async function expectNoSeriousViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(
-    serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`),
-    label,
-  ).toEqual([]);
-}
 
 async function screenshot(page: Page, name: string, outputPath: (name: string) => string) {
   await page.screenshot({ path: outputPath(`${name}.png`), fullPage: true });
@@ -27,13 +18,6 @@ async function screenshot(page: Page, name: string, outputPath: (name: string) =
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
   }
-}
-
-/** The page has hydrated and nothing is loading any more. */
-async function settled(page: Page) {
-  await page.waitForLoadState("load");
-  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0);
 }
 
 const pages: { name: string; path: () => string; signedIn: boolean; admin?: boolean; open?: (page: Page) => Promise<void> }[] = [];
@@ -73,6 +57,17 @@ pages.push(
   { name: "key-revoke", path: () => `/keys/${createKey().id}/revoke`, signedIn: true, admin: true },
   { name: "audit", path: () => "/audit", signedIn: true, admin: true },
   { name: "import", path: () => `${waitlistPath}/import`, signedIn: true, admin: true },
+  {
+    name: "waitlist-all-selected",
+    path: () => waitlistPath,
+    signedIn: true,
+    admin: true,
+    open: async (page) => {
+      await page.getByLabel("Select every signup on this page").check();
+      await page.getByRole("button", { name: /^Select all .* matching$/ }).click();
+    },
+  },
+  { name: "status-confirm", path: () => `${waitlistPath}/status/invite?limit=50`, signedIn: true, admin: true },
   { name: "admin-page-for-a-viewer", path: () => "/keys", signedIn: true },
 );
 
@@ -85,7 +80,7 @@ for (const scheme of ["light", "dark"] as const) {
       await page.goto(entry.path());
       await settled(page);
       await entry.open?.(page);
-      await expectNoSeriousViolations(page, `${entry.name} ${scheme}`);
+      await expectNoAxeViolations(page, `${entry.name} ${scheme}`, { seriousOnly: true });
       await screenshot(page, `${entry.name}-${scheme}-1280`, (name) => testInfo.outputPath(name));
 
       await page.setViewportSize({ width: 375, height: 800 });
@@ -94,7 +89,7 @@ for (const scheme of ["light", "dark"] as const) {
       await entry.open?.(page);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, "the page itself must not scroll sideways at 375 px").toBeLessThanOrEqual(0);
-      await expectNoSeriousViolations(page, `${entry.name} ${scheme} 375px`);
+      await expectNoAxeViolations(page, `${entry.name} ${scheme} 375px`, { seriousOnly: true });
       await screenshot(page, `${entry.name}-${scheme}-375`, (name) => testInfo.outputPath(name));
     });
   }
@@ -124,19 +119,10 @@ test("the signups table can be worked with the keyboard alone, with a visible fo
 // The sweep (issue 21): every page, as an admin and as a viewer (where a viewer may go), at a desktop
 // and a phone size, with no axe violation of any impact under WCAG 2.2 A/AA and axe's best practices.
 
-const SWEEP_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 const SWEEP_SIZES = [
   { width: 1440, height: 900 },
   { width: 390, height: 844 },
 ] as const;
-
-async function expectNoViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).withTags(SWEEP_TAGS).analyze();
-  expect(
-    results.violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`),
-    label,
-  ).toEqual([]);
-}
 
 type Role = "admin" | "viewer";
 const sweep: { name: string; path: () => string; roles: readonly Role[] | "signed-out"; heading?: boolean }[] = [];
@@ -164,6 +150,8 @@ sweep.push(
   { name: "find", path: () => "/find?email=ann.", roles: BOTH },
   { name: "erase signup", path: () => signupErasePath, roles: ADMIN },
   { name: "erase address", path: () => findErasePath, roles: ADMIN },
+  { name: "invite the next 10", path: () => `${waitlistPath}/status/invite?verified=true&limit=10`, roles: ADMIN },
+  { name: "withdraw selected rows", path: () => `${waitlistPath}/status/withdraw?ids=${signupPath.split("/").at(-1)}`, roles: ADMIN },
   { name: "keys", path: () => "/keys", roles: ADMIN },
   { name: "revoke key", path: () => `/keys/${createKey().id}/revoke`, roles: ADMIN },
   { name: "audit", path: () => "/audit", roles: ADMIN },
@@ -180,7 +168,7 @@ for (const entry of sweep) {
         await page.setViewportSize(size);
         await page.goto(entry.path());
         await settled(page);
-        await expectNoViolations(page, `${entry.name} as ${role} at ${size.width}×${size.height}`);
+        await expectNoAxeViolations(page, `${entry.name} as ${role} at ${size.width}×${size.height}`, { tags: SWEEP_TAGS });
       }
     });
   }

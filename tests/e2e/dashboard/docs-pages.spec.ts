@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { expectNoAxeViolations } from "../support/axe";
 import { baseURL, signIn } from "../support/support";
 
 // The documentation pages (app/docs): reached from the dashboard's header, each with its heading,
@@ -15,15 +15,6 @@ const GUIDE: [path: string, heading: string][] = [
   ["/docs/operations", "Operations"],
   ["/docs/production", "Production"],
 ];
-
-async function expectNoSeriousViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(
-    serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`),
-    label,
-  ).toEqual([]);
-}
 
 /** Every same-origin link on the page, as absolute URLs (without /v1, which needs a key). */
 async function internalLinks(page: Page): Promise<string[]> {
@@ -83,12 +74,12 @@ for (const scheme of ["light", "dark"] as const) {
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.goto(path);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-      await expectNoSeriousViolations(page, `${path} ${scheme}`);
+      await expectNoAxeViolations(page, `${path} ${scheme}`, { seriousOnly: true });
       await page.setViewportSize({ width: 375, height: 800 });
       await page.goto(path);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${path}: the page itself must not scroll sideways at 375 px`).toBeLessThanOrEqual(0);
-      await expectNoSeriousViolations(page, `${path} ${scheme} 375px`);
+      await expectNoAxeViolations(page, `${path} ${scheme} 375px`, { seriousOnly: true });
     }
   });
 }

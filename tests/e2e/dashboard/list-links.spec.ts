@@ -37,7 +37,8 @@ test("an email links to the signup's page: a plain click opens the dialog, Ctrl+
 test("the custom inputs cell shows the input the list is filtered on first", async ({ page, context }) => {
   await signIn(context);
   await page.goto(`/waitlists/${waitlist.id}?sort=created_at&dir=asc`);
-  const cell = (row: number) => page.locator("tbody tr").nth(row).locator("td").nth(3);
+  // Email, Verified, Referral, Status, then Custom inputs.
+  const cell = (row: number) => page.locator("tbody tr").nth(row).locator("td").nth(4);
   // Row 1 of the fixture: [{Company: Company 1}, {Role: Engineer}].
   await expect(cell(1)).toHaveText("Company: Company 1 +1 more");
   await page.goto(`/waitlists/${waitlist.id}?sort=created_at&dir=asc&input.Role=Engineer`);

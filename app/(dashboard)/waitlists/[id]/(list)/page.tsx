@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { DoneNotice } from "@/components/done-notice";
+import { statusDoneMessages } from "@/lib/dashboard/status-done";
 import { ERASED_DATA_STILL_ON_DISK } from "@/lib/domain/signups/erase";
 import { PendingNavigationProvider } from "@/components/pending-navigation";
 import { requireSession, requestOrigin, sessionIsAdmin } from "@/lib/dashboard/auth";
@@ -62,7 +63,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
 
   return (
     <PendingNavigationProvider>
-      <DoneNotice done={query.done} messages={DONE_MESSAGES} />
+      <DoneNotice done={query.done} messages={{ ...DONE_MESSAGES, ...statusDoneMessages(query.changed) }} />
       <div className="mt-4 grid gap-x-6 gap-y-4 lg:grid-cols-[15rem_minmax(0,1fr)]">
         <FilterPanel waitlistId={waitlist.id} state={state} counts={counts} facets={facets} valueSearch={valueSearch} />
         <div className="min-w-0">
@@ -83,7 +84,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
             state={state}
             pageSizes={DASHBOARD_PAGE_SIZES}
             reach={{ pages: reachablePages, rows: MAX_PAGED_ROWS }}
-            canErase={sessionIsAdmin(session)}
+            admin={sessionIsAdmin(session)}
             importHref={sessionIsAdmin(session) ? `/waitlists/${waitlist.id}/import` : undefined}
           />
           <ApiBox url={apiUrl} cli={signupCliCommand(waitlist.id, state)} />

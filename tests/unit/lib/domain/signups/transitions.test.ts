@@ -103,6 +103,33 @@ describe("the state machine", () => {
   });
 });
 
+describe("selected rows (the dashboard's checkboxes)", () => {
+  const idOf = (email: string) => (sqlite().prepare("SELECT id FROM signups WHERE email = ?").get(email) as { id: number }).id;
+
+  it("changes the listed ids in the state the action applies to, skips the others, and says so in the audit row", () => {
+    applyStatusAction("cli", { action: "reject", selection: { waitlistId, emails: ["p2@example.com"] } }, temp.db);
+    const ids = ["p1@example.com", "p2@example.com", "p3@example.com"].map(idOf);
+    const outcome = applyStatusAction("cli", { action: "invite", selection: { waitlistId, ids: [...ids, 999_999] } }, temp.db);
+    expect(outcome).toMatchObject({ changed: 2, skipped: 2 });
+    expect(["p1@example.com", "p2@example.com", "p3@example.com"].map(statusOf)).toEqual(["invited", "rejected", "invited"]);
+    expect(listAudit({ limit: 1 }, temp.db)[0]!.summary).toBe("invited 2 signups of 4 selected signups (2 skipped)");
+  });
+
+  it("refuses ids of another waitlist as not found, and ids all in another state naming both states", () => {
+    const other = createWaitlist({ name: "Other", website: "https://other.example" }, temp.db).id;
+    expect(() => applyStatusAction("cli", { action: "invite", selection: { waitlistId: other, ids: [idOf("p1@example.com")] } }, temp.db)).toThrow(`Waitlist ${other} has none of the signup selected.`);
+    expect(() => applyStatusAction("cli", { action: "withdraw", selection: { waitlistId, ids: [idOf("p1@example.com")] } }, temp.db)).toThrow(
+      "cannot withdraw a signup that is waiting: only an invited signup can become waiting",
+    );
+    expect([eventCount(), auditCount()]).toEqual([0, 0]);
+  });
+
+  it("a filter without a limit (-1) changes every match, and the audit row says every", () => {
+    expect(applyStatusAction("cli", { action: "reject", selection: { scope: { waitlistId, verified: false }, limit: -1 } }, temp.db).changed).toBe(20);
+    expect(listAudit({ limit: 1 }, temp.db)[0]!.summary).toBe("rejected 20 signups: every waiting signup of Not verified");
+  });
+});
+
 describe("counts stay exact in every status", () => {
   const scopes: Omit<SignupScope, "waitlistId">[] = [
     {},

@@ -2,7 +2,7 @@
 
 import { DataTableFacetFilter } from "@/components/data-table/data-table-facet-filter";
 import { DataTableMultiFacetFilter } from "@/components/data-table/data-table-multi-facet-filter";
-import { SIGNUP_STATUSES } from "@/lib/domain/signups/status";
+import { SIGNUP_STATUSES, STATUS_LABELS } from "@/lib/domain/signups/status";
 import type { SignupTableParams } from "@/lib/dashboard/signup-table";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { DateRangeFilter } from "./date-range-filter";
@@ -29,7 +29,7 @@ export function FilterPanel({ waitlistId, state, counts, facets, valueSearch }: 
         <div className="grid grid-cols-[repeat(auto-fill,minmax(12rem,1fr))] gap-x-6 gap-y-4 lg:grid-cols-1">
           <DataTableFacetFilter label="Verified" current={state.verified} hrefFor={(value) => href({ verified: value })} counts={counts} pick={(c) => (c.exact ? c.verifiedFacet : undefined)} />
           <DataTableFacetFilter label="Referral" current={state.referral} hrefFor={(value) => href({ referral: value })} counts={counts} pick={(c) => (c.exact ? c.referralFacet : undefined)} />
-          <DataTableMultiFacetFilter label="Status" values={SIGNUP_STATUSES} current={state.status} hrefFor={(status) => href({ status })} counts={counts} pick={(c) => (c.exact ? c.statusFacet : undefined)} />
+          <DataTableMultiFacetFilter label="Status" values={SIGNUP_STATUSES} textOf={(status) => STATUS_LABELS[status]} current={state.status} hrefFor={(status) => href({ status })} counts={counts} pick={(c) => (c.exact ? c.statusFacet : undefined)} />
           <DateRangeFilter waitlistId={waitlistId} state={state} />
         </div>
       <InputFacets waitlistId={waitlistId} state={state} facets={facets} valueSearch={valueSearch} counts={counts} />

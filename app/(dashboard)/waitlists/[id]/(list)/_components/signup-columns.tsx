@@ -1,10 +1,13 @@
 "use client";
 
 import { createColumnHelper } from "@tanstack/react-table";
-import { createContext, use } from "react";
+import { createContext, use, useEffect, useRef } from "react";
 import { dataTableFeatures } from "@/components/data-table/data-table-features";
-import { formatCount, formatDateTime } from "@/components/format";
+import { formatCount, formatDate, formatDateTime } from "@/components/format";
 import { focusRing, mutedText } from "@/components/styles";
+import { STATUS_LABELS } from "@/lib/domain/signups/status";
+import { signupPublicId } from "@/lib/domain/signups/id";
+import { BULK_FORM_ID } from "./bulk-actions";
 import type { SignupListRow } from "./signup-list-row";
 
 const helper = createColumnHelper<typeof dataTableFeatures, SignupListRow>();
@@ -45,6 +48,29 @@ function YesNo({ value, yes, no }: { value: boolean; yes: string; no: string }) 
   );
 }
 
+const STATUS_BADGE: Record<SignupListRow["status"], string> = {
+  waiting: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
+  invited: "bg-blue-100 text-blue-900 dark:bg-blue-950 dark:text-blue-200",
+  completed: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200",
+  rejected: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
+};
+
+function StatusBadge({ status }: { status: SignupListRow["status"] }) {
+  return <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_BADGE[status]}`}>{STATUS_LABELS[status]}</span>;
+}
+
+/** "Select all N matching" is on: the checked rows stand for the filters, and submit no ids of their own. */
+export const AllMatching = createContext(false);
+
+/** A checkbox that can show "some selected" (`indeterminate` is a property, not an attribute). */
+function Checkbox({ indeterminate = false, ...props }: React.InputHTMLAttributes<HTMLInputElement> & { indeterminate?: boolean }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = indeterminate;
+  }, [indeterminate]);
+  return <input ref={ref} type="checkbox" className={`${focusRing} size-4 cursor-pointer rounded-sm accent-blue-700`} {...props} />;
+}
+
 function CustomInputsSummary({ inputs }: { inputs: SignupListRow["customInputs"] }) {
   const first = inputs.entries[0];
   // A card on a phone leaves out the dash: an empty line says nothing.
@@ -64,7 +90,7 @@ const PHONE_HIDDEN_HEADER = "max-md:sr-only";
 
 /** Column ids that can be sorted are the URL's `sort` values (SIGNUP_SORTS). */
 export const signupColumns = helper.columns([
-  helper.accessor("email", { header: "Email", enableHiding: false, meta: { cellClassName: "max-md:basis-full" }, cell: (info) => <EmailCell signup={info.row.original} /> }),
+  helper.accessor("email", { header: "Email", enableHiding: false, meta: { cellClassName: "max-md:min-w-0 max-md:basis-[calc(100%-2rem)] max-md:grow" }, cell: (info) => <EmailCell signup={info.row.original} /> }),
   helper.accessor("verified", {
     header: "Verified",
     enableSorting: false,
@@ -76,6 +102,12 @@ export const signupColumns = helper.columns([
     enableSorting: false,
     meta: { headerClassName: PHONE_HIDDEN_HEADER },
     cell: (info) => <YesNo value={info.getValue()} yes="Referral" no="No referral" />,
+  }),
+  helper.accessor("status", {
+    header: "Status",
+    enableSorting: false,
+    meta: { headerClassName: PHONE_HIDDEN_HEADER },
+    cell: (info) => <StatusBadge status={info.getValue()} />,
   }),
   helper.accessor("customInputs", {
     id: "custom_inputs",
@@ -89,9 +121,46 @@ export const signupColumns = helper.columns([
     header: "Signed up (UTC)",
     meta: { cellClassName: "max-md:ml-auto max-md:text-xs" },
     cell: (info) => (
-      <time className="whitespace-nowrap" dateTime={info.getValue().toISOString()}>
-        {formatDateTime(info.getValue())}
+      // A phone's card shows the day only: the flags, the status and the day share one line.
+      <time className="whitespace-nowrap" dateTime={info.getValue().toISOString()} title={`${formatDateTime(info.getValue())} UTC`}>
+        <span className="md:hidden">{formatDate(info.getValue())}</span>
+        <span className="max-md:hidden">{formatDateTime(info.getValue())}</span>
       </time>
     ),
   }),
 ]);
+
+/**
+ * The admin's checkbox column: the header checks the page, each row's box submits its id with the
+ * bulk actions' form. Clicks stay in the cell (a row click opens the details).
+ */
+export const selectColumn = helper.display({
+  id: "select",
+  enableSorting: false,
+  enableHiding: false,
+  meta: { headerClassName: "w-10", cellClassName: "w-10 max-md:w-auto max-md:order-first" },
+  header: ({ table }) => (
+    <Checkbox
+      aria-label="Select every signup on this page"
+      checked={table.getIsAllPageRowsSelected()}
+      indeterminate={table.getIsSomePageRowsSelected() && !table.getIsAllPageRowsSelected()}
+      onChange={table.getToggleAllPageRowsSelectedHandler()}
+    />
+  ),
+  cell: ({ row }) => <RowCheckbox signup={row.original} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />,
+});
+
+function RowCheckbox({ signup, checked, onChange }: { signup: SignupListRow; checked: boolean; onChange: (event: unknown) => void }) {
+  const allMatching = use(AllMatching);
+  return (
+    <Checkbox
+      form={BULK_FORM_ID}
+      name={allMatching ? undefined : "ids"}
+      value={signupPublicId(signup.id)}
+      aria-label={`Select ${signup.email}`}
+      checked={checked}
+      onChange={onChange}
+      onClick={(event) => event.stopPropagation()}
+    />
+  );
+}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useTable, type ColumnVisibilityState, type SortingState } from "@tanstack/react-table";
+import { functionalUpdate, useTable, type ColumnVisibilityState, type RowSelectionState, type SortingState } from "@tanstack/react-table";
 import { Suspense, use, useMemo, useState } from "react";
 import { DataTable } from "@/components/data-table/data-table";
 import { dataTableFeatures } from "@/components/data-table/data-table-features";
@@ -15,14 +15,16 @@ import { SIGNUP_FILTERS } from "@/lib/domain/signups/filter";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { signupPublicId } from "@/lib/domain/signups/id";
 import type { SignupSort } from "@/lib/domain/sorting";
-import { SignupLinks, signupColumns } from "./signup-columns";
+import { BulkActions } from "./bulk-actions";
+import { AllMatching, selectColumn, SignupLinks, signupColumns } from "./signup-columns";
 import { SignupDetails } from "./signup-details";
 import type { SignupListRow } from "./signup-list-row";
 import { ActiveFilters, activeFilterCount } from "./active-filters";
 import { FiltersButton } from "./filters-drawer";
 import { SignupsEmptyState } from "./signups-empty-state";
 import { ExportLink } from "../../export/export-link";
-import { isFiltered, signupExportHref, signupTableHref, signupTableSearch } from "@/lib/dashboard/signup-table-url";
+import { filterToApiParams } from "@/lib/domain/signups/filter";
+import { isFiltered, signupExportHref, signupTableHref, signupTableSearch, tableFilter } from "@/lib/dashboard/signup-table-url";
 
 /** How deep the table pages: `pages` at the current size, covering the first `rows` rows (lib/domain/list-params.ts). */
 interface Reach {
@@ -37,8 +39,8 @@ interface SignupsTableProps {
   state: SignupTableParams;
   pageSizes: readonly number[];
   reach: Reach;
-  /** An admin session: the details dialog links to erasing the signup. */
-  canErase: boolean;
+  /** An admin session: rows can be selected and acted on, and the details dialog links to erasing the signup. */
+  admin: boolean;
   /** The import page, for an admin: the empty waitlist's call to action. */
   importHref?: string;
 }
@@ -48,18 +50,34 @@ function signupPageHref(waitlistId: string, signup: SignupListRow): string {
 }
 
 /** The toolbar, the active filters, one page of rows and the pagination (needs a PendingNavigationProvider). */
-export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach, canErase, importHref }: SignupsTableProps) {
+export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach, admin, importHref }: SignupsTableProps) {
   const { isPending, navigate } = usePendingNavigation();
   const [columnVisibility, setColumnVisibility] = useState<ColumnVisibilityState>({});
   const [selected, setSelected] = useState<SignupListRow | null>(null);
+  const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
+  const [allMatching, setAllMatching] = useState(false);
+  // Another page of rows starts with nothing selected.
+  const [selectionRows, setSelectionRows] = useState(rows);
+  if (selectionRows !== rows) {
+    setSelectionRows(rows);
+    setRowSelection({});
+    setAllMatching(false);
+  }
   const sorting = useMemo<SortingState>(() => [{ id: state.sort, desc: state.dir === "desc" }], [state.sort, state.dir]);
+  const columns = useMemo(() => (admin ? [selectColumn, ...signupColumns] : signupColumns), [admin]);
   const table = useTable({
     features: dataTableFeatures,
-    columns: signupColumns,
+    columns,
     data: rows,
     getRowId: (row) => String(row.id),
-    state: { sorting, columnVisibility },
+    state: { sorting, columnVisibility, rowSelection },
     onColumnVisibilityChange: setColumnVisibility,
+    enableRowSelection: admin,
+    onRowSelectionChange: (updater) => {
+      // Changing a row's box leaves "all matching" for the rows checked.
+      setRowSelection((current) => functionalUpdate(updater, current));
+      setAllMatching(false);
+    },
     manualSorting: true,
     enableSortingRemoval: false,
   });
@@ -96,6 +114,23 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
         </div>
       </div>
       <ActiveFilters waitlistId={waitlistId} state={state} />
+      {admin && rows.length > 0 ? (
+        <BulkActions
+          waitlistId={waitlistId}
+          filterFields={Object.fromEntries(filterToApiParams(tableFilter(state)))}
+          returnHref={href({})}
+          counts={counts}
+          selected={Object.values(rowSelection).filter(Boolean).length}
+          pageSelected={table.getIsAllPageRowsSelected()}
+          rowsOnPage={rows.length}
+          allMatching={allMatching}
+          onAllMatching={setAllMatching}
+          onClear={() => {
+            setRowSelection({});
+            setAllMatching(false);
+          }}
+        />
+      ) : null}
 
       <p className={`mt-2 text-sm ${mutedText}`} aria-live="polite">
         {isPending ? (
@@ -108,24 +143,26 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
       </p>
 
       <SignupLinks value={links}>
-        <DataTable
-          table={table}
-          caption={`Signups, page ${state.page}; activate an email to see all its details`}
-          sortHref={(column, dir) => href({ sort: column as SignupSort, dir })}
-          minWidthClass="md:min-w-[760px]"
-          cardsBelowMd
-          headerCellClassName="whitespace-nowrap px-4 py-3"
-          cellClassName="h-[45px] px-4 py-2 align-middle"
-          onRowClick={setSelected}
-          empty={<SignupsEmptyState clearHref={`/waitlists/${waitlistId}`} filtered={filtered} page={state.page} reach={reach} firstPageHref={href({ page: 1 })} importHref={importHref} />}
-        />
+        <AllMatching value={allMatching}>
+          <DataTable
+            table={table}
+            caption={`Signups, page ${state.page}; activate an email to see all its details`}
+            sortHref={(column, dir) => href({ sort: column as SignupSort, dir })}
+            minWidthClass="md:min-w-[760px]"
+            cardsBelowMd
+            headerCellClassName="whitespace-nowrap px-4 py-3"
+            cellClassName="h-[45px] px-4 py-2 align-middle"
+            onRowClick={setSelected}
+            empty={<SignupsEmptyState clearHref={`/waitlists/${waitlistId}`} filtered={filtered} page={state.page} reach={reach} firstPageHref={href({ page: 1 })} importHref={importHref} />}
+          />
+        </AllMatching>
       </SignupLinks>
 
       <Suspense fallback={<nav aria-label="Pagination" className="mt-4 h-9" />}>
         <SignupsPagination counts={counts} state={state} maxPage={reach.pages} hrefForPage={(page) => href({ page })} />
       </Suspense>
 
-      <SignupDetails signup={selected} pageHref={selected ? signupPageHref(waitlistId, selected) : undefined} canErase={canErase} onClose={() => setSelected(null)} />
+      <SignupDetails signup={selected} pageHref={selected ? signupPageHref(waitlistId, selected) : undefined} canErase={admin} onClose={() => setSelected(null)} />
     </section>
   );
 }

@@ -2,16 +2,22 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import Link from "next/link";
 import { CopyButton } from "@/components/copy-button";
+import { DoneNotice } from "@/components/done-notice";
 import { formatDateTime } from "@/components/format";
 import { LocalTime } from "@/components/local-time";
 import { dangerLinkClass, mutedText } from "@/components/styles";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
+import { statusDoneMessages } from "@/lib/dashboard/status-done";
+import { STATUS_LABELS } from "@/lib/domain/signups/status";
+import { signupEvents } from "@/lib/domain/events";
 import { Breadcrumb } from "../../breadcrumb";
 import { findWaitlist } from "../../find-waitlist";
 import { CustomInputList } from "./custom-input-list";
 import { findSignup } from "./find-signup";
+import { StatusHistory } from "./status-history";
 
 type Params = { params: Promise<{ id: string; signupId: string }> };
+type Props = Params & { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   await requireSession();
@@ -34,7 +40,7 @@ function Field({ name, children, copy }: { name: string; children: React.ReactNo
 }
 
 // One signup with every field. No loading boundary above it, so an unknown id is a real 404.
-export default async function SignupPage({ params }: Params) {
+export default async function SignupPage({ params, searchParams }: Props) {
   const session = await requireSession();
   const { id, signupId } = await params;
   const waitlist = findWaitlist(id);
@@ -42,9 +48,13 @@ export default async function SignupPage({ params }: Params) {
   if (!waitlist || !signup) notFound();
   const iso = signup.createdAt.toISOString();
   const utc = `${formatDateTime(signup.createdAt)} UTC`;
+  const query = await searchParams;
+  const page = `/waitlists/${waitlist.id}/signups/${signupId}`;
+  const admin = sessionIsAdmin(session);
   return (
     <>
       <Breadcrumb waitlist={waitlist} />
+      <DoneNotice done={query.done} messages={statusDoneMessages(query.changed)} />
       <h1 className="mt-2 break-all text-2xl font-semibold">{signup.email}</h1>
       <p className={`mt-1 text-sm ${mutedText}`}>A signup of {waitlist.name}.</p>
       <dl className="mt-6 divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
@@ -55,7 +65,7 @@ export default async function SignupPage({ params }: Params) {
         <Field name="Referral">{signup.referral ? "Yes" : "No"}</Field>
         <Field name="Status">
           <span data-testid="signup-status">
-            {signup.status[0]!.toUpperCase() + signup.status.slice(1)}
+            {STATUS_LABELS[signup.status]}
             {signup.statusChangedAt ? ` since ${signup.statusChangedAt.toISOString()}` : ""}
           </span>
         </Field>
@@ -71,10 +81,16 @@ export default async function SignupPage({ params }: Params) {
           <code className="break-all font-mono text-xs">{signupId}</code>
         </Field>
       </dl>
-      <CustomInputList inputs={signup.customInputs} jsonHref={`/waitlists/${waitlist.id}/signups/${signupId}/custom-inputs`} />
-      {sessionIsAdmin(session) ? (
+      <StatusHistory
+        createdAt={signup.createdAt}
+        events={signupEvents(signup.id)}
+        status={signup.status}
+        actionHref={admin ? (action) => `/waitlists/${waitlist.id}/status/${action}?ids=${signupId}&return=${encodeURIComponent(page)}` : undefined}
+      />
+      <CustomInputList inputs={signup.customInputs} jsonHref={`${page}/custom-inputs`} />
+      {admin ? (
         <p className="mt-6">
-          <Link href={`/waitlists/${waitlist.id}/signups/${signupId}/erase`} className={dangerLinkClass}>
+          <Link href={`${page}/erase`} className={dangerLinkClass}>
             Erase this signup…
           </Link>
         </p>
