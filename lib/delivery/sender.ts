@@ -44,6 +44,7 @@ export function startSender(config: SenderConfig, log: (message: string, error?:
   let woken = false;
   let renewedAt = 0;
   let lastPrune = 0;
+  let lastFailure: string | undefined;
 
   function holdsLease(now: number): boolean {
     // Renewed a third of the way through, so a sender that is busy never lets it lapse.
@@ -106,8 +107,12 @@ export function startSender(config: SenderConfig, log: (message: string, error?:
     let again = false;
     try {
       again = round();
+      lastFailure = undefined;
     } catch (error) {
-      log("the delivery sender failed a round (it tries again)", error);
+      // A database that cannot be written (read-only, a full disk) fails every round: said once.
+      const failure = error instanceof Error ? error.message : String(error);
+      if (failure !== lastFailure) log("the delivery sender failed a round (it tries again every DELIVERY_POLL)", error);
+      lastFailure = failure;
     }
     clearTimeout(timer);
     timer = setTimeout(tick, again ? 0 : config.pollMs);

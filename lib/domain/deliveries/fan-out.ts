@@ -48,6 +48,11 @@ export function fanOutEvents({ limit, emailConfigured, now = Date.now() }: FanOu
        VALUES (@eventId, @eventType, @waitlistId, @signupId, @channel, @endpointId, @recipient, @subject, @body, @state, @nextAttemptAt, @lastError, @now)`,
     ),
   );
+  // Most rounds find nothing new: a read says so without taking the write lock.
+  const waiting = preparedOnce(db, "fanOut.waiting", () =>
+    sqlite.prepare<[], { found: number }>("SELECT 1 AS found FROM events WHERE id > (SELECT last_event_id FROM delivery_sender WHERE name = 'sender') LIMIT 1"),
+  );
+  if (!waiting.get()) return 0;
   return sqlite
     .transaction(() => {
       const after = lastFannedOutEvent(db);

@@ -108,14 +108,18 @@ export function recordOutcome(delivery: Pick<ClaimedDelivery, "id" | "endpointId
 
 /** A success clears an endpoint's failure record; a failure starts it, and past `disableAfterMs` disables the endpoint. */
 function noteEndpointHealth(endpointId: string, outcome: Exclude<Outcome, { kind: "not_sent" }>, now: number, disableAfterMs: number, db: AppDatabase): void {
-  const endpoint = db.select({ failingSince: webhookEndpoints.failingSince, enabled: webhookEndpoints.enabled }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).get();
+  const read = preparedOnce(db, "deliveries.endpointHealth", () =>
+    db.$client.prepare<[string], { failingSince: number | null; enabled: 0 | 1 }>("SELECT failing_since AS failingSince, enabled FROM webhook_endpoints WHERE id = ?"),
+  );
+  const setFailingSince = preparedOnce(db, "deliveries.failingSince", () => db.$client.prepare<[number | null, string]>("UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?"));
+  const endpoint = read.get(endpointId);
   if (!endpoint) return;
   if (outcome.kind === "sent") {
-    if (endpoint.failingSince !== null) db.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpointId)).run();
+    if (endpoint.failingSince !== null) setFailingSince.run(null, endpointId);
     return;
   }
-  const since = endpoint.failingSince?.getTime() ?? now;
-  if (endpoint.failingSince === null) db.update(webhookEndpoints).set({ failingSince: new Date(now) }).where(eq(webhookEndpoints.id, endpointId)).run();
+  const since = endpoint.failingSince ?? now;
+  if (endpoint.failingSince === null) setFailingSince.run(now, endpointId);
   if (!endpoint.enabled || now - since < disableAfterMs) return;
   const reason = `disabled automatically: every delivery failed since ${new Date(since).toISOString()} (last: ${outcome.error})`;
   db.update(webhookEndpoints).set({ enabled: false, disabledReason: reason, updatedAt: new Date(now) }).where(eq(webhookEndpoints.id, endpointId)).run();

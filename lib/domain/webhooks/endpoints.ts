@@ -6,6 +6,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { deliveries, webhookEndpoints, type WebhookEndpoint } from "@/db/schema";
 import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
+import { preparedOnce } from "@/lib/sqlite/statements";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { EVENT_TYPES, type EventType } from "../events";
 import { getWaitlistOrThrow } from "../waitlists/queries";
@@ -188,5 +189,9 @@ export function failWaitingDeliveries(endpointId: string, reason: string, db: Ap
 
 /** The enabled endpoints with what the sender needs to sign and send (their secrets: never shown). */
 export function enabledEndpointsForSending(db: AppDatabase = getDb()): Pick<WebhookEndpoint, "id" | "url" | "secret">[] {
-  return db.select({ id: webhookEndpoints.id, url: webhookEndpoints.url, secret: webhookEndpoints.secret }).from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true)).all();
+  // Read on every round of the sender: prepared once.
+  const read = preparedOnce(db, "webhooks.enabled", () =>
+    db.select({ id: webhookEndpoints.id, url: webhookEndpoints.url, secret: webhookEndpoints.secret }).from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true)).prepare(),
+  );
+  return read.all();
 }
