@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { threadId } from "node:worker_threads";
+import { storageFailureOf } from "@/lib/core/storage-failure";
 import { eventMessageId } from "@/lib/domain/deliveries/event-body";
 import { EMAIL_NOT_CONFIGURED, fanOutEvents } from "@/lib/domain/deliveries/fan-out";
 import { pruneDelivered } from "@/lib/domain/deliveries/queries";
@@ -109,9 +110,11 @@ export function startSender(config: SenderConfig, log: (message: string, error?:
       again = round();
       lastFailure = undefined;
     } catch (error) {
-      // A database that cannot be written (read-only, a full disk) fails every round: said once.
+      // A database that cannot be written now (locked by an import, read-only, a full disk) is the
+      // server's to report (lib/sqlite/write-outage.ts): the sender waits quietly and tries again.
+      // Anything else is said once, not every round.
       const failure = error instanceof Error ? error.message : String(error);
-      if (failure !== lastFailure) log("the delivery sender failed a round (it tries again every DELIVERY_POLL)", error);
+      if (!storageFailureOf(error) && failure !== lastFailure) log("the delivery sender failed a round (it tries again every DELIVERY_POLL)", error);
       lastFailure = failure;
     }
     clearTimeout(timer);
