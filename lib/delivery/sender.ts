@@ -14,7 +14,10 @@ import { postWebhook } from "./webhook-post";
 // The sender: every process of the server runs one (on a thread of its own, lib/server/delivery-thread.ts),
 // and the one holding the lease in SQLite works while the others wait for it to lapse. It fans the
 // outbox out into deliveries, then claims what is due, at most DELIVERY_CONCURRENCY in flight per
-// endpoint (and for the mail server), so a slow endpoint holds up only its own deliveries.
+// endpoint (and for the mail server), so a slow endpoint holds up only its own deliveries. An endpoint
+// that failed is left alone until the schedule's first wait has passed (one probe at a time instead
+// of a backlog tried and failed delivery by delivery); its first success makes its backlog due again
+// (recordOutcome), so it drains at once after an outage.
 
 /** Events fanned out per transaction. */
 const FAN_OUT_BATCH = 500;
@@ -39,6 +42,8 @@ export function startSender(config: SenderConfig, log: (message: string, error?:
   // A claimed delivery's lease outlasts its attempt's timeout.
   const deliveryLeaseMs = config.leaseMs + config.timeoutMs;
   const inFlight = new Map<string, number>();
+  /** Endpoints that failed, until when they are left alone. */
+  const pausedUntil = new Map<string, number>();
   const running = new Set<Promise<void>>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -67,7 +72,12 @@ export function startSender(config: SenderConfig, log: (message: string, error?:
     const key = target?.id ?? "";
     inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
     const done: Promise<void> = send(delivery, target)
-      .then((outcome) => void recordOutcome(delivery, outcome, { schedule: config.schedule, disableAfterMs: config.disableAfterMs }, db))
+      .then((outcome) => {
+        recordOutcome(delivery, outcome, { schedule: config.schedule, disableAfterMs: config.disableAfterMs }, db);
+        if (target === null) return;
+        if (outcome.kind === "failed") pausedUntil.set(target.id, Date.now() + (config.schedule[0] ?? config.pollMs));
+        else pausedUntil.delete(target.id);
+      })
       .catch((error: unknown) => log(`delivery ${delivery.id}: its outcome could not be recorded (it is sent again when its lease ends)`, error))
       .finally(() => {
         inFlight.set(key, inFlight.get(key)! - 1);
@@ -93,6 +103,7 @@ export function startSender(config: SenderConfig, log: (message: string, error?:
     }
     const targets: Target[] = [...enabledEndpointsForSending(db), null];
     for (const target of targets) {
+      if (target !== null && (pausedUntil.get(target.id) ?? 0) > now) continue;
       const free = config.concurrency - (inFlight.get(target?.id ?? "") ?? 0);
       for (const delivery of claimDue(target?.id ?? null, free, deliveryLeaseMs, now, db)) {
         found = true;

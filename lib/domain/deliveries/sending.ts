@@ -106,7 +106,10 @@ export function recordOutcome(delivery: Pick<ClaimedDelivery, "id" | "endpointId
     .immediate();
 }
 
-/** A success clears an endpoint's failure record; a failure starts it, and past `disableAfterMs` disables the endpoint. */
+/**
+ * A success clears an endpoint's failure record and makes its deliveries waiting for a retry due now;
+ * a failure starts the record, and past `disableAfterMs` disables the endpoint.
+ */
 function noteEndpointHealth(endpointId: string, outcome: Exclude<Outcome, { kind: "not_sent" }>, now: number, disableAfterMs: number, db: AppDatabase): void {
   const read = preparedOnce(db, "deliveries.endpointHealth", () =>
     db.$client.prepare<[string], { failingSince: number | null; enabled: 0 | 1 }>("SELECT failing_since AS failingSince, enabled FROM webhook_endpoints WHERE id = ?"),
@@ -115,7 +118,12 @@ function noteEndpointHealth(endpointId: string, outcome: Exclude<Outcome, { kind
   const endpoint = read.get(endpointId);
   if (!endpoint) return;
   if (outcome.kind === "sent") {
-    if (endpoint.failingSince !== null) setFailingSince.run(null, endpointId);
+    if (endpoint.failingSince === null) return;
+    // It is back: what waits for a retry goes now, so a backlog built up during an outage drains at once.
+    setFailingSince.run(null, endpointId);
+    preparedOnce(db, "deliveries.resume", () =>
+      db.$client.prepare<[number, string, number]>("UPDATE deliveries SET next_attempt_at = ? WHERE endpoint_id = ? AND state = 'pending' AND next_attempt_at > ?"),
+    ).run(now, endpointId, now);
     return;
   }
   const since = endpoint.failingSince ?? now;

@@ -77,6 +77,37 @@ describe("the sender", () => {
     expect(dead.received.length).toBeLessThanOrEqual(config.concurrency);
   });
 
+  it("during an outage probes the endpoint instead of failing its backlog delivery by delivery, then drains it at once", async () => {
+    let secret = "";
+    let down = true;
+    const accepted: string[] = [];
+    const receiver = await startReceiver(
+      () => secret,
+      (request) => {
+        if (down) return { status: 503 };
+        accepted.push(request.id);
+        return { status: 200 };
+      },
+    );
+    receivers.push(receiver);
+    secret = addEndpoint("cli", { url: receiver.url }, temp.db).secret;
+    inviteMany(2_000);
+    const outage = { ...config, schedule: Array.from({ length: 12 }, () => 200) };
+    sender = startSender(outage, () => {}, temp.db);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // About one round of probes (3 at a time) per 200 ms wait, not 2,000 failed attempts.
+    expect(receiver.received.length).toBeGreaterThan(0);
+    expect(receiver.received.length).toBeLessThanOrEqual(3 * (1_500 / 200 + 2));
+    down = false;
+    const recovered = Date.now();
+    const succeeded = temp.db.$client.prepare("SELECT count(*) FROM deliveries WHERE state = 'succeeded'").pluck();
+    await eventually("the backlog delivered and recorded", () => succeeded.get() === 2_000, 30_000);
+    expect(Date.now() - recovered).toBeLessThan(20_000);
+    // Every event accepted exactly once: the only repeats are the attempts refused during the outage.
+    expect(accepted).toHaveLength(2_000);
+    expect(new Set(accepted).size).toBe(2_000);
+  });
+
   it("keeps an invitation email as not sent when no mail server is configured", async () => {
     const waitlistId = createWaitlist({ name: "Mail", website: "https://mail.example" }, temp.db).id;
     insertSignups(waitlistId, [{ email: "jane@example.com", verified: true, referral: false, customInputs: "[]" }], temp.db);

@@ -186,6 +186,14 @@ describe("claims and outcomes", () => {
     expect(listAudit({ action: "delivery.resend", limit: 5 }, temp.db).map((row) => row.target)).toEqual([String(claim!.id)]);
   });
 
+  it("an endpoint that is back makes its deliveries waiting for a retry due at once", () => {
+    const [failing, succeeding] = claimDue(endpointId, 2, 30_000, 2_000, temp.db);
+    recordOutcome(failing!, { kind: "failed", error: "ECONNREFUSED" }, { ...options, now: 3_000 }, temp.db);
+    expect(getDeliveryOrThrow(failing!.id, temp.db).nextAttemptAt).toEqual(new Date(4_000));
+    recordOutcome(succeeding!, { kind: "sent", response: "200" }, { ...options, now: 3_500 }, temp.db);
+    expect(getDeliveryOrThrow(failing!.id, temp.db)).toMatchObject({ state: "pending", nextAttemptAt: new Date(3_500), attempts: 1 });
+  });
+
   it("drops events past the retention period once nothing waits for them, with their deliveries", () => {
     const claims = claimDue(endpointId, 3, 30_000, 2_000, temp.db);
     for (const claim of claims.slice(0, 2)) recordOutcome(claim, { kind: "sent", response: "200" }, { ...options, now: 3_000 }, temp.db);
