@@ -107,6 +107,7 @@ test("a receiver that fails in every way gets each event again until it answers 
 
     await eventually("the two events delivered", () => receiver!.received.filter((entry) => entry.attempt === 5).length === 2, 60_000);
     await eventually("the refused deliveries failed", () => deliveryRows(server!.databasePath).filter((row) => row.state === "failed").length === 2, 60_000);
+    await eventually("the answered deliveries recorded", () => deliveryRows(server!.databasePath).filter((row) => row.state === "succeeded").length === 2);
     const rows = deliveryRows(server.databasePath);
     expect(rows.filter((row) => row.state === "succeeded").map((row) => [row.attempts, row.last_response, row.last_error])).toEqual([
       [5, "204", null],
