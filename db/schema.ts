@@ -223,6 +223,7 @@ export const webhookEndpoints = sqliteTable(
   (table) => [index("webhook_endpoints_waitlist_idx").on(table.waitlistId)],
 );
 
+// lib/domain/deliveries/queries.ts lists them for the app (tests/unit/db/migrate.test.ts ties the two lists together).
 const DELIVERY_STATES = ["pending", "delivering", "succeeded", "failed", "not_sent"] as const;
 
 /**

@@ -6,6 +6,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SIGNUP_STATUSES } from "@/lib/domain/signups/status";
+import { DELIVERY_STATES } from "@/lib/domain/deliveries/queries";
 import { openDatabase } from "@/db/client";
 import { registerMigrationFunctions } from "@/db/migrate";
 import { insertSignups } from "@/tests/support/insert-signups";
@@ -286,8 +287,11 @@ describe("migrations", () => {
       insertDelivery.run(waitlistId, "webhook", "e", "pending");
       expect(() => insertDelivery.run(waitlistId, "email", "e", "pending")).toThrow(/CHECK constraint failed/);
       expect(() => insertDelivery.run(waitlistId, "webhook", "e", "lost")).toThrow(/CHECK constraint failed/);
+      // Exactly the states the query layer knows.
+      for (const state of DELIVERY_STATES) expect(() => insertDelivery.run(waitlistId, "webhook", "e", state)).not.toThrow();
       sqlite.prepare("DELETE FROM waitlists WHERE id = ?").run(waitlistId);
       expect(sqlite.prepare("SELECT count(*) FROM deliveries").pluck().get()).toBe(0);
+      expect(sqlite.prepare("SELECT count(*) FROM webhook_endpoints").pluck().get()).toBe(1);
     } finally {
       db.$client.close();
     }
