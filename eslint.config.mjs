@@ -12,10 +12,12 @@ import nextTs from "eslint-config-next/typescript";
 //   lib/http        request context, addresses, headers, limits   core
 //   lib/import      the import: files, rows, its thread, its events   domain and below
 //   lib/seed        the demo's data                               domain and below
+//   lib/delivery    the webhook and email sender: signing,        domain, http and below
+//                   posting, SMTP, the sender's loop
 //   lib/api         route table, wrapper, problems, OpenAPI       http, domain, core
 //   lib/dashboard   session, proxy, URL state of the dashboard    import, http, domain, core
-//   lib/server      the production server                         api, dashboard, import, http and below
-//   lib/cli         the operator's CLI                            import, seed, domain, http and below
+//   lib/server      the production server                         api, dashboard, import, delivery, http and below
+//   lib/cli         the operator's CLI                            import, seed, delivery, domain, http and below
 //   app/, components/, proxy.ts                                   api, dashboard, domain, http, core;
 //                                                                 lib/import's types only
 //
@@ -35,13 +37,14 @@ const restrict = (files, patterns, paths = []) => ({ files, rules: { "no-restric
 const betterSqlite = { name: "better-sqlite3", message: "Use the query layer (lib/domain)." };
 
 const above = {
-  core: ["sqlite", "domain", "http", "import", "seed", "api", "dashboard", "server", "cli"],
-  sqlite: ["domain", "http", "import", "seed", "api", "dashboard", "server", "cli"],
-  domain: ["http", "import", "seed", "api", "dashboard", "server", "cli"],
-  http: ["sqlite", "domain", "import", "seed", "api", "dashboard", "server", "cli"],
-  importSeed: ["http", "api", "dashboard", "server", "cli"],
-  api: ["import", "seed", "dashboard", "server", "cli"],
-  dashboard: ["seed", "api", "server", "cli"],
+  core: ["sqlite", "domain", "http", "import", "seed", "delivery", "api", "dashboard", "server", "cli"],
+  sqlite: ["domain", "http", "import", "seed", "delivery", "api", "dashboard", "server", "cli"],
+  domain: ["http", "import", "seed", "delivery", "api", "dashboard", "server", "cli"],
+  http: ["sqlite", "domain", "import", "seed", "delivery", "api", "dashboard", "server", "cli"],
+  importSeed: ["http", "delivery", "api", "dashboard", "server", "cli"],
+  delivery: ["import", "seed", "api", "dashboard", "server", "cli"],
+  api: ["import", "seed", "delivery", "dashboard", "server", "cli"],
+  dashboard: ["seed", "delivery", "api", "server", "cli"],
   server: ["seed", "cli"],
   cli: ["api", "dashboard", "server"],
   web: ["sqlite", "seed", "server", "cli"],
@@ -60,6 +63,7 @@ export default defineConfig([
   restrict(["lib/domain/**"], [...above.domain.map(layer), nextImports, appImports]),
   restrict(["lib/http/**"], [...above.http.map(layer), ...database, nextImports, appImports], [betterSqlite]),
   restrict(["lib/import/**", "lib/seed/**"], [...above.importSeed.map(layer), nextImports, appImports]),
+  restrict(["lib/delivery/**"], [...above.delivery.map(layer), ...database, nextImports, appImports], [betterSqlite]),
   restrict(["lib/api/**"], [...above.api.map(layer), ...database, privateNext, appImports], [betterSqlite]),
   restrict(["lib/dashboard/**"], [...above.dashboard.map(layer), ...database, privateNext, appImports], [betterSqlite]),
   restrict(["lib/server/**"], [...above.server.map(layer), ...database, privateNext, appImports], [betterSqlite]),

@@ -8,6 +8,9 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 const databasePath = process.env.E2E_DATABASE_PATH ?? join(tmpdir(), `waitlist-e2e-${port}.db`);
 process.env.DATABASE_PATH = databasePath;
 process.env.E2E_BASE_URL = `http://127.0.0.1:${port}`;
+// Webhook receivers of the tests listen on http://127.0.0.1 (lib/http/safe-target.ts refuses it otherwise).
+process.env.WEBHOOK_ALLOW_HTTP = "1";
+process.env.WEBHOOK_ALLOW_PRIVATE = "1";
 
 export const chromiumArgs = [
   "--no-sandbox",
@@ -61,6 +64,8 @@ export default defineConfig({
       // limit tests) are that address; the others are 127.0.0.1.
       TRUSTED_PROXY_HOPS: "1",
       NEXT_TELEMETRY_DISABLED: "1",
+      WEBHOOK_ALLOW_HTTP: "1",
+      WEBHOOK_ALLOW_PRIVATE: "1",
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
     },
     reuseExistingServer: false,

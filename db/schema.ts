@@ -165,7 +165,12 @@ export const events = sqliteTable(
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     payload: text("payload").notNull(),
   },
-  (table) => [index("events_signup_idx").on(table.signupId).where(sql`${table.signupId} is not null`), check("events_payload_is_json", sql`json_valid(${table.payload})`)],
+  (table) => [
+    index("events_signup_idx").on(table.signupId).where(sql`${table.signupId} is not null`),
+    // A waitlist's events in order: the /v1 feed (migration 0011).
+    index("events_waitlist_idx").on(table.waitlistId, table.id),
+    check("events_payload_is_json", sql`json_valid(${table.payload})`),
+  ],
 );
 
 /** The first answer to a /v1 write sent with an Idempotency-Key, per API key (lib/api/idempotency.ts). */
@@ -194,3 +199,101 @@ export type SignupInput = typeof signupInputs.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type AuditLogRow = typeof auditLog.$inferSelect;
+
+// Delivery of the outbox (migration 0011, lib/domain/webhooks and lib/domain/deliveries).
+
+/** Where events go by HTTP POST, signed with `secret` (Standard Webhooks). */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    url: text("url").notNull(),
+    // null: every waitlist's events.
+    waitlistId: text("waitlist_id").references(() => waitlists.id, { onDelete: "cascade" }),
+    // A JSON array of event types, or null for every type.
+    eventTypes: text("event_types", { mode: "json" }).$type<string[]>(),
+    secret: text("secret").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    disabledReason: text("disabled_reason"),
+    // The first failure since the last success: past 5 days the sender disables the endpoint.
+    failingSince: integer("failing_since", { mode: "timestamp_ms" }),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [index("webhook_endpoints_waitlist_idx").on(table.waitlistId)],
+);
+
+// lib/domain/deliveries/queries.ts lists them for the app (tests/unit/db/migrate.test.ts ties the two lists together).
+const DELIVERY_STATES = ["pending", "delivering", "succeeded", "failed", "not_sent"] as const;
+
+/**
+ * One per event × target (an endpoint, or a signup's address for an invitation email). `body` is what
+ * was (or will be) sent: the webhook's JSON, or the rendered email's text with `recipient` and
+ * `subject`; it may hold an address, so an erasure deletes the rows of that signup.
+ */
+export const deliveries = sqliteTable(
+  "deliveries",
+  {
+    id: integer("id").primaryKey(),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    // A deleted waitlist's deliveries go with it (they may hold its signups' addresses).
+    waitlistId: text("waitlist_id")
+      .notNull()
+      .references(() => waitlists.id, { onDelete: "cascade" }),
+    signupId: integer("signup_id"),
+    channel: text("channel", { enum: ["webhook", "email"] }).notNull(),
+    endpointId: text("endpoint_id").references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    recipient: text("recipient"),
+    subject: text("subject"),
+    body: text("body"),
+    state: text("state", { enum: DELIVERY_STATES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    // Set exactly while it waits: when it is due (pending), or when its sender's lease ends (delivering),
+    // after which a crashed sender's delivery is due again (lib/domain/deliveries/sending.ts).
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }),
+    // The last HTTP status code or SMTP reply, and the last error in words.
+    lastResponse: text("last_response"),
+    lastError: text("last_error"),
+    lastAttemptAt: integer("last_attempt_at", { mode: "timestamp_ms" }),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [
+    // What is due, per target (an endpoint, or null for emails).
+    index("deliveries_due_idx").on(table.endpointId, table.nextAttemptAt).where(sql`${table.nextAttemptAt} is not null`),
+    index("deliveries_event_idx").on(table.eventId),
+    index("deliveries_waitlist_idx").on(table.waitlistId, table.id),
+    index("deliveries_endpoint_idx").on(table.endpointId, table.id),
+    index("deliveries_signup_idx").on(table.signupId).where(sql`${table.signupId} is not null`),
+    check("deliveries_state_known", sql`${table.state} = 'pending' or ${table.state} = 'delivering' or ${table.state} = 'succeeded' or ${table.state} = 'failed' or ${table.state} = 'not_sent'`),
+    check("deliveries_target", sql`(${table.channel} = 'webhook' and ${table.endpointId} is not null) or (${table.channel} = 'email' and ${table.endpointId} is null)`),
+  ],
+);
+
+/** A waitlist's invitation email: sent on `signup.invited` while enabled. */
+export const invitationEmails = sqliteTable("invitation_emails", {
+  waitlistId: text("waitlist_id")
+    .primaryKey()
+    .references(() => waitlists.id, { onDelete: "cascade" }),
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(false),
+  subject: text("subject").notNull(),
+  body: text("body").notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+/**
+ * The one sender per database (one row, `name` = 'sender'): the process holding the lease until
+ * `lease_until` sends; `last_event_id` is the newest event fanned out into deliveries.
+ */
+export const deliverySender = sqliteTable("delivery_sender", {
+  name: text("name").primaryKey(),
+  holder: text("holder"),
+  leaseUntil: integer("lease_until", { mode: "timestamp_ms" }),
+  lastEventId: integer("last_event_id").notNull().default(0),
+});
+
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+export type Delivery = typeof deliveries.$inferSelect;
+export type InvitationEmail = typeof invitationEmails.$inferSelect;

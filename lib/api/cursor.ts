@@ -13,17 +13,17 @@ export function encodeCursor(scope: string, position: Position): string {
   return Buffer.from(JSON.stringify([scope, position.createdAt, position.id])).toString("base64url");
 }
 
-export function decodeCursor(scope: string, token: string): Position {
+export function decodeCursor(scope: string, token: string, parameter = "cursor"): Position {
   let payload: unknown;
   try {
     payload = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
   } catch {
-    throw invalidParameter("cursor", "The cursor is not one this API issued.");
+    throw invalidParameter(parameter, "The cursor is not one this API issued.");
   }
   const parsed = payloadSchema.safeParse(payload);
-  if (!parsed.success) throw invalidParameter("cursor", "The cursor is not one this API issued.");
+  if (!parsed.success) throw invalidParameter(parameter, "The cursor is not one this API issued.");
   const [cursorScope, createdAt, id] = parsed.data;
-  if (cursorScope !== scope) throw invalidParameter("cursor", "The cursor belongs to another list or other filters.");
+  if (cursorScope !== scope) throw invalidParameter(parameter, "The cursor belongs to another list or other filters.");
   return { createdAt, id };
 }
 

@@ -2,6 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import { actionBodySchema, MAX_ACTION_EMAILS, MAX_ACTION_LIMIT, MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { eventResponseSchema } from "@/lib/domain/deliveries/event-body";
+import { DEFAULT_EVENT_PAGE } from "@/lib/domain/deliveries/feed";
 import { STATUS_ACTIONS, type StatusAction } from "@/lib/domain/signups/status";
 import type { CodeSample, HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "./openapi-types";
 import { FILTER_KEYS, INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS, SIGNUP_FILTERS } from "@/lib/domain/signups/filter";
@@ -289,6 +291,37 @@ const listSignups: OperationObject = {
   ],
 };
 
+const listEvents: OperationObject = {
+  operationId: "listEvents",
+  summary: "Get a waitlist's events",
+  description: [
+    "The events of one waitlist, oldest first, a page at a time: each is the body a webhook carries (`type`, `timestamp`, `data`) with its `id`, the webhook's `webhook-id`, for clients that poll instead of receiving webhooks. Deduplicate on `id`: an event a client has seen by webhook has the same id here.",
+    "The feed has no last page: every answer has a `Link` header (rel=\"next\") with an `after` cursor that continues after its last event, or, on an empty page, where it started. Follow it until a page is empty, then poll that same URL later. `data.signup` holds the signup as it is when the page is read (an erased one is only its id); its `status` and `status_changed_at` are as of the event. Events are kept 30 days by default (`DELIVERY_RETENTION`).",
+  ].join("\n\n"),
+  tags: ["Events"],
+  parameters: [
+    pathId,
+    { name: "limit", in: "query", required: false, description: `The most events on the page, an integer from 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_EVENT_PAGE}).`, schema: { type: "integer", minimum: 1, maximum: MAX_PAGE_LIMIT } },
+    {
+      name: "after",
+      in: "query",
+      required: false,
+      description: "Where the page starts: the cursor of the previous page's `Link` header, never built by hand. Without it, the page starts at the oldest event kept. A cursor of another waitlist's feed, an altered one, or one of another list is a 400.",
+      schema: { type: "string", minLength: 1, maxLength: 512 },
+    },
+    ifNoneMatchParameter,
+  ],
+  responses: {
+    ...successResponses("One page of events, oldest first (possibly empty).", { type: "array", items: ref("Event") }, { paged: true, keyed: true, cacheControl: CACHE_CONTROL.personalData, etag: pageEtagHeader }),
+    "400": problems.invalid_parameter("The id is not a UUID; a query parameter is unknown or repeated; `limit` is outside 1–1000; or `after` is not a cursor of this feed."),
+    ...errorsCommon,
+    "404": problems.not_found("No waitlist has this id."),
+  },
+  "x-codeSamples": [
+    curl("The first page", 'export WAITLIST_ID="<waitlist id>"\ncurl -sS -D headers.txt -H "Authorization: Bearer $API_KEY" "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/events?limit=100"'),
+  ],
+};
+
 const idempotencyKeyParameter: ParameterObject = {
   name: "Idempotency-Key",
   in: "header",
@@ -411,7 +444,7 @@ Every response carries a \`Request-Id\` header and a \`Cache-Control\` header (s
 ${HTTP_DESCRIPTION}`;
 
 /** The operation of each /v1 route; the route table (./route-table.ts) puts them on their paths. */
-export const operations = { listWaitlists, getWaitlist, listSignups, getOpenApi };
+export const operations = { listWaitlists, getWaitlist, listSignups, listEvents, getOpenApi };
 
 /** The document, with the paths of the route table. */
 export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDocument => ({
@@ -428,6 +461,7 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
   tags: [
     { name: "Waitlists", description: "The waitlists that were created." },
     { name: "Signups", description: "The signups of one waitlist." },
+    { name: "Events", description: "What happened to a waitlist's signups: the bodies its webhooks carry." },
     { name: "Meta", description: "About the API itself." },
   ],
   security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
@@ -437,6 +471,7 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
       Waitlist: responseSchema(waitlistResponseSchema),
       Signup: responseSchema(signupResponseSchema),
       SignupWithFields: responseSchema(signupWithFieldsSchema),
+      Event: responseSchema(eventResponseSchema),
       StatusActionResult: {
         type: "object",
         description: "The answer of a status action (invite, reject, withdraw, restore, complete).",

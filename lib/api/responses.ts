@@ -35,9 +35,9 @@ export function jsonStreamResponse(body: ReadableStream<Uint8Array>, cacheContro
  * The `Link` header for the next page: the request's own URL (same origin, path and other
  * parameters) with the cursor replaced. Empty when this is the last page.
  */
-export function nextPageHeaders(url: URL, scope: string, next: Position | null): Record<string, string> {
+export function nextPageHeaders(url: URL, scope: string, next: Position | null, parameter = "cursor"): Record<string, string> {
   if (!next) return {};
   const nextUrl = new URL(url);
-  nextUrl.searchParams.set("cursor", encodeCursor(scope, next));
+  nextUrl.searchParams.set(parameter, encodeCursor(scope, next));
   return { Link: `<${nextUrl.href}>; rel="next"` };
 }

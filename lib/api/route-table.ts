@@ -2,7 +2,7 @@ import { openApiDocumentWith, operations, statusActionOperation } from "./openap
 import type { OpenApiDocument, OperationObject } from "./openapi-types";
 import { CACHE_CONTROL } from "./headers";
 import { conditionalJsonResponse } from "./responses";
-import { getWaitlistRoute, listSignupsRoute, listWaitlistsRoute } from "./routes";
+import { getWaitlistRoute, listEventsRoute, listSignupsRoute, listWaitlistsRoute } from "./routes";
 import { statusActionRoute } from "./status-routes";
 import { ADMIN_ROLE, type Role } from "@/lib/domain/keys/queries";
 import { STATUS_ACTION_NAMES } from "@/lib/domain/signups/status";
@@ -37,6 +37,7 @@ export const API_ROUTES = [
   route({ template: "/waitlist", method: "GET", needsKey: true, handler: listWaitlistsRoute, operation: operations.listWaitlists }),
   route({ template: "/waitlist/{id}", method: "GET", needsKey: true, handler: getWaitlistRoute, operation: operations.getWaitlist }),
   route({ template: "/waitlist/{id}/signup", method: "GET", needsKey: true, handler: listSignupsRoute, operation: operations.listSignups }),
+  route({ template: "/waitlist/{id}/events", method: "GET", needsKey: true, handler: listEventsRoute, operation: operations.listEvents }),
   route({ template: "/openapi.json", method: "GET", needsKey: false, handler: getOpenApiRoute, operation: operations.getOpenApi }),
   ...STATUS_ACTION_NAMES.map((action) =>
     route({ template: `/waitlist/{id}/signup/${action}`, method: "POST", needsKey: true, role: ADMIN_ROLE, handler: statusActionRoute(action), operation: statusActionOperation(action) }),

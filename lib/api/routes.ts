@@ -1,12 +1,14 @@
 // The GET handlers of /v1, each listed in the route table (./route-table.ts); the dispatcher
 // (./dispatch.ts) wraps them in withApiKey.
-import { parseKeyset } from "./cursor";
+import { decodeCursor, parseKeyset } from "./cursor";
 import { jsonArrayStream } from "./json-stream";
 import { CACHE_CONTROL } from "./headers";
 import { conditionalJsonResponse, jsonStreamResponse, nextPageHeaders } from "./responses";
-import { signupsScope, WAITLISTS_SCOPE } from "./scopes";
+import { eventsScope, signupsScope, WAITLISTS_SCOPE } from "./scopes";
 import type { ApiHandler } from "./with-api-key";
-import { noParamsSchema, parseApiQuery, parseSignupListQuery, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { invalidParameter } from "@/lib/core/errors";
+import { listEventFeed } from "@/lib/domain/deliveries/feed";
+import { eventFeedParamsSchema, noParamsSchema, parseApiQuery, parseSignupListQuery, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import { signupJsonBatches, signupJsonPage } from "@/lib/domain/signups/queries";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
 import { getWaitlistOrThrow, listWaitlists } from "@/lib/domain/waitlists/queries";
@@ -40,4 +42,16 @@ export const listSignupsRoute: ApiHandler<{ id: string }> = ({ request, query, u
   }
   const { items, next } = signupJsonPage({ scope, ...page, fields });
   return conditionalJsonResponse(request, `[${items.join(",")}]`, nextPageHeaders(url, cursorScope, next), CACHE_CONTROL.personalData);
+};
+
+// GET /v1/waitlist/{id}/events – a waitlist's events, oldest first, a page at a time (?after&limit): the bodies its webhooks carry
+export const listEventsRoute: ApiHandler<{ id: string }> = ({ request, query, url, params }) => {
+  const waitlistId = parseWaitlistId(params.id);
+  const { limit, after } = parseApiQuery(query, eventFeedParamsSchema);
+  const scope = eventsScope(waitlistId);
+  const position = after === undefined ? undefined : decodeCursor(scope, after, "after");
+  if (position && typeof position.id !== "number") throw invalidParameter("after", "The cursor is not one this API issued.");
+  getWaitlistOrThrow(waitlistId);
+  const { items, next } = listEventFeed(waitlistId, { limit, after: position });
+  return conditionalJsonResponse(request, JSON.stringify(items), nextPageHeaders(url, scope, next, "after"), CACHE_CONTROL.personalData);
 };

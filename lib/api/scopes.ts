@@ -9,3 +9,8 @@ export const WAITLISTS_SCOPE = "waitlists";
 export function signupsScope(scope: SignupScope): string {
   return `signups:${createHash("sha256").update(scopeKey(scope)).digest("base64url").slice(0, 22)}`;
 }
+
+/** A waitlist's event feed. */
+export function eventsScope(waitlistId: string): string {
+  return `events:${waitlistId}`;
+}

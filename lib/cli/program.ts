@@ -1,9 +1,11 @@
 import { Command } from "commander";
 import { registerAuditCommands } from "./commands/audit";
 import { registerDbCommands } from "./commands/db";
+import { registerEmailCommands } from "./commands/emails";
 import { registerKeyCommands } from "./commands/keys";
 import { registerSignupCommands } from "./commands/signups";
 import { registerWaitlistCommands } from "./commands/waitlists";
+import { registerWebhookCommands } from "./commands/webhooks";
 
 /** The CLI's commands. Errors are thrown (exitOverride), so main.ts decides output and exit codes. */
 export function buildProgram(): Command {
@@ -18,6 +20,8 @@ export function buildProgram(): Command {
   registerWaitlistCommands(program);
   registerSignupCommands(program);
   registerKeyCommands(program);
+  registerWebhookCommands(program);
+  registerEmailCommands(program);
   registerAuditCommands(program);
   registerDbCommands(program);
   return program;

@@ -25,6 +25,46 @@ function parseCorsOrigins(value: string | undefined, context: z.RefinementCtx): 
   return origins;
 }
 
+const DELAY_UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A length of time written `250ms`, `5s`, `30m`, `2h` or `5d`, in milliseconds. */
+function parseDelay(text: string): number | undefined {
+  const match = /^([0-9]{1,9})(ms|s|m|h|d)$/.exec(text.trim());
+  return match ? Number(match[1]) * DELAY_UNIT_MS[match[2] as keyof typeof DELAY_UNIT_MS] : undefined;
+}
+
+const delay = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, context) => {
+      const ms = parseDelay(text);
+      if (ms !== undefined) return ms;
+      context.addIssue({ code: "custom", message: `"${text}" is not a length of time such as 500ms, 5s, 30m, 2h or 5d` });
+      return z.NEVER;
+    });
+
+/** A comma-separated list of lengths of time (the retry schedule). */
+const delays = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, context) => {
+      const parsed = text.split(",").map(parseDelay);
+      if (parsed.length > 0 && parsed.every((each) => each !== undefined)) return parsed as number[];
+      context.addIssue({ code: "custom", message: `"${text}" is not a comma-separated list of lengths of time such as 5s,5m,30m,2h` });
+      return z.NEVER;
+    });
+
+const flag = z.enum(["0", "1"]).default("0").transform((value) => value === "1");
+
+/** smtp:// or smtps:// with optional credentials; unset means invitation emails are rendered, not sent. */
+const smtpUrl = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() ? value.trim() : undefined))
+  .refine((value) => value === undefined || (URL.canParse(value) && ["smtp:", "smtps:"].includes(new URL(value).protocol)), "must be an smtp:// or smtps:// URL");
+
 const envSchema = z.object({
   DATABASE_PATH: z.string().min(1).default("./data/waitlist.db"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
@@ -61,6 +101,30 @@ const envSchema = z.object({
   IMPORT_MAX_BYTES: z.coerce.number().int().min(1).default(200 * 1024 * 1024),
   /** Browser origins allowed to call /v1 (CORS): comma-separated origins, or `*`. Unset: none. */
   CORS_ORIGINS: z.string().optional().transform(parseCorsOrigins),
+  /** Webhook URLs may be http:// as well as https:// (tests, a receiver on the same host). */
+  WEBHOOK_ALLOW_HTTP: flag,
+  /** Webhooks may connect to loopback, private, link-local and metadata addresses. */
+  WEBHOOK_ALLOW_PRIVATE: flag,
+  /** The mail server of invitation emails (smtp://user:pass@host:587 or smtps://…:465). */
+  SMTP_URL: smtpUrl,
+  /** The From of invitation emails. */
+  MAIL_FROM: z.string().trim().min(1).default("Waitlist <waitlist@localhost>"),
+  /** The waits before each retry of a failed delivery; after the last one it is marked failed. */
+  DELIVERY_RETRY_SCHEDULE: delays("5s,5m,30m,2h,5h,10h,10h"),
+  /** How long a receiver has to answer 2xx (or a mail server to accept a message). */
+  DELIVERY_TIMEOUT: delay("15s"),
+  /** An endpoint failing for this long (no success in between) is disabled. */
+  DELIVERY_DISABLE_AFTER: delay("5d"),
+  /** How long the sender's lease (and each delivery's while it is sent) lasts without renewal. */
+  DELIVERY_LEASE: delay("30s"),
+  /** How often an idle sender looks for new events and due retries. */
+  DELIVERY_POLL: delay("1s"),
+  /** Sends in flight per endpoint (and to the mail server) at once. */
+  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** Events, their deliveries and rendered emails are dropped this long after the event. */
+  DELIVERY_RETENTION: delay("30d"),
+  /** "off": this server runs no sender (another process, or none, delivers). */
+  DELIVERY_SENDER: z.enum(["on", "off"]).default("on"),
 });
 
 /**

@@ -7,7 +7,8 @@ import { preparedOnce } from "@/lib/sqlite/statements";
 // committed. A payload never holds an email address: an erased person leaves no trace here, and a
 // reader that needs the address looks the signup up by its id (gone once erased).
 
-export type EventType = "signup.invited" | "signup.rejected" | "signup.invitation_withdrawn" | "signup.restored" | "signup.completed" | "signup.erased" | "signups.imported";
+export const EVENT_TYPES = ["signup.invited", "signup.rejected", "signup.invitation_withdrawn", "signup.restored", "signup.completed", "signup.erased", "signups.imported"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface NewEvent {
   type: EventType;

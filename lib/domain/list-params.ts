@@ -35,6 +35,8 @@ const keysetFields = {
 
 /** GET /v1/waitlist */
 export const waitlistListParamsSchema = z.strictObject(keysetFields);
+/** GET /v1/waitlist/{id}/events: `after` is a cursor, as the feed's Link header gives it. */
+export const eventFeedParamsSchema = z.strictObject({ limit: keysetFields.limit, after: keysetFields.cursor });
 /** GET /v1/waitlist/{id}: no query parameters. */
 export const noParamsSchema = z.strictObject({});
 /** GET /v1/waitlist/{id}/signup, custom-input filters (`input.<label>`) aside: see parseSignupListQuery. */

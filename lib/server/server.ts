@@ -19,6 +19,7 @@ import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
 import { installReadPool } from "./read-pool";
 import { installImportRunner, stopImports } from "./import-runner";
 import { installStatusWriter } from "./status-writer";
+import { installDeliverySender, stopDeliverySender } from "./delivery-runner";
 import { removeLeftoverUploads } from "@/lib/dashboard/upload-file";
 import { watchErasures } from "@/lib/domain/signups/erase";
 import { announceListening, failStart, serverUrl, writeLog } from "./cluster-link";
@@ -31,6 +32,7 @@ export async function startServer() {
   installReadPool(READ_THREADS);
   installImportRunner();
   installStatusWriter();
+  installDeliverySender();
   watchErasures();
   const storage = requestContextStorage();
   const writeLine = batchedLineWriter(writeLog);
@@ -102,7 +104,7 @@ export async function startServer() {
     process.once(signal, () => {
       server.close(() => process.exit(0));
       // Running imports roll back and answer their uploads before the connections are cut.
-      void stopImports().finally(() => server.closeAllConnections());
+      void Promise.all([stopImports(), stopDeliverySender()]).finally(() => server.closeAllConnections());
     });
   }
 }

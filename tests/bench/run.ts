@@ -22,6 +22,7 @@ import { emailLookup } from "./email-lookup";
 import { prepareImportFile } from "./import-file";
 import { cliImport } from "./import-scenario";
 import { inviteScenario } from "./invite-scenario";
+import { deliverScenario } from "./deliver-scenario";
 import { run, start, stop, waitForHttp, type Child } from "./processes";
 import { formatTable, writeJson, type Row } from "./report";
 import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, staticPage, type Fixture } from "./scenarios";
@@ -53,7 +54,7 @@ const SCENARIOS = {
 // These measure the server's memory, so each starts on freshly started servers.
 const FRESH_SERVERS: readonly string[] = ["stream", "csv"];
 // Scenarios without servers.
-const STANDALONE = ["lookup", "invite", "import"] as const;
+const STANDALONE = ["lookup", "invite", "import", "deliver"] as const;
 const SCALES = { "1m": 1_000_000, "10m": 10_000_000 } as const;
 
 const { values: options } = parseArgs({
@@ -198,7 +199,7 @@ async function main() {
     const importRows = count("import-rows");
     const importFile = selected.includes("import") || selected.includes("upload-load") ? await prepareImportFile(cacheDir, importRows) : "";
     const rows: Row[] = [];
-    if (selected.some((name) => name !== "import")) {
+    if (selected.some((name) => name !== "import" && name !== "deliver")) {
       const { close, ...fixture } = fixtures(dataset, importFile, importRows);
       closeDatabase = close;
       if (selected.some((name) => name in SCENARIOS)) {
@@ -240,6 +241,10 @@ async function main() {
       }
     }
     if (selected.includes("import")) rows.push(...(await cliImport(workDir, importFile, importRows, log)));
+    if (selected.includes("deliver")) {
+      log(`deliver (load average ${loadavg()[0]!.toFixed(2)})`);
+      rows.push(...(await deliverScenario(workDir, log)));
+    }
 
     console.log(`\n${formatTable(rows)}\n`);
     const missed = rows.filter((each) => each.met === false);

@@ -30,7 +30,11 @@ export function cliSandbox() {
     },
     /** Starts the same subprocess without waiting for it: its pid, and its result once it exits. */
     start(...args: string[]): { pid: number; result: Promise<CliResult> } {
-      const child = spawn(process.execPath, cliArgs(args), { env });
+      return this.startWithEnv({}, ...args);
+    },
+    /** `start`, with more environment variables. */
+    startWithEnv(extra: Record<string, string>, ...args: string[]): { pid: number; result: Promise<CliResult> } {
+      const child = spawn(process.execPath, cliArgs(args), { env: { ...env, ...extra } });
       let stdout = "";
       let stderr = "";
       child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -53,7 +57,7 @@ export function cliSandbox() {
       return path;
     },
     /** Every row of a table, read directly from the file (read-only). */
-    rows(table: "signups" | "waitlists" | "api_keys" | "audit_log"): Record<string, unknown>[] {
+    rows(table: "signups" | "waitlists" | "api_keys" | "audit_log" | "webhook_endpoints" | "deliveries" | "invitation_emails"): Record<string, unknown>[] {
       const db = new Database(databasePath, { readonly: true });
       try {
         return db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all() as Record<string, unknown>[];

@@ -4,8 +4,8 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { apiKeys, waitlists } from "@/db/schema";
 import type { AuditAction, AuditRow } from "./log";
 
-/** What an audit row's target is, by its action: a waitlist's id, a key's id, or the keyed hash of an erased address. */
-export type AuditTargetKind = "waitlist" | "key" | "address";
+/** What an audit row's target is, by its action: a waitlist's id, a key's id, the keyed hash of an erased address, a webhook endpoint's id or a delivery's. */
+export type AuditTargetKind = "waitlist" | "key" | "address" | "webhook" | "delivery";
 
 export const AUDIT_TARGET_KIND: Record<AuditAction, AuditTargetKind> = {
   "waitlist.create": "waitlist",
@@ -20,6 +20,14 @@ export const AUDIT_TARGET_KIND: Record<AuditAction, AuditTargetKind> = {
   "signup.erase": "address",
   "key.create": "key",
   "key.revoke": "key",
+  "webhook.create": "webhook",
+  "webhook.update": "webhook",
+  "webhook.enable": "webhook",
+  "webhook.disable": "webhook",
+  "webhook.remove": "webhook",
+  "webhook.rotate_secret": "webhook",
+  "delivery.resend": "delivery",
+  "waitlist.invitation_email": "waitlist",
 };
 
 /** Names of the waitlists and keys that the rows (and their actors) name and that still exist, by id. */

@@ -6,6 +6,7 @@ import { auditLog, signups, waitlists } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
 import { checkpointAfterDeleting, completedWithin } from "@/lib/sqlite/checkpoint";
 import { auditHash, recordAudit, type AuditActor } from "../audit/log";
+import { forgetDeliveriesOf } from "../deliveries/queries";
 import { appendEvent } from "../events";
 import { forgetAnswersNaming } from "../idempotency";
 import { getWaitlistOrThrow } from "../waitlists/queries";
@@ -17,7 +18,8 @@ import type { FoundSignup } from "./find";
 // the search index). secure_delete (db/client.ts) zeroes the freed space, and a complete checkpoint
 // afterwards takes the old page versions off the disk (lib/sqlite/checkpoint.ts). The audit log keeps
 // a keyed hash of the address, never the address; the event log (events.ts) an event without it; and
-// the stored first answers to idempotent /v1 requests that named the address go.
+// the stored first answers to idempotent /v1 requests that named the address go, as do the person's
+// deliveries (webhook bodies and rendered emails, lib/domain/deliveries).
 
 export const eraseAddressSchema = z.object({
   email: z.string().trim().min(1).max(MAX_FILTER_TEXT).describe("the whole email address (in any case)"),
@@ -43,6 +45,8 @@ export function signupsWithAddress(email: string, waitlistId?: string, db: AppDa
 
 function eraseFound(actor: AuditActor, address: string, found: FoundSignup[], db: AppDatabase): Erasure {
   if (found.length > 0) db.delete(signups).where(inArray(signups.id, found.map((signup) => signup.signupId))).run();
+  // Their webhook bodies and invitation emails, sent or waiting, held the address.
+  forgetDeliveriesOf(found.map((signup) => signup.signupId), db);
   // The person's earlier events never held the address (events.ts); the erasure's own holds none either.
   for (const signup of found) appendEvent({ type: "signup.erased", waitlistId: signup.waitlistId, signupId: signup.signupId, payload: {} }, db);
   forgetAnswersNaming(address, db);

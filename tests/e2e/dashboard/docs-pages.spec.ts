@@ -12,6 +12,7 @@ const GUIDE: [path: string, heading: string][] = [
   ["/docs/cli", "The admin CLI"],
   ["/docs/using-the-api", "Using the API"],
   ["/docs/api", "Waitlist API reference"],
+  ["/docs/webhooks", "Webhooks and emails"],
   ["/docs/operations", "Operations"],
   ["/docs/production", "Production"],
 ];

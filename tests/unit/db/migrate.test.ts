@@ -6,6 +6,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SIGNUP_STATUSES } from "@/lib/domain/signups/status";
+import { DELIVERY_STATES } from "@/lib/domain/deliveries/queries";
 import { openDatabase } from "@/db/client";
 import { registerMigrationFunctions } from "@/db/migrate";
 import { insertSignups } from "@/tests/support/insert-signups";
@@ -256,6 +257,41 @@ describe("migrations", () => {
       const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
       expect(tables).toEqual(expect.arrayContaining(["events", "idempotent_requests"]));
       expect(() => sqlite.prepare("INSERT INTO events (type, waitlist_id, created_at, payload) VALUES ('t', ?, 0, 'not json')").run(waitlistId)).toThrow(/CHECK constraint failed/);
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  it("a database from before migration 0011 upgrades: the sender starts after the newest event, and deliveries go with their waitlist", () => {
+    const folder = join(dir, "migrations-0010");
+    cpSync(realMigrations, folder, { recursive: true });
+    const journalPath = join(folder, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
+    const upgrade = journal.entries.findIndex((entry) => entry.tag.startsWith("0011_"));
+    expect(upgrade).toBe(11);
+    for (const entry of journal.entries.slice(upgrade)) rmSync(join(folder, `${entry.tag}.sql`));
+    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upgrade) }, null, 2));
+
+    const old = openDatabase(path, folder);
+    const waitlistId = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
+    const insertEvent = old.$client.prepare("INSERT INTO events (type, waitlist_id, created_at, payload) VALUES ('signups.imported', ?, 0, '{}')");
+    for (let index = 0; index < 3; index++) insertEvent.run(waitlistId);
+    old.$client.close();
+
+    const db = openDatabase(path);
+    try {
+      const sqlite = db.$client;
+      expect(sqlite.prepare("SELECT name, holder, lease_until, last_event_id FROM delivery_sender").all()).toEqual([{ name: "sender", holder: null, lease_until: null, last_event_id: 3 }]);
+      sqlite.prepare("INSERT INTO webhook_endpoints (id, url, secret, created_at, updated_at) VALUES ('e', 'https://x.example', 'whsec_x', 0, 0)").run();
+      const insertDelivery = sqlite.prepare("INSERT INTO deliveries (event_id, event_type, waitlist_id, channel, endpoint_id, state, created_at) VALUES (1, 't', ?, ?, ?, ?, 0)");
+      insertDelivery.run(waitlistId, "webhook", "e", "pending");
+      expect(() => insertDelivery.run(waitlistId, "email", "e", "pending")).toThrow(/CHECK constraint failed/);
+      expect(() => insertDelivery.run(waitlistId, "webhook", "e", "lost")).toThrow(/CHECK constraint failed/);
+      // Exactly the states the query layer knows.
+      for (const state of DELIVERY_STATES) expect(() => insertDelivery.run(waitlistId, "webhook", "e", state)).not.toThrow();
+      sqlite.prepare("DELETE FROM waitlists WHERE id = ?").run(waitlistId);
+      expect(sqlite.prepare("SELECT count(*) FROM deliveries").pluck().get()).toBe(0);
+      expect(sqlite.prepare("SELECT count(*) FROM webhook_endpoints").pluck().get()).toBe(1);
     } finally {
       db.$client.close();
     }

@@ -20,6 +20,13 @@ export function AuditTarget({ kind, target, name }: { kind: AuditTargetKind; tar
       </span>
     );
   }
+  if (kind === "webhook" || kind === "delivery") {
+    return (
+      <span className="whitespace-nowrap">
+        {kind === "webhook" ? "webhook endpoint" : "delivery"} <ShortId value={target} />
+      </span>
+    );
+  }
   const href = kind === "waitlist" ? `/waitlists/${target}` : `/keys#key-${target}`;
   if (name === undefined) {
     return (

@@ -149,6 +149,7 @@ type SignupWithFields = components["schemas"]["SignupWithFields"];
 type Problem = components["schemas"]["Problem"];
 type SignupWithStatus = components["schemas"]["StatusActionResult"]["signups"][number];
 type StatusActionResult = components["schemas"]["StatusActionResult"];
+type Event = components["schemas"]["Event"];
 type IsNever<T> = [T] extends [never] ? true : false;
 const notNever = <T>(value: T, _check: IsNever<T> extends false ? true : never) => value;
 
@@ -210,6 +211,19 @@ export const etag: string = "" as operations["getWaitlist"]["responses"][200]["h
 export const cached: string = "" as operations["listWaitlists"]["responses"][304]["headers"]["ETag"];
 export const query: { verified?: "true" | "false"; limit?: number } = {} as NonNullable<operations["listSignups"]["parameters"]["query"]>;
 export const ifNoneMatch: string | undefined = undefined as NonNullable<operations["getWaitlist"]["parameters"]["header"]>["If-None-Match"];
+
+// An event of the feed: the body a webhook carries, and its id.
+export function readEvent(event: Event): (string | number | undefined)[] {
+  const type: "signup.invited" | "signup.rejected" | "signup.invitation_withdrawn" | "signup.restored" | "signup.completed" | "signup.erased" | "signups.imported" = event.type;
+  const signup: SignupWithFields | undefined = event.data.signup;
+  const previous: "waiting" | "invited" | "completed" | "rejected" | undefined = event.data.previous_status;
+  const imported: number | undefined = event.data.imported;
+  const skipped: number | undefined = event.data.skipped_duplicates;
+  const format: string | undefined = event.data.format;
+  return [event.id, type, event.timestamp, event.data.waitlist_id, signup?.id, previous, imported, skipped, format];
+}
+export const events: Event[] = [] as Json<operations["listEvents"], 200>;
+export const after: string | undefined = undefined as NonNullable<operations["listEvents"]["parameters"]["query"]>["after"];
 `;
 
   /** The same reading with one mistake: the type check must catch it. */

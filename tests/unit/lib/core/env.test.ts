@@ -30,3 +30,42 @@ describe("WEB_CONCURRENCY and READ_THREADS", () => {
     }
   });
 });
+
+describe("delivery settings", () => {
+  it("default to Svix's schedule, 15 s, 5 days, 30 s, 1 s, 4 and 30 days, with https-only public targets and no mail server", async () => {
+    const env = (await envWith({ DELIVERY_RETRY_SCHEDULE: undefined, SMTP_URL: undefined, WEBHOOK_ALLOW_HTTP: undefined, WEBHOOK_ALLOW_PRIVATE: undefined }))();
+    expect(env).toMatchObject({
+      DELIVERY_RETRY_SCHEDULE: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      DELIVERY_TIMEOUT: 15_000,
+      DELIVERY_DISABLE_AFTER: 5 * 86_400_000,
+      DELIVERY_LEASE: 30_000,
+      DELIVERY_POLL: 1_000,
+      DELIVERY_CONCURRENCY: 4,
+      DELIVERY_RETENTION: 30 * 86_400_000,
+      DELIVERY_SENDER: "on",
+      WEBHOOK_ALLOW_HTTP: false,
+      WEBHOOK_ALLOW_PRIVATE: false,
+    });
+    expect(env.SMTP_URL).toBeUndefined();
+  });
+
+  it("read lengths of time in ms, s, m, h and d, and refuse anything else naming the variable", async () => {
+    expect((await envWith({ DELIVERY_RETRY_SCHEDULE: "250ms, 2s,1m", DELIVERY_TIMEOUT: "1500ms", WEBHOOK_ALLOW_PRIVATE: "1" }))()).toMatchObject({
+      DELIVERY_RETRY_SCHEDULE: [250, 2_000, 60_000],
+      DELIVERY_TIMEOUT: 1_500,
+      WEBHOOK_ALLOW_PRIVATE: true,
+    });
+    for (const [name, value] of [
+      ["DELIVERY_RETRY_SCHEDULE", "5s,,5m"],
+      ["DELIVERY_TIMEOUT", "15"],
+      ["DELIVERY_LEASE", "1w"],
+      ["WEBHOOK_ALLOW_HTTP", "yes"],
+      ["SMTP_URL", "https://mail.example"],
+    ] as const) {
+      vi.unstubAllEnvs();
+      const env = await envWith({ [name]: value });
+      expect(() => env(), `${name}=${value}`).toThrow(new RegExp(`^Invalid environment: ${name}: `));
+    }
+    expect((await envWith({ SMTP_URL: "smtps://user:secret@mail.example:465" }))().SMTP_URL).toBe("smtps://user:secret@mail.example:465");
+  });
+});

@@ -2,6 +2,10 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { auditHash, listAudit } from "@/lib/domain/audit/log";
+import { fanOutEvents } from "@/lib/domain/deliveries/fan-out";
+import { updateInvitationEmail } from "@/lib/domain/emails/invitation";
+import { applyStatusAction } from "@/lib/domain/signups/transitions";
+import { addEndpoint } from "@/lib/domain/webhooks/endpoints";
 import { countSignups } from "@/lib/domain/signups/counts";
 import { signupCsvChunks } from "@/lib/domain/signups/csv";
 import { eraseAddress, erasedFromDisk, eraseSignup } from "@/lib/domain/signups/erase";
@@ -108,6 +112,26 @@ describe("eraseAddress", () => {
     eraseAddress("cli", { email: ADDRESS }, temp.db);
     const bytes = Buffer.concat([readFileSync(temp.path), readFileSync(`${temp.path}-wal`)]).toString("latin1").toLowerCase();
     expect(bytes).toContain("janet.doe@example.com");
+    expect(bytes).not.toContain("jane.doe@example.com");
+  });
+
+  it("erases the person's deliveries too: webhook bodies and rendered invitation emails, leaving no copy on disk", () => {
+    addEndpoint("cli", { url: "https://hooks.example/in" }, temp.db);
+    updateInvitationEmail("cli", alpha, { enabled: true, body: "Hello {{email}}" }, temp.db);
+    applyStatusAction("cli", { action: "invite", selection: { waitlistId: alpha, emails: [ADDRESS, "bob@example.com"] } }, temp.db);
+    fanOutEvents({ limit: 100, emailConfigured: false }, temp.db);
+    const sqlite = temp.db.$client;
+    const deliveriesNaming = (address: string) =>
+      sqlite.prepare("SELECT count(*) FROM deliveries WHERE lower(coalesce(recipient, '') || coalesce(body, '')) LIKE ?").pluck().get(`%${address}%`);
+    expect(deliveriesNaming("jane.doe@example.com")).toBe(2);
+
+    eraseAddress("cli", { email: ADDRESS }, temp.db);
+    expect(deliveriesNaming("jane.doe@example.com")).toBe(0);
+    expect(deliveriesNaming("bob@example.com")).toBe(2);
+    // The erasure's own event is fanned out later without the address.
+    fanOutEvents({ limit: 100, emailConfigured: false }, temp.db);
+    expect(deliveriesNaming("jane.doe@example.com")).toBe(0);
+    const bytes = Buffer.concat([readFileSync(temp.path), readFileSync(`${temp.path}-wal`)]).toString("latin1").toLowerCase();
     expect(bytes).not.toContain("jane.doe@example.com");
   });
 

@@ -1,0 +1,74 @@
+import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import { env } from "@/lib/core/env";
+import { AppError } from "@/lib/core/errors";
+import { CLI_ACTOR } from "@/lib/domain/audit/log";
+import { getInvitationEmail, invitationEmailSchema, previewInvitation, updateInvitationEmail, type InvitationEmailSettings } from "@/lib/domain/emails/invitation";
+import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
+import { emit, parseOptions, type JsonOption } from "../output";
+
+const PLACEHOLDERS = "{{email}}, {{waitlist.name}}, {{waitlist.website}}, {{input.<label>}}";
+
+function readBody(path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new AppError("invalid_parameter", `invalid --body-file: ${(error as Error).message}`, "--body-file");
+  }
+}
+
+function settingsJson(settings: InvitationEmailSettings) {
+  return { waitlist_id: settings.waitlistId, enabled: settings.enabled, subject: settings.subject, body: settings.body, smtp_configured: env().SMTP_URL !== undefined };
+}
+
+function settingsText(settings: InvitationEmailSettings): string {
+  const sending = env().SMTP_URL === undefined ? " (SMTP_URL is not set: emails are rendered and kept as not sent)" : "";
+  return [`Invitation emails of waitlist ${settings.waitlistId}: ${settings.enabled ? "on" : "off"}${settings.enabled ? sending : ""}.`, `Subject: ${settings.subject}`, "", settings.body].join("\n");
+}
+
+export function registerEmailCommands(program: Command): void {
+  const emails = program.command("emails").description(`The invitation email of each waitlist: sent on every signup.invited while on. Placeholders: ${PLACEHOLDERS}.`);
+
+  emails
+    .command("show")
+    .description("Show whether a waitlist sends invitation emails, and its template.")
+    .argument("<waitlist>", "the waitlist's id")
+    .option("--json", "print one JSON object to stdout")
+    .action((waitlist: string, options: JsonOption) => {
+      const settings = getInvitationEmail(getWaitlistOrThrow(waitlist).id);
+      emit(options, settingsJson(settings), () => settingsText(settings));
+    });
+
+  emails
+    .command("set")
+    .description("Turn a waitlist's invitation emails on or off, or change the template. Audited (actor cli).")
+    .argument("<waitlist>", "the waitlist's id")
+    .option("--on", "send an invitation email on every signup.invited")
+    .option("--off", "send none")
+    .option("--subject <text>", `the subject line (placeholders: ${PLACEHOLDERS})`)
+    .option("--body-file <path>", "a plain-text file with the body (same placeholders)")
+    .option("--json", "print one JSON object to stdout")
+    .action((waitlist: string, options: { on?: boolean; off?: boolean; subject?: string; bodyFile?: string } & JsonOption) => {
+      if (options.on && options.off) throw new AppError("invalid_parameter", "--on and --off cannot be combined", "--on");
+      const input = parseOptions(invitationEmailSchema, { enabled: options.on ? true : options.off ? false : undefined, subject: options.subject, body: readBody(options.bodyFile) }, (key) =>
+        key === "body" ? "--body-file" : key === "enabled" ? "--on" : `--${key}`,
+      );
+      const settings = updateInvitationEmail(CLI_ACTOR, waitlist, input);
+      emit(options, settingsJson(settings), () => settingsText(settings));
+    });
+
+  emails
+    .command("preview")
+    .description("Render the invitation email a signup would get, with the saved template or with --subject and --body-file (nothing is saved or sent).")
+    .argument("<waitlist>", "the waitlist's id")
+    .requiredOption("--signup <id>", "the signup's id (as `fields=id` shows it)")
+    .option("--subject <text>", "a subject to try instead of the saved one")
+    .option("--body-file <path>", "a body to try instead of the saved one")
+    .option("--json", "print one JSON object to stdout")
+    .action((waitlist: string, options: { signup: string; subject?: string; bodyFile?: string } & JsonOption) => {
+      const draft = parseOptions(invitationEmailSchema, { subject: options.subject, body: readBody(options.bodyFile) }, (key) => (key === "body" ? "--body-file" : `--${key}`));
+      const email = previewInvitation(waitlist, options.signup.trim(), draft);
+      emit(options, email, () => [`To: ${email.to}`, `Subject: ${email.subject}`, "", email.text].join("\n"));
+    });
+}

@@ -1,0 +1,102 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { getDb, type AppDatabase } from "@/db/client";
+import { deliverySender, webhookEndpoints, type Waitlist } from "@/db/schema";
+import { preparedOnce } from "@/lib/sqlite/statements";
+import { getInvitationEmail, renderInvitation, type InvitationEmailSettings } from "../emails/invitation";
+import { getSignup } from "../signups/queries";
+import { getWaitlist } from "../waitlists/queries";
+import { eventBody, type OutboxEvent } from "./event-body";
+
+// The outbox, read in order: each event after the sender's `last_event_id` becomes one delivery per
+// enabled endpoint that wants it, and a `signup.invited` one email when its waitlist sends them, in
+// the same transaction that moves `last_event_id` on. So an event is fanned out exactly once, even by
+// a sender that crashed half-way (its transaction rolled back), and every delivery exists in SQLite
+// before anything is sent.
+
+/** Said on an email rendered while SMTP_URL is unset: kept, not sent. */
+export const EMAIL_NOT_CONFIGURED = "not sent: email is not configured (set SMTP_URL and MAIL_FROM)";
+
+export interface FanOutOptions {
+  /** The most events read in one transaction. */
+  limit: number;
+  /** SMTP_URL is set: emails wait to be sent; otherwise they are kept as not sent. */
+  emailConfigured: boolean;
+  now?: number;
+}
+
+/** The newest event already fanned out. */
+export function lastFannedOutEvent(db: AppDatabase = getDb()): number {
+  return db.select({ last: deliverySender.lastEventId }).from(deliverySender).where(eq(deliverySender.name, "sender")).get()?.last ?? 0;
+}
+
+function wants(endpoint: { waitlistId: string | null; eventTypes: string[] | null }, event: OutboxEvent): boolean {
+  return (endpoint.waitlistId === null || endpoint.waitlistId === event.waitlistId) && (endpoint.eventTypes === null || endpoint.eventTypes.includes(event.type));
+}
+
+/** Fans out the next events (at most `limit`); returns how many were read (0: none is waiting). */
+export function fanOutEvents({ limit, emailConfigured, now = Date.now() }: FanOutOptions, db: AppDatabase = getDb()): number {
+  const sqlite = db.$client;
+  const readEvents = preparedOnce(db, "fanOut.events", () =>
+    sqlite.prepare<[number, number], OutboxEvent>(
+      "SELECT id, type, waitlist_id AS waitlistId, signup_id AS signupId, created_at AS createdAt, payload FROM events WHERE id > ? ORDER BY id LIMIT ?",
+    ),
+  );
+  const insert = preparedOnce(db, "fanOut.insert", () =>
+    sqlite.prepare(
+      `INSERT INTO deliveries (event_id, event_type, waitlist_id, signup_id, channel, endpoint_id, recipient, subject, body, state, next_attempt_at, last_error, created_at)
+       VALUES (@eventId, @eventType, @waitlistId, @signupId, @channel, @endpointId, @recipient, @subject, @body, @state, @nextAttemptAt, @lastError, @now)`,
+    ),
+  );
+  // Most rounds find nothing new: a read says so without taking the write lock.
+  const waiting = preparedOnce(db, "fanOut.waiting", () =>
+    sqlite.prepare<[], { found: number }>("SELECT 1 AS found FROM events WHERE id > (SELECT last_event_id FROM delivery_sender WHERE name = 'sender') LIMIT 1"),
+  );
+  if (!waiting.get()) return 0;
+  return sqlite
+    .transaction(() => {
+      const after = lastFannedOutEvent(db);
+      const batch = readEvents.all(after, limit);
+      if (batch.length === 0) return 0;
+      const endpoints = db.select({ id: webhookEndpoints.id, waitlistId: webhookEndpoints.waitlistId, eventTypes: webhookEndpoints.eventTypes }).from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true)).all();
+      // Per waitlist: whether it still exists (a deleted one's events have nowhere to go) and its email settings.
+      const waitlistsSeen = new Map<string, { waitlist: Waitlist; email: InvitationEmailSettings } | undefined>();
+      const waitlistOf = (id: string) => {
+        if (!waitlistsSeen.has(id)) {
+          const waitlist = getWaitlist(id, db);
+          waitlistsSeen.set(id, waitlist && { waitlist, email: getInvitationEmail(id, db) });
+        }
+        return waitlistsSeen.get(id);
+      };
+      for (const event of batch) {
+        const known = waitlistOf(event.waitlistId);
+        if (!known) continue;
+        const common = { eventId: event.id, eventType: event.type, waitlistId: event.waitlistId, signupId: event.signupId, now };
+        const targets = endpoints.filter((endpoint) => wants(endpoint, event));
+        if (targets.length > 0) {
+          const body = JSON.stringify(eventBody(event, db));
+          for (const endpoint of targets) {
+            insert.run({ ...common, channel: "webhook", endpointId: endpoint.id, recipient: null, subject: null, body, state: "pending", nextAttemptAt: now, lastError: null });
+          }
+        }
+        if (event.type !== "signup.invited" || event.signupId === null || !known.email.enabled) continue;
+        const signup = getSignup(event.waitlistId, event.signupId, db);
+        if (!signup) continue;
+        const email = renderInvitation(known.email, known.waitlist, signup);
+        insert.run({
+          ...common,
+          channel: "email",
+          endpointId: null,
+          recipient: email.to,
+          subject: email.subject,
+          body: email.text,
+          state: emailConfigured ? "pending" : "not_sent",
+          nextAttemptAt: emailConfigured ? now : null,
+          lastError: emailConfigured ? null : EMAIL_NOT_CONFIGURED,
+        });
+      }
+      db.update(deliverySender).set({ lastEventId: batch.at(-1)!.id }).where(eq(deliverySender.name, "sender")).run();
+      return batch.length;
+    })
+    .immediate();
+}

@@ -1,0 +1,135 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { getDb, type AppDatabase } from "@/db/client";
+import { webhookEndpoints } from "@/db/schema";
+import { preparedOnce } from "@/lib/sqlite/statements";
+import { failWaitingDeliveries } from "../webhooks/endpoints";
+import { retryDelay } from "./schedule";
+
+// The states of a delivery and the one sender per database, as atomic SQLite statements:
+//
+//   pending ──claim──▶ delivering ──2xx / 250──▶ succeeded            (no mail server: not_sent)
+//      ▲                   │ ──error, attempts left──▶ pending (next_attempt_at = now + retryDelay)
+//      │                   │ ──error, none left────▶ failed
+//      └──lease expired────┘ (a crashed sender: claimed again, so sent at least once)
+//   failed, succeeded, not_sent ──resend──▶ pending
+//
+// `next_attempt_at` is set exactly while a delivery waits (pending: when it is due; delivering: when
+// its lease ends), so one index finds what is due, and a claim's lease is its token: a result is
+// recorded only by the sender whose lease still stands.
+
+export interface ClaimedDelivery {
+  id: number;
+  eventId: number;
+  channel: "webhook" | "email";
+  endpointId: string | null;
+  recipient: string | null;
+  subject: string | null;
+  body: string | null;
+  attempts: number;
+  /** The lease: the claim's token for recordOutcome. */
+  leaseUntil: number;
+}
+
+/**
+ * Takes (or renews) the sender's lease for `holder` until now + leaseMs: true when it holds it, false
+ * while another holder's lease stands. One UPDATE, so two processes never both get it.
+ */
+export function takeSenderLease(holder: string, leaseMs: number, now = Date.now(), db: AppDatabase = getDb()): boolean {
+  const take = preparedOnce(db, "sender.take", () =>
+    db.$client.prepare<{ holder: string; now: number; until: number }>(
+      "UPDATE delivery_sender SET holder = @holder, lease_until = @until WHERE name = 'sender' AND (holder = @holder OR holder IS NULL OR lease_until IS NULL OR lease_until <= @now)",
+    ),
+  );
+  return take.run({ holder, now, until: now + leaseMs }).changes === 1;
+}
+
+/** Gives the lease up (a sender stopping cleanly), so another process may take over at once. */
+export function releaseSenderLease(holder: string, db: AppDatabase = getDb()): void {
+  db.$client.prepare("UPDATE delivery_sender SET holder = NULL, lease_until = NULL WHERE name = 'sender' AND holder = ?").run(holder);
+}
+
+/**
+ * Leases up to `limit` due deliveries of one target (an endpoint's id, or null for emails), oldest
+ * due first: each counts an attempt and is due again when its lease ends unless its outcome is
+ * recorded before.
+ */
+export function claimDue(endpointId: string | null, limit: number, leaseMs: number, now = Date.now(), db: AppDatabase = getDb()): ClaimedDelivery[] {
+  if (limit <= 0) return [];
+  const claim = preparedOnce(db, "deliveries.claim", () =>
+    db.$client.prepare<{ endpointId: string | null; now: number; until: number; limit: number }, ClaimedDelivery>(
+      `UPDATE deliveries SET state = 'delivering', attempts = attempts + 1, next_attempt_at = @until, last_attempt_at = @now
+       WHERE id IN (SELECT id FROM deliveries WHERE endpoint_id IS @endpointId AND next_attempt_at <= @now ORDER BY next_attempt_at, id LIMIT @limit)
+       RETURNING id, event_id AS eventId, channel, endpoint_id AS endpointId, recipient, subject, body, attempts, next_attempt_at AS leaseUntil`,
+    ),
+  );
+  return claim.all({ endpointId, now, until: now + leaseMs, limit }).sort((a, b) => a.id - b.id);
+}
+
+/** `response`: the status code or SMTP reply when there was one; `not_sent`: an email with no mail server configured. */
+export type Outcome = { kind: "sent"; response: string } | { kind: "failed"; response?: string; error: string } | { kind: "not_sent"; error: string };
+
+export interface OutcomeOptions {
+  schedule: readonly number[];
+  /** An endpoint failing for this long without a success is disabled. */
+  disableAfterMs: number;
+  now?: number;
+  random?: () => number;
+}
+
+/**
+ * Records an attempt's outcome; false (nothing written) when the claim's lease was lost (the
+ * delivery was claimed again after it expired, resent or its endpoint disabled meanwhile).
+ */
+export function recordOutcome(delivery: Pick<ClaimedDelivery, "id" | "endpointId" | "attempts" | "leaseUntil">, outcome: Outcome, options: OutcomeOptions, db: AppDatabase = getDb()): boolean {
+  const now = options.now ?? Date.now();
+  const update = preparedOnce(db, "deliveries.outcome", () =>
+    db.$client.prepare<{ id: number; lease: number; state: string; next: number | null; response: string | null; error: string | null }>(
+      "UPDATE deliveries SET state = @state, next_attempt_at = @next, last_response = @response, last_error = @error WHERE id = @id AND state = 'delivering' AND next_attempt_at = @lease",
+    ),
+  );
+  return db.$client
+    .transaction(() => {
+      const delay = outcome.kind === "failed" ? retryDelay(delivery.attempts, options.schedule, options.random) : undefined;
+      const written = update.run({
+        id: delivery.id,
+        lease: delivery.leaseUntil,
+        state: outcome.kind === "sent" ? "succeeded" : outcome.kind === "not_sent" ? "not_sent" : delay === undefined ? "failed" : "pending",
+        next: delay === undefined ? null : now + delay,
+        response: outcome.kind === "not_sent" ? null : (outcome.response ?? null),
+        error: outcome.kind === "sent" ? null : outcome.error,
+      }).changes;
+      if (written === 0) return false;
+      if (delivery.endpointId !== null && outcome.kind !== "not_sent") noteEndpointHealth(delivery.endpointId, outcome, now, options.disableAfterMs, db);
+      return true;
+    })
+    .immediate();
+}
+
+/**
+ * A success clears an endpoint's failure record and makes its deliveries waiting for a retry due now;
+ * a failure starts the record, and past `disableAfterMs` disables the endpoint.
+ */
+function noteEndpointHealth(endpointId: string, outcome: Exclude<Outcome, { kind: "not_sent" }>, now: number, disableAfterMs: number, db: AppDatabase): void {
+  const read = preparedOnce(db, "deliveries.endpointHealth", () =>
+    db.$client.prepare<[string], { failingSince: number | null; enabled: 0 | 1 }>("SELECT failing_since AS failingSince, enabled FROM webhook_endpoints WHERE id = ?"),
+  );
+  const setFailingSince = preparedOnce(db, "deliveries.failingSince", () => db.$client.prepare<[number | null, string]>("UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?"));
+  const endpoint = read.get(endpointId);
+  if (!endpoint) return;
+  if (outcome.kind === "sent") {
+    if (endpoint.failingSince === null) return;
+    // It is back: what waits for a retry goes now, so a backlog built up during an outage drains at once.
+    setFailingSince.run(null, endpointId);
+    preparedOnce(db, "deliveries.resume", () =>
+      db.$client.prepare<[number, string, number]>("UPDATE deliveries SET next_attempt_at = ? WHERE endpoint_id = ? AND state = 'pending' AND next_attempt_at > ?"),
+    ).run(now, endpointId, now);
+    return;
+  }
+  const since = endpoint.failingSince ?? now;
+  if (endpoint.failingSince === null) setFailingSince.run(now, endpointId);
+  if (!endpoint.enabled || now - since < disableAfterMs) return;
+  const reason = `disabled automatically: every delivery failed since ${new Date(since).toISOString()} (last: ${outcome.error})`;
+  db.update(webhookEndpoints).set({ enabled: false, disabledReason: reason, updatedAt: new Date(now) }).where(eq(webhookEndpoints.id, endpointId)).run();
+  failWaitingDeliveries(endpointId, "the endpoint was disabled after failing for too long", db);
+}

@@ -1,0 +1,217 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { listAudit } from "@/lib/domain/audit/log";
+import { eventBody, type OutboxEvent } from "@/lib/domain/deliveries/event-body";
+import { EMAIL_NOT_CONFIGURED, fanOutEvents, lastFannedOutEvent } from "@/lib/domain/deliveries/fan-out";
+import { listEventFeed } from "@/lib/domain/deliveries/feed";
+import { getDeliveryOrThrow, listDeliveries, pruneDelivered, resendDelivery } from "@/lib/domain/deliveries/queries";
+import { claimDue, recordOutcome, releaseSenderLease, takeSenderLease } from "@/lib/domain/deliveries/sending";
+import { updateInvitationEmail } from "@/lib/domain/emails/invitation";
+import { applyStatusAction } from "@/lib/domain/signups/transitions";
+import { addEndpoint, listEndpoints, updateEndpoint } from "@/lib/domain/webhooks/endpoints";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups } from "@/tests/support/insert-signups";
+import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
+
+// The delivery engine's SQLite half on a real, migrated file: fan-out of the outbox, leases and
+// claims, outcomes on the retry schedule, an endpoint disabled after failing for too long, Resend,
+// the retention period and the feed's bodies.
+
+const SCHEDULE = [1_000, 60_000];
+const options = { schedule: SCHEDULE, disableAfterMs: 10 * 60_000, random: () => 0.5 };
+let temp: TempDatabase;
+let alpha: string;
+let beta: string;
+
+function invite(waitlistId: string, ...emails: string[]) {
+  applyStatusAction("cli", { action: "invite", selection: { waitlistId, emails } }, temp.db);
+}
+
+beforeEach(() => {
+  temp = tempDatabase();
+  alpha = createWaitlist({ name: "Alpha", website: "https://alpha.example" }, temp.db).id;
+  beta = createWaitlist({ name: "Beta", website: "https://beta.example" }, temp.db).id;
+  const customInputs = JSON.stringify([{ label: "company", value: "Acme" }]);
+  insertSignups(alpha, ["a1@example.com", "a2@example.com", "a3@example.com"].map((email) => ({ email, verified: true, referral: false, customInputs })), temp.db, Date.UTC(2026, 0, 2));
+  insertSignups(beta, [{ email: "b1@example.com", verified: false, referral: true, customInputs: "[]" }], temp.db, Date.UTC(2026, 0, 3));
+});
+afterEach(() => temp.close());
+
+describe("fan-out", () => {
+  it("makes one delivery per event and endpoint that wants it, once, in event order", () => {
+    const all = addEndpoint("cli", { url: "https://all.example/hook" }, temp.db);
+    const onlyBetaRejections = addEndpoint("cli", { url: "https://beta.example/hook", waitlist: beta, events: ["signup.rejected"] }, temp.db);
+    const disabled = addEndpoint("cli", { url: "https://off.example/hook" }, temp.db);
+    updateEndpoint("cli", disabled.id, { enabled: false }, temp.db);
+    invite(alpha, "a1@example.com", "a2@example.com");
+    applyStatusAction("cli", { action: "reject", selection: { waitlistId: beta, emails: ["b1@example.com"] } }, temp.db);
+
+    expect(fanOutEvents({ limit: 2, emailConfigured: false }, temp.db)).toBe(2);
+    expect(fanOutEvents({ limit: 2, emailConfigured: false }, temp.db)).toBe(1);
+    expect(fanOutEvents({ limit: 2, emailConfigured: false }, temp.db)).toBe(0);
+    expect(lastFannedOutEvent(temp.db)).toBe(3);
+
+    const rows = listDeliveries({}, temp.db).reverse();
+    expect(rows.map((row) => [row.eventId, row.endpointId, row.eventType, row.state])).toEqual([
+      [1, all.id, "signup.invited", "pending"],
+      [2, all.id, "signup.invited", "pending"],
+      [3, all.id, "signup.rejected", "pending"],
+      [3, onlyBetaRejections.id, "signup.rejected", "pending"],
+    ]);
+    expect(listDeliveries({ waitlist: beta }, temp.db)).toHaveLength(2);
+    expect(listDeliveries({ type: "signup.invited" }, temp.db)).toHaveLength(2);
+    expect(listDeliveries({ endpoint: onlyBetaRejections.id }, temp.db)).toHaveLength(1);
+  });
+
+  it("gives the body of the webhooks: the event's type and time, and the signup in the /v1 shapes", () => {
+    addEndpoint("cli", { url: "https://all.example/hook" }, temp.db);
+    invite(alpha, "a1@example.com");
+    fanOutEvents({ limit: 10, emailConfigured: false }, temp.db);
+    const [delivery] = listDeliveries({}, temp.db);
+    const body = JSON.parse(getDeliveryOrThrow(delivery!.id, temp.db).body!) as { type: string; timestamp: string; data: Record<string, unknown> };
+    expect(Object.keys(body)).toEqual(["type", "timestamp", "data"]);
+    expect(body).toEqual({
+      type: "signup.invited",
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      data: {
+        waitlist_id: alpha,
+        signup: {
+          email: "a1@example.com",
+          verified: true,
+          referral: false,
+          custom_inputs: [{ label: "company", value: "Acme" }],
+          created_at: "2026-01-02T00:00:00.000Z",
+          id: expect.stringMatching(/^[1-9][0-9]*$/),
+          status: "invited",
+          status_changed_at: body.timestamp,
+        },
+        previous_status: "waiting",
+      },
+    });
+    // The feed lists the same body, with the event's id.
+    const feed = listEventFeed(alpha, {}, temp.db);
+    expect(feed.items).toEqual([{ id: "evt_1", ...body }]);
+    expect(feed.next).toMatchObject({ id: 1 });
+    expect(listEventFeed(alpha, { after: feed.next }, temp.db)).toEqual({ items: [], next: feed.next });
+  });
+
+  it("an erased signup is only its id", () => {
+    const event: OutboxEvent = { id: 9, type: "signup.invited", waitlistId: alpha, signupId: 999, createdAt: 0, payload: '{"from":"waiting","to":"invited"}' };
+    expect(eventBody(event, temp.db)).toEqual({ type: "signup.invited", timestamp: "1970-01-01T00:00:00.000Z", data: { waitlist_id: alpha, signup: { id: "999" } } });
+  });
+
+  it("queues one invitation email per signup.invited while the waitlist sends them, kept as not sent without SMTP", () => {
+    invite(alpha, "a1@example.com");
+    // The settings count when an event is fanned out (by the running sender, at once).
+    fanOutEvents({ limit: 10, emailConfigured: false }, temp.db);
+    updateInvitationEmail("cli", alpha, { enabled: true, subject: "Welcome to {{waitlist.name}}", body: "Hi {{email}} from {{input.company}}: {{waitlist.website}}" }, temp.db);
+    invite(alpha, "a2@example.com");
+    invite(beta, "b1@example.com");
+    fanOutEvents({ limit: 10, emailConfigured: false }, temp.db);
+    const emails = listDeliveries({ state: "not_sent" }, temp.db);
+    expect(emails.map((row) => [row.channel, row.target, row.lastError])).toEqual([["email", "a2@example.com", EMAIL_NOT_CONFIGURED]]);
+    expect(getDeliveryOrThrow(emails[0]!.id, temp.db)).toMatchObject({ subject: "Welcome to Alpha", body: "Hi a2@example.com from Acme: https://alpha.example/", nextAttemptAt: null });
+
+    invite(alpha, "a3@example.com");
+    fanOutEvents({ limit: 10, emailConfigured: true }, temp.db);
+    expect(listDeliveries({ state: "pending" }, temp.db).map((row) => [row.channel, row.target])).toEqual([["email", "a3@example.com"]]);
+  });
+});
+
+describe("claims and outcomes", () => {
+  let endpointId: string;
+  beforeEach(() => {
+    endpointId = addEndpoint("cli", { url: "https://all.example/hook" }, temp.db).id;
+    invite(alpha, "a1@example.com", "a2@example.com", "a3@example.com");
+    fanOutEvents({ limit: 10, emailConfigured: false, now: 1_000 }, temp.db);
+  });
+
+  it("claims at most the free slots, and a claim nobody finished is claimed again when its lease ends", () => {
+    const first = claimDue(endpointId, 2, 30_000, 2_000, temp.db);
+    expect(first.map((delivery) => [delivery.eventId, delivery.attempts, delivery.leaseUntil])).toEqual([
+      [1, 1, 32_000],
+      [2, 1, 32_000],
+    ]);
+    expect(claimDue(endpointId, 5, 30_000, 3_000, temp.db).map((delivery) => delivery.eventId)).toEqual([3]);
+    expect(claimDue(endpointId, 5, 30_000, 31_999, temp.db)).toEqual([]);
+    expect(claimDue(null, 5, 30_000, 31_999, temp.db)).toEqual([]);
+    // The sender crashed: both leases end, both are claimed again, each with its second attempt.
+    const again = claimDue(endpointId, 5, 30_000, 32_000, temp.db);
+    expect(again.map((delivery) => [delivery.eventId, delivery.attempts])).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
+    // The crashed claim's outcome comes too late: its lease is not the delivery's any more.
+    expect(recordOutcome(first[0]!, { kind: "sent", response: "200" }, { ...options, now: 40_000 }, temp.db)).toBe(false);
+    expect(recordOutcome(again[0]!, { kind: "sent", response: "204" }, { ...options, now: 40_000 }, temp.db)).toBe(true);
+    expect(getDeliveryOrThrow(again[0]!.id, temp.db)).toMatchObject({ state: "succeeded", lastResponse: "204", nextAttemptAt: null, attempts: 2 });
+  });
+
+  it("retries on the schedule, then fails; the endpoint is disabled once it has failed for too long", () => {
+    // The other two stay leased (a long lease) while the first goes through its schedule.
+    const [claim, , held] = claimDue(endpointId, 3, 1e9, 2_000, temp.db);
+    expect(recordOutcome(claim!, { kind: "failed", response: "500", error: "HTTP 500: down" }, { ...options, now: 3_000 }, temp.db)).toBe(true);
+    // random 0.5: no jitter, the schedule's first wait exactly.
+    expect(getDeliveryOrThrow(claim!.id, temp.db)).toMatchObject({ state: "pending", nextAttemptAt: new Date(4_000), lastResponse: "500", lastError: "HTTP 500: down" });
+    expect(listEndpoints(temp.db)[0]!.failingSince).toEqual(new Date(3_000));
+    expect(claimDue(endpointId, 5, 30_000, 3_999, temp.db).map((delivery) => delivery.id)).not.toContain(claim!.id);
+
+    const [second] = claimDue(endpointId, 1, 30_000, 4_000, temp.db);
+    expect(second).toMatchObject({ id: claim!.id, attempts: 2 });
+    recordOutcome(second!, { kind: "failed", error: "ECONNREFUSED" }, { ...options, now: 5_000 }, temp.db);
+    expect(getDeliveryOrThrow(claim!.id, temp.db)).toMatchObject({ state: "pending", nextAttemptAt: new Date(65_000), lastResponse: null });
+    const [third] = claimDue(endpointId, 1, 30_000, 65_000, temp.db);
+    recordOutcome(third!, { kind: "failed", error: "ECONNREFUSED" }, { ...options, now: 66_000 }, temp.db);
+    expect(getDeliveryOrThrow(claim!.id, temp.db)).toMatchObject({ state: "failed", attempts: 3, nextAttemptAt: null });
+
+    // Still failing ten minutes after the first failure: disabled, and what waited for it failed.
+    recordOutcome(held!, { kind: "failed", error: "timeout" }, { ...options, now: 3_000 + options.disableAfterMs }, temp.db);
+    const endpoint = listEndpoints(temp.db)[0]!;
+    expect(endpoint).toMatchObject({ enabled: false, disabledReason: expect.stringMatching(/^disabled automatically: every delivery failed since 1970-01-01T00:00:03.000Z \(last: timeout\)$/) });
+    expect(listDeliveries({ state: "pending" }, temp.db)).toEqual([]);
+    expect(() => resendDelivery("cli", claim!.id, temp.db)).toThrow(/disabled: enable it first/);
+  });
+
+  it("a success clears the endpoint's failure record; Resend sends a failed delivery again, audited", () => {
+    const [claim, other] = claimDue(endpointId, 2, 30_000, 2_000, temp.db);
+    recordOutcome(claim!, { kind: "failed", error: "x" }, { ...options, schedule: [], now: 3_000 }, temp.db);
+    expect(listEndpoints(temp.db)[0]!.failingSince).not.toBeNull();
+    recordOutcome(other!, { kind: "sent", response: "200" }, { ...options, now: 3_000 }, temp.db);
+    expect(listEndpoints(temp.db)[0]!.failingSince).toBeNull();
+
+    expect(getDeliveryOrThrow(claim!.id, temp.db).state).toBe("failed");
+    const resent = resendDelivery("cli", claim!.id, temp.db);
+    expect(resent).toMatchObject({ state: "pending", attempts: 0 });
+    expect(claimDue(endpointId, 5, 30_000, Date.now() + 1, temp.db).map((delivery) => delivery.id)).toContain(claim!.id);
+    expect(() => resendDelivery("cli", claim!.id, temp.db)).toThrow(/being sent right now/);
+    expect(listAudit({ action: "delivery.resend", limit: 5 }, temp.db).map((row) => row.target)).toEqual([String(claim!.id)]);
+  });
+
+  it("an endpoint that is back makes its deliveries waiting for a retry due at once", () => {
+    const [failing, succeeding] = claimDue(endpointId, 2, 30_000, 2_000, temp.db);
+    recordOutcome(failing!, { kind: "failed", error: "ECONNREFUSED" }, { ...options, now: 3_000 }, temp.db);
+    expect(getDeliveryOrThrow(failing!.id, temp.db).nextAttemptAt).toEqual(new Date(4_000));
+    recordOutcome(succeeding!, { kind: "sent", response: "200" }, { ...options, now: 3_500 }, temp.db);
+    expect(getDeliveryOrThrow(failing!.id, temp.db)).toMatchObject({ state: "pending", nextAttemptAt: new Date(3_500), attempts: 1 });
+  });
+
+  it("drops events past the retention period once nothing waits for them, with their deliveries", () => {
+    const claims = claimDue(endpointId, 3, 30_000, 2_000, temp.db);
+    for (const claim of claims.slice(0, 2)) recordOutcome(claim, { kind: "sent", response: "200" }, { ...options, now: 3_000 }, temp.db);
+    expect(pruneDelivered(1_000, Date.now() + 60_000, temp.db)).toBe(2);
+    expect(listDeliveries({}, temp.db).map((row) => row.eventId)).toEqual([3]);
+    expect(listEventFeed(alpha, {}, temp.db).items.map((item) => item.id)).toEqual(["evt_3"]);
+  });
+});
+
+describe("the sender's lease", () => {
+  it("is held by one holder at a time, renewed by it, taken over once it lapses or is released", () => {
+    expect(takeSenderLease("a", 10_000, 1_000, temp.db)).toBe(true);
+    expect(takeSenderLease("b", 10_000, 5_000, temp.db)).toBe(false);
+    expect(takeSenderLease("a", 10_000, 9_000, temp.db)).toBe(true);
+    expect(takeSenderLease("b", 10_000, 18_999, temp.db)).toBe(false);
+    expect(takeSenderLease("b", 10_000, 19_000, temp.db)).toBe(true);
+    expect(takeSenderLease("a", 10_000, 19_001, temp.db)).toBe(false);
+    releaseSenderLease("b", temp.db);
+    expect(takeSenderLease("a", 10_000, 19_002, temp.db)).toBe(true);
+  });
+});

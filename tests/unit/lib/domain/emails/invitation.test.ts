@@ -1,0 +1,64 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { listAudit } from "@/lib/domain/audit/log";
+import { DEFAULT_INVITATION_SUBJECT, getInvitationEmail, previewInvitation, renderTemplate, updateInvitationEmail } from "@/lib/domain/emails/invitation";
+import type { SignupRow } from "@/lib/domain/signups/row";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups } from "@/tests/support/insert-signups";
+import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
+
+const waitlist = { name: "Acme Beta", website: "https://acme.example" };
+const signup: SignupRow = {
+  id: 7,
+  email: "jane@example.com",
+  verified: true,
+  referral: false,
+  customInputs: [{ label: "company", value: "Acme" }, { label: "seats", value: 3 }, { other: "x" }],
+  createdAt: new Date(0),
+  status: "invited",
+  statusChangedAt: null,
+};
+
+describe("renderTemplate", () => {
+  it("fills every placeholder, with or without spaces inside the braces", () => {
+    expect(renderTemplate("{{email}} / {{ waitlist.name }} / {{waitlist.website}} / {{input.company}} / {{input.seats}} / [{{input.missing}}]", waitlist, signup)).toBe(
+      "jane@example.com / Acme Beta / https://acme.example / Acme / 3 / []",
+    );
+  });
+
+  it("does not read placeholders inside the values it puts in", () => {
+    expect(renderTemplate("{{input.company}}", waitlist, { ...signup, customInputs: [{ label: "company", value: "{{email}}" }] })).toBe("{{email}}");
+  });
+});
+
+describe("invitation email settings", () => {
+  let temp: TempDatabase;
+  let waitlistId: string;
+  beforeEach(() => {
+    temp = tempDatabase();
+    waitlistId = createWaitlist(waitlist, temp.db).id;
+    insertSignups(waitlistId, [{ email: "jane@example.com", verified: true, referral: false, customInputs: '[{"label":"company","value":"Acme"}]' }], temp.db);
+  });
+  afterEach(() => temp.close());
+
+  it("are off with the default template until saved; saving is audited once per change", () => {
+    expect(getInvitationEmail(waitlistId, temp.db)).toMatchObject({ enabled: false, subject: DEFAULT_INVITATION_SUBJECT });
+    updateInvitationEmail("cli", waitlistId, { enabled: true, subject: "Hi from {{waitlist.name}}" }, temp.db);
+    updateInvitationEmail("cli", waitlistId, { enabled: true }, temp.db);
+    expect(getInvitationEmail(waitlistId, temp.db)).toMatchObject({ enabled: true, subject: "Hi from {{waitlist.name}}" });
+    expect(listAudit({ action: "waitlist.invitation_email", limit: 5 }, temp.db).map((row) => row.summary)).toEqual(["invitation emails on; subject changed"]);
+  });
+
+  it("refuse an unknown placeholder, an empty body and a subject on two lines", () => {
+    expect(() => updateInvitationEmail("cli", waitlistId, { body: "Hello {{name}}" }, temp.db)).toThrow(/unknown placeholder \{\{name\}\}/);
+    expect(() => updateInvitationEmail("cli", waitlistId, { body: "  " }, temp.db)).toThrow(/must not be empty/);
+    expect(() => updateInvitationEmail("cli", waitlistId, { subject: "a\nb" }, temp.db)).toThrow(/one line/);
+    expect(listAudit({ limit: 5 }, temp.db).filter((row) => row.action === "waitlist.invitation_email")).toEqual([]);
+  });
+
+  it("preview a real signup with the saved template or a draft", () => {
+    const id = String(temp.db.$client.prepare("SELECT id FROM signups").pluck().get());
+    expect(previewInvitation(waitlistId, id, {}, temp.db)).toEqual({ to: "jane@example.com", subject: "You're invited to Acme Beta", text: expect.stringContaining("https://acme.example") });
+    expect(previewInvitation(waitlistId, id, { subject: "For {{input.company}}", body: "{{email}}" }, temp.db)).toEqual({ to: "jane@example.com", subject: "For Acme", text: "jane@example.com" });
+    expect(() => previewInvitation(waitlistId, "999", {}, temp.db)).toThrow(/has no signup 999/);
+  });
+});
