@@ -59,7 +59,9 @@ export function filesHolding(folder: string, text: string): string[] {
 
 /** The signups of a waitlist, the audit entries of imports into it, and integrity_check, read from the file. */
 export function databaseState(path: string, waitlistId: string) {
-  const sqlite = new Database(path, { readonly: true });
+  // Read-write, though it only reads: a read-only connection cannot open a WAL database whose -shm
+  // file another process is re-creating at that moment (SQLITE_CANTOPEN, seen under load).
+  const sqlite = new Database(path, { fileMustExist: true });
   try {
     return {
       signups: (sqlite.prepare("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?").get(waitlistId) as { n: number }).n,
