@@ -27,7 +27,13 @@ export default async function WaitlistHeaderLayout({ params, children }: { param
           </span>
         </div>
         {sessionIsAdmin(session) ? (
-          <div className="flex gap-2 sm:ml-auto">
+          <div className="flex flex-wrap gap-2 sm:ml-auto">
+            <Link href={`/waitlists/${waitlist.id}/deliveries`} className={buttonClass}>
+              Deliveries
+            </Link>
+            <Link href={`/waitlists/${waitlist.id}/email`} className={buttonClass}>
+              Invitation email
+            </Link>
             <Link href={`/waitlists/${waitlist.id}/import`} className={buttonClass}>
               Import…
             </Link>
