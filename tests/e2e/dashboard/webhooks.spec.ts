@@ -72,7 +72,7 @@ test("an admin adds an endpoint, sees its secret once, invites signups and sees 
 
     await eventually("three signed deliveries", () => receiver.ids().size === 3, 30_000);
     expect(receiver.received.every((each) => each.signatureValid && each.body.type === "signup.invited")).toBe(true);
-    expect(new Set(receiver.received.map((each) => (each.body.data as { email?: string }).email))).toEqual(new Set(emails));
+    expect(new Set(receiver.received.map((each) => (each.body.data as { signup: { email: string } }).signup.email))).toEqual(new Set(emails));
 
     await page.getByRole("link", { name: "Deliveries", exact: true }).click();
     await expect(page).toHaveURL(`/waitlists/${waitlist.id}/deliveries`);
@@ -83,7 +83,7 @@ test("an admin adds an endpoint, sees its secret once, invites signups and sees 
     // The filters are in the URL.
     await page.getByLabel("State").selectOption("failed");
     await page.getByRole("button", { name: "Filter" }).click();
-    await expect(page).toHaveURL(`/waitlists/${waitlist.id}/deliveries?state=failed`);
+    await expect(page).toHaveURL(`/waitlists/${waitlist.id}/deliveries?state=failed&type=`);
     await expect(page.getByText("No deliveries match these filters.")).toBeVisible();
 
     // Rotating shows a new secret once; later deliveries are signed with it.
@@ -153,7 +153,7 @@ test("a failing endpoint shows its attempts and error; disabled, Resend is refus
     await page.goto(`/deliveries?endpoint=${endpoint.id}&state=failed`);
     const id = (await row.getAttribute("data-delivery-id"))!;
     await row.getByRole("button", { name: `Resend delivery ${id}` }).click();
-    await expect(page).toHaveURL(`/deliveries?endpoint=${endpoint.id}&state=failed&done=resent`);
+    await expect(page).toHaveURL(`/deliveries?state=failed&endpoint=${endpoint.id}&done=resent`);
     await expect(page.getByTestId("done-notice")).toContainText("Delivery queued again");
     await eventually("the resent delivery", () => receiver.received.slice(before).some((each) => each.signatureValid), 30_000);
     await page.goto(`/deliveries?endpoint=${endpoint.id}`);
