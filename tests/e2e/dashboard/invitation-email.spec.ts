@@ -36,7 +36,7 @@ test("an admin edits the template, previews it against a signup, saves it; an un
   await expect(page.getByTestId("email-preview")).toContainText("Preview of the edited template");
   await expect(page.getByTestId("preview-to")).toHaveText(`older.${tag}@example.com`);
   await expect(page.getByTestId("preview-subject")).toHaveText(`Welcome, older.${tag}@example.com`);
-  await expect(page.getByTestId("preview-text")).toHaveText(`Hello from ${waitlist.name}.\nYour company: Initech.\nhttps://email.example`);
+  await expect(page.getByTestId("preview-text")).toHaveText(`Hello from ${waitlist.name}.\nYour company: Initech.\n${waitlist.website}`);
   // Nothing saved by a preview.
   expect(getInvitationEmail(waitlist.id)).toMatchObject({ enabled: false, subject: "You're invited to {{waitlist.name}}" });
 
@@ -51,7 +51,7 @@ test("an admin edits the template, previews it against a signup, saves it; an un
   });
   expect(listAudit({ action: "waitlist.invitation_email", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: waitlist.id, summary: "invitation emails on; subject changed; body changed" });
   await expect(page.getByLabel("Send an invitation email to each signup invited")).toBeChecked();
-  await expect(page.getByTestId("preview-text")).toHaveText(`Hello from ${waitlist.name}.\nYour company: Acme.\nhttps://email.example`);
+  await expect(page.getByTestId("preview-text")).toHaveText(`Hello from ${waitlist.name}.\nYour company: Acme.\n${waitlist.website}`);
 
   // An unknown placeholder: the preview says which, and saving is a 400 that names it.
   await page.getByLabel("Subject").fill("Hi {{first_name}}");
