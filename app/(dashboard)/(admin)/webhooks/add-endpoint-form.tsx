@@ -34,10 +34,10 @@ export function AddEndpointForm({ eventTypes }: { eventTypes: readonly string[] 
         <fieldset>
           <legend className="text-sm font-medium">Event types</legend>
           <p className={`text-xs ${mutedText}`}>None checked: every type, including those added later.</p>
-          <div className="mt-1 grid gap-1 sm:grid-cols-2">
+          <div className="mt-2 grid gap-x-4 gap-y-2 sm:grid-cols-2">
             {eventTypes.map((type) => (
               <label key={type} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" name="events" value={type} />
+                <input type="checkbox" name="events" value={type} className="size-4 accent-blue-700" />
                 <code className="font-mono text-xs">{type}</code>
               </label>
             ))}

@@ -32,11 +32,11 @@ export default async function WebhooksPage({ searchParams }: Props) {
       <h1 className="mt-1 text-2xl font-semibold">Webhook endpoints</h1>
       <p className={`mt-1 text-sm ${mutedText}`}>
         Each event (a signup invited, rejected, …) is posted to every enabled endpoint that wants it, signed like Standard Webhooks, and retried for about a day. See{" "}
-        <Link href="/docs/webhooks" className={linkClass}>
+        <Link href="/docs/webhooks" className={`${linkClass} underline`}>
           Webhooks
         </Link>{" "}
         for verifying signatures, and{" "}
-        <Link href="/deliveries" className={linkClass}>
+        <Link href="/deliveries" className={`${linkClass} underline`}>
           the delivery log
         </Link>{" "}
         for what was sent. The CLI does the same: <code>webhooks …</code>.

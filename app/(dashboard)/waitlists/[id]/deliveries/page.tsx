@@ -22,11 +22,11 @@ export default async function WaitlistDeliveriesPage({ params, searchParams }: P
       <h1 className="mt-1 break-words text-2xl font-semibold">Deliveries of {waitlist.name}</h1>
       <p className={`mt-1 text-sm ${mutedText}`}>
         The webhook posts and invitation emails of this waitlist&apos;s events, newest first. Endpoints are set on{" "}
-        <Link href="/webhooks" className={linkClass}>
+        <Link href="/webhooks" className={`${linkClass} underline`}>
           Webhook endpoints
         </Link>
         , the email on{" "}
-        <Link href={`/waitlists/${waitlist.id}/email`} className={linkClass}>
+        <Link href={`/waitlists/${waitlist.id}/email`} className={`${linkClass} underline`}>
           Invitation email
         </Link>
         .

@@ -57,7 +57,7 @@ export default async function InvitationEmailPage({ params, searchParams }: Prop
       <h1 className="mt-1 break-words text-2xl font-semibold">Invitation email of {waitlist.name}</h1>
       <p className={`mt-1 max-w-2xl text-sm ${mutedText}`}>
         When it is on, each signup invited gets one email from this template, sent with the webhooks and shown in{" "}
-        <Link href={`/waitlists/${waitlist.id}/deliveries`} className={linkClass}>
+        <Link href={`/waitlists/${waitlist.id}/deliveries`} className={`${linkClass} underline`}>
           the delivery log
         </Link>
         . The CLI does the same: <code>emails show|set|preview</code>.
