@@ -21,6 +21,11 @@ function fixture(count: number) {
   return { waitlist, emails };
 }
 
+/** Waits until React has hydrated the page's forms, so that a server action's form submits through its fetch. */
+async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => Object.keys(document.querySelector("[data-testid=send-test-result]") ?? {}).some((key) => key.startsWith("__reactProps")));
+}
+
 const rows = (page: Page) => page.getByTestId("deliveries-table").locator("tbody tr");
 
 /** Reloads the log until `check` holds for its rows (the sender runs on its own clock). */
@@ -86,6 +91,14 @@ test("an admin adds an endpoint, sees its secret once, invites signups and sees 
     await expect(page).toHaveURL(`/waitlists/${waitlist.id}/deliveries?state=failed&type=`);
     await expect(page.getByText("No deliveries match these filters.")).toBeVisible();
 
+    // Send test posts a signed webhook.test at once and says what came back (nothing is recorded).
+    await page.goto("/webhooks");
+    await waitForHydration(page);
+    await page.getByRole("button", { name: `Send a test event to ${receiver.url}` }).click();
+    await expect(page.locator(`tr[data-endpoint-id="${endpoint.id}"]`).getByTestId("send-test-result")).toHaveText("Test event delivered: HTTP 200.");
+    expect(receiver.received.filter((each) => each.body.type === "webhook.test").map((each) => each.signatureValid)).toEqual([true]);
+    expect(listDeliveries({ endpoint: endpoint.id })).toHaveLength(3);
+
     // Rotating shows a new secret once; later deliveries are signed with it.
     await page.goto(`/webhooks/${endpoint.id}/rotate`);
     await page.waitForFunction(() => Object.keys(document.querySelector("form input[name=id]") ?? {}).some((key) => key.startsWith("__reactProps")));
@@ -132,6 +145,11 @@ test("a failing endpoint shows its attempts and error; disabled, Resend is refus
     await expect(row.getByTestId("delivery-response")).toContainText("HTTP 500");
     await expect(row.locator("td").nth(6)).not.toHaveText("—");
     expect(receiver.received.every((each) => each.signatureValid)).toBe(true);
+
+    await page.goto("/webhooks");
+    await waitForHydration(page);
+    await page.getByRole("button", { name: `Send a test event to ${receiver.url}` }).click();
+    await expect(page.locator(`tr[data-endpoint-id="${endpoint.id}"]`).getByTestId("send-test-result")).toHaveText("Test event not delivered: HTTP 500: receiver says no");
 
     // Disabled by hand: its waiting delivery fails, the log says why, and Resend is refused until it is enabled.
     await page.goto("/webhooks");

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { formatDateTime } from "@/components/format";
 import { buttonClass, cardClass, dangerLinkClass, linkClass, mutedText } from "@/components/styles";
 import type { EndpointView } from "@/lib/domain/webhooks/endpoints";
+import { SendTestButton } from "./send-test-button";
 
 const when = (date: Date | null) => (date ? `${formatDateTime(date)} UTC` : "—");
 
@@ -57,6 +58,7 @@ export function EndpointsTable({ endpoints, waitlistNames }: { endpoints: Endpoi
                       {endpoint.enabled ? "Disable" : "Enable"}
                     </button>
                   </form>
+                  <SendTestButton id={endpoint.id} url={endpoint.url} />
                   <Link href={`/deliveries?endpoint=${endpoint.id}`} prefetch={false} className={`${buttonClass} px-2 py-1 text-xs`} aria-label={`Deliveries to ${endpoint.url}`}>
                     Deliveries
                   </Link>
