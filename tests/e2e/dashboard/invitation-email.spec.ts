@@ -64,4 +64,9 @@ test("an admin edits the template, previews it against a signup, saves it; an un
   // An unknown signup id is said so.
   await page.goto(`/waitlists/${waitlist.id}/email?signup=999999999`);
   await expect(page.getByTestId("preview-error")).toHaveText("This waitlist has no signup with the id 999999999.");
+  // A waitlist without signups has nothing to preview, and says so.
+  const empty = createWaitlist({ name: unique("Empty email list"), website: "https://empty.example" });
+  await page.goto(`/waitlists/${empty.id}/email`);
+  await expect(page.getByText("This waitlist has no signup yet to preview against.")).toBeVisible();
+  await expect(page.getByTestId("email-preview")).toHaveCount(0);
 });

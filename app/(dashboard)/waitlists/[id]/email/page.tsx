@@ -27,7 +27,7 @@ const text = (value: string | string[] | undefined) => (typeof value === "string
 /** The email `signup` (or the newest signup) would get, with the draft when there is one; or why there is none. */
 function preview(waitlistId: string, signup: string | undefined, draft: InvitationEmailInput | undefined) {
   const target = signup?.trim() || listSignupRows({ scope: { waitlistId }, offset: 0, limit: 1 }).map((row) => signupPublicId(row.id))[0];
-  if (target === undefined) return { error: "This waitlist has no signup yet to preview against." };
+  if (target === undefined) return { note: "This waitlist has no signup yet to preview against." };
   try {
     return { email: previewInvitation(waitlistId, target, draft), signup: target };
   } catch (error) {
@@ -121,6 +121,8 @@ export default async function InvitationEmailPage({ params, searchParams }: Prop
       </form>
       {shown.email ? (
         <EmailPreview email={shown.email} draft={draft !== undefined} />
+      ) : shown.note ? (
+        <p className={`mt-6 text-sm ${mutedText}`}>{shown.note}</p>
       ) : (
         <p role="alert" data-testid="preview-error" className="mt-6 max-w-2xl rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
           {shown.error}
