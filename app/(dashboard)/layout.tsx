@@ -8,6 +8,7 @@ import { ViewOnlyBadge } from "./view-only-badge";
 // Pages only admins see (a view session gets a 404 there), so only admins get the links.
 const ADMIN_LINKS = [
   ["/keys", "API keys"],
+  ["/webhooks", "Webhooks"],
   ["/audit", "Audit log"],
 ] as const;
 

@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { DOCS_PAGES } from "@/app/docs/(guide)/pages";
 import { listSignupRows } from "@/lib/domain/signups/queries";
+import { applyStatusAction } from "@/lib/domain/signups/transitions";
+import { addEndpoint, disableEndpoint } from "@/lib/domain/webhooks/endpoints";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { expectNoAxeViolations, settled, SWEEP_TAGS } from "../support/axe";
 import { createFixtureWaitlist, createKey, signIn, unique } from "../support/support";
@@ -129,7 +131,15 @@ const sweep: { name: string; path: () => string; roles: readonly Role[] | "signe
 let emptyPath = "";
 let signupErasePath = "";
 let findErasePath = "";
+let deliveriesPath = "";
+let endpointId = "";
 test.beforeAll(() => {
+  // Issue 23's pages with something in them: a failing endpoint with deliveries, and a disabled one.
+  const { waitlist: delivered, signups } = createFixtureWaitlist(3, unique("Delivered list"));
+  deliveriesPath = `/waitlists/${delivered.id}`;
+  endpointId = addEndpoint("cli", { url: "http://127.0.0.1:9/sweep", waitlist: delivered.id }).id;
+  disableEndpoint("cli", addEndpoint("cli", { url: "https://hooks.example/sweep", waitlist: delivered.id }).id);
+  applyStatusAction("cli", { action: "invite", selection: { waitlistId: delivered.id, emails: signups.map((signup) => signup.email) } });
   emptyPath = `/waitlists/${createWaitlist({ name: unique("Empty list"), website: "https://empty.example" }).id}`;
   signupErasePath = `${signupPath}/erase`;
   findErasePath = `/find/erase?email=${encodeURIComponent(listSignupRows({ scope: { waitlistId: waitlistPath.split("/")[2]! }, offset: 1, limit: 1 })[0]!.email)}`;
@@ -155,6 +165,12 @@ sweep.push(
   { name: "keys", path: () => "/keys", roles: ADMIN },
   { name: "revoke key", path: () => `/keys/${createKey().id}/revoke`, roles: ADMIN },
   { name: "audit", path: () => "/audit", roles: ADMIN },
+  { name: "webhooks", path: () => "/webhooks", roles: ADMIN },
+  { name: "rotate webhook secret", path: () => `/webhooks/${endpointId}/rotate`, roles: ADMIN },
+  { name: "remove webhook", path: () => `/webhooks/${endpointId}/remove`, roles: ADMIN },
+  { name: "delivery log", path: () => "/deliveries", roles: ADMIN },
+  { name: "waitlist deliveries", path: () => `${deliveriesPath}/deliveries`, roles: ADMIN },
+  { name: "invitation email", path: () => `${deliveriesPath}/email`, roles: ADMIN },
   { name: "admin page for a viewer (404)", path: () => "/keys", roles: ["viewer"] },
   { name: "not found", path: () => "/waitlists/00000000-0000-4000-8000-000000000000", roles: BOTH },
   ...DOCS_PAGES.map(([href, label]) => ({ name: `docs: ${label}`, path: () => href, roles: BOTH })),

@@ -21,9 +21,14 @@ export function AuditTarget({ kind, target, name }: { kind: AuditTargetKind; tar
     );
   }
   if (kind === "webhook" || kind === "delivery") {
+    // An endpoint's row on /webhooks; a delivery as the first row of the log's page that starts at it.
+    const logHref = kind === "webhook" ? `/webhooks#endpoint-${target}` : `/deliveries?before=${Number(target) + 1}`;
     return (
-      <span className="whitespace-nowrap">
-        {kind === "webhook" ? "webhook endpoint" : "delivery"} <ShortId value={target} />
+      <span className="inline-flex flex-wrap items-baseline gap-x-1.5">
+        <Link href={logHref} prefetch={false} className={linkClass}>
+          {kind === "webhook" ? "webhook endpoint" : "delivery"}
+        </Link>
+        <ShortId value={target} />
       </span>
     );
   }

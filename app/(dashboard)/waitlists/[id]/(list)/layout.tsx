@@ -27,7 +27,16 @@ export default async function WaitlistHeaderLayout({ params, children }: { param
           </span>
         </div>
         {sessionIsAdmin(session) ? (
-          <div className="flex gap-2 sm:ml-auto">
+          <div className="flex gap-2 whitespace-nowrap max-sm:-my-1 max-sm:w-full max-sm:overflow-x-auto max-sm:py-1 sm:ml-auto">
+            {/* One line on a phone (short labels; it scrolls sideways if it must). */}
+            <Link href={`/waitlists/${waitlist.id}/deliveries`} className={buttonClass}>
+              <span className="sm:hidden">Log</span>
+              <span className="max-sm:hidden">Deliveries</span>
+            </Link>
+            <Link href={`/waitlists/${waitlist.id}/email`} className={buttonClass}>
+              <span className="sm:hidden">Invitation</span>
+              <span className="max-sm:hidden">Invitation email</span>
+            </Link>
             <Link href={`/waitlists/${waitlist.id}/import`} className={buttonClass}>
               Import…
             </Link>

@@ -1,0 +1,133 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { z } from "zod";
+import { DoneNotice } from "@/components/done-notice";
+import { buttonClass, inputClass, linkClass, mutedText, primaryButtonClass } from "@/components/styles";
+import { env } from "@/lib/core/env";
+import { AppError } from "@/lib/core/errors";
+import { invalidFormMessage } from "@/lib/dashboard/admin-post";
+import { requireAdminSession } from "@/lib/dashboard/auth";
+import { getInvitationEmail, previewInvitation, type InvitationEmailInput } from "@/lib/domain/emails/invitation";
+import { signupPublicId } from "@/lib/domain/signups/id";
+import { listSignupRows } from "@/lib/domain/signups/queries";
+import { Breadcrumb } from "../breadcrumb";
+import { findWaitlist } from "../find-waitlist";
+import { EmailPreview } from "./email-preview";
+
+export const metadata: Metadata = { title: "Invitation email" };
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const DONE = { saved: "Invitation email saved: it applies to signups invited from now on." };
+const PLACEHOLDERS = ["{{email}}", "{{waitlist.name}}", "{{waitlist.website}}", "{{input.<label>}}"];
+
+const text = (value: string | string[] | undefined) => (typeof value === "string" ? value : undefined);
+
+/** The email `signup` (or the newest signup) would get, with the draft when there is one; or why there is none. */
+function preview(waitlistId: string, signup: string | undefined, draft: InvitationEmailInput | undefined) {
+  const target = signup?.trim() || listSignupRows({ scope: { waitlistId }, offset: 0, limit: 1 }).map((row) => signupPublicId(row.id))[0];
+  if (target === undefined) return { note: "This waitlist has no signup yet to preview against." };
+  try {
+    return { email: previewInvitation(waitlistId, target, draft), signup: target };
+  } catch (error) {
+    if (error instanceof z.ZodError) return { error: invalidFormMessage(error).replace(" Nothing was changed.", "") };
+    if (error instanceof AppError && error.code === "not_found") return { error: `This waitlist has no signup with the id ${target}.` };
+    throw error;
+  }
+}
+
+// A waitlist's invitation email: on/off, the template, and a preview against a real signup, of the saved or the edited template (admins only).
+export default async function InvitationEmailPage({ params, searchParams }: Props) {
+  await requireAdminSession();
+  const waitlist = findWaitlist((await params).id);
+  if (!waitlist) notFound();
+  const query = await searchParams;
+  const saved = getInvitationEmail(waitlist.id);
+  // "Preview" submits the editor as a GET to this page: its fields are the draft.
+  const subject = text(query.subject);
+  const body = text(query.body);
+  const draft = subject !== undefined || body !== undefined ? { subject, body: body?.replace(/\r\n/g, "\n") } : undefined;
+  const enabled = draft ? query.enabled === "true" : saved.enabled;
+  const shown = preview(waitlist.id, text(query.signup), draft);
+  const configured = env().SMTP_URL !== undefined;
+  return (
+    <>
+      <Breadcrumb waitlist={waitlist} />
+      <h1 className="mt-1 break-words text-2xl font-semibold">Invitation email of {waitlist.name}</h1>
+      <p className={`mt-1 max-w-2xl text-sm ${mutedText}`}>
+        When it is on, each signup invited gets one email from this template, sent with the webhooks and shown in{" "}
+        <Link href={`/waitlists/${waitlist.id}/deliveries`} className={`${linkClass} underline`}>
+          the delivery log
+        </Link>
+        . The CLI does the same: <code>emails show|set|preview</code>.
+      </p>
+      <DoneNotice done={query.done} messages={DONE} />
+      {configured ? null : (
+        <div role="note" data-testid="smtp-unset" className="mt-4 max-w-2xl rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50">
+          Email is not configured: each invitation email is rendered and kept in the log as “not sent: email is not configured”. To send them, set <code>SMTP_URL</code> (such as <code>smtps://user:password@smtp.example.com:465</code>) and <code>MAIL_FROM</code>, and restart the server: see{" "}
+          <Link href="/docs/configuration" className="underline">
+            Configuration
+          </Link>
+          .
+        </div>
+      )}
+      <form method="post" action={`/waitlists/${waitlist.id}/email/save`} className="mt-6 grid max-w-2xl gap-4">
+        <label className="flex items-center gap-2 text-sm font-medium">
+          <input type="checkbox" name="enabled" value="true" defaultChecked={enabled} />
+          Send an invitation email to each signup invited
+        </label>
+        <p id="placeholders-hint" className={`text-sm ${mutedText}`}>
+          Placeholders: {PLACEHOLDERS.map((name, index) => (
+            <span key={name}>
+              {index > 0 ? ", " : null}
+              <code>{name}</code>
+            </span>
+          ))}{" "}
+          (a custom input by its label, empty when the signup has none).
+        </p>
+        <div>
+          <label htmlFor="email-subject" className="text-sm font-medium">
+            Subject
+          </label>
+          <input id="email-subject" name="subject" required maxLength={200} defaultValue={subject ?? saved.subject} aria-describedby="placeholders-hint" autoComplete="off" className={`${inputClass} mt-1 w-full`} />
+        </div>
+        <div>
+          <label htmlFor="email-body" className="text-sm font-medium">
+            Body (plain text)
+          </label>
+          <textarea id="email-body" name="body" required rows={10} maxLength={20_000} defaultValue={draft?.body ?? saved.body} aria-describedby="placeholders-hint" className={`${inputClass} mt-1 w-full font-mono`} />
+        </div>
+        <div>
+          <label htmlFor="email-signup" className="text-sm font-medium">
+            Preview for signup id
+          </label>
+          <p id="email-signup-hint" className={`text-xs ${mutedText}`}>
+            Empty: the newest signup.
+          </p>
+          <input id="email-signup" name="signup" maxLength={20} inputMode="numeric" defaultValue={text(query.signup) ?? ""} aria-describedby="email-signup-hint" autoComplete="off" className={`${inputClass} mt-1 w-40`} />
+        </div>
+        <div className="flex flex-wrap items-center gap-3">
+          <button type="submit" className={primaryButtonClass}>
+            Save
+          </button>
+          <button type="submit" formMethod="get" formAction={`/waitlists/${waitlist.id}/email`} formNoValidate className={buttonClass}>
+            Preview
+          </button>
+          <Link href={`/waitlists/${waitlist.id}`} className={`${linkClass} text-sm`}>
+            Cancel
+          </Link>
+        </div>
+      </form>
+      {shown.email ? (
+        <EmailPreview email={shown.email} draft={draft !== undefined} />
+      ) : shown.note ? (
+        <p className={`mt-6 text-sm ${mutedText}`}>{shown.note}</p>
+      ) : (
+        <p role="alert" data-testid="preview-error" className="mt-6 max-w-2xl rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+          {shown.error}
+        </p>
+      )}
+    </>
+  );
+}
