@@ -103,11 +103,12 @@ export function scopeWhere(shape: ScopeShape): SQL | undefined {
 }
 
 /**
- * For a walk of the list (`order`) that stops at a cap: newest first. Lists are drained oldest first,
- * so a filter on `waiting` matches at once among the newest signups, where walking from the oldest
- * would first pass every signup already let in (a million, on a drained list of ten). Free: the
- * list's index reads as well backwards.
+ * For a walk of the list (`order`) under a status filter that stops at a cap: newest first. Lists are
+ * drained oldest first, so `waiting` matches at once among the newest signups, where walking from
+ * the oldest would first pass every signup already let in (a million, on a drained list of ten).
+ * Only then: without a status filter the walk in the index's own order is the cheaper one (a search
+ * within a month's range counted to its cap in 8.5 ms that way, 29 ms newest first).
  */
 export function newestFirst(shape: ScopeShape): SQL {
-  return shape.access === "order" ? sql` order by ${signups.createdAt} desc, ${signups.id} desc` : sql``;
+  return shape.access === "order" && shape.filters.includes("status") ? sql` order by ${signups.createdAt} desc, ${signups.id} desc` : sql``;
 }
