@@ -8,11 +8,15 @@ import type { NewSignup } from "@/lib/domain/signups/queries";
  * their own. Returns how many went in (an email the waitlist has already is skipped).
  */
 export function insertSignups(waitlistId: string, signups: Iterable<NewSignup>, db: AppDatabase = getDb(), createdAt = Date.now()): number {
-  return db.$client.transaction(() => {
-    const bulk = startBulkInsert(waitlistId, db);
-    let inserted = 0;
-    for (const signup of signups) if (bulk.add(signup, createdAt)) inserted++;
-    bulk.finish();
-    return inserted;
-  })();
+  // IMMEDIATE, as the import's own: a deferred transaction that reads first cannot become a writer
+  // once another connection (a live server's delivery sender) has committed meanwhile (SQLITE_BUSY).
+  return db.$client
+    .transaction(() => {
+      const bulk = startBulkInsert(waitlistId, db);
+      let inserted = 0;
+      for (const signup of signups) if (bulk.add(signup, createdAt)) inserted++;
+      bulk.finish();
+      return inserted;
+    })
+    .immediate();
 }
