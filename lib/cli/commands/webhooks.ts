@@ -1,8 +1,6 @@
-import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
-import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
-import { postWebhook } from "@/lib/delivery/webhook-post";
+import { sendTestEvent } from "@/lib/delivery/send-test";
 import { CLI_ACTOR } from "@/lib/domain/audit/log";
 import { deliveryQuerySchema, listDeliveries, resendDelivery, type DeliveryView } from "@/lib/domain/deliveries/queries";
 import { EVENT_TYPES } from "@/lib/domain/events";
@@ -168,10 +166,7 @@ export function registerWebhookCommands(program: Command): void {
     .option("--json", "print one JSON object to stdout")
     .action(async (id: string, options: JsonOption) => {
       const endpoint = getEndpointOrThrow(id);
-      const { DELIVERY_TIMEOUT, WEBHOOK_ALLOW_PRIVATE } = env();
-      const messageId = `evt_test_${randomUUID()}`;
-      const body = JSON.stringify({ type: "webhook.test", timestamp: new Date().toISOString(), data: { endpoint_id: endpoint.id } });
-      const outcome = await postWebhook({ url: endpoint.url, secret: endpoint.secret, messageId, body, timeoutMs: DELIVERY_TIMEOUT, allowPrivate: WEBHOOK_ALLOW_PRIVATE });
+      const { messageId, outcome } = await sendTestEvent(endpoint);
       if (outcome.kind !== "sent") throw new AppError("unprocessable", `the test event was not delivered to ${endpoint.url}: ${outcome.error}`);
       emit(options, { id: endpoint.id, url: endpoint.url, webhook_id: messageId, delivered: true, response: outcome.response }, () => `Delivered a test event (${messageId}) to ${endpoint.url}: HTTP ${outcome.response}.`);
     });

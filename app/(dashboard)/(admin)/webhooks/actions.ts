@@ -1,11 +1,9 @@
 "use server";
 
-import { randomUUID } from "node:crypto";
 import { headers } from "next/headers";
 import { revalidatePath } from "next/cache";
-import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
-import { postWebhook } from "@/lib/delivery/webhook-post";
+import { sendTestEvent } from "@/lib/delivery/send-test";
 import { auditActorOf, invalidFormMessage, notAdminRefusal, refusedWriteMessage, sentence } from "@/lib/dashboard/admin-post";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import type { DashboardSession } from "@/lib/domain/sessions";
@@ -75,10 +73,7 @@ export interface TestState {
 export async function sendWebhookTest(_previous: TestState, form: FormData): Promise<TestState> {
   return asAdmin<TestState>(async () => {
     const endpoint = getEndpointOrThrow(z.uuid().parse(text(form, "id")?.trim()));
-    const { DELIVERY_TIMEOUT, WEBHOOK_ALLOW_PRIVATE } = env();
-    const messageId = `evt_test_${randomUUID()}`;
-    const body = JSON.stringify({ type: "webhook.test", timestamp: new Date().toISOString(), data: { endpoint_id: endpoint.id } });
-    const outcome = await postWebhook({ url: endpoint.url, secret: endpoint.secret, messageId, body, timeoutMs: DELIVERY_TIMEOUT, allowPrivate: WEBHOOK_ALLOW_PRIVATE });
+    const { outcome } = await sendTestEvent(endpoint);
     return outcome.kind === "sent"
       ? { result: { delivered: true, message: `Test event delivered: HTTP ${outcome.response}.` } }
       : { result: { delivered: false, message: `Test event not delivered: ${outcome.error}` } };
