@@ -44,8 +44,9 @@ describe("writes while another process holds the write lock", () => {
     const session = await startSession(id, temp.db);
     clearInterval(ticker);
     expect(performance.now() - started).toBeGreaterThanOrEqual(250);
-    // The process kept running timers while it waited.
-    expect(ticks).toBeGreaterThanOrEqual(10);
+    // The process kept running timers while it waited (a blocking wait lets none run: 0). Not 30: on a
+    // loaded machine a 10 ms timer fires far less often.
+    expect(ticks).toBeGreaterThanOrEqual(3);
     expect(getSessionFromToken(session.token, temp.db)?.key.id).toBe(id);
   });
 
