@@ -19,8 +19,8 @@ const PAIR_COLUMNS = 7;
  */
 const BULK_CACHE_KIB = 64 * 1024;
 
-/** The triggers that derive from each row inserted by plain SQL (migration 0003), which a bulk insert does itself. */
-const INSERT_TRIGGERS = ["signups_derive_after_insert", "signup_inputs_count_after_insert"];
+/** The triggers that derive from each row inserted by plain SQL (migrations 0003 and 0012), which a bulk insert does itself. */
+const INSERT_TRIGGERS = ["signups_derive_after_insert", "signup_inputs_count_after_insert", "signup_input_status_counts_after_insert"];
 
 function statements(db: AppDatabase) {
   return preparedOnce(db, "bulk-insert.statements", () => {
@@ -45,6 +45,10 @@ function statements(db: AppDatabase) {
       ),
       pairCount: sqlite.prepare<[string, string, string, number, number, number]>(
         `INSERT INTO signup_input_counts (waitlist_id, label, value, verified, referral, count) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET count = count + excluded.count`,
+      ),
+      pairStatusCount: sqlite.prepare<[string, string, string, string, number, number, number]>(
+        `INSERT INTO signup_input_status_counts (waitlist_id, label, value, status, verified, referral, count) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT DO UPDATE SET count = count + excluded.count`,
       ),
       search: sqlite.prepare<{ after: number }>("INSERT INTO signup_email_search (rowid, email) SELECT id, email FROM signups WHERE id > @after"),
@@ -82,9 +86,11 @@ export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert
   // Negative: KiB; positive: pages.
   const cacheKib = cacheSize < 0 ? -cacheSize : (cacheSize * (sqlite.pragma("page_size", { simple: true }) as number)) / 1024;
   if (cacheKib < BULK_CACHE_KIB) sqlite.pragma(`cache_size = -${BULK_CACHE_KIB}`);
-  // verified, referral, status, day → count; and verified, referral, label, value → count.
+  // verified, referral, status, day → count; verified, referral, label, value → count; and the same with
+  // the status for the signups that are not waiting (an import of an export keeps statuses).
   const dayCounts = new Map<string, number>();
-  const pairCounts = new Map<string, { label: string; value: string; verified: number; referral: number; count: number }>();
+  const pairCounts = new Map<string, PairTally>();
+  const pairStatusCounts = new Map<string, PairTally & { status: string }>();
   const pending: unknown[] = [];
   // A full batch in one statement; the last few, fewer than a batch, one by one.
   const flushPairs = () => {
@@ -107,9 +113,8 @@ export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert
         pending.push(waitlistId, label, value, at, inserted.lastInsertRowid, verified, referral);
         if (pending.length === PAIRS_PER_STATEMENT * PAIR_COLUMNS) flushPairs();
         const pairKey = `${verified}${referral}${label}\u0000${value}`;
-        const tally = pairCounts.get(pairKey);
-        if (tally) tally.count++;
-        else pairCounts.set(pairKey, { label, value, verified, referral, count: 1 });
+        tallyPair(pairCounts, pairKey, { label, value, verified, referral });
+        if (status !== "waiting") tallyPair(pairStatusCounts, `${status} ${pairKey}`, { label, value, verified, referral, status });
       }
       return true;
     },
@@ -120,9 +125,24 @@ export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert
         prepared.dayCount.run(waitlistId, Number(key[0]), Number(key[1]), status!, Number(day), count);
       }
       for (const { label, value, verified, referral, count } of pairCounts.values()) prepared.pairCount.run(waitlistId, label, value, verified, referral, count);
+      for (const { label, value, status, verified, referral, count } of pairStatusCounts.values()) prepared.pairStatusCount.run(waitlistId, label, value, status, verified, referral, count);
       prepared.search.run({ after });
       for (const trigger of triggers) sqlite.exec(trigger.sql);
       sqlite.pragma(`cache_size = ${cacheSize}`);
     },
   };
+}
+
+interface PairTally {
+  label: string;
+  value: string;
+  verified: number;
+  referral: number;
+  count: number;
+}
+
+function tallyPair<T extends PairTally>(tallies: Map<string, T>, key: string, pair: Omit<T, "count">): void {
+  const tally = tallies.get(key);
+  if (tally) tally.count++;
+  else tallies.set(key, { ...pair, count: 1 } as T);
 }

@@ -83,6 +83,15 @@ function inputCellsStatement(db: AppDatabase) {
   );
 }
 
+/** The pair's signups that are not waiting, by flags and status (signup_input_status_counts, migration 0012). */
+function inputStatusCellsStatement(db: AppDatabase) {
+  return preparedOnce(db, "counts.inputStatusCells", () =>
+    db.$client.prepare<{ waitlistId: string; label: string; value: string }, Cell>(
+      "SELECT verified, referral, status, count AS n FROM signup_input_status_counts WHERE waitlist_id = @waitlistId AND label = @label AND value = @value",
+    ),
+  );
+}
+
 function rowCellsStatement(db: AppDatabase, shape: ScopeShape) {
   return preparedOnce(db, `counts.rowCells:${shapeKey(shape)}`, () =>
     db
@@ -136,8 +145,11 @@ function cellsOf(scope: SignupScope, db: AppDatabase): Cell[] {
   const unflagged = { ...scope, verified: undefined, referral: undefined, status: undefined };
   if (usesDayCounts(unflagged)) return dayCellsStatement(db).all(rangeParams(scope));
   const slice = inputSliceOf(unflagged);
-  if (slice && !scope.createdSince && !scope.createdUntil) return withStatuses(inputCellsStatement(db).all({ waitlistId: scope.waitlistId, ...scope.inputs![0]! }), unflagged, db);
-  if (slice) return withStatuses(sliceCells(slice, db), unflagged, db);
+  if (slice && !scope.createdSince && !scope.createdUntil) {
+    const pair = { waitlistId: scope.waitlistId, ...scope.inputs![0]! };
+    return withStatuses(inputCellsStatement(db).all(pair), inputStatusCellsStatement(db).all(pair));
+  }
+  if (slice) return withStatuses(sliceCells(slice, db), unwaitingCellsStatement(db, shapeOf(unflagged, "order")).all(scopeParams(unflagged)));
   return rowCellsStatement(db, shapeOf(unflagged, planAccess(unflagged, db).count)).all(scopeParams(unflagged));
 }
 
@@ -152,11 +164,10 @@ function unwaitingCellsStatement(db: AppDatabase, shape: ScopeShape) {
 }
 
 /**
- * Cells without a status (signup_input_counts and signup_inputs keep none) split by status: the
- * signups that are not waiting are counted from the partial index, and the rest of each cell is waiting.
+ * Cells without a status (signup_input_counts and signup_inputs keep none) split by status, given the
+ * same scope's cells of the signups that are not waiting: the rest of each cell is waiting.
  */
-function withStatuses(cells: Cell[], scope: SignupScope, db: AppDatabase): Cell[] {
-  const unwaiting = unwaitingCellsStatement(db, shapeOf(scope, "order")).all(scopeParams(scope));
+function withStatuses(cells: Cell[], unwaiting: Cell[]): Cell[] {
   const waiting = cells.map((cell) => {
     const moved = unwaiting.filter((other) => Boolean(other.verified) === Boolean(cell.verified) && Boolean(other.referral) === Boolean(cell.referral)).reduce((total, other) => total + other.n, 0);
     return { ...cell, status: "waiting" as const, n: cell.n - moved };
