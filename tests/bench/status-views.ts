@@ -29,6 +29,7 @@ export async function statusViews(bench: Bench): Promise<Row[]> {
     { name: "status invited or rejected", filter: { status: ["invited", "rejected"] } },
     { name: "verified, status invited", filter: { verified: true, status: ["invited"] } },
     { name: `input role=${ROLE}, status rejected`, filter: { inputs: [{ label: "role", value: ROLE }], status: ["rejected"] } },
+    { name: `input role=${ROLE}, status waiting`, filter: { inputs: [{ label: "role", value: ROLE }], status: ["waiting"] } },
     { name: "date range, status waiting or invited", filter: { createdSince, createdUntil, status: ["waiting", "invited"] } },
   ];
   try {

@@ -124,7 +124,7 @@ function valueCounts(scope: SignupScope, labels: string[], valueContains: string
     return { rows, exact: !exceedsRowCap(scope, rowCap, db) };
   }
   const plan = planAccess(scope, db);
-  const all = rowValuesStatement(db, shapeOf(scope, plan.count), contains).all({ ...scopeParams(scope), ...shared, rowCap: limit });
+  const all = rowValuesStatement(db, shapeOf(scope, rowCap <= FACET_ROW_CAP ? plan.capped : plan.count), contains).all({ ...scopeParams(scope), ...shared, rowCap: limit });
   const read = all.find((row) => row.label === null)!.count;
   const rows = all.filter((row): row is { label: string; value: string; count: number } => row.label !== null);
   // Fewer than the cap were read: that is all of them. Exactly the cap: only a count can tell.

@@ -326,4 +326,20 @@ describe("statuses other than waiting, read through the status index", () => {
     const counts = countSignups(scope, temp.db);
     if (counts.exact) expect(counts.total).toBe(expected.length);
   });
+
+  it("counts an input's facets under status=waiting past the cap as lower bounds of FACET_ROW_CAP matches, and exactly without a cap", () => {
+    const filter: SignupFilter = { status: ["waiting"], inputs: [{ label: "role", value: "Engineer" }] };
+    const waiting = rowsOf.get(large)!.filter((row) => matches(row, filter));
+    expect(waiting.length).toBeGreaterThan(FACET_ROW_CAP);
+    const companyOf = (rowCap: number) => inputFacets({ waitlistId: large, ...filter }, { labels: 8, values: 50, rowCap }, temp.db)!.find((facet) => facet.label === "company")!;
+    const capped = companyOf(FACET_ROW_CAP);
+    const exact = companyOf(Infinity);
+    expect([capped.exact, exact.exact]).toEqual([false, true]);
+    const reference = (value: string) => waiting.filter((row) => pairsOf(row).some((pair) => pair.label === "company" && pair.value === value)).length;
+    for (const entry of exact.values) expect(entry.count).toBe(reference(entry.value));
+    for (const entry of capped.values) expect(entry.count).toBeLessThanOrEqual(reference(entry.value));
+    const counted = capped.values.reduce((total, entry) => total + entry.count, 0);
+    expect(counted).toBeGreaterThan(FACET_ROW_CAP / 2);
+    expect(counted).toBeLessThanOrEqual(FACET_ROW_CAP);
+  });
 });
