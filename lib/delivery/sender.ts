@@ -36,8 +36,16 @@ type Target = { id: string; url: string; secret: string } | null;
 /** A database connection as the query layer takes it (the app's by default; a bench or test passes its own). */
 type Database = Parameters<typeof fanOutEvents>[1];
 
-export function startSender(config: SenderConfig, log: (message: string, error?: unknown) => void = console.error, db?: Database): Sender {
-  const holder = `${hostname()}:${process.pid}:${threadId}:${randomUUID().slice(0, 8)}`;
+/**
+ * `holder` names this sender in the lease: a sender started again under the same name (the server's
+ * thread after a crash) takes its lease back at once instead of waiting for it to lapse.
+ */
+export function startSender(
+  config: SenderConfig,
+  log: (message: string, error?: unknown) => void = console.error,
+  db?: Database,
+  holder = `${hostname()}:${process.pid}:${threadId}:${randomUUID().slice(0, 8)}`,
+): Sender {
   const mailer = config.smtpUrl ? createMailer(config.smtpUrl, config.mailFrom, config.timeoutMs) : undefined;
   // A claimed delivery's lease outlasts its attempt's timeout.
   const deliveryLeaseMs = config.leaseMs + config.timeoutMs;

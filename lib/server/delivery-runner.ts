@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import type { Worker } from "node:worker_threads";
 import { env } from "@/lib/core/env";
 import { startThread } from "@/lib/core/thread";
@@ -12,8 +13,12 @@ const RESTART_MS = 5_000;
 let thread: Worker | undefined;
 let stopping = false;
 
+// The same lease holder for every thread this process starts: one started again after a crash goes on
+// at once, where a new name would wait DELIVERY_LEASE (30 s) for the dead thread's lease to lapse.
+const holder = `${hostname()}:${process.pid}:sender`;
+
 function start(): void {
-  thread = startThread("lib/server/delivery-thread.ts");
+  thread = startThread("lib/server/delivery-thread.ts", { workerData: { holder } });
   thread.once("error", (error) => console.error("[delivery] the sender thread failed", error));
   thread.once("exit", (code) => {
     thread = undefined;

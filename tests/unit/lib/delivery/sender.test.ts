@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SenderConfig } from "@/lib/delivery/config";
 import { startSender, type Sender } from "@/lib/delivery/sender";
 import { listDeliveries } from "@/lib/domain/deliveries/queries";
+import { takeSenderLease } from "@/lib/domain/deliveries/sending";
 import { updateInvitationEmail } from "@/lib/domain/emails/invitation";
 import { applyStatusAction } from "@/lib/domain/signups/transitions";
 import { addEndpoint } from "@/lib/domain/webhooks/endpoints";
@@ -106,6 +107,22 @@ describe("the sender", () => {
     // Every event accepted exactly once: the only repeats are the attempts refused during the outage.
     expect(accepted).toHaveLength(2_000);
     expect(new Set(accepted).size).toBe(2_000);
+  });
+
+  it("started again under the lease holder of one that died, goes on at once; under another name it waits for the lease", async () => {
+    let secret = "";
+    const receiver = await startReceiver(() => secret, () => ({ status: 204 }));
+    receivers.push(receiver);
+    secret = addEndpoint("cli", { url: receiver.url }, temp.db).secret;
+    inviteMany(3);
+    // A sender that died holding the lease (it never gave it up).
+    expect(takeSenderLease("server:1:sender", 60_000, Date.now(), temp.db)).toBe(true);
+    sender = startSender(config, () => {}, temp.db, "server:1:other");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received).toHaveLength(0);
+    await sender.stop();
+    sender = startSender(config, () => {}, temp.db, "server:1:sender");
+    await eventually("the events delivered", () => receiver.ids().size === 3, 5_000);
   });
 
   it("keeps an invitation email as not sent when no mail server is configured", async () => {
