@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -140,11 +140,25 @@ function unmount(folder: string | undefined) {
   rmSync(folder, { recursive: true, force: true });
 }
 
-/** Fills the file system of `folder` until `leave` bytes are free (about: whole blocks). */
+/**
+ * Fills the file system of `folder` until at most `leave` bytes are free (about: whole blocks), a
+ * megabyte at a time: the server writes there too meanwhile (its database's WAL), so one write sized
+ * from one look at the free space can find less room than it was told (ENOSPC).
+ */
 function fill(folder: string, leave: number) {
-  const stats = statfsSync(folder);
-  const free = stats.bavail * stats.bsize;
-  writeFileSync(join(folder, "filler"), Buffer.alloc(Math.max(0, free - leave)));
+  const filler = join(folder, "filler");
+  writeFileSync(filler, "");
+  for (;;) {
+    const stats = statfsSync(folder);
+    const room = stats.bavail * stats.bsize - leave;
+    if (room <= 0) return;
+    try {
+      appendFileSync(filler, Buffer.alloc(Math.min(room, 1024 * 1024)));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOSPC") return;
+      throw error;
+    }
+  }
 }
 
 test("full disks: the temporary folder's refuses the upload (503) and the database's fails the import, each said and logged in one line", async () => {
