@@ -8,7 +8,7 @@ import { planAccess, SEARCH_COUNT_CAP } from "./access";
 import { FACET_ROW_CAP } from "./limits";
 import { scopeKey, setFilters, type SignupScope } from "./filter";
 import { SIGNUP_STATUSES, type SignupStatus } from "./status";
-import { inputSliceOf, sliceCells, sliceExceeds, slicePerDay } from "./input-slice";
+import { inputSliceOf, sliceCells, sliceExceeds, slicePerDay, type InputSlice } from "./input-slice";
 import { countShape } from "./queries";
 import { canUseSearchIndex, newestFirst, scopeParams, scopeWhere, searchDrivenRows, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
@@ -154,14 +154,47 @@ function cellsOf(scope: SignupScope, db: AppDatabase): Cell[] {
   return rowCellsStatement(db, shapeOf(unflagged, planAccess(unflagged, db).count)).all(scopeParams(unflagged));
 }
 
-// The signups of a scope that are not waiting, by flags and status: few where a list is drained a
-// batch at a time, and found in the partial index signups_changed_status_idx (migration 0010).
+// The signups of a scope that are not waiting: few where a list is drained a batch at a time, and found
+// in the partial index signups_changed_status_idx (waitlist, status, created_at; migration 0010). The
+// statuses are named one by one as well, so that a date range is a range of that index per status
+// (under `<> 'waiting'` alone SQLite reads every such signup of the list to test its date).
+const UNWAITING = sql.raw(`${signups.status.name} <> 'waiting' and ${signups.status.name} in (${SIGNUP_STATUSES.filter((status) => status !== "waiting").map((status) => `'${status}'`).join(", ")})`);
+
+/** By flags and status. */
 function unwaitingCellsStatement(db: AppDatabase, shape: ScopeShape) {
   return preparedSql<Cell>(db, `counts.unwaiting:${shapeKey(shape)}`, () =>
     sql`select ${signups.verified} as verified, ${signups.referral} as referral, ${signups.status} as status, count(*) as n
       from ${signups} indexed by signups_changed_status_idx
-      where ${signups.status} <> 'waiting' and ${scopeWhere(shape)} group by 1, 2, 3`,
+      where ${UNWAITING} and ${scopeWhere(shape)} group by 1, 2, 3`,
   );
+}
+
+/** By UTC day and status. */
+function unwaitingPerDayStatement(db: AppDatabase, shape: ScopeShape) {
+  return preparedSql<{ day: string; status: SignupStatus; n: number }>(db, `counts.unwaitingPerDay:${shapeKey(shape)}`, () =>
+    sql`select date(${signups.createdAt} / 1000, 'unixepoch') as day, ${signups.status} as status, count(*) as n
+      from ${signups} indexed by signups_changed_status_idx
+      where ${UNWAITING} and ${scopeWhere(shape)} group by 1, 2`,
+  );
+}
+
+/**
+ * Per day, an input slice's signups in some statuses: the slice's days (signup_inputs keeps no
+ * status), less its signups that are not waiting when `waiting` is asked for, plus those in the
+ * other statuses asked for; the way countSignups splits the slice's cells.
+ */
+function slicePerDayByStatus(window: SignupScope, slice: InputSlice, db: AppDatabase): DayCount[] {
+  const unstatused = { ...window, status: undefined };
+  const wanted = new Set(window.status);
+  const byDay = new Map<string, number>(wanted.has("waiting") ? slicePerDay(unstatused, slice, db).map(({ day, count }) => [day, count]) : []);
+  for (const { day, status, n } of unwaitingPerDayStatement(db, shapeOf(unstatused, "order")).all(scopeParams(unstatused))) {
+    const change = (wanted.has(status) ? n : 0) - (wanted.has("waiting") ? n : 0);
+    byDay.set(day, (byDay.get(day) ?? 0) + change);
+  }
+  return [...byDay]
+    .filter(([, count]) => count > 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([day, count]) => ({ day, count }));
 }
 
 /**
@@ -261,6 +294,8 @@ export function signupsPerDay(scope: SignupScope, since: Date, db: AppDatabase =
   }
   const slice = inputSliceOf(window);
   if (slice) return slicePerDay(window, slice, db);
+  const statusedSlice = window.status !== undefined ? inputSliceOf({ ...window, status: undefined }) : undefined;
+  if (statusedSlice) return slicePerDayByStatus(window, statusedSlice, db);
   // The whole scope, not only the chart's window: a search counted as "10,000+" has no chart, and a
   // common text found in a few recent days would otherwise be looked for among all its matches.
   if (exceedsSearchCap(scope, db)) return null;
