@@ -113,8 +113,8 @@ function joined(row: SignupRow, waitlistId: string, db: AppDatabase): JoinedSign
   };
 }
 
-/** The join itself, in its transaction: no limits counted (see joinWaitlist). */
-function joinNow(input: JoinInput, db: AppDatabase): JoinOutcome {
+/** The join itself, in its transaction, without counting it against the limits (countJoinAttempt does). */
+export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinOutcome {
   return db.$client
     .transaction((): JoinOutcome => {
       const waitlist = getWaitlist(input.waitlistId, db);
@@ -137,7 +137,8 @@ function joinNow(input: JoinInput, db: AppDatabase): JoinOutcome {
     .immediate();
 }
 
-function countAttempt(input: JoinInput): void {
+/** Counts a join attempt against the per-address and per-waitlist limits: throws JoinRefused `rate_limited` past them. */
+export function countJoinAttempt(input: Pick<JoinInput, "waitlistId" | "email">): void {
   const limited = joinLimitHit(input.waitlistId.toLowerCase(), input.email);
   if (limited) {
     const message = limited.limit === "address" ? "Too many attempts with this address: try again later." : "Too many people are joining this waitlist right now: try again in a moment.";
@@ -151,7 +152,7 @@ function countAttempt(input: JoinInput): void {
  * this waitlist sets `referral` and `referred_by`; any other code is ignored. Throws JoinRefused.
  */
 export function joinWaitlist(input: JoinInput, db: AppDatabase = getDb()): JoinOutcome {
-  countAttempt(input);
+  countJoinAttempt(input);
   return joinNow(input, db);
 }
 
@@ -160,6 +161,6 @@ export function joinWaitlist(input: JoinInput, db: AppDatabase = getDb()): JoinO
  * lock, the join waits between turns of the event loop instead of blocking the server.
  */
 export function joinWaitlistWithoutBlocking(input: JoinInput, db: AppDatabase = getDb()): Promise<JoinOutcome> {
-  countAttempt(input);
+  countJoinAttempt(input);
   return writeWithoutBlocking(() => joinNow(input, db), db);
 }
