@@ -29,6 +29,7 @@ import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, s
 import { searchLoad } from "./search-load";
 import { uploadLoad } from "./upload-load";
 import { inviteLoad } from "./invite-load";
+import { joinLoad } from "./join-load";
 import { segments } from "./segments";
 import { statusViews } from "./status-views";
 import { wireScenario } from "./wire";
@@ -46,6 +47,7 @@ const SCENARIOS = {
   "search-load": searchLoad,
   "upload-load": uploadLoad,
   "invite-load": inviteLoad,
+  joins: joinLoad,
   stream: fullStream,
   csv: csvExport,
   wire: wireScenario,
