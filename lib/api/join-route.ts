@@ -1,10 +1,8 @@
 import { createHash } from "node:crypto";
 import { AppError, invalidParameter } from "@/lib/core/errors";
-import { answerOnce } from "@/lib/domain/idempotency";
-import { countJoinAttempt, joinNow, JoinRefused, type JoinRefusal } from "@/lib/domain/joining/join";
-import { joinBodySchema, toJoinedSignupResponse } from "@/lib/domain/joining/request";
+import { JoinRefused, submitJoin, toJoinedSignupResponse, type JoinRefusal } from "@/lib/domain/joining/join";
+import { joinBodySchema } from "@/lib/domain/joining/request";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
-import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { CACHE_CONTROL } from "./headers";
 import { idempotencyKey } from "./idempotency-key";
 import { toProblemResponse } from "./problem";
@@ -50,14 +48,11 @@ export const joinRoute: ApiHandler<{ id: string }> = async ({ request, params, k
   const idempotent = idempotencyKey(request.headers.get("idempotency-key"));
   const requestHash = createHash("sha256").update(`join\n${waitlistId}\n${body}`).digest("hex");
   try {
-    countJoinAttempt(input);
-    const answer = await writeWithoutBlocking(() =>
-      answerOnce(key!.id, idempotent, requestHash, () => {
-        const outcome = joinNow(input);
-        return { status: outcome.created ? 201 : 200, body: JSON.stringify(toJoinedSignupResponse(outcome.signup)) };
-      }),
-    );
-    return jsonTextResponse(answer.body, { "Cache-Control": CACHE_CONTROL.personalData, ...(answer.replayed ? { "Idempotent-Replayed": "true" } : {}) }, answer.status);
+    const answer = await submitJoin({ input, idempotency: idempotent === undefined ? undefined : { apiKeyId: key!.id, key: idempotent, requestHash } });
+    const headers = { "Cache-Control": CACHE_CONTROL.personalData };
+    if (answer.replayed) return jsonTextResponse(answer.body, { ...headers, "Idempotent-Replayed": "true" }, answer.status);
+    const { created, signup } = answer.outcome;
+    return jsonTextResponse(JSON.stringify(toJoinedSignupResponse(signup)), headers, created ? 201 : 200);
   } catch (error) {
     if (!(error instanceof JoinRefused)) throw error;
     const { code, parameter } = REFUSAL_CODES[error.reason];

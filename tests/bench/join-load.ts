@@ -85,7 +85,8 @@ export async function joinLoad(bench: Bench): Promise<Row[]> {
     const [load, reads] = await Promise.all([autocannon({ url: bench.app.origin, connections: bench.connections, duration: bench.seconds, requests: [request], timeout: 30 }), measureApi(bench, bench.seconds)]);
     if (load.errors > 0 || load.timeouts > 0 || load.non2xx > 0) throw new Error(`${scenario}: ${load.errors} errors, ${load.timeouts} timeouts, ${load.non2xx} non-2xx answers`);
     const stored = (db.$client.prepare("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?").get(sustainedId) as { n: number }).n;
-    if (stored !== load["2xx"]) throw new Error(`${scenario}: ${load["2xx"]} joins answered, ${stored} signups stored`);
+    // autocannon stops counting with joins still in flight: each may have been stored, none twice.
+    if (stored < load["2xx"] || stored > load["2xx"] + bench.connections) throw new Error(`${scenario}: ${load["2xx"]} joins answered, ${stored} signups stored`);
     bench.log(`  sustained: ${load["2xx"]} joins in ${load.duration.toFixed(1)} s, ${load.requests.average.toFixed(0)}/s, p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms; /v1 reads meanwhile p99 ${reads.p99.toFixed(1)} ms (quiet ${quiet.p99.toFixed(1)} ms)`);
 
     // The burst.

@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { SIGNUP_STATUSES } from "../signups/status";
-import { signupPublicId } from "../signups/id";
 import { signupResponseSchema } from "../signups/response";
-import { MAX_JOIN_INPUT_VALUE, type JoinedSignup } from "./join";
+import { MAX_JOIN_INPUT_VALUE } from "./join";
 import { MAX_JOIN_FIELDS } from "./settings";
 
 // POST /v1/waitlist/{id}/signup: its body and its answer, as zod schemas the handler parses and the
-// OpenAPI document shows.
+// OpenAPI document shows (the answer is built by toJoinedSignupResponse, ./join.ts).
 
 export const joinBodySchema = z
   .strictObject({
@@ -34,9 +33,3 @@ export const joinedSignupResponseSchema = z
     referral_code: z.string().meta({ description: "The code of its referral link: `/join/{id}?ref=<code>`, or `referral_code` in this request." }),
   })
   .meta({ description: "The signup a join made (201) or found (200): the specification's four fields, its id, status, place in line and referral code." });
-export type JoinedSignupResponse = z.infer<typeof joinedSignupResponseSchema>;
-
-export function toJoinedSignupResponse(signup: JoinedSignup): JoinedSignupResponse {
-  const { id, email, verified, referral, custom_inputs, status, position, referral_code } = signup;
-  return { email, verified, referral, custom_inputs, id: signupPublicId(id), status, position, referral_code };
-}
