@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { openDatabase } from "@/db/client";
 import { signupPosition } from "@/lib/domain/joining/position";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
@@ -22,6 +23,12 @@ const RETRIED_SHARE = 0.1;
 interface Joined {
   id: string;
   position: number | null;
+}
+
+/** CPU seconds a process has used (all its threads), from /proc/<pid>/stat (user + system, at 100 ticks a second). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** A new open waitlist (no form fields) and a waitlist:join key, on the bench database. */
@@ -82,12 +89,14 @@ export async function joinLoad(bench: Bench): Promise<Row[]> {
     };
     await measureApi(bench, 2); // warm-up
     const quiet = await measureApi(bench, 5);
+    const cpuBefore = cpuSeconds(bench.app.pid);
     const [load, reads] = await Promise.all([autocannon({ url: bench.app.origin, connections: bench.connections, duration: bench.seconds, requests: [request], timeout: 30 }), measureApi(bench, bench.seconds)]);
     if (load.errors > 0 || load.timeouts > 0 || load.non2xx > 0) throw new Error(`${scenario}: ${load.errors} errors, ${load.timeouts} timeouts, ${load.non2xx} non-2xx answers`);
     const stored = (db.$client.prepare("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?").get(sustainedId) as { n: number }).n;
+    const serverCpu = cpuSeconds(bench.app.pid) - cpuBefore;
     // autocannon stops counting with joins still in flight: each may have been stored, none twice.
     if (stored < load["2xx"] || stored > load["2xx"] + bench.connections) throw new Error(`${scenario}: ${load["2xx"]} joins answered, ${stored} signups stored`);
-    bench.log(`  sustained: ${load["2xx"]} joins in ${load.duration.toFixed(1)} s, ${load.requests.average.toFixed(0)}/s, p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms; /v1 reads meanwhile p99 ${reads.p99.toFixed(1)} ms (quiet ${quiet.p99.toFixed(1)} ms)`);
+    bench.log(`  sustained: ${load["2xx"]} joins in ${load.duration.toFixed(1)} s, ${load.requests.average.toFixed(0)}/s, p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms; /v1 reads meanwhile p99 ${reads.p99.toFixed(1)} ms (quiet ${quiet.p99.toFixed(1)} ms); the server used ${serverCpu.toFixed(1)} CPU s: ${(load["2xx"] / serverCpu).toFixed(0)} joins per CPU second`);
 
     // The burst.
     const burstId = openWaitlist(bench, db);
@@ -119,6 +128,8 @@ export async function joinLoad(bench: Bench): Promise<Row[]> {
     return [
       row(scenario, "sustained joins", "joins/s", load.requests.average, null, { appAtLeast: TARGET_JOINS_PER_SECOND }),
       row(scenario, "join p99 latency", "ms", load.latency.p99, null, { appBelow: TARGET_P99_MS }),
+      // The server's own cost, whatever share of the cores the machine gives it (the /v1 reads' included).
+      row(scenario, "joins per CPU second of the server", "joins/s", load["2xx"] / serverCpu, null),
       row(scenario, "/v1 read p99 latency, quiet server", "ms", quiet.p99, null),
       row(scenario, "/v1 read p99 latency during the joins", "ms", reads.p99, null, { appBelow: TARGET_P99_MS }),
       row(scenario, `burst of ${BURST.toLocaleString("en")} joins, ${BURST_CLIENTS} clients, 10 % retried`, "s", seconds, null),
