@@ -19,10 +19,10 @@ function statements(db: AppDatabase) {
     dayTotal: db.$client.prepare<[string, number], { count: number }>(
       "SELECT coalesce(sum(count), 0) AS count FROM signup_counts WHERE waitlist_id = ? AND verified IN (0, 1) AND referral IN (0, 1) AND status IN ('waiting', 'invited', 'completed', 'rejected') AND day = ?",
     ),
-    // Every signup of the day after this one (created_at, then id).
-    dayAfter: db.$client.prepare<{ waitlistId: string; end: number; at: number; id: number }, { count: number }>(
-      `SELECT count(*) AS count FROM signups INDEXED BY signups_waitlist_order_idx
-       WHERE waitlist_id = @waitlistId AND created_at >= @at AND created_at < @end AND (created_at > @at OR id > @id)`,
+    // The signups of the day after this one (created_at, then id), up to @cap.
+    dayAfter: db.$client.prepare<{ waitlistId: string; end: number; at: number; id: number; cap: number }, { count: number }>(
+      `SELECT count(*) AS count FROM (SELECT 1 FROM signups INDEXED BY signups_waitlist_order_idx
+       WHERE waitlist_id = @waitlistId AND created_at >= @at AND created_at < @end AND (created_at > @at OR id > @id) LIMIT @cap)`,
     ),
     // Every signup of the day up to this one (created_at, then id), itself excluded.
     dayBefore: db.$client.prepare<{ waitlistId: string; start: number; at: number; id: number }, { count: number }>(
@@ -47,9 +47,9 @@ export function signupPosition(waitlistId: string, signupId: number, db: AppData
   const day = Math.floor(signup.createdAt / DAY_MS);
   const start = day * DAY_MS;
   const range = { waitlistId: id, start, at: signup.createdAt, id: signupId };
-  const beforeInDay =
-    signup.createdAt - start < DAY_MS / 2
-      ? prepared.dayBefore.get(range)!.count
-      : prepared.dayTotal.get(id, day)!.count - 1 - prepared.dayAfter.get({ waitlistId: id, end: start + DAY_MS, at: signup.createdAt, id: signupId })!.count;
+  const dayTotal = prepared.dayTotal.get(id, day)!.count;
+  const cap = Math.ceil(dayTotal / 2);
+  const after = prepared.dayAfter.get({ waitlistId: id, end: start + DAY_MS, at: signup.createdAt, id: signupId, cap })!.count;
+  const beforeInDay = after < cap ? dayTotal - 1 - after : prepared.dayBefore.get(range)!.count;
   return 1 + prepared.daysBefore.get(id, day)!.count + beforeInDay - prepared.dayLeft.get(range)!.count;
 }
