@@ -195,6 +195,31 @@ export function runJoinJob(job: JoinJob, db: AppDatabase = getDb()): JoinJobResu
   }
 }
 
+/**
+ * Several jobs in one transaction (the join thread's group commit), each in a savepoint of its own:
+ * a job that fails undoes only itself and gives its error. When the commit itself fails, every job
+ * gives that error (none was stored).
+ */
+export function runJoinJobs(jobs: readonly JoinJob[], db: AppDatabase = getDb()): ({ result: JoinJobResult } | { error: unknown })[] {
+  const outcomes: ({ result: JoinJobResult } | { error: unknown })[] = [];
+  try {
+    db.$client
+      .transaction(() => {
+        for (const job of jobs) {
+          try {
+            outcomes.push({ result: runJoinJob(job, db) });
+          } catch (error) {
+            outcomes.push({ error });
+          }
+        }
+      })
+      .immediate();
+  } catch (error) {
+    return jobs.map(() => ({ error }));
+  }
+  return outcomes;
+}
+
 /** Where the server installs its join thread (globalThis: Next.js's module graph and the server's are not one). */
 export const JOIN_WRITER_KEY = Symbol.for("waitlist.joinWriter");
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { signupEvents } from "@/lib/domain/events";
-import { joinWaitlist, joinWaitlistWithoutBlocking, JoinRefused, matchInputs, type JoinInput } from "@/lib/domain/joining/join";
+import { joinWaitlist, joinWaitlistWithoutBlocking, JoinRefused, matchInputs, runJoinJobs, type JoinInput } from "@/lib/domain/joining/join";
 import { REFERRAL_CODE_PATTERN } from "@/lib/domain/joining/referral-code";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { eraseSignup } from "@/lib/domain/signups/erase";
@@ -90,6 +90,18 @@ describe("joinWaitlist", () => {
     expect(refusal(() => join())).toEqual({ reason: "closed", message: "Acme Beta is not taking signups right now." });
     expect(count("SELECT count(*) AS n FROM signups")).toBe(0);
     expect(count("SELECT count(*) AS n FROM events")).toBe(0);
+  });
+
+  it("runs a batch in one transaction: a refused join undoes only itself, a duplicate within the batch finds the first", () => {
+    const input = (email: string) => ({ input: { waitlistId, email, customInputs: [{ label: "Company", value: "A" }] } });
+    const outcomes = runJoinJobs([input("one@example.com"), input("not an address"), input("ONE@example.com"), input("two@example.com")], temp.db);
+    const results = outcomes.map((outcome) => ("result" in outcome ? outcome.result : outcome));
+    expect(results[1]).toEqual({ refused: { reason: "invalid_email", message: "That is not a valid email address.", retryAfterSeconds: undefined } });
+    expect(results[0]).toMatchObject({ replayed: false, outcome: { created: true, signup: { position: 1 } } });
+    expect(results[2]).toMatchObject({ replayed: false, outcome: { created: false, signup: { email: "one@example.com", position: 1 } } });
+    expect(results[3]).toMatchObject({ replayed: false, outcome: { created: true, signup: { position: 2 } } });
+    expect(count("SELECT count(*) AS n FROM signups")).toBe(2);
+    expect(count("SELECT count(*) AS n FROM events")).toBe(2);
   });
 
   it("limits attempts per address (JOINS_PER_ADDRESS_PER_HOUR, 10 by default)", async () => {
