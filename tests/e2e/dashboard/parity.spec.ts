@@ -30,6 +30,8 @@ function generator(state: number) {
   };
 }
 const random = generator(seed);
+// Referrers and the referred_by draws have a generator of their own, so that the other draws of a seed stay as they were.
+const referralRandom = generator(seed + 1);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 const NAMES = ["ann", "Bob", "carol", "DAVE", "erin", "frank"];
@@ -98,8 +100,8 @@ function assignReferrers(waitlistId: string, fixtures: ReferredSignup[]): number
   const referrers = ids.slice(0, 10);
   const update = db.prepare("UPDATE signups SET referred_by = ? WHERE id = ?");
   fixtures.forEach((signup, index) => {
-    if (index < 10 || !signup.referral || random() < 0.5) return;
-    signup.referredBy = pick(referrers);
+    if (index < 10 || !signup.referral || referralRandom() < 0.5) return;
+    signup.referredBy = referrers[Math.floor(referralRandom() * referrers.length)]!;
     update.run(signup.referredBy, ids[index]);
   });
   return referrers;
@@ -131,7 +133,7 @@ function drawFilters(signups: FixtureSignup[]): Draw {
   } else if (random() < 0.1) {
     draw.email = random() < 0.5 ? pick(signups).email.toUpperCase() : pick(signups).email;
   }
-  if (referrers.length > 0 && random() < 0.15) draw.referredBy = pick(referrers);
+  if (referrers.length > 0 && referralRandom() < 0.2) draw.referredBy = referrers[Math.floor(referralRandom() * referrers.length)]!;
   if (random() < 0.55) {
     // Pairs some signup holds, so that combinations select something more often than not.
     const pairs = pairsOf(pick(signups.filter((signup) => signup.customInputs.length > 0)).customInputs);
