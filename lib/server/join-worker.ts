@@ -3,10 +3,11 @@
 // touches, the counts, the index leaves, the events, go to the WAL once per batch instead of once per
 // join).
 import { parentPort } from "node:worker_threads";
-import { runJoinJobs, type JoinJob } from "@/lib/domain/joining/join";
+import { prepareJoinConnection, runJoinJobs, type JoinJob } from "@/lib/domain/joining/join";
 import { postedError } from "./thread-calls";
 
 const MAX_BATCH = 200;
+prepareJoinConnection();
 const queue: { id: number; message: JoinJob }[] = [];
 let scheduled = false;
 
