@@ -8,6 +8,9 @@ import { preparedOnce } from "@/lib/sqlite/statements";
 // from signup_counts (a few rows per day), and only its own day is counted in the indexes, every
 // signup of that day up to it (signups_waitlist_order_idx) less those that left `waiting`
 // (signups_changed_status_idx, which holds only those). Both counts read an index and never the table.
+// The day's signups after it are counted first, up to half the day (its total is in signup_counts): a
+// signup that just joined has none after it, so a join's own place costs a few index steps however
+// big its day (a launch day); only when more than half the day came after it are those before it counted.
 
 function statements(db: AppDatabase) {
   return preparedOnce(db, "joining.position", () => ({
