@@ -8,7 +8,8 @@ import { startThread } from "@/lib/core/thread";
 
 type PostedError = { name: string; message: string; code?: unknown; parameter?: string };
 
-function postedError(error: unknown): PostedError {
+/** An error as it crosses to the caller's thread. */
+export function postedError(error: unknown): PostedError {
   if (!(error instanceof Error)) return { name: "Error", message: String(error) };
   const { code, parameter } = error as { code?: unknown; parameter?: string };
   return { name: error.name, message: error.message, code, parameter };

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { parse } from "csv-parse/sync";
 import { expect, test, type APIResponse, type Page } from "@playwright/test";
+import { getDb } from "@/db/client";
 import { FILTER_KEYS, filterToApiParams, type FilterKey, type InputMatch, type SignupFilter } from "@/lib/domain/signups/filter";
 import { SIGNUP_STATUSES } from "@/lib/domain/signups/status";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
@@ -29,6 +30,8 @@ function generator(state: number) {
   };
 }
 const random = generator(seed);
+// Referrers and the referred_by draws have a generator of their own, so that the other draws of a seed stay as they were.
+const referralRandom = generator(seed + 1);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 const NAMES = ["ann", "Bob", "carol", "DAVE", "erin", "frank"];
@@ -84,6 +87,26 @@ function makeSignups(tag: string): FixtureSignup[] {
   }));
 }
 
+/** A fixture signup and, once inserted, the id of the signup that referred it (joined with its code). */
+type ReferredSignup = FixtureSignup & { referredBy?: number };
+
+/**
+ * Gives about a third of the referrals a referrer among the first ten signups (so that some refer
+ * several), as joining with a referral code does; returns the referrers' ids.
+ */
+function assignReferrers(waitlistId: string, fixtures: ReferredSignup[]): number[] {
+  const db = getDb().$client;
+  const ids = (db.prepare("SELECT id FROM signups WHERE waitlist_id = ? ORDER BY created_at, id").all(waitlistId) as { id: number }[]).map((row) => row.id);
+  const referrers = ids.slice(0, 10);
+  const update = db.prepare("UPDATE signups SET referred_by = ? WHERE id = ?");
+  fixtures.forEach((signup, index) => {
+    if (index < 10 || !signup.referral || referralRandom() < 0.5) return;
+    signup.referredBy = referrers[Math.floor(referralRandom() * referrers.length)]!;
+    update.run(signup.referredBy, ids[index]);
+  });
+  return referrers;
+}
+
 /** A filter, as the dashboard's URL, /v1 and the CLI hold it under the same names. */
 type Draw = SignupFilter & { inputs: InputMatch[] };
 
@@ -110,6 +133,7 @@ function drawFilters(signups: FixtureSignup[]): Draw {
   } else if (random() < 0.1) {
     draw.email = random() < 0.5 ? pick(signups).email.toUpperCase() : pick(signups).email;
   }
+  if (referrers.length > 0 && referralRandom() < 0.2) draw.referredBy = referrers[Math.floor(referralRandom() * referrers.length)]!;
   if (random() < 0.55) {
     // Pairs some signup holds, so that combinations select something more often than not.
     const pairs = pairsOf(pick(signups.filter((signup) => signup.customInputs.length > 0)).customInputs);
@@ -128,6 +152,7 @@ const MEANING: { [Key in FilterKey]-?: (signup: FixtureSignup, value: NonNullabl
   status: (signup, value) => value.includes(signup.status ?? "waiting"),
   createdSince: (signup, value) => signup.createdAt.getTime() >= value.getTime(),
   createdUntil: (signup, value) => signup.createdAt.getTime() < value.getTime(),
+  referredBy: (signup, value) => (signup as ReferredSignup).referredBy === value,
   email: (signup, value) => signup.email.toLowerCase() === value.toLowerCase(),
   emailContains: (signup, value) => signup.email.toLowerCase().includes(value.toLowerCase()),
 };
@@ -168,6 +193,7 @@ async function dashboardEmails(page: Page, path: string, total: number): Promise
 }
 
 let signups: FixtureSignup[];
+let referrers: number[] = [];
 let waitlistId: string;
 let apiKey: string;
 
@@ -176,6 +202,7 @@ test.beforeAll(() => {
   waitlistId = waitlist.id;
   signups = makeSignups(waitlist.id.slice(0, 6));
   insertSignups(waitlistId, signups);
+  referrers = assignReferrers(waitlistId, signups);
   apiKey = createKey().key;
 });
 

@@ -1,0 +1,58 @@
+import "server-only";
+import { getDb, type AppDatabase } from "@/db/client";
+import { DAY_MS } from "@/lib/core/time";
+import { preparedOnce } from "@/lib/sqlite/statements";
+
+// A signup's place in line: 1 + the waiting signups of its waitlist created before it (by created_at,
+// then id, the list's own order). Counted without walking the list: the whole days before its own come
+// from signup_counts (a few rows per day), and only its own day is counted in the indexes, every
+// signup of that day up to it (signups_waitlist_order_idx) less those that left `waiting`
+// (signups_changed_status_idx, which holds only those). Both counts read an index and never the table.
+// The day's signups after it are counted first, up to half the day (its total is in signup_counts): a
+// signup that just joined has none after it, so a join's own place costs a few index steps however
+// big its day (a launch day); only when more than half the day came after it are those before it counted.
+
+function statements(db: AppDatabase) {
+  return preparedOnce(db, "joining.position", () => ({
+    signup: db.$client.prepare<[number, string], { status: string; createdAt: number }>("SELECT status, created_at AS createdAt FROM signups WHERE id = ? AND waitlist_id = ?"),
+    daysBefore: db.$client.prepare<[string, number], { count: number }>(
+      `SELECT coalesce(sum(count), 0) AS count FROM signup_counts
+       WHERE waitlist_id = ? AND verified IN (0, 1) AND referral IN (0, 1) AND status = 'waiting' AND day < ?`,
+    ),
+    dayTotal: db.$client.prepare<[string, number], { count: number }>(
+      "SELECT coalesce(sum(count), 0) AS count FROM signup_counts WHERE waitlist_id = ? AND verified IN (0, 1) AND referral IN (0, 1) AND status IN ('waiting', 'invited', 'completed', 'rejected') AND day = ?",
+    ),
+    // The signups of the day after this one (created_at, then id), up to @cap.
+    dayAfter: db.$client.prepare<{ waitlistId: string; end: number; at: number; id: number; cap: number }, { count: number }>(
+      `SELECT count(*) AS count FROM (SELECT 1 FROM signups INDEXED BY signups_waitlist_order_idx
+       WHERE waitlist_id = @waitlistId AND created_at >= @at AND created_at < @end AND (created_at > @at OR id > @id) LIMIT @cap)`,
+    ),
+    // Every signup of the day up to this one (created_at, then id), itself excluded.
+    dayBefore: db.$client.prepare<{ waitlistId: string; start: number; at: number; id: number }, { count: number }>(
+      `SELECT count(*) AS count FROM signups INDEXED BY signups_waitlist_order_idx
+       WHERE waitlist_id = @waitlistId AND created_at >= @start AND created_at <= @at AND (created_at < @at OR id < @id)`,
+    ),
+    // Those of them that are not waiting.
+    dayLeft: db.$client.prepare<{ waitlistId: string; start: number; at: number; id: number }, { count: number }>(
+      `SELECT count(*) AS count FROM signups INDEXED BY signups_changed_status_idx
+       WHERE waitlist_id = @waitlistId AND status <> 'waiting' AND status IN ('invited', 'completed', 'rejected')
+         AND created_at >= @start AND created_at <= @at AND (created_at < @at OR id < @id)`,
+    ),
+  }));
+}
+
+/** The signup's place in line, from 1; null when it is not waiting (or not on this waitlist). */
+export function signupPosition(waitlistId: string, signupId: number, db: AppDatabase = getDb()): number | null {
+  const prepared = statements(db);
+  const id = waitlistId.toLowerCase();
+  const signup = prepared.signup.get(signupId, id);
+  if (!signup || signup.status !== "waiting") return null;
+  const day = Math.floor(signup.createdAt / DAY_MS);
+  const start = day * DAY_MS;
+  const range = { waitlistId: id, start, at: signup.createdAt, id: signupId };
+  const dayTotal = prepared.dayTotal.get(id, day)!.count;
+  const cap = Math.ceil(dayTotal / 2);
+  const after = prepared.dayAfter.get({ waitlistId: id, end: start + DAY_MS, at: signup.createdAt, id: signupId, cap })!.count;
+  const beforeInDay = after < cap ? dayTotal - 1 - after : prepared.dayBefore.get(range)!.count;
+  return 1 + prepared.daysBefore.get(id, day)!.count + beforeInDay - prepared.dayLeft.get(range)!.count;
+}
