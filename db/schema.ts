@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { blob, check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, check, index, integer, primaryKey, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 
 // lib/domain/signups/status.ts lists them for the app (a test ties the two lists together).
 const SIGNUP_STATUSES = ["waiting", "invited", "completed", "rejected"] as const;
@@ -33,6 +33,10 @@ export const signups = sqliteTable(
     // lib/domain/signups/status.ts: its transitions; every signup starts waiting (migration 0010).
     status: text("status", { enum: SIGNUP_STATUSES }).notNull().default("waiting"),
     statusChangedAt: integer("status_changed_at", { mode: "timestamp_ms" }),
+    // Migration 0013 (lib/domain/joining): the code a signup shares to refer others, made when it joins
+    // (or, for an imported signup, the first time it is asked for); and the signup whose code it used.
+    referralCode: text("referral_code"),
+    referredBy: integer("referred_by").references((): AnySQLiteColumn => signups.id, { onDelete: "set null" }),
   },
   (table) => [
     uniqueIndex("signups_waitlist_email_unique").on(table.waitlistId, sql`lower(${table.email})`),
@@ -42,6 +46,11 @@ export const signups = sqliteTable(
     index("signups_waitlist_order_idx").on(table.waitlistId, table.createdAt),
     // The signups that left `waiting` (few, and none an import adds): the status facet counts them here.
     index("signups_changed_status_idx").on(table.waitlistId, table.status, table.createdAt).where(sql`${table.status} <> 'waiting'`),
+    uniqueIndex("signups_referral_code_unique").on(table.referralCode).where(sql`${table.referralCode} is not null`),
+    // A referrer's signups in order (the referred_by filter, referral counts) and the foreign key's lookups on erasure.
+    index("signups_referred_by_idx").on(table.referredBy, table.createdAt).where(sql`${table.referredBy} is not null`),
+    // A waitlist's referred signups grouped by referrer: the top referrers.
+    index("signups_waitlist_referred_by_idx").on(table.waitlistId, table.referredBy).where(sql`${table.referredBy} is not null`),
     check("signups_custom_inputs_is_array", sql`json_type(${table.customInputs}) = 'array'`),
     // Comparisons, not IN: see migration 0010.
     check("signups_status_known", sql`${table.status} = 'waiting' or ${table.status} = 'invited' or ${table.status} = 'completed' or ${table.status} = 'rejected'`),
@@ -297,3 +306,28 @@ export const deliverySender = sqliteTable("delivery_sender", {
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type Delivery = typeof deliveries.$inferSelect;
 export type InvitationEmail = typeof invitationEmails.$inferSelect;
+
+/**
+ * How people join a waitlist by themselves (migration 0013, lib/domain/joining/settings.ts): no row
+ * means the defaults, joining closed. `fields` is a JSON array of {label, type, options?, required}.
+ */
+export const joinSettings = sqliteTable(
+  "join_settings",
+  {
+    waitlistId: text("waitlist_id")
+      .primaryKey()
+      .references(() => waitlists.id, { onDelete: "cascade" }),
+    joining: text("joining", { enum: ["open", "closed"] }).notNull().default("closed"),
+    verification: integer("verification", { mode: "boolean" }).notNull().default(false),
+    fields: text("fields").notNull().default("[]"),
+    successMessage: text("success_message").notNull().default(""),
+    embedOrigins: text("embed_origins").notNull().default("[]"),
+    challenge: integer("challenge", { mode: "boolean" }).notNull().default(true),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [
+    check("join_settings_joining_known", sql`${table.joining} = 'open' or ${table.joining} = 'closed'`),
+    check("join_settings_fields_is_array", sql`json_type(${table.fields}) = 'array'`),
+    check("join_settings_embed_origins_is_array", sql`json_type(${table.embedOrigins}) = 'array'`),
+  ],
+);

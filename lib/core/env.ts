@@ -72,6 +72,10 @@ const envSchema = z.object({
   HOST: z.string().min(1).optional(),
   /** Requests per minute per API key on /v1, counted per server process. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Joins (the join page and POST /v1/waitlist/{id}/signup) per hour per address and waitlist, per process. */
+  JOINS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  /** Joins per minute per waitlist, per process: launch day is 1,000 a second. */
+  JOINS_PER_WAITLIST_PER_MINUTE: z.coerce.number().int().min(1).default(120_000),
   /** Failed /v1 authentications per minute per client address before it gets 429s, per process. */
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /**

@@ -2,12 +2,12 @@ import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
 import { preparedOnce } from "@/lib/sqlite/statements";
 
-// The transactional outbox (the `events` table, migration 0010): every status change, erasure and
-// import appends its events inside its own transaction, so an event exists exactly when its change
+// The transactional outbox (the `events` table, migration 0010): every join, verification, status
+// change, erasure and import appends its events inside its own transaction, so an event exists exactly when its change
 // committed. A payload never holds an email address: an erased person leaves no trace here, and a
 // reader that needs the address looks the signup up by its id (gone once erased).
 
-export const EVENT_TYPES = ["signup.invited", "signup.rejected", "signup.invitation_withdrawn", "signup.restored", "signup.completed", "signup.erased", "signups.imported"] as const;
+export const EVENT_TYPES = ["signup.created", "signup.verified", "signup.invited", "signup.rejected", "signup.invitation_withdrawn", "signup.restored", "signup.completed", "signup.erased", "signups.imported"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface NewEvent {

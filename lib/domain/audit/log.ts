@@ -6,7 +6,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { appSecrets, auditLog } from "@/db/schema";
 import { preparedOnce } from "@/lib/sqlite/statements";
 
-export const AUDIT_ACTIONS = ["waitlist.create", "waitlist.update", "waitlist.delete", "signup.erase", "signups.import", "signups.invite", "signups.reject", "signups.withdraw", "signups.restore", "signups.complete", "key.create", "key.revoke", "webhook.create", "webhook.update", "webhook.enable", "webhook.disable", "webhook.remove", "webhook.rotate_secret", "delivery.resend", "waitlist.invitation_email"] as const;
+export const AUDIT_ACTIONS = ["waitlist.create", "waitlist.update", "waitlist.delete", "signup.erase", "signups.import", "signups.invite", "signups.reject", "signups.withdraw", "signups.restore", "signups.complete", "key.create", "key.revoke", "webhook.create", "webhook.update", "webhook.enable", "webhook.disable", "webhook.remove", "webhook.rotate_secret", "delivery.resend", "waitlist.invitation_email", "waitlist.join_settings"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const auditActionSchema = z.enum(AUDIT_ACTIONS, { error: (issue) => `unknown action ${JSON.stringify(issue.input)} (known actions: ${AUDIT_ACTIONS.join(", ")})` });
 

@@ -1,0 +1,165 @@
+import "server-only";
+import { z } from "zod";
+import { getDb, type AppDatabase } from "@/db/client";
+import { preparedOnce } from "@/lib/sqlite/statements";
+import { appendEvent } from "../events";
+import { getSignup } from "../signups/queries";
+import type { SignupRow } from "../signups/row";
+import type { SignupStatus } from "../signups/status";
+import { getWaitlist } from "../waitlists/queries";
+import { writeWithoutBlocking } from "../write-without-blocking";
+import { joinLimitHit } from "./limits";
+import { signupPosition } from "./position";
+import { referralCodeOf, signupWithReferralCode, unusedReferralCode } from "./referral-code";
+import { joinSettingsOf, type JoinField } from "./settings";
+
+// Joining a waitlist (the hosted page /join/{id} and POST /v1/waitlist/{id}/signup): one IMMEDIATE
+// transaction checks the list is open, finds the address (any case) or inserts the signup with its
+// referral code and referrer, and appends `signup.created`, so a signup exists exactly when its event
+// does and two joins of one address never make two signups. The insert triggers (migration 0003)
+// keep the counts, the search index and the input pairs, as for any single insert.
+
+export const MAX_JOIN_INPUT_VALUE = 1000;
+const emailSchema = z.email().max(254);
+
+/** A signup as a join answers it: the /v1 signup's four fields plus its id, status, place in line and referral code. */
+export interface JoinedSignup {
+  id: number;
+  email: string;
+  verified: boolean;
+  referral: boolean;
+  custom_inputs: { label: string; value: string }[];
+  status: SignupStatus;
+  /** Its place in line (1 is next); null once it is no longer waiting. */
+  position: number | null;
+  referral_code: string;
+}
+
+export type JoinOutcome = { created: true; signup: JoinedSignup } | { created: false; signup: JoinedSignup };
+
+export type JoinRefusal = "not_found" | "closed" | "invalid_email" | "invalid_inputs" | "rate_limited";
+
+/** Why a join was refused; its message may be shown to the person joining (it names nothing of other signups). */
+export class JoinRefused extends Error {
+  constructor(
+    readonly reason: JoinRefusal,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = "JoinRefused";
+  }
+}
+
+export interface JoinInput {
+  waitlistId: string;
+  email: string;
+  customInputs: { label: string; value: string }[];
+  referralCode?: string;
+}
+
+function statements(db: AppDatabase) {
+  return preparedOnce(db, "joining.join", () => ({
+    existing: db.$client.prepare<[string, string], { id: number }>("SELECT id FROM signups WHERE waitlist_id = ? AND lower(email) = lower(?)"),
+    insert: db.$client.prepare<[string, string, number, string, number, string, number | null]>(
+      "INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at, status, referral_code, referred_by) VALUES (?, ?, 0, ?, ?, ?, 'waiting', ?, ?)",
+    ),
+  }));
+}
+
+/**
+ * The answers matched to the form's fields, in the form's order: each label names a field (any
+ * case), a required field has a non-empty answer, a choice is one of its options. An empty optional
+ * answer is left out.
+ */
+export function matchInputs(fields: readonly JoinField[], inputs: readonly { label: string; value: string }[]): { label: string; value: string }[] {
+  const given = new Map<string, string>();
+  for (const input of inputs) {
+    const field = fields.find((each) => each.label.toLowerCase() === input.label.trim().toLowerCase());
+    if (!field) throw new JoinRefused("invalid_inputs", fields.length === 0 ? "This form has no fields: send no custom inputs." : `The form has no field "${input.label.slice(0, 100)}" (its fields: ${fields.map((each) => each.label).join(", ")}).`);
+    if (given.has(field.label)) throw new JoinRefused("invalid_inputs", `The field "${field.label}" is answered twice.`);
+    given.set(field.label, input.value.trim());
+  }
+  const matched: { label: string; value: string }[] = [];
+  for (const field of fields) {
+    const value = given.get(field.label) ?? "";
+    if (value === "") {
+      if (field.required) throw new JoinRefused("invalid_inputs", `The field "${field.label}" is required.`);
+      continue;
+    }
+    if (value.length > MAX_JOIN_INPUT_VALUE) throw new JoinRefused("invalid_inputs", `The answer to "${field.label}" is longer than ${MAX_JOIN_INPUT_VALUE} characters.`);
+    if (field.type === "choice" && !field.options!.includes(value)) throw new JoinRefused("invalid_inputs", `"${field.label}" must be one of: ${field.options!.join(", ")}.`);
+    matched.push({ label: field.label, value });
+  }
+  return matched;
+}
+
+/** A stored custom input as a label and a value (the join writes these; an import may have written other shapes). */
+function asPair(input: Record<string, unknown>): { label: string; value: string } {
+  const text = (value: unknown) => (typeof value === "string" ? value : value === undefined ? "" : JSON.stringify(value));
+  return { label: text(input.label), value: text(input.value) };
+}
+
+function joined(row: SignupRow, waitlistId: string, db: AppDatabase): JoinedSignup {
+  return {
+    id: row.id,
+    email: row.email,
+    verified: row.verified,
+    referral: row.referral,
+    custom_inputs: row.customInputs.map(asPair),
+    status: row.status,
+    position: signupPosition(waitlistId, row.id, db),
+    referral_code: referralCodeOf(row.id, db),
+  };
+}
+
+/** The join itself, in its transaction: no limits counted (see joinWaitlist). */
+function joinNow(input: JoinInput, db: AppDatabase): JoinOutcome {
+  return db.$client
+    .transaction((): JoinOutcome => {
+      const waitlist = getWaitlist(input.waitlistId, db);
+      if (!waitlist) throw new JoinRefused("not_found", "This waitlist does not exist.");
+      const settings = joinSettingsOf(waitlist.id, db);
+      if (settings.joining !== "open") throw new JoinRefused("closed", `${waitlist.name} is not taking signups right now.`);
+      const email = input.email.trim();
+      if (!emailSchema.safeParse(email).success) throw new JoinRefused("invalid_email", "That is not a valid email address.");
+      const customInputs = matchInputs(settings.fields, input.customInputs);
+      const prepared = statements(db);
+      const existing = prepared.existing.get(waitlist.id, email);
+      if (existing) return { created: false, signup: joined(getSignup(waitlist.id, existing.id, db)!, waitlist.id, db) };
+      const referrer = input.referralCode === undefined ? undefined : signupWithReferralCode(waitlist.id, input.referralCode, db);
+      const at = Date.now();
+      const { lastInsertRowid } = prepared.insert.run(waitlist.id, email, referrer === undefined ? 0 : 1, JSON.stringify(customInputs), at, unusedReferralCode(db), referrer ?? null);
+      const id = Number(lastInsertRowid);
+      appendEvent({ type: "signup.created", waitlistId: waitlist.id, signupId: id, payload: {} }, db, at);
+      return { created: true, signup: joined(getSignup(waitlist.id, id, db)!, waitlist.id, db) };
+    })
+    .immediate();
+}
+
+function countAttempt(input: JoinInput): void {
+  const limited = joinLimitHit(input.waitlistId.toLowerCase(), input.email);
+  if (limited) {
+    const message = limited.limit === "address" ? "Too many attempts with this address: try again later." : "Too many people are joining this waitlist right now: try again in a moment.";
+    throw new JoinRefused("rate_limited", message, limited.retryAfterSeconds);
+  }
+}
+
+/**
+ * Puts a person on a waitlist: `created: true` with the new signup, or `created: false` with the
+ * signup the address (any case) already has, changing nothing. A referral code of another signup of
+ * this waitlist sets `referral` and `referred_by`; any other code is ignored. Throws JoinRefused.
+ */
+export function joinWaitlist(input: JoinInput, db: AppDatabase = getDb()): JoinOutcome {
+  countAttempt(input);
+  return joinNow(input, db);
+}
+
+/**
+ * joinWaitlist for the server (the join page and /v1): while another process holds SQLite's write
+ * lock, the join waits between turns of the event loop instead of blocking the server.
+ */
+export function joinWaitlistWithoutBlocking(input: JoinInput, db: AppDatabase = getDb()): Promise<JoinOutcome> {
+  countAttempt(input);
+  return writeWithoutBlocking(() => joinNow(input, db), db);
+}

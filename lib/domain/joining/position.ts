@@ -1,0 +1,42 @@
+import "server-only";
+import { getDb, type AppDatabase } from "@/db/client";
+import { DAY_MS } from "@/lib/core/time";
+import { preparedOnce } from "@/lib/sqlite/statements";
+
+// A signup's place in line: 1 + the waiting signups of its waitlist created before it (by created_at,
+// then id, the list's own order). Counted without walking the list: the whole days before its own come
+// from signup_counts (a few rows per day), and only its own day is counted in the indexes, every
+// signup of that day up to it (signups_waitlist_order_idx) less those that left `waiting`
+// (signups_changed_status_idx, which holds only those). Both counts read an index and never the table.
+
+function statements(db: AppDatabase) {
+  return preparedOnce(db, "joining.position", () => ({
+    signup: db.$client.prepare<[number, string], { status: string; createdAt: number }>("SELECT status, created_at AS createdAt FROM signups WHERE id = ? AND waitlist_id = ?"),
+    daysBefore: db.$client.prepare<[string, number], { count: number }>(
+      `SELECT coalesce(sum(count), 0) AS count FROM signup_counts
+       WHERE waitlist_id = ? AND verified IN (0, 1) AND referral IN (0, 1) AND status = 'waiting' AND day < ?`,
+    ),
+    // Every signup of the day up to this one (created_at, then id), itself excluded.
+    dayBefore: db.$client.prepare<{ waitlistId: string; start: number; at: number; id: number }, { count: number }>(
+      `SELECT count(*) AS count FROM signups INDEXED BY signups_waitlist_order_idx
+       WHERE waitlist_id = @waitlistId AND created_at >= @start AND created_at <= @at AND (created_at < @at OR id < @id)`,
+    ),
+    // Those of them that are not waiting.
+    dayLeft: db.$client.prepare<{ waitlistId: string; start: number; at: number; id: number }, { count: number }>(
+      `SELECT count(*) AS count FROM signups INDEXED BY signups_changed_status_idx
+       WHERE waitlist_id = @waitlistId AND status <> 'waiting' AND status IN ('invited', 'completed', 'rejected')
+         AND created_at >= @start AND created_at <= @at AND (created_at < @at OR id < @id)`,
+    ),
+  }));
+}
+
+/** The signup's place in line, from 1; null when it is not waiting (or not on this waitlist). */
+export function signupPosition(waitlistId: string, signupId: number, db: AppDatabase = getDb()): number | null {
+  const prepared = statements(db);
+  const id = waitlistId.toLowerCase();
+  const signup = prepared.signup.get(signupId, id);
+  if (!signup || signup.status !== "waiting") return null;
+  const day = Math.floor(signup.createdAt / DAY_MS);
+  const range = { waitlistId: id, start: day * DAY_MS, at: signup.createdAt, id: signupId };
+  return 1 + prepared.daysBefore.get(id, day)!.count + prepared.dayBefore.get(range)!.count - prepared.dayLeft.get(range)!.count;
+}

@@ -1,0 +1,56 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import type { AppDatabase } from "@/db/client";
+import { preparedOnce } from "@/lib/sqlite/statements";
+
+// A signup's referral code: 10 characters of a 32-letter alphabet without look-alikes of each other (no 0, 1, l, o: 50 bits from
+// crypto.randomBytes), so a code is short enough to type and cannot be guessed. Unique across all
+// waitlists (signups_referral_code_unique): a collision, about one in 10^15 per code, is drawn again.
+
+const ALPHABET = "23456789abcdefghijkmnpqrstuvwxyz";
+export const REFERRAL_CODE_LENGTH = 10;
+export const REFERRAL_CODE_PATTERN = new RegExp(`^[${ALPHABET}]{${REFERRAL_CODE_LENGTH}}$`);
+
+export function newReferralCode(): string {
+  const bytes = randomBytes(REFERRAL_CODE_LENGTH);
+  let code = "";
+  for (const byte of bytes) code += ALPHABET[byte % ALPHABET.length];
+  return code;
+}
+
+function statements(db: AppDatabase) {
+  return preparedOnce(db, "joining.referralCode", () => ({
+    taken: db.$client.prepare<[string], { id: number }>("SELECT id FROM signups WHERE referral_code = ?"),
+    ofSignup: db.$client.prepare<[number], { code: string | null }>("SELECT referral_code AS code FROM signups WHERE id = ?"),
+    assign: db.$client.prepare<[string, number]>("UPDATE signups SET referral_code = ? WHERE id = ? AND referral_code IS NULL"),
+    owner: db.$client.prepare<[string, string], { id: number }>("SELECT id FROM signups WHERE referral_code = ? AND waitlist_id = ?"),
+  }));
+}
+
+/** A code no signup has yet. Call it inside the transaction that stores it. */
+export function unusedReferralCode(db: AppDatabase): string {
+  for (;;) {
+    const code = newReferralCode();
+    if (!statements(db).taken.get(code)) return code;
+  }
+}
+
+/**
+ * The signup's code, made and stored now when it has none (a signup imported, not joined). Call it
+ * inside a write transaction.
+ */
+export function referralCodeOf(signupId: number, db: AppDatabase): string {
+  const prepared = statements(db);
+  const stored = prepared.ofSignup.get(signupId)?.code;
+  if (stored) return stored;
+  const code = unusedReferralCode(db);
+  prepared.assign.run(code, signupId);
+  return code;
+}
+
+/** The signup of this waitlist that has the code; undefined for any other text. */
+export function signupWithReferralCode(waitlistId: string, code: string, db: AppDatabase): number | undefined {
+  const normalized = code.trim().toLowerCase();
+  if (!REFERRAL_CODE_PATTERN.test(normalized)) return undefined;
+  return statements(db).owner.get(normalized, waitlistId)?.id;
+}

@@ -1,0 +1,172 @@
+import "server-only";
+import { z } from "zod";
+import { getDb, type AppDatabase } from "@/db/client";
+import { AppError } from "@/lib/core/errors";
+import { preparedOnce } from "@/lib/sqlite/statements";
+import { recordAudit, type AuditActor } from "../audit/log";
+import { getWaitlistOrThrow } from "../waitlists/queries";
+
+// How people join a waitlist by themselves (the `join_settings` table, migration 0013): the hosted
+// page /join/{id} and POST /v1/waitlist/{id}/signup read them; admins change them from the
+// dashboard and the CLI. A waitlist without a row has the defaults: joining closed.
+
+export const MAX_JOIN_FIELDS = 20;
+export const MAX_FIELD_OPTIONS = 50;
+export const MAX_EMBED_ORIGINS = 20;
+export const MAX_SUCCESS_MESSAGE = 1000;
+const MAX_LABEL = 100;
+const MAX_OPTION = 200;
+
+export interface JoinField {
+  label: string;
+  type: "text" | "choice";
+  /** The choices of a `choice` field (at least one); none for `text`. */
+  options?: string[];
+  required: boolean;
+}
+
+export interface JoinSettings {
+  joining: "open" | "closed";
+  verification: boolean;
+  fields: JoinField[];
+  successMessage: string;
+  /** Origins (`https://example.com`) whose pages may show the join page in an iframe. */
+  embedOrigins: string[];
+  /** The proof-of-work challenge on the hosted page. */
+  challenge: boolean;
+}
+
+export const DEFAULT_JOIN_SETTINGS: JoinSettings = { joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true };
+
+const oneLine = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(max)
+    .refine((text) => !/[\r\n]/.test(text), "must be one line");
+
+const joinFieldSchema = z
+  .strictObject({
+    label: oneLine(MAX_LABEL),
+    type: z.enum(["text", "choice"]),
+    options: z.array(oneLine(MAX_OPTION)).min(1).max(MAX_FIELD_OPTIONS).optional(),
+    required: z.boolean(),
+  })
+  .superRefine((field, context) => {
+    if (field.type === "choice" && !field.options) context.addIssue({ code: "custom", message: `the choice field "${field.label}" needs its options` });
+    if (field.type === "text" && field.options) context.addIssue({ code: "custom", message: `the text field "${field.label}" takes no options` });
+    if (field.options && new Set(field.options).size !== field.options.length) context.addIssue({ code: "custom", message: `the field "${field.label}" lists an option twice` });
+  });
+
+/** An origin as browsers send it: scheme, host and port only, written once (`https://example.com`). */
+const embedOriginSchema = z
+  .string()
+  .trim()
+  .refine((text) => URL.canParse(text) && ["http:", "https:"].includes(new URL(text).protocol) && new URL(text).origin === text.replace(/\/$/, "").toLowerCase(), {
+    message: "must be an origin such as https://example.com (http or https, no path)",
+  })
+  .transform((text) => new URL(text).origin);
+
+export const joinSettingsSchema = z.strictObject({
+  joining: z.enum(["open", "closed"]),
+  verification: z.boolean(),
+  fields: z
+    .array(joinFieldSchema)
+    .max(MAX_JOIN_FIELDS)
+    .refine((fields) => new Set(fields.map((field) => field.label.toLowerCase())).size === fields.length, "two fields have the same label"),
+  successMessage: z.string().trim().max(MAX_SUCCESS_MESSAGE),
+  embedOrigins: z
+    .array(embedOriginSchema)
+    .max(MAX_EMBED_ORIGINS)
+    .transform((origins) => [...new Set(origins)]),
+  challenge: z.boolean(),
+});
+
+const joinSettingsChangeSchema = joinSettingsSchema.partial();
+export type JoinSettingsChange = z.input<typeof joinSettingsChangeSchema>;
+
+interface StoredRow {
+  joining: "open" | "closed";
+  verification: number;
+  fields: string;
+  successMessage: string;
+  embedOrigins: string;
+  challenge: number;
+}
+
+function statements(db: AppDatabase) {
+  return preparedOnce(db, "joining.settings", () => ({
+    get: db.$client.prepare<[string], StoredRow>(
+      "SELECT joining, verification, fields, success_message AS successMessage, embed_origins AS embedOrigins, challenge FROM join_settings WHERE waitlist_id = ?",
+    ),
+    put: db.$client.prepare<[string, string, number, string, string, string, number, number]>(
+      `INSERT OR REPLACE INTO join_settings (waitlist_id, joining, verification, fields, success_message, embed_origins, challenge, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+  }));
+}
+
+/** A waitlist's join settings: the defaults (joining closed) when none were saved. Does not check that the waitlist exists. */
+export function joinSettingsOf(waitlistId: string, db: AppDatabase = getDb()): JoinSettings {
+  const row = statements(db).get.get(waitlistId.toLowerCase());
+  if (!row) return { ...DEFAULT_JOIN_SETTINGS, fields: [], embedOrigins: [] };
+  return {
+    joining: row.joining,
+    verification: row.verification === 1,
+    fields: JSON.parse(row.fields) as JoinField[],
+    successMessage: row.successMessage,
+    embedOrigins: JSON.parse(row.embedOrigins) as string[],
+    challenge: row.challenge === 1,
+  };
+}
+
+/** What changed, in words for the audit log ("joining open; 2 fields"), or [] when nothing did. */
+function describeChanges(before: JoinSettings, after: JoinSettings): string[] {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  return [
+    after.joining !== before.joining ? `joining ${after.joining}` : undefined,
+    after.verification !== before.verification ? `verification ${after.verification ? "on" : "off"}` : undefined,
+    !same(after.fields, before.fields) ? `${after.fields.length} form field${after.fields.length === 1 ? "" : "s"}` : undefined,
+    after.successMessage !== before.successMessage ? "success message changed" : undefined,
+    !same(after.embedOrigins, before.embedOrigins) ? `embed origins: ${after.embedOrigins.join(", ") || "none"}` : undefined,
+    after.challenge !== before.challenge ? `challenge ${after.challenge ? "on" : "off"}` : undefined,
+  ].filter((change) => change !== undefined);
+}
+
+/** A zod error as one sentence naming each offending setting. */
+function invalidSettings(error: z.ZodError): AppError {
+  const problems = error.issues.map((issue) => `${issue.path.join(".") || "settings"}: ${issue.message}`);
+  return new AppError("invalid_parameter", `Invalid join settings: ${problems.join("; ")}.`, String(error.issues[0]?.path[0] ?? "settings"));
+}
+
+/**
+ * Changes some of a waitlist's join settings (the others stay): validated (an AppError
+ * `invalid_parameter` naming the setting), audited (`waitlist.join_settings`) when anything changed,
+ * in one transaction. Throws `not_found` for an unknown waitlist. Returns the settings after.
+ */
+export function updateJoinSettings(waitlistId: string, change: JoinSettingsChange, actor: AuditActor, db: AppDatabase = getDb()): JoinSettings {
+  const parsed = joinSettingsChangeSchema.safeParse(change);
+  if (!parsed.success) throw invalidSettings(parsed.error);
+  const fields = Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined)) as Partial<JoinSettings>;
+  return db.$client
+    .transaction(() => {
+      const waitlist = getWaitlistOrThrow(waitlistId, db);
+      const before = joinSettingsOf(waitlist.id, db);
+      const after: JoinSettings = { ...before, ...fields };
+      const changes = describeChanges(before, after);
+      if (changes.length === 0) return before;
+      statements(db).put.run(
+        waitlist.id,
+        after.joining,
+        after.verification ? 1 : 0,
+        JSON.stringify(after.fields),
+        after.successMessage,
+        JSON.stringify(after.embedOrigins),
+        after.challenge ? 1 : 0,
+        Date.now(),
+      );
+      recordAudit({ actor, action: "waitlist.join_settings", target: waitlist.id, summary: changes.join("; ") }, db);
+      return after;
+    })
+    .immediate();
+}

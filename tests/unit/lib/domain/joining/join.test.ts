@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { signupEvents } from "@/lib/domain/events";
+import { joinWaitlist, joinWaitlistWithoutBlocking, JoinRefused, matchInputs, type JoinInput } from "@/lib/domain/joining/join";
+import { REFERRAL_CODE_PATTERN } from "@/lib/domain/joining/referral-code";
+import { updateJoinSettings } from "@/lib/domain/joining/settings";
+import { eraseSignup } from "@/lib/domain/signups/erase";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups } from "@/tests/support/insert-signups";
+import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
+
+const fields = [
+  { label: "Company", type: "text" as const, required: true },
+  { label: "Plan", type: "choice" as const, options: ["Free", "Pro"], required: false },
+];
+
+function refusal(run: () => unknown): { reason: string; message: string } {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof JoinRefused) return { reason: error.reason, message: error.message };
+    throw error;
+  }
+  throw new Error("the join was not refused");
+}
+
+describe("joinWaitlist", () => {
+  let temp: TempDatabase;
+  let waitlistId: string;
+  const join = (input: Partial<JoinInput> = {}) => joinWaitlist({ waitlistId, email: "ada@example.com", customInputs: [{ label: "Company", value: "Acme" }], ...input }, temp.db);
+  const count = (sql: string) => (temp.db.$client.prepare(sql).get() as { n: number }).n;
+
+  beforeEach(() => {
+    temp = tempDatabase();
+    waitlistId = createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db).id;
+    updateJoinSettings(waitlistId, { joining: "open", fields }, "cli", temp.db);
+  });
+  afterEach(() => temp.close());
+
+  it("creates a waiting signup with its place, a referral code and a signup.created event, counted like any signup", () => {
+    const first = join({ email: "  Ada@Example.com " });
+    expect(first).toEqual({
+      created: true,
+      signup: { id: expect.any(Number), email: "Ada@Example.com", verified: false, referral: false, custom_inputs: [{ label: "Company", value: "Acme" }], status: "waiting", position: 1, referral_code: expect.stringMatching(REFERRAL_CODE_PATTERN) },
+    });
+    expect(join({ email: "bob@example.com", customInputs: [{ label: "company", value: "B" }, { label: "Plan", value: "Pro" }] }).signup).toMatchObject({ position: 2, custom_inputs: [{ label: "Company", value: "B" }, { label: "Plan", value: "Pro" }] });
+    expect(signupEvents(first.signup.id, temp.db).map((event) => event.type)).toEqual(["signup.created"]);
+    expect(count("SELECT sum(count) AS n FROM signup_counts WHERE status = 'waiting'")).toBe(2);
+    expect(count("SELECT count(*) AS n FROM signup_inputs WHERE label = 'Plan' AND value = 'Pro'")).toBe(1);
+  });
+
+  it("answers the existing signup for the same address in any case, creating nothing", () => {
+    const first = join();
+    const again = join({ email: "ADA@example.COM", customInputs: [{ label: "Company", value: "Other" }] });
+    expect(again).toEqual({ created: false, signup: first.signup });
+    expect(count("SELECT count(*) AS n FROM signups")).toBe(1);
+    expect(count("SELECT count(*) AS n FROM events")).toBe(1);
+  });
+
+  it("gives an imported signup a referral code the first time, and the same one after", () => {
+    insertSignups(waitlistId, [{ email: "old@example.com", verified: true, referral: false, customInputs: '[{"label":"x","value":1}]' }], temp.db);
+    const first = join({ email: "old@example.com" });
+    expect(first.created).toBe(false);
+    expect(first.signup).toMatchObject({ verified: true, custom_inputs: [{ label: "x", value: "1" }], position: 1, referral_code: expect.stringMatching(REFERRAL_CODE_PATTERN) });
+    expect(join({ email: "old@example.com" }).signup.referral_code).toBe(first.signup.referral_code);
+  });
+
+  it("a referral code of this waitlist sets referral and referred_by; an unknown one or another list's is ignored", () => {
+    const referrer = join().signup;
+    const referred = join({ email: "bob@example.com", referralCode: referrer.referral_code.toUpperCase() });
+    expect(referred.signup.referral).toBe(true);
+    expect(temp.db.$client.prepare("SELECT referred_by AS by FROM signups WHERE id = ?").get(referred.signup.id)).toEqual({ by: referrer.id });
+    expect(join({ email: "cy@example.com", referralCode: "nonsense!" }).signup.referral).toBe(false);
+    const other = createWaitlist({ name: "Other", website: "https://other.example" }, temp.db).id;
+    updateJoinSettings(other, { joining: "open" }, "cli", temp.db);
+    const elsewhere = joinWaitlist({ waitlistId: other, email: "dee@example.com", customInputs: [], referralCode: referrer.referral_code }, temp.db);
+    expect(elsewhere.signup.referral).toBe(false);
+    // An erased referrer leaves its referred signup without a referrer.
+    eraseSignup("cli", waitlistId, referrer.id, temp.db);
+    expect(temp.db.$client.prepare("SELECT referred_by AS by, referral FROM signups WHERE id = ?").get(referred.signup.id)).toEqual({ by: null, referral: 1 });
+  });
+
+  it("refuses an unknown or closed waitlist, an invalid address and inputs that do not match the form, writing nothing", () => {
+    expect(refusal(() => join({ waitlistId: "00000000-0000-4000-8000-000000000000" }))).toEqual({ reason: "not_found", message: "This waitlist does not exist." });
+    expect(refusal(() => join({ email: "not an address" })).reason).toBe("invalid_email");
+    expect(refusal(() => join({ customInputs: [] }))).toEqual({ reason: "invalid_inputs", message: 'The field "Company" is required.' });
+    expect(refusal(() => join({ customInputs: [{ label: "Company", value: "A" }, { label: "Plan", value: "Gold" }] })).message).toBe('"Plan" must be one of: Free, Pro.');
+    expect(refusal(() => join({ customInputs: [{ label: "Company", value: "A" }, { label: "Age", value: "3" }] })).message).toMatch(/no field "Age"/);
+    expect(refusal(() => join({ customInputs: [{ label: "Company", value: "A" }, { label: "company", value: "B" }] })).message).toMatch(/answered twice/);
+    updateJoinSettings(waitlistId, { joining: "closed" }, "cli", temp.db);
+    expect(refusal(() => join())).toEqual({ reason: "closed", message: "Acme Beta is not taking signups right now." });
+    expect(count("SELECT count(*) AS n FROM signups")).toBe(0);
+    expect(count("SELECT count(*) AS n FROM events")).toBe(0);
+  });
+
+  it("limits attempts per address (JOINS_PER_ADDRESS_PER_HOUR, 10 by default)", async () => {
+    for (let attempt = 0; attempt < 9; attempt++) join({ email: "limit@example.com" });
+    await joinWaitlistWithoutBlocking({ waitlistId, email: "LIMIT@example.com", customInputs: [{ label: "Company", value: "A" }] }, temp.db);
+    try {
+      join({ email: "limit@example.com" });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toMatchObject({ reason: "rate_limited", retryAfterSeconds: expect.any(Number) });
+      expect((error as JoinRefused).retryAfterSeconds).toBeGreaterThan(3500);
+    }
+    expect(join({ email: "other@example.com" }).created).toBe(true);
+  });
+});
+
+describe("matchInputs", () => {
+  it("leaves out an empty optional answer and keeps the form's order and labels", () => {
+    expect(matchInputs(fields, [{ label: " plan ", value: " Free " }, { label: "COMPANY", value: "A" }])).toEqual([
+      { label: "Company", value: "A" },
+      { label: "Plan", value: "Free" },
+    ]);
+    expect(matchInputs(fields, [{ label: "Company", value: "A" }, { label: "Plan", value: "" }])).toEqual([{ label: "Company", value: "A" }]);
+  });
+});

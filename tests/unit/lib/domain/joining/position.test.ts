@@ -1,0 +1,52 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DAY_MS } from "@/lib/core/time";
+import { signupPosition } from "@/lib/domain/joining/position";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups } from "@/tests/support/insert-signups";
+import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
+
+describe("signupPosition", () => {
+  let temp: TempDatabase;
+  let waitlistId: string;
+  beforeEach(() => {
+    temp = tempDatabase();
+    waitlistId = createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db).id;
+  });
+  afterEach(() => temp.close());
+
+  it("is 1 + the waiting signups before it (by created_at, then id) over several days, null unless waiting", () => {
+    const start = Date.UTC(2026, 0, 1, 12);
+    // Three days, several signups sharing one instant, some not waiting, on two waitlists.
+    const statuses = ["waiting", "invited", "waiting", "rejected", "completed", "waiting"] as const;
+    const rows = Array.from({ length: 60 }, (_, index) => ({
+      email: `p${index}@example.com`,
+      verified: index % 3 === 0,
+      referral: index % 5 === 0,
+      customInputs: "[]",
+      createdAt: start + Math.floor(index / 4) * (DAY_MS / 7),
+      status: statuses[index % statuses.length],
+    }));
+    // Inserted out of order: ids do not follow created_at.
+    insertSignups(waitlistId, [...rows].reverse(), temp.db);
+    const other = createWaitlist({ name: "Other", website: "https://other.example" }, temp.db).id;
+    insertSignups(other, rows.slice(0, 20), temp.db);
+    const all = temp.db.$client
+      .prepare("SELECT id, status, created_at AS createdAt FROM signups WHERE waitlist_id = ? ORDER BY created_at, id")
+      .all(waitlistId) as { id: number; status: string; createdAt: number }[];
+    let waitingBefore = 0;
+    for (const signup of all) {
+      if (signup.status === "waiting") {
+        expect(signupPosition(waitlistId, signup.id, temp.db), `signup ${signup.id}`).toBe(++waitingBefore);
+      } else {
+        expect(signupPosition(waitlistId, signup.id, temp.db)).toBeNull();
+      }
+    }
+    expect(waitingBefore).toBe(30);
+    expect(signupPosition(other, all[0]!.id, temp.db)).toBeNull();
+  });
+
+  it("reads indexes only, never the whole list", () => {
+    const plans = (temp.db.$client.prepare("EXPLAIN QUERY PLAN SELECT count(*) FROM signups INDEXED BY signups_changed_status_idx WHERE waitlist_id = 'x' AND status <> 'waiting' AND status IN ('invited', 'completed', 'rejected') AND created_at >= 0 AND created_at <= 1 AND (created_at < 1 OR id < 1)").all() as { detail: string }[]).map((row) => row.detail);
+    expect(plans.join(" ")).toMatch(/USING COVERING INDEX signups_changed_status_idx \(waitlist_id=\? AND status=\? AND created_at>\? AND created_at<\?\)/);
+  });
+});

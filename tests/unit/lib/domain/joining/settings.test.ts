@@ -1,0 +1,60 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { listAudit } from "@/lib/domain/audit/log";
+import { DEFAULT_JOIN_SETTINGS, joinSettingsOf, updateJoinSettings } from "@/lib/domain/joining/settings";
+import { deleteWaitlistAs } from "@/lib/domain/waitlists/manage";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
+
+describe("join settings", () => {
+  let temp: TempDatabase;
+  let waitlistId: string;
+  beforeEach(() => {
+    temp = tempDatabase();
+    waitlistId = createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db).id;
+  });
+  afterEach(() => temp.close());
+
+  it("are the defaults, joining closed and the challenge on, until saved", () => {
+    expect(joinSettingsOf(waitlistId, temp.db)).toEqual({ joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true });
+    expect(DEFAULT_JOIN_SETTINGS.joining).toBe("closed");
+  });
+
+  it("change only what is given, store it, and audit each change once", () => {
+    const fields = [
+      { label: "Company", type: "text" as const, required: true },
+      { label: "Team size", type: "choice" as const, options: ["1-10", "11-50"], required: false },
+    ];
+    const after = updateJoinSettings(waitlistId, { joining: "open", fields, embedOrigins: ["https://Example.com/", "https://example.com"] }, "cli", temp.db);
+    expect(after).toEqual({ ...DEFAULT_JOIN_SETTINGS, joining: "open", fields, embedOrigins: ["https://example.com"] });
+    expect(joinSettingsOf(waitlistId.toUpperCase(), temp.db)).toEqual(after);
+    updateJoinSettings(waitlistId, { verification: true, successMessage: "Thanks!" }, "cli", temp.db);
+    expect(joinSettingsOf(waitlistId, temp.db)).toMatchObject({ joining: "open", verification: true, successMessage: "Thanks!", fields });
+    // Saving the same again changes nothing and writes no audit row.
+    updateJoinSettings(waitlistId, { verification: true }, "cli", temp.db);
+    expect(listAudit({ action: "waitlist.join_settings", limit: 10 }, temp.db).map((row) => [row.target, row.summary])).toEqual([
+      [waitlistId, "verification on; success message changed"],
+      [waitlistId, "joining open; 2 form fields; embed origins: https://example.com"],
+    ]);
+  });
+
+  it.each([
+    [{ fields: [{ label: "Plan", type: "choice", required: true }] }, /fields.0: the choice field "Plan" needs its options/],
+    [{ fields: [{ label: "Name", type: "text", options: ["a"], required: true }] }, /takes no options/],
+    [{ fields: [{ label: "Name", type: "text", required: true }, { label: "name", type: "text", required: false }] }, /two fields have the same label/],
+    [{ fields: [{ label: " ", type: "text", required: true }] }, /fields.0.label: must not be empty/],
+    [{ embedOrigins: ["https://example.com/path"] }, /embedOrigins.0: must be an origin/],
+    [{ embedOrigins: ["javascript:alert(1)"] }, /must be an origin/],
+    [{ joining: "ajar" }, /joining/],
+    [{ colour: "red" }, /Unrecognized key/],
+  ])("refuse %j with a message naming the setting", (change, message) => {
+    expect(() => updateJoinSettings(waitlistId, change as never, "cli", temp.db)).toThrow(message);
+    expect(joinSettingsOf(waitlistId, temp.db)).toEqual(DEFAULT_JOIN_SETTINGS);
+  });
+
+  it("are not_found for an unknown waitlist and go with a deleted one", () => {
+    expect(() => updateJoinSettings("00000000-0000-4000-8000-000000000000", { joining: "open" }, "cli", temp.db)).toThrow(/No waitlist has the id/);
+    updateJoinSettings(waitlistId, { joining: "open" }, "cli", temp.db);
+    deleteWaitlistAs("cli", waitlistId, { confirm: "Acme Beta" }, temp.db);
+    expect(temp.db.$client.prepare("SELECT count(*) AS n FROM join_settings").get()).toEqual({ n: 0 });
+  });
+});
