@@ -1,5 +1,5 @@
 import "server-only";
-import { JoinRefused, joinWaitlist } from "@/lib/domain/joining/join";
+import { JoinRefused, joinWaitlistWithoutBlocking } from "@/lib/domain/joining/join";
 import { joinSettingsOf } from "@/lib/domain/joining/settings";
 import { solvesChallenge } from "@/lib/domain/verification/challenge";
 import { JOINED_LINK_LIFETIME_MS, signLinkToken } from "@/lib/domain/verification/link-token";
@@ -64,7 +64,7 @@ export async function joinFromForm(request: Request, pathId: string): Promise<Re
   if (settings.challenge && !(await solvesChallenge(text(form, "altcha")))) return back("challenge");
   const customInputs = settings.fields.map((field, index) => ({ label: field.label, value: text(form, fieldName(index)) })).filter((input) => input.value !== "");
   try {
-    const { signup } = joinWaitlist({ waitlistId: waitlist.id, email: text(form, "email"), customInputs, referralCode: ref || undefined });
+    const { signup } = await joinWaitlistWithoutBlocking({ waitlistId: waitlist.id, email: text(form, "email"), customInputs, referralCode: ref || undefined });
     return seeOther(joinedPath(waitlist.id, signup.id));
   } catch (error) {
     if (error instanceof JoinRefused) return back(error.reason === "not_found" ? "closed" : error.reason);

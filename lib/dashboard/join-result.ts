@@ -1,6 +1,5 @@
 import "server-only";
 import { env } from "@/lib/core/env";
-import type { Waitlist } from "@/db/schema";
 import { joinedSignup, type JoinedSignup } from "@/lib/domain/joining/join";
 import { joinSettingsOf, type JoinSettings } from "@/lib/domain/joining/settings";
 import { confirmSignup } from "@/lib/domain/verification/confirm";
@@ -8,6 +7,7 @@ import { readLinkToken } from "@/lib/domain/verification/link-token";
 import { resendConfirmation } from "@/lib/domain/verification/resend";
 import { isWaitlistId } from "@/lib/domain/waitlists/id";
 import { getWaitlist } from "@/lib/domain/waitlists/queries";
+import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { crossSiteRefusal, crossSiteRefusalMessage } from "@/lib/http/same-origin";
 import { plainTextResponse, seeOther } from "./admin-post";
 
@@ -17,7 +17,7 @@ import { plainTextResponse, seeOther } from "./admin-post";
 const waitlistOfPath = (pathId: string) => (isWaitlistId(pathId) ? getWaitlist(pathId.toLowerCase()) : undefined);
 
 /** The waitlist, its join settings and the signup a "joined" token names, or undefined (forged, expired, another list's, erased). */
-export function joinedSignupOf(pathId: string, token: string): { waitlist: Waitlist; settings: JoinSettings; signup: JoinedSignup } | undefined {
+export function joinedSignupOf(pathId: string, token: string): { waitlist: NonNullable<ReturnType<typeof getWaitlist>>; settings: JoinSettings; signup: JoinedSignup } | undefined {
   const waitlist = waitlistOfPath(pathId);
   const reading = waitlist && readLinkToken(token, "joined");
   if (!waitlist || !reading?.ok || reading.claims.waitlistId !== waitlist.id) return undefined;
@@ -26,11 +26,11 @@ export function joinedSignupOf(pathId: string, token: string): { waitlist: Waitl
 }
 
 /** Follows a confirmation link, then sends the browser to the page that says what happened. */
-export function confirmFromLink(request: Request, pathId: string): Response {
+export async function confirmFromLink(request: Request, pathId: string): Promise<Response> {
   const waitlist = waitlistOfPath(pathId);
   if (!waitlist) return plainTextResponse(404, "Not found: this waitlist does not exist.");
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  return seeOther(`/join/${waitlist.id}/confirmed?outcome=${confirmSignup(waitlist.id, token)}`);
+  return seeOther(`/join/${waitlist.id}/confirmed?outcome=${await writeWithoutBlocking(() => confirmSignup(waitlist.id, token))}`);
 }
 
 /** "Send the email again" from the joined page: rate-limited (lib/domain/verification/resend.ts), then back to it saying how it went. */
@@ -43,7 +43,9 @@ export async function resendFromForm(request: Request, pathId: string): Promise<
   const token = form?.get("t");
   const reading = typeof token === "string" ? readLinkToken(token, "joined") : undefined;
   if (!reading?.ok || reading.claims.waitlistId !== waitlist.id) return plainTextResponse(400, "Invalid request: this page's link is not valid any more. Join again to get a new one.");
-  const outcome = joinSettingsOf(waitlist.id).verification ? resendConfirmation(waitlist.id, reading.claims.signupId, { emailConfigured: env().SMTP_URL !== undefined }) : { sent: false, reason: "gone" as const };
+  const outcome = joinSettingsOf(waitlist.id).verification
+    ? await writeWithoutBlocking(() => resendConfirmation(waitlist.id, reading.claims.signupId, { emailConfigured: env().SMTP_URL !== undefined }))
+    : { sent: false, reason: "gone" as const };
   const said = outcome.sent ? "sent" : outcome.reason;
   return seeOther(`/join/${waitlist.id}/joined?t=${encodeURIComponent(token as string)}&resent=${said}`);
 }
