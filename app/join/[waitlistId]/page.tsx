@@ -80,12 +80,7 @@ export default async function JoinPage({ params, searchParams }: Props) {
         </div>
         {ref ? <input type="hidden" name="ref" value={ref} /> : null}
         {settings.challenge ? (
-          <div>
-            <AltchaField challengeUrl={`/join/${waitlist.id}/challenge`} />
-            <noscript>
-              <p className={`text-sm ${mutedText}`}>This form checks that you are not a robot with a small computation that needs JavaScript: please turn JavaScript on to join.</p>
-            </noscript>
-          </div>
+          <AltchaField challengeUrl={`/join/${waitlist.id}/challenge`} />
         ) : null}
         <button type="submit" className={`${primaryButtonClass} py-2 text-base sm:text-sm`}>
           Join the waitlist

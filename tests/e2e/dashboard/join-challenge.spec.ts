@@ -15,6 +15,7 @@ test("with JavaScript: the widget solves the challenge and the join goes through
   await page.goto(`/join/${waitlist.id}`);
   const widget = page.locator("altcha-widget");
   await expect(widget).toBeVisible();
+  await expect(page.getByTestId("challenge-needs-js")).toHaveCount(0);
   // Solved in the browser (the payload lands in the form's `altcha` field).
   await expect(page.locator('input[name="altcha"]')).toHaveValue(/.{20,}/, { timeout: 30_000 });
   expect(challenges).toEqual([`${baseURL}/join/${waitlist.id}/challenge`]);
@@ -35,6 +36,7 @@ test("without JavaScript and the challenge on, the page says the check needs Jav
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(`/join/${waitlist.id}`);
-  await expect(page.getByText("please turn JavaScript on to join")).toBeVisible();
+  await expect(page.getByTestId("challenge-needs-js")).toContainText("anti-spam check needs JavaScript: please turn JavaScript on to join.");
+  await expect(page.locator("altcha-widget")).toHaveCount(0);
   await context.close();
 });
