@@ -6,11 +6,6 @@ import type { PageCspOptions } from "@/lib/http/security-headers";
 /** The public pages of a waitlist's join form: the form, the result, the confirmation, the challenge. */
 const JOIN_PATH = /^\/join\/([^/]+)(\/|$)/;
 
-/** Whether a path is one of the join pages (public: no session, framed by the embed origins). */
-export function isJoinPath(pathname: string): boolean {
-  return JOIN_PATH.test(pathname);
-}
-
 /**
  * The CSP options of a join page: framed by its own origin and the waitlist's embed origins (its
  * join settings), running the challenge's workers. Undefined for any other path.
