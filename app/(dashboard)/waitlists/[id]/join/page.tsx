@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CopyButton } from "@/components/copy-button";
 import { DoneNotice } from "@/components/done-notice";
-import { inputClass, linkClass, mutedText, primaryButtonClass } from "@/components/styles";
+import { focusRing, inputClass, linkClass, mutedText, primaryButtonClass } from "@/components/styles";
 import { env } from "@/lib/core/env";
 import { requestOrigin, requireAdminSession } from "@/lib/dashboard/auth";
 import { embedSnippet } from "@/lib/dashboard/join-settings-form";
@@ -93,7 +93,7 @@ export default async function JoiningPage({ params, searchParams }: Props) {
         </h2>
         <p className={`text-sm ${mutedText}`}>Paste it into a page of an embed origin above.</p>
         <div className="mt-2 flex items-start gap-2">
-          <pre data-testid="embed-snippet" className="min-w-0 flex-1 overflow-x-auto rounded-md bg-zinc-100 p-3 text-xs dark:bg-zinc-800">
+          <pre tabIndex={0} aria-label="Embed snippet" data-testid="embed-snippet" className={`${focusRing} min-w-0 flex-1 overflow-x-auto rounded-md bg-zinc-100 p-3 text-xs dark:bg-zinc-800`}>
             {snippet}
           </pre>
           <CopyButton value={snippet} label="Copy the embed snippet" />
