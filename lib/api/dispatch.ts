@@ -1,6 +1,6 @@
 import { API_ROUTES, type ApiPathTemplate } from "./route-table";
 import { methodNotAllowed, notFound, optionsHandler } from "./methods";
-import { ALLOWED_METHODS, WRITE_ALLOWED_METHODS } from "./problem";
+import { ALLOWED_METHODS, READ_WRITE_ALLOWED_METHODS, WRITE_ALLOWED_METHODS } from "./problem";
 import { baseHeaders, newRequestId } from "./headers";
 import { withApiKey, type ApiHandler } from "./with-api-key";
 import { env } from "@/lib/core/env";
@@ -28,11 +28,17 @@ function compile(template: ApiPathTemplate): { pattern: RegExp; names: string[] 
 
 type Handler = (request: IncomingRequest, params: Record<string, string>) => Response | Promise<Response>;
 
-const ROUTES = API_ROUTES.map(({ template, method, needsKey, role, handler }) => {
-  const write = method !== "GET";
-  const handle = withApiKey(handler as ApiHandler<Record<string, string>>, { public: !needsKey, role, write });
-  const allow = write ? WRITE_ALLOWED_METHODS : ALLOWED_METHODS;
-  return { template, method, allow, ...compile(template), handle, options: optionsHandler({ anyOrigin: !needsKey, allow }) };
+// One entry per template: a path may answer several methods (GET and POST /waitlist/{id}/signup).
+const ROUTES = [...new Set(API_ROUTES.map((route) => route.template))].map((template) => {
+  const routes = API_ROUTES.filter((route) => route.template === template);
+  const handlers = new Map<string, Handler>();
+  for (const { method, needsKey, role, handler } of routes) {
+    handlers.set(method, withApiKey(handler as ApiHandler<Record<string, string>>, { public: !needsKey, role, write: method !== "GET" }));
+  }
+  const reads = handlers.has("GET");
+  const allow = reads && handlers.has("POST") ? READ_WRITE_ALLOWED_METHODS : reads ? ALLOWED_METHODS : WRITE_ALLOWED_METHODS;
+  const open = routes.some((route) => !route.needsKey);
+  return { template, handlers, allow, ...compile(template), options: optionsHandler({ anyOrigin: open, allow }) };
 });
 
 /** A path segment as the handlers get it: percent-decoded, or as it is when it does not decode (a 400 from its parser, not a 500). */
@@ -45,7 +51,7 @@ function decoded(segment: string): string {
 }
 
 export type ApiMatch =
-  | { template: ApiPathTemplate; params: Record<string, string>; method: "GET" | "POST"; allow: string; handle: Handler; options: Handler }
+  | { template: ApiPathTemplate; params: Record<string, string>; handlers: ReadonlyMap<string, Handler>; allow: string; options: Handler }
   | { redirect: string }
   | null;
 
@@ -54,9 +60,9 @@ export function matchApiPath(path: string): ApiMatch {
   // A trailing slash or a doubled one: a 308 to the path without it, as Next.js does for pages.
   const canonical = path.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
   if (canonical !== path) return { redirect: canonical };
-  for (const { template, pattern, names, method, allow, handle, options } of ROUTES) {
+  for (const { template, pattern, names, handlers, allow, options } of ROUTES) {
     const match = pattern.exec(path);
-    if (match) return { template, params: Object.fromEntries(names.map((name, index) => [name, decoded(match[index + 1]!)])), method, allow, handle, options };
+    if (match) return { template, params: Object.fromEntries(names.map((name, index) => [name, decoded(match[index + 1]!)])), handlers, allow, options };
   }
   return null;
 }
@@ -76,7 +82,8 @@ export function dispatchApi(request: IncomingRequest): Response | Promise<Respon
   const found = matchApiPath(path);
   if (!found) return notFound(request, path);
   if ("redirect" in found) return redirect(request, found.redirect + (queryStart === -1 ? "" : target.slice(queryStart)));
-  if (request.method === found.method || (found.method === "GET" && request.method === "HEAD")) return found.handle(request, found.params);
+  const handle = found.handlers.get(request.method === "HEAD" ? "GET" : request.method);
+  if (handle) return handle(request, found.params);
   if (request.method === "OPTIONS") return found.options(request, found.params);
   return methodNotAllowed(request, found.allow);
 }

@@ -62,7 +62,7 @@ const allowHeader = (allow: string): HeaderObject => ({ description: `Always \`$
 /** `405` for the other methods on this path (the problem body comes from ./openapi.ts). */
 export function methodNotAllowedResponse(problem: (extra: Record<string, HeaderObject>) => ResponseObject, allow = ALLOWED_METHODS): ResponseObject {
   const response = problem({ Allow: allowHeader(allow) });
-  const others = allow === ALLOWED_METHODS ? "`POST`, `PUT`, `PATCH` and `DELETE`" : "`GET`, `HEAD`, `PUT`, `PATCH` and `DELETE`";
+  const others = allow === ALLOWED_METHODS ? "`POST`, `PUT`, `PATCH` and `DELETE`" : allow.includes("GET") ? "`PUT`, `PATCH` and `DELETE`" : "`GET`, `HEAD`, `PUT`, `PATCH` and `DELETE`";
   return { ...response, description: `${response.description} Not an answer to this operation: ${others} on this path get it, before any key is checked.` };
 }
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import { actionBodySchema, MAX_ACTION_EMAILS, MAX_ACTION_LIMIT, MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import { eventResponseSchema } from "@/lib/domain/deliveries/event-body";
+import { joinBodySchema, joinedSignupResponseSchema } from "@/lib/domain/joining/request";
 import { DEFAULT_EVENT_PAGE } from "@/lib/domain/deliveries/feed";
 import { STATUS_ACTIONS, type StatusAction } from "@/lib/domain/signups/status";
 import type { CodeSample, HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "./openapi-types";
@@ -10,7 +11,7 @@ import { FILTER_KEYS, INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS, SIGNUP_FILTERS } fr
 import { SIGNUP_FIELDS, signupResponseSchema, signupWithFieldsSchema, signupWithStatusSchema } from "@/lib/domain/signups/response";
 import { UUID_PATTERN } from "@/lib/domain/waitlists/id";
 import { waitlistResponseSchema } from "@/lib/domain/waitlists/response";
-import { ALLOWED_METHODS, ERROR_TITLES, PROBLEM_CONTENT_TYPE, problemType, WRITE_ALLOWED_METHODS } from "./problem";
+import { ALLOWED_METHODS, ERROR_TITLES, PROBLEM_CONTENT_TYPE, problemType, READ_WRITE_ALLOWED_METHODS, WRITE_ALLOWED_METHODS } from "./problem";
 import { CACHE_CONTROL } from "./headers";
 import {
   cacheControlHeader,
@@ -258,7 +259,7 @@ const listSignups: OperationObject = {
   summary: "Get all signups",
   description: [
     "The signups of one waitlist, oldest first (creation order, ties broken by an internal id). A waitlist without signups, or filters that select none, give `[]`.",
-    "Filters select signups; every one given must hold (AND): `verified`, `referral`, the creation range `created_since`/`created_until`, the address (`email` exactly, or `email_contains`), and custom inputs (`input.<label>=<value>`, see `inputs`). `fields` chooses the fields of each object, for instance `created_at` and `id`, which the default four leave out. The response is always the rows themselves: this API counts nothing (the dashboard's counts of a large email search, shown as \"10,000+\", are not part of it).",
+    "Filters select signups; every one given must hold (AND): `verified`, `referral`, the creation range `created_since`/`created_until`, the address (`email` exactly, or `email_contains`), the referrer (`referred_by`: the signups one signup referred), and custom inputs (`input.<label>=<value>`, see `inputs`). `fields` chooses the fields of each object, for instance `created_at` and `id`, which the default four leave out. The response is always the rows themselves: this API counts nothing (the dashboard's counts of a large email search, shown as \"10,000+\", are not part of it).",
     `Without \`limit\` the response is the complete array, streamed as it is read (keyset batches of 1,000 with back-pressure), so any size is served in constant server memory and a slow client never blocks writers. The response then has no Content-Length. A failure before the first bytes is a normal 500; if the server fails after the stream started, the connection is cut and the body is not valid JSON (the status was already 200): check that the array parses.`,
     "With `limit` the response is one page and the `Link` header leads to the next one. Walking all pages returns every signup exactly once, in the same order as the full list, even while new signups arrive (they appear at the end).",
   ].join("\n\n"),
@@ -270,6 +271,8 @@ const listSignups: OperationObject = {
       { type: "array", items: { anyOf: [ref("Signup"), ref("SignupWithFields")] } },
       { paged: true, keyed: true, cacheControl: CACHE_CONTROL.personalData, etag: pageEtagHeader },
     ),
+    "204": optionsResponse(headers.requestId, false, READ_WRITE_ALLOWED_METHODS),
+    "405": methodNotAllowedResponse((extra) => problemResponse("method_not_allowed", "This path answers `GET`, `HEAD` and `POST` (a join).", extra), READ_WRITE_ALLOWED_METHODS),
     "400": problems.invalid_parameter(
       `The id is not a UUID; a query parameter is unknown (e.g. \`verfied\`) or repeated; \`verified\`/\`referral\` is not \`true\` or \`false\`; \`created_since\` or \`created_until\` is not a date or a date-time with an offset, or \`created_until\` is not later than \`created_since\`; \`email\` or \`email_contains\` is empty or longer than 320 characters; an \`input.\` parameter has no label or is one more than ${MAX_INPUT_FILTERS}; \`fields\` names an unknown field; \`limit\` is outside 1–1000; or the cursor is bad or from another list or other filters.`,
     ),
@@ -396,6 +399,56 @@ export function statusActionOperation(action: StatusAction): OperationObject {
   };
 }
 
+/** The operation of POST /v1/waitlist/{id}/signup (lib/api/join-route.ts). */
+const joinWaitlist: OperationObject = {
+  operationId: "joinWaitlist",
+  summary: "Join a waitlist",
+  description: [
+    "Puts a person on the waitlist, as its hosted join page `/join/{id}` does: for a product's own backend. The list must be open for joining (an admin opens it: `npm run cli -- waitlists update <id> --joining open`, or the dashboard). The new signup is `waiting`, not verified, and gets a referral code; `signup.created` goes to the event log and webhooks in the same transaction. An address already on the list (in any case) is a 200 with that signup, and nothing is created or changed.",
+    "`custom_inputs` answers the list's join form: each label names one of its fields (any case), every required field is answered, a choice is one of its options. `referral_code` (another signup's, from a referral link) sets `referral` and records who referred; an unknown code is ignored.",
+    "Needs a key with the role `waitlist:join` (which can do nothing else) or `waitlist:admin`; `waitlist:view` is a 403. Joins are also limited per address and waitlist (`JOINS_PER_ADDRESS_PER_HOUR`, 10) and per waitlist (`JOINS_PER_WAITLIST_PER_MINUTE`, 120,000), per server process: a 429 with `Retry-After`. Send an `Idempotency-Key` to make a retry safe.",
+  ].join("\n\n"),
+  tags: ["Signups"],
+  parameters: [pathId, idempotencyKeyParameter],
+  requestBody: { required: true, description: "Who joins, and their answers to the form.", content: { "application/json": { schema: responseSchema(joinBodySchema) } } },
+  responses: {
+    "201": {
+      description: "Joined: the new signup.",
+      headers: { "Request-Id": headers.requestId, "Cache-Control": cacheControlHeader(CACHE_CONTROL.personalData), ...limitHeaders },
+      content: { "application/json": { schema: ref("JoinedSignup") } },
+    },
+    "200": {
+      description: "The address (in any case) was already on the list: its signup, unchanged. Also the repeated answer for an Idempotency-Key (with `Idempotent-Replayed: true`, and the first answer's status).",
+      headers: {
+        "Request-Id": headers.requestId,
+        "Cache-Control": cacheControlHeader(CACHE_CONTROL.personalData),
+        ...limitHeaders,
+        "Idempotent-Replayed": { description: "`true` on an answer repeated for an Idempotency-Key.", schema: { type: "string", const: "true" } },
+      },
+      content: { "application/json": { schema: ref("JoinedSignup") } },
+    },
+    "204": optionsResponse(headers.requestId, false, READ_WRITE_ALLOWED_METHODS),
+    "308": redirectResponse(headers.requestId),
+    "405": methodNotAllowedResponse((extra) => problemResponse("method_not_allowed", "This path answers `GET`, `HEAD` and `POST`.", extra), READ_WRITE_ALLOWED_METHODS),
+    "400": problems.invalid_parameter(
+      "The id is not a UUID; the body is not JSON, is larger than 64 KB, has an unknown field or a field of the wrong type (`parameter` names it); `email` is not an address (`parameter`: `email`); `custom_inputs` does not match the form: an unknown label, a missing required field, a choice not among its options, a field twice (`parameter`: `custom_inputs`); or the Idempotency-Key is empty or longer than 255 characters.",
+    ),
+    "401": problems.unauthenticated,
+    "403": problemResponse("forbidden", "The API key carries neither `waitlist:join` nor `waitlist:admin`, or a browser page on another origin sent the request.", limitHeaders),
+    "404": problems.not_found("No waitlist has this id."),
+    "409": problemResponse("conflict", "The waitlist is closed for joining.", limitHeaders),
+    "422": problemResponse("unprocessable", "The Idempotency-Key was used in the last 24 hours for another request.", limitHeaders),
+    "429": problemResponse("rate_limited", "Too many requests for the key (policy `per-key`), or too many joins for this address or this waitlist. Wait `Retry-After` seconds.", { ...limitHeaders, "Retry-After": headers.retryAfter }),
+    "500": problems.internal,
+  },
+  "x-codeSamples": [
+    curl(
+      "Join",
+      `curl -sS -X POST -H "Authorization: Bearer $JOIN_KEY" -H "Content-Type: application/json" -H "Idempotency-Key: $(uuidgen)" \\\n  -d '{"email": "jane@acme.com", "custom_inputs": [{"label": "Company", "value": "Acme"}], "referral_code": "k3x9p2m7qa"}' \\\n  "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/signup"`,
+    ),
+  ],
+};
+
 const getOpenApi: OperationObject = {
   operationId: "getOpenApiDocument",
   summary: "This document",
@@ -418,13 +471,13 @@ const errorCodes = (Object.keys(ERROR_STATUS) as ErrorCode[])
   .map((code) => `- \`${code}\` (${ERROR_STATUS[code]}, ${ERROR_TITLES[code]})`)
   .join("\n");
 
-const description = `A JSON API over the waitlists and signups of this Waitlist Admin: reading them, and changing the status of signups (invite, reject, withdraw, restore, complete). Clients are scripts: every behaviour below is part of the contract and is tested against the real server.
+const description = `A JSON API over the waitlists and signups of this Waitlist Admin: reading them, putting people on a waitlist (join), and changing the status of signups (invite, reject, withdraw, restore, complete). Clients are scripts: every behaviour below is part of the contract and is tested against the real server.
 
-Authentication: send an API key as \`Authorization: Bearer <key>\` (or \`X-API-Key: <key>\`); never in the query string. Keys come from an admin: on the dashboard's API keys page (\`/keys\`, for a \`waitlist:admin\` session) or with the command-line tool (\`npm run cli -- keys create\`). Every read needs the role \`waitlist:view\`; the status actions (\`POST\`) need \`waitlist:admin\`. A missing, malformed, unknown, revoked or expired key is a 401 with \`WWW-Authenticate: Bearer realm="waitlist"\` and the same body in every case; a valid key without the role is a 403.
+Authentication: send an API key as \`Authorization: Bearer <key>\` (or \`X-API-Key: <key>\`); never in the query string. Keys come from an admin: on the dashboard's API keys page (\`/keys\`, for a \`waitlist:admin\` session) or with the command-line tool (\`npm run cli -- keys create\`). Every read needs the role \`waitlist:view\`; the status actions (\`POST\`) need \`waitlist:admin\`; joining a waitlist (\`POST /waitlist/{id}/signup\`) needs \`waitlist:join\` or \`waitlist:admin\`. A missing, malformed, unknown, revoked or expired key is a 401 with \`WWW-Authenticate: Bearer realm="waitlist"\` and the same body in every case; a valid key without the role is a 403.
 
 Order of checks: method, then authentication, then role, then parameters, then the resource. So \`POST\` on a read is a 405 even without a key, and a caller without a valid key learns nothing about ids or parameters.
 
-Methods: reads are \`GET\`; \`HEAD\` answers like \`GET\` (same status and headers) without a body; \`OPTIONS\` is a 204 with \`Allow: ${ALLOWED_METHODS}\` (and answers CORS preflights); \`POST\`, \`PUT\`, \`PATCH\` and \`DELETE\` are a 405 with the same \`Allow\` header. The status actions are \`POST\` only (\`Allow: ${WRITE_ALLOWED_METHODS}\`).
+Methods: reads are \`GET\`; \`HEAD\` answers like \`GET\` (same status and headers) without a body; \`OPTIONS\` is a 204 with \`Allow: ${ALLOWED_METHODS}\` (and answers CORS preflights); \`POST\`, \`PUT\`, \`PATCH\` and \`DELETE\` are a 405 with the same \`Allow\` header. The status actions are \`POST\` only (\`Allow: ${WRITE_ALLOWED_METHODS}\`); \`/waitlist/{id}/signup\` answers both (\`Allow: ${READ_WRITE_ALLOWED_METHODS}\`).
 
 Statuses: every signup is \`waiting\`, \`invited\`, \`completed\` or \`rejected\`. The actions: invite (waiting → invited), reject (waiting → rejected), withdraw (invited → waiting), restore (rejected → waiting), complete (invited → completed). Each changed signup gets one event in the server's event log (\`signup.invited\`, …), written in the same transaction, which never holds an address. Send an \`Idempotency-Key\` header to make a retry safe.
 
@@ -444,7 +497,7 @@ Every response carries a \`Request-Id\` header and a \`Cache-Control\` header (s
 ${HTTP_DESCRIPTION}`;
 
 /** The operation of each /v1 route; the route table (./route-table.ts) puts them on their paths. */
-export const operations = { listWaitlists, getWaitlist, listSignups, listEvents, getOpenApi };
+export const operations = { listWaitlists, getWaitlist, listSignups, joinWaitlist, listEvents, getOpenApi };
 
 /** The document, with the paths of the route table. */
 export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDocument => ({
@@ -472,6 +525,7 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
       Signup: responseSchema(signupResponseSchema),
       SignupWithFields: responseSchema(signupWithFieldsSchema),
       Event: responseSchema(eventResponseSchema),
+      JoinedSignup: responseSchema(joinedSignupResponseSchema),
       StatusActionResult: {
         type: "object",
         description: "The answer of a status action (invite, reject, withdraw, restore, complete).",

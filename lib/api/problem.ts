@@ -71,6 +71,8 @@ function problemHeaders(code: ErrorCode): Record<string, string> {
 export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
 /** The Allow header of the status actions (POST /v1/waitlist/{id}/signup/invite, …). */
 export const WRITE_ALLOWED_METHODS = "POST, OPTIONS";
+/** The Allow header of a path that is read and written (GET and POST /v1/waitlist/{id}/signup). */
+export const READ_WRITE_ALLOWED_METHODS = "GET, HEAD, POST, OPTIONS";
 
 export function toProblemResponse(error: unknown, requestId: string): Response {
   const problem = toProblem(error, requestId);

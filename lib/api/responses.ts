@@ -11,8 +11,8 @@ const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
  * marks a body built in memory: the production server encodes it at once (or not at all below
  * 1 KB) instead of as a stream.
  */
-export function jsonTextResponse(text: string, headers: Record<string, string> = {}): Response {
-  return new BufferedResponse(text, { status: 200, headers: { "Content-Type": JSON_CONTENT_TYPE, "Content-Length": String(Buffer.byteLength(text)), ...headers } });
+export function jsonTextResponse(text: string, headers: Record<string, string> = {}, status = 200): Response {
+  return new BufferedResponse(text, { status, headers: { "Content-Type": JSON_CONTENT_TYPE, "Content-Length": String(Buffer.byteLength(text)), ...headers } });
 }
 
 /**

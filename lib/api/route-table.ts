@@ -3,8 +3,9 @@ import type { OpenApiDocument, OperationObject } from "./openapi-types";
 import { CACHE_CONTROL } from "./headers";
 import { conditionalJsonResponse } from "./responses";
 import { getWaitlistRoute, listEventsRoute, listSignupsRoute, listWaitlistsRoute } from "./routes";
+import { joinRoute } from "./join-route";
 import { statusActionRoute } from "./status-routes";
-import { ADMIN_ROLE, type Role } from "@/lib/domain/keys/queries";
+import { ADMIN_ROLE, JOIN_ROLE, type Role } from "@/lib/domain/keys/queries";
 import { STATUS_ACTION_NAMES } from "@/lib/domain/signups/status";
 import type { ApiHandler } from "./with-api-key";
 import { noParamsSchema, parseApiQuery } from "@/lib/domain/list-params";
@@ -12,7 +13,8 @@ import type { IncomingRequest } from "@/lib/http/incoming";
 
 // The routes of /v1, one entry each. From this table come the dispatcher (./dispatch.ts), the one
 // matcher of every /v1 request, and the paths of the OpenAPI document. A path matches at most one
-// template (the dispatcher takes the first that matches): add none that overlap.
+// template (the dispatcher takes the first that matches): add none that overlap. A template may have
+// one entry per method.
 
 /** The `{name}` parameters of a path template, as the dispatcher hands them to the handler. */
 type ParamsOf<Template extends string> = Template extends `${string}{${infer Name}}${infer Rest}` ? { [Key in Name | keyof ParamsOf<Rest>]: string } : object;
@@ -37,6 +39,7 @@ export const API_ROUTES = [
   route({ template: "/waitlist", method: "GET", needsKey: true, handler: listWaitlistsRoute, operation: operations.listWaitlists }),
   route({ template: "/waitlist/{id}", method: "GET", needsKey: true, handler: getWaitlistRoute, operation: operations.getWaitlist }),
   route({ template: "/waitlist/{id}/signup", method: "GET", needsKey: true, handler: listSignupsRoute, operation: operations.listSignups }),
+  route({ template: "/waitlist/{id}/signup", method: "POST", needsKey: true, role: JOIN_ROLE, handler: joinRoute, operation: operations.joinWaitlist }),
   route({ template: "/waitlist/{id}/events", method: "GET", needsKey: true, handler: listEventsRoute, operation: operations.listEvents }),
   route({ template: "/openapi.json", method: "GET", needsKey: false, handler: getOpenApiRoute, operation: operations.getOpenApi }),
   ...STATUS_ACTION_NAMES.map((action) =>
@@ -56,7 +59,8 @@ export type ApiPathTemplate = (typeof API_ROUTES)[number]["template"];
 
 /** The OpenAPI 3.1 document of /v1 (served at /v1/openapi.json, rendered at /docs/api). */
 export const openApiDocument: OpenApiDocument = openApiDocumentWith(
-  Object.fromEntries(
-    API_ROUTES.map(({ template, method, needsKey, operation }) => [template, { [method.toLowerCase()]: needsKey ? operation : { ...operation, security: [] } }]),
-  ),
+  API_ROUTES.reduce<OpenApiDocument["paths"]>((paths, { template, method, needsKey, operation }) => {
+    paths[template] = { ...paths[template], [method.toLowerCase()]: needsKey ? operation : { ...operation, security: [] } };
+    return paths;
+  }, {}),
 );

@@ -1,26 +1,14 @@
 import { createHash } from "node:crypto";
-import { AppError } from "@/lib/core/errors";
 import { parseActionRequest } from "@/lib/domain/list-params";
 import type { StatusAction } from "@/lib/domain/signups/status";
 import { writeStatus } from "@/lib/domain/signups/status-write";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
 import { CACHE_CONTROL } from "./headers";
+import { idempotencyKey } from "./idempotency-key";
 import { jsonTextResponse } from "./responses";
 import type { ApiHandler } from "./with-api-key";
 
 // The status actions of /v1 (lib/domain/signups/status.ts), each listed in the route table.
-
-/** The most characters an Idempotency-Key may have (Stripe's limit). */
-const MAX_IDEMPOTENCY_KEY = 255;
-
-function idempotencyKey(value: string | null): string | undefined {
-  if (value === null) return undefined;
-  const key = value.trim();
-  if (key.length < 1 || key.length > MAX_IDEMPOTENCY_KEY) {
-    throw new AppError("invalid_parameter", `The Idempotency-Key header must have 1 to ${MAX_IDEMPOTENCY_KEY} characters.`, "Idempotency-Key");
-  }
-  return key;
-}
 
 // POST /v1/waitlist/{id}/signup/{action} – invite, reject, withdraw, restore or complete the signups a filter (with limit) or a list of addresses names
 export function statusActionRoute(action: StatusAction): ApiHandler<{ id: string }> {

@@ -18,6 +18,7 @@ import { listenErrorMessage } from "@/lib/http/listen";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
 import { installReadPool } from "./read-pool";
 import { installImportRunner, stopImports } from "./import-runner";
+import { installJoinWriter } from "./join-writer";
 import { installStatusWriter } from "./status-writer";
 import { installDeliverySender, stopDeliverySender } from "./delivery-runner";
 import { removeLeftoverUploads } from "@/lib/dashboard/upload-file";
@@ -32,6 +33,7 @@ export async function startServer() {
   installReadPool(READ_THREADS);
   installImportRunner();
   installStatusWriter();
+  installJoinWriter();
   installDeliverySender();
   watchErasures();
   const storage = requestContextStorage();

@@ -22,6 +22,7 @@ import { emailLookup } from "./email-lookup";
 import { prepareImportFile } from "./import-file";
 import { cliImport } from "./import-scenario";
 import { inviteScenario } from "./invite-scenario";
+import { positionScenario } from "./positions";
 import { deliverScenario } from "./deliver-scenario";
 import { run, start, stop, waitForHttp, type Child } from "./processes";
 import { formatTable, writeJson, type Row } from "./report";
@@ -29,6 +30,7 @@ import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, s
 import { searchLoad } from "./search-load";
 import { uploadLoad } from "./upload-load";
 import { inviteLoad } from "./invite-load";
+import { joinLoad } from "./join-load";
 import { segments } from "./segments";
 import { statusViews } from "./status-views";
 import { wireScenario } from "./wire";
@@ -46,6 +48,7 @@ const SCENARIOS = {
   "search-load": searchLoad,
   "upload-load": uploadLoad,
   "invite-load": inviteLoad,
+  joins: joinLoad,
   stream: fullStream,
   csv: csvExport,
   wire: wireScenario,
@@ -54,7 +57,7 @@ const SCENARIOS = {
 // These measure the server's memory, so each starts on freshly started servers.
 const FRESH_SERVERS: readonly string[] = ["stream", "csv"];
 // Scenarios without servers.
-const STANDALONE = ["lookup", "invite", "import", "deliver"] as const;
+const STANDALONE = ["lookup", "invite", "positions", "import", "deliver"] as const;
 const SCALES = { "1m": 1_000_000, "10m": 10_000_000 } as const;
 
 const { values: options } = parseArgs({
@@ -234,6 +237,10 @@ async function main() {
       if (selected.includes("lookup")) {
         log(`lookup (load average ${loadavg()[0]!.toFixed(2)})`);
         rows.push(...emailLookup(fixture));
+      }
+      if (selected.includes("positions")) {
+        log(`positions (load average ${loadavg()[0]!.toFixed(2)})`);
+        rows.push(...positionScenario(dataset.path, dataset.bigWaitlistId, scaleLabel, log));
       }
       if (selected.includes("invite")) {
         log(`invite (load average ${loadavg()[0]!.toFixed(2)})`);

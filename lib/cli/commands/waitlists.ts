@@ -2,9 +2,11 @@ import type { Command } from "commander";
 import { AppError } from "@/lib/core/errors";
 import { ERASED_DATA_STILL_ON_DISK, erasedFromDisk, ERASURE_DISK_WAIT_MS } from "@/lib/domain/signups/erase";
 import { createWaitlistAs, deleteWaitlistAs, DuplicateWaitlistNameError, updateWaitlistAs } from "@/lib/domain/waitlists/manage";
-import { listWaitlists, signupTotals } from "@/lib/domain/waitlists/queries";
+import { getWaitlistOrThrow, listWaitlists, signupTotals } from "@/lib/domain/waitlists/queries";
+import { joinSettingsOf, updateJoinSettings } from "@/lib/domain/joining/settings";
 import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
 import { createWaitlistSchema, deleteWaitlistSchema, updateWaitlistSchema } from "@/lib/domain/waitlists/schemas";
+import { collect, describeJoinSettings, JOIN_FIELD_FORMAT, joinChangeOf, type JoinOptions } from "../join-options";
 import { emit, parseOptions, table, type JsonOption } from "../output";
 
 const optionOf = (key: string) => (key === "allowDuplicateName" ? "--allow-duplicate-name" : `--${key}`);
@@ -59,17 +61,46 @@ export function registerWaitlistCommands(program: Command): void {
 
   waitlists
     .command("update")
-    .description("Rename a waitlist or change its website. A name already in use (in any case) is refused unless --allow-duplicate-name.")
+    .description(
+      "Rename a waitlist, change its website, or change how people join it (the join page /join/<id> and POST /v1/waitlist/<id>/signup). A name already in use (in any case) is refused unless --allow-duplicate-name.",
+    )
     .argument("<id>", "id of the waitlist")
     .option("--name <name>", "its new name")
     .option("--website <url>", "its new website, an absolute http or https URL")
     .option("--allow-duplicate-name", "rename it even when another waitlist has this name")
+    .option("--joining <open|closed>", "whether people may join it (closed until an admin opens it)")
+    .option("--verification <on|off>", "send each new signup a confirmation link (when email is configured)")
+    .option("--join-field <field>", `a field of the join form, repeatable, replacing them all: ${JOIN_FIELD_FORMAT}`, collect)
+    .option("--clear-join-fields", "a join form with no fields but the address")
+    .option("--success-message <text>", "what the join page says after joining")
+    .option("--embed-origin <origin>", "an origin whose pages may embed the join page (https://example.com), repeatable, replacing them all", collect)
+    .option("--clear-embed-origins", "only this site may embed the join page")
+    .option("--challenge <on|off>", "the proof-of-work challenge on the join page (on by default)")
     .option("--json", "print one JSON object to stdout")
-    .action((id: string, options: { name?: string; website?: string; allowDuplicateName?: boolean } & JsonOption) => {
+    .action((id: string, options: { name?: string; website?: string; allowDuplicateName?: boolean } & JoinOptions & JsonOption) => {
+      const joinChange = joinChangeOf(options);
+      const renames = options.name !== undefined || options.website !== undefined;
       const input = { name: options.name, website: options.website, allowDuplicateName: Boolean(options.allowDuplicateName) };
-      parseOptions(updateWaitlistSchema, input, optionOf);
-      const waitlist = toWaitlistResponse(withDuplicateHint(() => updateWaitlistAs("cli", id, input)));
-      emit(options, waitlist, () => `Updated waitlist ${waitlist.id} (${waitlist.name}, ${waitlist.website}).`);
+      if (renames || Object.keys(joinChange).length === 0) parseOptions(updateWaitlistSchema, input, optionOf);
+      const updated = renames ? withDuplicateHint(() => updateWaitlistAs("cli", id, input)) : getWaitlistOrThrow(id);
+      const waitlist = toWaitlistResponse(updated);
+      if (Object.keys(joinChange).length === 0) {
+        emit(options, waitlist, () => `Updated waitlist ${waitlist.id} (${waitlist.name}, ${waitlist.website}).`);
+        return;
+      }
+      const joining = updateJoinSettings(waitlist.id, joinChange, "cli");
+      emit(options, { ...waitlist, joining }, () => `Updated waitlist ${waitlist.id} (${waitlist.name}, ${waitlist.website}).\n${describeJoinSettings(joining)}`);
+    });
+
+  waitlists
+    .command("joining")
+    .description("Show how people join a waitlist: open or closed, the form's fields, verification, the embed origins.")
+    .argument("<id>", "id of the waitlist")
+    .option("--json", "print one JSON object to stdout")
+    .action((id: string, options: JsonOption) => {
+      const waitlist = getWaitlistOrThrow(id);
+      const joining = joinSettingsOf(waitlist.id);
+      emit(options, { id: waitlist.id, joining }, () => `${waitlist.name} (${waitlist.id})\n${describeJoinSettings(joining)}`);
     });
 
   waitlists

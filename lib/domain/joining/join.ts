@@ -3,6 +3,8 @@ import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { appendEvent } from "../events";
+import { answerOnce } from "../idempotency";
+import { signupPublicId } from "../signups/id";
 import { getSignup } from "../signups/queries";
 import type { SignupRow } from "../signups/row";
 import type { SignupStatus } from "../signups/status";
@@ -119,8 +121,8 @@ export function joinedSignup(waitlistId: string, signupId: number, db: AppDataba
   return row && joined(row, waitlistId, db);
 }
 
-/** The join itself, in its transaction: no limits counted (see joinWaitlist). */
-function joinNow(input: JoinInput, db: AppDatabase): JoinOutcome {
+/** The join itself, in its transaction, without counting it against the limits (countJoinAttempt does). */
+export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinOutcome {
   return db.$client
     .transaction((): JoinOutcome => {
       const waitlist = getWaitlist(input.waitlistId, db);
@@ -143,7 +145,8 @@ function joinNow(input: JoinInput, db: AppDatabase): JoinOutcome {
     .immediate();
 }
 
-function countAttempt(input: JoinInput): void {
+/** Counts a join attempt against the per-address and per-waitlist limits: throws JoinRefused `rate_limited` past them. */
+export function countJoinAttempt(input: Pick<JoinInput, "waitlistId" | "email">): void {
   const limited = joinLimitHit(input.waitlistId.toLowerCase(), input.email);
   if (limited) {
     const message = limited.limit === "address" ? "Too many attempts with this address: try again later." : "Too many people are joining this waitlist right now: try again in a moment.";
@@ -157,15 +160,69 @@ function countAttempt(input: JoinInput): void {
  * this waitlist sets `referral` and `referred_by`; any other code is ignored. Throws JoinRefused.
  */
 export function joinWaitlist(input: JoinInput, db: AppDatabase = getDb()): JoinOutcome {
-  countAttempt(input);
+  countJoinAttempt(input);
   return joinNow(input, db);
 }
 
+/** A signup as POST /v1/waitlist/{id}/signup answers it (./request.ts has its schema): the four fields, then the rest. */
+export function toJoinedSignupResponse(signup: JoinedSignup) {
+  const { id, email, verified, referral, custom_inputs, status, position, referral_code } = signup;
+  return { email, verified, referral, custom_inputs, id: signupPublicId(id), status, position, referral_code };
+}
+
+/** A join for the server's join thread: the input and, from /v1, its Idempotency-Key. */
+export interface JoinJob {
+  input: JoinInput;
+  idempotency?: { apiKeyId: string; key: string; requestHash: string };
+}
+
+export type JoinAnswer = { replayed: true; status: number; body: string } | { replayed: false; outcome: JoinOutcome };
+type JoinJobResult = JoinAnswer | { refused: { reason: JoinRefusal; message: string; retryAfterSeconds?: number } };
+
+/** The job, synchronously (on whichever thread runs it); a refusal comes back as data, to cross threads whole. */
+export function runJoinJob(job: JoinJob, db: AppDatabase = getDb()): JoinJobResult {
+  try {
+    let outcome: JoinOutcome | undefined;
+    const { idempotency } = job;
+    const answer = answerOnce(
+      idempotency?.apiKeyId ?? "",
+      idempotency?.key,
+      idempotency?.requestHash ?? "",
+      () => {
+        outcome = joinNow(job.input, db);
+        return { status: outcome.created ? 201 : 200, body: JSON.stringify(toJoinedSignupResponse(outcome.signup)) };
+      },
+      db,
+    );
+    return answer.replayed ? { replayed: true, status: answer.status, body: answer.body } : { replayed: false, outcome: outcome! };
+  } catch (error) {
+    if (error instanceof JoinRefused) return { refused: { reason: error.reason, message: error.message, retryAfterSeconds: error.retryAfterSeconds } };
+    throw error;
+  }
+}
+
+/** Where the server installs its join thread (globalThis: Next.js's module graph and the server's are not one). */
+export const JOIN_WRITER_KEY = Symbol.for("waitlist.joinWriter");
+
+type JoinWriter = (job: JoinJob) => Promise<JoinJobResult>;
+
 /**
- * joinWaitlist for the server (the join page and /v1): while another process holds SQLite's write
- * lock, the join waits between turns of the event loop instead of blocking the server.
+ * A join on the server (the join page and /v1): counted against the limits here, then run on the
+ * server's join thread, which may wait inside SQLite for the write lock without holding up requests
+ * (lib/server/join-writer.ts); elsewhere (tests, `next dev`) here, retried between turns of the event
+ * loop while another connection holds the lock. Throws JoinRefused.
  */
-export function joinWaitlistWithoutBlocking(input: JoinInput, db: AppDatabase = getDb()): Promise<JoinOutcome> {
-  countAttempt(input);
-  return writeWithoutBlocking(() => joinNow(input, db), db);
+export async function submitJoin(job: JoinJob, db: AppDatabase = getDb()): Promise<JoinAnswer> {
+  countJoinAttempt(job.input);
+  const writer = (globalThis as Record<symbol, JoinWriter | undefined>)[JOIN_WRITER_KEY];
+  const result = writer ? await writer(job) : await writeWithoutBlocking(() => runJoinJob(job, db), db);
+  if ("refused" in result) throw new JoinRefused(result.refused.reason, result.refused.message, result.refused.retryAfterSeconds);
+  return result;
+}
+
+/** joinWaitlist for the server (the join page): see submitJoin. */
+export async function joinWaitlistWithoutBlocking(input: JoinInput, db: AppDatabase = getDb()): Promise<JoinOutcome> {
+  const answer = await submitJoin({ input }, db);
+  if (answer.replayed) throw new Error("a join without an Idempotency-Key was replayed");
+  return answer.outcome;
 }

@@ -16,6 +16,14 @@ function statements(db: AppDatabase) {
       `SELECT coalesce(sum(count), 0) AS count FROM signup_counts
        WHERE waitlist_id = ? AND verified IN (0, 1) AND referral IN (0, 1) AND status = 'waiting' AND day < ?`,
     ),
+    dayTotal: db.$client.prepare<[string, number], { count: number }>(
+      "SELECT coalesce(sum(count), 0) AS count FROM signup_counts WHERE waitlist_id = ? AND verified IN (0, 1) AND referral IN (0, 1) AND status IN ('waiting', 'invited', 'completed', 'rejected') AND day = ?",
+    ),
+    // Every signup of the day after this one (created_at, then id).
+    dayAfter: db.$client.prepare<{ waitlistId: string; end: number; at: number; id: number }, { count: number }>(
+      `SELECT count(*) AS count FROM signups INDEXED BY signups_waitlist_order_idx
+       WHERE waitlist_id = @waitlistId AND created_at >= @at AND created_at < @end AND (created_at > @at OR id > @id)`,
+    ),
     // Every signup of the day up to this one (created_at, then id), itself excluded.
     dayBefore: db.$client.prepare<{ waitlistId: string; start: number; at: number; id: number }, { count: number }>(
       `SELECT count(*) AS count FROM signups INDEXED BY signups_waitlist_order_idx
@@ -37,6 +45,11 @@ export function signupPosition(waitlistId: string, signupId: number, db: AppData
   const signup = prepared.signup.get(signupId, id);
   if (!signup || signup.status !== "waiting") return null;
   const day = Math.floor(signup.createdAt / DAY_MS);
-  const range = { waitlistId: id, start: day * DAY_MS, at: signup.createdAt, id: signupId };
-  return 1 + prepared.daysBefore.get(id, day)!.count + prepared.dayBefore.get(range)!.count - prepared.dayLeft.get(range)!.count;
+  const start = day * DAY_MS;
+  const range = { waitlistId: id, start, at: signup.createdAt, id: signupId };
+  const beforeInDay =
+    signup.createdAt - start < DAY_MS / 2
+      ? prepared.dayBefore.get(range)!.count
+      : prepared.dayTotal.get(id, day)!.count - 1 - prepared.dayAfter.get({ waitlistId: id, end: start + DAY_MS, at: signup.createdAt, id: signupId })!.count;
+  return 1 + prepared.daysBefore.get(id, day)!.count + beforeInDay - prepared.dayLeft.get(range)!.count;
 }

@@ -8,15 +8,17 @@ import { preparedOnce } from "@/lib/sqlite/statements";
 
 export type { ApiKey };
 
-export const ROLES = ["waitlist:view", "waitlist:admin"] as const;
+export const ROLES = ["waitlist:view", "waitlist:admin", "waitlist:join"] as const;
 export type Role = (typeof ROLES)[number];
 /** Read the API, browse the dashboard. */
 export const VIEW_ROLE: Role = "waitlist:view";
-/** Everything view can do, plus the dashboard's write actions. */
+/** Everything view and join can do, plus the dashboard's write actions. */
 export const ADMIN_ROLE: Role = "waitlist:admin";
+/** Put people on a waitlist (POST /v1/waitlist/{id}/signup) and nothing else: for a product's own backend. */
+export const JOIN_ROLE: Role = "waitlist:join";
 
 // The roles each role includes besides itself.
-const INCLUDED_ROLES: Record<Role, readonly Role[]> = { "waitlist:view": [], "waitlist:admin": [VIEW_ROLE] };
+const INCLUDED_ROLES: Record<Role, readonly Role[]> = { "waitlist:view": [], "waitlist:admin": [VIEW_ROLE, JOIN_ROLE], "waitlist:join": [] };
 
 const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 

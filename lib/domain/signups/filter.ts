@@ -1,6 +1,7 @@
 import type { SQL, sql as sqlTag } from "drizzle-orm";
 import type { signups as signupsTable } from "@/db/schema";
 import { instantParamValue, parseInstant } from "@/lib/core/instant";
+import { parseSignupPublicId, signupPublicId } from "./id";
 import { isSignupStatus, SIGNUP_STATUSES, type SignupStatus } from "./status";
 
 // The one list of signup filters. Each descriptor holds everything about one filter: its public name
@@ -140,6 +141,28 @@ export const SIGNUP_FILTERS = {
     inputSliced: false,
     bind: (value) => ({ status: JSON.stringify(value) }),
     where: ({ sql, signups, placeholder }) => sql`${signups.status} in (select value from json_each(${placeholder("status")}))`,
+  }),
+  referredBy: filter({
+    name: "referred_by",
+    parse: (text) => {
+      const id = parseSignupPublicId(text);
+      return id === undefined ? { ok: false, message: "must be a signup id (as `fields=id` gives it)" } : { ok: true, value: id };
+    },
+    format: signupPublicId,
+    lenient: (value) => (parseSignupPublicId(value.trim()) === undefined ? undefined : value.trim()),
+    keyPart: (value) => value,
+    openapi: {
+      description: "Only the signups that joined with the referral code of this signup (its `id`, as `fields=id` gives it): the people it referred. A signup that referred nobody, or an id of another list, gives `[]`.",
+      schema: { type: "string", pattern: "^[1-9][0-9]{0,15}$", examples: ["42"] },
+    },
+    cli: { argument: "<signup id>", help: "only the signups this signup referred" },
+    chip: (value) => `Referred by signup ${signupPublicId(value)}`,
+    // Few rows: SQLite reaches them in creation order through signups_referred_by_idx (referred_by, created_at).
+    planner: "row",
+    aggregated: false,
+    inputSliced: false,
+    bind: (value) => ({ referredBy: value }),
+    where: ({ sql, signups, placeholder }) => sql`${signups.referredBy} = ${placeholder("referredBy")}`,
   }),
   createdSince: filter({
     name: "created_since",

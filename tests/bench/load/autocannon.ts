@@ -6,6 +6,9 @@ export interface AutocannonRequest {
   method?: string;
   path: string;
   headers?: Record<string, string>;
+  body?: string;
+  /** Changes each request before it is sent (a new body, say). */
+  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
 }
 
 export interface AutocannonOptions {

@@ -142,3 +142,57 @@ describe("waitlists website", () => {
     expect(listed.waitlists.map((waitlist) => waitlist.website)).toEqual([created.website]);
   });
 });
+
+describe("waitlists update: join settings, and waitlists joining", () => {
+  let cli: CliSandbox;
+  beforeAll(() => (cli = cliSandbox()));
+  afterAll(() => cli.remove());
+
+  it("opens a list with a form, verification, origins and the challenge off; shows them; audits the change", () => {
+    const { id } = cli.json<{ id: string }>("waitlists", "create", "--name", "Joinable", "--website", "https://example.com");
+    expect(cli.json("waitlists", "joining", id)).toEqual({
+      id,
+      joining: { joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true },
+    });
+    const updated = cli.json<{ id: string; name: string; joining: unknown }>(
+      "waitlists", "update", id,
+      "--joining", "open", "--verification", "on", "--join-field", "Company*", "--join-field", "Plan=Free|Pro",
+      "--success-message", "See you soon", "--embed-origin", "https://acme.example", "--challenge", "off",
+    );
+    expect(updated).toEqual({
+      id,
+      name: "Joinable",
+      website: "https://example.com/",
+      joining: {
+        joining: "open",
+        verification: true,
+        fields: [
+          { label: "Company", type: "text", required: true },
+          { label: "Plan", type: "choice", options: ["Free", "Pro"], required: false },
+        ],
+        successMessage: "See you soon",
+        embedOrigins: ["https://acme.example"],
+        challenge: false,
+      },
+    });
+    expect(cli.rows("join_settings")).toEqual([expect.objectContaining({ waitlist_id: id, joining: "open", verification: 1, challenge: 0 })]);
+    const human = cli.run("waitlists", "joining", id);
+    expect(human.stdout).toContain("Joining: open; verification on; challenge off.\nForm fields: Company*, Plan=Free|Pro.\nEmbed origins: https://acme.example.");
+    expect(cli.json<{ joining: { fields: unknown[]; embedOrigins: string[] } }>("waitlists", "update", id, "--clear-join-fields", "--clear-embed-origins").joining).toMatchObject({ fields: [], embedOrigins: [] });
+    expect(cli.rows("audit_log").filter((row) => row.action === "waitlist.join_settings").map((row) => row.summary)).toEqual([
+      "joining open; verification on; 2 form fields; success message changed; embed origins: https://acme.example; challenge off",
+      "0 form fields; embed origins: none",
+    ]);
+  });
+
+  it("refuses bad join options with one line, changing nothing", () => {
+    const { id } = cli.json<{ id: string }>("waitlists", "create", "--name", "Strict", "--website", "https://example.com");
+    expect(expectOneLineError(cli.run("waitlists", "update", id, "--joining", "ajar"))).toBe('error: invalid --joining: must be open or closed (got "ajar")');
+    expect(expectOneLineError(cli.run("waitlists", "update", id, "--verification", "yes"))).toBe('error: invalid --verification: must be on or off (got "yes")');
+    expect(expectOneLineError(cli.run("waitlists", "update", id, "--embed-origin", "https://a.example/path"))).toMatch(/^error: Invalid join settings: embedOrigins.0: must be an origin/);
+    expect(expectOneLineError(cli.run("waitlists", "update", id, "--join-field", "Plan="))).toMatch(/^error: Invalid join settings: fields.0.options.0: must not be empty/);
+    expect(expectOneLineError(cli.run("waitlists", "update", id, "--join-field", "A", "--clear-join-fields"))).toBe("error: give --join-field or --clear-join-fields, not both");
+    expect(expectOneLineError(cli.run("waitlists", "update", "00000000-0000-4000-8000-000000000000", "--joining", "open"))).toBe("error: No waitlist has the id 00000000-0000-4000-8000-000000000000.");
+    expect(cli.rows("join_settings").filter((row) => row.waitlist_id === id)).toEqual([]);
+  });
+});

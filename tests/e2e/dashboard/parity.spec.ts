@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { parse } from "csv-parse/sync";
 import { expect, test, type APIResponse, type Page } from "@playwright/test";
+import { getDb } from "@/db/client";
 import { FILTER_KEYS, filterToApiParams, type FilterKey, type InputMatch, type SignupFilter } from "@/lib/domain/signups/filter";
 import { SIGNUP_STATUSES } from "@/lib/domain/signups/status";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
@@ -84,6 +85,26 @@ function makeSignups(tag: string): FixtureSignup[] {
   }));
 }
 
+/** A fixture signup and, once inserted, the id of the signup that referred it (joined with its code). */
+type ReferredSignup = FixtureSignup & { referredBy?: number };
+
+/**
+ * Gives about a third of the referrals a referrer among the first ten signups (so that some refer
+ * several), as joining with a referral code does; returns the referrers' ids.
+ */
+function assignReferrers(waitlistId: string, fixtures: ReferredSignup[]): number[] {
+  const db = getDb().$client;
+  const ids = (db.prepare("SELECT id FROM signups WHERE waitlist_id = ? ORDER BY created_at, id").all(waitlistId) as { id: number }[]).map((row) => row.id);
+  const referrers = ids.slice(0, 10);
+  const update = db.prepare("UPDATE signups SET referred_by = ? WHERE id = ?");
+  fixtures.forEach((signup, index) => {
+    if (index < 10 || !signup.referral || random() < 0.5) return;
+    signup.referredBy = pick(referrers);
+    update.run(signup.referredBy, ids[index]);
+  });
+  return referrers;
+}
+
 /** A filter, as the dashboard's URL, /v1 and the CLI hold it under the same names. */
 type Draw = SignupFilter & { inputs: InputMatch[] };
 
@@ -110,6 +131,7 @@ function drawFilters(signups: FixtureSignup[]): Draw {
   } else if (random() < 0.1) {
     draw.email = random() < 0.5 ? pick(signups).email.toUpperCase() : pick(signups).email;
   }
+  if (referrers.length > 0 && random() < 0.15) draw.referredBy = pick(referrers);
   if (random() < 0.55) {
     // Pairs some signup holds, so that combinations select something more often than not.
     const pairs = pairsOf(pick(signups.filter((signup) => signup.customInputs.length > 0)).customInputs);
@@ -128,6 +150,7 @@ const MEANING: { [Key in FilterKey]-?: (signup: FixtureSignup, value: NonNullabl
   status: (signup, value) => value.includes(signup.status ?? "waiting"),
   createdSince: (signup, value) => signup.createdAt.getTime() >= value.getTime(),
   createdUntil: (signup, value) => signup.createdAt.getTime() < value.getTime(),
+  referredBy: (signup, value) => (signup as ReferredSignup).referredBy === value,
   email: (signup, value) => signup.email.toLowerCase() === value.toLowerCase(),
   emailContains: (signup, value) => signup.email.toLowerCase().includes(value.toLowerCase()),
 };
@@ -168,6 +191,7 @@ async function dashboardEmails(page: Page, path: string, total: number): Promise
 }
 
 let signups: FixtureSignup[];
+let referrers: number[] = [];
 let waitlistId: string;
 let apiKey: string;
 
@@ -176,6 +200,7 @@ test.beforeAll(() => {
   waitlistId = waitlist.id;
   signups = makeSignups(waitlist.id.slice(0, 6));
   insertSignups(waitlistId, signups);
+  referrers = assignReferrers(waitlistId, signups);
   apiKey = createKey().key;
 });
 

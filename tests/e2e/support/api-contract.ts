@@ -31,8 +31,10 @@ export class Contract {
       const { headers = {}, ...notFound } = this.document.paths["/waitlist/{id}"]!.get!.responses["404"]!;
       return { ...notFound, headers: Object.fromEntries(Object.entries(headers).filter(([name]) => !name.startsWith("RateLimit"))) };
     }
-    // Every answer on a path is documented on its one operation, GET or POST (OPTIONS's 204 and other methods' 405 too).
-    const operation = this.document.paths[template]?.get ?? this.document.paths[template]?.post;
+    // Every answer on a path is documented on its operation, GET or POST (OPTIONS's 204 and other methods' 405 too);
+    // a path with both (GET and POST /waitlist/{id}/signup) documents each method's answers on its own.
+    const path = this.document.paths[template];
+    const operation = method === "POST" ? (path?.post ?? path?.get) : (path?.get ?? path?.post);
     expect(operation, `${method} ${template} is documented`).toBeTruthy();
     const response = operation!.responses[String(status)];
     expect(response, `status ${status} is documented for ${method} ${template}`).toBeTruthy();
@@ -109,9 +111,10 @@ export async function expectProblem(
   response: APIResponse,
   template: PathTemplate | null,
   expected: { status: number; code: string; parameter?: string },
+  method = "GET",
 ): Promise<ProblemBody> {
   expect(response.status()).toBe(expected.status);
-  const body = await contract.json<ProblemBody>(response, template);
+  const body = await contract.json<ProblemBody>(response, template, method);
   expect(body.code).toBe(expected.code);
   expect(body.status).toBe(expected.status);
   expect(body.parameter).toBe(expected.parameter);

@@ -16,7 +16,7 @@ const EXPIRIES = [
 ] as const;
 
 /** The create form (server action createKey); the new key comes back in the action's response and is shown once. The role names come as props, so that no domain module reaches the browser. */
-export function CreateKeyForm({ viewRole, adminRole }: { viewRole: string; adminRole: string }) {
+export function CreateKeyForm({ viewRole, adminRole, joinRole }: { viewRole: string; adminRole: string; joinRole: string }) {
   const [state, action, isPending] = useActionState<CreateKeyState, FormData>(createKey, {});
   return (
     <section aria-labelledby="create-key-heading" className={`${cardClass} mt-8 max-w-xl p-4`}>
@@ -39,11 +39,12 @@ export function CreateKeyForm({ viewRole, adminRole }: { viewRole: string; admin
             Role
           </label>
           <p id="key-role-hint" className={`text-xs ${mutedText}`}>
-            {viewRole}: read the API, browse the dashboard. {adminRole}: that, and make changes in the dashboard.
+            {viewRole}: read the API, browse the dashboard. {adminRole}: that, and make changes in the dashboard. {joinRole}: only put people on a waitlist through the API.
           </p>
           <select id="key-role" name="role" defaultValue={viewRole} aria-describedby="key-role-hint" className={`${inputClass} mt-1 max-w-full`}>
             <option value={viewRole}>{viewRole}</option>
             <option value={adminRole}>{adminRole}</option>
+            <option value={joinRole}>{joinRole}</option>
           </select>
         </div>
         <div>

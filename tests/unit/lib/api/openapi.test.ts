@@ -191,6 +191,14 @@ export function readSignupWithStatus(signup: SignupWithStatus): string {
 }
 export const invited: StatusActionResult = {} as Json<operations["inviteSignups"], 200>;
 
+// A join's answer: the four fields, then its id, status, place in line and referral code.
+export function readJoinedSignup(signup: components["schemas"]["JoinedSignup"]): string {
+  const position: number | null = signup.position;
+  const code: string = signup.referral_code;
+  return [signup.email, signup.verified, signup.referral, signup.custom_inputs.length, signup.id, signup.status, position, code].join();
+}
+export const joined: components["schemas"]["JoinedSignup"] = {} as Json<operations["joinWaitlist"], 201>;
+
 export function readProblem(problem: Problem): string {
   const code: "unauthenticated" | "forbidden" | "invalid_parameter" | "not_found" | "method_not_allowed" | "conflict" | "unprocessable" | "rate_limited" | "internal" | "unavailable" = problem.code;
   const status: number = problem.status;

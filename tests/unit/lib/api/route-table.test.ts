@@ -11,7 +11,13 @@ import { API_ROUTES, openApiDocument } from "@/lib/api/route-table";
 const V1 = join(process.cwd(), "app", "v1");
 const METHODS = ["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"];
 
-const templates = API_ROUTES.map((route) => route.template);
+const templates = [...new Set(API_ROUTES.map((route) => route.template))];
+// A template's methods: GET (with HEAD), POST, or both (GET and POST /waitlist/{id}/signup).
+const methodsOf = (template: string) => API_ROUTES.filter((route) => route.template === template).map((route) => route.method);
+const allowOf = (template: string) => {
+  const methods = methodsOf(template);
+  return methods.includes("GET") && methods.includes("POST") ? "GET, HEAD, POST, OPTIONS" : methods.includes("GET") ? "GET, HEAD, OPTIONS" : "POST, OPTIONS";
+};
 const ID = "5c1e0b8e-1f0a-4c3e-9a57-0c6f1d2e3a4b";
 const pathOf = (template: string, id = ID) => `/v1${template.replace("{id}", id)}`;
 const send = (method: string, path: string) => dispatchApi(new Request(`http://localhost${path}`, { method }));
@@ -38,8 +44,8 @@ describe("the /v1 route table", () => {
     }
     const options = await send("OPTIONS", pathOf(template));
     expect(options.status).toBe(204);
-    expect(options.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
-    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+    expect(options.headers.get("allow")).toBe(allowOf(template));
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"].filter((method) => !methodsOf(template).includes(method as "POST"))) {
       const refused = await send(method, pathOf(template));
       expect(refused.status, `${method} ${template}`).toBe(405);
       expect(((await refused.json()) as { code: string }).code).toBe("method_not_allowed");
@@ -50,10 +56,10 @@ describe("the /v1 route table", () => {
     const response = await send("POST", pathOf(template));
     expect(response.status).toBe(401);
     const options = await send("OPTIONS", pathOf(template));
-    expect([options.status, options.headers.get("allow")]).toEqual([204, "POST, OPTIONS"]);
-    for (const method of ["GET", "HEAD", "PUT", "PATCH", "DELETE"]) {
+    expect([options.status, options.headers.get("allow")]).toEqual([204, allowOf(template)]);
+    for (const method of ["GET", "HEAD", "PUT", "PATCH", "DELETE"].filter((method) => !methodsOf(template).includes(method === "HEAD" ? "GET" : (method as "GET")))) {
       const refused = await send(method, pathOf(template));
-      expect([refused.status, refused.headers.get("allow")], `${method} ${template}`).toEqual([405, "POST, OPTIONS"]);
+      expect([refused.status, refused.headers.get("allow")], `${method} ${template}`).toEqual([405, allowOf(template)]);
     }
   });
 
@@ -61,7 +67,7 @@ describe("the /v1 route table", () => {
     expect(Object.keys(openApiDocument.paths)).toEqual(templates);
     for (const { template, method, needsKey, operation } of API_ROUTES) {
       const documented = openApiDocument.paths[template]!;
-      expect(Object.keys(documented)).toEqual([method.toLowerCase()]);
+      expect(Object.keys(documented)).toEqual(methodsOf(template).map((each) => each.toLowerCase()));
       expect(documented[method.toLowerCase() as "get" | "post"]).toEqual(needsKey ? operation : { ...operation, security: [] });
       // A route that needs a key documents what a key can be refused with; a public one does not.
       for (const status of ["401", "403", "429"]) expect(status in operation.responses, `${template} ${status}`).toBe(needsKey);

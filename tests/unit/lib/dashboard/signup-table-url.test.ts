@@ -17,6 +17,7 @@ describe("dashboard URL state", () => {
       status: "invited,rejected",
       email: "ann@example.com",
       email_contains: "ann",
+      referred_by: "42",
       created_since: "2026-10-01",
       created_until: "2026-10-02T09:30:00.000Z",
       "input.company": "Acme & Co",

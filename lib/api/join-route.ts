@@ -1,0 +1,63 @@
+import { createHash } from "node:crypto";
+import { AppError, invalidParameter } from "@/lib/core/errors";
+import { JoinRefused, submitJoin, toJoinedSignupResponse, type JoinRefusal } from "@/lib/domain/joining/join";
+import { joinBodySchema } from "@/lib/domain/joining/request";
+import { parseWaitlistId } from "@/lib/domain/waitlists/id";
+import { CACHE_CONTROL } from "./headers";
+import { idempotencyKey } from "./idempotency-key";
+import { toProblemResponse } from "./problem";
+import { jsonTextResponse } from "./responses";
+import type { ApiHandler } from "./with-api-key";
+
+// POST /v1/waitlist/{id}/signup – put a person on the waitlist (lib/domain/joining/join.ts): 201 with
+// the new signup, 200 with the one the address (any case) already has.
+
+/** A join's body is small: an address, a referral code and at most 20 short answers. */
+export const MAX_JOIN_BODY_BYTES = 64 * 1024;
+
+const REFUSAL_CODES: Record<JoinRefusal, { code: "not_found" | "conflict" | "invalid_parameter" | "rate_limited"; parameter?: string }> = {
+  not_found: { code: "not_found" },
+  closed: { code: "conflict" },
+  invalid_email: { code: "invalid_parameter", parameter: "email" },
+  invalid_inputs: { code: "invalid_parameter", parameter: "custom_inputs" },
+  rate_limited: { code: "rate_limited" },
+};
+
+function parseBody(body: string) {
+  if (Buffer.byteLength(body) > MAX_JOIN_BODY_BYTES) throw invalidParameter("body", `The body is larger than ${MAX_JOIN_BODY_BYTES / 1024} KB.`);
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw invalidParameter("body", 'The body must be a JSON object: {"email": "…", "custom_inputs": [{"label": "…", "value": "…"}], "referral_code": "…"}.');
+  }
+  const parsed = joinBodySchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = issue.code === "unrecognized_keys" ? issue.keys[0]! : issue.path.join(".") || "body";
+    throw invalidParameter(String(issue.path[0] ?? (issue.code === "unrecognized_keys" ? name : "body")), `The body's "${name}" ${issue.message}.`);
+  }
+  return parsed.data;
+}
+
+export const joinRoute: ApiHandler<{ id: string }> = async ({ request, params, key, requestId }) => {
+  const waitlistId = parseWaitlistId(params.id);
+  const body = request.text ? await request.text() : "";
+  const { email, custom_inputs: customInputs, referral_code: referralCode } = parseBody(body);
+  const input = { waitlistId, email, customInputs, referralCode };
+  const idempotent = idempotencyKey(request.headers.get("idempotency-key"));
+  const requestHash = createHash("sha256").update(`join\n${waitlistId}\n${body}`).digest("hex");
+  try {
+    const answer = await submitJoin({ input, idempotency: idempotent === undefined ? undefined : { apiKeyId: key!.id, key: idempotent, requestHash } });
+    const headers = { "Cache-Control": CACHE_CONTROL.personalData };
+    if (answer.replayed) return jsonTextResponse(answer.body, { ...headers, "Idempotent-Replayed": "true" }, answer.status);
+    const { created, signup } = answer.outcome;
+    return jsonTextResponse(JSON.stringify(toJoinedSignupResponse(signup)), headers, created ? 201 : 200);
+  } catch (error) {
+    if (!(error instanceof JoinRefused)) throw error;
+    const { code, parameter } = REFUSAL_CODES[error.reason];
+    const response = toProblemResponse(new AppError(code, error.message, parameter), requestId);
+    if (error.retryAfterSeconds !== undefined) response.headers.set("Retry-After", String(error.retryAfterSeconds));
+    return response;
+  }
+};

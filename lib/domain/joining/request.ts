@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { SIGNUP_STATUSES } from "../signups/status";
+import { signupResponseSchema } from "../signups/response";
+import { MAX_JOIN_INPUT_VALUE } from "./join";
+import { MAX_JOIN_FIELDS } from "./settings";
+
+// POST /v1/waitlist/{id}/signup: its body and its answer, as zod schemas the handler parses and the
+// OpenAPI document shows (the answer is built by toJoinedSignupResponse, ./join.ts).
+
+export const joinBodySchema = z
+  .strictObject({
+    email: z.string().max(320).meta({ description: "The address to put on the list, as typed (stored as typed; matched in any case)." }),
+    custom_inputs: z
+      .array(
+        z.strictObject({
+          label: z.string().max(200).meta({ description: "A field of the waitlist's join form (matched in any case)." }),
+          value: z.string().max(MAX_JOIN_INPUT_VALUE).meta({ description: "The answer: for a choice field, one of its options." }),
+        }),
+      )
+      .max(MAX_JOIN_FIELDS)
+      .default([])
+      .meta({ description: "The answers to the waitlist's join form: every required field, no field twice, no other label. Default `[]`." }),
+    referral_code: z.string().max(64).optional().meta({ description: "The referral code of the signup that referred this person (from their referral link). An unknown code is ignored." }),
+  })
+  .meta({ description: "Who joins, and their answers to the waitlist's form." });
+
+export const joinedSignupResponseSchema = z
+  .strictObject({
+    ...signupResponseSchema.shape,
+    id: z.string().meta({ description: "The signup's id, as `fields=id` gives it." }),
+    status: z.enum(SIGNUP_STATUSES).meta({ description: "`waiting` for a new signup; an existing one's current status." }),
+    position: z.number().int().min(1).nullable().meta({ description: "Its place in line: 1 + the waiting signups created before it. `null` once it is no longer waiting." }),
+    referral_code: z.string().meta({ description: "The code of its referral link: `/join/{id}?ref=<code>`, or `referral_code` in this request." }),
+  })
+  .meta({ description: "The signup a join made (201) or found (200): the specification's four fields, its id, status, place in line and referral code." });

@@ -1,0 +1,142 @@
+import { readFileSync } from "node:fs";
+import { openDatabase } from "@/db/client";
+import { signupPosition } from "@/lib/domain/joining/position";
+import { updateJoinSettings } from "@/lib/domain/joining/settings";
+import { createApiKey, JOIN_ROLE } from "@/lib/domain/keys/queries";
+import { autocannon, type AutocannonRequest } from "./load/autocannon";
+import { percentile } from "./measure";
+import { row, type Row } from "./report";
+import { measureApi } from "./search-load";
+import type { Bench } from "./scenarios";
+
+// Launch day (issue 24): joins through POST /v1/waitlist/{id}/signup on one worker, sustained, with the
+// /v1 reads of another client meanwhile; then a burst of 10,000 joins from 500 concurrent clients, a
+// tenth of them retries of an address already sent (some arriving while the first is in flight),
+// checked exactly against the database: signups, counts, positions, events.
+
+const TARGET_JOINS_PER_SECOND = 1000;
+const TARGET_P99_MS = 50;
+const BURST = 10_000;
+const BURST_CLIENTS = 500;
+const RETRIED_SHARE = 0.1;
+
+interface Joined {
+  id: string;
+  position: number | null;
+}
+
+/** CPU seconds a process has used (all its threads), from /proc/<pid>/stat (user + system, at 100 ticks a second). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** A new open waitlist (no form fields) and a waitlist:join key, on the bench database. */
+function openWaitlist(bench: Bench, db: ReturnType<typeof openDatabase>) {
+  const waitlistId = bench.newWaitlist();
+  updateJoinSettings(waitlistId, { joining: "open" }, "cli", db);
+  return waitlistId;
+}
+
+/** The joins of `emails`, in order, sent by `clients` concurrent clients; every answer kept. */
+async function burst(origin: string, waitlistId: string, headers: Record<string, string>, emails: string[], clients: number) {
+  const answers: { email: string; status: number; body: Joined; ms: number }[] = new Array(emails.length);
+  let next = 0;
+  const client = async () => {
+    while (next < emails.length) {
+      const index = next++;
+      const started = performance.now();
+      const response = await fetch(`${origin}/v1/waitlist/${waitlistId}/signup`, {
+        method: "POST",
+        headers: { ...headers, "Content-Type": "application/json" },
+        body: JSON.stringify({ email: emails[index] }),
+      });
+      const body = (await response.json()) as Joined & { detail?: string };
+      if (response.status !== 201 && response.status !== 200) throw new Error(`burst join: ${response.status} ${body.detail}`);
+      answers[index] = { email: emails[index]!, status: response.status, body, ms: performance.now() - started };
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: clients }, client));
+  return { answers, seconds: (performance.now() - started) / 1000 };
+}
+
+/** 90 % new addresses and 10 % retries of one of them in another case, each retry soon after its first (often while it is in flight). */
+function burstEmails(count: number): { emails: string[]; unique: number } {
+  const unique = Math.round(count * (1 - RETRIED_SHARE));
+  const keyed: [number, string][] = Array.from({ length: unique }, (_, index) => [index, `burst.${index}@example.com`]);
+  const step = Math.floor(unique / (count - unique));
+  // Within the next few hundred requests: with 500 clients, many retries race their first.
+  for (let retry = 0; retry < count - unique; retry++) keyed.push([retry * step + 1 + (retry % 400) - 0.5, `BURST.${retry * step}@EXAMPLE.com`]);
+  return { emails: keyed.sort((a, b) => a[0] - b[0]).map(([, email]) => email), unique };
+}
+
+export async function joinLoad(bench: Bench): Promise<Row[]> {
+  const scenario = `joins through /v1 (one worker, ${bench.scaleLabel} dataset)`;
+  const db = openDatabase(bench.databasePath);
+  try {
+    const joinKey = { authorization: `Bearer ${createApiKey({ name: "bench join", roles: [JOIN_ROLE] }, db).key}` };
+
+    // Sustained: autocannon keeps `connections` joins in flight, each with a new address.
+    const sustainedId = openWaitlist(bench, db);
+    let sent = 0;
+    const path = `/v1/waitlist/${sustainedId}/signup`;
+    const request: AutocannonRequest = {
+      method: "POST",
+      path,
+      headers: { ...joinKey, "content-type": "application/json" },
+      setupRequest: (each) => ({ ...each, body: JSON.stringify({ email: `sustained.${++sent}@example.com` }) }),
+    };
+    await measureApi(bench, 2); // warm-up
+    const quiet = await measureApi(bench, 5);
+    const cpuBefore = cpuSeconds(bench.app.pid);
+    const [load, reads] = await Promise.all([autocannon({ url: bench.app.origin, connections: bench.connections, duration: bench.seconds, requests: [request], timeout: 30 }), measureApi(bench, bench.seconds)]);
+    if (load.errors > 0 || load.timeouts > 0 || load.non2xx > 0) throw new Error(`${scenario}: ${load.errors} errors, ${load.timeouts} timeouts, ${load.non2xx} non-2xx answers`);
+    const stored = (db.$client.prepare("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?").get(sustainedId) as { n: number }).n;
+    const serverCpu = cpuSeconds(bench.app.pid) - cpuBefore;
+    // autocannon stops counting with joins still in flight: each may have been stored, none twice.
+    if (stored < load["2xx"] || stored > load["2xx"] + bench.connections) throw new Error(`${scenario}: ${load["2xx"]} joins answered, ${stored} signups stored`);
+    bench.log(`  sustained: ${load["2xx"]} joins in ${load.duration.toFixed(1)} s, ${load.requests.average.toFixed(0)}/s, p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms; /v1 reads meanwhile p99 ${reads.p99.toFixed(1)} ms (quiet ${quiet.p99.toFixed(1)} ms); the server used ${serverCpu.toFixed(1)} CPU s: ${(load["2xx"] / serverCpu).toFixed(0)} joins per CPU second`);
+
+    // The burst.
+    const burstId = openWaitlist(bench, db);
+    const { emails, unique } = burstEmails(BURST);
+    const { answers, seconds } = await burst(bench.app.origin, burstId, joinKey, emails, BURST_CLIENTS);
+    const created = answers.filter((answer) => answer.status === 201);
+    const idOf = new Map(created.map((answer) => [answer.email.toLowerCase(), answer.body]));
+    const problems: string[] = [];
+    if (created.length !== unique) problems.push(`${created.length} answers 201, expected ${unique}`);
+    for (const answer of answers.filter((each) => each.status === 200)) {
+      const first = idOf.get(answer.email.toLowerCase());
+      if (!first || first.id !== answer.body.id || first.position !== answer.body.position) problems.push(`the retry of ${answer.email} answered another signup`);
+    }
+    const positions = created.map((answer) => answer.body.position!).sort((a, b) => a - b);
+    if (positions.some((position, index) => position !== index + 1)) problems.push("the 201 positions are not exactly 1…n");
+    const count = (sql: string) => (db.$client.prepare(sql).get(burstId) as { n: number }).n;
+    const signups = count("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?");
+    const counted = count("SELECT coalesce(sum(count), 0) AS n FROM signup_counts WHERE waitlist_id = ?");
+    const events = count("SELECT count(*) AS n FROM events WHERE waitlist_id = ? AND type = 'signup.created'");
+    const distinctEvents = count("SELECT count(DISTINCT signup_id) AS n FROM events WHERE waitlist_id = ? AND type = 'signup.created'");
+    for (const [what, value] of [["signups", signups], ["signup_counts", counted], ["signup.created events", events], ["signups with an event", distinctEvents]] as const) {
+      if (value !== unique) problems.push(`${what}: ${value}, expected ${unique}`);
+    }
+    // Each signup's place now, by the query layer, is the one its join answered (nobody has left the line).
+    for (const answer of created) if (signupPosition(burstId, Number(answer.body.id), db) !== answer.body.position) problems.push(`signup ${answer.body.id}: position changed`);
+    const times = answers.map((answer) => answer.ms);
+    bench.log(`  burst: ${BURST} joins (${unique} addresses, ${BURST - unique} retries) from ${BURST_CLIENTS} clients in ${seconds.toFixed(1)} s; p99 ${percentile(times, 0.99).toFixed(0)} ms; ${problems.length === 0 ? "exact" : problems.slice(0, 5).join("; ")}`);
+    if (problems.length > 0) throw new Error(`${scenario}: the burst is not exact: ${problems.slice(0, 10).join("; ")}`);
+    return [
+      row(scenario, "sustained joins", "joins/s", load.requests.average, null, { appAtLeast: TARGET_JOINS_PER_SECOND }),
+      row(scenario, "join p99 latency", "ms", load.latency.p99, null, { appBelow: TARGET_P99_MS }),
+      // The server's own cost, whatever share of the cores the machine gives it (the /v1 reads' included).
+      row(scenario, "joins per CPU second of the server", "joins/s", load["2xx"] / serverCpu, null),
+      row(scenario, "/v1 read p99 latency, quiet server", "ms", quiet.p99, null),
+      row(scenario, "/v1 read p99 latency during the joins", "ms", reads.p99, null, { appBelow: TARGET_P99_MS }),
+      row(scenario, `burst of ${BURST.toLocaleString("en")} joins, ${BURST_CLIENTS} clients, 10 % retried`, "s", seconds, null),
+      row(scenario, "burst join p99 latency", "ms", percentile(times, 0.99), null),
+      row(scenario, "burst: signups, counts, positions and events not exact", "count", problems.length, null, { appBelow: 1 }),
+    ];
+  } finally {
+    db.$client.close();
+  }
+}
