@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { expectNoAxeViolations, SWEEP_TAGS } from "../support/axe";
 import { joinThroughForm, openWaitlist, signupsOf } from "../support/join-fixtures";
 import { baseURL, unique } from "../support/support";
 
@@ -19,6 +20,7 @@ test("with JavaScript: the widget solves the challenge and the join goes through
   // Solved in the browser (the payload lands in the form's `altcha` field).
   await expect(page.locator('input[name="altcha"]')).toHaveValue(/.{20,}/, { timeout: 30_000 });
   expect(challenges).toEqual([`${baseURL}/join/${waitlist.id}/challenge`]);
+  await expectNoAxeViolations(page, "join form with the challenge", { tags: SWEEP_TAGS });
   await joinThroughForm(page, `solved.${unique("c").replace(/\W/g, "")}@example.com`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("You're number 1 in line");
 
