@@ -14,12 +14,8 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // Pages get their CSP (with a per-request nonce) from proxy.ts; everything else gets these.
   async headers() {
-    // The join pages (/join/…) go without X-Frame-Options: it cannot list origins, and their CSP's
-    // frame-ancestors lets the waitlist's embed origins frame them (lib/dashboard/join-framing.ts).
-    const { "X-Frame-Options": _frameOptions, ...framable } = STATIC_SECURITY_HEADERS;
     return [
-      { source: "/:path((?!join/).*)", headers: toHeaders(STATIC_SECURITY_HEADERS) },
-      { source: "/join/:path*", headers: toHeaders(framable) },
+      { source: "/:path*", headers: toHeaders(STATIC_SECURITY_HEADERS) },
       { source: "/v1/:path*", headers: toHeaders({ "Content-Security-Policy": NO_CONTENT_CSP }) },
       { source: "/_next/static/:path*", headers: toHeaders({ "Content-Security-Policy": NO_CONTENT_CSP }) },
     ];
