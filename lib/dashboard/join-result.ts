@@ -2,7 +2,8 @@ import "server-only";
 import { env } from "@/lib/core/env";
 import { joinedSignup, type JoinedSignup } from "@/lib/domain/joining/join";
 import { joinSettingsOf, type JoinSettings } from "@/lib/domain/joining/settings";
-import { confirmSignup } from "@/lib/domain/verification/confirm";
+import { getSignup } from "@/lib/domain/signups/queries";
+import { confirmSignup, type ConfirmOutcome } from "@/lib/domain/verification/confirm";
 import { readLinkToken } from "@/lib/domain/verification/link-token";
 import { resendConfirmation } from "@/lib/domain/verification/resend";
 import { isWaitlistId } from "@/lib/domain/waitlists/id";
@@ -25,12 +26,28 @@ export function joinedSignupOf(pathId: string, token: string): { waitlist: NonNu
   return signup && { waitlist, settings: joinSettingsOf(waitlist.id), signup };
 }
 
-/** Follows a confirmation link, then sends the browser to the page that says what happened. */
-export async function confirmFromLink(request: Request, pathId: string): Promise<Response> {
+/** The confirmation link's page: the waitlist and the token for its button, or why the link cannot confirm; undefined for an unknown waitlist. */
+export function confirmLinkOf(pathId: string, token: string): { waitlistId: string; waitlistName: string; token: string; problem?: Exclude<ConfirmOutcome, "confirmed"> } | undefined {
+  const waitlist = waitlistOfPath(pathId);
+  if (!waitlist) return undefined;
+  const link = { waitlistId: waitlist.id, waitlistName: waitlist.name, token };
+  const reading = readLinkToken(token, "confirm");
+  if (!reading.ok) return { ...link, problem: reading.reason };
+  if (reading.claims.waitlistId !== waitlist.id) return { ...link, problem: "invalid" };
+  const signup = getSignup(waitlist.id, reading.claims.signupId);
+  if (!signup) return { ...link, problem: "gone" };
+  return signup.verified ? { ...link, problem: "already" } : link;
+}
+
+/** The button of the confirmation link's page: confirms, then sends the browser to the page that says what happened. */
+export async function confirmFromForm(request: Request, pathId: string): Promise<Response> {
   const waitlist = waitlistOfPath(pathId);
   if (!waitlist) return plainTextResponse(404, "Not found: this waitlist does not exist.");
-  const token = new URL(request.url).searchParams.get("token") ?? "";
-  return seeOther(`/join/${waitlist.id}/confirmed?outcome=${await writeWithoutBlocking(() => confirmSignup(waitlist.id, token))}`);
+  const refusal = crossSiteRefusal(request.headers);
+  if (refusal) return plainTextResponse(403, crossSiteRefusalMessage(refusal));
+  const token = (await request.formData().catch(() => undefined))?.get("token");
+  const outcome = typeof token === "string" ? await writeWithoutBlocking(() => confirmSignup(waitlist.id, token)) : "invalid";
+  return seeOther(`/join/${waitlist.id}/confirmed?outcome=${outcome}`);
 }
 
 /** "Send the email again" from the joined page: rate-limited (lib/domain/verification/resend.ts), then back to it saying how it went. */

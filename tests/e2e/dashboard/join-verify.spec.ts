@@ -51,7 +51,7 @@ test.afterAll(async () => {
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
 
-test("the confirmation link of the email sets verified once; the second time says already confirmed", async ({ page }) => {
+test("the confirmation link of the email opens a page whose button sets verified once; the second time says already confirmed", async ({ page }) => {
   const db = server!.db();
   const waitlist = openWaitlist({ verification: true }, db);
   await page.goto(`${server!.url}/join/${waitlist.id}`);
@@ -72,13 +72,22 @@ test("the confirmation link of the email sets verified once; the second time say
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("This link does not work");
   expect(getSignup(waitlist.id, signup!.id, db)!.verified).toBe(false);
 
+  // Opening the link changes nothing (a mail scanner opens links too): its button confirms.
   await page.goto(link);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Confirm your address");
+  expect(getSignup(waitlist.id, signup!.id, db)!.verified).toBe(false);
+  await page.getByRole("button", { name: "Confirm my address" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your address is confirmed");
   expect(getSignup(waitlist.id, signup!.id, db)!.verified).toBe(true);
   expect(signupEvents(signup!.id, db).map((event) => event.type)).toEqual(["signup.created", "signup.verified"]);
 
   await page.goto(link);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Already confirmed");
+  // The form posted again (a second tab, a double click) confirms nothing twice; from another site it is refused.
+  const again = await page.request.post(`${server!.url}/join/${waitlist.id}/confirm/submit`, { form: { token: new URL(link).searchParams.get("token")! }, headers: { origin: server!.url }, maxRedirects: 0 });
+  expect(again.headers().location).toBe(`/join/${waitlist.id}/confirmed?outcome=already`);
+  const forged = await page.request.post(`${server!.url}/join/${waitlist.id}/confirm/submit`, { form: { token: new URL(link).searchParams.get("token")! }, headers: { origin: "https://evil.example" }, maxRedirects: 0 });
+  expect(forged.status()).toBe(403);
   expect(signupEvents(signup!.id, db).map((event) => event.type)).toEqual(["signup.created", "signup.verified"]);
 });
 
