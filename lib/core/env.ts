@@ -111,6 +111,16 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: flag,
   /** The mail server of invitation emails (smtp://user:pass@host:587 or smtps://…:465). */
   SMTP_URL: smtpUrl,
+  /**
+   * Where people reach this server (`https://waitlist.example.com`), for the links in emails (the
+   * join page's confirmation link). Unset: http://localhost:PORT, which only works on this machine.
+   */
+  PUBLIC_URL: z
+    .string()
+    .trim()
+    .optional()
+    .refine((value) => !value || (URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol)), "must be an http:// or https:// URL")
+    .transform((value) => (value ? new URL(value).origin : undefined)),
   /** The From of invitation emails. */
   MAIL_FROM: z.string().trim().min(1).default("Waitlist <waitlist@localhost>"),
   /** The waits before each retry of a failed delivery; after the last one it is marked failed. */
@@ -139,7 +149,11 @@ export function defaultReadThreads(workers: number): number {
   return workers > 1 ? 1 : 2;
 }
 
-const envWithDefaults = envSchema.transform((parsed) => ({ ...parsed, READ_THREADS: parsed.READ_THREADS ?? defaultReadThreads(parsed.WEB_CONCURRENCY) }));
+const envWithDefaults = envSchema.transform((parsed) => ({
+  ...parsed,
+  READ_THREADS: parsed.READ_THREADS ?? defaultReadThreads(parsed.WEB_CONCURRENCY),
+  PUBLIC_URL: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
+}));
 
 export type Env = z.infer<typeof envWithDefaults>;
 

@@ -16,9 +16,9 @@ export const REQUEST_PATH_HEADER = "x-dashboard-path";
 /** Files anyone may fetch: public/robots.txt and the app icon (shown on the sign-in page too). */
 const PUBLIC_FILES = new Set(["/favicon.ico", "/icon.svg", "/robots.txt"]);
 
-/** Paths that need no session: the API, its docs, the sign-in page, Next's own assets and PUBLIC_FILES. */
+/** Paths that need no session: the API, its docs, the sign-in page, the join pages, Next's own assets and PUBLIC_FILES. */
 export function isPublicPath(pathname: string): boolean {
-  return isApiPath(pathname) || /^\/(docs|signin)(\/|$)/.test(pathname) || pathname.startsWith("/_next/") || PUBLIC_FILES.has(pathname);
+  return isApiPath(pathname) || /^\/(docs|signin|join)(\/|$)/.test(pathname) || pathname.startsWith("/_next/") || PUBLIC_FILES.has(pathname);
 }
 
 /** The session cookie's name: `__Host-` prefixed over HTTPS (isHttpsRequest, lib/http/origin.ts), the plain one otherwise. */

@@ -19,6 +19,14 @@ export const NO_CONTENT_CSP = "default-src 'none'; frame-ancestors 'none'; base-
 /** STATIC_SECURITY_HEADERS and NO_CONTENT_CSP as `[name, value, name, value, …]`, the form node:http's writeHead takes. */
 export const NO_CONTENT_SECURITY_HEADER_LIST: readonly string[] = [...Object.entries(STATIC_SECURITY_HEADERS).flat(), "Content-Security-Policy", NO_CONTENT_CSP];
 
+/** What a page's CSP may allow beyond the dashboard's: the join page is framed by the embed origins and runs the challenge's workers. */
+export interface PageCspOptions {
+  /** Origins that may frame the page besides its own; absent: nobody may (`'none'`). */
+  frameAncestors?: readonly string[];
+  /** Web workers from blob: URLs (the ALTCHA widget builds its proof-of-work workers that way). */
+  blobWorkers?: boolean;
+}
+
 /**
  * The CSP of pages. Scripts: only those carrying this request's nonce (Next.js adds it to its own
  * scripts when it sees the policy on the request) and what they load ('strict-dynamic'); no inline
@@ -27,7 +35,7 @@ export const NO_CONTENT_SECURITY_HEADER_LIST: readonly string[] = [...Object.ent
  * attributes cannot carry a nonce; injected CSS cannot run code, so the risk is limited to
  * presentation. `'unsafe-eval'` only under `next dev`, where React needs it for error stacks.
  */
-export function pageCsp(nonce: string, dev = false): string {
+export function pageCsp(nonce: string, dev = false, options: PageCspOptions = {}): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
@@ -35,10 +43,11 @@ export function pageCsp(nonce: string, dev = false): string {
     "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",
+    ...(options.blobWorkers ? ["worker-src 'self' blob:"] : []),
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${options.frameAncestors ? ["'self'", ...options.frameAncestors].join(" ") : "'none'"}`,
   ].join("; ");
 }
 

@@ -10,9 +10,10 @@ import { isValidRouterState } from "./router-state";
 // - a write (POST, PUT, PATCH, DELETE) outside /v1 from another site, or from no site (`Origin: null`,
 //   neither Origin nor Sec-Fetch-Site): Next.js answers a server action (a POST to a page, with a
 //   Next-Action header or a form body) from another origin with a 500 and logs "Invalid Server
-//   Actions request". Every write outside /v1 is the dashboard's (its server actions and form routes),
-//   so all are refused by the same rule (crossSiteRefusal), with the 403 and plain text of a dashboard
-//   write route (lib/dashboard/admin-post.ts, which still checks for itself under `next dev`);
+//   Actions request". Every write outside /v1 is the dashboard's (its server actions and form routes)
+//   or the join page's (posted from its own origin, inside an embed's iframe too), so all are refused
+//   by the same rule (crossSiteRefusal), with the 403 and plain text of a dashboard write route
+//   (lib/dashboard/admin-post.ts, which still checks for itself under `next dev`);
 // - a Next-Router-State-Tree header (sent by the client-side router) that does not parse: Next.js
 //   throws while rendering the page (400; ./router-state.ts).
 

@@ -1,15 +1,19 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
+import { env } from "@/lib/core/env";
 import { deliverySender, webhookEndpoints, type Waitlist } from "@/db/schema";
 import { preparedOnce } from "@/lib/sqlite/statements";
-import { getInvitationEmail, renderInvitation, type InvitationEmailSettings } from "../emails/invitation";
+import { getInvitationEmail, renderInvitation, type InvitationEmailSettings, type RenderedEmail } from "../emails/invitation";
+import { joinSettingsOf } from "../joining/settings";
+import { confirmationEmail } from "../verification/email";
 import { getSignup } from "../signups/queries";
 import { getWaitlist } from "../waitlists/queries";
 import { eventBody, type OutboxEvent } from "./event-body";
 
 // The outbox, read in order: each event after the sender's `last_event_id` becomes one delivery per
-// enabled endpoint that wants it, and a `signup.invited` one email when its waitlist sends them, in
+// enabled endpoint that wants it, a `signup.invited` one email when its waitlist sends them, and a
+// `signup.created` one confirmation email when its waitlist verifies addresses (not yet verified), in
 // the same transaction that moves `last_event_id` on. So an event is fanned out exactly once, even by
 // a sender that crashed half-way (its transaction rolled back), and every delivery exists in SQLite
 // before anything is sent.
@@ -22,7 +26,47 @@ export interface FanOutOptions {
   limit: number;
   /** SMTP_URL is set: emails wait to be sent; otherwise they are kept as not sent. */
   emailConfigured: boolean;
+  /** The origin of the links in emails: PUBLIC_URL unless a test says. */
+  publicUrl?: string;
   now?: number;
+}
+
+export interface EmailOfEvent {
+  eventId: number;
+  eventType: string;
+  waitlistId: string;
+  signupId: number | null;
+  now: number;
+}
+
+function emailInsert(db: AppDatabase) {
+  return preparedOnce(db, "fanOut.insert", () =>
+    db.$client.prepare(
+      `INSERT INTO deliveries (event_id, event_type, waitlist_id, signup_id, channel, endpoint_id, recipient, subject, body, state, next_attempt_at, last_error, created_at)
+       VALUES (@eventId, @eventType, @waitlistId, @signupId, @channel, @endpointId, @recipient, @subject, @body, @state, @nextAttemptAt, @lastError, @now)`,
+    ),
+  );
+}
+
+/** Queues one rendered email of an event (pending, or kept as not sent while email is not configured). Inside the caller's transaction. */
+export function queueEmailDelivery(event: EmailOfEvent, email: RenderedEmail, emailConfigured: boolean, db: AppDatabase = getDb()): void {
+  emailInsert(db).run({
+    ...event,
+    channel: "email",
+    endpointId: null,
+    recipient: email.to,
+    subject: email.subject,
+    body: email.text,
+    state: emailConfigured ? "pending" : "not_sent",
+    nextAttemptAt: emailConfigured ? event.now : null,
+    lastError: emailConfigured ? null : EMAIL_NOT_CONFIGURED,
+  });
+}
+
+interface KnownWaitlist {
+  waitlist: Waitlist;
+  email: InvitationEmailSettings;
+  verifies: boolean;
 }
 
 /** The newest event already fanned out. */
@@ -35,19 +79,14 @@ function wants(endpoint: { waitlistId: string | null; eventTypes: string[] | nul
 }
 
 /** Fans out the next events (at most `limit`); returns how many were read (0: none is waiting). */
-export function fanOutEvents({ limit, emailConfigured, now = Date.now() }: FanOutOptions, db: AppDatabase = getDb()): number {
+export function fanOutEvents({ limit, emailConfigured, publicUrl = env().PUBLIC_URL, now = Date.now() }: FanOutOptions, db: AppDatabase = getDb()): number {
   const sqlite = db.$client;
   const readEvents = preparedOnce(db, "fanOut.events", () =>
     sqlite.prepare<[number, number], OutboxEvent>(
       "SELECT id, type, waitlist_id AS waitlistId, signup_id AS signupId, created_at AS createdAt, payload FROM events WHERE id > ? ORDER BY id LIMIT ?",
     ),
   );
-  const insert = preparedOnce(db, "fanOut.insert", () =>
-    sqlite.prepare(
-      `INSERT INTO deliveries (event_id, event_type, waitlist_id, signup_id, channel, endpoint_id, recipient, subject, body, state, next_attempt_at, last_error, created_at)
-       VALUES (@eventId, @eventType, @waitlistId, @signupId, @channel, @endpointId, @recipient, @subject, @body, @state, @nextAttemptAt, @lastError, @now)`,
-    ),
-  );
+  const insert = emailInsert(db);
   // Most rounds find nothing new: a read says so without taking the write lock.
   const waiting = preparedOnce(db, "fanOut.waiting", () =>
     sqlite.prepare<[], { found: number }>("SELECT 1 AS found FROM events WHERE id > (SELECT last_event_id FROM delivery_sender WHERE name = 'sender') LIMIT 1"),
@@ -59,12 +98,12 @@ export function fanOutEvents({ limit, emailConfigured, now = Date.now() }: FanOu
       const batch = readEvents.all(after, limit);
       if (batch.length === 0) return 0;
       const endpoints = db.select({ id: webhookEndpoints.id, waitlistId: webhookEndpoints.waitlistId, eventTypes: webhookEndpoints.eventTypes }).from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true)).all();
-      // Per waitlist: whether it still exists (a deleted one's events have nowhere to go) and its email settings.
-      const waitlistsSeen = new Map<string, { waitlist: Waitlist; email: InvitationEmailSettings } | undefined>();
+      // Per waitlist: whether it still exists (a deleted one's events have nowhere to go), its email settings and whether it verifies addresses.
+      const waitlistsSeen = new Map<string, KnownWaitlist | undefined>();
       const waitlistOf = (id: string) => {
         if (!waitlistsSeen.has(id)) {
           const waitlist = getWaitlist(id, db);
-          waitlistsSeen.set(id, waitlist && { waitlist, email: getInvitationEmail(id, db) });
+          waitlistsSeen.set(id, waitlist && { waitlist, email: getInvitationEmail(id, db), verifies: joinSettingsOf(id, db).verification });
         }
         return waitlistsSeen.get(id);
       };
@@ -79,24 +118,22 @@ export function fanOutEvents({ limit, emailConfigured, now = Date.now() }: FanOu
             insert.run({ ...common, channel: "webhook", endpointId: endpoint.id, recipient: null, subject: null, body, state: "pending", nextAttemptAt: now, lastError: null });
           }
         }
-        if (event.type !== "signup.invited" || event.signupId === null || !known.email.enabled) continue;
-        const signup = getSignup(event.waitlistId, event.signupId, db);
-        if (!signup) continue;
-        const email = renderInvitation(known.email, known.waitlist, signup);
-        insert.run({
-          ...common,
-          channel: "email",
-          endpointId: null,
-          recipient: email.to,
-          subject: email.subject,
-          body: email.text,
-          state: emailConfigured ? "pending" : "not_sent",
-          nextAttemptAt: emailConfigured ? now : null,
-          lastError: emailConfigured ? null : EMAIL_NOT_CONFIGURED,
-        });
+        const email = emailOf(event, known, publicUrl, now, db);
+        if (email) queueEmailDelivery(common, email, emailConfigured, db);
       }
       db.update(deliverySender).set({ lastEventId: batch.at(-1)!.id }).where(eq(deliverySender.name, "sender")).run();
       return batch.length;
     })
     .immediate();
+}
+
+/** The email an event sends to its signup, if any: an invitation, or a confirmation of the address. */
+function emailOf(event: OutboxEvent, known: KnownWaitlist, publicUrl: string, now: number, db: AppDatabase): RenderedEmail | undefined {
+  if (event.signupId === null) return undefined;
+  const sends = event.type === "signup.invited" ? known.email.enabled : event.type === "signup.created" && known.verifies;
+  if (!sends) return undefined;
+  const signup = getSignup(event.waitlistId, event.signupId, db);
+  if (!signup) return undefined;
+  if (event.type === "signup.invited") return renderInvitation(known.email, known.waitlist, signup);
+  return signup.verified ? undefined : confirmationEmail(known.waitlist, signup, publicUrl, now, db);
 }

@@ -115,6 +115,12 @@ function joined(row: SignupRow, waitlistId: string, db: AppDatabase): JoinedSign
   };
 }
 
+/** A signup of a waitlist as a join answers it, or undefined (the join page's "you're number N" page, reached by its signed link). */
+export function joinedSignup(waitlistId: string, signupId: number, db: AppDatabase = getDb()): JoinedSignup | undefined {
+  const row = getSignup(waitlistId, signupId, db);
+  return row && joined(row, waitlistId, db);
+}
+
 /** The join itself, in its transaction, without counting it against the limits (countJoinAttempt does). */
 export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinOutcome {
   return db.$client

@@ -171,6 +171,7 @@ sweep.push(
   { name: "delivery log", path: () => "/deliveries", roles: ADMIN },
   { name: "waitlist deliveries", path: () => `${deliveriesPath}/deliveries`, roles: ADMIN },
   { name: "invitation email", path: () => `${deliveriesPath}/email`, roles: ADMIN },
+  { name: "joining", path: () => `${waitlistPath}/join`, roles: ADMIN },
   { name: "admin page for a viewer (404)", path: () => "/keys", roles: ["viewer"] },
   { name: "not found", path: () => "/waitlists/00000000-0000-4000-8000-000000000000", roles: BOTH },
   ...DOCS_PAGES.map(([href, label]) => ({ name: `docs: ${label}`, path: () => href, roles: BOTH })),

@@ -69,3 +69,15 @@ describe("delivery settings", () => {
     expect((await envWith({ SMTP_URL: "smtps://user:secret@mail.example:465" }))().SMTP_URL).toBe("smtps://user:secret@mail.example:465");
   });
 });
+
+describe("PUBLIC_URL", () => {
+  it("is the origin of the links in emails: http://localhost:PORT by default, an http(s) URL's origin otherwise", async () => {
+    expect((await envWith({ PUBLIC_URL: undefined, PORT: "4100" }))().PUBLIC_URL).toBe("http://localhost:4100");
+    expect((await envWith({ PUBLIC_URL: "https://Waitlist.Example.com/", PORT: undefined }))().PUBLIC_URL).toBe("https://waitlist.example.com");
+    for (const value of ["ftp://files.example", "waitlist.example.com"]) {
+      vi.unstubAllEnvs();
+      const env = await envWith({ PUBLIC_URL: value });
+      expect(() => env(), value).toThrow(/^Invalid environment: PUBLIC_URL: must be an http:\/\/ or https:\/\/ URL/);
+    }
+  });
+});

@@ -33,6 +33,9 @@ export default async function WaitlistHeaderLayout({ params, children }: { param
               <span className="sm:hidden">Log</span>
               <span className="max-sm:hidden">Deliveries</span>
             </Link>
+            <Link href={`/waitlists/${waitlist.id}/join`} className={buttonClass}>
+              Joining
+            </Link>
             <Link href={`/waitlists/${waitlist.id}/email`} className={buttonClass}>
               <span className="sm:hidden">Invitation</span>
               <span className="max-sm:hidden">Invitation email</span>

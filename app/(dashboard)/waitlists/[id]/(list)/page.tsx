@@ -18,6 +18,7 @@ import { Figures, FiguresSkeleton } from "./_components/figures";
 import { findWaitlist } from "../find-waitlist";
 import { toSignupListRow } from "./_components/signup-list-row";
 import { SignupsTable } from "./_components/signups-table";
+import { TopReferrers, TOP_REFERRERS } from "./_components/top-referrers";
 import { signupApiPath, signupCliCommand } from "@/lib/dashboard/signup-table-url";
 
 /** How many values of a label a value search lists. */
@@ -60,6 +61,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const filteredLabels = state.inputs.map((input) => input.label);
   const rows = (await pageRows).map((row) => toSignupListRow(row, filteredLabels));
   const apiUrl = (await requestOrigin()) + signupApiPath(waitlist.id, state);
+  const referrers = readInBackground("topReferrers", waitlist.id, TOP_REFERRERS);
 
   return (
     <PendingNavigationProvider>
@@ -88,6 +90,9 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
             importHref={sessionIsAdmin(session) ? `/waitlists/${waitlist.id}/import` : undefined}
           />
           <ApiBox url={apiUrl} cli={signupCliCommand(waitlist.id, state)} />
+          <Suspense fallback={null}>
+            <TopReferrers waitlistId={waitlist.id} referrers={referrers} />
+          </Suspense>
         </div>
       </div>
     </PendingNavigationProvider>

@@ -5,11 +5,14 @@ import { CopyButton } from "@/components/copy-button";
 import { DoneNotice } from "@/components/done-notice";
 import { formatDateTime } from "@/components/format";
 import { LocalTime } from "@/components/local-time";
-import { dangerLinkClass, mutedText } from "@/components/styles";
+import { dangerLinkClass, linkClass, mutedText } from "@/components/styles";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { statusDoneMessages } from "@/lib/dashboard/status-done";
 import { STATUS_LABELS } from "@/lib/domain/signups/status";
 import { signupEvents } from "@/lib/domain/events";
+import { signupPosition } from "@/lib/domain/joining/position";
+import { referralCountOf, referrerOf } from "@/lib/domain/joining/referrals";
+import { signupPublicId } from "@/lib/domain/signups/id";
 import { Breadcrumb } from "../../breadcrumb";
 import { findWaitlist } from "../../find-waitlist";
 import { CustomInputList } from "./custom-input-list";
@@ -51,6 +54,8 @@ export default async function SignupPage({ params, searchParams }: Props) {
   const query = await searchParams;
   const page = `/waitlists/${waitlist.id}/signups/${signupId}`;
   const admin = sessionIsAdmin(session);
+  const referrer = referrerOf(signup.id);
+  const position = signupPosition(waitlist.id, signup.id);
   return (
     <>
       <Breadcrumb waitlist={waitlist} />
@@ -63,6 +68,23 @@ export default async function SignupPage({ params, searchParams }: Props) {
         </Field>
         <Field name="Verified">{signup.verified ? "Yes" : "No"}</Field>
         <Field name="Referral">{signup.referral ? "Yes" : "No"}</Field>
+        <Field name="Referred by">
+          <span data-testid="signup-referrer">
+            {referrer ? (
+              <Link href={`/waitlists/${waitlist.id}/signups/${signupPublicId(referrer.id)}`} className={`${linkClass} break-all`}>
+                {referrer.email}
+              </Link>
+            ) : (
+              "No one"
+            )}
+          </span>
+        </Field>
+        <Field name="Referrals">
+          <span data-testid="signup-referrals">{referralCountOf(signup.id).toLocaleString("en-US")}</span>
+        </Field>
+        <Field name="Place in line">
+          <span data-testid="signup-position">{position === null ? "Not waiting" : position.toLocaleString("en-US")}</span>
+        </Field>
         <Field name="Status">
           <span data-testid="signup-status">
             {STATUS_LABELS[signup.status]}

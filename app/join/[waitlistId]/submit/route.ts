@@ -1,0 +1,6 @@
+import { joinFromForm } from "@/lib/dashboard/join-form";
+
+// POST /join/{waitlistId}/submit – the hosted join form: joins, then 303 to the signup's place in line (or back with ?error=).
+export async function POST(request: Request, { params }: { params: Promise<{ waitlistId: string }> }) {
+  return joinFromForm(request, (await params).waitlistId);
+}

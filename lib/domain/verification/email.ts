@@ -1,0 +1,25 @@
+import "server-only";
+import { getDb, type AppDatabase } from "@/db/client";
+import type { Waitlist } from "@/db/schema";
+import type { RenderedEmail } from "../emails/invitation";
+import type { SignupRow } from "../signups/row";
+import { CONFIRM_LINK_LIFETIME_MS, signLinkToken } from "./link-token";
+
+// The confirmation email of a signup that joined a waitlist with verification on: queued when its
+// `signup.created` event is fanned out (lib/domain/deliveries/fan-out.ts) and again on a resend
+// (./resend.ts), each time with a fresh link good for 7 days.
+
+/** The page a confirmation link opens; `token` is a signed "confirm" token (./link-token.ts). */
+export function confirmPath(waitlistId: string, token: string): string {
+  return `/join/${waitlistId}/confirm?token=${encodeURIComponent(token)}`;
+}
+
+export function confirmationEmail(waitlist: Pick<Waitlist, "id" | "name">, signup: Pick<SignupRow, "id" | "email">, publicUrl: string, now = Date.now(), db: AppDatabase = getDb()): RenderedEmail {
+  const token = signLinkToken({ purpose: "confirm", waitlistId: waitlist.id, signupId: signup.id, expiresAt: new Date(now + CONFIRM_LINK_LIFETIME_MS) }, db);
+  const link = `${publicUrl}${confirmPath(waitlist.id, token)}`;
+  return {
+    to: signup.email,
+    subject: `Confirm your place on the ${waitlist.name} waitlist`.replace(/[\r\n]+/g, " "),
+    text: `Hello,\n\nPlease confirm your address to keep your place on the ${waitlist.name} waitlist:\n\n${link}\n\nThe link works for 7 days. If you did not join, ignore this email: nothing else will be sent.\n`,
+  };
+}

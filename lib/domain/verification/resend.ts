@@ -1,0 +1,50 @@
+import "server-only";
+import { getDb, type AppDatabase } from "@/db/client";
+import { env } from "@/lib/core/env";
+import { queueEmailDelivery } from "../deliveries/fan-out";
+import { getSignup } from "../signups/queries";
+import { getWaitlist } from "../waitlists/queries";
+import { preparedOnce } from "@/lib/sqlite/statements";
+import { confirmationEmail } from "./email";
+
+/** At most this many confirmation emails per signup per hour (the first included), and one a minute. */
+export const RESENDS_PER_HOUR = 3;
+const MIN_GAP_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
+export type ResendOutcome = { sent: true } | { sent: false; reason: "already_verified" | "gone" | "rate_limited"; retryAfterSeconds?: number };
+
+/**
+ * Queues the confirmation email of a signup again (a fresh link), as another delivery of its
+ * `signup.created` event. Counted from the deliveries table, so the limit holds across processes:
+ * its signup index finds a signup's few rows at once.
+ */
+export function resendConfirmation(waitlistId: string, signupId: number, options: { emailConfigured: boolean; publicUrl?: string; now?: number }, db: AppDatabase = getDb()): ResendOutcome {
+  const now = options.now ?? Date.now();
+  const sqlite = db.$client;
+  const createdEvent = preparedOnce(db, "resend.createdEvent", () =>
+    sqlite.prepare<[number], { id: number }>("SELECT id FROM events WHERE signup_id = ? AND type = 'signup.created' ORDER BY id DESC LIMIT 1"),
+  );
+  const recent = preparedOnce(db, "resend.recent", () =>
+    sqlite.prepare<[number, number], { count: number; oldest: number | null; newest: number | null }>(
+      "SELECT count(*) AS count, min(created_at) AS oldest, max(created_at) AS newest FROM deliveries WHERE signup_id = ? AND channel = 'email' AND event_type = 'signup.created' AND created_at > ?",
+    ),
+  );
+  return sqlite
+    .transaction((): ResendOutcome => {
+      const waitlist = getWaitlist(waitlistId, db);
+      const signup = waitlist && getSignup(waitlist.id, signupId, db);
+      const event = signup && createdEvent.get(signup.id);
+      if (!waitlist || !signup || !event) return { sent: false, reason: "gone" };
+      if (signup.verified) return { sent: false, reason: "already_verified" };
+      const { count, oldest, newest } = recent.get(signup.id, now - HOUR_MS)!;
+      if (count >= RESENDS_PER_HOUR || (newest !== null && now - newest < MIN_GAP_MS)) {
+        const waitMs = count >= RESENDS_PER_HOUR ? oldest! + HOUR_MS - now : newest! + MIN_GAP_MS - now;
+        return { sent: false, reason: "rate_limited", retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+      }
+      const email = confirmationEmail(waitlist, signup, options.publicUrl ?? env().PUBLIC_URL, now, db);
+      queueEmailDelivery({ eventId: event.id, eventType: "signup.created", waitlistId: waitlist.id, signupId: signup.id, now }, email, options.emailConfigured, db);
+      return { sent: true };
+    })
+    .immediate();
+}

@@ -1,0 +1,23 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { getDb, type AppDatabase } from "@/db/client";
+import { appSecrets } from "@/db/schema";
+import { preparedOnce } from "@/lib/sqlite/statements";
+
+/** The keys the join page signs with, each made on first use (32 random bytes) and kept in app_secrets beside the audit's. */
+export type SigningKeyName = "link_signing_key" | "challenge_signing_key";
+
+/**
+ * This database's key of that name. Kept in the database, not the environment, like the audit's
+ * (migration 0005): every process and worker reading one file agrees on it with nothing to configure,
+ * and a copied database keeps its links valid. The first caller writes it; a concurrent first caller's
+ * insert is ignored and both read the one that won.
+ */
+export function signingKey(name: SigningKeyName, db: AppDatabase = getDb()): Buffer {
+  const read = preparedOnce(db, `signingKey.${name}`, () => db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.name, name)).prepare());
+  const found = read.get();
+  if (found) return found.value;
+  db.insert(appSecrets).values({ name, value: randomBytes(32) }).onConflictDoNothing().run();
+  return read.get()!.value;
+}

@@ -1,0 +1,102 @@
+import { expect, test } from "@playwright/test";
+import { referrerOf } from "@/lib/domain/joining/referrals";
+import { expectNoAxeViolations, SWEEP_TAGS } from "../support/axe";
+import { joinThroughForm, openWaitlist, signupsOf } from "../support/join-fixtures";
+import { baseURL, unique } from "../support/support";
+
+// The hosted join page /join/{id}: a plain form that works without JavaScript, the place in line
+// and the referral link after joining, the same page (and nothing new) for an address already on
+// the list, a referral link, a closed list, and a phone's width.
+
+test("without JavaScript: join, see the place in line and the referral link; the same address in another case changes nothing", async ({ browser }) => {
+  const waitlist = openWaitlist({ successMessage: "Thanks! We'll write soon.", fields: [{ label: "Company", type: "text", required: true }, { label: "Plan", type: "choice", options: ["Free", "Pro"], required: false }] });
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  const tag = unique("nojs").replace(/\W/g, "");
+  await page.goto(`/join/${waitlist.id}`);
+  await expect(page).toHaveTitle(`Join the ${waitlist.name} waitlist`);
+  await page.getByLabel("Company").fill("Acme");
+  await page.getByLabel("Plan").selectOption("Pro");
+  await joinThroughForm(page, `First.${tag}@Example.com`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("You're number 1 in line");
+  await expect(page.getByTestId("success-message")).toHaveText("Thanks! We'll write soon.");
+  const [first] = signupsOf(waitlist.id);
+  expect(first).toMatchObject({ email: `First.${tag}@Example.com`, verified: false, referral: false, status: "waiting", customInputs: [{ label: "Company", value: "Acme" }, { label: "Plan", value: "Pro" }] });
+  const referralLink = await page.getByLabel("Your referral link").inputValue();
+  expect(referralLink).toMatch(new RegExp(`^${baseURL}/join/${waitlist.id}\\?ref=[A-Za-z0-9]{10}$`));
+
+  // A second person is number 2; the first, joining again in another case, sees number 1 and the same link, and nothing is created.
+  await page.goto(`/join/${waitlist.id}`);
+  await page.getByLabel("Company").fill("Initech");
+  await joinThroughForm(page, `second.${tag}@example.com`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("You're number 2 in line");
+  await page.goto(`/join/${waitlist.id}`);
+  await page.getByLabel("Company").fill("Something else");
+  await joinThroughForm(page, `FIRST.${tag}@EXAMPLE.COM`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("You're number 1 in line");
+  await expect(page.getByLabel("Your referral link")).toHaveValue(referralLink);
+  expect(signupsOf(waitlist.id).map((signup) => signup.email)).toEqual([`First.${tag}@Example.com`, `second.${tag}@example.com`]);
+  expect(signupsOf(waitlist.id)[0]!.customInputs).toEqual([{ label: "Company", value: "Acme" }, { label: "Plan", value: "Pro" }]);
+
+  // A required field left out, an invalid address: the form again, saying what to fix, nothing created.
+  const missing = await page.request.post(`/join/${waitlist.id}/submit`, { form: { email: `third.${tag}@example.com` }, headers: { origin: baseURL }, maxRedirects: 0 });
+  expect(missing.status()).toBe(303);
+  expect(missing.headers().location).toBe(`/join/${waitlist.id}?error=invalid_inputs`);
+  await page.goto(`/join/${waitlist.id}?error=invalid_email`);
+  await expect(page.getByTestId("join-error")).toHaveText("Please enter a valid email address.");
+  expect(signupsOf(waitlist.id)).toHaveLength(2);
+  await context.close();
+});
+
+test("a referral link: who joins through it is a referral of its owner", async ({ page }) => {
+  const waitlist = openWaitlist();
+  const tag = unique("ref").replace(/\W/g, "");
+  await page.goto(`/join/${waitlist.id}`);
+  await joinThroughForm(page, `owner.${tag}@example.com`);
+  const referralLink = await page.getByLabel("Your referral link").inputValue();
+  await page.context().clearCookies();
+  await page.goto(referralLink);
+  await joinThroughForm(page, `friend.${tag}@example.com`);
+  const [owner, friend] = signupsOf(waitlist.id);
+  expect(friend).toMatchObject({ email: `friend.${tag}@example.com`, referral: true });
+  expect(referrerOf(friend!.id)).toEqual({ id: owner!.id, email: owner!.email });
+  expect(owner!.referral).toBe(false);
+  // An unknown code: still a signup, not a referral.
+  await page.goto(`/join/${waitlist.id}?ref=nobodys-code`);
+  await joinThroughForm(page, `stranger.${tag}@example.com`);
+  expect(signupsOf(waitlist.id)[2]).toMatchObject({ email: `stranger.${tag}@example.com`, referral: false });
+});
+
+test("a closed list says so and refuses a join; an unknown list is a 404; a honeypot filled in creates nothing", async ({ page }) => {
+  const waitlist = openWaitlist({ joining: "closed" });
+  await page.goto(`/join/${waitlist.id}`);
+  await expect(page.getByTestId("join-closed")).toHaveText("This waitlist is not taking new signups right now.");
+  await expect(page.getByLabel("Email address")).toHaveCount(0);
+  const refused = await page.request.post(`/join/${waitlist.id}/submit`, { form: { email: "closed@example.com" }, headers: { origin: baseURL }, maxRedirects: 0 });
+  expect(refused.headers().location).toBe(`/join/${waitlist.id}?error=closed`);
+  expect(signupsOf(waitlist.id)).toHaveLength(0);
+
+  expect((await page.goto("/join/00000000-0000-4000-8000-000000000000"))!.status()).toBe(404);
+
+  const open = openWaitlist();
+  const bot = await page.request.post(`/join/${open.id}/submit`, { form: { email: "bot@example.com", website_url: "https://spam.example" }, headers: { origin: baseURL }, maxRedirects: 0 });
+  expect(bot.headers().location).toBe(`/join/${open.id}?error=refused`);
+  // From another site: refused before anything is read.
+  const forged = await page.request.post(`/join/${open.id}/submit`, { form: { email: "forged@example.com" }, headers: { origin: "https://evil.example" }, maxRedirects: 0 });
+  expect(forged.status()).toBe(403);
+  expect(signupsOf(open.id)).toHaveLength(0);
+});
+
+test("on a phone: the form and the result fit the screen; no axe violations", async ({ browser }) => {
+  const waitlist = openWaitlist({ fields: [{ label: "What do you build?", type: "text", required: false }] });
+  const context = await browser.newContext({ baseURL, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(`/join/${waitlist.id}`);
+  const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  expect(await fits()).toBe(true);
+  await expectNoAxeViolations(page, "join form", { tags: SWEEP_TAGS });
+  await joinThroughForm(page, `phone.${unique("p").replace(/\W/g, "")}@example.com`);
+  expect(await fits()).toBe(true);
+  await expectNoAxeViolations(page, "joined page", { tags: SWEEP_TAGS });
+  await context.close();
+});

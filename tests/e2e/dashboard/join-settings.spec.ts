@@ -1,0 +1,108 @@
+import { expect, test } from "@playwright/test";
+import { listAudit } from "@/lib/domain/audit/log";
+import { joinWaitlist } from "@/lib/domain/joining/join";
+import { joinSettingsOf } from "@/lib/domain/joining/settings";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { openWaitlist } from "../support/join-fixtures";
+import { baseURL, signIn, unique } from "../support/support";
+
+// The dashboard's "Joining" page (admins): saves the join settings through a plain form (audited),
+// shows the embed snippet, refuses a forged cross-site POST and a view key; the signup page shows
+// the referrer and the referral count, the waitlist page its top referrers.
+
+test("an admin opens joining, adds fields, turns verification on and names an embed origin; the public form follows", async ({ page, context }) => {
+  const admin = await signIn(context, ["waitlist:admin"]);
+  const waitlist = createWaitlist({ name: unique("Settings list"), website: "https://settings.example" });
+  await page.goto(`/waitlists/${waitlist.id}`);
+  await page.getByRole("link", { name: "Joining" }).click();
+  await expect(page).toHaveURL(`/waitlists/${waitlist.id}/join`);
+  // The defaults: closed, the challenge on.
+  await expect(page.getByLabel("Closed: the page and the API refuse new signups")).toBeChecked();
+  await expect(page.getByLabel(/Anti-spam challenge/)).toBeChecked();
+
+  await page.getByLabel("Open: anyone with the link can join").check();
+  await page.getByLabel(/Email verification/).check();
+  await page.getByLabel(/Anti-spam challenge/).uncheck();
+  await page.getByLabel("Label of field 1").fill("Company");
+  await page.getByLabel("Field 1 is required").check();
+  await page.getByLabel("Label of field 2").fill("Plan");
+  await page.getByLabel("Type of field 2").selectOption("choice");
+  await page.getByLabel("Options of field 2 (for a choice, comma-separated)").fill("Free, Pro");
+  await page.getByLabel("Success message").fill("See you soon.");
+  await page.getByLabel(/Embed origins/).fill("https://partner.example\n");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("done-notice")).toHaveText("Join settings saved.");
+  expect(joinSettingsOf(waitlist.id)).toEqual({
+    joining: "open",
+    verification: true,
+    challenge: false,
+    fields: [
+      { label: "Company", type: "text", required: true },
+      { label: "Plan", type: "choice", options: ["Free", "Pro"], required: false },
+    ],
+    successMessage: "See you soon.",
+    embedOrigins: ["https://partner.example"],
+  });
+  expect(listAudit({ action: "waitlist.join_settings", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: waitlist.id });
+  await expect(page.getByLabel("Label of field 1")).toHaveValue("Company");
+  await expect(page.getByTestId("smtp-unset")).toContainText("Email is not configured");
+  await expect(page.getByTestId("embed-snippet")).toHaveText(
+    `<iframe src="${baseURL}/join/${waitlist.id}" title="Join the ${waitlist.name} waitlist" style="width: 100%; max-width: 480px; height: 580px; border: 0" loading="lazy"></iframe>`,
+  );
+  await expect(page.getByRole("button", { name: "Copy the embed snippet" })).toBeVisible();
+
+  await page.goto(`/join/${waitlist.id}`);
+  await expect(page.getByLabel("Company")).toHaveAttribute("required", "");
+  await expect(page.getByLabel("Plan (optional)")).toBeVisible();
+  await expect(page.locator("altcha-widget")).toHaveCount(0);
+
+  // An origin with a path: a 400 that names it, nothing changed.
+  const refused = await page.request.post(`/waitlists/${waitlist.id}/join/save`, { form: { joining: "closed", embed_origins: "https://partner.example/page" }, headers: { origin: baseURL }, maxRedirects: 0 });
+  expect(refused.status()).toBe(400);
+  expect(await refused.text()).toContain("must be an origin such as https://example.com");
+  expect(joinSettingsOf(waitlist.id).joining).toBe("open");
+});
+
+test("a forged cross-site POST and a view key are refused; nothing changes", async ({ page, context, browser }) => {
+  await signIn(context, ["waitlist:admin"]);
+  const waitlist = openWaitlist();
+  const forged = await page.request.post(`/waitlists/${waitlist.id}/join/save`, { form: { joining: "closed" }, headers: { origin: "https://evil.example" }, maxRedirects: 0 });
+  expect(forged.status()).toBe(403);
+  expect(await forged.text()).toContain("Refused: the request comes from https://evil.example");
+  const noOrigin = await page.request.post(`/waitlists/${waitlist.id}/join/save`, { form: { joining: "closed" }, headers: { "sec-fetch-site": "cross-site" }, maxRedirects: 0 });
+  expect(noOrigin.status()).toBe(403);
+  expect(joinSettingsOf(waitlist.id).joining).toBe("open");
+
+  const viewer = await browser.newContext({ baseURL });
+  await signIn(viewer, ["waitlist:view"]);
+  const viewPage = await viewer.newPage();
+  expect((await viewPage.goto(`/waitlists/${waitlist.id}/join`))!.status()).toBe(404);
+  const denied = await viewPage.request.post(`/waitlists/${waitlist.id}/join/save`, { form: { joining: "closed" }, headers: { origin: baseURL }, maxRedirects: 0 });
+  expect(denied.status()).toBe(403);
+  expect(joinSettingsOf(waitlist.id).joining).toBe("open");
+  await viewer.close();
+});
+
+test("the signup page shows the referrer, the referral count and the place; the waitlist page its top referrers", async ({ page, context }) => {
+  await signIn(context, ["waitlist:view"]);
+  const waitlist = openWaitlist();
+  const tag = unique("r").replace(/\W/g, "");
+  const join = (email: string, referralCode?: string) => joinWaitlist({ waitlistId: waitlist.id, email, customInputs: [], referralCode }).signup;
+  const owner = join(`owner.${tag}@example.com`);
+  const other = join(`other.${tag}@example.com`);
+  const friend = join(`friend.${tag}@example.com`, owner.referral_code);
+  join(`second.${tag}@example.com`, owner.referral_code);
+  join(`third.${tag}@example.com`, other.referral_code);
+
+  await page.goto(`/waitlists/${waitlist.id}/signups/${friend.id}`);
+  await expect(page.getByTestId("signup-referrer")).toHaveText(owner.email);
+  await expect(page.getByTestId("signup-referrals")).toHaveText("0");
+  await expect(page.getByTestId("signup-position")).toHaveText("3");
+  await page.getByTestId("signup-referrer").getByRole("link").click();
+  await expect(page).toHaveURL(`/waitlists/${waitlist.id}/signups/${owner.id}`);
+  await expect(page.getByTestId("signup-referrer")).toHaveText("No one");
+  await expect(page.getByTestId("signup-referrals")).toHaveText("2");
+
+  await page.goto(`/waitlists/${waitlist.id}`);
+  await expect(page.getByTestId("top-referrers").getByRole("listitem")).toHaveText([`owner.${tag}@example.com2 referrals`, `other.${tag}@example.com1 referral`]);
+});
