@@ -1,6 +1,7 @@
 import { formatDateTime } from "@/components/format";
 import { buttonClass, cardClass, mutedText } from "@/components/styles";
 import type { DeliveryState, DeliveryView } from "@/lib/domain/deliveries/queries";
+import { TableHead } from "@/components/table-head";
 
 const STATE_CLASS: Record<DeliveryState, string> = {
   pending: "text-amber-800 dark:text-amber-300",
@@ -18,16 +19,7 @@ export function DeliveriesTable({ deliveries, back, filtered }: { deliveries: De
   return (
     <div className={`${cardClass} mt-6 overflow-x-auto`} role="region" aria-label="Delivery log" tabIndex={0}>
       <table className="w-full text-left text-sm" data-testid="deliveries-table">
-        <caption className="sr-only">Deliveries, newest first</caption>
-        <thead className={`border-b border-zinc-200 dark:border-zinc-800 ${mutedText}`}>
-          <tr>
-            {["Event", "Time (UTC)", "Target", "State", "Attempts", "Last response", "Next retry (UTC)", "Action"].map((heading) => (
-              <th key={heading} scope="col" className="px-3 py-2 font-medium">
-                {heading}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead caption="Deliveries, newest first" headings={["Event", "Time (UTC)", "Target", "State", "Attempts", "Last response", "Next retry (UTC)", "Action"]} />
         <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
           {deliveries.map((delivery) => (
             <tr key={delivery.id} data-delivery-id={delivery.id} data-state={delivery.state}>

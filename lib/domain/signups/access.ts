@@ -122,6 +122,11 @@ function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
   return { rows, rowsAnyOrder, count: cheapest.access, capped, bound: cheapest.size, searchOverCap };
 }
 
+/** How to read at most `cap` rows of the scope: `capped` is weighed for FACET_ROW_CAP and holds for any smaller cap. */
+export function cappedAccess(plan: AccessPlan, cap: number): Access {
+  return cap <= FACET_ROW_CAP ? plan.capped : plan.count;
+}
+
 /** How to read a scope, from the sizes its indexes and counts tables give; remembered while the database is unchanged. */
 export function planAccess(scope: SignupScope, db: AppDatabase = getDb()): AccessPlan {
   return memoizeWhileUnchanged(db, `plan:${scopeKey(scope)}`, () => planFor(scope, db));

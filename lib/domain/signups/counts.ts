@@ -4,8 +4,7 @@ import { signups } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
 import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
 import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
-import { planAccess, SEARCH_COUNT_CAP } from "./access";
-import { FACET_ROW_CAP } from "./limits";
+import { cappedAccess, planAccess, SEARCH_COUNT_CAP } from "./access";
 import { scopeKey, setFilters, type SignupScope } from "./filter";
 import { SIGNUP_STATUSES, type SignupStatus } from "./status";
 import { inputSliceOf, sliceCells, sliceExceeds, slicePerDay, type InputSlice } from "./input-slice";
@@ -138,7 +137,7 @@ export function exceedsRowCap(scope: SignupScope, cap: number, db: AppDatabase =
   if (slice) return sliceExceeds(scope, slice, cap, db);
   const plan = planAccess(scope, db);
   if (plan.bound <= cap) return false;
-  return cappedCountStatement(db, shapeOf(scope, cap <= FACET_ROW_CAP ? plan.capped : plan.count)).get({ ...scopeParams(scope), cap: cap + 1 })!.n > cap;
+  return cappedCountStatement(db, shapeOf(scope, cappedAccess(plan, cap))).get({ ...scopeParams(scope), cap: cap + 1 })!.n > cap;
 }
 
 /** The scope's verified × referral × status cells, its own flag and status filters left out (the facets need the other options). */

@@ -3,7 +3,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { signupInputCounts, signupInputs, signups } from "@/db/schema";
 import { containsPattern } from "@/lib/sqlite/contains";
 import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
-import { planAccess } from "./access";
+import { cappedAccess, planAccess } from "./access";
 import { exceedsRowCap, exceedsSearchCap } from "./counts";
 import { FACET_ROW_CAP, FACET_TEXT_CHARS } from "./limits";
 import { setFilters, type SignupScope } from "./filter";
@@ -124,7 +124,7 @@ function valueCounts(scope: SignupScope, labels: string[], valueContains: string
     return { rows, exact: !exceedsRowCap(scope, rowCap, db) };
   }
   const plan = planAccess(scope, db);
-  const all = rowValuesStatement(db, shapeOf(scope, rowCap <= FACET_ROW_CAP ? plan.capped : plan.count), contains).all({ ...scopeParams(scope), ...shared, rowCap: limit });
+  const all = rowValuesStatement(db, shapeOf(scope, cappedAccess(plan, rowCap)), contains).all({ ...scopeParams(scope), ...shared, rowCap: limit });
   const read = all.find((row) => row.label === null)!.count;
   const rows = all.filter((row): row is { label: string; value: string; count: number } => row.label !== null);
   // Fewer than the cap were read: that is all of them. Exactly the cap: only a count can tell.

@@ -3,6 +3,7 @@ import { cardClass, mutedText } from "@/components/styles";
 import type { AuditRow } from "@/lib/domain/audit/log";
 import { AUDIT_TARGET_KIND, type auditTargetNames } from "@/lib/domain/audit/targets";
 import { AuditTarget, ShortId } from "./audit-target";
+import { TableHead } from "@/components/table-head";
 
 /** Whole numbers of 4+ digits standing alone in a summary ("imported 300000 signups"), not parts of ids, prefixes or dates. */
 const BARE_NUMBER = /(?<![\w.:\-…])\d{4,}(?![\w.:\-])/g;
@@ -17,16 +18,7 @@ export function AuditTable({ rows, names, filtered }: { rows: AuditRow[]; names:
   return (
     <div className={`${cardClass} mt-6 overflow-x-auto`} role="region" aria-label="Audit log" tabIndex={0}>
       <table className="w-full text-left text-sm" data-testid="audit-table">
-        <caption className="sr-only">Audit log, newest first</caption>
-        <thead className={`border-b border-zinc-200 dark:border-zinc-800 ${mutedText}`}>
-          <tr>
-            {["Time (UTC)", "Actor", "Action", "Target", "Summary"].map((heading) => (
-              <th key={heading} scope="col" className="px-3 py-2 font-medium">
-                {heading}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead caption="Audit log, newest first" headings={["Time (UTC)", "Actor", "Action", "Target", "Summary"]} />
         <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
           {rows.map((row) => {
             const kind = AUDIT_TARGET_KIND[row.action];

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { formatDateTime } from "@/components/format";
 import { cardClass, dangerLinkClass, mutedText } from "@/components/styles";
 import type { ApiKeySummary, KeyStatus } from "@/lib/domain/keys/queries";
+import { TableHead } from "@/components/table-head";
 
 const when = (iso: string | null, none: string) => (iso ? `${formatDateTime(new Date(iso))} UTC` : none);
 
@@ -17,16 +18,7 @@ export function KeysTable({ keys, sessionKeyId }: { keys: (ApiKeySummary & { sta
   return (
     <div className={`${cardClass} mt-6 overflow-x-auto`}>
       <table className="w-full text-left text-sm" data-testid="keys-table">
-        <caption className="sr-only">API keys, oldest first</caption>
-        <thead className={`border-b border-zinc-200 dark:border-zinc-800 ${mutedText}`}>
-          <tr>
-            {["Name", "Prefix", "Roles", "Created", "Last used", "Expires", "Status", "Action"].map((heading) => (
-              <th key={heading} scope="col" className="px-3 py-2 font-medium">
-                {heading}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead caption="API keys, oldest first" headings={["Name", "Prefix", "Roles", "Created", "Last used", "Expires", "Status", "Action"]} />
         <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
           {keys.map((key) => (
             <tr key={key.id} id={`key-${key.id}`} data-key-id={key.id} className="target:bg-amber-50 dark:target:bg-amber-950">

@@ -3,6 +3,7 @@ import { formatDateTime } from "@/components/format";
 import { buttonClass, cardClass, dangerLinkClass, linkClass, mutedText } from "@/components/styles";
 import type { EndpointView } from "@/lib/domain/webhooks/endpoints";
 import { SendTestButton } from "./send-test-button";
+import { TableHead } from "@/components/table-head";
 
 const when = (date: Date | null) => (date ? `${formatDateTime(date)} UTC` : "—");
 
@@ -12,16 +13,7 @@ export function EndpointsTable({ endpoints, waitlistNames }: { endpoints: Endpoi
   return (
     <div className={`${cardClass} mt-6 overflow-x-auto`} role="region" aria-label="Webhook endpoints" tabIndex={0}>
       <table className="w-full text-left text-sm" data-testid="endpoints-table">
-        <caption className="sr-only">Webhook endpoints, oldest first</caption>
-        <thead className={`border-b border-zinc-200 dark:border-zinc-800 ${mutedText}`}>
-          <tr>
-            {["URL", "Waitlist", "Event types", "State", "Failing since", "Actions"].map((heading) => (
-              <th key={heading} scope="col" className="px-3 py-2 font-medium">
-                {heading}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead caption="Webhook endpoints, oldest first" headings={["URL", "Waitlist", "Event types", "State", "Failing since", "Actions"]} />
         <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
           {endpoints.map((endpoint) => (
             <tr key={endpoint.id} id={`endpoint-${endpoint.id}`} data-endpoint-id={endpoint.id} className="target:bg-amber-50 dark:target:bg-amber-950">

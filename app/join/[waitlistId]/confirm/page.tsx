@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { buttonClass, mutedText } from "@/components/styles";
 import { confirmLinkOf } from "@/lib/dashboard/join-result";
 import { JoinCard } from "../../join-card";
-import { CONFIRM_OUTCOMES } from "../confirmed/outcomes";
+import { ConfirmOutcomeCard } from "../confirmed/outcome-card";
 
 export const metadata: Metadata = { title: { absolute: "Confirm your address" } };
 
@@ -18,16 +18,7 @@ export default async function ConfirmPage({ params, searchParams }: Props) {
   const { token } = await searchParams;
   const link = confirmLinkOf(waitlistId, typeof token === "string" ? token : "");
   if (!link) notFound();
-  if (link.problem) {
-    const shown = CONFIRM_OUTCOMES[link.problem];
-    return (
-      <JoinCard title={shown.title}>
-        <p role="status" data-testid="confirm-outcome" className={`mt-3 ${mutedText}`}>
-          {shown.text}
-        </p>
-      </JoinCard>
-    );
-  }
+  if (link.problem) return <ConfirmOutcomeCard outcome={link.problem} />;
   return (
     <JoinCard title="Confirm your address">
       <p className={`mt-3 ${mutedText}`}>Confirm that this address is yours to keep your place on the {link.waitlistName} waitlist.</p>
