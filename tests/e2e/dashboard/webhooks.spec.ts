@@ -28,10 +28,15 @@ async function waitForHydration(page: Page) {
 
 const rows = (page: Page) => page.getByTestId("deliveries-table").locator("tbody tr");
 
-/** Reloads the log until `check` holds for its rows (the sender runs on its own clock). */
+/**
+ * Loads the log again until `check` holds for its rows (the sender runs on its own clock). A new
+ * navigation to the same URL, each with its own timeout: `page.reload()` right after a client-side
+ * navigation (the link that led here) once never resolved though the page had loaded, and took the
+ * whole wait with it.
+ */
 async function reloadUntil(page: Page, what: string, check: () => Promise<boolean>) {
   await expect(async () => {
-    await page.reload();
+    await page.goto(page.url(), { timeout: 10_000 });
     expect(await check(), what).toBe(true);
   }).toPass({ timeout: 30_000, intervals: [500, 1000] });
 }
