@@ -21,7 +21,9 @@ export const waitlists = sqliteTable(
 export const signups = sqliteTable(
   "signups",
   {
-    id: integer("id").primaryKey(),
+    // AUTOINCREMENT (migration 0014): an erased signup's id is never given again, so its links,
+    // tokens, events and deliveries never name another person.
+    id: integer("id").primaryKey({ autoIncrement: true }),
     waitlistId: text("waitlist_id")
       .notNull()
       .references(() => waitlists.id, { onDelete: "cascade" }),
@@ -181,7 +183,8 @@ export const auditLog = sqliteTable(
 
 /**
  * The transactional outbox (migration 0010): one row per status change, erasure and import, appended in
- * the write's own transaction (lib/domain/events.ts). Payloads never hold an address.
+ * the write's own transaction (lib/domain/events.ts). Payloads never hold an address; `body` (migration
+ * 0014, written with the event) is what its webhooks and the /v1 feed carry, redacted by an erasure.
  */
 export const events = sqliteTable(
   "events",
@@ -192,6 +195,8 @@ export const events = sqliteTable(
     signupId: integer("signup_id"),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     payload: text("payload").notNull(),
+    // Null only in a database that migration 0014 has not reached (it fills every row).
+    body: text("body"),
   },
   (table) => [
     index("events_signup_idx").on(table.signupId).where(sql`${table.signupId} is not null`),
@@ -262,7 +267,8 @@ const DELIVERY_STATES = ["pending", "delivering", "succeeded", "failed", "not_se
 export const deliveries = sqliteTable(
   "deliveries",
   {
-    id: integer("id").primaryKey(),
+    // AUTOINCREMENT (migration 0014): erasure and retention delete deliveries, and their ids are shown.
+    id: integer("id").primaryKey({ autoIncrement: true }),
     eventId: integer("event_id")
       .notNull()
       .references(() => events.id, { onDelete: "cascade" }),

@@ -53,5 +53,5 @@ export const listEventsRoute: ApiHandler<{ id: string }> = ({ request, query, ur
   if (position && typeof position.id !== "number") throw invalidParameter("after", "The cursor is not one this API issued.");
   getWaitlistOrThrow(waitlistId);
   const { items, next } = listEventFeed(waitlistId, { limit, after: position });
-  return conditionalJsonResponse(request, JSON.stringify(items), nextPageHeaders(url, scope, next, "after"), CACHE_CONTROL.personalData);
+  return conditionalJsonResponse(request, `[${items.join(",")}]`, nextPageHeaders(url, scope, next, "after"), CACHE_CONTROL.personalData);
 };

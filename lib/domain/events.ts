@@ -1,11 +1,14 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
 import { preparedOnce } from "@/lib/sqlite/statements";
+import { goneSignupBodySql, signupEventBodySql } from "./event-snapshot";
 
 // The transactional outbox (the `events` table, migration 0010): every join, verification, status
-// change, erasure and import appends its events inside its own transaction, so an event exists exactly when its change
-// committed. A payload never holds an email address: an erased person leaves no trace here, and a
-// reader that needs the address looks the signup up by its id (gone once erased).
+// change, erasure and import appends its events inside its own transaction, so an event exists exactly
+// when its change committed. Each row also holds its body (migration 0014, ./event-snapshot.ts): what a
+// webhook carries and the /v1 feed lists, the signup as of the event, address included, until an
+// erasure rewrites the person's bodies to their id alone (redactSignupEvents). The payload never holds
+// an address.
 
 export const EVENT_TYPES = ["signup.created", "signup.verified", "signup.invited", "signup.rejected", "signup.invitation_withdrawn", "signup.restored", "signup.completed", "signup.erased", "signups.imported"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -18,22 +21,52 @@ export interface NewEvent {
   payload: Record<string, unknown>;
 }
 
-/** Appends one event. Call it inside the transaction of the write it records. */
-export function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Date.now()): void {
-  const insert = preparedOnce(db, "events.insert", () =>
-    db.$client.prepare<[string, string, number | null, number, string]>("INSERT INTO events (type, waitlist_id, signup_id, created_at, payload) VALUES (?, ?, ?, ?, ?)"),
-  );
-  insert.run(event.type, event.waitlistId, event.signupId ?? null, at, JSON.stringify(event.payload));
-}
+/** A status change's payload names the status before it: the body's `previous_status`. */
+const previousStatus = (payload: Record<string, unknown>) => (typeof payload.from === "string" ? payload.from : null);
 
-/** One event per signup id in the JSON array `idsJson`, with one payload, in one statement. */
-export function appendEventPerSignup(type: EventType, waitlistId: string, idsJson: string, payload: Record<string, unknown>, db: AppDatabase, at = Date.now()): number {
-  const insert = preparedOnce(db, "events.insertPerSignup", () =>
-    db.$client.prepare<{ type: string; waitlistId: string; ids: string; at: number; payload: string }>(
-      "INSERT INTO events (type, waitlist_id, signup_id, created_at, payload) SELECT @type, @waitlistId, value, @at, @payload FROM json_each(@ids)",
+/** Appends one event with its body. Call it inside the transaction of the write it records, after the write. */
+export function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Date.now()): void {
+  const timestamp = new Date(at).toISOString();
+  const payload = JSON.stringify(event.payload);
+  if (event.signupId === undefined) {
+    const insert = preparedOnce(db, "events.insert", () =>
+      db.$client.prepare<[string, string, number, string, string]>("INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body) VALUES (?, ?, NULL, ?, ?, ?)"),
+    );
+    insert.run(event.type, event.waitlistId, at, payload, JSON.stringify({ type: event.type, timestamp, data: { waitlist_id: event.waitlistId, ...event.payload } }));
+    return;
+  }
+  const insert = preparedOnce(db, "events.insertOfSignup", () =>
+    db.$client.prepare<{ type: string; waitlistId: string; signupId: number; at: number; timestamp: string; payload: string; from: string | null }>(
+      `INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
+       SELECT @type, @waitlistId, @signupId, @at, @payload, ${signupEventBodySql("@signupId")}
+       FROM (SELECT 1) LEFT JOIN signups ON signups.id = @signupId AND signups.waitlist_id = @waitlistId`,
     ),
   );
-  return insert.run({ type, waitlistId, ids: idsJson, at, payload: JSON.stringify(payload) }).changes;
+  insert.run({ type: event.type, waitlistId: event.waitlistId, signupId: event.signupId, at, timestamp, payload, from: previousStatus(event.payload) });
+}
+
+/** One event per signup id in the JSON array `idsJson`, with one payload and each its body, in one statement. */
+export function appendEventPerSignup(type: EventType, waitlistId: string, idsJson: string, payload: Record<string, unknown>, db: AppDatabase, at = Date.now()): number {
+  const insert = preparedOnce(db, "events.insertPerSignup", () =>
+    db.$client.prepare<{ type: string; waitlistId: string; ids: string; at: number; timestamp: string; payload: string; from: string | null }>(
+      `INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
+       SELECT @type, @waitlistId, ids.value, @at, @payload, ${signupEventBodySql("ids.value")}
+       FROM json_each(@ids) AS ids LEFT JOIN signups ON signups.id = ids.value AND signups.waitlist_id = @waitlistId`,
+    ),
+  );
+  return insert.run({ type, waitlistId, ids: idsJson, at, timestamp: new Date(at).toISOString(), payload: JSON.stringify(payload), from: previousStatus(payload) }).changes;
+}
+
+/** Erasure: the bodies of these signups' events name them by their id alone. Inside the erasure's transaction. */
+export function redactSignupEvents(signupIds: readonly number[], db: AppDatabase): number {
+  if (signupIds.length === 0) return 0;
+  const redact = preparedOnce(db, "events.redact", () =>
+    db.$client.prepare<[string]>(
+      `UPDATE events SET body = ${goneSignupBodySql("type", "body ->> '$.timestamp'", "waitlist_id", "signup_id")}
+       WHERE signup_id IN (SELECT value FROM json_each(?))`,
+    ),
+  );
+  return redact.run(JSON.stringify(signupIds)).changes;
 }
 
 export interface SignupEvent {

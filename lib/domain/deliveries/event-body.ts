@@ -1,17 +1,14 @@
 import "server-only";
 import { z } from "zod";
-import { getDb, type AppDatabase } from "@/db/client";
 import { EVENT_TYPES } from "../events";
-import { signupPublicId } from "../signups/id";
-import { getSignup } from "../signups/queries";
-import { signupWithFieldsSchema, toSignupResponse } from "../signups/response";
-import { SIGNUP_STATUSES, type SignupStatus } from "../signups/status";
+import { signupWithFieldsSchema } from "../signups/response";
+import { SIGNUP_STATUSES } from "../signups/status";
 
 // What a webhook carries and the /v1 events feed lists: Standard Webhooks' {type, timestamp, data},
-// `data` in the /v1 shapes. A signup event names the waitlist and the signup as `fields` can show it
-// (all eight fields), its status and status_changed_at as of the event; a signup erased since (and
-// `signup.erased` itself) is only its id. The outbox row holds no address: it is read from the
-// signup when the body is made.
+// `data` in the /v1 shapes. Written once, with the event (lib/domain/event-snapshot.ts), so a webhook
+// and the feed carry the same bytes for the same event: a signup event names the waitlist and the
+// signup as of the event (all eight fields); a signup erased since (and `signup.erased` itself) is
+// only its id.
 
 /** An `events` row as the bodies need it. */
 export interface OutboxEvent {
@@ -20,7 +17,8 @@ export interface OutboxEvent {
   waitlistId: string;
   signupId: number | null;
   createdAt: number;
-  payload: string;
+  /** The body as written with the event: the webhook's JSON, and the feed's item after its `id`. */
+  body: string;
 }
 
 /** An event as the /v1 feed lists it: a webhook's body with its `webhook-id` as `id`. */
@@ -33,7 +31,7 @@ export const eventResponseSchema = z
       .looseObject({
         waitlist_id: z.string().meta({ format: "uuid", description: "The waitlist it happened on." }),
         signup: signupWithFieldsSchema.optional().meta({
-          description: "For `signup.*` events: the signup with all eight fields, its status and `status_changed_at` as of the event; only its `id` once it is erased (and in `signup.erased`).",
+          description: "For `signup.*` events: the signup with all eight fields as of the event (written with it, the same in the feed and in every webhook); only its `id` once it is erased (and in `signup.erased`).",
         }),
         previous_status: z.enum(SIGNUP_STATUSES).optional().meta({ description: "For a status change: the status before it." }),
         imported: z.number().int().optional().meta({ description: "For `signups.imported`: how many signups the import added." }),
@@ -44,31 +42,7 @@ export const eventResponseSchema = z
   })
   .meta({ description: "An event: the body a webhook carries (`type`, `timestamp`, `data`) and its id." });
 
-export interface EventBody {
-  type: string;
-  timestamp: string;
-  data: Record<string, unknown>;
-}
-
 /** The `webhook-id` of an event: the same on every attempt and in the feed, so receivers deduplicate on it. */
 export function eventMessageId(eventId: number): string {
   return `evt_${eventId}`;
-}
-
-export function eventBody(event: OutboxEvent, db: AppDatabase = getDb()): EventBody {
-  const payload = JSON.parse(event.payload) as Record<string, unknown>;
-  const timestamp = new Date(event.createdAt).toISOString();
-  if (event.signupId === null) return { type: event.type, timestamp, data: { waitlist_id: event.waitlistId, ...payload } };
-  const id = signupPublicId(event.signupId);
-  const row = event.type === "signup.erased" ? undefined : getSignup(event.waitlistId, event.signupId, db);
-  if (!row) return { type: event.type, timestamp, data: { waitlist_id: event.waitlistId, signup: { id } } };
-  const { from, to } = payload as { from?: SignupStatus; to?: SignupStatus };
-  const signup = {
-    ...toSignupResponse(row),
-    created_at: row.createdAt.toISOString(),
-    id,
-    status: to ?? row.status,
-    status_changed_at: to === undefined ? (row.statusChangedAt?.toISOString() ?? null) : timestamp,
-  };
-  return { type: event.type, timestamp, data: { waitlist_id: event.waitlistId, signup, ...(from === undefined ? {} : { previous_status: from }) } };
 }

@@ -9,7 +9,7 @@ import { joinSettingsOf } from "../joining/settings";
 import { confirmationEmail } from "../verification/email";
 import { getSignup } from "../signups/queries";
 import { getWaitlist } from "../waitlists/queries";
-import { eventBody, type OutboxEvent } from "./event-body";
+import type { OutboxEvent } from "./event-body";
 
 // The outbox, read in order: each event after the sender's `last_event_id` becomes one delivery per
 // enabled endpoint that wants it, a `signup.invited` one email when its waitlist sends them, and a
@@ -83,7 +83,7 @@ export function fanOutEvents({ limit, emailConfigured, publicUrl = env().PUBLIC_
   const sqlite = db.$client;
   const readEvents = preparedOnce(db, "fanOut.events", () =>
     sqlite.prepare<[number, number], OutboxEvent>(
-      "SELECT id, type, waitlist_id AS waitlistId, signup_id AS signupId, created_at AS createdAt, payload FROM events WHERE id > ? ORDER BY id LIMIT ?",
+      "SELECT id, type, waitlist_id AS waitlistId, signup_id AS signupId, created_at AS createdAt, body FROM events WHERE id > ? ORDER BY id LIMIT ?",
     ),
   );
   const insert = emailInsert(db);
@@ -112,11 +112,8 @@ export function fanOutEvents({ limit, emailConfigured, publicUrl = env().PUBLIC_
         if (!known) continue;
         const common = { eventId: event.id, eventType: event.type, waitlistId: event.waitlistId, signupId: event.signupId, now };
         const targets = endpoints.filter((endpoint) => wants(endpoint, event));
-        if (targets.length > 0) {
-          const body = JSON.stringify(eventBody(event, db));
-          for (const endpoint of targets) {
-            insert.run({ ...common, channel: "webhook", endpointId: endpoint.id, recipient: null, subject: null, body, state: "pending", nextAttemptAt: now, lastError: null });
-          }
+        for (const endpoint of targets) {
+          insert.run({ ...common, channel: "webhook", endpointId: endpoint.id, recipient: null, subject: null, body: event.body, state: "pending", nextAttemptAt: now, lastError: null });
         }
         const email = emailOf(event, known, publicUrl, now, db);
         if (email) queueEmailDelivery(common, email, emailConfigured, db);

@@ -7,7 +7,7 @@ import { AppError } from "@/lib/core/errors";
 import { checkpointAfterDeleting, completedWithin } from "@/lib/sqlite/checkpoint";
 import { auditHash, recordAudit, type AuditActor } from "../audit/log";
 import { forgetDeliveriesOf } from "../deliveries/queries";
-import { appendEvent } from "../events";
+import { appendEvent, redactSignupEvents } from "../events";
 import { forgetAnswersNaming } from "../idempotency";
 import { getWaitlistOrThrow } from "../waitlists/queries";
 import { MAX_FILTER_TEXT } from "./filter";
@@ -17,7 +17,8 @@ import type { FoundSignup } from "./find";
 // triggers on `signups`, everything derived from them (signup_counts, signup_inputs and their counts,
 // the search index). secure_delete (db/client.ts) zeroes the freed space, and a complete checkpoint
 // afterwards takes the old page versions off the disk (lib/sqlite/checkpoint.ts). The audit log keeps
-// a keyed hash of the address, never the address; the event log (events.ts) an event without it; and
+// a keyed hash of the address, never the address; the event log (events.ts) its events, their bodies
+// rewritten to the signup's id alone, and an erasure event without it; and
 // the stored first answers to idempotent /v1 requests that named the address go, as do the person's
 // deliveries (webhook bodies and rendered emails, lib/domain/deliveries).
 
@@ -47,7 +48,8 @@ function eraseFound(actor: AuditActor, address: string, found: FoundSignup[], db
   if (found.length > 0) db.delete(signups).where(inArray(signups.id, found.map((signup) => signup.signupId))).run();
   // Their webhook bodies and invitation emails, sent or waiting, held the address.
   forgetDeliveriesOf(found.map((signup) => signup.signupId), db);
-  // The person's earlier events never held the address (events.ts); the erasure's own holds none either.
+  // Their events' bodies (the snapshots the feed lists and webhooks carry) held it too; the erasure's own holds none.
+  redactSignupEvents(found.map((signup) => signup.signupId), db);
   for (const signup of found) appendEvent({ type: "signup.erased", waitlistId: signup.waitlistId, signupId: signup.signupId, payload: {} }, db);
   forgetAnswersNaming(address, db);
   const erasure = { erased: found.length, waitlists: new Set(found.map((signup) => signup.waitlistId)).size };

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
 import { afterPosition, type Position } from "@/lib/sqlite/keyset";
@@ -6,7 +7,7 @@ import { preparedOnce } from "@/lib/sqlite/statements";
 import type { SignupSort, SortDirection } from "../sorting";
 import { planAccess } from "./access";
 import type { SignupScope } from "./filter";
-import { DEFAULT_SIGNUP_FIELDS, type SignupField } from "./response";
+import { DEFAULT_SIGNUP_FIELDS, SIGNUP_FIELDS, type SignupField } from "./response";
 import type { SignupRow } from "./row";
 import type { SignupStatus } from "./status";
 import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
@@ -34,6 +35,14 @@ function signupJson(fields: readonly SignupField[]): SQL<string> {
     fields.map((field) => sql`${sql.raw(`'${field}'`)}, ${SIGNUP_JSON_FIELDS[field]}`),
     sql`, `,
   )})`;
+}
+
+/**
+ * A signup's JSON with all eight fields as SQL text over the table `signups`, for statements written
+ * by hand: an event's body is this snapshot of its signup (lib/domain/event-snapshot.ts).
+ */
+export function signupJsonSqlText(): string {
+  return new SQLiteSyncDialect().sqlToQuery(signupJson(SIGNUP_FIELDS)).sql;
 }
 
 // Rows come as raw arrays (.values()) in this order, mapped here: 2.70 s of CPU for an export's

@@ -1,0 +1,32 @@
+import "server-only";
+import { signupJsonSqlText } from "./signups/queries";
+
+// One body per event (issue 29): the body a webhook carries and the /v1 feed lists (Standard
+// Webhooks' {type, timestamp, data}) is written into `events.body` by the very statement that appends
+// the event, from the signup as that transaction leaves it, so every reader sends the same bytes
+// whenever it reads them. A signup event's `data` is the waitlist's id, the signup with all eight
+// fields and, for a status change, `previous_status`; a signup that is gone (and `signup.erased`
+// itself) is only its id. An erasure rewrites its person's bodies to that id-only form in its own
+// transaction (redactSignupEvents in events.ts), so no address stays in the outbox.
+//
+// In SQL, not JavaScript, so that "invite the next 100,000" appends its events with their bodies in
+// one INSERT … SELECT over json_each (no row comes back to JavaScript).
+
+let signupJson: string | undefined;
+
+/** SQL: an event body naming its signup only by its id (erased, or `signup.erased`). */
+export function goneSignupBodySql(type: string, timestamp: string, waitlistId: string, signupId: string): string {
+  return `json_object('type', ${type}, 'timestamp', ${timestamp}, 'data', json_object('waitlist_id', ${waitlistId}, 'signup', json_object('id', cast(cast(${signupId} AS integer) AS text))))`;
+}
+
+/**
+ * SQL: the body of a signup event, over a LEFT JOIN of `signups` on the event's signup (its id is
+ * `signupId`), with the parameters @type, @timestamp (ISO 8601), @waitlistId and @from (the status
+ * before a status change, else null).
+ */
+export function signupEventBodySql(signupId: string): string {
+  signupJson ??= signupJsonSqlText();
+  const data = (extra: string) => `json_object('waitlist_id', @waitlistId, 'signup', ${signupJson}${extra})`;
+  return `iif("signups"."id" IS NULL, ${goneSignupBodySql("@type", "@timestamp", "@waitlistId", signupId)},
+    json_object('type', @type, 'timestamp', @timestamp, 'data', json(iif(@from IS NULL, ${data("")}, ${data(", 'previous_status', @from")}))))`;
+}
