@@ -333,3 +333,136 @@ describe("migrations", () => {
     }
   });
 });
+
+describe("migration 0014: ids never reused, and a body per event", () => {
+  /** A database migrated up to 0013 at `path`: two waitlists, referrals, an invitation, events, a delivery, and its newest signup erased. */
+  function databaseAt0013() {
+    const folder = join(dir, "migrations-0013");
+    cpSync(realMigrations, folder, { recursive: true });
+    const journalPath = join(folder, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
+    const upgrade = journal.entries.findIndex((entry) => entry.tag.startsWith("0014_"));
+    expect(upgrade).toBe(14);
+    for (const entry of journal.entries.slice(upgrade)) rmSync(join(folder, `${entry.tag}.sql`));
+    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upgrade) }, null, 2));
+
+    const old = openDatabase(path, folder);
+    const sqlite = old.$client;
+    const first = createWaitlist({ name: "First", website: "https://example.com" }, old).id;
+    const second = createWaitlist({ name: "Second", website: "https://example.com" }, old).id;
+    const inputs = JSON.stringify([{ label: "company", value: "Acme" }]);
+    insertSignups(first, Array.from({ length: 20 }, (_, index) => ({ email: `first${index}@example.com`, verified: index % 2 === 0, referral: index > 10, customInputs: inputs })), old, Date.UTC(2026, 0, 1));
+    insertSignups(second, Array.from({ length: 5 }, (_, index) => ({ email: `second${index}@example.com`, verified: true, referral: false, customInputs: "[]" })), old, Date.UTC(2026, 0, 2));
+    const idOf = (email: string) => sqlite.prepare("SELECT id FROM signups WHERE email = ?").pluck().get(email) as number;
+    sqlite.prepare("UPDATE signups SET referral_code = 'code' || id").run();
+    sqlite.prepare("UPDATE signups SET referred_by = ? WHERE email IN ('first11@example.com', 'first12@example.com')").run(idOf("first1@example.com"));
+    sqlite.prepare("UPDATE signups SET status = 'invited', status_changed_at = ? WHERE email = 'first3@example.com'").run(Date.UTC(2026, 0, 3));
+    const event = sqlite.prepare("INSERT INTO events (type, waitlist_id, signup_id, created_at, payload) VALUES (?, ?, ?, ?, ?)");
+    event.run("signups.imported", first, null, Date.UTC(2026, 0, 1), '{"imported":20,"skipped_duplicates":0,"format":"csv"}');
+    event.run("signup.invited", first, idOf("first3@example.com"), Date.UTC(2026, 0, 3), '{"from":"waiting","to":"invited"}');
+    // The newest signup joins, is delivered to a webhook, and is erased: its id is the highest ever given.
+    const newest = Number(sqlite.prepare("INSERT INTO signups (waitlist_id, email, custom_inputs, created_at) VALUES (?, 'newest@example.com', '[]', ?)").run(second, Date.UTC(2026, 0, 4)).lastInsertRowid);
+    event.run("signup.created", second, newest, Date.UTC(2026, 0, 4), "{}");
+    sqlite.prepare("INSERT INTO webhook_endpoints (id, url, secret, created_at, updated_at) VALUES ('e', 'https://x.example', 'whsec_x', 0, 0)").run();
+    const delivery = sqlite.prepare("INSERT INTO deliveries (event_id, event_type, waitlist_id, signup_id, channel, endpoint_id, state, created_at) VALUES (?, ?, ?, ?, 'webhook', 'e', 'succeeded', 0)");
+    delivery.run(1, "signups.imported", first, null);
+    delivery.run(3, "signup.created", second, newest);
+    sqlite.prepare("DELETE FROM signups WHERE id = ?").run(newest);
+    sqlite.prepare("DELETE FROM deliveries WHERE signup_id = ?").run(newest);
+    event.run("signup.erased", second, newest, Date.UTC(2026, 0, 5), "{}");
+    const ids = { first1: idOf("first1@example.com"), first3: idOf("first3@example.com") };
+    sqlite.close();
+    return { first, second, newest, ids };
+  }
+
+  function derivedState(sqlite: Database.Database) {
+    const all = (query: string) => sqlite.prepare(query).all();
+    return {
+      signups: all("SELECT * FROM signups ORDER BY id"),
+      counts: all("SELECT * FROM signup_counts ORDER BY 1, 2, 3, 4, 5"),
+      inputs: all("SELECT * FROM signup_inputs ORDER BY signup_id, label, value"),
+      inputCounts: all("SELECT * FROM signup_input_counts ORDER BY 1, 2, 3, 4, 5"),
+      statusCounts: all("SELECT * FROM signup_input_status_counts ORDER BY 1, 2, 3, 4, 5, 6"),
+      search: all("SELECT rowid FROM signup_email_search WHERE email LIKE '%first1%' ORDER BY rowid"),
+      deliveries: all("SELECT id, event_id, signup_id FROM deliveries ORDER BY id"),
+    };
+  }
+
+  const schemaOf = (sqlite: Database.Database, type: string) =>
+    sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name").all(type) as { name: string; sql: string }[];
+
+  it("keeps every id, row, derived count, search entry, index, trigger and foreign key, and gives ids above every id ever given", () => {
+    const { first, second, newest, ids } = databaseAt0013();
+    const before = new Database(path, { readonly: true });
+    const state = derivedState(before);
+    const triggers = schemaOf(before, "trigger");
+    const indexes = schemaOf(before, "index");
+    const views = schemaOf(before, "view");
+    before.close();
+    expect(state.signups).toHaveLength(25);
+    expect(triggers.filter((trigger) => trigger.sql.includes("ON `signups`"))).toHaveLength(9);
+
+    const db = openDatabase(path);
+    try {
+      const sqlite = db.$client;
+      expect(derivedState(sqlite)).toEqual(state);
+      expect(schemaOf(sqlite, "trigger")).toEqual(triggers);
+      expect(schemaOf(sqlite, "index")).toEqual(indexes);
+      expect(schemaOf(sqlite, "view")).toEqual(views);
+      for (const table of ["signups", "deliveries"]) expect(sqlite.prepare("SELECT sql FROM sqlite_master WHERE name = ?").pluck().get(table)).toMatch(/`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL/);
+      expect(() => sqlite.prepare("INSERT INTO signup_email_search (signup_email_search) VALUES ('integrity-check')").run()).not.toThrow();
+      expect(sqlite.prepare("PRAGMA integrity_check").pluck().get()).toBe("ok");
+
+      // The next signup and delivery get ids never given before: the erased newest id stays retired.
+      const next = Number(sqlite.prepare("INSERT INTO signups (waitlist_id, email, custom_inputs, created_at, status) VALUES (?, 'next@example.com', '[{\"label\":\"company\",\"value\":\"Acme\"}]', 0, 'invited')").run(second).lastInsertRowid);
+      expect(next).toBe(newest + 1);
+      // A delivery's too, once this migration has run (the erased newest one's id before it is remembered nowhere).
+      const insertDelivery = sqlite.prepare("INSERT INTO deliveries (event_id, event_type, waitlist_id, channel, endpoint_id, created_at) VALUES (1, 't', ?, 'webhook', 'e', 0)");
+      const deliveryId = Number(insertDelivery.run(first).lastInsertRowid);
+      sqlite.prepare("DELETE FROM deliveries WHERE id = ?").run(deliveryId);
+      expect(Number(insertDelivery.run(first).lastInsertRowid)).toBe(deliveryId + 1);
+      // The triggers on the new table derive as before: search, counts, inputs and status counts.
+      expect(sqlite.prepare("SELECT rowid FROM signup_email_search WHERE email LIKE '%next@example%'").pluck().all()).toEqual([next]);
+      expect(sqlite.prepare("SELECT count FROM signup_counts WHERE waitlist_id = ? AND status = 'invited'").pluck().get(second)).toBe(1);
+      expect(sqlite.prepare("SELECT count FROM signup_input_status_counts WHERE waitlist_id = ? AND status = 'invited'").pluck().get(second)).toBe(1);
+      sqlite.prepare("DELETE FROM signups WHERE id = ?").run(next);
+      expect(sqlite.prepare("SELECT count(*) FROM signup_input_status_counts WHERE waitlist_id = ?").pluck().get(second)).toBe(0);
+      expect(sqlite.prepare("SELECT count(*) FROM signup_inputs WHERE signup_id = ?").pluck().get(next)).toBe(0);
+      // The self-reference still holds: an erased referrer leaves its referred signups without one.
+      sqlite.prepare("DELETE FROM signups WHERE id = ?").run(ids.first1);
+      expect(sqlite.prepare("SELECT referred_by FROM signups WHERE email IN ('first11@example.com', 'first12@example.com')").pluck().all()).toEqual([null, null]);
+      expect(sqlite.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
+
+      // Every event has a body: the one the feed showed until now.
+      const bodies = sqlite.prepare("SELECT type, body FROM events ORDER BY id").all() as { type: string; body: string }[];
+      expect(bodies.map(({ type, body }) => ({ type, body: JSON.parse(body) as unknown }))).toEqual([
+        { type: "signups.imported", body: { type: "signups.imported", timestamp: "2026-01-01T00:00:00.000Z", data: { waitlist_id: first, imported: 20, skipped_duplicates: 0, format: "csv" } } },
+        {
+          type: "signup.invited",
+          body: {
+            type: "signup.invited",
+            timestamp: "2026-01-03T00:00:00.000Z",
+            data: {
+              waitlist_id: first,
+              signup: {
+                email: "first3@example.com",
+                verified: false,
+                referral: false,
+                custom_inputs: [{ label: "company", value: "Acme" }],
+                created_at: "2026-01-01T00:00:00.000Z",
+                id: String(ids.first3),
+                status: "invited",
+                status_changed_at: "2026-01-03T00:00:00.000Z",
+              },
+              previous_status: "waiting",
+            },
+          },
+        },
+        { type: "signup.created", body: { type: "signup.created", timestamp: "2026-01-04T00:00:00.000Z", data: { waitlist_id: second, signup: { id: String(newest) } } } },
+        { type: "signup.erased", body: { type: "signup.erased", timestamp: "2026-01-05T00:00:00.000Z", data: { waitlist_id: second, signup: { id: String(newest) } } } },
+      ]);
+    } finally {
+      db.$client.close();
+    }
+  });
+});
