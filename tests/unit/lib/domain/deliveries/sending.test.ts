@@ -5,9 +5,13 @@ import { listEventFeed } from "@/lib/domain/deliveries/feed";
 import { getDeliveryOrThrow, listDeliveries, pruneDelivered, resendDelivery } from "@/lib/domain/deliveries/queries";
 import { claimDue, recordOutcome, releaseSenderLease, takeSenderLease } from "@/lib/domain/deliveries/sending";
 import { updateInvitationEmail } from "@/lib/domain/emails/invitation";
+import { joinWaitlist } from "@/lib/domain/joining/join";
+import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { eraseAddress } from "@/lib/domain/signups/erase";
 import { applyStatusAction } from "@/lib/domain/signups/transitions";
 import { addEndpoint, listEndpoints, updateEndpoint } from "@/lib/domain/webhooks/endpoints";
+import { confirmSignup } from "@/lib/domain/verification/confirm";
+import { signLinkToken } from "@/lib/domain/verification/link-token";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { insertSignups } from "@/tests/support/insert-signups";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
@@ -93,6 +97,26 @@ describe("fan-out", () => {
     expect(feed.items).toEqual([`{"id":"evt_1",${sent.slice(1)}`]);
     expect(feed.next).toMatchObject({ id: 1 });
     expect(listEventFeed(alpha, { after: feed.next }, temp.db)).toEqual({ items: [], next: feed.next });
+  });
+
+  it("a webhook fanned out later and the feed read later both carry the body as of the event, byte for byte", () => {
+    addEndpoint("cli", { url: "https://all.example/hook" }, temp.db);
+    updateJoinSettings(alpha, { joining: "open", verification: true }, "cli", temp.db);
+    const joined = joinWaitlist({ waitlistId: alpha, email: "new@example.com", customInputs: [] }, temp.db).signup;
+    const token = signLinkToken({ purpose: "confirm", waitlistId: alpha, signupId: joined.id, expiresAt: new Date(Date.now() + 60_000) }, temp.db);
+    expect(confirmSignup(alpha, token, Date.now(), temp.db)).toBe("confirmed");
+    invite(alpha, "new@example.com");
+    // Only now does the sender run, and a client read the feed: the signup is verified and invited by then.
+    fanOutEvents({ limit: 10, emailConfigured: false }, temp.db);
+    const webhooks = temp.db.$client.prepare("SELECT event_id AS eventId, body FROM deliveries WHERE channel = 'webhook' ORDER BY event_id").all() as { eventId: number; body: string }[];
+    const feed = listEventFeed(alpha, {}, temp.db).items;
+    expect(feed).toEqual(webhooks.map(({ eventId, body }) => `{"id":"evt_${eventId}",${body.slice(1)}`));
+    const states = webhooks.map(({ body }) => JSON.parse(body) as { type: string; data: { signup: { verified: boolean; status: string } } });
+    expect(states.map(({ type, data }) => [type, data.signup.verified, data.signup.status])).toEqual([
+      ["signup.created", false, "waiting"],
+      ["signup.verified", true, "waiting"],
+      ["signup.invited", true, "invited"],
+    ]);
   });
 
   it("an erased signup is only its id, in the events written before its erasure too", () => {

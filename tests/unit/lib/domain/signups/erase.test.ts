@@ -3,7 +3,10 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { auditHash, listAudit } from "@/lib/domain/audit/log";
 import { fanOutEvents } from "@/lib/domain/deliveries/fan-out";
+import { listEventFeed } from "@/lib/domain/deliveries/feed";
 import { updateInvitationEmail } from "@/lib/domain/emails/invitation";
+import { joinedSignup, joinWaitlist } from "@/lib/domain/joining/join";
+import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { applyStatusAction } from "@/lib/domain/signups/transitions";
 import { addEndpoint } from "@/lib/domain/webhooks/endpoints";
 import { countSignups } from "@/lib/domain/signups/counts";
@@ -12,6 +15,9 @@ import { eraseAddress, erasedFromDisk, eraseSignup } from "@/lib/domain/signups/
 import { inputFacets } from "@/lib/domain/signups/facets";
 import { findSignupsByEmail } from "@/lib/domain/signups/find";
 import { listSignupRows, signupJsonBatches, signupRowBatches } from "@/lib/domain/signups/queries";
+import { confirmSignup } from "@/lib/domain/verification/confirm";
+import { JOINED_LINK_LIFETIME_MS, readLinkToken, signLinkToken } from "@/lib/domain/verification/link-token";
+import { resendConfirmation } from "@/lib/domain/verification/resend";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { insertSignups } from "@/tests/support/insert-signups";
@@ -225,5 +231,42 @@ describe("eraseSignup", () => {
     expect(() => eraseSignup("cli", beta, signup!.signupId, temp.db)).toThrow(/has no signup/);
     expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toHaveLength(2);
     expect(listAudit({ limit: 10 }, temp.db)).toEqual([]);
+  });
+});
+
+describe("an erased signup's id is never given again", () => {
+  const PUBLIC_URL = "https://waitlist.example";
+
+  it("the next join gets a new id, so the erased person's links, tokens and events name no one else", () => {
+    updateJoinSettings(alpha, { joining: "open", verification: true }, "cli", temp.db);
+    // X joins last of all (the newest id) and gets the confirmation email and the joined page's link.
+    const x = joinWaitlist({ waitlistId: alpha, email: "x@example.com", customInputs: [] }, temp.db).signup;
+    fanOutEvents({ limit: 10, emailConfigured: true, publicUrl: PUBLIC_URL }, temp.db);
+    const mail = temp.db.$client.prepare("SELECT body FROM deliveries WHERE recipient = 'x@example.com'").pluck().get() as string;
+    const confirmToken = decodeURIComponent(/\/confirm\?token=([^\s]+)/.exec(mail)![1]!);
+    const joinedToken = signLinkToken({ purpose: "joined", waitlistId: alpha, signupId: x.id, expiresAt: new Date(Date.now() + JOINED_LINK_LIFETIME_MS) }, temp.db);
+    const feedBefore = listEventFeed(alpha, {}, temp.db).items;
+
+    eraseSignup("cli", alpha, x.id, temp.db);
+    const y = joinWaitlist({ waitlistId: alpha, email: "y@example.com", customInputs: [] }, temp.db).signup;
+    expect(y.id).toBeGreaterThan(x.id);
+
+    // The joined page's token still has a good signature, but names a signup that is gone for good.
+    const joined = readLinkToken(joinedToken, "joined", Date.now(), temp.db);
+    expect(joined.ok && joinedSignup(alpha, joined.claims.signupId, temp.db)).toBeUndefined();
+    expect(resendConfirmation(alpha, x.id, { emailConfigured: true, publicUrl: PUBLIC_URL }, temp.db)).toEqual({ sent: false, reason: "gone" });
+    expect(confirmSignup(alpha, confirmToken, Date.now(), temp.db)).toBe("gone");
+    expect(joinedSignup(alpha, y.id, temp.db)).toMatchObject({ email: "y@example.com", verified: false });
+
+    // X's events, before and after its erasure, name X's id alone: never Y's address or id.
+    const feedAfter = listEventFeed(alpha, {}, temp.db).items;
+    const xEvents = feedAfter.slice(0, feedBefore.length + 1).map((item) => JSON.parse(item) as { type: string; data: { signup: unknown } });
+    expect(xEvents.map((event) => [event.type, event.data.signup])).toEqual([
+      ["signup.created", { id: String(x.id) }],
+      ["signup.erased", { id: String(x.id) }],
+    ]);
+    const xEventsText = feedAfter.slice(0, feedBefore.length + 1).join();
+    expect(xEventsText).not.toContain("y@example.com");
+    expect(xEventsText).not.toContain(`"id":"${y.id}"`);
   });
 });
