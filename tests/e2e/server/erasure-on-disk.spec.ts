@@ -2,15 +2,17 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
+import { getDb } from "@/db/client";
 import { ERASURE_DISK_WAIT_MS } from "@/lib/domain/signups/erase";
 import { findSignupsByEmail } from "@/lib/domain/signups/find";
+import { applyStatusAction } from "@/lib/domain/signups/transitions";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { insertSignups, signIn, unique } from "../support/support";
 
 // An erasure must reach the disk even while something reads: a reader holding an older snapshot (an
 // export, a backup, an operator's sqlite3) keeps the old pages in the file and the WAL, and the
 // checkpoint that removes them is retried until the reader ends. Checked on the real server's file,
-// its -wal and -shm, byte by byte.
+// its -wal and -shm, byte by byte: the address in the signup and in its events' bodies.
 
 const databasePath = process.env.DATABASE_PATH!;
 
@@ -20,6 +22,10 @@ function onDisk(): string {
     .filter((path) => existsSync(path))
     .map((path) => readFileSync(path).toString("latin1").toLowerCase())
     .join("\n");
+}
+
+function eventBodiesOf(waitlistId: string): string[] {
+  return getDb().$client.prepare("SELECT body FROM events WHERE waitlist_id = ? ORDER BY id").pluck().all(waitlistId) as string[];
 }
 
 /** Polls until no byte of `address` is left in the database's files. */
@@ -38,10 +44,13 @@ function holdReader() {
   };
 }
 
+/** A person on a new list, invited: the event's body (what its webhooks and the /v1 feed carry) holds the address too. */
 function personOnAList() {
   const address = `${unique("disk").replace(/\W/g, "")}@erase.example`;
   const waitlist = createWaitlist({ name: unique("Erasure on disk"), website: "https://disk.example" });
   insertSignups(waitlist.id, [{ email: address, verified: true, referral: false, customInputs: [], createdAt: new Date() }]);
+  applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [address] } });
+  expect(eventBodiesOf(waitlist.id).join()).toContain(address);
   return { address, waitlist, signupId: findSignupsByEmail({ email: address, limit: 1 })[0]!.signupId };
 }
 
@@ -76,6 +85,8 @@ test.describe("an erasure while a reader holds an older snapshot", () => {
     await expect(page).toHaveURL(`/waitlists/${waitlist.id}?done=erased`);
     await expect(page.getByTestId("done-notice")).toHaveText("The signup was erased.");
     expect(onDisk()).not.toContain(address.toLowerCase());
+    // The events stay, their bodies naming the signup by its id alone.
+    expect(eventBodiesOf(waitlist.id).map((body) => (JSON.parse(body) as { type: string; data: { signup: unknown } }).data.signup)).toEqual([{ id: String(signupId) }, { id: String(signupId) }]);
   });
 
   test("from the CLI while the server runs: the CLI says so after its wait, and the server's erasure watch finishes it", async () => {

@@ -11,6 +11,8 @@ export interface Received {
   /** 1 for the first request with this webhook-id, 2 for the second, … */
   attempt: number;
   body: { type: string; timestamp: string; data: Record<string, unknown> };
+  /** The body's bytes as they arrived. */
+  raw: string;
   signatureValid: boolean;
 }
 
@@ -46,7 +48,7 @@ export async function startReceiver(secret: () => string, behave: (request: Rece
       }
       const attempt = (attempts.get(id) ?? 0) + 1;
       attempts.set(id, attempt);
-      const entry: Received = { id, attempt, body: JSON.parse(text) as Received["body"], signatureValid };
+      const entry: Received = { id, attempt, body: JSON.parse(text) as Received["body"], raw: text, signatureValid };
       received.push(entry);
       const running = (inFlight.get(id) ?? 0) + 1;
       inFlight.set(id, running);
