@@ -299,7 +299,7 @@ const listEvents: OperationObject = {
   summary: "Get a waitlist's events",
   description: [
     "The events of one waitlist, oldest first, a page at a time: each is the body a webhook carries (`type`, `timestamp`, `data`) with its `id`, the webhook's `webhook-id`, for clients that poll instead of receiving webhooks. Deduplicate on `id`: an event a client has seen by webhook has the same id here.",
-    "The feed has no last page: every answer has a `Link` header (rel=\"next\") with an `after` cursor that continues after its last event, or, on an empty page, where it started. Follow it until a page is empty, then poll that same URL later. `data.signup` holds the signup as it is when the page is read (an erased one is only its id); its `status` and `status_changed_at` are as of the event. Events are kept 30 days by default (`DELIVERY_RETENTION`).",
+    "The feed has no last page: every answer has a `Link` header (rel=\"next\") with an `after` cursor that continues after its last event, or, on an empty page, where it started. Follow it until a page is empty, then poll that same URL later. Each item is the event's id followed by the very bytes its webhooks carry: the body written with the event, the signup as of the event (an erased one, since its erasure, only its id). Events are kept 30 days by default (`DELIVERY_RETENTION`).",
   ].join("\n\n"),
   tags: ["Events"],
   parameters: [
