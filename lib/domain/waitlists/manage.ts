@@ -1,6 +1,6 @@
 import { count, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { signups, waitlists, type Waitlist } from "@/db/schema";
+import { events, signups, waitlists, type Waitlist } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
 import { checkpointAfterDeleting } from "@/lib/sqlite/checkpoint";
 import { recordAudit, type AuditActor } from "../audit/log";
@@ -71,7 +71,7 @@ export interface DeletedWaitlist {
   signups: number;
 }
 
-/** Deletes a waitlist and its signups (their derived rows go through the delete triggers). */
+/** Deletes a waitlist, its signups (their derived rows go through the delete triggers) and its events. */
 export function deleteWaitlistAs(actor: AuditActor, id: string, input: DeleteWaitlistInput, db: AppDatabase = getDb()): DeletedWaitlist {
   const { confirm } = deleteWaitlistSchema.parse(input);
   const deleted = inWriteTransaction(db, () => {
@@ -79,6 +79,8 @@ export function deleteWaitlistAs(actor: AuditActor, id: string, input: DeleteWai
     if (confirm !== waitlist.name) throw new AppError("invalid_parameter", `the confirmation must be the waitlist's name exactly ("${waitlist.name}")`, "confirm");
     const [{ total } = { total: 0 }] = db.select({ total: count() }).from(signups).where(eq(signups.waitlistId, waitlist.id)).all();
     db.delete(waitlists).where(eq(waitlists.id, waitlist.id)).run();
+    // Its events' bodies hold its signups' addresses (lib/domain/events.ts); no one reads them once it is gone.
+    db.delete(events).where(eq(events.waitlistId, waitlist.id)).run();
     recordAudit({ actor, action: "waitlist.delete", target: waitlist.id, summary: `deleted "${waitlist.name}" and its ${total} signups` }, db);
     return { id: waitlist.id, name: waitlist.name, signups: total };
   });

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listAudit } from "@/lib/domain/audit/log";
 import { insertSignups } from "@/tests/support/insert-signups";
+import { applyStatusAction } from "@/lib/domain/signups/transitions";
 import { createWaitlistAs, deleteWaitlistAs, DuplicateWaitlistNameError, updateWaitlistAs } from "@/lib/domain/waitlists/manage";
 import { getWaitlist, listWaitlists } from "@/lib/domain/waitlists/queries";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
@@ -69,13 +70,15 @@ describe("deleteWaitlistAs", () => {
         temp.db,
       );
     }
+    for (const target of [id, kept.id]) applyStatusAction("cli", { action: "invite", selection: { waitlistId: target, emails: ["p0@example.com"] } }, temp.db);
     expect(() => deleteWaitlistAs("cli", id, { confirm: "doomed" }, temp.db)).toThrow(`the confirmation must be the waitlist's name exactly ("Doomed")`);
     expect(getWaitlist(id, temp.db)).toBeDefined();
 
     expect(deleteWaitlistAs(ADMIN, id, { confirm: "Doomed" }, temp.db)).toEqual({ id, name: "Doomed", signups: 5 });
     expect(getWaitlist(id, temp.db)).toBeUndefined();
     const sqlite = temp.db.$client;
-    for (const table of ["signups", "signup_counts", "signup_inputs", "signup_input_counts"]) {
+    // Events too: their bodies held the signups' addresses.
+    for (const table of ["signups", "signup_counts", "signup_inputs", "signup_input_counts", "events"]) {
       expect(sqlite.prepare(`SELECT count(*) AS n FROM ${table} WHERE waitlist_id = ?`).get(id), table).toEqual({ n: 0 });
       expect(sqlite.prepare(`SELECT count(*) AS n FROM ${table} WHERE waitlist_id = ?`).get(kept.id), table).not.toEqual({ n: 0 });
     }
