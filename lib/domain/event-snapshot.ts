@@ -26,7 +26,7 @@ export function goneSignupBodySql(type: string, timestamp: string, waitlistId: s
  */
 export function signupEventBodySql(signupId: string): string {
   signupJson ??= signupJsonSqlText();
-  const data = (extra: string) => `json_object('waitlist_id', @waitlistId, 'signup', ${signupJson}${extra})`;
-  return `iif("signups"."id" IS NULL, ${goneSignupBodySql("@type", "@timestamp", "@waitlistId", signupId)},
-    json_object('type', @type, 'timestamp', @timestamp, 'data', json(iif(@from IS NULL, ${data("")}, ${data(", 'previous_status', @from")}))))`;
+  // Each form whole at the top (no json() around a branch): parsing the body again cost a third of its time.
+  const body = (extra: string) => `json_object('type', @type, 'timestamp', @timestamp, 'data', json_object('waitlist_id', @waitlistId, 'signup', ${signupJson}${extra}))`;
+  return `CASE WHEN "signups"."id" IS NULL THEN ${goneSignupBodySql("@type", "@timestamp", "@waitlistId", signupId)} WHEN @from IS NULL THEN ${body("")} ELSE ${body(", 'previous_status', @from")} END`;
 }
