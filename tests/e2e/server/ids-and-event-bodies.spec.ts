@@ -74,6 +74,8 @@ test("after the newest signup is erased, the next one gets a new id: the old joi
   const page = await request.get(joinedPage);
   expect(page.status()).toBe(404);
   expect(await page.text()).not.toContain("y.second@example.com");
+  const confirmPage = await (await request.get(`${server.url}/join/${waitlist.id}/confirm?token=${encodeURIComponent(confirmToken)}`)).text();
+  expect(confirmPage).toContain("This signup no longer exists");
   const confirmed = await request.post(`${server.url}/join/${waitlist.id}/confirm/submit`, { form: { token: confirmToken }, headers: { Origin: server.url }, maxRedirects: 0 });
   expect(confirmed.status()).toBe(303);
   expect(confirmed.headers().location).toContain("outcome=gone");
