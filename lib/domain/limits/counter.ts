@@ -8,11 +8,12 @@ import { auditHash } from "../audit/log";
 // (../joining/limits.ts), confirmation emails per address (../verification/email-limit.ts) and used
 // proof-of-work solutions (../verification/challenge.ts). A key's window starts with its first hit
 // and lasts `windowMs`; a hit after it starts a new one. Windows that ended are deleted through the
-// index on window_end, at most every PRUNE_EVERY_MS per connection, so the table holds only the
-// counters of the last hour or so. Each hit is a write: call it inside the caller's transaction (the
+// index on window_end, at most PRUNE_BATCH of them every PRUNE_EVERY_MS per connection (so a prune
+// never holds up a join for long), and the table holds only the counters of the last hour or so. Each hit is a write: call it inside the caller's transaction (the
 // join thread's group commit) or let it run alone.
 
-const PRUNE_EVERY_MS = 10_000;
+const PRUNE_EVERY_MS = 1_000;
+const PRUNE_BATCH = 5_000;
 const lastPruned = new WeakMap<AppDatabase["$client"], number>();
 
 export interface LimitWindow {
@@ -30,7 +31,9 @@ function statements(db: AppDatabase) {
          window_end = CASE WHEN window_end <= @now THEN @end ELSE window_end END
        RETURNING count, window_end AS windowEnd`,
     ),
-    prune: db.$client.prepare<[number]>("DELETE FROM rate_limits WHERE window_end <= ?"),
+    prune: db.$client.prepare<[number, number]>(
+      "DELETE FROM rate_limits WHERE key IN (SELECT key FROM rate_limits INDEXED BY rate_limits_window_end_idx WHERE window_end <= ? LIMIT ?)",
+    ),
   }));
 }
 
@@ -43,7 +46,7 @@ export function hitLimit(key: string, window: LimitWindow, now = Date.now(), db:
   const pruned = lastPruned.get(db.$client);
   if (pruned === undefined || now - pruned >= PRUNE_EVERY_MS || now < pruned) {
     lastPruned.set(db.$client, now);
-    prepared.prune.run(now);
+    prepared.prune.run(now, PRUNE_BATCH);
   }
   const { count, windowEnd } = prepared.hit.get({ key, now, end: now + window.windowMs })!;
   return count > window.limit ? Math.max(1, Math.ceil((windowEnd - now) / 1000)) : undefined;
