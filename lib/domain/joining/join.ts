@@ -222,8 +222,7 @@ function runCountedJoinJob(job: JoinJob, db: AppDatabase): JoinJobResult {
 /**
  * Several jobs in one transaction (the join thread's group commit), each counted against the limits
  * and then run in a savepoint of its own: a job that fails undoes only itself (not its count) and
- * gives its error. When the commit itself fails, every job
- * gives that error (none was stored).
+ * gives its error. When the commit itself fails, every job gives that error (none was stored).
  */
 export function runJoinJobs(jobs: readonly JoinJob[], db: AppDatabase = getDb()): ({ result: JoinJobResult } | { error: unknown })[] {
   const outcomes: ({ result: JoinJobResult } | { error: unknown })[] = [];
