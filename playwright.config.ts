@@ -57,6 +57,8 @@ export default defineConfig({
       // Every test comes from 127.0.0.1, and the API tests fail authentication on purpose many times
       // a minute: the failure limit is tested on servers of its own (tests/e2e/server/rate-limit.spec.ts).
       AUTH_FAILURES_PER_MINUTE: "100000",
+      // Likewise every join: the per-client join limit is tested on servers of its own (server/join-limits.spec.ts).
+      JOINS_PER_CLIENT_PER_HOUR: "1000000",
       // One process, so that a limit is counted whole (the sign-in failure limit, dashboard/auth.spec.ts): with
       // workers each allows its share (server/cluster.spec.ts).
       WEB_CONCURRENCY: "1",

@@ -356,3 +356,40 @@ export const joinSettings = sqliteTable(
     check("join_settings_embed_origins_is_array", sql`json_type(${table.embedOrigins}) = 'array'`),
   ],
 );
+
+// Migration 0015: limits every process sees, and whether each referral counts.
+
+/** One fixed-window counter per key (lib/domain/limits/counter.ts); WITHOUT ROWID in the migration. */
+export const rateLimits = sqliteTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    windowEnd: integer("window_end").notNull(),
+    count: integer("count").notNull(),
+  },
+  (table) => [index("rate_limits_window_end_idx").on(table.windowEnd)],
+);
+
+export const REFERRAL_STATES = ["counted", "unverified", "lookalike", "daily_limit"] as const;
+
+/** Each signup that joined with a referral code: whether it counts for its referrer, and since when (lib/domain/joining/referrals.ts). */
+export const referrals = sqliteTable(
+  "referrals",
+  {
+    signupId: integer("signup_id")
+      .primaryKey()
+      .references(() => signups.id, { onDelete: "cascade" }),
+    referrerId: integer("referrer_id")
+      .notNull()
+      .references(() => signups.id, { onDelete: "cascade" }),
+    waitlistId: text("waitlist_id").notNull(),
+    state: text("state", { enum: REFERRAL_STATES }).notNull(),
+    countedAt: integer("counted_at", { mode: "timestamp_ms" }),
+  },
+  (table) => [
+    index("referrals_referrer_idx").on(table.referrerId, table.countedAt),
+    index("referrals_waitlist_state_idx").on(table.waitlistId, table.state, table.referrerId),
+    check("referrals_state_known", sql`${table.state} in ('counted', 'unverified', 'lookalike', 'daily_limit')`),
+    check("referrals_counted_at_when_counted", sql`(${table.state} = 'counted') = (${table.countedAt} is not null)`),
+  ],
+);

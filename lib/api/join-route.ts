@@ -3,6 +3,7 @@ import { AppError, invalidParameter } from "@/lib/core/errors";
 import { JoinRefused, submitJoin, toJoinedSignupResponse, type JoinRefusal } from "@/lib/domain/joining/join";
 import { joinBodySchema } from "@/lib/domain/joining/request";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
+import { currentClientLimiterKey } from "@/lib/http/client-address";
 import { CACHE_CONTROL } from "./headers";
 import { idempotencyKey } from "./idempotency-key";
 import { toProblemResponse } from "./problem";
@@ -44,7 +45,7 @@ export const joinRoute: ApiHandler<{ id: string }> = async ({ request, params, k
   const waitlistId = parseWaitlistId(params.id);
   const body = request.text ? await request.text() : "";
   const { email, custom_inputs: customInputs, referral_code: referralCode } = parseBody(body);
-  const input = { waitlistId, email, customInputs, referralCode };
+  const input = { waitlistId, email, customInputs, referralCode, clientAddress: currentClientLimiterKey(request.headers) };
   const idempotent = idempotencyKey(request.headers.get("idempotency-key"));
   const requestHash = createHash("sha256").update(`join\n${waitlistId}\n${body}`).digest("hex");
   try {

@@ -406,7 +406,7 @@ const joinWaitlist: OperationObject = {
   description: [
     "Puts a person on the waitlist, as its hosted join page `/join/{id}` does: for a product's own backend. The list must be open for joining (an admin opens it: `npm run cli -- waitlists update <id> --joining open`, or the dashboard). The new signup is `waiting`, not verified, and gets a referral code; `signup.created` goes to the event log and webhooks in the same transaction. An address already on the list (in any case) is a 200 with that signup, and nothing is created or changed.",
     "`custom_inputs` answers the list's join form: each label names one of its fields (any case), every required field is answered, a choice is one of its options. `referral_code` (another signup's, from a referral link) sets `referral` and records who referred; an unknown code is ignored.",
-    "Needs a key with the role `waitlist:join` (which can do nothing else) or `waitlist:admin`; `waitlist:view` is a 403. Joins are also limited per address and waitlist (`JOINS_PER_ADDRESS_PER_HOUR`, 10) and per waitlist (`JOINS_PER_WAITLIST_PER_MINUTE`, 120,000), per server process: a 429 with `Retry-After`. Send an `Idempotency-Key` to make a retry safe.",
+    "Needs a key with the role `waitlist:join` (which can do nothing else) or `waitlist:admin`; `waitlist:view` is a 403. Joins are also limited per address and waitlist (`JOINS_PER_ADDRESS_PER_HOUR`, 10, the join page's joins included), per client address (`JOINS_PER_CLIENT_PER_HOUR`, 300: a backend relaying its users' joins is one client) and per waitlist (`JOINS_PER_WAITLIST_PER_MINUTE`, 120,000), counted in the database across workers and restarts, a refused attempt included: a 429 with `Retry-After`. Send an `Idempotency-Key` to make a retry safe.",
   ].join("\n\n"),
   tags: ["Signups"],
   parameters: [pathId, idempotencyKeyParameter],
@@ -438,7 +438,7 @@ const joinWaitlist: OperationObject = {
     "404": problems.not_found("No waitlist has this id."),
     "409": problemResponse("conflict", "The waitlist is closed for joining.", limitHeaders),
     "422": problemResponse("unprocessable", "The Idempotency-Key was used in the last 24 hours for another request.", limitHeaders),
-    "429": problemResponse("rate_limited", "Too many requests for the key (policy `per-key`), or too many joins for this address or this waitlist. Wait `Retry-After` seconds.", { ...limitHeaders, "Retry-After": headers.retryAfter }),
+    "429": problemResponse("rate_limited", "Too many requests for the key (policy `per-key`), or too many joins for this address, from this client address or for this waitlist. Wait `Retry-After` seconds.", { ...limitHeaders, "Retry-After": headers.retryAfter }),
     "500": problems.internal,
   },
   "x-codeSamples": [

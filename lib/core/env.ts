@@ -72,10 +72,16 @@ const envSchema = z.object({
   HOST: z.string().min(1).optional(),
   /** Requests per minute per API key on /v1, counted per server process. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-  /** Joins (the join page and POST /v1/waitlist/{id}/signup) per hour per address and waitlist, per process. */
+  /** Joins (the join page and POST /v1/waitlist/{id}/signup together) per hour per address and waitlist, counted in SQLite. */
   JOINS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(10),
-  /** Joins per minute per waitlist, per process: launch day is 1,000 a second. */
+  /** Joins per hour per client address (IPv6 by /64), any address and waitlist, counted in SQLite: room for a busy NAT. */
+  JOINS_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).default(300),
+  /** Joins per minute per waitlist, counted in SQLite: launch day is 1,000 a second. */
   JOINS_PER_WAITLIST_PER_MINUTE: z.coerce.number().int().min(1).default(120_000),
+  /** Referrals that count per referrer in any 24 hours (lib/domain/joining/referrals.ts); the rest are kept as not counted. */
+  REFERRALS_PER_REFERRER_PER_DAY: z.coerce.number().int().min(1).default(25),
+  /** Confirmation (and "your page") emails per address per hour, across all waitlists, counted in SQLite. */
+  EMAILS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(5),
   /** Failed /v1 authentications per minute per client address before it gets 429s, per process. */
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /**

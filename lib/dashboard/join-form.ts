@@ -5,6 +5,7 @@ import { solvesChallenge } from "@/lib/domain/verification/challenge";
 import { JOINED_LINK_LIFETIME_MS, signLinkToken } from "@/lib/domain/verification/link-token";
 import { isWaitlistId } from "@/lib/domain/waitlists/id";
 import { getWaitlist } from "@/lib/domain/waitlists/queries";
+import { currentClientLimiterKey } from "@/lib/http/client-address";
 import { crossSiteRefusal, crossSiteRefusalMessage } from "@/lib/http/same-origin";
 import { plainTextResponse, seeOther } from "./admin-post";
 
@@ -22,7 +23,7 @@ export const JOIN_ERRORS = {
   closed: "This waitlist is not taking new signups right now.",
   invalid_email: "Please enter a valid email address.",
   invalid_inputs: "Please fill in the fields as asked.",
-  rate_limited: "Too many attempts just now: please wait a minute and try again.",
+  rate_limited: "Too many signups just now from this address, from your network or for this list: please try again later.",
   challenge: "The anti-spam check did not complete: please wait for it to finish, then join again.",
   refused: "Your signup could not be accepted.",
 } as const;
@@ -61,10 +62,10 @@ export async function joinFromForm(request: Request, pathId: string): Promise<Re
   if (text(form, HONEYPOT_FIELD) !== "") return back("refused");
   const settings = joinSettingsOf(waitlist.id);
   if (settings.joining === "closed") return back("closed");
-  if (settings.challenge && !(await solvesChallenge(text(form, "altcha")))) return back("challenge");
+  if (settings.challenge && !(await solvesChallenge(text(form, "altcha"), waitlist.id))) return back("challenge");
   const customInputs = settings.fields.map((field, index) => ({ label: field.label, value: text(form, fieldName(index)) })).filter((input) => input.value !== "");
   try {
-    const { signup } = await joinWaitlistWithoutBlocking({ waitlistId: waitlist.id, email: text(form, "email"), customInputs, referralCode: ref || undefined });
+    const { signup } = await joinWaitlistWithoutBlocking({ waitlistId: waitlist.id, email: text(form, "email"), customInputs, referralCode: ref || undefined, clientAddress: currentClientLimiterKey(request.headers) });
     return seeOther(joinedPath(waitlist.id, signup.id));
   } catch (error) {
     if (error instanceof JoinRefused) return back(error.reason === "not_found" ? "closed" : error.reason);

@@ -170,11 +170,12 @@ const ORIGIN = (port: number) => `http://127.0.0.1:${port}`;
 
 /**
  * The production app (what `npm start` runs: lib/server/main.ts, Next.js behind the request-log
- * server), answering. The per-key rate limit and the dashboard's per-session budget are raised so
- * that the load is measured rather than refused; their bookkeeping still runs on every request.
+ * server), answering. The per-key rate limit, the dashboard's per-session budget and the per-client
+ * join limit (every load comes from 127.0.0.1) are raised so that the load is measured rather than
+ * refused; their bookkeeping still runs on every request.
  */
 async function startApp(databasePath: string, port: number, env: Record<string, string> = {}): Promise<Child> {
-  const appEnv = { DATABASE_PATH: databasePath, NEXT_DIST_DIR: DIST_DIR, HOST: "127.0.0.1", PORT: String(port), RATE_LIMIT_PER_MINUTE: "1000000000", DASHBOARD_REQUESTS_PER_MINUTE: "1000000000", ...env };
+  const appEnv = { DATABASE_PATH: databasePath, NEXT_DIST_DIR: DIST_DIR, HOST: "127.0.0.1", PORT: String(port), RATE_LIMIT_PER_MINUTE: "1000000000", DASHBOARD_REQUESTS_PER_MINUTE: "1000000000", JOINS_PER_CLIENT_PER_HOUR: "1000000000", ...env };
   const app = start(process.execPath, ["--import", "tsx", "lib/server/main.ts"], appEnv);
   await waitForHttp(`${ORIGIN(port)}/v1/openapi.json`, app);
   return app;

@@ -7,6 +7,7 @@ import { preparedOnce } from "@/lib/sqlite/statements";
 import { getInvitationEmail, renderInvitation, type InvitationEmailSettings, type RenderedEmail } from "../emails/invitation";
 import { joinSettingsOf } from "../joining/settings";
 import { confirmationEmail } from "../verification/email";
+import { EMAIL_OVER_ADDRESS_LIMIT, personEmailAllowed } from "../verification/email-limit";
 import { getSignup } from "../signups/queries";
 import { getWaitlist } from "../waitlists/queries";
 import type { OutboxEvent } from "./event-body";
@@ -50,17 +51,13 @@ function emailInsert(db: AppDatabase) {
 
 /** Queues one rendered email of an event (pending, or kept as not sent while email is not configured). Inside the caller's transaction. */
 export function queueEmailDelivery(event: EmailOfEvent, email: RenderedEmail, emailConfigured: boolean, db: AppDatabase = getDb()): void {
-  emailInsert(db).run({
-    ...event,
-    channel: "email",
-    endpointId: null,
-    recipient: email.to,
-    subject: email.subject,
-    body: email.text,
-    state: emailConfigured ? "pending" : "not_sent",
-    nextAttemptAt: emailConfigured ? event.now : null,
-    lastError: emailConfigured ? null : EMAIL_NOT_CONFIGURED,
-  });
+  if (!emailConfigured) return keepUnsentEmail(event, email, EMAIL_NOT_CONFIGURED, db);
+  emailInsert(db).run({ ...event, channel: "email", endpointId: null, recipient: email.to, subject: email.subject, body: email.text, state: "pending", nextAttemptAt: event.now, lastError: null });
+}
+
+/** Records an email that will not be sent, with the reason (`last_error`), as the deliveries log shows it. Inside the caller's transaction. */
+export function keepUnsentEmail(event: EmailOfEvent, email: RenderedEmail, reason: string, db: AppDatabase = getDb()): void {
+  emailInsert(db).run({ ...event, channel: "email", endpointId: null, recipient: email.to, subject: email.subject, body: email.text, state: "not_sent", nextAttemptAt: null, lastError: reason });
 }
 
 interface KnownWaitlist {
@@ -116,7 +113,9 @@ export function fanOutEvents({ limit, emailConfigured, publicUrl = env().PUBLIC_
           insert.run({ ...common, channel: "webhook", endpointId: endpoint.id, recipient: null, subject: null, body: event.body, state: "pending", nextAttemptAt: now, lastError: null });
         }
         const email = emailOf(event, known, publicUrl, now, db);
-        if (email) queueEmailDelivery(common, email, emailConfigured, db);
+        // A confirmation is one of the emails anyone can trigger by typing an address: limited per address.
+        if (email && emailConfigured && event.type === "signup.created" && !personEmailAllowed(email.to, now, db).allowed) keepUnsentEmail(common, email, EMAIL_OVER_ADDRESS_LIMIT, db);
+        else if (email) queueEmailDelivery(common, email, emailConfigured, db);
       }
       db.update(deliverySender).set({ lastEventId: batch.at(-1)!.id }).where(eq(deliverySender.name, "sender")).run();
       return batch.length;

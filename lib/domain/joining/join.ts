@@ -13,6 +13,7 @@ import { writeWithoutBlocking } from "../write-without-blocking";
 import { joinLimitHit } from "./limits";
 import { signupPosition } from "./position";
 import { referralCodeOf, signupWithReferralCode, unusedReferralCode } from "./referral-code";
+import { recordReferral } from "./referrals";
 import { joinSettingsOf, type JoinField } from "./settings";
 
 // Joining a waitlist (the hosted page /join/{id} and POST /v1/waitlist/{id}/signup): one IMMEDIATE
@@ -58,6 +59,8 @@ export interface JoinInput {
   email: string;
   customInputs: { label: string; value: string }[];
   referralCode?: string;
+  /** The client's limiter key (lib/http/client-address.ts): counted against JOINS_PER_CLIENT_PER_HOUR. */
+  clientAddress?: string;
 }
 
 function statements(db: AppDatabase) {
@@ -121,7 +124,7 @@ export function joinedSignup(waitlistId: string, signupId: number, db: AppDataba
   return row && joined(row, waitlistId, db);
 }
 
-/** The join itself, in its transaction, without counting it against the limits (countJoinAttempt does). */
+/** The join itself, in its transaction, without counting it against the limits (runCountedJoinJob does). */
 export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinOutcome {
   return db.$client
     .transaction((): JoinOutcome => {
@@ -139,19 +142,26 @@ export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinOutcom
       const at = Date.now();
       const { lastInsertRowid } = prepared.insert.run(waitlist.id, email, referrer === undefined ? 0 : 1, JSON.stringify(customInputs), at, unusedReferralCode(db), referrer ?? null);
       const id = Number(lastInsertRowid);
+      if (referrer !== undefined) recordReferral({ signupId: id, referrerId: referrer, waitlistId: waitlist.id, email, verifies: settings.verification }, at, db);
       appendEvent({ type: "signup.created", waitlistId: waitlist.id, signupId: id, payload: {} }, db, at);
       return { created: true, signup: joined(getSignup(waitlist.id, id, db)!, waitlist.id, db) };
     })
     .immediate();
 }
 
-/** Counts a join attempt against the per-address and per-waitlist limits: throws JoinRefused `rate_limited` past them. */
-export function countJoinAttempt(input: Pick<JoinInput, "waitlistId" | "email">): void {
-  const limited = joinLimitHit(input.waitlistId.toLowerCase(), input.email);
-  if (limited) {
-    const message = limited.limit === "address" ? "Too many attempts with this address: try again later." : "Too many people are joining this waitlist right now: try again in a moment.";
-    throw new JoinRefused("rate_limited", message, limited.retryAfterSeconds);
-  }
+const LIMIT_MESSAGES = {
+  address: "Too many attempts with this address: try again later.",
+  client: "Too many joins from this network: try again later.",
+  waitlist: "Too many people are joining this waitlist right now: try again in a moment.",
+} as const;
+
+/**
+ * Counts a join attempt against the limits (./limits.ts) in the caller's transaction, outside the
+ * join's own savepoint, so a refused join is still counted: the refusal past them, else undefined.
+ */
+function countJoinAttempt(input: JoinInput, db: AppDatabase): JoinRefused | undefined {
+  const limited = joinLimitHit(input, Date.now(), db);
+  return limited && new JoinRefused("rate_limited", LIMIT_MESSAGES[limited.limit], limited.retryAfterSeconds);
 }
 
 /**
@@ -160,8 +170,10 @@ export function countJoinAttempt(input: Pick<JoinInput, "waitlistId" | "email">)
  * this waitlist sets `referral` and `referred_by`; any other code is ignored. Throws JoinRefused.
  */
 export function joinWaitlist(input: JoinInput, db: AppDatabase = getDb()): JoinOutcome {
-  countJoinAttempt(input);
-  return joinNow(input, db);
+  const result = db.$client.transaction(() => runCountedJoinJob({ input }, db)).immediate();
+  if ("refused" in result) throw new JoinRefused(result.refused.reason, result.refused.message, result.refused.retryAfterSeconds);
+  if (result.replayed) throw new Error("a join without an Idempotency-Key was replayed");
+  return result.outcome;
 }
 
 /** A signup as POST /v1/waitlist/{id}/signup answers it (./request.ts has its schema): the four fields, then the rest. */
@@ -201,10 +213,16 @@ export function runJoinJob(job: JoinJob, db: AppDatabase = getDb()): JoinJobResu
   }
 }
 
+/** The job counted against the limits first (inside the caller's transaction), then run unless refused. */
+function runCountedJoinJob(job: JoinJob, db: AppDatabase): JoinJobResult {
+  const limited = countJoinAttempt(job.input, db);
+  return limited ? { refused: { reason: limited.reason, message: limited.message, retryAfterSeconds: limited.retryAfterSeconds } } : runJoinJob(job, db);
+}
+
 /**
- * Several jobs in one transaction (the join thread's group commit), each in a savepoint of its own:
- * a job that fails undoes only itself and gives its error. When the commit itself fails, every job
- * gives that error (none was stored).
+ * Several jobs in one transaction (the join thread's group commit), each counted against the limits
+ * and then run in a savepoint of its own: a job that fails undoes only itself (not its count) and
+ * gives its error. When the commit itself fails, every job gives that error (none was stored).
  */
 export function runJoinJobs(jobs: readonly JoinJob[], db: AppDatabase = getDb()): ({ result: JoinJobResult } | { error: unknown })[] {
   const outcomes: ({ result: JoinJobResult } | { error: unknown })[] = [];
@@ -213,7 +231,7 @@ export function runJoinJobs(jobs: readonly JoinJob[], db: AppDatabase = getDb())
       .transaction(() => {
         for (const job of jobs) {
           try {
-            outcomes.push({ result: runJoinJob(job, db) });
+            outcomes.push({ result: runCountedJoinJob(job, db) });
           } catch (error) {
             outcomes.push({ error });
           }
@@ -244,15 +262,14 @@ export const JOIN_WRITER_KEY = Symbol.for("waitlist.joinWriter");
 type JoinWriter = (job: JoinJob) => Promise<JoinJobResult>;
 
 /**
- * A join on the server (the join page and /v1): counted against the limits here, then run on the
- * server's join thread, which may wait inside SQLite for the write lock without holding up requests
+ * A join on the server (the join page and /v1): counted against the limits and run on the server's
+ * join thread, which may wait inside SQLite for the write lock without holding up requests
  * (lib/server/join-writer.ts); elsewhere (tests, `next dev`) here, retried between turns of the event
  * loop while another connection holds the lock. Throws JoinRefused.
  */
 export async function submitJoin(job: JoinJob, db: AppDatabase = getDb()): Promise<JoinAnswer> {
-  countJoinAttempt(job.input);
   const writer = (globalThis as Record<symbol, JoinWriter | undefined>)[JOIN_WRITER_KEY];
-  const result = writer ? await writer(job) : await writeWithoutBlocking(() => runJoinJob(job, db), db);
+  const result = writer ? await writer(job) : await writeWithoutBlocking(() => db.$client.transaction(() => runCountedJoinJob(job, db)).immediate(), db);
   if ("refused" in result) throw new JoinRefused(result.refused.reason, result.refused.message, result.refused.retryAfterSeconds);
   return result;
 }

@@ -1,46 +1,33 @@
 import "server-only";
+import { getDb, type AppDatabase } from "@/db/client";
 import { env } from "@/lib/core/env";
 import { HOUR_MS, MINUTE_MS } from "@/lib/core/time";
+import { hitLimit, personKey } from "../limits/counter";
 
-// The two limits on joins, in the memory of the process that takes them (like the /v1 limits,
-// lib/http/limits.ts, each process counts alone): per address on a waitlist (someone submitting the
-// form again and again, or a script trying addresses) and per waitlist (a flood). Fixed windows;
-// past `maxKeys` counters the oldest is forgotten, so memory stays bounded (about 10 MB).
+// The three limits on joins, counted in SQLite (../limits/counter.ts), so the join page and the API,
+// every worker process and a restarted server all count together: per address on a waitlist (someone
+// submitting the form again and again), per client address (a script trying many addresses from one
+// machine; IPv6 by /64; TRUSTED_PROXY_HOPS decides which address that is) and per waitlist (a flood).
+// Every attempt counts against each limit, the refused ones too.
 
-interface Window {
-  limit: number;
-  windowMs: number;
-  maxKeys: number;
+export type JoinLimit = "address" | "client" | "waitlist";
+
+export interface JoinAttempt {
+  waitlistId: string;
+  email: string;
+  /** The client's limiter key (lib/http/client-address.ts, currentClientLimiterKey); none from the CLI or a test. */
+  clientAddress?: string;
 }
 
-class Counter {
-  private readonly counts = new Map<string, { start: number; count: number }>();
-
-  constructor(private readonly window: () => Window) {}
-
-  /** Counts one join for `key`: the seconds until its window ends when it is over the limit, else undefined. */
-  hit(key: string, now: number): number | undefined {
-    const { limit, windowMs, maxKeys } = this.window();
-    let entry = this.counts.get(key);
-    if (!entry || now - entry.start >= windowMs) {
-      this.counts.delete(key);
-      if (this.counts.size >= maxKeys) this.counts.delete(this.counts.keys().next().value!);
-      entry = { start: now, count: 0 };
-      this.counts.set(key, entry);
-    }
-    entry.count++;
-    return entry.count > limit ? Math.max(1, Math.ceil((entry.start + windowMs - now) / 1000)) : undefined;
-  }
-}
-
-const perAddress = new Counter(() => ({ limit: env().JOINS_PER_ADDRESS_PER_HOUR, windowMs: HOUR_MS, maxKeys: 100_000 }));
-const perWaitlist = new Counter(() => ({ limit: env().JOINS_PER_WAITLIST_PER_MINUTE, windowMs: MINUTE_MS, maxKeys: 10_000 }));
-
-/** Counts one join attempt: undefined when allowed, else the seconds to wait and which limit refused it. */
-export function joinLimitHit(waitlistId: string, email: string, now = Date.now()): { retryAfterSeconds: number; limit: "address" | "waitlist" } | undefined {
-  const waitlistWait = perWaitlist.hit(waitlistId, now);
-  if (waitlistWait !== undefined) return { retryAfterSeconds: waitlistWait, limit: "waitlist" };
-  const addressWait = perAddress.hit(`${waitlistId} ${email.trim().toLowerCase()}`, now);
-  if (addressWait !== undefined) return { retryAfterSeconds: addressWait, limit: "address" };
-  return undefined;
+/** Counts one join attempt: undefined when allowed, else the seconds to wait and which limit refused it (the narrowest first). */
+export function joinLimitHit(attempt: JoinAttempt, now = Date.now(), db: AppDatabase = getDb()): { retryAfterSeconds: number; limit: JoinLimit } | undefined {
+  const limits = env();
+  const waitlistId = attempt.waitlistId.toLowerCase();
+  const hits: [JoinLimit, number | undefined][] = [
+    ["address", hitLimit(`join.address ${waitlistId} ${personKey(attempt.email.toLowerCase(), db)}`, { limit: limits.JOINS_PER_ADDRESS_PER_HOUR, windowMs: HOUR_MS }, now, db)],
+    ["client", attempt.clientAddress === undefined ? undefined : hitLimit(`join.client ${personKey(attempt.clientAddress, db)}`, { limit: limits.JOINS_PER_CLIENT_PER_HOUR, windowMs: HOUR_MS }, now, db)],
+    ["waitlist", hitLimit(`join.waitlist ${waitlistId}`, { limit: limits.JOINS_PER_WAITLIST_PER_MINUTE, windowMs: MINUTE_MS }, now, db)],
+  ];
+  const refused = hits.find(([, wait]) => wait !== undefined);
+  return refused && { limit: refused[0], retryAfterSeconds: refused[1]! };
 }

@@ -1,32 +1,88 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
+import type { REFERRAL_STATES } from "@/db/schema";
+import { env } from "@/lib/core/env";
+import { DAY_MS } from "@/lib/core/time";
 import { preparedOnce } from "@/lib/sqlite/statements";
+import { isLookalike } from "./lookalike";
 
 // Who referred whom (signups.referred_by, migration 0013): a signup that joined with another's
 // referral code has `referral` true and names it. An erased referrer leaves `referred_by` null.
+// Whether the referral counts for the referrer (table referrals, migration 0015) is decided when the
+// signup joins and again when it confirms its address:
+// - `lookalike`: the referrer's own mailbox again (./lookalike.ts): never counts;
+// - `unverified`: the list verifies addresses and this one is not confirmed yet: counts once it is;
+// - `daily_limit`: the referrer already has REFERRALS_PER_REFERRER_PER_DAY referrals counted in the
+//   24 hours before: never counts (a confirmation later does not change that);
+// - `counted`, since `counted_at`. Referral counts and the top referrers count only these.
+
+export type ReferralState = (typeof REFERRAL_STATES)[number];
 
 export interface Referrer {
   id: number;
   email: string;
 }
 
+/** What the dashboard says of a referral's state. */
+export const REFERRAL_STATE_LABELS: Record<ReferralState, string> = {
+  counted: "counted",
+  unverified: "not counted yet: the address is not confirmed",
+  lookalike: "not counted: the referrer's own address again",
+  daily_limit: "not counted: the referrer's daily limit was reached",
+};
+
 function statements(db: AppDatabase) {
   return preparedOnce(db, "joining.referrals", () => ({
-    count: db.$client.prepare<[number], { count: number }>("SELECT count(*) AS count FROM signups WHERE referred_by = ?"),
+    count: db.$client.prepare<[number], { count: number }>("SELECT count(*) AS count FROM referrals WHERE referrer_id = ? AND state = 'counted'"),
+    countedSince: db.$client.prepare<[number, number], { count: number }>("SELECT count(*) AS count FROM referrals WHERE referrer_id = ? AND counted_at > ?"),
     referrer: db.$client.prepare<[number], Referrer>(
       "SELECT referrer.id, referrer.email FROM signups AS referred JOIN signups AS referrer ON referrer.id = referred.referred_by WHERE referred.id = ?",
     ),
+    state: db.$client.prepare<[number], { state: ReferralState }>("SELECT state FROM referrals WHERE signup_id = ?"),
+    referrerEmail: db.$client.prepare<[number], { email: string }>("SELECT email FROM signups WHERE id = ?"),
+    insert: db.$client.prepare<[number, number, string, ReferralState, number | null]>(
+      "INSERT INTO referrals (signup_id, referrer_id, waitlist_id, state, counted_at) VALUES (?, ?, ?, ?, ?)",
+    ),
+    unverified: db.$client.prepare<[number], { referrerId: number }>("SELECT referrer_id AS referrerId FROM referrals WHERE signup_id = ? AND state = 'unverified'"),
+    settle: db.$client.prepare<[ReferralState, number | null, number]>("UPDATE referrals SET state = ?, counted_at = ? WHERE signup_id = ?"),
+    tally: db.$client.prepare<[string], { state: ReferralState; count: number }>("SELECT state, count(*) AS count FROM referrals WHERE waitlist_id = ? AND state <> 'counted' GROUP BY state"),
     top: db.$client.prepare<[string, number], Referrer & { referrals: number }>(
       `SELECT referrer.id, referrer.email, counted.referrals FROM (
-         SELECT referred_by, count(*) AS referrals FROM signups INDEXED BY signups_waitlist_referred_by_idx
-         WHERE waitlist_id = ? AND referred_by IS NOT NULL GROUP BY referred_by
-       ) AS counted JOIN signups AS referrer ON referrer.id = counted.referred_by
+         SELECT referrer_id, count(*) AS referrals FROM referrals INDEXED BY referrals_waitlist_state_idx
+         WHERE waitlist_id = ? AND state = 'counted' GROUP BY referrer_id
+       ) AS counted JOIN signups AS referrer ON referrer.id = counted.referrer_id
        ORDER BY counted.referrals DESC, referrer.id LIMIT ?`,
     ),
   }));
 }
 
-/** How many signups joined with this signup's referral code (and are still there). */
+/** counted, or daily_limit when the referrer already has its day's referrals counted. */
+function countedOrOverLimit(referrerId: number, now: number, db: AppDatabase): ReferralState {
+  return statements(db).countedSince.get(referrerId, now - DAY_MS)!.count >= env().REFERRALS_PER_REFERRER_PER_DAY ? "daily_limit" : "counted";
+}
+
+/**
+ * Records the referral of a signup that just joined with `referrerId`'s code (inside the join's
+ * transaction): whether it counts, or why not. Returns the state.
+ */
+export function recordReferral(referral: { signupId: number; referrerId: number; waitlistId: string; email: string; verifies: boolean }, now: number, db: AppDatabase = getDb()): ReferralState {
+  const prepared = statements(db);
+  const referrerEmail = prepared.referrerEmail.get(referral.referrerId)?.email ?? "";
+  const state: ReferralState = isLookalike(referral.email, referrerEmail) ? "lookalike" : referral.verifies ? "unverified" : countedOrOverLimit(referral.referrerId, now, db);
+  prepared.insert.run(referral.signupId, referral.referrerId, referral.waitlistId, state, state === "counted" ? now : null);
+  return state;
+}
+
+/** A signup confirmed its address (inside the confirmation's transaction): its unverified referral counts now, within the referrer's day. */
+export function settleReferralOnConfirm(signupId: number, now: number, db: AppDatabase = getDb()): void {
+  const prepared = statements(db);
+  const pending = prepared.unverified.get(signupId);
+  if (!pending) return;
+  const state = countedOrOverLimit(pending.referrerId, now, db);
+  prepared.settle.run(state, state === "counted" ? now : null, signupId);
+}
+
+/** How many referrals of this signup count (and are still there). */
 export function referralCountOf(signupId: number, db: AppDatabase = getDb()): number {
   return statements(db).count.get(signupId)!.count;
 }
@@ -36,7 +92,21 @@ export function referrerOf(signupId: number, db: AppDatabase = getDb()): Referre
   return statements(db).referrer.get(signupId) ?? null;
 }
 
-/** A waitlist's signups that referred the most, most first (ties: the earlier signup first). */
+/** Whether this signup's referral counts for its referrer, or why not; null when it has no referrer. */
+export function referralStateOf(signupId: number, db: AppDatabase = getDb()): ReferralState | null {
+  return statements(db).state.get(signupId)?.state ?? null;
+}
+
+/** A waitlist's signups with the most counted referrals, most first (ties: the earlier signup first). */
 export function topReferrers(waitlistId: string, limit: number, db: AppDatabase = getDb()): (Referrer & { referrals: number })[] {
   return statements(db).top.all(waitlistId.toLowerCase(), limit);
+}
+
+export type NotCountedTally = Record<Exclude<ReferralState, "counted">, number>;
+
+/** The dashboard's referrals panel: the top referrers and how many of the list's referrals do not count, by reason. */
+export function referralSummary(waitlistId: string, limit: number, db: AppDatabase = getDb()): { top: (Referrer & { referrals: number })[]; notCounted: NotCountedTally } {
+  const notCounted: NotCountedTally = { unverified: 0, lookalike: 0, daily_limit: 0 };
+  for (const { state, count } of statements(db).tally.all(waitlistId.toLowerCase())) if (state !== "counted") notCounted[state] = count;
+  return { top: topReferrers(waitlistId, limit, db), notCounted };
 }

@@ -1,14 +1,19 @@
 import "server-only";
 import { createHmac } from "node:crypto";
-import { CappedMap, createChallenge, randomInt, verifySolution, type Challenge, type Solution } from "altcha-lib";
+import { createChallenge, randomInt, verifySolution, type Challenge, type Solution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { getDb, type AppDatabase } from "@/db/client";
+import { hitLimit } from "../limits/counter";
+import { writeWithoutBlocking } from "../write-without-blocking";
 import { signingKey } from "./signing-key";
 
 // The join page's proof of work (ALTCHA, self-hosted): /join/{id}/challenge hands out a challenge
 // signed with the database's challenge key, the widget solves it in the browser, and the join's POST
 // carries the solution, checked here. The counter is known to the server (ALTCHA's deterministic
-// mode), so checking costs one key derivation while solving costs a few thousand.
+// mode), so checking costs one key derivation while solving costs a few thousand. Each challenge names
+// its waitlist in its signed data and is accepted for that waitlist only; a solution is accepted once:
+// its nonce is kept in SQLite (table rate_limits, as a counter of one) until the challenge expires, so
+// a replay is refused by every worker and after a restart.
 
 const ALGORITHM = "PBKDF2/SHA-256";
 /** PBKDF2 iterations per attempt and the range of attempts: about a second of a phone's time. */
@@ -17,17 +22,15 @@ const COUNTER_RANGE = [1_000, 4_000] as const;
 /** How long a challenge may be solved and submitted. */
 export const CHALLENGE_LIFETIME_MS = 10 * 60 * 1000;
 
-/** Solutions already used, per process: a replay to the same worker is refused (others still expire with the challenge). */
-const used = new CappedMap<string, boolean>({ maxSize: 100_000 });
-
 function secrets(db: AppDatabase) {
   const key = signingKey("challenge_signing_key", db);
   return { hmacSignatureSecret: key.toString("hex"), hmacKeySignatureSecret: createHmac("sha256", key).update("derived-keys").digest("hex") };
 }
 
-/** A fresh challenge, as the widget fetches it. */
-export function newChallenge(now = Date.now(), db: AppDatabase = getDb()): Promise<Challenge> {
+/** A fresh challenge for a join to `waitlistId`, as the widget fetches it. */
+export function newChallenge(waitlistId: string, now = Date.now(), db: AppDatabase = getDb()): Promise<Challenge> {
   return createChallenge({
+    data: { waitlist: waitlistId.toLowerCase() },
     algorithm: ALGORITHM,
     cost: COST,
     counter: randomInt(...COUNTER_RANGE),
@@ -37,11 +40,16 @@ export function newChallenge(now = Date.now(), db: AppDatabase = getDb()): Promi
   });
 }
 
+/** Marks a solved challenge's nonce used until the challenge expires: true the first time only. */
+function firstUse(nonce: string, expiresAtMs: number, now: number, db: AppDatabase): boolean {
+  return hitLimit(`challenge ${nonce}`, { limit: 1, windowMs: Math.max(1, expiresAtMs - now) }, now, db) === undefined;
+}
+
 /**
  * Whether the widget's payload (base64 JSON of the challenge and its solution, the form field
- * `altcha`) solves a challenge this database signed, in time, for the first time in this process.
+ * `altcha`) solves a challenge this database signed for `waitlistId`, in time, for the first time.
  */
-export async function solvesChallenge(payload: string | undefined, db: AppDatabase = getDb()): Promise<boolean> {
+export async function solvesChallenge(payload: string | undefined, waitlistId: string, now = Date.now(), db: AppDatabase = getDb()): Promise<boolean> {
   if (!payload || payload.length > 4_000) return false;
   let parsed: { challenge?: Challenge; solution?: Solution };
   try {
@@ -49,12 +57,16 @@ export async function solvesChallenge(payload: string | undefined, db: AppDataba
   } catch {
     return false;
   }
-  if (!parsed?.challenge?.parameters || !parsed.solution) return false;
+  const parameters = parsed?.challenge?.parameters;
+  if (!parameters || !parsed.solution || parameters.data?.waitlist !== waitlistId.toLowerCase() || typeof parameters.expiresAt !== "number") return false;
+  let verified: boolean;
   try {
-    const result = await verifySolution({ challenge: parsed.challenge, solution: parsed.solution, deriveKey, ...secrets(db) });
-    return result.verified && used.setIfAbsent(parsed.challenge.parameters.nonce, true);
+    verified = (await verifySolution({ challenge: parsed.challenge!, solution: parsed.solution, deriveKey, ...secrets(db) })).verified;
   } catch {
     // A payload that does not have the shape of one (verifySolution throws on bad parameters).
     return false;
   }
+  // Signed, so the nonce and the expiry are the server's own (expiresAt in seconds).
+  const expiresAtMs = parameters.expiresAt * 1000;
+  return verified && expiresAtMs > now && (await writeWithoutBlocking(() => firstUse(parameters.nonce, expiresAtMs, now, db), db));
 }

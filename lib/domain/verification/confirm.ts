@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
 import { appendEvent } from "../events";
+import { settleReferralOnConfirm } from "../joining/referrals";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { readLinkToken } from "./link-token";
 
@@ -11,7 +12,7 @@ import { readLinkToken } from "./link-token";
  */
 export type ConfirmOutcome = "confirmed" | "already" | "expired" | "invalid" | "gone";
 
-/** Sets a signup verified from the token of its confirmation link, with its event, in one transaction. */
+/** Sets a signup verified from the token of its confirmation link, with its event (and its referral now counting, within its referrer's day), in one transaction. */
 export function confirmSignup(waitlistId: string, token: string, now = Date.now(), db: AppDatabase = getDb()): ConfirmOutcome {
   const reading = readLinkToken(token, "confirm", now, db);
   if (!reading.ok) return reading.reason;
@@ -24,6 +25,7 @@ export function confirmSignup(waitlistId: string, token: string, now = Date.now(
     .transaction((): ConfirmOutcome => {
       if (verify.run(claims.signupId, claims.waitlistId).changes === 0) return exists.get(claims.signupId, claims.waitlistId) ? "already" : "gone";
       appendEvent({ type: "signup.verified", waitlistId: claims.waitlistId, signupId: claims.signupId, payload: { verified: true } }, db, now);
+      settleReferralOnConfirm(claims.signupId, now, db);
       return "confirmed";
     })
     .immediate();

@@ -6,8 +6,9 @@ import { getSignup } from "../signups/queries";
 import { getWaitlist } from "../waitlists/queries";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { confirmationEmail } from "./email";
+import { personEmailAllowed } from "./email-limit";
 
-/** At most this many confirmation emails per signup per hour (the first included), and one a minute. */
+/** At most this many confirmation emails per signup per hour (the first included), and one a minute; and per address across all lists, ./email-limit.ts. */
 export const RESENDS_PER_HOUR = 3;
 const MIN_GAP_MS = 60_000;
 const HOUR_MS = 3_600_000;
@@ -42,6 +43,9 @@ export function resendConfirmation(waitlistId: string, signupId: number, options
         const waitMs = count >= RESENDS_PER_HOUR ? oldest! + HOUR_MS - now : newest! + MIN_GAP_MS - now;
         return { sent: false, reason: "rate_limited", retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
       }
+      // Across all lists, per address (./email-limit.ts): nothing is queued past it.
+      const allowance = options.emailConfigured ? personEmailAllowed(signup.email, now, db) : { allowed: true as const };
+      if (!allowance.allowed) return { sent: false, reason: "rate_limited", retryAfterSeconds: allowance.retryAfterSeconds };
       const email = confirmationEmail(waitlist, signup, options.publicUrl ?? env().PUBLIC_URL, now, db);
       queueEmailDelivery({ eventId: event.id, eventType: "signup.created", waitlistId: waitlist.id, signupId: signup.id, now }, email, options.emailConfigured, db);
       return { sent: true };

@@ -1,14 +1,15 @@
 import { expect, test } from "@playwright/test";
 import { listAudit } from "@/lib/domain/audit/log";
 import { joinWaitlist } from "@/lib/domain/joining/join";
-import { joinSettingsOf } from "@/lib/domain/joining/settings";
+import { joinSettingsOf, updateJoinSettings } from "@/lib/domain/joining/settings";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { openWaitlist } from "../support/join-fixtures";
 import { baseURL, signIn, unique } from "../support/support";
 
 // The dashboard's "Joining" page (admins): saves the join settings through a plain form (audited),
 // shows the embed snippet, refuses a forged cross-site POST and a view key; the signup page shows
-// the referrer and the referral count, the waitlist page its top referrers.
+// the referrer, whether that referral counts (or why not) and the referral count, the waitlist page
+// its top referrers and the referrals that do not count, by reason.
 
 test("an admin opens joining, adds fields, turns verification on and names an embed origin; the public form follows", async ({ page, context }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
@@ -105,4 +106,36 @@ test("the signup page shows the referrer, the referral count and the place; the 
 
   await page.goto(`/waitlists/${waitlist.id}`);
   await expect(page.getByTestId("top-referrers").getByRole("listitem")).toHaveText([`owner.${tag}@example.com2 referrals`, `other.${tag}@example.com1 referral`]);
+});
+
+test("referrals that do not count say why: on the referred signup's page and in the referrals panel", async ({ page, context }) => {
+  await signIn(context, ["waitlist:view"]);
+  const waitlist = openWaitlist();
+  const tag = unique("c").replace(/\W/g, "");
+  const join = (email: string, referralCode?: string) => joinWaitlist({ waitlistId: waitlist.id, email, customInputs: [], referralCode }).signup;
+  const owner = join(`owner.${tag}@example.com`);
+  const lookalikes = [1, 2, 3].map((index) => join(`Owner.${tag}+${index}@example.com`, owner.referral_code));
+  // REFERRALS_PER_REFERRER_PER_DAY is 25: the 26th friend of the day does not count.
+  const friends = Array.from({ length: 26 }, (_, index) => join(`friend${index}.${tag}@example.com`, owner.referral_code));
+  updateJoinSettings(waitlist.id, { verification: true }, "cli");
+  const unconfirmed = join(`late.${tag}@example.com`, owner.referral_code);
+
+  await page.goto(`/waitlists/${waitlist.id}/signups/${lookalikes[0]!.id}`);
+  await expect(page.getByTestId("signup-referrer")).toHaveText(owner.email);
+  await expect(page.getByTestId("signup-referral-state")).toHaveText("(not counted: the referrer's own address again)");
+  await page.goto(`/waitlists/${waitlist.id}/signups/${friends[25]!.id}`);
+  await expect(page.getByTestId("signup-referral-state")).toHaveText("(not counted: the referrer's daily limit was reached)");
+  await page.goto(`/waitlists/${waitlist.id}/signups/${unconfirmed.id}`);
+  await expect(page.getByTestId("signup-referral-state")).toHaveText("(not counted yet: the address is not confirmed)");
+  await page.goto(`/waitlists/${waitlist.id}/signups/${friends[0]!.id}`);
+  await expect(page.getByTestId("signup-referral-state")).toHaveText("(counted)");
+  await page.goto(`/waitlists/${waitlist.id}/signups/${owner.id}`);
+  await expect(page.getByTestId("signup-referrals")).toHaveText("25");
+  await expect(page.getByTestId("signup-referral-state")).toHaveCount(0);
+
+  await page.goto(`/waitlists/${waitlist.id}`);
+  const panel = page.getByTestId("top-referrers");
+  await expect(panel.getByRole("listitem")).toHaveText([`owner.${tag}@example.com25 referrals`]);
+  await expect(panel.getByTestId("referrals-not-counted")).toHaveText("Not counted: 1 not confirmed yet, 3 the referrer's own address again, 1 over a referrer's daily limit.");
+  await expect(panel).toContainText("Signups imported with the referral flag name no referrer and count for no one.");
 });

@@ -263,6 +263,43 @@ describe("migrations", () => {
     }
   });
 
+  it("a database from before migration 0015 upgrades: each referral recorded, counted unless unconfirmed on a list that verifies", () => {
+    const folder = join(dir, "migrations-0014");
+    cpSync(realMigrations, folder, { recursive: true });
+    const journalPath = join(folder, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
+    const upgrade = journal.entries.findIndex((entry) => entry.tag.startsWith("0015_"));
+    for (const entry of journal.entries.slice(upgrade)) rmSync(join(folder, `${entry.tag}.sql`));
+    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upgrade) }, null, 2));
+
+    const old = openDatabase(path, folder);
+    const open = createWaitlist({ name: "Open", website: "https://example.com" }, old).id;
+    const verifying = createWaitlist({ name: "Verifying", website: "https://example.com" }, old).id;
+    old.$client.prepare("INSERT INTO join_settings (waitlist_id, joining, verification, updated_at) VALUES (?, 'open', 1, 0)").run(verifying);
+    const insert = old.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at, referred_by) VALUES (?, ?, ?, ?, '[]', ?, ?)");
+    const id = (result: { lastInsertRowid: number | bigint }) => Number(result.lastInsertRowid);
+    const openReferrer = id(insert.run(open, "a@example.com", 0, 0, 1000, null));
+    const openReferred = id(insert.run(open, "b@example.com", 0, 1, 2000, openReferrer));
+    const referrer = id(insert.run(verifying, "c@example.com", 1, 0, 3000, null));
+    const confirmed = id(insert.run(verifying, "d@example.com", 1, 1, 4000, referrer));
+    const unconfirmed = id(insert.run(verifying, "e@example.com", 0, 1, 5000, referrer));
+    insert.run(verifying, "imported@example.com", 0, 1, 6000, null);
+    old.$client.close();
+
+    const db = openDatabase(path);
+    try {
+      expect(db.$client.prepare("SELECT signup_id, referrer_id, waitlist_id, state, counted_at FROM referrals ORDER BY signup_id").all()).toEqual([
+        { signup_id: openReferred, referrer_id: openReferrer, waitlist_id: open, state: "counted", counted_at: 2000 },
+        { signup_id: confirmed, referrer_id: referrer, waitlist_id: verifying, state: "counted", counted_at: 4000 },
+        { signup_id: unconfirmed, referrer_id: referrer, waitlist_id: verifying, state: "unverified", counted_at: null },
+      ]);
+      expect(db.$client.prepare("SELECT count(*) FROM signups").pluck().get()).toBe(6);
+      expect(db.$client.prepare("SELECT count(*) FROM rate_limits").pluck().get()).toBe(0);
+    } finally {
+      db.$client.close();
+    }
+  });
+
   it("a database from before migration 0011 upgrades: the sender starts after the newest event, and deliveries go with their waitlist", () => {
     const folder = join(dir, "migrations-0010");
     cpSync(realMigrations, folder, { recursive: true });

@@ -61,7 +61,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const filteredLabels = state.inputs.map((input) => input.label);
   const rows = (await pageRows).map((row) => toSignupListRow(row, filteredLabels));
   const apiUrl = (await requestOrigin()) + signupApiPath(waitlist.id, state);
-  const referrers = readInBackground("topReferrers", waitlist.id, TOP_REFERRERS);
+  const referrals = readInBackground("referralSummary", waitlist.id, TOP_REFERRERS);
 
   return (
     <PendingNavigationProvider>
@@ -91,7 +91,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
           />
           <ApiBox url={apiUrl} cli={signupCliCommand(waitlist.id, state)} />
           <Suspense fallback={null}>
-            <TopReferrers waitlistId={waitlist.id} referrers={referrers} />
+            <TopReferrers waitlistId={waitlist.id} referrals={referrals} />
           </Suspense>
         </div>
       </div>

@@ -104,6 +104,19 @@ describe("joinWaitlist", () => {
     expect(count("SELECT count(*) AS n FROM events")).toBe(2);
   });
 
+  it("counts a refused attempt in the batch's transaction, outside the join's savepoint: it is kept, and the limit holds for the next batch", () => {
+    const refusedJob = (index: number) => ({ input: { waitlistId, email: "Eve@example.com", customInputs: [{ label: "Nope", value: String(index) }], clientAddress: "192.0.2.5" } });
+    const refused = runJoinJobs(Array.from({ length: 10 }, (_, index) => refusedJob(index)), temp.db);
+    expect(refused.every((outcome) => "result" in outcome && "refused" in outcome.result && outcome.result.refused.reason === "invalid_inputs")).toBe(true);
+    expect(count("SELECT count(*) AS n FROM signups")).toBe(0);
+    // The 11th attempt, valid this time, is over the per-address limit.
+    const [eleventh] = runJoinJobs([{ input: { waitlistId, email: "eve@example.com", customInputs: [{ label: "Company", value: "A" }], clientAddress: "192.0.2.5" } }], temp.db);
+    expect(eleventh).toMatchObject({ result: { refused: { reason: "rate_limited", message: "Too many attempts with this address: try again later." } } });
+    expect(count("SELECT count(*) AS n FROM signups")).toBe(0);
+    // The counters were written: the address's (11), the client's (11) and the waitlist's (11).
+    expect(temp.db.$client.prepare("SELECT count FROM rate_limits ORDER BY key").pluck().all()).toEqual([11, 11, 11]);
+  });
+
   it("limits attempts per address (JOINS_PER_ADDRESS_PER_HOUR, 10 by default)", async () => {
     for (let attempt = 0; attempt < 9; attempt++) join({ email: "limit@example.com" });
     await joinWaitlistWithoutBlocking({ waitlistId, email: "LIMIT@example.com", customInputs: [{ label: "Company", value: "A" }] }, temp.db);

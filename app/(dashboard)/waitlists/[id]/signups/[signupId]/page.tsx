@@ -11,7 +11,7 @@ import { statusDoneMessages } from "@/lib/dashboard/status-done";
 import { STATUS_LABELS } from "@/lib/domain/signups/status";
 import { signupEvents } from "@/lib/domain/events";
 import { signupPosition } from "@/lib/domain/joining/position";
-import { referralCountOf, referrerOf } from "@/lib/domain/joining/referrals";
+import { REFERRAL_STATE_LABELS, referralCountOf, referralStateOf, referrerOf } from "@/lib/domain/joining/referrals";
 import { signupPublicId } from "@/lib/domain/signups/id";
 import { Breadcrumb } from "../../breadcrumb";
 import { findWaitlist } from "../../find-waitlist";
@@ -55,6 +55,7 @@ export default async function SignupPage({ params, searchParams }: Props) {
   const page = `/waitlists/${waitlist.id}/signups/${signupId}`;
   const admin = sessionIsAdmin(session);
   const referrer = referrerOf(signup.id);
+  const referralState = referrer && referralStateOf(signup.id);
   const position = signupPosition(waitlist.id, signup.id);
   return (
     <>
@@ -78,8 +79,13 @@ export default async function SignupPage({ params, searchParams }: Props) {
               "No one"
             )}
           </span>
+          {referralState ? (
+            <span data-testid="signup-referral-state" className={`ml-2 text-sm ${mutedText}`}>
+              ({REFERRAL_STATE_LABELS[referralState]})
+            </span>
+          ) : null}
         </Field>
-        <Field name="Referrals">
+        <Field name="Referrals counted">
           <span data-testid="signup-referrals">{referralCountOf(signup.id).toLocaleString("en-US")}</span>
         </Field>
         <Field name="Place in line">
