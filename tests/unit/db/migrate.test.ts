@@ -443,9 +443,11 @@ describe("migration 0014: ids never reused, and a body per event", () => {
     try {
       const sqlite = db.$client;
       expect(derivedState(sqlite)).toEqual(state);
-      expect(schemaOf(sqlite, "trigger")).toEqual(triggers);
-      expect(schemaOf(sqlite, "index")).toEqual(indexes);
-      expect(schemaOf(sqlite, "view")).toEqual(views);
+      // Later migrations may add objects of their own: every object of 0013 is still there, unchanged.
+      const kept = (type: string, before: { name: string }[]) => schemaOf(sqlite, type).filter((object) => before.some((each) => each.name === object.name));
+      expect(kept("trigger", triggers)).toEqual(triggers);
+      expect(kept("index", indexes)).toEqual(indexes);
+      expect(kept("view", views)).toEqual(views);
       for (const table of ["signups", "deliveries"]) expect(sqlite.prepare("SELECT sql FROM sqlite_master WHERE name = ?").pluck().get(table)).toMatch(/`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL/);
       expect(() => sqlite.prepare("INSERT INTO signup_email_search (signup_email_search) VALUES ('integrity-check')").run()).not.toThrow();
       expect(sqlite.prepare("PRAGMA integrity_check").pluck().get()).toBe("ok");
