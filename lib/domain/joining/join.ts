@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
+import { env } from "@/lib/core/env";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { appendEvent } from "../events";
 import { answerOnce } from "../idempotency";
@@ -8,6 +9,7 @@ import { signupPublicId } from "../signups/id";
 import { getSignup } from "../signups/queries";
 import type { SignupRow } from "../signups/row";
 import type { SignupStatus } from "../signups/status";
+import { emailAlreadyOnList } from "../verification/already-on-list";
 import { getWaitlist } from "../waitlists/queries";
 import { writeWithoutBlocking } from "../write-without-blocking";
 import { joinLimitHit } from "./limits";
@@ -38,6 +40,13 @@ export interface JoinedSignup {
 }
 
 export type JoinOutcome = { created: true; signup: JoinedSignup } | { created: false; signup: JoinedSignup };
+
+/**
+ * What a join may tell whoever asked (the page, /v1): a new signup is theirs; of an address the list
+ * already had, nothing stored about that person (issue 29): the address as sent, and whether email
+ * went to it (a setting of the server, the same for every such address).
+ */
+export type JoinReply = { created: true; signup: JoinedSignup } | { created: false; email: string; emailSent: boolean };
 
 export type JoinRefusal = "not_found" | "closed" | "invalid_email" | "invalid_inputs" | "rate_limited";
 
@@ -164,33 +173,46 @@ export function joinWaitlist(input: JoinInput, db: AppDatabase = getDb()): JoinO
   return joinNow(input, db);
 }
 
+/** The answer of POST /v1/waitlist/{id}/signup for an address already on the list (./request.ts has its schema). */
+export function toAlreadyOnListResponse(email: string, emailSent: boolean) {
+  return { email, already_on_list: true as const, email_sent: emailSent };
+}
+
 /** A signup as POST /v1/waitlist/{id}/signup answers it (./request.ts has its schema): the four fields, then the rest. */
 export function toJoinedSignupResponse(signup: JoinedSignup) {
   const { id, email, verified, referral, custom_inputs, status, position, referral_code } = signup;
   return { email, verified, referral, custom_inputs, id: signupPublicId(id), status, position, referral_code };
 }
 
-/** A join for the server's join thread: the input and, from /v1, its Idempotency-Key. */
+/** A join for the server's join thread: the input, from /v1 its Idempotency-Key, and how to email an address already on the list (none: no email). */
 export interface JoinJob {
   input: JoinInput;
   idempotency?: { apiKeyId: string; key: string; requestHash: string };
+  alreadyOnList?: { emailConfigured: boolean; publicUrl: string };
 }
 
-export type JoinAnswer = { replayed: true; status: number; body: string } | { replayed: false; outcome: JoinOutcome };
+export type JoinAnswer = { replayed: true; status: number; body: string } | { replayed: false; outcome: JoinReply };
 type JoinJobResult = JoinAnswer | { refused: { reason: JoinRefusal; message: string; retryAfterSeconds?: number } };
 
 /** The job, synchronously (on whichever thread runs it); a refusal comes back as data, to cross threads whole. */
 export function runJoinJob(job: JoinJob, db: AppDatabase = getDb()): JoinJobResult {
   try {
-    let outcome: JoinOutcome | undefined;
-    const { idempotency } = job;
+    let outcome: JoinReply | undefined;
+    const { idempotency, alreadyOnList } = job;
     const answer = answerOnce(
       idempotency?.apiKeyId ?? "",
       idempotency?.key,
       idempotency?.requestHash ?? "",
       () => {
-        outcome = joinNow(job.input, db);
-        return { status: outcome.created ? 201 : 200, body: JSON.stringify(toJoinedSignupResponse(outcome.signup)) };
+        const joined = joinNow(job.input, db);
+        if (joined.created) {
+          outcome = joined;
+          return { status: 201, body: JSON.stringify(toJoinedSignupResponse(joined.signup)) };
+        }
+        // The person's own page goes to their address (rate-limited), in this transaction; the answer says nothing of them.
+        if (alreadyOnList) emailAlreadyOnList(job.input.waitlistId.toLowerCase(), joined.signup.id, alreadyOnList, db);
+        outcome = { created: false, email: job.input.email.trim(), emailSent: alreadyOnList?.emailConfigured ?? false };
+        return { status: 200, body: JSON.stringify(toAlreadyOnListResponse(outcome.email, outcome.emailSent)) };
       },
       db,
     );
@@ -251,6 +273,7 @@ type JoinWriter = (job: JoinJob) => Promise<JoinJobResult>;
  */
 export async function submitJoin(job: JoinJob, db: AppDatabase = getDb()): Promise<JoinAnswer> {
   countJoinAttempt(job.input);
+  job = { alreadyOnList: { emailConfigured: env().SMTP_URL !== undefined, publicUrl: env().PUBLIC_URL }, ...job };
   const writer = (globalThis as Record<symbol, JoinWriter | undefined>)[JOIN_WRITER_KEY];
   const result = writer ? await writer(job) : await writeWithoutBlocking(() => runJoinJob(job, db), db);
   if ("refused" in result) throw new JoinRefused(result.refused.reason, result.refused.message, result.refused.retryAfterSeconds);
@@ -258,7 +281,7 @@ export async function submitJoin(job: JoinJob, db: AppDatabase = getDb()): Promi
 }
 
 /** joinWaitlist for the server (the join page): see submitJoin. */
-export async function joinWaitlistWithoutBlocking(input: JoinInput, db: AppDatabase = getDb()): Promise<JoinOutcome> {
+export async function joinWaitlistWithoutBlocking(input: JoinInput, db: AppDatabase = getDb()): Promise<JoinReply> {
   const answer = await submitJoin({ input }, db);
   if (answer.replayed) throw new Error("a join without an Idempotency-Key was replayed");
   return answer.outcome;
