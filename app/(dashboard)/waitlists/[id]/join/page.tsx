@@ -61,10 +61,17 @@ export default async function JoiningPage({ params, searchParams }: Props) {
             Closed: the page and the API refuse new signups
           </label>
         </fieldset>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="verification" value="true" defaultChecked={settings.verification} />
-          Email verification: send each new signup a link to confirm the address
-        </label>
+        <div className="grid gap-1">
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="verification" value="true" defaultChecked={settings.verification} aria-describedby="verification-cost" />
+            Email verification: send each new signup a link to confirm the address
+          </label>
+          <p id="verification-cost" data-testid="verification-cost" className={`text-sm ${mutedText}`}>
+            {env().SMTP_URL === undefined
+              ? "Without verification, whoever types an address into the form can learn that it is on the list (never anything else), and since email is not configured, someone already on the list can only be told to check with you, the list's owner."
+              : "Without verification, whoever types an address into the form can learn that it is on the list (never anything else); the address itself is emailed a link to its page."}
+          </p>
+        </div>
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" name="challenge" value="true" defaultChecked={settings.challenge} />
           Anti-spam challenge on the hosted page (proof of work; the page then needs JavaScript)
