@@ -41,6 +41,9 @@ export interface JoinedSignup {
 
 export type JoinOutcome = { created: true; signup: JoinedSignup } | { created: false; signup: JoinedSignup };
 
+/** What the join itself finds: a new signup, or only the id of the one the address already has (reading its place would cost time a stranger could measure). */
+export type JoinFound = { created: true; signup: JoinedSignup } | { created: false; signupId: number };
+
 /**
  * What a join may tell whoever asked (the page, /v1): a new signup is theirs; of an address the list
  * already had, nothing stored about that person (issue 29): the address as sent, and whether email
@@ -131,9 +134,9 @@ export function joinedSignup(waitlistId: string, signupId: number, db: AppDataba
 }
 
 /** The join itself, in its transaction, without counting it against the limits (countJoinAttempt does). */
-export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinOutcome {
+export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinFound {
   return db.$client
-    .transaction((): JoinOutcome => {
+    .transaction((): JoinFound => {
       const waitlist = getWaitlist(input.waitlistId, db);
       if (!waitlist) throw new JoinRefused("not_found", "This waitlist does not exist.");
       const settings = joinSettingsOf(waitlist.id, db);
@@ -143,7 +146,7 @@ export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinOutcom
       const customInputs = matchInputs(settings.fields, input.customInputs);
       const prepared = statements(db);
       const existing = prepared.existing.get(waitlist.id, email);
-      if (existing) return { created: false, signup: joined(getSignup(waitlist.id, existing.id, db)!, waitlist.id, db) };
+      if (existing) return { created: false, signupId: existing.id };
       const referrer = input.referralCode === undefined ? undefined : signupWithReferralCode(waitlist.id, input.referralCode, db);
       const at = Date.now();
       const { lastInsertRowid } = prepared.insert.run(waitlist.id, email, referrer === undefined ? 0 : 1, JSON.stringify(customInputs), at, unusedReferralCode(db), referrer ?? null);
@@ -164,13 +167,15 @@ export function countJoinAttempt(input: Pick<JoinInput, "waitlistId" | "email">)
 }
 
 /**
- * Puts a person on a waitlist: `created: true` with the new signup, or `created: false` with the
+ * Puts a person on a waitlist (tests and tools; the server's joins go through submitJoin, which tells
+ * nothing of an existing signup): `created: true` with the new signup, or `created: false` with the
  * signup the address (any case) already has, changing nothing. A referral code of another signup of
  * this waitlist sets `referral` and `referred_by`; any other code is ignored. Throws JoinRefused.
  */
 export function joinWaitlist(input: JoinInput, db: AppDatabase = getDb()): JoinOutcome {
   countJoinAttempt(input);
-  return joinNow(input, db);
+  const found = joinNow(input, db);
+  return found.created ? found : { created: false, signup: joinedSignup(input.waitlistId.toLowerCase(), found.signupId, db)! };
 }
 
 /** The answer of POST /v1/waitlist/{id}/signup for an address already on the list (./request.ts has its schema). */
@@ -210,7 +215,7 @@ export function runJoinJob(job: JoinJob, db: AppDatabase = getDb()): JoinJobResu
           return { status: 201, body: JSON.stringify(toJoinedSignupResponse(joined.signup)) };
         }
         // The person's own page goes to their address (rate-limited), in this transaction; the answer says nothing of them.
-        if (alreadyOnList) emailAlreadyOnList(job.input.waitlistId.toLowerCase(), joined.signup.id, alreadyOnList, db);
+        if (alreadyOnList) emailAlreadyOnList(job.input.waitlistId.toLowerCase(), joined.signupId, alreadyOnList, db);
         outcome = { created: false, email: job.input.email.trim(), emailSent: alreadyOnList?.emailConfigured ?? false };
         return { status: 200, body: JSON.stringify(toAlreadyOnListResponse(outcome.email, outcome.emailSent)) };
       },
