@@ -103,7 +103,7 @@ test("an address already on the list gets the answer a new one gets: same status
   const html = await follow(existing.cookie[0]!);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("This address is already on the list");
   const knownCode = getDb().$client.prepare("SELECT referral_code AS code FROM signups WHERE id = ?").get(known!.id) as { code: string | null };
-  for (const secret of ["in line", "referral link", "Secret Corp", "invited", "confirmed", `Known.${tag}`, "Send the email again", ...(knownCode.code ? [knownCode.code] : [])]) expect(html).not.toContain(secret);
+  for (const secret of ["You're number", "Your referral link", "?ref=", "Secret Corp", "invited", "confirmed", `Known.${tag}`, "Send the email again", ...(knownCode.code ? [knownCode.code] : [])]) expect(html).not.toContain(secret);
   // Without the cookie, or with a forged one: nothing to show.
   await page.context().clearCookies();
   await page.goto(`/join/${waitlist.id}/joined`);
