@@ -162,7 +162,7 @@ test("verification on: an existing address gets the very page a new one gets; it
   await context.close();
   // Typed again at once: no second email (at most one a minute, three an hour).
   await pageAfterForm("known.person@example.com");
-  await page.waitForTimeout(1_500);
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
   expect(messages.filter((message) => message.to === "Known.Person@example.com")).toHaveLength(1);
   expect(signupsOf(waitlist.id, db).map((signup) => signup.email)).toEqual(["Known.Person@Example.com", "new.person@example.com"]);
 });
