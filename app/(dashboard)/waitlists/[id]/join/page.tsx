@@ -42,7 +42,7 @@ export default async function JoiningPage({ params, searchParams }: Props) {
       <DoneNotice done={query.done} messages={DONE} />
       {settings.verification && env().SMTP_URL === undefined ? (
         <div role="note" data-testid="smtp-unset" className="mt-4 max-w-2xl rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50">
-          Email is not configured: confirmation emails are kept in the log as “not sent”. Set <code>SMTP_URL</code>, <code>MAIL_FROM</code> and <code>PUBLIC_URL</code>: see{" "}
+          Email is not configured: confirmation emails are kept in the log as “not sent”, and people who join see only “Check your inbox” (their place reaches them by email). Set <code>SMTP_URL</code>, <code>MAIL_FROM</code> and <code>PUBLIC_URL</code>: see{" "}
           <Link href="/docs/configuration" className="underline">
             Configuration
           </Link>
