@@ -269,9 +269,8 @@ export const deliveries = sqliteTable(
   {
     // AUTOINCREMENT (migration 0014): erasure and retention delete deliveries, and their ids are shown.
     id: integer("id").primaryKey({ autoIncrement: true }),
-    eventId: integer("event_id")
-      .notNull()
-      .references(() => events.id, { onDelete: "cascade" }),
+    // null only for an email that answers no event: "you are already on the list" (migration 0016).
+    eventId: integer("event_id").references(() => events.id, { onDelete: "cascade" }),
     eventType: text("event_type").notNull(),
     // A deleted waitlist's deliveries go with it (they may hold its signups' addresses).
     waitlistId: text("waitlist_id")
@@ -303,6 +302,7 @@ export const deliveries = sqliteTable(
     index("deliveries_signup_idx").on(table.signupId).where(sql`${table.signupId} is not null`),
     check("deliveries_state_known", sql`${table.state} = 'pending' or ${table.state} = 'delivering' or ${table.state} = 'succeeded' or ${table.state} = 'failed' or ${table.state} = 'not_sent'`),
     check("deliveries_target", sql`(${table.channel} = 'webhook' and ${table.endpointId} is not null) or (${table.channel} = 'email' and ${table.endpointId} is null)`),
+    check("deliveries_event_or_email", sql`${table.eventId} is not null or ${table.channel} = 'email'`),
   ],
 );
 

@@ -25,7 +25,7 @@ export function DeliveriesTable({ deliveries, back, filtered }: { deliveries: De
             <tr key={delivery.id} data-delivery-id={delivery.id} data-state={delivery.state}>
               <td className="px-3 py-2">
                 <span className="font-mono text-xs">{delivery.eventType}</span>
-                <span className={`block text-xs ${mutedText}`}>event {delivery.eventId}</span>
+                <span className={`block text-xs ${mutedText}`}>{delivery.eventId === null ? "no event" : `event ${delivery.eventId}`}</span>
               </td>
               <td className="whitespace-nowrap px-3 py-2">{when(delivery.createdAt)}</td>
               <td className="max-w-xs break-all px-3 py-2">

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { AppError, invalidParameter } from "@/lib/core/errors";
-import { JoinRefused, submitJoin, toJoinedSignupResponse, type JoinRefusal } from "@/lib/domain/joining/join";
+import { JoinRefused, submitJoin, toAlreadyOnListResponse, toJoinedSignupResponse, type JoinRefusal } from "@/lib/domain/joining/join";
 import { joinBodySchema } from "@/lib/domain/joining/request";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
 import { currentClientLimiterKey } from "@/lib/http/client-address";
@@ -11,7 +11,7 @@ import { jsonTextResponse } from "./responses";
 import type { ApiHandler } from "./with-api-key";
 
 // POST /v1/waitlist/{id}/signup – put a person on the waitlist (lib/domain/joining/join.ts): 201 with
-// the new signup, 200 with the one the address (any case) already has.
+// the new signup; 200 for an address (any case) already on the list, saying nothing stored about it.
 
 /** A join's body is small: an address, a referral code and at most 20 short answers. */
 export const MAX_JOIN_BODY_BYTES = 64 * 1024;
@@ -52,8 +52,9 @@ export const joinRoute: ApiHandler<{ id: string }> = async ({ request, params, k
     const answer = await submitJoin({ input, idempotency: idempotent === undefined ? undefined : { apiKeyId: key!.id, key: idempotent, requestHash } });
     const headers = { "Cache-Control": CACHE_CONTROL.personalData };
     if (answer.replayed) return jsonTextResponse(answer.body, { ...headers, "Idempotent-Replayed": "true" }, answer.status);
-    const { created, signup } = answer.outcome;
-    return jsonTextResponse(JSON.stringify(toJoinedSignupResponse(signup)), headers, created ? 201 : 200);
+    const { outcome } = answer;
+    if (outcome.created) return jsonTextResponse(JSON.stringify(toJoinedSignupResponse(outcome.signup)), headers, 201);
+    return jsonTextResponse(JSON.stringify(toAlreadyOnListResponse(outcome.email, outcome.emailSent)), headers, 200);
   } catch (error) {
     if (!(error instanceof JoinRefused)) throw error;
     const { code, parameter } = REFUSAL_CODES[error.reason];

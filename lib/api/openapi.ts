@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import { actionBodySchema, MAX_ACTION_EMAILS, MAX_ACTION_LIMIT, MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import { eventResponseSchema } from "@/lib/domain/deliveries/event-body";
-import { joinBodySchema, joinedSignupResponseSchema } from "@/lib/domain/joining/request";
+import { alreadyOnListResponseSchema, joinBodySchema, joinedSignupResponseSchema } from "@/lib/domain/joining/request";
 import { DEFAULT_EVENT_PAGE } from "@/lib/domain/deliveries/feed";
 import { STATUS_ACTIONS, type StatusAction } from "@/lib/domain/signups/status";
 import type { CodeSample, HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "./openapi-types";
@@ -404,7 +404,8 @@ const joinWaitlist: OperationObject = {
   operationId: "joinWaitlist",
   summary: "Join a waitlist",
   description: [
-    "Puts a person on the waitlist, as its hosted join page `/join/{id}` does: for a product's own backend. The list must be open for joining (an admin opens it: `npm run cli -- waitlists update <id> --joining open`, or the dashboard). The new signup is `waiting`, not verified, and gets a referral code; `signup.created` goes to the event log and webhooks in the same transaction. An address already on the list (in any case) is a 200 with that signup, and nothing is created or changed.",
+    "Puts a person on the waitlist, as its hosted join page `/join/{id}` does: for a product's own backend. The list must be open for joining (an admin opens it: `npm run cli -- waitlists update <id> --joining open`, or the dashboard). The new signup is `waiting`, not verified, and gets a referral code; `signup.created` goes to the event log and webhooks in the same transaction. An address already on the list (in any case) is a 200 that says only that (`already_on_list`) and whether a link to the person's own page was emailed to the address (`email_sent`): nothing stored about that person (no answers, verified state, status, place, id or referral code), and nothing is created or changed.",
+    "**What a backend may show.** Whoever types an address into your product is not necessarily its owner. A backend must not relay more than this endpoint answers, and for an address already on the list that is: the address is on the list, and (with `email_sent: true`) a link to its page was emailed to it. The place in line and referral link of a 201 belong to the person who just joined, and may be shown to them.",
     "`custom_inputs` answers the list's join form: each label names one of its fields (any case), every required field is answered, a choice is one of its options. `referral_code` (another signup's, from a referral link) sets `referral` and records who referred; an unknown code is ignored.",
     "Needs a key with the role `waitlist:join` (which can do nothing else) or `waitlist:admin`; `waitlist:view` is a 403. Joins are also limited per address and waitlist (`JOINS_PER_ADDRESS_PER_HOUR`, 10, the join page's joins included), per client address (`JOINS_PER_CLIENT_PER_HOUR`, 300: a backend relaying its users' joins is one client) and per waitlist (`JOINS_PER_WAITLIST_PER_MINUTE`, 120,000), counted in the database across workers and restarts, a refused attempt included: a 429 with `Retry-After`. Send an `Idempotency-Key` to make a retry safe.",
   ].join("\n\n"),
@@ -418,14 +419,14 @@ const joinWaitlist: OperationObject = {
       content: { "application/json": { schema: ref("JoinedSignup") } },
     },
     "200": {
-      description: "The address (in any case) was already on the list: its signup, unchanged. Also the repeated answer for an Idempotency-Key (with `Idempotent-Replayed: true`, and the first answer's status).",
+      description: "The address (in any case) was already on the list: nothing stored about it is answered, and nothing changed. An answer repeated for an Idempotency-Key (with `Idempotent-Replayed: true`) has the first answer's status and body: a 201 stays a 201.",
       headers: {
         "Request-Id": headers.requestId,
         "Cache-Control": cacheControlHeader(CACHE_CONTROL.personalData),
         ...limitHeaders,
         "Idempotent-Replayed": { description: "`true` on an answer repeated for an Idempotency-Key.", schema: { type: "string", const: "true" } },
       },
-      content: { "application/json": { schema: ref("JoinedSignup") } },
+      content: { "application/json": { schema: ref("AlreadyOnList") } },
     },
     "204": optionsResponse(headers.requestId, false, READ_WRITE_ALLOWED_METHODS),
     "308": redirectResponse(headers.requestId),
@@ -526,6 +527,7 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
       SignupWithFields: responseSchema(signupWithFieldsSchema),
       Event: responseSchema(eventResponseSchema),
       JoinedSignup: responseSchema(joinedSignupResponseSchema),
+      AlreadyOnList: responseSchema(alreadyOnListResponseSchema),
       StatusActionResult: {
         type: "object",
         description: "The answer of a status action (invite, reject, withdraw, restore, complete).",

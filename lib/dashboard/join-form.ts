@@ -2,15 +2,17 @@ import "server-only";
 import { JoinRefused, joinWaitlistWithoutBlocking } from "@/lib/domain/joining/join";
 import { joinSettingsOf } from "@/lib/domain/joining/settings";
 import { solvesChallenge } from "@/lib/domain/verification/challenge";
-import { JOINED_LINK_LIFETIME_MS, signLinkToken } from "@/lib/domain/verification/link-token";
 import { isWaitlistId } from "@/lib/domain/waitlists/id";
 import { getWaitlist } from "@/lib/domain/waitlists/queries";
 import { currentClientLimiterKey } from "@/lib/http/client-address";
 import { crossSiteRefusal, crossSiteRefusalMessage } from "@/lib/http/same-origin";
 import { plainTextResponse, seeOther } from "./admin-post";
+import { joinedSetCookie } from "./joined-cookie";
 
 // The hosted join form's POST (/join/{id}/submit): a plain HTML form, so it works without JavaScript;
-// every answer is a 303 to a page, the form again with `?error=` or the signup's "you're number N" page.
+// every answer is a 303 to a page, the form again with `?error=` or /join/{id}/joined. That one answer
+// is the same for a new address and one already on the list (issue 29): same Location, same cookie
+// name, path and length; the cookie's sealed value tells only the server which (./joined-cookie.ts).
 
 /** The honeypot: a field people never see (the form hides it), which only a bot fills in. */
 export const HONEYPOT_FIELD = "website_url";
@@ -31,12 +33,6 @@ export type JoinError = keyof typeof JOIN_ERRORS;
 
 export function isJoinError(value: unknown): value is JoinError {
   return typeof value === "string" && Object.hasOwn(JOIN_ERRORS, value);
-}
-
-/** The page that shows a signup its place, by a signed token (nobody can guess another signup's). */
-export function joinedPath(waitlistId: string, signupId: number, now = Date.now()): string {
-  const token = signLinkToken({ purpose: "joined", waitlistId, signupId, expiresAt: new Date(now + JOINED_LINK_LIFETIME_MS) });
-  return `/join/${waitlistId}/joined?t=${encodeURIComponent(token)}`;
 }
 
 const text = (form: FormData, name: string) => {
@@ -65,8 +61,10 @@ export async function joinFromForm(request: Request, pathId: string): Promise<Re
   if (settings.challenge && !(await solvesChallenge(text(form, "altcha"), waitlist.id))) return back("challenge");
   const customInputs = settings.fields.map((field, index) => ({ label: field.label, value: text(form, fieldName(index)) })).filter((input) => input.value !== "");
   try {
-    const { signup } = await joinWaitlistWithoutBlocking({ waitlistId: waitlist.id, email: text(form, "email"), customInputs, referralCode: ref || undefined, clientAddress: currentClientLimiterKey(request.headers) });
-    return seeOther(joinedPath(waitlist.id, signup.id));
+    const reply = await joinWaitlistWithoutBlocking({ waitlistId: waitlist.id, email: text(form, "email"), customInputs, referralCode: ref || undefined, clientAddress: currentClientLimiterKey(request.headers) });
+    const answer = seeOther(`/join/${waitlist.id}/joined`);
+    answer.headers.set("set-cookie", joinedSetCookie(waitlist.id, reply.created ? { signupId: reply.signup.id } : { existing: true }, settings.embedOrigins.length > 0));
+    return answer;
   } catch (error) {
     if (error instanceof JoinRefused) return back(error.reason === "not_found" ? "closed" : error.reason);
     throw error;

@@ -4,6 +4,7 @@ import { joinedSignup, type JoinedSignup } from "@/lib/domain/joining/join";
 import { joinSettingsOf, type JoinSettings } from "@/lib/domain/joining/settings";
 import { getSignup } from "@/lib/domain/signups/queries";
 import { confirmSignup, type ConfirmOutcome } from "@/lib/domain/verification/confirm";
+import { joinedPageToken } from "@/lib/domain/verification/email";
 import { readLinkToken } from "@/lib/domain/verification/link-token";
 import { resendConfirmation } from "@/lib/domain/verification/resend";
 import { isWaitlistId } from "@/lib/domain/waitlists/id";
@@ -11,19 +12,44 @@ import { getWaitlist } from "@/lib/domain/waitlists/queries";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { crossSiteRefusal, crossSiteRefusalMessage } from "@/lib/http/same-origin";
 import { plainTextResponse, seeOther } from "./admin-post";
+import { joinedCookieOf } from "./joined-cookie";
 
-// The join page after the form: the signup's place (by the signed token of /join/{id}/joined), the
-// confirmation link of the email, and "send the email again".
+// The join page after the form (/join/{id}/joined, by the form's cookie or an emailed link's signed
+// token), the confirmation link of the email, and "send the email again" (from an emailed link only).
 
 const waitlistOfPath = (pathId: string) => (isWaitlistId(pathId) ? getWaitlist(pathId.toLowerCase()) : undefined);
 
-/** The waitlist, its join settings and the signup a "joined" token names, or undefined (forged, expired, another list's, erased). */
-export function joinedSignupOf(pathId: string, token: string): { waitlist: NonNullable<ReturnType<typeof getWaitlist>>; settings: JoinSettings; signup: JoinedSignup } | undefined {
+type JoinedWaitlist = { waitlist: NonNullable<ReturnType<typeof getWaitlist>>; settings: JoinSettings };
+
+/**
+ * What /join/{id}/joined shows (issue 29: a person's place, link and status reach only that person):
+ * - `own`: the signup's page, to whoever holds an emailed link (`token`: "send the email again" too),
+ *   or to the browser that has just created it on a list that does not verify addresses;
+ * - `check_inbox`: after the form on a list that verifies addresses, for a new address and one
+ *   already on the list alike (each was emailed: the confirmation, or a link to its page);
+ * - `already_on_list`: after the form, an address the list already had (verification off): `emailed`
+ *   says whether the server sends email (a link to its page went to the address), else "check with the list's owner";
+ * - `nothing`: no (valid) cookie and no link, or the signup is gone.
+ */
+export type JoinedView = JoinedWaitlist &
+  ({ kind: "own"; signup: JoinedSignup; token?: string } | { kind: "check_inbox" } | { kind: "already_on_list"; emailed: boolean } | { kind: "nothing" });
+
+/** The view of /join/{id}/joined from its `t` and the form's cookie; undefined for an unknown waitlist or a link that does not work (forged, expired, another list's, erased). */
+export function joinedViewOf(pathId: string, token: string | undefined, cookie: string | undefined): JoinedView | undefined {
   const waitlist = waitlistOfPath(pathId);
-  const reading = waitlist && readLinkToken(token, "joined");
-  if (!waitlist || !reading?.ok || reading.claims.waitlistId !== waitlist.id) return undefined;
-  const signup = joinedSignup(waitlist.id, reading.claims.signupId);
-  return signup && { waitlist, settings: joinSettingsOf(waitlist.id), signup };
+  if (!waitlist) return undefined;
+  const base = { waitlist, settings: joinSettingsOf(waitlist.id) };
+  if (token !== undefined) {
+    const reading = readLinkToken(token, "joined");
+    const signup = reading.ok && reading.claims.waitlistId === waitlist.id ? joinedSignup(waitlist.id, reading.claims.signupId) : undefined;
+    return signup && { ...base, kind: "own", signup, token };
+  }
+  const seal = joinedCookieOf(waitlist.id, cookie);
+  if (!seal) return { ...base, kind: "nothing" };
+  if (base.settings.verification) return { ...base, kind: "check_inbox" };
+  if ("existing" in seal) return { ...base, kind: "already_on_list", emailed: env().SMTP_URL !== undefined };
+  const signup = joinedSignup(waitlist.id, seal.signupId);
+  return signup ? { ...base, kind: "own", signup } : { ...base, kind: "nothing" };
 }
 
 /** The confirmation link's page: the waitlist and the token for its button, or why the link cannot confirm; undefined for an unknown waitlist. */
@@ -47,7 +73,10 @@ export async function confirmFromForm(request: Request, pathId: string): Promise
   if (refusal) return plainTextResponse(403, crossSiteRefusalMessage(refusal));
   const token = (await request.formData().catch(() => undefined))?.get("token");
   const outcome = typeof token === "string" ? await writeWithoutBlocking(() => confirmSignup(waitlist.id, token)) : "invalid";
-  return seeOther(`/join/${waitlist.id}/confirmed?outcome=${outcome}`);
+  // Whoever holds a confirmation link is the address's owner: the outcome page links to their own page.
+  const reading = typeof token === "string" && (outcome === "confirmed" || outcome === "already") ? readLinkToken(token, "confirm") : undefined;
+  const page = reading?.ok ? `&t=${encodeURIComponent(joinedPageToken(waitlist.id, reading.claims.signupId))}` : "";
+  return seeOther(`/join/${waitlist.id}/confirmed?outcome=${outcome}${page}`);
 }
 
 /** "Send the email again" from the joined page: rate-limited (lib/domain/verification/resend.ts), then back to it saying how it went. */

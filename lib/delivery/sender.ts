@@ -73,7 +73,7 @@ export function startSender(
       const mail = { to: delivery.recipient ?? "", subject: delivery.subject ?? "", text: delivery.body ?? "" };
       return mailer ? mailer.send(mail) : Promise.resolve({ kind: "not_sent", error: EMAIL_NOT_CONFIGURED });
     }
-    return postWebhook({ url: target.url, secret: target.secret, messageId: eventMessageId(delivery.eventId), body: delivery.body ?? "", timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate });
+    return postWebhook({ url: target.url, secret: target.secret, messageId: eventMessageId(delivery.eventId!), body: delivery.body ?? "", timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate });
   }
 
   function launch(delivery: ClaimedDelivery, target: Target): void {

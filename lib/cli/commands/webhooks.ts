@@ -193,7 +193,7 @@ export function registerWebhookCommands(program: Command): void {
               ["ID", "EVENT", "TYPE", "TO", "STATE", "ATTEMPTS", "LAST ANSWER", "NEXT ATTEMPT"],
               rows.map((row) => [
                 String(row.id),
-                String(row.event_id),
+                row.event_id === null ? "-" : String(row.event_id),
                 row.type,
                 row.target,
                 row.state,

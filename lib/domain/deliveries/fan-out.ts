@@ -33,7 +33,8 @@ export interface FanOutOptions {
 }
 
 export interface EmailOfEvent {
-  eventId: number;
+  /** null for an email that answers no event ("already on the list"). */
+  eventId: number | null;
   eventType: string;
   waitlistId: string;
   signupId: number | null;

@@ -28,7 +28,9 @@ export type DeliveryQuery = z.input<typeof deliveryQuerySchema>;
 /** A delivery as the log shows it: its target (the endpoint's URL or the email's recipient), never a body. */
 export interface DeliveryView {
   id: number;
-  eventId: number;
+  /** null for an email that answers no event ("already on the list"). */
+  eventId: number | null;
+  /** The event's type, or `already_on_list` for that email. */
   eventType: string;
   waitlistId: string;
   channel: "webhook" | "email";
@@ -110,7 +112,7 @@ export function resendDelivery(actor: AuditActor, id: number, db: AppDatabase = 
       }
       const now = new Date();
       db.update(deliveries).set({ state: "pending", attempts: 0, nextAttemptAt: now, lastError: null }).where(eq(deliveries.id, id)).run();
-      recordAudit({ actor, action: "delivery.resend", target: String(id), summary: `resent the ${delivery.eventType} ${delivery.channel} of event ${delivery.eventId} to ${delivery.channel === "email" ? "its recipient" : delivery.target}` }, db);
+      recordAudit({ actor, action: "delivery.resend", target: String(id), summary: `resent the ${delivery.eventType} ${delivery.channel} ${delivery.eventId === null ? "" : ` of event ${delivery.eventId}`} to ${delivery.channel === "email" ? "its recipient" : delivery.target}` }, db);
       return { ...delivery, state: "pending" as const, attempts: 0, nextAttemptAt: now, lastError: null };
     })
     .immediate();
@@ -124,13 +126,16 @@ export function forgetDeliveriesOf(signupIds: readonly number[], db: AppDatabase
 
 /**
  * The retention period: events older than `retentionMs` that have been fanned out and have no
- * delivery waiting go, with their deliveries (bodies and rendered emails). Returns how many events went.
+ * delivery waiting go, with their deliveries (bodies and rendered emails), and so do the emails of no
+ * event ("already on the list") older than that which no longer wait. Returns how many events went.
  */
 export function pruneDelivered(retentionMs: number, now = Date.now(), db: AppDatabase = getDb()): number {
-  return db.$client
+  const sqlite = db.$client;
+  sqlite.prepare("DELETE FROM deliveries WHERE event_id IS NULL AND created_at < ? AND next_attempt_at IS NULL").run(now - retentionMs);
+  return sqlite
     .prepare(
       `DELETE FROM events WHERE created_at < ? AND id <= (SELECT last_event_id FROM delivery_sender WHERE name = 'sender')
-       AND id NOT IN (SELECT event_id FROM deliveries WHERE next_attempt_at IS NOT NULL)`,
+       AND id NOT IN (SELECT event_id FROM deliveries WHERE next_attempt_at IS NOT NULL AND event_id IS NOT NULL)`,
     )
     .run(now - retentionMs).changes;
 }

@@ -20,7 +20,8 @@ import { retryDelay } from "./schedule";
 
 export interface ClaimedDelivery {
   id: number;
-  eventId: number;
+  /** null only for an email (one that answers no event). */
+  eventId: number | null;
   channel: "webhook" | "email";
   endpointId: string | null;
   recipient: string | null;

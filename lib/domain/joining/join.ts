@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
+import { env } from "@/lib/core/env";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { appendEvent } from "../events";
 import { answerOnce } from "../idempotency";
@@ -8,6 +9,7 @@ import { signupPublicId } from "../signups/id";
 import { getSignup } from "../signups/queries";
 import type { SignupRow } from "../signups/row";
 import type { SignupStatus } from "../signups/status";
+import { emailAlreadyOnList } from "../verification/already-on-list";
 import { getWaitlist } from "../waitlists/queries";
 import { writeWithoutBlocking } from "../write-without-blocking";
 import { joinLimitHit } from "./limits";
@@ -39,6 +41,16 @@ export interface JoinedSignup {
 }
 
 export type JoinOutcome = { created: true; signup: JoinedSignup } | { created: false; signup: JoinedSignup };
+
+/** What the join itself finds: a new signup, or only the id of the one the address already has (reading its place would cost time a stranger could measure). */
+export type JoinFound = { created: true; signup: JoinedSignup } | { created: false; signupId: number };
+
+/**
+ * What a join may tell whoever asked (the page, /v1): a new signup is theirs; of an address the list
+ * already had, nothing stored about that person (issue 29): the address as sent, and whether email
+ * went to it (a setting of the server, the same for every such address).
+ */
+export type JoinReply = { created: true; signup: JoinedSignup } | { created: false; email: string; emailSent: boolean };
 
 export type JoinRefusal = "not_found" | "closed" | "invalid_email" | "invalid_inputs" | "rate_limited";
 
@@ -124,10 +136,10 @@ export function joinedSignup(waitlistId: string, signupId: number, db: AppDataba
   return row && joined(row, waitlistId, db);
 }
 
-/** The join itself, in its transaction, without counting it against the limits (runCountedJoinJob does). */
-export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinOutcome {
+/** The join itself, in its transaction, without counting it against the limits (countJoinAttempt does). */
+export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinFound {
   return db.$client
-    .transaction((): JoinOutcome => {
+    .transaction((): JoinFound => {
       const waitlist = getWaitlist(input.waitlistId, db);
       if (!waitlist) throw new JoinRefused("not_found", "This waitlist does not exist.");
       const settings = joinSettingsOf(waitlist.id, db);
@@ -137,7 +149,7 @@ export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinOutcom
       const customInputs = matchInputs(settings.fields, input.customInputs);
       const prepared = statements(db);
       const existing = prepared.existing.get(waitlist.id, email);
-      if (existing) return { created: false, signup: joined(getSignup(waitlist.id, existing.id, db)!, waitlist.id, db) };
+      if (existing) return { created: false, signupId: existing.id };
       const referrer = input.referralCode === undefined ? undefined : signupWithReferralCode(waitlist.id, input.referralCode, db);
       const at = Date.now();
       const { lastInsertRowid } = prepared.insert.run(waitlist.id, email, referrer === undefined ? 0 : 1, JSON.stringify(customInputs), at, unusedReferralCode(db), referrer ?? null);
@@ -165,15 +177,32 @@ function countJoinAttempt(input: JoinInput, db: AppDatabase): JoinRefused | unde
 }
 
 /**
- * Puts a person on a waitlist: `created: true` with the new signup, or `created: false` with the
+ * Puts a person on a waitlist (tests and tools; the server's joins go through submitJoin, which tells
+ * nothing of an existing signup): `created: true` with the new signup, or `created: false` with the
  * signup the address (any case) already has, changing nothing. A referral code of another signup of
  * this waitlist sets `referral` and `referred_by`; any other code is ignored. Throws JoinRefused.
  */
 export function joinWaitlist(input: JoinInput, db: AppDatabase = getDb()): JoinOutcome {
-  const result = db.$client.transaction(() => runCountedJoinJob({ input }, db)).immediate();
-  if ("refused" in result) throw new JoinRefused(result.refused.reason, result.refused.message, result.refused.retryAfterSeconds);
-  if (result.replayed) throw new Error("a join without an Idempotency-Key was replayed");
-  return result.outcome;
+  // The attempt stays counted when the join is refused (joinNow's own savepoint is undone, not this transaction).
+  const found = db.$client
+    .transaction((): JoinFound | JoinRefused => {
+      const limited = countJoinAttempt(input, db);
+      if (limited) return limited;
+      try {
+        return joinNow(input, db);
+      } catch (error) {
+        if (error instanceof JoinRefused) return error;
+        throw error;
+      }
+    })
+    .immediate();
+  if (found instanceof JoinRefused) throw found;
+  return found.created ? found : { created: false, signup: joinedSignup(input.waitlistId.toLowerCase(), found.signupId, db)! };
+}
+
+/** The answer of POST /v1/waitlist/{id}/signup for an address already on the list (./request.ts has its schema). */
+export function toAlreadyOnListResponse(email: string, emailSent: boolean) {
+  return { email, already_on_list: true as const, email_sent: emailSent };
 }
 
 /** A signup as POST /v1/waitlist/{id}/signup answers it (./request.ts has its schema): the four fields, then the rest. */
@@ -182,27 +211,35 @@ export function toJoinedSignupResponse(signup: JoinedSignup) {
   return { email, verified, referral, custom_inputs, id: signupPublicId(id), status, position, referral_code };
 }
 
-/** A join for the server's join thread: the input and, from /v1, its Idempotency-Key. */
+/** A join for the server's join thread: the input, from /v1 its Idempotency-Key, and how to email an address already on the list (none: no email). */
 export interface JoinJob {
   input: JoinInput;
   idempotency?: { apiKeyId: string; key: string; requestHash: string };
+  alreadyOnList?: { emailConfigured: boolean; publicUrl: string };
 }
 
-export type JoinAnswer = { replayed: true; status: number; body: string } | { replayed: false; outcome: JoinOutcome };
+export type JoinAnswer = { replayed: true; status: number; body: string } | { replayed: false; outcome: JoinReply };
 type JoinJobResult = JoinAnswer | { refused: { reason: JoinRefusal; message: string; retryAfterSeconds?: number } };
 
 /** The job, synchronously (on whichever thread runs it); a refusal comes back as data, to cross threads whole. */
 export function runJoinJob(job: JoinJob, db: AppDatabase = getDb()): JoinJobResult {
   try {
-    let outcome: JoinOutcome | undefined;
-    const { idempotency } = job;
+    let outcome: JoinReply | undefined;
+    const { idempotency, alreadyOnList } = job;
     const answer = answerOnce(
       idempotency?.apiKeyId ?? "",
       idempotency?.key,
       idempotency?.requestHash ?? "",
       () => {
-        outcome = joinNow(job.input, db);
-        return { status: outcome.created ? 201 : 200, body: JSON.stringify(toJoinedSignupResponse(outcome.signup)) };
+        const joined = joinNow(job.input, db);
+        if (joined.created) {
+          outcome = joined;
+          return { status: 201, body: JSON.stringify(toJoinedSignupResponse(joined.signup)) };
+        }
+        // The person's own page goes to their address (rate-limited), in this transaction; the answer says nothing of them.
+        if (alreadyOnList) emailAlreadyOnList(job.input.waitlistId.toLowerCase(), joined.signupId, alreadyOnList, db);
+        outcome = { created: false, email: job.input.email.trim(), emailSent: alreadyOnList?.emailConfigured ?? false };
+        return { status: 200, body: JSON.stringify(toAlreadyOnListResponse(outcome.email, outcome.emailSent)) };
       },
       db,
     );
@@ -268,6 +305,7 @@ type JoinWriter = (job: JoinJob) => Promise<JoinJobResult>;
  * loop while another connection holds the lock. Throws JoinRefused.
  */
 export async function submitJoin(job: JoinJob, db: AppDatabase = getDb()): Promise<JoinAnswer> {
+  job = { alreadyOnList: { emailConfigured: env().SMTP_URL !== undefined, publicUrl: env().PUBLIC_URL }, ...job };
   const writer = (globalThis as Record<symbol, JoinWriter | undefined>)[JOIN_WRITER_KEY];
   const result = writer ? await writer(job) : await writeWithoutBlocking(() => db.$client.transaction(() => runCountedJoinJob(job, db)).immediate(), db);
   if ("refused" in result) throw new JoinRefused(result.refused.reason, result.refused.message, result.refused.retryAfterSeconds);
@@ -275,7 +313,7 @@ export async function submitJoin(job: JoinJob, db: AppDatabase = getDb()): Promi
 }
 
 /** joinWaitlist for the server (the join page): see submitJoin. */
-export async function joinWaitlistWithoutBlocking(input: JoinInput, db: AppDatabase = getDb()): Promise<JoinOutcome> {
+export async function joinWaitlistWithoutBlocking(input: JoinInput, db: AppDatabase = getDb()): Promise<JoinReply> {
   const answer = await submitJoin({ input }, db);
   if (answer.replayed) throw new Error("a join without an Idempotency-Key was replayed");
   return answer.outcome;

@@ -5,7 +5,7 @@ import { MAX_JOIN_INPUT_VALUE } from "./join";
 import { MAX_JOIN_FIELDS } from "./settings";
 
 // POST /v1/waitlist/{id}/signup: its body and its answer, as zod schemas the handler parses and the
-// OpenAPI document shows (the answer is built by toJoinedSignupResponse, ./join.ts).
+// OpenAPI document shows (the answers are built by toJoinedSignupResponse and toAlreadyOnListResponse, ./join.ts).
 
 export const joinBodySchema = z
   .strictObject({
@@ -32,4 +32,21 @@ export const joinedSignupResponseSchema = z
     position: z.number().int().min(1).nullable().meta({ description: "Its place in line: 1 + the waiting signups created before it. `null` once it is no longer waiting." }),
     referral_code: z.string().meta({ description: "The code of its referral link: `/join/{id}?ref=<code>`, or `referral_code` in this request." }),
   })
-  .meta({ description: "The signup a join made (201) or found (200): the specification's four fields, its id, status, place in line and referral code." });
+  .meta({ description: "The signup a join made (201): the specification's four fields, its id, status, place in line and referral code. Only a new signup is answered so: it is the joiner's own." });
+
+/** What a join key may learn of an address already on the list: that it is, and nothing stored about that person (issue 29). */
+export const alreadyOnListResponseSchema = z
+  .strictObject({
+    email: z.string().meta({ description: "The address as sent (trimmed), not as stored." }),
+    already_on_list: z.literal(true).meta({ description: "Always `true`: the address (in any case) is on the list; nothing was created or changed." }),
+    email_sent: z
+      .boolean()
+      .meta({
+        description:
+          "`true` when this server sends email (`SMTP_URL` is set): the address was sent a link to its own page (its place and referral link), at most 3 an hour and one a minute per signup, so within the hour it may have been the earlier one. The same for every address already on the list: it says nothing about the person. `false`: no email; only the list's owner can tell the person their place.",
+      }),
+  })
+  .meta({
+    description:
+      "The answer for an address already on the list (200): no stored answers, no verified state, no status, place, id or referral code. A backend must not relay more than this: that the address is on the list and, with `email_sent`, that a link went to it.",
+  });

@@ -3,23 +3,37 @@ import { getDb, type AppDatabase } from "@/db/client";
 import type { Waitlist } from "@/db/schema";
 import type { RenderedEmail } from "../emails/invitation";
 import type { SignupRow } from "../signups/row";
-import { CONFIRM_LINK_LIFETIME_MS, signLinkToken } from "./link-token";
+import { CONFIRM_LINK_LIFETIME_MS, JOINED_LINK_LIFETIME_MS, signLinkToken } from "./link-token";
 
 // The confirmation email of a signup that joined a waitlist with verification on: queued when its
 // `signup.created` event is fanned out (lib/domain/deliveries/fan-out.ts) and again on a resend
-// (./resend.ts), each time with a fresh link good for 7 days.
+// (./resend.ts), each time with a fresh link good for 7 days, and a link to the person's own page.
 
 /** The page a confirmation link opens; `token` is a signed "confirm" token (./link-token.ts). */
 export function confirmPath(waitlistId: string, token: string): string {
   return `/join/${waitlistId}/confirm?token=${encodeURIComponent(token)}`;
 }
 
+/**
+ * The person's own page (their place in line, referral link, "send the email again"), by a signed
+ * "joined" token good for 30 days. Only emails carry it: it reaches nobody but the address's owner.
+ */
+export function joinedPagePath(waitlistId: string, signupId: number, now = Date.now(), db: AppDatabase = getDb()): string {
+  return `/join/${waitlistId}/joined?t=${encodeURIComponent(joinedPageToken(waitlistId, signupId, now, db))}`;
+}
+
+/** The signed "joined" token of that page. */
+export function joinedPageToken(waitlistId: string, signupId: number, now = Date.now(), db: AppDatabase = getDb()): string {
+  return signLinkToken({ purpose: "joined", waitlistId, signupId, expiresAt: new Date(now + JOINED_LINK_LIFETIME_MS) }, db);
+}
+
 export function confirmationEmail(waitlist: Pick<Waitlist, "id" | "name">, signup: Pick<SignupRow, "id" | "email">, publicUrl: string, now = Date.now(), db: AppDatabase = getDb()): RenderedEmail {
   const token = signLinkToken({ purpose: "confirm", waitlistId: waitlist.id, signupId: signup.id, expiresAt: new Date(now + CONFIRM_LINK_LIFETIME_MS) }, db);
   const link = `${publicUrl}${confirmPath(waitlist.id, token)}`;
+  const page = `${publicUrl}${joinedPagePath(waitlist.id, signup.id, now, db)}`;
   return {
     to: signup.email,
     subject: `Confirm your place on the ${waitlist.name} waitlist`.replace(/[\r\n]+/g, " "),
-    text: `Hello,\n\nPlease confirm your address to keep your place on the ${waitlist.name} waitlist:\n\n${link}\n\nThe link works for 7 days. If you did not join, ignore this email: nothing else will be sent.\n`,
+    text: `Hello,\n\nPlease confirm your address to keep your place on the ${waitlist.name} waitlist:\n\n${link}\n\nThe link works for 7 days. If you did not join, ignore this email: nothing else will be sent.\n\nYour place in line and your referral link are on your page (the link works for 30 days):\n\n${page}\n`,
   };
 }

@@ -1,13 +1,22 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { getDb } from "@/db/client";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
+import { joinedSignup } from "@/lib/domain/joining/join";
 import { createApiKey } from "@/lib/domain/keys/queries";
+import { applyStatusAction } from "@/lib/domain/signups/transitions";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { Contract, expectProblem } from "../support/api-contract";
 import { bearer, insertSignups } from "../support/api-fixtures";
 
 // POST /v1/waitlist/{id}/signup against the real server: every answer checked against the served
-// OpenAPI document, each role, each refusal, duplicates in any case, referrals, idempotency.
+// OpenAPI document, each role, each refusal, duplicates in any case (answered without anything stored
+// about that person), referrals, idempotency.
+
+interface AlreadyOnList {
+  email: string;
+  already_on_list: true;
+  email_sent: boolean;
+}
 
 interface Joined {
   email: string;
@@ -53,7 +62,7 @@ function join(request: APIRequestContext, waitlistId: string, body: unknown, hea
   return request.post(`/v1/waitlist/${waitlistId}/signup`, typeof body === "string" ? { data: body, headers: { ...headers, "Content-Type": "application/json" } } : { data: body, headers });
 }
 
-test("a join key joins: 201 with the signup, its place and referral code; the same address in any case is a 200 with the same signup", async ({ request }) => {
+test("a join key joins: 201 with the signup, its place and referral code; the same address in any case is a 200 that only says it is on the list", async ({ request }) => {
   const waitlist = openWaitlist("basic");
   const first = await join(request, waitlist.id, { email: "Ada@Example.com", custom_inputs: [{ label: "Company", value: "Acme" }, { label: "plan", value: "Pro" }] });
   expect(first.status()).toBe(201);
@@ -72,7 +81,8 @@ test("a join key joins: 201 with the signup, its place and referral code; the sa
 
   const again = await join(request, waitlist.id, { email: "  ada@EXAMPLE.com", custom_inputs: [{ label: "Company", value: "Other" }] });
   expect(again.status()).toBe(200);
-  expect(await contract.json<Joined>(again, TEMPLATE, "POST")).toEqual(signup);
+  // This server sends no email (SMTP_URL unset): email_sent is false.
+  expect(await contract.json<AlreadyOnList>(again, TEMPLATE, "POST")).toEqual({ email: "ada@EXAMPLE.com", already_on_list: true, email_sent: false });
 
   const second = await contract.json<Joined>(await join(request, waitlist.id, { email: "bob@example.com", custom_inputs: [{ label: "Company", value: "B" }] }, admin), TEMPLATE, "POST");
   expect(second.position).toBe(2);
@@ -92,14 +102,33 @@ test("a join key joins: 201 with the signup, its place and referral code; the sa
   ]);
 });
 
-test("an imported address joining again is a 200 with its signup and a referral code made for it; nothing is added", async ({ request }) => {
+test("an address already on the list: the answer (and its Idempotency-Key replay) carries nothing stored about the person; nothing is added", async ({ request }) => {
   const waitlist = openWaitlist("imported");
-  insertSignups(waitlist.id, [{ email: "old@example.com", verified: true, referral: false, customInputs: [{ label: "Company", value: "Old" }], createdAt: Date.UTC(2026, 0, 1) }]);
-  const response = await join(request, waitlist.id, { email: "OLD@example.com", custom_inputs: [{ label: "Company", value: "X" }] });
-  expect(response.status()).toBe(200);
-  expect(await contract.json<Joined>(response, TEMPLATE, "POST")).toMatchObject({ email: "old@example.com", verified: true, position: 1, custom_inputs: [{ label: "Company", value: "Old" }] });
+  insertSignups(waitlist.id, [
+    { email: "Old.Person@Example.com", verified: true, referral: true, customInputs: [{ label: "Company", value: "Secret Corp" }, { label: "Plan", value: "Pro" }], createdAt: Date.UTC(2026, 0, 1) },
+  ]);
+  applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: ["old.person@example.com"] } });
+  // Its own page gave it a referral code (an imported signup gets one when it is first read).
+  const stored = row("SELECT id FROM signups WHERE waitlist_id = ?", waitlist.id);
+  const code = joinedSignup(waitlist.id, Number(stored.id))!.referral_code;
+  const body = { email: " OLD.person@example.com ", custom_inputs: [{ label: "Company", value: "X" }] };
+  const headers = { ...joinKey, "Idempotency-Key": `known-${Date.now()}` };
+  const response = await join(request, waitlist.id, body, headers);
+  const replay = await join(request, waitlist.id, body, headers);
+  const adminAnswer = await join(request, waitlist.id, body, admin);
+  for (const answer of [response, replay, adminAnswer]) {
+    expect(answer.status()).toBe(200);
+    const text = await answer.text();
+    expect(await contract.json<AlreadyOnList>(answer, TEMPLATE, "POST")).toEqual({ email: "OLD.person@example.com", already_on_list: true, email_sent: false });
+    // Nothing stored: not the stored spelling, the answers, verified, status, place, id or referral code.
+    for (const secret of ["Old.Person@Example.com", "Secret Corp", "Pro", "verified", "invited", "status", "position", "referral", `"${String(stored.id)}"`, code]) expect(text).not.toContain(secret);
+  }
+  expect(replay.headers()["idempotent-replayed"]).toBe("true");
+  expect(await replay.text()).toBe(await response.text());
+  // The stored idempotent answer is that non-personal answer too.
+  expect(row("SELECT body FROM idempotent_requests WHERE key = ?", headers["Idempotency-Key"])).toEqual({ body: await response.text() });
   expect(signupCount(waitlist.id)).toBe(1);
-  expect(eventTypes(waitlist.id)).toEqual([]);
+  expect(eventTypes(waitlist.id)).toEqual(["signup.invited"]);
 });
 
 test("referral_code of another signup sets referral and referred_by; an unknown code is ignored", async ({ request }) => {

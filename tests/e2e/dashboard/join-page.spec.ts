@@ -1,14 +1,17 @@
 import { expect, test } from "@playwright/test";
+import { getDb } from "@/db/client";
 import { referrerOf } from "@/lib/domain/joining/referrals";
+import { applyStatusAction } from "@/lib/domain/signups/transitions";
+import { insertSignups } from "@/tests/support/insert-signups";
 import { expectNoAxeViolations, SWEEP_TAGS } from "../support/axe";
 import { joinThroughForm, openWaitlist, signupsOf } from "../support/join-fixtures";
 import { baseURL, unique } from "../support/support";
 
 // The hosted join page /join/{id}: a plain form that works without JavaScript, the place in line
-// and the referral link after joining, the same page (and nothing new) for an address already on
-// the list, a referral link, a closed list, and a phone's width.
+// and the referral link after joining, the same answer as a new address (and nothing about the
+// person) for an address already on the list, a referral link, a closed list, and a phone's width.
 
-test("without JavaScript: join, see the place in line and the referral link; the same address in another case changes nothing", async ({ browser }) => {
+test("without JavaScript: join, see the place in line and the referral link; the same address in another case changes nothing and shows nothing of it", async ({ browser }) => {
   const waitlist = openWaitlist({ successMessage: "Thanks! We'll write soon.", fields: [{ label: "Company", type: "text", required: true }, { label: "Plan", type: "choice", options: ["Free", "Pro"], required: false }] });
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const page = await context.newPage();
@@ -25,16 +28,20 @@ test("without JavaScript: join, see the place in line and the referral link; the
   const referralLink = await page.getByLabel("Your referral link").inputValue();
   expect(referralLink).toMatch(new RegExp(`^${baseURL}/join/${waitlist.id}\\?ref=[A-Za-z0-9]{10}$`));
 
-  // A second person is number 2; the first, joining again in another case, sees number 1 and the same link, and nothing is created.
+  // A second person is number 2; the first address, typed again in another case, learns only that it
+  // is on the list (this server sends no email: "check with the list's owner"), and nothing is created.
   await page.goto(`/join/${waitlist.id}`);
   await page.getByLabel("Company").fill("Initech");
   await joinThroughForm(page, `second.${tag}@example.com`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("You're number 2 in line");
   await page.goto(`/join/${waitlist.id}`);
   await page.getByLabel("Company").fill("Something else");
-  await joinThroughForm(page, `FIRST.${tag}@EXAMPLE.COM`);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("You're number 1 in line");
-  await expect(page.getByLabel("Your referral link")).toHaveValue(referralLink);
+  await page.getByLabel("Email address").fill(`FIRST.${tag}@EXAMPLE.COM`);
+  await page.getByRole("button", { name: "Join the waitlist" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("This address is already on the list");
+  await expect(page.getByTestId("joined-notice")).toHaveText("Nothing has changed. To learn your place in line, check with the list's owner.");
+  await expect(page.getByLabel("Your referral link")).toHaveCount(0);
+  expect(await page.content()).not.toContain(referralLink.split("ref=")[1]!);
   expect(signupsOf(waitlist.id).map((signup) => signup.email)).toEqual([`First.${tag}@Example.com`, `second.${tag}@example.com`]);
   expect(signupsOf(waitlist.id)[0]!.customInputs).toEqual([{ label: "Company", value: "Acme" }, { label: "Plan", value: "Pro" }]);
 
@@ -46,6 +53,61 @@ test("without JavaScript: join, see the place in line and the referral link; the
   await expect(page.getByTestId("join-error")).toHaveText("Please enter a valid email address.");
   expect(signupsOf(waitlist.id)).toHaveLength(2);
   await context.close();
+});
+
+test("an address already on the list gets the answer a new one gets: same status, Location and cookie (name, attributes, length); no id or token; its page shows nothing of the person", async ({ page, playwright }) => {
+  const waitlist = openWaitlist({ fields: [{ label: "Company", type: "text", required: false }] });
+  const tag = unique("same").replace(/\W/g, "");
+  insertSignups(waitlist.id, [{ email: `Known.${tag}@Example.com`, verified: true, referral: true, customInputs: JSON.stringify([{ label: "Company", value: `Secret Corp ${tag}` }]) }]);
+  applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [`known.${tag}@example.com`] } });
+  const [known] = signupsOf(waitlist.id);
+
+  // Raw HTTP, no browser: each POST from a client of its own (no cookie sent).
+  const submit = async (email: string) => {
+    const client = await playwright.request.newContext({ baseURL });
+    const answer = await client.post(`/join/${waitlist.id}/submit`, { form: { email, field_0: "Acme" }, headers: { origin: baseURL }, maxRedirects: 0 });
+    const result = { status: answer.status(), headers: answer.headers(), body: await answer.text(), cookie: answer.headersArray().filter((header) => header.name.toLowerCase() === "set-cookie").map((header) => header.value) };
+    await client.dispose();
+    return result;
+  };
+  const fresh = await submit(`new.${tag}@example.com`);
+  const existing = await submit(`KNOWN.${tag}@example.com`);
+  const [created] = signupsOf(waitlist.id).filter((signup) => signup.email === `new.${tag}@example.com`);
+  for (const answer of [fresh, existing]) {
+    expect(answer.status).toBe(303);
+    expect(answer.headers.location).toBe(`/join/${waitlist.id}/joined`);
+    expect(answer.body).toBe("");
+    expect(answer.cookie).toHaveLength(1);
+    expect(answer.cookie[0]).toMatch(new RegExp(`^joined=[A-Za-z0-9_-]{127}; Path=/join/${waitlist.id}; Max-Age=2592000; HttpOnly; SameSite=Lax$`));
+    // Nothing that names a signup: no id, no token (the cookie's value is opaque: checked by length above).
+    const named = [answer.headers.location, answer.body, ...answer.cookie.map((cookie) => cookie.replace(/^joined=[^;]*/, "joined=sealed"))].join("\n").replaceAll(waitlist.id, "{id}");
+    for (const id of [known!.id, created!.id]) expect(named).not.toMatch(new RegExp(`\\b${id}\\b`));
+    expect(named).not.toMatch(/[?&]t=|token/);
+  }
+  expect(Object.keys(existing.headers).sort()).toEqual(Object.keys(fresh.headers).sort());
+  expect(existing.cookie[0]!.length).toBe(fresh.cookie[0]!.length);
+  expect(signupsOf(waitlist.id)).toHaveLength(2);
+  expect(signupsOf(waitlist.id)[0]!.customInputs).toEqual([{ label: "Company", value: `Secret Corp ${tag}` }]);
+
+  // The follow-up page: the new address's own page; the existing one's says only that it is on the list.
+  const follow = async (cookie: string) => {
+    await page.context().clearCookies();
+    const [name, value] = cookie.split(";")[0]!.split("=");
+    await page.context().addCookies([{ name: name!, value: value!, domain: new URL(baseURL).hostname, path: `/join/${waitlist.id}` }]);
+    await page.goto(`/join/${waitlist.id}/joined`);
+    return page.content();
+  };
+  await follow(fresh.cookie[0]!);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("You're number 1 in line");
+  await expect(page.getByLabel("Your referral link")).toHaveValue(new RegExp(`ref=[a-z0-9]{10}$`));
+  const html = await follow(existing.cookie[0]!);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("This address is already on the list");
+  const knownCode = getDb().$client.prepare("SELECT referral_code AS code FROM signups WHERE id = ?").get(known!.id) as { code: string | null };
+  for (const secret of ["You're number", "Your referral link", "?ref=", "Secret Corp", "invited", "confirmed", `Known.${tag}`, "Send the email again", ...(knownCode.code ? [knownCode.code] : [])]) expect(html).not.toContain(secret);
+  // Without the cookie, or with a forged one: nothing to show.
+  await page.context().clearCookies();
+  await page.goto(`/join/${waitlist.id}/joined`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Nothing to show here");
 });
 
 test("a referral link: who joins through it is a referral of its owner", async ({ page }) => {

@@ -3,13 +3,17 @@ import { expect, test } from "@playwright/test";
 import { SMTPServer } from "smtp-server";
 import { signupEvents } from "@/lib/domain/events";
 import { getSignup } from "@/lib/domain/signups/queries";
+import { applyStatusAction } from "@/lib/domain/signups/transitions";
+import { insertSignups } from "@/tests/support/insert-signups";
 import { eventually } from "../support/webhook-receiver";
-import { joinThroughForm, openWaitlist, signupsOf } from "../support/join-fixtures";
+import { joinThroughForm, openWaitlist, signupsOf, submitJoinForm } from "../support/join-fixtures";
 import { startTestServer, type TestServer } from "../support/test-server";
 
 // Email verification end to end: a server of its own with a real SMTP server (the smtp-server
 // package); joining queues the confirmation email through the outbox, its link sets `verified`
-// (event signup.verified) once, and "send the email again" is rate-limited.
+// (event signup.verified) once, and "send the email again" (on the page the email links to) is
+// rate-limited. An address already on the list gets the page a new one gets, and its owner an email
+// with a link to their page.
 
 const PORT_OFFSET = 91;
 const publicUrl = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + PORT_OFFSET}`;
@@ -22,6 +26,12 @@ function decoded(data: string): string {
 let server: TestServer | undefined;
 let smtp: SMTPServer;
 const messages: { to: string; data: string }[] = [];
+
+/** The first link of a message to this address (and subject) to a page of the waitlist. */
+function linkIn(to: string, subject: string, path: "confirm" | "joined", waitlistId: string): string {
+  const message = messages.find((each) => each.to === to && each.data.includes(`Subject: ${subject}`))!;
+  return new RegExp(`${publicUrl}/join/${waitlistId}/${path}\\?\\w+=\\S+`).exec(message.data)![0];
+}
 
 test.beforeAll(async () => {
   smtp = new SMTPServer({
@@ -55,8 +65,8 @@ test("the confirmation link of the email opens a page whose button sets verified
   const db = server!.db();
   const waitlist = openWaitlist({ verification: true }, db);
   await page.goto(`${server!.url}/join/${waitlist.id}`);
-  await joinThroughForm(page, "Ada.Verify@Example.com");
-  await expect(page.getByTestId("verify-notice")).toContainText("follow it to confirm your place");
+  await submitJoinForm(page, "Ada.Verify@Example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your inbox");
   const [signup] = signupsOf(waitlist.id, db);
   expect(signup!.verified).toBe(false);
 
@@ -80,12 +90,19 @@ test("the confirmation link of the email opens a page whose button sets verified
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your address is confirmed");
   expect(getSignup(waitlist.id, signup!.id, db)!.verified).toBe(true);
   expect(signupEvents(signup!.id, db).map((event) => event.type)).toEqual(["signup.created", "signup.verified"]);
+  // The confirmed page links to the person's own page; so does the email.
+  await page.getByRole("link", { name: "See your place in line and your referral link" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("You're number 1 in line");
+  await expect(page.getByLabel("Your referral link")).toHaveValue(/\?ref=[a-z0-9]{10}$/);
+  await expect(page.getByTestId("verify-notice")).toHaveCount(0);
+  await page.goto(linkIn("Ada.Verify@example.com", `Confirm your place on the ${waitlist.name} waitlist`, "joined", waitlist.id));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("You're number 1 in line");
 
   await page.goto(link);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Already confirmed");
   // The form posted again (a second tab, a double click) confirms nothing twice; from another site it is refused.
   const again = await page.request.post(`${server!.url}/join/${waitlist.id}/confirm/submit`, { form: { token: new URL(link).searchParams.get("token")! }, headers: { origin: server!.url }, maxRedirects: 0 });
-  expect(again.headers().location).toBe(`/join/${waitlist.id}/confirmed?outcome=already`);
+  expect(again.headers().location).toMatch(new RegExp(`^/join/${waitlist.id}/confirmed\\?outcome=already&t=[\\w.%-]+$`));
   const forged = await page.request.post(`${server!.url}/join/${waitlist.id}/confirm/submit`, { form: { token: new URL(link).searchParams.get("token")! }, headers: { origin: "https://evil.example" }, maxRedirects: 0 });
   expect(forged.status()).toBe(403);
   expect(signupEvents(signup!.id, db).map((event) => event.type)).toEqual(["signup.created", "signup.verified"]);
@@ -95,8 +112,12 @@ test("sending the email again is rate-limited; verification off sends nothing", 
   const db = server!.db();
   const waitlist = openWaitlist({ verification: true }, db);
   await page.goto(`${server!.url}/join/${waitlist.id}`);
-  await joinThroughForm(page, "grace.resend@example.com");
+  await submitJoinForm(page, "grace.resend@example.com");
+  // Not on the page after the form: only on the page the email links to.
+  await expect(page.getByRole("button", { name: "Send the email again" })).toHaveCount(0);
   await eventually("the confirmation email", () => messages.some((message) => message.to === "grace.resend@example.com"), 30_000);
+  await page.goto(linkIn("grace.resend@example.com", "Confirm your place", "joined", waitlist.id));
+  await expect(page.getByTestId("verify-notice")).toContainText("follow it to confirm your place");
   await page.getByRole("button", { name: "Send the email again" }).click();
   await expect(page.getByTestId("resent")).toContainText("went out a moment ago");
   await page.waitForTimeout(500);
@@ -108,4 +129,58 @@ test("sending the email again is rate-limited; verification off sends nothing", 
   await expect(page.getByTestId("verify-notice")).toHaveCount(0);
   await page.waitForTimeout(1_000);
   expect(messages.filter((message) => message.to === "quiet@example.com")).toHaveLength(0);
+});
+
+test("verification on: an existing address gets the very page a new one gets; its owner is emailed a link to their page (rate-limited), and reaches it", async ({ browser }) => {
+  const db = server!.db();
+  const waitlist = openWaitlist({ verification: true, successMessage: "Thanks for joining." }, db);
+  insertSignups(waitlist.id, [{ email: "Known.Person@Example.com", verified: true, referral: true, customInputs: JSON.stringify([{ label: "Company", value: "Secret Corp" }]) }], db);
+  applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: ["known.person@example.com"] } }, db);
+  const pageAfterForm = async (email: string) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server!.url}/join/${waitlist.id}`);
+    await submitJoinForm(page, email);
+    const shown = { url: page.url(), title: await page.title(), text: await page.locator("body").innerText(), html: await page.locator("main").innerHTML() };
+    await context.close();
+    return shown;
+  };
+  const fresh = await pageAfterForm("new.person@example.com");
+  const existing = await pageAfterForm("KNOWN.person@example.com");
+  expect(existing).toEqual(fresh);
+  expect(fresh.text).toContain("Check your inbox");
+  expect(fresh.text).not.toMatch(/You're number|Your referral link|\?ref=|Send the email again/);
+
+  // The owner of the existing address gets "already on the list", whose link opens their page.
+  const subject = `You're already on the ${waitlist.name} waitlist`;
+  await eventually("the already-on-the-list email", () => messages.some((message) => message.to === "Known.Person@example.com"), 30_000);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(linkIn("Known.Person@example.com", subject, "joined", waitlist.id));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`You're on the ${waitlist.name} waitlist`);
+  await expect(page.getByLabel("Your referral link")).toHaveValue(/\?ref=[a-z0-9]{10}$/);
+  await context.close();
+  // Typed again at once: no second email (at most one a minute, three an hour).
+  await pageAfterForm("known.person@example.com");
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect(messages.filter((message) => message.to === "Known.Person@example.com")).toHaveLength(1);
+  expect(signupsOf(waitlist.id, db).map((signup) => signup.email)).toEqual(["Known.Person@Example.com", "new.person@example.com"]);
+});
+
+test("verification off, email configured: an existing address is told it is on the list and emailed its page; nothing of the person is shown", async ({ page }) => {
+  const db = server!.db();
+  const waitlist = openWaitlist({ verification: false }, db);
+  await page.goto(`${server!.url}/join/${waitlist.id}`);
+  await joinThroughForm(page, "first.off@example.com");
+  const referralLink = await page.getByLabel("Your referral link").inputValue();
+  await page.context().clearCookies();
+  await page.goto(`${server!.url}/join/${waitlist.id}`);
+  await submitJoinForm(page, "FIRST.off@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("This address is already on the list");
+  await expect(page.getByTestId("joined-notice")).toHaveText("Nothing has changed. We've emailed it a link to its page, with its place in line and its referral link.");
+  expect(await page.content()).not.toContain(referralLink.split("ref=")[1]!);
+  await eventually("the already-on-the-list email", () => messages.some((message) => message.to === "first.off@example.com"), 30_000);
+  await page.goto(linkIn("first.off@example.com", `You're already on the ${waitlist.name} waitlist`, "joined", waitlist.id));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("You're number 1 in line");
+  await expect(page.getByLabel("Your referral link")).toHaveValue(referralLink);
 });

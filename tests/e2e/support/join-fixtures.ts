@@ -23,3 +23,10 @@ export async function joinThroughForm(page: Page, email: string) {
   await page.getByRole("button", { name: "Join the waitlist" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("in line");
 }
+
+/** Fills the join form's address and submits it; resolves on /join/{id}/joined, whatever it says. */
+export async function submitJoinForm(page: Page, email: string) {
+  await page.getByLabel("Email address").fill(email);
+  await page.getByRole("button", { name: "Join the waitlist" }).click();
+  await page.waitForURL(/\/join\/[0-9a-f-]{36}\/joined$/);
+}

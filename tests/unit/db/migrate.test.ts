@@ -335,6 +335,44 @@ describe("migrations", () => {
     }
   });
 
+  it("a database from before migration 0016 upgrades: deliveries keep their rows and ids; an email may answer no event, a webhook may not", () => {
+    const folder = join(dir, "migrations-0015");
+    cpSync(realMigrations, folder, { recursive: true });
+    const journalPath = join(folder, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
+    const upgrade = journal.entries.findIndex((entry) => entry.tag.startsWith("0016_"));
+    for (const entry of journal.entries.slice(upgrade)) rmSync(join(folder, `${entry.tag}.sql`));
+    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upgrade) }, null, 2));
+
+    const old = openDatabase(path, folder);
+    const waitlistId = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
+    old.$client.prepare("INSERT INTO events (type, waitlist_id, signup_id, created_at, payload) VALUES ('signup.created', ?, 7, 0, '{}')").run(waitlistId);
+    old.$client.prepare("INSERT INTO webhook_endpoints (id, url, secret, created_at, updated_at) VALUES ('e', 'https://x.example', 'whsec_x', 0, 0)").run();
+    old.$client.prepare("INSERT INTO deliveries (id, event_id, event_type, waitlist_id, signup_id, channel, endpoint_id, body, state, next_attempt_at, created_at) VALUES (41, 1, 'signup.created', ?, 7, 'webhook', 'e', '{}', 'pending', 5, 1)").run(waitlistId);
+    old.$client.prepare("INSERT INTO deliveries (id, event_id, event_type, waitlist_id, signup_id, channel, recipient, subject, body, state, created_at) VALUES (42, 1, 'signup.created', ?, 7, 'email', 'a@example.com', 'S', 'B', 'succeeded', 2)").run(waitlistId);
+    const before = old.$client.prepare("SELECT * FROM deliveries ORDER BY id").all();
+    expect(() => old.$client.prepare("INSERT INTO deliveries (event_id, event_type, waitlist_id, channel, state, created_at) VALUES (NULL, 'already_on_list', ?, 'email', 'pending', 0)").run(waitlistId)).toThrow(/NOT NULL/);
+    old.$client.close();
+
+    const db = openDatabase(path);
+    try {
+      const sqlite = db.$client;
+      expect(sqlite.prepare("SELECT * FROM deliveries ORDER BY id").all()).toEqual(before);
+      const insert = sqlite.prepare("INSERT INTO deliveries (event_id, event_type, waitlist_id, channel, endpoint_id, state, created_at) VALUES (?, ?, ?, ?, ?, 'pending', 0)");
+      expect(() => insert.run(null, "already_on_list", waitlistId, "email", null)).not.toThrow();
+      expect(() => insert.run(null, "signup.created", waitlistId, "webhook", "e")).toThrow(/CHECK constraint failed/);
+      expect(() => insert.run(1, "signup.created", waitlistId, "email", "e")).toThrow(/CHECK constraint failed/);
+      // Still cascades: the event takes its deliveries, the waitlist the rest.
+      sqlite.prepare("DELETE FROM events").run();
+      expect(sqlite.prepare("SELECT count(*) FROM deliveries").pluck().get()).toBe(1);
+      sqlite.prepare("DELETE FROM waitlists").run();
+      expect(sqlite.prepare("SELECT count(*) FROM deliveries").pluck().get()).toBe(0);
+      expect(sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'deliveries' ORDER BY name").pluck().all()).toEqual(["deliveries_due_idx", "deliveries_endpoint_idx", "deliveries_event_idx", "deliveries_signup_idx", "deliveries_waitlist_idx"]);
+    } finally {
+      db.$client.close();
+    }
+  });
+
   it("a database from before migration 0010 upgrades: every signup waiting, counts by status exact, and a status change moves them", () => {
     const folder = join(dir, "migrations-0009");
     cpSync(realMigrations, folder, { recursive: true });

@@ -1,4 +1,4 @@
-import { mutedText } from "@/components/styles";
+import { linkClass, mutedText } from "@/components/styles";
 import type { ConfirmOutcome } from "@/lib/domain/verification/confirm";
 import { JoinCard } from "../../join-card";
 
@@ -11,14 +11,25 @@ const CONFIRM_OUTCOMES: Record<ConfirmOutcome, { title: string; text: string }> 
   gone: { title: "This signup no longer exists", text: "It was removed from the waitlist." },
 };
 
-/** The outcome of a confirmation (`outcome` from a URL: anything unknown reads as an invalid link). */
-export function ConfirmOutcomeCard({ outcome }: { outcome: string | undefined }) {
+/**
+ * The outcome of a confirmation (`outcome` from a URL: anything unknown reads as an invalid link), and
+ * with `page` (the confirmation's own /joined link, given only to whoever held the confirmation link) a
+ * link to the person's page.
+ */
+export function ConfirmOutcomeCard({ outcome, page }: { outcome: string | undefined; page?: string }) {
   const shown = outcome !== undefined && Object.hasOwn(CONFIRM_OUTCOMES, outcome) ? CONFIRM_OUTCOMES[outcome as ConfirmOutcome] : CONFIRM_OUTCOMES.invalid;
   return (
     <JoinCard title={shown.title}>
       <p role="status" data-testid="confirm-outcome" className={`mt-3 ${mutedText}`}>
         {shown.text}
       </p>
+      {page ? (
+        <p className="mt-4 text-sm">
+          <a href={page} className={linkClass}>
+            See your place in line and your referral link
+          </a>
+        </p>
+      ) : null}
     </JoinCard>
   );
 }

@@ -3,8 +3,12 @@ import { ConfirmOutcomeCard } from "./outcome-card";
 
 export const metadata: Metadata = { title: { absolute: "Confirm your address" } };
 
-/** What confirming did (/join/{id}/confirm/submit sends here with `?outcome=`). */
-export default async function ConfirmedPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { outcome } = await searchParams;
-  return <ConfirmOutcomeCard outcome={typeof outcome === "string" ? outcome : undefined} />;
+type Props = { params: Promise<{ waitlistId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** What confirming did (/join/{id}/confirm/submit sends here with `?outcome=`, and `t`: the person's page, which the joined page checks). */
+export default async function ConfirmedPage({ params, searchParams }: Props) {
+  const { waitlistId } = await params;
+  const { outcome, t } = await searchParams;
+  const page = typeof t === "string" && /^[A-Za-z0-9_.-]{1,400}$/.test(t) ? `/join/${encodeURIComponent(waitlistId)}/joined?t=${encodeURIComponent(t)}` : undefined;
+  return <ConfirmOutcomeCard outcome={typeof outcome === "string" ? outcome : undefined} page={page} />;
 }

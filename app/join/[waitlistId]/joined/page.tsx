@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { CopyButton } from "@/components/copy-button";
 import { buttonClass, inputClass, linkClass, mutedText } from "@/components/styles";
-import { joinedSignupOf } from "@/lib/dashboard/join-result";
+import { JOINED_COOKIE } from "@/lib/dashboard/joined-cookie";
+import { joinedViewOf, type JoinedView } from "@/lib/dashboard/join-result";
 import { requestOrigin } from "@/lib/http/origin";
 import { JoinCard } from "../../join-card";
 
@@ -17,35 +18,95 @@ const RESENT: Record<string, string> = {
 
 type Props = { params: Promise<{ waitlistId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** After joining (or joining again with the same address): the signup's place in line and referral link, found by the signed token `t`. */
+/**
+ * After the form, and the page an emailed link opens (see joinedViewOf): a person's place in line and
+ * referral link reach only that person; after the form, an address already on the list learns nothing
+ * but that.
+ */
 export default async function JoinedPage({ params, searchParams }: Props) {
   const { waitlistId } = await params;
   const query = await searchParams;
-  const token = typeof query.t === "string" ? query.t : "";
-  const joined = joinedSignupOf(waitlistId, token);
-  if (!joined) notFound();
-  const { waitlist, signup, settings } = joined;
+  const view = joinedViewOf(waitlistId, typeof query.t === "string" ? query.t : undefined, (await cookies()).get(JOINED_COOKIE)?.value);
+  if (!view) notFound();
+  const back = (
+    <p className="mt-6 text-sm">
+      <a href={`/join/${view.waitlist.id}`} className={linkClass}>
+        Back to the form
+      </a>
+    </p>
+  );
+  if (view.kind === "own") return <OwnPage view={view} resent={typeof query.resent === "string" ? RESENT[query.resent] : undefined} back={back} />;
+  if (view.kind === "check_inbox") {
+    return (
+      <JoinCard title="Check your inbox">
+        <WaitlistName name={view.waitlist.name} />
+        <SuccessMessage text={view.settings.successMessage} />
+        <p data-testid="joined-notice" className="mt-4">
+          We sent an email to the address you entered: follow its link to confirm your place and to see your place in line and your referral link. If it is not there in a few minutes, check your spam folder.
+        </p>
+        {back}
+      </JoinCard>
+    );
+  }
+  if (view.kind === "already_on_list") {
+    return (
+      <JoinCard title="This address is already on the list">
+        <WaitlistName name={view.waitlist.name} />
+        <p data-testid="joined-notice" className="mt-4">
+          {view.emailed
+            ? "Nothing has changed. We've emailed it a link to its page, with its place in line and its referral link."
+            : "Nothing has changed. To learn your place in line, check with the list's owner."}
+        </p>
+        {back}
+      </JoinCard>
+    );
+  }
+  return (
+    <JoinCard title="Nothing to show here">
+      <WaitlistName name={view.waitlist.name} />
+      <p data-testid="joined-notice" className="mt-4">
+        This page shows your place in line in the browser you joined with, or from the link in the email we sent you. Open that link, or join again.
+      </p>
+      {back}
+    </JoinCard>
+  );
+}
+
+function WaitlistName({ name }: { name: string }) {
+  return (
+    <p data-testid="joined-waitlist" className={`mt-2 text-sm ${mutedText}`}>
+      {name} waitlist
+    </p>
+  );
+}
+
+function SuccessMessage({ text }: { text: string }) {
+  return text ? (
+    <p data-testid="success-message" className="mt-4 whitespace-pre-line">
+      {text}
+    </p>
+  ) : null;
+}
+
+/** The signup's own page: its place, its referral link, and, by an emailed link, "send the email again". */
+async function OwnPage({ view, resent, back }: { view: Extract<JoinedView, { kind: "own" }>; resent: string | undefined; back: React.ReactNode }) {
+  const { waitlist, signup, settings, token } = view;
   const referralLink = `${requestOrigin(await headers())}/join/${waitlist.id}?ref=${encodeURIComponent(signup.referral_code)}`;
-  const resent = typeof query.resent === "string" ? RESENT[query.resent] : undefined;
   return (
     <JoinCard title={signup.position !== null ? `You're number ${signup.position.toLocaleString("en-US")} in line` : `You're on the ${waitlist.name} waitlist`}>
-      <p data-testid="joined-waitlist" className={`mt-2 text-sm ${mutedText}`}>
-        {waitlist.name} waitlist
-      </p>
-      {settings.successMessage ? (
-        <p data-testid="success-message" className="mt-4 whitespace-pre-line">
-          {settings.successMessage}
-        </p>
-      ) : null}
+      <WaitlistName name={waitlist.name} />
+      <SuccessMessage text={settings.successMessage} />
       {settings.verification && !signup.verified ? (
         <div data-testid="verify-notice" className="mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
           <p>We sent a link to your email address: follow it to confirm your place.</p>
-          <form method="post" action={`/join/${waitlist.id}/resend`} className="mt-2">
-            <input type="hidden" name="t" value={token} />
-            <button type="submit" className={`${buttonClass} text-xs`}>
-              Send the email again
-            </button>
-          </form>
+          {token ? (
+            <form method="post" action={`/join/${waitlist.id}/resend`} className="mt-2">
+              <input type="hidden" name="t" value={token} />
+              <button type="submit" className={`${buttonClass} text-xs`}>
+                Send the email again
+              </button>
+            </form>
+          ) : null}
           {resent ? (
             <p role="status" data-testid="resent" className="mt-2">
               {resent}
@@ -63,11 +124,7 @@ export default async function JoinedPage({ params, searchParams }: Props) {
           <CopyButton value={referralLink} label="Copy the referral link" />
         </div>
       </div>
-      <p className="mt-6 text-sm">
-        <a href={`/join/${waitlist.id}`} className={linkClass}>
-          Back to the form
-        </a>
-      </p>
+      {back}
     </JoinCard>
   );
 }

@@ -198,6 +198,14 @@ export function readJoinedSignup(signup: components["schemas"]["JoinedSignup"]):
   return [signup.email, signup.verified, signup.referral, signup.custom_inputs.length, signup.id, signup.status, position, code].join();
 }
 export const joined: components["schemas"]["JoinedSignup"] = {} as Json<operations["joinWaitlist"], 201>;
+// An address already on the list: that it is, and whether a link went to it; nothing stored about the person.
+const alreadyOnListFields: Record<keyof components["schemas"]["AlreadyOnList"], true> = { email: true, already_on_list: true, email_sent: true };
+export function readAlreadyOnList(answer: components["schemas"]["AlreadyOnList"]): string {
+  const already: true = answer.already_on_list;
+  const sent: boolean = answer.email_sent;
+  return [answer.email, already, sent, Object.keys(alreadyOnListFields)].join();
+}
+export const alreadyOnList: components["schemas"]["AlreadyOnList"] = {} as Json<operations["joinWaitlist"], 200>;
 
 export function readProblem(problem: Problem): string {
   const code: "unauthenticated" | "forbidden" | "invalid_parameter" | "not_found" | "method_not_allowed" | "conflict" | "unprocessable" | "rate_limited" | "internal" | "unavailable" = problem.code;

@@ -42,7 +42,7 @@ export default async function JoiningPage({ params, searchParams }: Props) {
       <DoneNotice done={query.done} messages={DONE} />
       {settings.verification && env().SMTP_URL === undefined ? (
         <div role="note" data-testid="smtp-unset" className="mt-4 max-w-2xl rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50">
-          Email is not configured: confirmation emails are kept in the log as “not sent”. Set <code>SMTP_URL</code>, <code>MAIL_FROM</code> and <code>PUBLIC_URL</code>: see{" "}
+          Email is not configured: confirmation emails are kept in the log as “not sent”, and people who join see only “Check your inbox” (their place reaches them by email). Set <code>SMTP_URL</code>, <code>MAIL_FROM</code> and <code>PUBLIC_URL</code>: see{" "}
           <Link href="/docs/configuration" className="underline">
             Configuration
           </Link>
@@ -61,10 +61,17 @@ export default async function JoiningPage({ params, searchParams }: Props) {
             Closed: the page and the API refuse new signups
           </label>
         </fieldset>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="verification" value="true" defaultChecked={settings.verification} />
-          Email verification: send each new signup a link to confirm the address
-        </label>
+        <div className="grid gap-1">
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="verification" value="true" defaultChecked={settings.verification} aria-describedby="verification-cost" />
+            Email verification: send each new signup a link to confirm the address
+          </label>
+          <p id="verification-cost" data-testid="verification-cost" className={`text-sm ${mutedText}`}>
+            {env().SMTP_URL === undefined
+              ? "Without verification, whoever types an address into the form can learn that it is on the list (never anything else), and since email is not configured, someone already on the list can only be told to check with you, the list's owner."
+              : "Without verification, whoever types an address into the form can learn that it is on the list (never anything else); the address itself is emailed a link to its page."}
+          </p>
+        </div>
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" name="challenge" value="true" defaultChecked={settings.challenge} />
           Anti-spam challenge on the hosted page (proof of work; the page then needs JavaScript)

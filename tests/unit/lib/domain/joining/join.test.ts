@@ -98,7 +98,7 @@ describe("joinWaitlist", () => {
     const results = outcomes.map((outcome) => ("result" in outcome ? outcome.result : outcome));
     expect(results[1]).toEqual({ refused: { reason: "invalid_email", message: "That is not a valid email address.", retryAfterSeconds: undefined } });
     expect(results[0]).toMatchObject({ replayed: false, outcome: { created: true, signup: { position: 1 } } });
-    expect(results[2]).toMatchObject({ replayed: false, outcome: { created: false, signup: { email: "one@example.com", position: 1 } } });
+    expect(results[2]).toEqual({ replayed: false, outcome: { created: false, email: "ONE@example.com", emailSent: false } });
     expect(results[3]).toMatchObject({ replayed: false, outcome: { created: true, signup: { position: 2 } } });
     expect(count("SELECT count(*) AS n FROM signups")).toBe(2);
     expect(count("SELECT count(*) AS n FROM events")).toBe(2);
@@ -115,6 +115,30 @@ describe("joinWaitlist", () => {
     expect(count("SELECT count(*) AS n FROM signups")).toBe(0);
     // The counters were written: the address's (11), the client's (11) and the waitlist's (11).
     expect(temp.db.$client.prepare("SELECT count FROM rate_limits ORDER BY key").pluck().all()).toEqual([11, 11, 11]);
+  });
+
+  it("a job for an address already on the list answers nothing stored about it (a replay neither), and emails it a link to its page when email is configured", () => {
+    insertSignups(waitlistId, [{ email: "Known@Example.com", verified: true, referral: true, customInputs: '[{"label":"Company","value":"Secret Corp"}]' }], temp.db);
+    const job = (email: string, key: string, emailConfigured: boolean) => ({
+      input: { waitlistId, email, customInputs: [{ label: "Company", value: "A" }] },
+      idempotency: { apiKeyId: "k", key, requestHash: `${email}-${key}` },
+      alreadyOnList: { emailConfigured, publicUrl: "https://waitlist.example" },
+    });
+    const [first, replay, quiet] = runJoinJobs([job(" known@example.com ", "1", true), job(" known@example.com ", "1", true), job("KNOWN@example.com", "2", false)], temp.db).map((outcome) => ("result" in outcome ? outcome.result : outcome));
+    expect(first).toEqual({ replayed: false, outcome: { created: false, email: "known@example.com", emailSent: true } });
+    expect(replay).toEqual({ replayed: true, status: 200, body: JSON.stringify({ email: "known@example.com", already_on_list: true, email_sent: true }) });
+    expect(quiet).toEqual({ replayed: false, outcome: { created: false, email: "KNOWN@example.com", emailSent: false } });
+    const stored = temp.db.$client.prepare("SELECT status, body FROM idempotent_requests ORDER BY key").all();
+    expect(stored).toEqual([
+      { status: 200, body: '{"email":"known@example.com","already_on_list":true,"email_sent":true}' },
+      { status: 200, body: '{"email":"KNOWN@example.com","already_on_list":true,"email_sent":false}' },
+    ]);
+    for (const row of stored as { body: string }[]) expect(row.body).not.toMatch(/Secret|verified|referral|position|status|Known@Example/);
+    // One email, to the address as stored, with a link to its page; none while email is not configured.
+    const emails = temp.db.$client.prepare("SELECT recipient, subject, body, event_id AS eventId, event_type AS eventType, state FROM deliveries").all() as { recipient: string; subject: string; body: string; eventId: number | null; eventType: string; state: string }[];
+    expect(emails).toEqual([{ recipient: "Known@Example.com", subject: "You're already on the Acme Beta waitlist", body: expect.stringMatching(/https:\/\/waitlist\.example\/join\/[0-9a-f-]{36}\/joined\?t=\S+/), eventId: null, eventType: "already_on_list", state: "pending" }]);
+    expect(count("SELECT count(*) AS n FROM signups")).toBe(1);
+    expect(count("SELECT count(*) AS n FROM events")).toBe(0);
   });
 
   it("limits attempts per address (JOINS_PER_ADDRESS_PER_HOUR, 10 by default)", async () => {
