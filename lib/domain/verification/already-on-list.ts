@@ -8,6 +8,7 @@ import { getSignup } from "../signups/queries";
 import type { SignupRow } from "../signups/row";
 import { getWaitlist } from "../waitlists/queries";
 import { joinedPagePath } from "./email";
+import { personEmailAllowed } from "./email-limit";
 
 // "You are already on the list: here is your page": what someone who types an address the waitlist
 // already has causes, instead of seeing that person's page (issue 29). The page and the API answer the
@@ -35,7 +36,8 @@ export function alreadyOnListEmail(waitlist: Pick<Waitlist, "id" | "name">, sign
 /**
  * Queues the "already on the list" email of a signup (pending), unless email is not configured (then
  * nothing is kept: it would only ever say what the person's page says), the signup is gone, or the
- * signup had one within the minute or three within the hour. Counted from the deliveries table, so the
+ * signup had one within the minute or three within the hour, or its address had its hour's emails
+ * across every list (./email-limit.ts). Counted from the deliveries table, so the
  * limit holds across processes and workers. Inside the caller's transaction when there is one.
  */
 export function emailAlreadyOnList(waitlistId: string, signupId: number, options: { emailConfigured: boolean; publicUrl: string; now?: number }, db: AppDatabase = getDb()): AlreadyOnListOutcome {
@@ -56,6 +58,8 @@ export function emailAlreadyOnList(waitlistId: string, signupId: number, options
         const waitMs = count >= ALREADY_ON_LIST_EMAILS_PER_HOUR ? oldest! + HOUR_MS - now : newest! + MIN_GAP_MS - now;
         return { sent: false, reason: "rate_limited", retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
       }
+      const allowance = personEmailAllowed(signup.email, now, db);
+      if (!allowance.allowed) return { sent: false, reason: "rate_limited", retryAfterSeconds: allowance.retryAfterSeconds };
       const email = alreadyOnListEmail(waitlist, signup, options.publicUrl, now, db);
       queueEmailDelivery({ eventId: null, eventType: ALREADY_ON_LIST_EMAIL, waitlistId: waitlist.id, signupId: signup.id, now }, email, true, db);
       return { sent: true };

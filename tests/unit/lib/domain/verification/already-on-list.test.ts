@@ -65,4 +65,15 @@ describe('the "already on the list" email', () => {
     expect(emails()).toEqual([]);
     expect(emailAlreadyOnList(waitlistId, signupId, options(start + 4 * 24 * 3_600_000), temp.db)).toEqual({ sent: false, reason: "gone" });
   });
+
+  it("counts against the address's emails across every list (EMAILS_PER_ADDRESS_PER_HOUR, 5): a sixth list's email is not sent", () => {
+    const start = Date.UTC(2026, 0, 1);
+    const lists = [waitlistId, ...Array.from({ length: 5 }, (_, index) => createWaitlist({ name: `List ${index}`, website: "https://acme.example" }, temp.db).id)];
+    for (const list of lists.slice(1)) insertSignups(list, [{ email: "ada+" + list.slice(0, 4) + "@example.com", verified: false, referral: false, customInputs: "[]" }], temp.db);
+    const signupOf = (list: string) => (temp.db.$client.prepare("SELECT id FROM signups WHERE waitlist_id = ?").get(list) as { id: number }).id;
+    const outcomes = lists.map((list) => emailAlreadyOnList(list, signupOf(list), options(start), temp.db));
+    expect(outcomes.slice(0, 5)).toEqual(Array.from({ length: 5 }, () => ({ sent: true })));
+    expect(outcomes[5]).toEqual({ sent: false, reason: "rate_limited", retryAfterSeconds: 3_600 });
+    expect(emails()).toHaveLength(5);
+  });
 });
