@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
+import { unsafeCharacterIn } from "@/lib/core/single-line-text";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { appendEvent } from "../events";
 import { answerOnce } from "../idempotency";
@@ -71,8 +72,8 @@ function statements(db: AppDatabase) {
 
 /**
  * The answers matched to the form's fields, in the form's order: each label names a field (any
- * case), a required field has a non-empty answer, a choice is one of its options. An empty optional
- * answer is left out.
+ * case), a required field has a non-empty answer, a choice is one of its options, every answer is
+ * safe single-line text (lib/core/single-line-text.ts). An empty optional answer is left out.
  */
 export function matchInputs(fields: readonly JoinField[], inputs: readonly { label: string; value: string }[]): { label: string; value: string }[] {
   const given = new Map<string, string>();
@@ -80,6 +81,8 @@ export function matchInputs(fields: readonly JoinField[], inputs: readonly { lab
     const field = fields.find((each) => each.label.toLowerCase() === input.label.trim().toLowerCase());
     if (!field) throw new JoinRefused("invalid_inputs", fields.length === 0 ? "This form has no fields: send no custom inputs." : `The form has no field "${input.label.slice(0, 100)}" (its fields: ${fields.map((each) => each.label).join(", ")}).`);
     if (given.has(field.label)) throw new JoinRefused("invalid_inputs", `The field "${field.label}" is answered twice.`);
+    const unsafe = unsafeCharacterIn(input.value);
+    if (unsafe) throw new JoinRefused("invalid_inputs", `The answer to "${field.label}" contains ${unsafe}: answers are one line of plain text.`);
     given.set(field.label, input.value.trim());
   }
   const matched: { label: string; value: string }[] = [];
@@ -129,7 +132,9 @@ export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinOutcom
       if (!waitlist) throw new JoinRefused("not_found", "This waitlist does not exist.");
       const settings = joinSettingsOf(waitlist.id, db);
       if (settings.joining !== "open") throw new JoinRefused("closed", `${waitlist.name} is not taking signups right now.`);
+      const unsafe = unsafeCharacterIn(input.email);
       const email = input.email.trim();
+      if (unsafe) throw new JoinRefused("invalid_email", `The email address contains ${unsafe}.`);
       if (!emailSchema.safeParse(email).success) throw new JoinRefused("invalid_email", "That is not a valid email address.");
       const customInputs = matchInputs(settings.fields, input.customInputs);
       const prepared = statements(db);
