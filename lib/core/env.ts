@@ -139,6 +139,21 @@ const envSchema = z.object({
   DELIVERY_RETENTION: delay("30d"),
   /** "off": this server runs no sender (another process, or none, delivers). */
   DELIVERY_SENDER: z.enum(["on", "off"]).default("on"),
+  /**
+   * The key the database's secrets (webhook secrets, signing keys) are encrypted under: 32 bytes, as
+   * 64 hex digits or base64. Unset: a key file beside the database (`<DATABASE_PATH>.key`, db/master-key.ts).
+   */
+  SECRETS_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, context) => {
+      if (!value) return undefined;
+      const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, "hex") : /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value, "base64") : undefined;
+      if (key?.length === 32) return key;
+      context.addIssue({ code: "custom", message: "must be 32 bytes, written as 64 hex digits or in base64 (openssl rand -hex 32)" });
+      return z.NEVER;
+    }),
 });
 
 /**
