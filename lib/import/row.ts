@@ -4,6 +4,7 @@ import { DAY_MS } from "@/lib/core/time";
 import { restoreNeutralized } from "@/lib/domain/signups/csv";
 import { parseInstant } from "@/lib/core/instant";
 import { unsafeCharacterIn } from "@/lib/core/single-line-text";
+import { MAX_EMAIL_LENGTH } from "@/lib/domain/signups/email-address";
 import type { NewSignup } from "@/lib/domain/signups/queries";
 import { IMPORT_FIELDS, type CsvLayout } from "@/lib/domain/signups/import-columns";
 import { isSignupStatus, SIGNUP_STATUSES, type SignupStatus } from "@/lib/domain/signups/status";
@@ -31,7 +32,7 @@ export function tooLargeRecord(line: number): ImportRecord {
   return { line, error: `the record is larger than ${limit}, the most one record may have; the rest of the file was not read` };
 }
 
-const emailSchema = z.email().max(254);
+const emailSchema = z.email().max(MAX_EMAIL_LENGTH);
 const EMPTY_INPUTS = "[]";
 
 /** How far past the import's time a created_at may be (clocks differ; a later date is a mistake). */

@@ -5,6 +5,7 @@ import { unsafeCharacterIn } from "@/lib/core/single-line-text";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { appendEvent } from "../events";
 import { answerOnce } from "../idempotency";
+import { MAX_EMAIL_LENGTH } from "../signups/email-address";
 import { signupPublicId } from "../signups/id";
 import { getSignup } from "../signups/queries";
 import type { SignupRow } from "../signups/row";
@@ -22,8 +23,9 @@ import { joinSettingsOf, type JoinField } from "./settings";
 // does and two joins of one address never make two signups. The insert triggers (migration 0003)
 // keep the counts, the search index and the input pairs, as for any single insert.
 
+/** The longest answer to a join form's field, on the page (its maxLength) and in the API alike. */
 export const MAX_JOIN_INPUT_VALUE = 1000;
-const emailSchema = z.email().max(254);
+const emailSchema = z.email().max(MAX_EMAIL_LENGTH);
 
 /** A signup as a join answers it: the /v1 signup's four fields plus its id, status, place in line and referral code. */
 export interface JoinedSignup {

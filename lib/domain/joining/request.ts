@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_EMAIL_LENGTH } from "../signups/email-address";
 import { SIGNUP_STATUSES } from "../signups/status";
 import { signupResponseSchema } from "../signups/response";
 import { MAX_JOIN_INPUT_VALUE } from "./join";
@@ -9,7 +10,7 @@ import { MAX_JOIN_FIELDS } from "./settings";
 
 export const joinBodySchema = z
   .strictObject({
-    email: z.string().max(320).meta({ description: "The address to put on the list, as typed (stored as typed; matched in any case)." }),
+    email: z.string().max(MAX_EMAIL_LENGTH).meta({ description: "The address to put on the list, as typed (stored as typed; matched in any case)." }),
     custom_inputs: z
       .array(
         z.strictObject({
