@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { env } from "@/lib/core/env";
 
 // The master key of a database's secrets (./sealed-secret.ts): it lives outside the database, so a
@@ -72,6 +72,16 @@ export function masterKeyOf(databasePath: string, create: boolean): Buffer | und
   }
   const path = keyFileOf(databasePath);
   return readKeyFile(path) ?? (create ? writeKeyFileOnce(path, randomBytes(KEY_LENGTH)) : undefined);
+}
+
+/**
+ * Whether the database has a key to open its secrets with: SECRETS_KEY, or the key file (or a
+ * rotation's next one) there. Not read: a process that only reads signups (the CLI as another user)
+ * opens the database without needing to read it.
+ */
+export function hasMasterKey(databasePath: string): boolean {
+  if (env().SECRETS_KEY || databasePath === ":memory:" || databasePath === "") return true;
+  return existsSync(keyFileOf(databasePath)) || existsSync(nextKeyFileOf(databasePath));
 }
 
 /** The key a rotation left in `<path>.key.next` when it stopped between its commit and its rename, or undefined. */

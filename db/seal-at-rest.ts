@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { storageFailureOf } from "@/lib/core/storage-failure";
-import { keyFileOf, masterKeyOf, pendingNextKey } from "./master-key";
+import { hasMasterKey, keyFileOf, masterKeyOf, pendingNextKey } from "./master-key";
 import { appSecretAad, blobText, endpointSecretAad, SecretsKeyError, sealWith } from "./sealed-secret";
 
 // Secrets stored in plain text (every database before this version, and migration 0005's audit key)
@@ -33,7 +33,7 @@ export function sealSecretsAtRest(sqlite: Database.Database): void {
   if (tables.n < 2) return;
   const path = sqlite.name;
   const sealed = holdsSealedSecrets(sqlite);
-  if (sealed && !masterKeyOf(path, false) && !pendingNextKey(path)) {
+  if (sealed && !hasMasterKey(path)) {
     throw new SecretsKeyError(
       `${path} holds encrypted secrets, but their key is missing: neither SECRETS_KEY nor the key file ${keyFileOf(path)} is there. ` +
         "Put the key back beside the database (or set SECRETS_KEY); if it is lost, see /docs/operations, \"The secrets key\".",
