@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { invalidParameter } from "@/lib/core/errors";
-import { hasInvertedRange, INPUT_PARAM_PREFIX, MAX_FILTER_TEXT, MAX_INPUT_FILTERS, splitInputParams, type SignupFilter } from "./signups/filter";
+import { hasInvertedRange, INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS, splitInputParams, type SignupFilter } from "./signups/filter";
 import { MAX_EMAIL_LENGTH } from "./signups/email-address";
 import { filterFromParams, signupFilterParamsShape } from "./signups/filter-params";
 import { SIGNUP_FIELDS, type SignupField } from "./signups/response";
