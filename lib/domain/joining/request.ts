@@ -15,7 +15,7 @@ export const joinBodySchema = z
       .array(
         z.strictObject({
           label: z.string().max(200).meta({ description: "A field of the waitlist's join form (matched in any case)." }),
-          value: z.string().max(MAX_JOIN_INPUT_VALUE).meta({ description: "The answer: for a choice field, one of its options." }),
+          value: z.string().max(MAX_JOIN_INPUT_VALUE).meta({ description: "The answer, one line of plain text (no line break, control character or bidirectional control): for a choice field, one of its options." }),
         }),
       )
       .max(MAX_JOIN_FIELDS)
