@@ -54,8 +54,8 @@ export function sealSecretsAtRest(sqlite: Database.Database): void {
       })
       .immediate();
   } catch (error) {
-    // Sealed by the next process that can write the file.
-    if (storageFailureOf(error)) return;
+    // Sealed by the next process that can write the file (and, for the key file, its folder).
+    if (storageFailureOf(error) || (error as NodeJS.ErrnoException).syscall !== undefined) return;
     throw error;
   }
 }
