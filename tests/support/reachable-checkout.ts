@@ -42,6 +42,11 @@ export function checkoutFor(user: TestUser | undefined): string {
     throw new Error(`The checkout ${checkout} is inside a folder user ${user.uid} cannot enter, and its code could not be hard-linked into a temporary folder they can (${why}).`, { cause: error });
   }
   linked = folder;
-  process.once("exit", () => rmSync(folder, { recursive: true, force: true }));
   return folder;
+}
+
+/** Removes the hard-linked copy, if one was made (a test file's afterAll). */
+export function removeLinkedCheckout(): void {
+  if (linked) rmSync(linked, { recursive: true, force: true });
+  linked = undefined;
 }

@@ -10,9 +10,12 @@ import { openDatabase } from "@/db/client";
 import { applyMigrations } from "@/db/migrate";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { insertSignups } from "@/tests/support/insert-signups";
-import { checkoutFor } from "@/tests/support/reachable-checkout";
+import { checkoutFor, removeLinkedCheckout } from "@/tests/support/reachable-checkout";
 import { handOver, isRoot, mountSmallDisk, SMALL_DISK_NEEDS, unprivilegedUser, type TestUser } from "@/tests/support/storage-faults";
 import { cliSandbox, expectOneLineError, type CliSandbox, type CliResult } from "../run-cli";
+
+// The code the unprivileged user runs, hard-linked where they can reach it when the checkout is not (reachable-checkout.ts).
+afterAll(removeLinkedCheckout);
 
 describe("backups", () => {
   let cli: CliSandbox;
