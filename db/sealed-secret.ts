@@ -76,11 +76,27 @@ export function sealText(databasePath: string, plaintext: string, aad: string): 
   return TEXT_PREFIX + sealBlob(databasePath, Buffer.from(plaintext, "utf8"), aad).toString("base64");
 }
 
+// What each sealed value opened to: the signing keys are read on every join and every link, and
+// AES-GCM's set-up costs more than the read. Keyed by the sealed bytes and where they are stored, so a
+// rotation (new bytes) never meets a stale entry.
+const opened = new Map<string, Buffer>();
+const MAX_OPENED = 1000;
+
 /** A stored secret's plaintext (a value stored before encryption: as it is). Throws SecretsKeyError when the key does not open it. */
 export function openBlob(databasePath: string, stored: Buffer, aad: string): Buffer {
   if (!isSealedBlob(stored)) return stored;
-  const opened = openWith(currentKey(databasePath), stored, aad);
-  if (opened) return opened;
+  const cacheKey = `${databasePath}\0${aad}\0${stored.toString("base64")}`;
+  const known = opened.get(cacheKey);
+  if (known) return known;
+  const plaintext = openSealed(databasePath, stored, aad);
+  if (opened.size >= MAX_OPENED) opened.clear();
+  opened.set(cacheKey, plaintext);
+  return plaintext;
+}
+
+function openSealed(databasePath: string, stored: Buffer, aad: string): Buffer {
+  const first = openWith(currentKey(databasePath), stored, aad);
+  if (first) return first;
   keys.delete(databasePath);
   const reread = masterKeyOf(databasePath, false);
   const again = reread && openWith(reread, stored, aad);
