@@ -24,9 +24,21 @@ export function bodyCheckOf(request: IncomingMessage): { limit: number; multipar
   return { limit: limit ?? DASHBOARD_FORM_MAX_BYTES, multipart };
 }
 
+/**
+ * Leaves the rest of a refused body unread: the request counts as being read (else Node would read
+ * it all to discard it once the answer is sent), and stays paused, so the client's sending stalls.
+ */
+function leaveUnread(request: IncomingMessage): void {
+  request.on("data", () => {});
+  request.pause();
+}
+
 /** The body, up to `limit` bytes: 413 past it (what is left unread stays unread), "aborted" when the client went away. */
 function readUpTo(request: IncomingMessage, limit: number): Promise<Buffer<ArrayBuffer> | 413 | "aborted"> {
-  if (Number(request.headers["content-length"] ?? 0) > limit) return Promise.resolve(413);
+  if (Number(request.headers["content-length"] ?? 0) > limit) {
+    leaveUnread(request);
+    return Promise.resolve(413);
+  }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -39,9 +51,8 @@ function readUpTo(request: IncomingMessage, limit: number): Promise<Buffer<Array
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= limit) return void chunks.push(chunk);
-      // No more reading: the 413 closes the connection (Connection: close).
-      request.pause();
       settle(413);
+      leaveUnread(request);
     };
     const onEnd = () => settle(Buffer.concat(chunks));
     const onError = () => settle("aborted");
@@ -50,6 +61,12 @@ function readUpTo(request: IncomingMessage, limit: number): Promise<Buffer<Array
     request.once("error", onError);
   });
 }
+
+/**
+ * How long the connection of a refused body stays open once the 413 is sent: closing it at once, with
+ * the client still sending, makes the kernel reset it, and a client may then lose the answer unread.
+ */
+export const REFUSED_BODY_LINGER_MS = 1000;
 
 /** The request to hand to Next.js (the same headers and body), or the status to refuse it with. */
 export async function checkedBody(request: IncomingMessage, check: { limit: number; multipart: boolean }): Promise<IncomingMessage | 400 | 413 | "aborted"> {

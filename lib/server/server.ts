@@ -13,7 +13,7 @@ import { serveApi } from "./api-routes";
 import { compressWhenWritten } from "@/lib/http/compression";
 import { isApiPath } from "@/lib/http/api-path";
 import { batchedLineWriter, logWhenDone } from "./request-log";
-import { bodyCheckOf, checkedBody } from "./form-body";
+import { bodyCheckOf, checkedBody, REFUSED_BODY_LINGER_MS } from "./form-body";
 import { bodyTooLargeMessage } from "@/lib/http/body-limit";
 import { listenErrorMessage } from "@/lib/http/listen";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
@@ -84,8 +84,8 @@ export async function startServer() {
     response.statusCode = checked;
     response.setHeader("Content-Type", "text/plain; charset=utf-8");
     response.setHeader("Cache-Control", "no-store");
-    // A refused body is left unread: closing the connection is the only way to stop it.
-    if (checked === 413) response.setHeader("Connection", "close");
+    // A refused body is left unread (./form-body.ts): the connection is closed a moment after the answer.
+    if (checked === 413) response.once("finish", () => setTimeout(() => request.socket.destroy(), REFUSED_BODY_LINGER_MS).unref());
     response.end(`${checked === 400 ? "Bad Request: malformed form data" : bodyTooLargeMessage(check.limit)}\n`);
   }
   // Requests Node cannot parse (an unknown method, enormous headers, a broken request line) never

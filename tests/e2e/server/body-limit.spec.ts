@@ -12,7 +12,7 @@ const MB = 1024 * 1024;
 /**
  * Sends `head`, then up to `total` bytes of `a=aaaa…` in 64 KB writes (each after the previous one
  * drained), chunked when `chunked`; stops sending once an answer arrives. Resolves with the answer's
- * status line and body, the bytes sent, and how long the answer took.
+ * status and body as soon as it is whole, the bytes sent by then, and how long the answer took.
  */
 function streamPost(head: string, total: number, chunked: boolean): Promise<{ status: number; text: string; sent: number; ms: number }> {
   const started = performance.now();
@@ -31,10 +31,10 @@ function streamPost(head: string, total: number, chunked: boolean): Promise<{ st
       }
       if (!answered && chunked) socket.write("0\r\n\r\n");
     };
-    const finish = () => {
-      const match = /^HTTP\/1\.1 (\d{3})[^]*?\r\n\r\n([^]*)$/.exec(answer);
-      if (!match) return reject(new Error(`no answer after sending ${sent} bytes: ${JSON.stringify(answer.slice(0, 200))}`));
-      resolve({ status: Number(match[1]), text: match[2]!, sent, ms: performance.now() - started });
+    /** The answer, once its head and its Content-Length of body are in. */
+    const whole = () => {
+      const match = /^HTTP\/1\.1 (\d{3})[^]*?\r\ncontent-length: (\d+)\r\n[^]*?\r\n\r\n([^]*)$/i.exec(answer);
+      return match && Buffer.byteLength(match[3]!, "latin1") >= Number(match[2]) ? { status: Number(match[1]), text: match[3]! } : undefined;
     };
     socket.on("connect", () => {
       socket.write(head);
@@ -43,10 +43,14 @@ function streamPost(head: string, total: number, chunked: boolean): Promise<{ st
     socket.on("data", (data: Buffer) => {
       answered = true;
       answer += data.toString("latin1");
+      const done = whole();
+      if (!done) return;
+      resolve({ ...done, sent, ms: performance.now() - started });
+      socket.destroy();
     });
-    // The server closes the connection after a 413; writes still under way may then fail (EPIPE/ECONNRESET).
+    // Writes still under way when the server closes the connection may fail (EPIPE/ECONNRESET).
     socket.on("error", () => socket.destroy());
-    socket.on("close", finish);
+    socket.on("close", () => reject(new Error(`no whole answer after sending ${sent} bytes: ${JSON.stringify(answer.slice(0, 200))}`)));
     socket.setTimeout(60_000, () => socket.destroy());
   });
 }
