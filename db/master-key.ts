@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { env } from "@/lib/core/env";
+import { secretsKeyFromEnv } from "@/lib/core/env";
 
 // The master key of a database's secrets (./sealed-secret.ts): it lives outside the database, so a
 // copy of the file (a backup) holds the secrets only as ciphertext. SECRETS_KEY when set; else a
@@ -22,7 +22,7 @@ export function nextKeyFileOf(databasePath: string): string {
 
 /** Where the key comes from, for messages: "SECRETS_KEY" or the key file's path. */
 export function keySourceOf(databasePath: string): string {
-  return env().SECRETS_KEY ? "SECRETS_KEY" : keyFileOf(databasePath);
+  return secretsKeyFromEnv() ? "SECRETS_KEY" : keyFileOf(databasePath);
 }
 
 const memoryKeys = new Map<string, Buffer>();
@@ -63,7 +63,7 @@ export function writeKeyFileOnce(path: string, key: Buffer): Buffer {
  * one would not open them). Returns undefined when there is no key and `create` is false.
  */
 export function masterKeyOf(databasePath: string, create: boolean): Buffer | undefined {
-  const fromEnv = env().SECRETS_KEY;
+  const fromEnv = secretsKeyFromEnv();
   if (fromEnv) return fromEnv;
   if (databasePath === ":memory:" || databasePath === "") {
     // A database that lives only in this process: its key may too.
@@ -80,13 +80,13 @@ export function masterKeyOf(databasePath: string, create: boolean): Buffer | und
  * opens the database without needing to read it.
  */
 export function hasMasterKey(databasePath: string): boolean {
-  if (env().SECRETS_KEY || databasePath === ":memory:" || databasePath === "") return true;
+  if (secretsKeyFromEnv() || databasePath === ":memory:" || databasePath === "") return true;
   return existsSync(keyFileOf(databasePath)) || existsSync(nextKeyFileOf(databasePath));
 }
 
 /** The key a rotation left in `<path>.key.next` when it stopped between its commit and its rename, or undefined. */
 export function pendingNextKey(databasePath: string): Buffer | undefined {
-  if (env().SECRETS_KEY || databasePath === ":memory:" || databasePath === "") return undefined;
+  if (secretsKeyFromEnv() || databasePath === ":memory:" || databasePath === "") return undefined;
   return readKeyFile(nextKeyFileOf(databasePath));
 }
 

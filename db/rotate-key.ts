@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import type Database from "better-sqlite3";
-import { env } from "@/lib/core/env";
+import { secretsKeyFromEnv } from "@/lib/core/env";
 import { KEY_LENGTH, keyFileOf, masterKeyOf, nextKeyFileOf, promoteNextKey, writeKeyFileOnce } from "./master-key";
 import { appSecretAad, blobText, endpointSecretAad, forgetKeys, isSealedBlob, isSealedText, openWith, SecretsKeyError, sealWith, textBlob } from "./sealed-secret";
 
@@ -19,15 +19,14 @@ export interface RotationResult {
 }
 
 function nextKeyFromEnv(): Buffer {
-  const text = process.env.SECRETS_KEY_NEXT?.trim() ?? "";
-  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, "hex") : Buffer.from(text, "base64");
-  if (key.length !== KEY_LENGTH) throw new SecretsKeyError("SECRETS_KEY is set: put the new key in SECRETS_KEY_NEXT (32 bytes, as 64 hex digits or base64: openssl rand -hex 32) and run this again.");
+  const key = secretsKeyFromEnv("SECRETS_KEY_NEXT");
+  if (!key) throw new SecretsKeyError("SECRETS_KEY is set: put the new key in SECRETS_KEY_NEXT (32 bytes, as 64 hex digits or base64: openssl rand -hex 32) and run this again.");
   return key;
 }
 
 export function rotateSecretsKey(sqlite: Database.Database): RotationResult {
   const path = sqlite.name;
-  const fromEnv = env().SECRETS_KEY !== undefined;
+  const fromEnv = secretsKeyFromEnv() !== undefined;
   const oldKey = masterKeyOf(path, true)!;
   rmSync(nextKeyFileOf(path), { force: true });
   const newKey = fromEnv ? nextKeyFromEnv() : writeKeyFileOnce(nextKeyFileOf(path), randomBytes(KEY_LENGTH));
