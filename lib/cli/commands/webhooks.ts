@@ -9,7 +9,6 @@ import {
   addEndpointSchema,
   disableEndpoint,
   getEndpointOrThrow,
-  openEndpointSecret,
   listEndpoints,
   removeEndpoint,
   rotateEndpointSecret,
@@ -167,7 +166,7 @@ export function registerWebhookCommands(program: Command): void {
     .option("--json", "print one JSON object to stdout")
     .action(async (id: string, options: JsonOption) => {
       const endpoint = getEndpointOrThrow(id);
-      const { messageId, outcome } = await sendTestEvent({ ...endpoint, secret: openEndpointSecret(endpoint) });
+      const { messageId, outcome } = await sendTestEvent(endpoint);
       if (outcome.kind !== "sent") throw new AppError("unprocessable", `the test event was not delivered to ${endpoint.url}: ${outcome.error}`);
       emit(options, { id: endpoint.id, url: endpoint.url, webhook_id: messageId, delivered: true, response: outcome.response }, () => `Delivered a test event (${messageId}) to ${endpoint.url}: HTTP ${outcome.response}.`);
     });
