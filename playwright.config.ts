@@ -48,7 +48,7 @@ export default defineConfig({
   ],
   webServer: {
     // The production server of `npm start` (lib/server), as in production.
-    command: `rm -f "${databasePath}" "${databasePath}-wal" "${databasePath}-shm" && npx next build && npm run cli -- db migrate && node --import tsx lib/server/main.ts`,
+    command: `rm -f "${databasePath}" "${databasePath}-wal" "${databasePath}-shm" "${databasePath}.key" && npx next build && npm run cli -- db migrate && node --import tsx lib/server/main.ts`,
     url: `http://127.0.0.1:${port}/`,
     env: {
       DATABASE_PATH: databasePath,

@@ -1,11 +1,12 @@
 import "server-only";
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { asDatabaseFailure, DatabaseFailure } from "@/lib/core/database-failure";
 import { env } from "@/lib/core/env";
 import { applyMigrations } from "./migrate";
+import { sealSecretsAtRest } from "./seal-at-rest";
 import * as schema from "./schema";
 
 export type AppDatabase = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -22,6 +23,31 @@ export const BUSY_TIMEOUT_MS = 5000;
 export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /**
+ * Makes the database file readable by its owner only: a new one is created empty with mode 0600
+ * (SQLite takes an empty file for a new database), and SQLite gives its -wal, -shm and -journal the
+ * mode of the database file. An existing file of this user's that others may read loses those bits.
+ */
+function ownerOnly(path: string): void {
+  try {
+    closeSync(openSync(path, "wx", 0o600));
+    return;
+  } catch (error) {
+    // SQLite says why it cannot create the file, in the words every caller knows (asDatabaseFailure).
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") return;
+  }
+  const { mode, uid } = statSync(path);
+  if (uid === process.getuid?.() && (mode & 0o077) !== 0) {
+    for (const each of [path, `${path}-wal`, `${path}-shm`]) {
+      try {
+        chmodSync(each, mode & 0o700);
+      } catch {
+        // A companion that is not there (or a file on a system without modes): nothing to tighten.
+      }
+    }
+  }
+}
+
+/**
  * Opens (creating when missing) a SQLite file with WAL, a busy timeout and foreign keys, and
  * applies pending migrations (see applyMigrations). Safe to call on an up-to-date file, and from
  * several processes at once. A failed open closes its connection; a damaged file, or one that cannot
@@ -30,7 +56,10 @@ export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 export function openDatabase(path: string, migrationsFolder = defaultMigrationsFolder): AppDatabase {
   let sqlite: Database.Database;
   try {
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    if (path !== ":memory:") {
+      mkdirSync(dirname(path), { recursive: true });
+      ownerOnly(path);
+    }
     sqlite = new Database(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).syscall === "mkdir") throw new DatabaseFailure(`${path} cannot be created: ${(error as Error).message}`, { cause: error });
@@ -56,6 +85,7 @@ export function openDatabase(path: string, migrationsFolder = defaultMigrationsF
     migrating = true;
     applyMigrations(sqlite, migrationsFolder);
     migrating = false;
+    sealSecretsAtRest(sqlite);
     sqlite.pragma("foreign_keys = ON");
   } catch (error) {
     sqlite.close();

@@ -3,6 +3,7 @@
 import Form from "next/form";
 import { usePathname } from "next/navigation";
 import { inputClass } from "@/components/styles";
+import { MAX_EMAIL_LENGTH } from "@/lib/domain/signups/email-address";
 
 /** The header's "find a person" box (from 640 px; a phone's header has a Find link), left out on the finder's own pages, which have theirs. */
 export function HeaderSearch() {
@@ -16,7 +17,7 @@ export function HeaderSearch() {
         id="header-find"
         type="search"
         name="email"
-        maxLength={320}
+        maxLength={MAX_EMAIL_LENGTH}
         placeholder="Find a person by email"
         autoComplete="off"
         spellCheck={false}

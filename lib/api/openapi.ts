@@ -1,13 +1,14 @@
 import "server-only";
 import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
-import { actionBodySchema, MAX_ACTION_EMAILS, MAX_ACTION_LIMIT, MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { actionBodySchema, MAX_ACTION_EMAILS, MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import { eventResponseSchema } from "@/lib/domain/deliveries/event-body";
 import { alreadyOnListResponseSchema, joinBodySchema, joinedSignupResponseSchema } from "@/lib/domain/joining/request";
 import { DEFAULT_EVENT_PAGE } from "@/lib/domain/deliveries/feed";
-import { STATUS_ACTIONS, type StatusAction } from "@/lib/domain/signups/status";
+import { MAX_ACTION_LIMIT, STATUS_ACTIONS, type StatusAction } from "@/lib/domain/signups/status";
 import type { CodeSample, HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "./openapi-types";
 import { FILTER_KEYS, INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS, SIGNUP_FILTERS } from "@/lib/domain/signups/filter";
+import { MAX_EMAIL_LENGTH } from "@/lib/domain/signups/email-address";
 import { SIGNUP_FIELDS, signupResponseSchema, signupWithFieldsSchema, signupWithStatusSchema } from "@/lib/domain/signups/response";
 import { UUID_PATTERN } from "@/lib/domain/waitlists/id";
 import { waitlistResponseSchema } from "@/lib/domain/waitlists/response";
@@ -274,7 +275,7 @@ const listSignups: OperationObject = {
     "204": optionsResponse(headers.requestId, false, READ_WRITE_ALLOWED_METHODS),
     "405": methodNotAllowedResponse((extra) => problemResponse("method_not_allowed", "This path answers `GET`, `HEAD` and `POST` (a join).", extra), READ_WRITE_ALLOWED_METHODS),
     "400": problems.invalid_parameter(
-      `The id is not a UUID; a query parameter is unknown (e.g. \`verfied\`) or repeated; \`verified\`/\`referral\` is not \`true\` or \`false\`; \`created_since\` or \`created_until\` is not a date or a date-time with an offset, or \`created_until\` is not later than \`created_since\`; \`email\` or \`email_contains\` is empty or longer than 320 characters; an \`input.\` parameter has no label or is one more than ${MAX_INPUT_FILTERS}; \`fields\` names an unknown field; \`limit\` is outside 1–1000; or the cursor is bad or from another list or other filters.`,
+      `The id is not a UUID; a query parameter is unknown (e.g. \`verfied\`) or repeated; \`verified\`/\`referral\` is not \`true\` or \`false\`; \`created_since\` or \`created_until\` is not a date or a date-time with an offset, or \`created_until\` is not later than \`created_since\`; \`email\` or \`email_contains\` is empty or longer than ${MAX_EMAIL_LENGTH} characters; an \`input.\` parameter has no label or is one more than ${MAX_INPUT_FILTERS}; \`fields\` names an unknown field; \`limit\` is outside 1–1000; or the cursor is bad or from another list or other filters.`,
     ),
     ...errorsCommon,
     "404": problems.not_found("No waitlist has this id."),

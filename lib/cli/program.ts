@@ -3,6 +3,7 @@ import { registerAuditCommands } from "./commands/audit";
 import { registerDbCommands } from "./commands/db";
 import { registerEmailCommands } from "./commands/emails";
 import { registerKeyCommands } from "./commands/keys";
+import { registerSecretsCommands } from "./commands/secrets";
 import { registerSignupCommands } from "./commands/signups";
 import { registerWaitlistCommands } from "./commands/waitlists";
 import { registerWebhookCommands } from "./commands/webhooks";
@@ -24,5 +25,6 @@ export function buildProgram(): Command {
   registerEmailCommands(program);
   registerAuditCommands(program);
   registerDbCommands(program);
+  registerSecretsCommands(program);
   return program;
 }

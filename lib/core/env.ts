@@ -25,6 +25,27 @@ function parseCorsOrigins(value: string | undefined, context: z.RefinementCtx): 
   return origins;
 }
 
+const SECRETS_KEY_FORMAT = "must be 32 bytes, written as 64 hex digits or in base64 (openssl rand -hex 32)";
+
+/**
+ * SECRETS_KEY (and a rotation's SECRETS_KEY_NEXT): 32 bytes as 64 hex digits or base64; undefined when
+ * empty, null when malformed. db/master-key.ts reads it with this, without env(): opening a database
+ * must not fix the rest of the environment before a test (or the CLI) has set DATABASE_PATH.
+ */
+export function parseSecretsKey(value: string | undefined): Buffer | undefined | null {
+  const text = value?.trim() ?? "";
+  if (text === "") return undefined;
+  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, "hex") : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, "base64") : undefined;
+  return key?.length === 32 ? key : null;
+}
+
+/** The master key SECRETS_KEY sets, or undefined; throws, naming the variable, when it is malformed. */
+export function secretsKeyFromEnv(name = "SECRETS_KEY"): Buffer | undefined {
+  const key = parseSecretsKey(process.env[name]);
+  if (key === null) throw new Error(`Invalid environment: ${name}: ${SECRETS_KEY_FORMAT}`);
+  return key;
+}
+
 const DELAY_UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /** A length of time written `250ms`, `5s`, `30m`, `2h` or `5d`, in milliseconds. */
@@ -145,6 +166,19 @@ const envSchema = z.object({
   DELIVERY_RETENTION: delay("30d"),
   /** "off": this server runs no sender (another process, or none, delivers). */
   DELIVERY_SENDER: z.enum(["on", "off"]).default("on"),
+  /**
+   * The key the database's secrets (webhook secrets, signing keys) are encrypted under: 32 bytes, as
+   * 64 hex digits or base64. Unset: a key file beside the database (`<DATABASE_PATH>.key`, db/master-key.ts).
+   */
+  SECRETS_KEY: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const key = parseSecretsKey(value);
+      if (key !== null) return key;
+      context.addIssue({ code: "custom", message: SECRETS_KEY_FORMAT });
+      return z.NEVER;
+    }),
 });
 
 /**

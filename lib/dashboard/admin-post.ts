@@ -4,6 +4,7 @@ import { AppError } from "@/lib/core/errors";
 import { storageFailureOf } from "@/lib/core/storage-failure";
 import type { AuditActor } from "@/lib/domain/audit/log";
 import { lookupSession, type DashboardSession } from "@/lib/domain/sessions";
+import { bodyTooLargeMessage, DASHBOARD_FORM_MAX_BYTES, readBoundedForm } from "@/lib/http/body-limit";
 import { requestOrigin } from "@/lib/http/origin";
 import { logRefusedWrite } from "@/lib/http/refused-write";
 import { setRequestKeyId } from "@/lib/http/request-context";
@@ -81,6 +82,7 @@ export function adminPost<Schema extends z.ZodType, Context = unknown>(
     if (checked instanceof Response) return checked;
     const { session } = checked;
     const fields = await formFields(request);
+    if (fields === "too_large") return plainTextResponse(413, bodyTooLargeMessage(DASHBOARD_FORM_MAX_BYTES));
     if (!fields) return plainTextResponse(400, "Invalid request: expected an HTML form of text fields.");
     const parsed = schema.safeParse(fields);
     if (!parsed.success) return plainTextResponse(400, invalidFormMessage(parsed.error));
@@ -113,14 +115,11 @@ export function refusedWriteMessage(error: unknown): string | undefined {
   return sentence(failure.message.charAt(0).toUpperCase() + failure.message.slice(1));
 }
 
-/** The form's fields as strings; undefined when it is not a form or holds a file or a repeated field. */
-async function formFields(request: Request): Promise<Record<string, string> | undefined> {
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return undefined;
-  }
+/** The form's fields as strings ("too_large" past DASHBOARD_FORM_MAX_BYTES); undefined when it is not a form or holds a file or a repeated field. */
+async function formFields(request: Request): Promise<Record<string, string> | "too_large" | undefined> {
+  const form = await readBoundedForm(request, DASHBOARD_FORM_MAX_BYTES);
+  if (form === "too_large") return form;
+  if (form === "invalid") return undefined;
   const fields = new Map<string, string>();
   for (const [name, value] of form) {
     if (typeof value !== "string" || fields.has(name)) return undefined;

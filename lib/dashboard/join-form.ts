@@ -5,6 +5,7 @@ import { solvesChallenge } from "@/lib/domain/verification/challenge";
 import { isWaitlistId } from "@/lib/domain/waitlists/id";
 import { getWaitlist } from "@/lib/domain/waitlists/queries";
 import { currentClientLimiterKey } from "@/lib/http/client-address";
+import { bodyTooLargeMessage, PUBLIC_FORM_MAX_BYTES, readBoundedForm } from "@/lib/http/body-limit";
 import { crossSiteRefusal, crossSiteRefusalMessage } from "@/lib/http/same-origin";
 import { plainTextResponse, seeOther } from "./admin-post";
 import { joinedSetCookie } from "./joined-cookie";
@@ -47,12 +48,9 @@ export async function joinFromForm(request: Request, pathId: string): Promise<Re
   // The production server refuses it before Next.js (lib/server/refuse.ts); this covers `next dev`.
   const refusal = crossSiteRefusal(request.headers);
   if (refusal) return plainTextResponse(403, crossSiteRefusalMessage(refusal));
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return plainTextResponse(400, "Invalid request: expected the join form.");
-  }
+  const form = await readBoundedForm(request, PUBLIC_FORM_MAX_BYTES);
+  if (form === "too_large") return plainTextResponse(413, bodyTooLargeMessage(PUBLIC_FORM_MAX_BYTES));
+  if (form === "invalid") return plainTextResponse(400, "Invalid request: expected the join form.");
   const ref = text(form, "ref").slice(0, 64);
   const back = (error: JoinError) => seeOther(`/join/${waitlist.id}?error=${error}${ref ? `&ref=${encodeURIComponent(ref)}` : ""}`);
   if (text(form, HONEYPOT_FIELD) !== "") return back("refused");

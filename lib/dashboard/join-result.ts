@@ -10,6 +10,7 @@ import { resendConfirmation } from "@/lib/domain/verification/resend";
 import { isWaitlistId } from "@/lib/domain/waitlists/id";
 import { getWaitlist } from "@/lib/domain/waitlists/queries";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
+import { bodyTooLargeMessage, PUBLIC_FORM_MAX_BYTES, readBoundedForm } from "@/lib/http/body-limit";
 import { crossSiteRefusal, crossSiteRefusalMessage } from "@/lib/http/same-origin";
 import { plainTextResponse, seeOther } from "./admin-post";
 import { joinedCookieOf } from "./joined-cookie";
@@ -71,7 +72,9 @@ export async function confirmFromForm(request: Request, pathId: string): Promise
   if (!waitlist) return plainTextResponse(404, "Not found: this waitlist does not exist.");
   const refusal = crossSiteRefusal(request.headers);
   if (refusal) return plainTextResponse(403, crossSiteRefusalMessage(refusal));
-  const token = (await request.formData().catch(() => undefined))?.get("token");
+  const form = await readBoundedForm(request, PUBLIC_FORM_MAX_BYTES);
+  if (form === "too_large") return plainTextResponse(413, bodyTooLargeMessage(PUBLIC_FORM_MAX_BYTES));
+  const token = form === "invalid" ? undefined : form.get("token");
   const outcome = typeof token === "string" ? await writeWithoutBlocking(() => confirmSignup(waitlist.id, token)) : "invalid";
   // Whoever holds a confirmation link is the address's owner: the outcome page links to their own page.
   const reading = typeof token === "string" && (outcome === "confirmed" || outcome === "already") ? readLinkToken(token, "confirm") : undefined;
@@ -85,8 +88,9 @@ export async function resendFromForm(request: Request, pathId: string): Promise<
   if (!waitlist) return plainTextResponse(404, "Not found: this waitlist does not exist.");
   const refusal = crossSiteRefusal(request.headers);
   if (refusal) return plainTextResponse(403, crossSiteRefusalMessage(refusal));
-  const form = await request.formData().catch(() => undefined);
-  const token = form?.get("t");
+  const form = await readBoundedForm(request, PUBLIC_FORM_MAX_BYTES);
+  if (form === "too_large") return plainTextResponse(413, bodyTooLargeMessage(PUBLIC_FORM_MAX_BYTES));
+  const token = form === "invalid" ? undefined : form.get("t");
   const reading = typeof token === "string" ? readLinkToken(token, "joined") : undefined;
   if (!reading?.ok || reading.claims.waitlistId !== waitlist.id) return plainTextResponse(400, "Invalid request: this page's link is not valid any more. Join again to get a new one.");
   const outcome = joinSettingsOf(waitlist.id).verification

@@ -5,6 +5,7 @@ import { parseSignupFilterValues } from "@/lib/domain/list-params";
 import { filterToApiParams, type SignupFilter } from "@/lib/domain/signups/filter";
 import { signupFilterParamsShape } from "@/lib/domain/signups/filter-params";
 import { parseSignupPublicId, signupPublicId } from "@/lib/domain/signups/id";
+import { MAX_ACTION_LIMIT } from "@/lib/domain/signups/status";
 import type { StatusSelection } from "@/lib/domain/signups/transitions";
 import { safeReturnPath } from "./return-path";
 
@@ -16,13 +17,11 @@ import { safeReturnPath } from "./return-path";
 
 /** The most rows one selection names (a page holds at most 100). */
 export const MAX_SELECTED_IDS = 1_000;
-/** The most signups "the next N" names. */
-export const MAX_NEXT_SIGNUPS = 1_000_000;
 
-const limitMessage = `must be a whole number from 1 to ${MAX_NEXT_SIGNUPS.toLocaleString("en-US")}`;
+const limitMessage = `must be a whole number from 1 to ${MAX_ACTION_LIMIT.toLocaleString("en-US")}`;
 const filterSchema = z.strictObject({
   ...signupFilterParamsShape,
-  limit: z.string().regex(/^[0-9]{1,7}$/, limitMessage).transform(Number).pipe(z.number().int().min(1, limitMessage).max(MAX_NEXT_SIGNUPS, limitMessage)).optional(),
+  limit: z.string().regex(/^[0-9]{1,7}$/, limitMessage).transform(Number).pipe(z.number().int().min(1, limitMessage).max(MAX_ACTION_LIMIT, limitMessage)).optional(),
 });
 
 export interface DashboardStatusSelection {

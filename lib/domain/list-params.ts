@@ -1,10 +1,11 @@
 import "server-only";
 import { z } from "zod";
 import { invalidParameter } from "@/lib/core/errors";
-import { hasInvertedRange, INPUT_PARAM_PREFIX, MAX_FILTER_TEXT, MAX_INPUT_FILTERS, splitInputParams, type SignupFilter } from "./signups/filter";
+import { hasInvertedRange, INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS, splitInputParams, type SignupFilter } from "./signups/filter";
+import { MAX_EMAIL_LENGTH } from "./signups/email-address";
 import { filterFromParams, signupFilterParamsShape } from "./signups/filter-params";
 import { SIGNUP_FIELDS, type SignupField } from "./signups/response";
-import type { StatusAction } from "./signups/status";
+import { MAX_ACTION_LIMIT, type StatusAction } from "./signups/status";
 import type { StatusSelection } from "./signups/transitions";
 
 // The list parameters of /v1 (strict: bad input is a 400 that names the parameter), also read by the
@@ -94,8 +95,7 @@ export function parseSignupListQuery(searchParams: URLSearchParams) {
   return { filter, fields: parsed.fields, keyset: { limit: parsed.limit, cursor: parsed.cursor } };
 }
 
-/** The most signups one status action of /v1 changes with a filter, and the most addresses it lists. */
-export const MAX_ACTION_LIMIT = 10_000;
+/** The most addresses one status action lists. */
 export const MAX_ACTION_EMAILS = 1_000;
 
 const actionLimitMessage = `must be an integer from 1 to ${MAX_ACTION_LIMIT}`;
@@ -107,7 +107,7 @@ const actionParamsSchema = z.strictObject({
 
 /** POST /v1/waitlist/{id}/signup/{action} with a body: the addresses instead of a filter. */
 export const actionBodySchema = z.strictObject({
-  emails: z.array(z.string().trim().min(1).max(MAX_FILTER_TEXT)).min(1).max(MAX_ACTION_EMAILS),
+  emails: z.array(z.string().trim().min(1).max(MAX_EMAIL_LENGTH)).min(1).max(MAX_ACTION_EMAILS),
 });
 
 /**

@@ -29,16 +29,18 @@ for (const [network, prefix] of [
 ] as const) {
   forbidden.addSubnet(network, prefix, "ipv4");
 }
+// IPv6: only global unicast (2000::/3) is reachable. Everything outside it is refused, whatever it
+// embeds: the unspecified and loopback addresses, IPv4-compatible (::/96) and IPv4-translated
+// (::ffff:0:0:0/96) addresses, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), discard (100::/64), unique local
+// (fc00::/7, with AWS's metadata at fd00:ec2::254), link-local and multicast. (::ffff:a.b.c.d, the
+// IPv4-mapped form, is checked as the IPv4 address it names: canonicalIpAddress.)
+const globalUnicast = new BlockList();
+globalUnicast.addSubnet("2000::", 3, "ipv6");
 for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["64:ff9b::", 96], // NAT64: an IPv4 address in disguise
-  ["100::", 64],
-  ["2001:db8::", 32],
-  ["2002::", 16], // 6to4: idem
-  ["fc00::", 7], // unique local, and AWS's metadata at fd00:ec2::254
-  ["fe80::", 10],
-  ["ff00::", 8],
+  ["2001::", 23], // IETF protocol assignments, with Teredo (2001::/32), which embeds an IPv4 address
+  ["2001:db8::", 32], // documentation
+  ["2002::", 16], // 6to4: an IPv4 address in disguise
+  ["3fff::", 20], // documentation (RFC 9637)
 ] as const) {
   forbidden.addSubnet(network, prefix, "ipv6");
 }
@@ -47,7 +49,8 @@ for (const [network, prefix] of [
 export function isForbiddenAddress(address: string): boolean {
   const canonical = canonicalIpAddress(address);
   if (canonical === null) return true;
-  return forbidden.check(canonical, isIP(canonical) === 4 ? "ipv4" : "ipv6");
+  if (isIP(canonical) === 4) return forbidden.check(canonical, "ipv4");
+  return !globalUnicast.check(canonical, "ipv6") || forbidden.check(canonical, "ipv6");
 }
 
 /** The error a refused address gives (the delivery log shows its message). */

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { DAY_MS } from "@/lib/core/time";
 import { restoreNeutralized } from "@/lib/domain/signups/csv";
 import { parseInstant } from "@/lib/core/instant";
+import { unsafeCharacterIn } from "@/lib/core/single-line-text";
+import { MAX_EMAIL_LENGTH } from "@/lib/domain/signups/email-address";
 import type { NewSignup } from "@/lib/domain/signups/queries";
 import { IMPORT_FIELDS, type CsvLayout } from "@/lib/domain/signups/import-columns";
 import { isSignupStatus, SIGNUP_STATUSES, type SignupStatus } from "@/lib/domain/signups/status";
@@ -30,7 +32,7 @@ export function tooLargeRecord(line: number): ImportRecord {
   return { line, error: `the record is larger than ${limit}, the most one record may have; the rest of the file was not read` };
 }
 
-const emailSchema = z.email().max(254);
+const emailSchema = z.email().max(MAX_EMAIL_LENGTH);
 const EMPTY_INPUTS = "[]";
 
 /** How far past the import's time a created_at may be (clocks differ; a later date is a mistake). */
@@ -85,6 +87,8 @@ function quote(value: unknown): string {
 /** Trims and checks an email; returns the error text when invalid. */
 export function checkEmail(value: unknown): { email: string } | { error: string } {
   if (typeof value !== "string" || value.trim() === "") return { error: "email is missing" };
+  const unsafe = unsafeCharacterIn(value);
+  if (unsafe) return { error: `email contains ${unsafe} (got ${quote(value)})` };
   const email = value.trim();
   return emailSchema.safeParse(email).success ? { email } : { error: `invalid email ${quote(value)}` };
 }
@@ -95,6 +99,24 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function tooLong(what: string, chars: number): string {
   return `${what} has ${numberText.format(chars)} characters; a custom input's label or value may have at most ${numberText.format(MAX_CUSTOM_INPUT_CHARS)}`;
+}
+
+/** The first unsafe character (lib/core/single-line-text.ts) in any text of `value` (strings, and an object's keys, at any depth), or undefined. */
+function unsafeCharacterInValue(value: unknown): string | undefined {
+  if (typeof value === "string") return unsafeCharacterIn(value);
+  if (typeof value !== "object" || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const found = unsafeCharacterInValue(item);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const key in value) {
+    const found = unsafeCharacterIn(key) ?? unsafeCharacterInValue((value as Record<string, unknown>)[key]);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** The error text of one custom input (an object of custom_inputs, at `index`), or undefined. One pass, no allocation for scalars: it runs on every row. */
@@ -110,6 +132,10 @@ function customInputError(input: Record<string, unknown>, index: number): string
       chars = JSON.stringify(value).length;
     }
     if (chars > MAX_CUSTOM_INPUT_CHARS) return tooLong(`the value of ${quote(label)} in custom_inputs[${index}]`, chars);
+    const unsafeLabel = unsafeCharacterIn(label);
+    if (unsafeLabel) return `a label in custom_inputs[${index}] contains ${unsafeLabel}: labels and values are one line of plain text`;
+    const unsafe = unsafeCharacterInValue(value);
+    if (unsafe) return `the value of ${quote(label)} in custom_inputs[${index}] contains ${unsafe}: labels and values are one line of plain text`;
   }
   return undefined;
 }
@@ -217,7 +243,10 @@ export function csvRow(layout: CsvLayout, cells: string[], latest: number): Impo
   // Extra columns become {"label", "value"} entries; empty cells add nothing.
   for (const extra of layout.extras) {
     const value = cells[extra.index];
-    if (value !== undefined && value !== "") (inputs ??= []).push({ label: extra.label, value });
+    if (value === undefined || value === "") continue;
+    const unsafe = unsafeCharacterIn(value) ?? unsafeCharacterIn(extra.label);
+    if (unsafe) return { error: `the column ${quote(extra.label)} contains ${unsafe}: custom inputs are one line of plain text` };
+    (inputs ??= []).push({ label: extra.label, value });
   }
   if (inputs) customInputs = JSON.stringify(inputs);
   const row: ImportRow = { email: (email as { email: string }).email, verified: verified as boolean, referral: referral as boolean, customInputs };

@@ -13,7 +13,8 @@ import { serveApi } from "./api-routes";
 import { compressWhenWritten } from "@/lib/http/compression";
 import { isApiPath } from "@/lib/http/api-path";
 import { batchedLineWriter, logWhenDone } from "./request-log";
-import { checkedFormPost, isPageFormPost } from "./form-body";
+import { bodyCheckOf, checkedBody, REFUSED_BODY_LINGER_MS } from "./form-body";
+import { bodyTooLargeMessage } from "@/lib/http/body-limit";
 import { listenErrorMessage } from "@/lib/http/listen";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
 import { installReadPool } from "./read-pool";
@@ -68,18 +69,24 @@ export async function startServer() {
   }
 
   /**
-   * Hands the request to Next.js (a multipart POST to a page only once its body is known to parse).
+   * Hands the request to Next.js (a write's body only once it is known to be within its bound, and a
+   * multipart one to parse: ./form-body.ts).
    * Next.js compresses pages, but not route handlers' bodies (the CSV export): compressWhenWritten
    * does, unless Next.js already encoded the response.
    */
   async function forward(request: IncomingMessage, response: ServerResponse) {
     compressWhenWritten(request, response);
-    if (!isPageFormPost(request)) return handle(request, response);
-    const checked = await checkedFormPost(request);
+    const check = bodyCheckOf(request);
+    if (!check) return handle(request, response);
+    const checked = await checkedBody(request, check);
+    if (checked === "aborted") return void response.destroy();
     if (typeof checked !== "number") return handle(checked, response);
     response.statusCode = checked;
     response.setHeader("Content-Type", "text/plain; charset=utf-8");
-    response.end(checked === 400 ? "Bad Request: malformed form data\n" : "Payload Too Large\n");
+    response.setHeader("Cache-Control", "no-store");
+    // A refused body is left unread (./form-body.ts): the connection is closed a moment after the answer.
+    if (checked === 413) response.once("finish", () => setTimeout(() => request.socket.destroy(), REFUSED_BODY_LINGER_MS).unref());
+    response.end(`${checked === 400 ? "Bad Request: malformed form data" : bodyTooLargeMessage(check.limit)}\n`);
   }
   // Requests Node cannot parse (an unknown method, enormous headers, a broken request line) never
   // reach Next.js: answer them here, with the same security headers, and log them.

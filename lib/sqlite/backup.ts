@@ -2,6 +2,7 @@ import { renameSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { getDb, type AppDatabase } from "@/db/client";
+import { keySourceOf } from "@/db/master-key";
 import { damagedDatabaseMessage, DatabaseFailure } from "@/lib/core/database-failure";
 import { AppError } from "@/lib/core/errors";
 import { storageFailureOf } from "@/lib/core/storage-failure";
@@ -20,6 +21,19 @@ export interface BackupResult {
   pages: number;
   waitlists: number;
   signups: number;
+  /**
+   * Where the key of the secrets is (SECRETS_KEY or the key file): never in the copy, which holds
+   * the secrets encrypted (db/sealed-secret.ts). A restore needs the copy and that key.
+   */
+  secrets_key_not_included: string;
+}
+
+/** What a backup tells the operator about the key it does not hold. */
+export function backupKeyNote(source: string): string {
+  return (
+    `The copy holds the webhook secrets and signing keys encrypted; their key is not in it (${source}). ` +
+    "Keep that key safe and apart from the backups (a password manager or a secrets store): a restore needs both, and without the key webhook secrets must be re-issued and links sent before are invalid."
+  );
 }
 
 /**
@@ -51,7 +65,7 @@ export async function backupDatabase(input: BackupInput, db: AppDatabase = getDb
       const counts = { waitlists: count("waitlists"), signups: count("signups") };
       copy.close();
       renameSync(partial, path);
-      return { path, bytes: statSync(path).size, pages: totalPages, ...counts };
+      return { path, bytes: statSync(path).size, pages: totalPages, ...counts, secrets_key_not_included: keySourceOf(db.$client.name) };
     } finally {
       if (copy.open) copy.close();
     }

@@ -16,9 +16,17 @@ function state(): { cause?: StorageFailureCause } {
   return (holder[STATE] ??= { cause: isStorageFailureCause(inherited) ? inherited : undefined });
 }
 
-/** Notes that writes to `path` fail for `failure`; logs one line unless that cause was already logged. */
+/**
+ * Notes that writes to `path` fail for `failure`; logs one line unless that cause was already logged.
+ * A lock held elsewhere ("busy") does not replace an outage of another cause: while the disk is full
+ * (or the file read-only, or the disk failing) this app's own writers (a join thread, another worker)
+ * still take the write lock for their failing writes, and a write that finds it taken says nothing
+ * about the disk. Only a write that works, or another cause, ends or changes the outage.
+ */
 export function noteWritesRefused(path: string, failure: StorageFailure): void {
-  if (state().cause === failure.cause) return;
+  const current = state().cause;
+  if (current === failure.cause) return;
+  if (failure.cause === "busy" && current !== undefined) return;
   state().cause = process.env[INHERITED] = failure.cause;
   console.error(`storage: a write to ${path} failed: ${failure.message}. Until writes work again, reads are served, bookkeeping (keys' last-used times) is skipped and other writes answer 503.`);
 }

@@ -1,5 +1,6 @@
 import Form from "next/form";
 import { buttonClass, inputClass } from "@/components/styles";
+import { MAX_EMAIL_LENGTH } from "@/lib/domain/signups/email-address";
 
 /** The finder's own search field, holding the text looked up (the header has a smaller one). */
 export function FinderForm({ value }: { value: string }) {
@@ -13,7 +14,7 @@ export function FinderForm({ value }: { value: string }) {
         type="search"
         name="email"
         defaultValue={value}
-        maxLength={320}
+        maxLength={MAX_EMAIL_LENGTH}
         placeholder="jane@acme.com, @acme.com, jane…"
         autoComplete="off"
         spellCheck={false}

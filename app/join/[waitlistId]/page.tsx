@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { inputClass, mutedText, primaryButtonClass } from "@/components/styles";
+import { MAX_JOIN_INPUT_VALUE } from "@/lib/domain/joining/join";
 import { joinSettingsOf } from "@/lib/domain/joining/settings";
+import { MAX_EMAIL_LENGTH } from "@/lib/domain/signups/email-address";
 import { isWaitlistId } from "@/lib/domain/waitlists/id";
 import { getWaitlist } from "@/lib/domain/waitlists/queries";
 import { JOIN_ERRORS, isJoinError, HONEYPOT_FIELD, fieldName } from "@/lib/dashboard/join-form";
@@ -51,7 +53,7 @@ export default async function JoinPage({ params, searchParams }: Props) {
           <label htmlFor="join-email" className="text-sm font-medium">
             Email address
           </label>
-          <input id="join-email" name="email" type="email" required autoComplete="email" maxLength={320} className={`${inputClass} w-full text-base sm:text-sm`} />
+          <input id="join-email" name="email" type="email" required autoComplete="email" maxLength={MAX_EMAIL_LENGTH} className={`${inputClass} w-full text-base sm:text-sm`} />
         </div>
         {settings.fields.map((field, index) => (
           <div key={field.label} className="flex flex-col gap-1">
@@ -69,7 +71,7 @@ export default async function JoinPage({ params, searchParams }: Props) {
                 ))}
               </select>
             ) : (
-              <input id={`join-field-${index}`} name={fieldName(index)} type="text" required={field.required} maxLength={500} className={`${inputClass} w-full text-base sm:text-sm`} />
+              <input id={`join-field-${index}`} name={fieldName(index)} type="text" required={field.required} maxLength={MAX_JOIN_INPUT_VALUE} className={`${inputClass} w-full text-base sm:text-sm`} />
             )}
           </div>
         ))}

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
-import { backupDatabase } from "@/lib/sqlite/backup";
+import { backupDatabase, backupKeyNote } from "@/lib/sqlite/backup";
 import { env } from "@/lib/core/env";
 import { checkDatabase, checkDatabaseIfPresent } from "@/lib/domain/database";
 import { seedDemoData } from "@/lib/seed/seed-demo";
@@ -57,6 +57,6 @@ export function registerDbCommands(program: Command): void {
       const started = performance.now();
       const result = await backupDatabase({ destination: file, force: options.force });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      emit(options, result, () => `Backed up ${env().DATABASE_PATH} to ${result.path} (${result.waitlists} waitlists, ${result.signups} signups, ${result.bytes} bytes) in ${seconds}s.`);
+      emit(options, result, () => [`Backed up ${env().DATABASE_PATH} to ${result.path} (${result.waitlists} waitlists, ${result.signups} signups, ${result.bytes} bytes) in ${seconds}s.`, backupKeyNote(result.secrets_key_not_included)].join("\n"));
     });
 }

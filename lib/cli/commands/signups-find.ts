@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { MAX_FILTER_TEXT } from "@/lib/domain/signups/filter";
+import { MAX_EMAIL_LENGTH } from "@/lib/domain/signups/email-address";
 import { findSignupsByEmail, type FoundSignup } from "@/lib/domain/signups/find";
 import { signupPublicId } from "@/lib/domain/signups/id";
 import { MIN_INDEXED_SEARCH } from "@/lib/domain/signups/scope-sql";
@@ -13,8 +13,8 @@ const findSchema = z.object({
     .string()
     .trim()
     .min(MIN_INDEXED_SEARCH)
-    .max(MAX_FILTER_TEXT)
-    .describe(`a whole address or a part of one, ${MIN_INDEXED_SEARCH} to ${MAX_FILTER_TEXT} characters`),
+    .max(MAX_EMAIL_LENGTH)
+    .describe(`a whole address or a part of one, ${MIN_INDEXED_SEARCH} to ${MAX_EMAIL_LENGTH} characters`),
   limit: z.coerce.number().int().min(1).max(MAX_FOUND).describe(`a whole number from 1 to ${MAX_FOUND}`),
 });
 

@@ -4,6 +4,7 @@ import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { appSecrets, auditLog } from "@/db/schema";
+import { appSecretAad, openBlob } from "@/db/sealed-secret";
 import { preparedOnce } from "@/lib/sqlite/statements";
 
 export const AUDIT_ACTIONS = ["waitlist.create", "waitlist.update", "waitlist.delete", "signup.erase", "signups.import", "signups.invite", "signups.reject", "signups.withdraw", "signups.restore", "signups.complete", "key.create", "key.revoke", "webhook.create", "webhook.update", "webhook.enable", "webhook.disable", "webhook.remove", "webhook.rotate_secret", "delivery.resend", "waitlist.invitation_email", "waitlist.join_settings"] as const;
@@ -66,14 +67,15 @@ export function recordAudit(entry: AuditEntry, db: AppDatabase = getDb()): void 
 /**
  * A keyed hash (HMAC-SHA256, hex) of `text` in lower case, with this database's own secret: the
  * audit log names an erased address by it, so the same address always gives the same target, yet
- * the log alone (without the secret) cannot be checked against a list of addresses.
+ * the log alone (without the secret) cannot be checked against a list of addresses. The secret is
+ * stored encrypted (db/sealed-secret.ts): a copy of the database without its key cannot either.
  */
 export function auditHash(text: string, db: AppDatabase = getDb()): string {
   const secret = preparedOnce(db, "audit.hashKey", () =>
     db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.name, "audit_hash_key")).prepare(),
   ).get();
   if (!secret) throw new Error("app_secrets has no audit_hash_key: the database was not migrated (migration 0005)");
-  return createHmac("sha256", secret.value).update(text.toLowerCase(), "utf8").digest("hex");
+  return createHmac("sha256", openBlob(db.$client.name, secret.value, appSecretAad("audit_hash_key"))).update(text.toLowerCase(), "utf8").digest("hex");
 }
 
 export interface AuditQuery {

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { invitationEmails, type Waitlist } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
+import { singleLine } from "@/lib/core/single-line-text";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { signupPublicId } from "../signups/id";
 import { getSignup } from "../signups/queries";
@@ -98,13 +99,17 @@ function inputValue(signup: SignupRow, label: string): string {
   return value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value);
 }
 
-/** Fills a template's placeholders for one signup of one waitlist. */
+/**
+ * Fills a template's placeholders for one signup of one waitlist. Each inserts single-line text
+ * (lib/core/single-line-text.ts): joins and imports refuse line breaks and controls, and this keeps
+ * data stored before that rule from forging lines ("Bcc: …") or reordering text in the email.
+ */
 export function renderTemplate(template: string, waitlist: Pick<Waitlist, "name" | "website">, signup: SignupRow): string {
   return template.replace(PLACEHOLDER, (whole, name: string) => {
-    if (name === "email") return signup.email;
-    if (name === "waitlist.name") return waitlist.name;
-    if (name === "waitlist.website") return waitlist.website;
-    if (name.startsWith("input.")) return inputValue(signup, name.slice("input.".length));
+    if (name === "email") return singleLine(signup.email);
+    if (name === "waitlist.name") return singleLine(waitlist.name);
+    if (name === "waitlist.website") return singleLine(waitlist.website);
+    if (name.startsWith("input.")) return singleLine(inputValue(signup, name.slice("input.".length)));
     return whole;
   });
 }

@@ -2,9 +2,11 @@ import "server-only";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { env } from "@/lib/core/env";
+import { unsafeCharacterIn } from "@/lib/core/single-line-text";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { appendEvent } from "../events";
 import { answerOnce } from "../idempotency";
+import { MAX_EMAIL_LENGTH } from "../signups/email-address";
 import { signupPublicId } from "../signups/id";
 import { getSignup } from "../signups/queries";
 import type { SignupRow } from "../signups/row";
@@ -24,8 +26,9 @@ import { joinSettingsOf, type JoinField } from "./settings";
 // does and two joins of one address never make two signups. The insert triggers (migration 0003)
 // keep the counts, the search index and the input pairs, as for any single insert.
 
+/** The longest answer to a join form's field, on the page (its maxLength) and in the API alike. */
 export const MAX_JOIN_INPUT_VALUE = 1000;
-const emailSchema = z.email().max(254);
+const emailSchema = z.email().max(MAX_EMAIL_LENGTH);
 
 /** A signup as a join answers it: the /v1 signup's four fields plus its id, status, place in line and referral code. */
 export interface JoinedSignup {
@@ -86,8 +89,8 @@ function statements(db: AppDatabase) {
 
 /**
  * The answers matched to the form's fields, in the form's order: each label names a field (any
- * case), a required field has a non-empty answer, a choice is one of its options. An empty optional
- * answer is left out.
+ * case), a required field has a non-empty answer, a choice is one of its options, every answer is
+ * safe single-line text (lib/core/single-line-text.ts). An empty optional answer is left out.
  */
 export function matchInputs(fields: readonly JoinField[], inputs: readonly { label: string; value: string }[]): { label: string; value: string }[] {
   const given = new Map<string, string>();
@@ -95,6 +98,8 @@ export function matchInputs(fields: readonly JoinField[], inputs: readonly { lab
     const field = fields.find((each) => each.label.toLowerCase() === input.label.trim().toLowerCase());
     if (!field) throw new JoinRefused("invalid_inputs", fields.length === 0 ? "This form has no fields: send no custom inputs." : `The form has no field "${input.label.slice(0, 100)}" (its fields: ${fields.map((each) => each.label).join(", ")}).`);
     if (given.has(field.label)) throw new JoinRefused("invalid_inputs", `The field "${field.label}" is answered twice.`);
+    const unsafe = unsafeCharacterIn(input.value);
+    if (unsafe) throw new JoinRefused("invalid_inputs", `The answer to "${field.label}" contains ${unsafe}: answers are one line of plain text.`);
     given.set(field.label, input.value.trim());
   }
   const matched: { label: string; value: string }[] = [];
@@ -144,7 +149,9 @@ export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinFound 
       if (!waitlist) throw new JoinRefused("not_found", "This waitlist does not exist.");
       const settings = joinSettingsOf(waitlist.id, db);
       if (settings.joining !== "open") throw new JoinRefused("closed", `${waitlist.name} is not taking signups right now.`);
+      const unsafe = unsafeCharacterIn(input.email);
       const email = input.email.trim();
+      if (unsafe) throw new JoinRefused("invalid_email", `The email address contains ${unsafe}.`);
       if (!emailSchema.safeParse(email).success) throw new JoinRefused("invalid_email", "That is not a valid email address.");
       const customInputs = matchInputs(settings.fields, input.customInputs);
       const prepared = statements(db);

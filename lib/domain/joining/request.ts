@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_EMAIL_LENGTH } from "../signups/email-address";
 import { SIGNUP_STATUSES } from "../signups/status";
 import { signupResponseSchema } from "../signups/response";
 import { MAX_JOIN_INPUT_VALUE } from "./join";
@@ -9,12 +10,12 @@ import { MAX_JOIN_FIELDS } from "./settings";
 
 export const joinBodySchema = z
   .strictObject({
-    email: z.string().max(320).meta({ description: "The address to put on the list, as typed (stored as typed; matched in any case)." }),
+    email: z.string().max(MAX_EMAIL_LENGTH).meta({ description: "The address to put on the list, as typed (stored as typed; matched in any case)." }),
     custom_inputs: z
       .array(
         z.strictObject({
           label: z.string().max(200).meta({ description: "A field of the waitlist's join form (matched in any case)." }),
-          value: z.string().max(MAX_JOIN_INPUT_VALUE).meta({ description: "The answer: for a choice field, one of its options." }),
+          value: z.string().max(MAX_JOIN_INPUT_VALUE).meta({ description: "The answer, one line of plain text (no line break, control character or bidirectional control): for a choice field, one of its options." }),
         }),
       )
       .max(MAX_JOIN_FIELDS)

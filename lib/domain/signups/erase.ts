@@ -10,7 +10,7 @@ import { forgetDeliveriesOf } from "../deliveries/queries";
 import { appendEvent, redactSignupEvents } from "../events";
 import { forgetAnswersNaming } from "../idempotency";
 import { getWaitlistOrThrow } from "../waitlists/queries";
-import { MAX_FILTER_TEXT } from "./filter";
+import { MAX_EMAIL_LENGTH } from "./email-address";
 import type { FoundSignup } from "./find";
 
 // Erasure on request (the right to erasure): the signups go, and with them, through the delete
@@ -23,7 +23,7 @@ import type { FoundSignup } from "./find";
 // deliveries (webhook bodies and rendered emails, lib/domain/deliveries).
 
 export const eraseAddressSchema = z.object({
-  email: z.string().trim().min(1).max(MAX_FILTER_TEXT).describe("the whole email address (in any case)"),
+  email: z.string().trim().min(1).max(MAX_EMAIL_LENGTH).describe("the whole email address (in any case)"),
   waitlist: z.uuid().optional().describe("a waitlist id"),
 });
 export type EraseAddressInput = z.input<typeof eraseAddressSchema>;

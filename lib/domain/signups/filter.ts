@@ -1,6 +1,7 @@
 import type { SQL, sql as sqlTag } from "drizzle-orm";
 import type { signups as signupsTable } from "@/db/schema";
 import { instantParamValue, parseInstant } from "@/lib/core/instant";
+import { MAX_EMAIL_LENGTH } from "./email-address";
 import { parseSignupPublicId, signupPublicId } from "./id";
 import { isSignupStatus, SIGNUP_STATUSES, type SignupStatus } from "./status";
 
@@ -81,16 +82,19 @@ function instant(text: string): Parsed<Date> {
   return { ok: false, message: plusAsSpace ? `${INSTANT_FORMS}; in a URL, write the + of an offset as %2B` : INSTANT_FORMS };
 }
 
-function filterText(text: string): Parsed<string> {
+function filterText(text: string, max = MAX_FILTER_TEXT): Parsed<string> {
   if (text.length < 1) return { ok: false, message: "must not be empty" };
-  if (text.length > MAX_FILTER_TEXT) return { ok: false, message: `must be at most ${MAX_FILTER_TEXT} characters` };
+  if (text.length > max) return { ok: false, message: `must be at most ${max} characters` };
   return { ok: true, value: text };
 }
+
+/** An address, or a part of one: no longer than an address may be. */
+const emailText = (text: string) => filterText(text, MAX_EMAIL_LENGTH);
 
 const text = { format: (value: string) => value, keyPart: (value: string) => value.toLowerCase() };
 const flag = { parse: booleanWord, format: String, keyPart: (value: boolean) => value, planner: "row" as const, aggregated: true, inputSliced: true, openapi: { type: "string", enum: ["true", "false"] } };
 const instantWire = { anyOf: [{ type: "string", format: "date" }, { type: "string", format: "date-time" }], examples: ["2026-10-01", "2026-10-01T09:30:00Z"] };
-const textWire = { type: "string", minLength: 1, maxLength: MAX_FILTER_TEXT };
+const emailWire = { type: "string", minLength: 1, maxLength: MAX_EMAIL_LENGTH };
 const STATUS_WORDS = `must be one or more of ${SIGNUP_STATUSES.join(", ")}, separated by commas`;
 function statusList(text: string): Parsed<SignupStatus[]> {
   const words = text.split(",").map((word) => word.trim());
@@ -203,9 +207,9 @@ export const SIGNUP_FILTERS = {
   email: filter({
     ...text,
     name: "email",
-    parse: filterText,
+    parse: emailText,
     lenient: (value) => value.trim() || undefined,
-    openapi: { description: "Only the signup with exactly this address, compared case-insensitively (ASCII letters): at most one signup, since a waitlist holds an address once. 1–320 characters.", schema: textWire },
+    openapi: { description: `Only the signup with exactly this address, compared case-insensitively (ASCII letters): at most one signup, since a waitlist holds an address once. 1–${MAX_EMAIL_LENGTH} characters.`, schema: emailWire },
     cli: { argument: "<address>", help: "the whole address, in any case" },
     chip: (value) => `Email is “${value}”`,
     planner: "unique",
@@ -217,13 +221,13 @@ export const SIGNUP_FILTERS = {
   emailContains: filter({
     ...text,
     name: "email_contains",
-    parse: filterText,
+    parse: emailText,
     // The search box: trimmed, and empty means none.
     lenient: (value) => value.trim() || undefined,
     openapi: {
       description:
-        "Only signups whose address contains this text, compared case-insensitively (ASCII letters), like the dashboard search: `@acme.com`, `jane`. `%` and `_` are plain characters. Text of 3 characters or more is answered from a trigram index; shorter text reads the whole list. 1–320 characters.",
-      schema: textWire,
+        `Only signups whose address contains this text, compared case-insensitively (ASCII letters), like the dashboard search: \`@acme.com\`, \`jane\`. \`%\` and \`_\` are plain characters. Text of 3 characters or more is answered from a trigram index; shorter text reads the whole list. 1–${MAX_EMAIL_LENGTH} characters.`,
+      schema: emailWire,
     },
     cli: { argument: "<text>", help: "a part of the address, in any case" },
     chip: (value) => `Email contains “${value}”`,

@@ -43,3 +43,11 @@ export function refusal(action: StatusAction, current: SignupStatus): string | u
   if (current === from) return undefined;
   return `cannot ${action} a signup that is ${current}: only ${/^[aeiou]/.test(from) ? "an" : "a"} ${from} signup can become ${to}`;
 }
+
+/**
+ * The most signups one status action changes with a filter and a limit: `limit` of /v1, and "the next
+ * N" of the dashboard (its field's max). Each such action is one write: 10,000 rows keep it well under
+ * a second, so joins waiting for the write lock meanwhile are not held up. (The dashboard's "every
+ * match" has no limit.)
+ */
+export const MAX_ACTION_LIMIT = 10_000;

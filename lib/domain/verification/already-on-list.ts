@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
 import type { Waitlist } from "@/db/schema";
+import { singleLine } from "@/lib/core/single-line-text";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { queueEmailDelivery } from "../deliveries/fan-out";
 import type { RenderedEmail } from "../emails/invitation";
@@ -28,8 +29,8 @@ export function alreadyOnListEmail(waitlist: Pick<Waitlist, "id" | "name">, sign
   const page = `${publicUrl}${joinedPagePath(waitlist.id, signup.id, now, db)}`;
   return {
     to: signup.email,
-    subject: `You're already on the ${waitlist.name} waitlist`.replace(/[\r\n]+/g, " "),
-    text: `Hello,\n\nSomeone asked to join the ${waitlist.name} waitlist with this address, and it is already on the list: nothing has changed. Your place in line and your referral link are on your page (the link works for 30 days):\n\n${page}\n\nIf it was not you, ignore this email.\n`,
+    subject: `You're already on the ${singleLine(waitlist.name)} waitlist`,
+    text: `Hello,\n\nSomeone asked to join the ${singleLine(waitlist.name)} waitlist with this address, and it is already on the list: nothing has changed. Your place in line and your referral link are on your page (the link works for 30 days):\n\n${page}\n\nIf it was not you, ignore this email.\n`,
   };
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
 import type { Waitlist } from "@/db/schema";
+import { singleLine } from "@/lib/core/single-line-text";
 import type { RenderedEmail } from "../emails/invitation";
 import type { SignupRow } from "../signups/row";
 import { CONFIRM_LINK_LIFETIME_MS, JOINED_LINK_LIFETIME_MS, signLinkToken } from "./link-token";
@@ -33,7 +34,7 @@ export function confirmationEmail(waitlist: Pick<Waitlist, "id" | "name">, signu
   const page = `${publicUrl}${joinedPagePath(waitlist.id, signup.id, now, db)}`;
   return {
     to: signup.email,
-    subject: `Confirm your place on the ${waitlist.name} waitlist`.replace(/[\r\n]+/g, " "),
-    text: `Hello,\n\nPlease confirm your address to keep your place on the ${waitlist.name} waitlist:\n\n${link}\n\nThe link works for 7 days. If you did not join, ignore this email: nothing else will be sent.\n\nYour place in line and your referral link are on your page (the link works for 30 days):\n\n${page}\n`,
+    subject: `Confirm your place on the ${singleLine(waitlist.name)} waitlist`,
+    text: `Hello,\n\nPlease confirm your address to keep your place on the ${singleLine(waitlist.name)} waitlist:\n\n${link}\n\nThe link works for 7 days. If you did not join, ignore this email: nothing else will be sent.\n\nYour place in line and your referral link are on your page (the link works for 30 days):\n\n${page}\n`,
   };
 }

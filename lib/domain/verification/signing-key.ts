@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { appSecrets } from "@/db/schema";
+import { appSecretAad, openBlob, sealBlob } from "@/db/sealed-secret";
 import { preparedOnce } from "@/lib/sqlite/statements";
 
 /** The keys the join page signs with, each made on first use (32 random bytes) and kept in app_secrets beside the audit's. */
@@ -10,14 +11,15 @@ export type SigningKeyName = "link_signing_key" | "challenge_signing_key";
 
 /**
  * This database's key of that name. Kept in the database, not the environment, like the audit's
- * (migration 0005): every process and worker reading one file agrees on it with nothing to configure,
- * and a copied database keeps its links valid. The first caller writes it; a concurrent first caller's
+ * (migration 0005): every process and worker reading one file agrees on it with nothing to configure.
+ * Stored encrypted under the master key, which lives outside the database (db/sealed-secret.ts): a
+ * copy of the file alone cannot sign a link. The first caller writes it; a concurrent first caller's
  * insert is ignored and both read the one that won.
  */
 export function signingKey(name: SigningKeyName, db: AppDatabase = getDb()): Buffer {
   const read = preparedOnce(db, `signingKey.${name}`, () => db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.name, name)).prepare());
   const found = read.get();
-  if (found) return found.value;
-  db.insert(appSecrets).values({ name, value: randomBytes(32) }).onConflictDoNothing().run();
-  return read.get()!.value;
+  if (found) return openBlob(db.$client.name, found.value, appSecretAad(name));
+  db.insert(appSecrets).values({ name, value: sealBlob(db.$client.name, randomBytes(32), appSecretAad(name)) }).onConflictDoNothing().run();
+  return openBlob(db.$client.name, read.get()!.value, appSecretAad(name));
 }

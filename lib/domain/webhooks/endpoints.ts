@@ -4,6 +4,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { deliveries, webhookEndpoints, type WebhookEndpoint } from "@/db/schema";
+import { endpointSecretAad, openText, sealText } from "@/db/sealed-secret";
 import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
 import { preparedOnce } from "@/lib/sqlite/statements";
@@ -12,7 +13,8 @@ import { EVENT_TYPES, type EventType } from "../events";
 import { getWaitlistOrThrow } from "../waitlists/queries";
 
 // Webhook endpoints as the dashboard and the CLI manage them: every change in one transaction with
-// its audit row. The signing secret is returned by addEndpoint and rotateEndpointSecret only.
+// its audit row. The signing secret is returned by addEndpoint and rotateEndpointSecret only, and
+// stored encrypted under the master key (db/sealed-secret.ts).
 
 const MAX_URL = 2000;
 
@@ -82,6 +84,7 @@ function write<T>(db: AppDatabase, work: () => T): T {
   return db.$client.transaction(work).immediate();
 }
 
+/** An endpoint as stored: its secret encrypted (openEndpointSecret gives it to sign with). */
 export function getEndpointOrThrow(id: string, db: AppDatabase = getDb()): WebhookEndpoint {
   const [endpoint] = db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id.trim().toLowerCase())).all();
   if (!endpoint) throw new AppError("not_found", `No webhook endpoint has the id ${id}.`);
@@ -111,7 +114,7 @@ export function addEndpoint(actor: AuditActor, input: AddEndpointInput, db: AppD
       createdAt: now,
       updatedAt: now,
     };
-    db.insert(webhookEndpoints).values(row).run();
+    db.insert(webhookEndpoints).values({ ...row, secret: sealText(db.$client.name, row.secret, endpointSecretAad(row.id)) }).run();
     recordAudit({ actor, action: "webhook.create", target: row.id, summary: `added webhook endpoint ${describe(row)}` }, db);
     return { ...toView(row), secret: row.secret };
   });
@@ -173,10 +176,15 @@ export function rotateEndpointSecret(actor: AuditActor, id: string, db: AppDatab
     const endpoint = getEndpointOrThrow(id, db);
     const secret = newSecret();
     const updatedAt = new Date();
-    db.update(webhookEndpoints).set({ secret, updatedAt }).where(eq(webhookEndpoints.id, endpoint.id)).run();
+    db.update(webhookEndpoints).set({ secret: sealText(db.$client.name, secret, endpointSecretAad(endpoint.id)), updatedAt }).where(eq(webhookEndpoints.id, endpoint.id)).run();
     recordAudit({ actor, action: "webhook.rotate_secret", target: endpoint.id, summary: `rotated the signing secret of ${endpoint.url}` }, db);
     return { ...toView({ ...endpoint, updatedAt }), secret };
   });
+}
+
+/** An endpoint's signing secret, decrypted, to sign with (never shown). */
+export function openEndpointSecret(endpoint: Pick<WebhookEndpoint, "id" | "secret">, db: AppDatabase = getDb()): string {
+  return openText(db.$client.name, endpoint.secret, endpointSecretAad(endpoint.id));
 }
 
 /** The deliveries of an endpoint that wait (pending, or leased by a sender) are marked failed. */
@@ -187,11 +195,11 @@ export function failWaitingDeliveries(endpointId: string, reason: string, db: Ap
     .run();
 }
 
-/** The enabled endpoints with what the sender needs to sign and send (their secrets: never shown). */
+/** The enabled endpoints with what the sender needs to sign and send (their secrets, decrypted: never shown). */
 export function enabledEndpointsForSending(db: AppDatabase = getDb()): Pick<WebhookEndpoint, "id" | "url" | "secret">[] {
   // Read on every round of the sender: prepared once.
   const read = preparedOnce(db, "webhooks.enabled", () =>
     db.select({ id: webhookEndpoints.id, url: webhookEndpoints.url, secret: webhookEndpoints.secret }).from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true)).prepare(),
   );
-  return read.all();
+  return read.all().map((endpoint) => ({ ...endpoint, secret: openEndpointSecret(endpoint, db) }));
 }

@@ -10,8 +10,12 @@ import { openDatabase } from "@/db/client";
 import { applyMigrations } from "@/db/migrate";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { insertSignups } from "@/tests/support/insert-signups";
+import { checkoutFor, removeLinkedCheckout } from "@/tests/support/reachable-checkout";
 import { handOver, isRoot, mountSmallDisk, SMALL_DISK_NEEDS, unprivilegedUser, type TestUser } from "@/tests/support/storage-faults";
 import { cliSandbox, expectOneLineError, type CliSandbox, type CliResult } from "../run-cli";
+
+// The code the unprivileged user runs, hard-linked where they can reach it when the checkout is not (reachable-checkout.ts).
+afterAll(removeLinkedCheckout);
 
 describe("backups", () => {
   let cli: CliSandbox;
@@ -173,6 +177,7 @@ describe("backups", () => {
         const result = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "db", "backup", join(folder, "copy.db")], {
           encoding: "utf8",
           env: { ...process.env, DATABASE_PATH: sandbox.databasePath, NODE_NO_WARNINGS: "1" },
+          cwd: checkoutFor(unprivilegedUser),
           ...unprivilegedUser,
         });
         expect(expectOneLineError({ status: result.status, stdout: result.stdout, stderr: result.stderr })).toBe(
@@ -302,6 +307,7 @@ describe("a damaged or unwritable database", () => {
       encoding: "utf8",
       env: { ...process.env, DATABASE_PATH: databasePath, NODE_NO_WARNINGS: "1", PORT: String(Number(process.env.E2E_PORT ?? 3100) + 33), HOST: "127.0.0.1" },
       timeout: 30_000,
+      cwd: checkoutFor(user),
       ...user,
     });
     return { status: result.status, stdout: result.stdout, stderr: result.stderr };

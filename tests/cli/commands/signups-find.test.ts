@@ -70,7 +70,7 @@ describe("signups find", () => {
   });
 
   it("refuses a text under 3 characters and a bad --limit with one line", () => {
-    expect(expectOneLineError(cli.run("signups", "find", "--email", " a@ "))).toBe('error: invalid --email: must be a whole address or a part of one, 3 to 320 characters (got " a@ ")');
+    expect(expectOneLineError(cli.run("signups", "find", "--email", " a@ "))).toBe('error: invalid --email: must be a whole address or a part of one, 3 to 254 characters (got " a@ ")');
     expect(expectOneLineError(cli.run("signups", "find", "--email", "acme", "--limit", "0"))).toBe('error: invalid --limit: must be a whole number from 1 to 1000 (got "0")');
     expect(cli.run("signups", "find").status).toBe(2);
   });

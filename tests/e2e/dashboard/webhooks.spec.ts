@@ -3,7 +3,7 @@ import { listAudit } from "@/lib/domain/audit/log";
 import { listDeliveries } from "@/lib/domain/deliveries/queries";
 import { applyStatusAction } from "@/lib/domain/signups/transitions";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { addEndpoint, getEndpointOrThrow, listEndpoints } from "@/lib/domain/webhooks/endpoints";
+import { addEndpoint, getEndpointOrThrow, listEndpoints, openEndpointSecret } from "@/lib/domain/webhooks/endpoints";
 import { baseURL, forbidDialogs, insertSignups, signIn, unique } from "../support/support";
 import { eventually, startReceiver } from "../support/webhook-receiver";
 
@@ -62,7 +62,9 @@ test("an admin adds an endpoint, sees its secret once, invites signups and sees 
     await expect(page.getByText("it is shown only this once")).toBeVisible();
     const endpoint = listEndpoints().find((each) => each.url === receiver.url)!;
     expect(endpoint).toMatchObject({ waitlistId: waitlist.id, eventTypes: ["signup.invited"], enabled: true });
-    expect(getEndpointOrThrow(endpoint.id).secret).toBe(secret);
+    // Stored encrypted (db/sealed-secret.ts), opening to the secret shown.
+    expect(getEndpointOrThrow(endpoint.id).secret).toMatch(/^sealed:v1:/);
+    expect(openEndpointSecret(getEndpointOrThrow(endpoint.id))).toBe(secret);
     expect(listAudit({ action: "webhook.create", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: endpoint.id });
     // Shown once: reloading the page does not show it again.
     await page.reload();
@@ -111,7 +113,7 @@ test("an admin adds an endpoint, sees its secret once, invites signups and sees 
     await expect(page.getByTestId("new-secret")).toBeVisible();
     const rotated = (await page.getByTestId("new-secret").textContent())!;
     expect(rotated).not.toBe(secret);
-    expect(getEndpointOrThrow(endpoint.id).secret).toBe(rotated);
+    expect(openEndpointSecret(getEndpointOrThrow(endpoint.id))).toBe(rotated);
     expect(listAudit({ action: "webhook.rotate_secret", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: endpoint.id });
 
     // Removing goes through its confirmation page.

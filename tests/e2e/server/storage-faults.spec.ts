@@ -5,6 +5,7 @@ import { expect, test, type Browser } from "@playwright/test";
 import Database from "better-sqlite3";
 import { openDatabase, type AppDatabase } from "@/db/client";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
+import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { createApiKey } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
@@ -220,6 +221,59 @@ test.describe("a full disk", () => {
     expect(storageLines(server).at(-1)).toBe(`storage: writes to ${server.databasePath} work again.`);
     const created = await post(server, fixtures, "/waitlists/create", { name: "Created once there is room", website: "https://example.com" });
     expect(created.status).toBe(303);
+  });
+});
+
+test.describe("a full disk while joins arrive", () => {
+  test.skip(!isRoot, SMALL_DISK_NEEDS);
+  const disk = { current: undefined as ReturnType<typeof mountSmallDisk> | undefined };
+  let server: TestServer;
+  test.beforeAll(async () => {
+    disk.current = mountSmallDisk(join(tmpdir(), `waitlist-full-disk-joins-${process.env.E2E_PORT ?? 3100}`), 16);
+    server = await startTestServer({ portOffset: 58, name: "full-disk-joins", databasePath: join(disk.current.dir, "waitlist.db"), env: { WEB_CONCURRENCY: "1" } });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+    disk.current?.unmount();
+  });
+
+  test("joins failing on the join thread while reads skip their bookkeeping: one storage line for the outage, one when it ends", async () => {
+    const db = server.db();
+    const waitlist = createWaitlist({ name: "Joined while full", website: "https://example.com" }, db);
+    updateJoinSettings(waitlist.id, { joining: "open", challenge: false }, "cli", db);
+    const joinKey = createApiKey({ name: "joins", roles: ["waitlist:join"] }, db).key;
+    // Keys never used: each one's first read tries to record its last-used time, as the join thread holds the lock.
+    const readers = Array.from({ length: 60 }, (_, index) => createApiKey({ name: `reader ${index}`, roles: ["waitlist:view"] }, db).key);
+    db.$client.pragma("wal_checkpoint(TRUNCATE)");
+    disk.current!.fill();
+    const statuses = new Map<number, number>();
+    let person = 0;
+    for (const reader of readers) {
+      const joins = Array.from({ length: 8 }, () =>
+        fetch(`${server.url}/v1/waitlist/${waitlist.id}/signup`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${joinKey}`, "content-type": "application/json" },
+          body: JSON.stringify({ email: `joiner${person++}@example.com` }),
+        }).then(async (response) => {
+          await response.arrayBuffer();
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        }),
+      );
+      const read = fetch(`${server.url}/v1/waitlist`, { headers: { authorization: `Bearer ${reader}` } });
+      const [readResponse] = await Promise.all([read, ...joins]);
+      expect(readResponse.status).toBe(200);
+    }
+    expect(statuses.get(503)).toBeGreaterThan(0);
+    expect(statuses.get(201) ?? 0).toBe(0);
+    const why = "the database's disk is full: nothing was changed; free some space on it";
+    expect(storageLines(server)).toEqual([
+      `storage: a write to ${server.databasePath} failed: ${why}. Until writes work again, reads are served, bookkeeping (keys' last-used times) is skipped and other writes answer 503.`,
+    ]);
+    disk.current!.free();
+    const read = await fetch(`${server.url}/v1/waitlist`, { headers: { authorization: `Bearer ${createApiKey({ name: "after", roles: ["waitlist:view"] }, db).key}` } });
+    expect(read.status).toBe(200);
+    expect(storageLines(server)).toHaveLength(2);
+    expect(storageLines(server).at(-1)).toBe(`storage: writes to ${server.databasePath} work again.`);
   });
 });
 

@@ -81,3 +81,16 @@ describe("PUBLIC_URL", () => {
     }
   });
 });
+
+describe("SECRETS_KEY", () => {
+  it("is 32 bytes as 64 hex digits or base64; unset means the key file; anything else is refused, naming the variable", async () => {
+    const hex = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    expect((await envWith({ SECRETS_KEY: undefined }))().SECRETS_KEY).toBeUndefined();
+    expect((await envWith({ SECRETS_KEY: hex }))().SECRETS_KEY).toEqual(Buffer.from(hex, "hex"));
+    expect((await envWith({ SECRETS_KEY: Buffer.from(hex, "hex").toString("base64") }))().SECRETS_KEY).toEqual(Buffer.from(hex, "hex"));
+    for (const value of ["short", hex.slice(2), `${hex}00`, Buffer.alloc(16).toString("base64")]) {
+      const env = await envWith({ SECRETS_KEY: value });
+      expect(() => env(), value).toThrow(/^Invalid environment: SECRETS_KEY: must be 32 bytes/);
+    }
+  });
+});

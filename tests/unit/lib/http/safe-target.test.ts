@@ -32,8 +32,36 @@ describe("isForbiddenAddress", () => {
     }
   });
 
+  it("refuses IPv6 outside global unicast, whatever IPv4 address it embeds and however it is spelled", () => {
+    for (const address of [
+      // IPv4-compatible, ::/96
+      "::127.0.0.1",
+      "::7f00:1",
+      "::8.8.8.8",
+      "0:0:0:0:0:0:a9fe:a9fe",
+      // IPv4-translated, ::ffff:0:0:0/96, and the mapped form spelled out in full
+      "::ffff:0:7f00:1",
+      "::ffff:0:127.0.0.1",
+      "0:0:0:0:0:ffff:7f00:0001",
+      "0000:0000:0000:0000:0000:FFFF:A9FE:A9FE",
+      // NAT64, the well-known prefix and the local-use one, 64:ff9b:1::/48
+      "64:ff9b::127.0.0.1",
+      "64:ff9b::a9fe:a9fe",
+      "64:ff9b:1::7f00:1",
+      "64:ff9b:1:ffff::8.8.8.8",
+      // Teredo, 6to4, discard, documentation
+      "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+      "2002:7f00:1::",
+      "100::1",
+      "2001:db8::1",
+      "3fff::1",
+    ]) {
+      expect(isForbiddenAddress(address), address).toBe(true);
+    }
+  });
+
   it("allows public addresses", () => {
-    for (const address of ["93.184.215.14", "8.8.8.8", "172.32.0.1", "192.169.0.1", "2606:4700::1111", "::ffff:8.8.8.8"]) {
+    for (const address of ["93.184.215.14", "8.8.8.8", "172.32.0.1", "192.169.0.1", "2606:4700::1111", "2a00:1450:4001:80b::200e", "::ffff:8.8.8.8"]) {
       expect(isForbiddenAddress(address), address).toBe(false);
     }
   });

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { appSecretAad, openBlob } from "@/db/sealed-secret";
 import { AUDIT_ACTIONS, auditHash, listAudit, recordAudit } from "@/lib/domain/audit/log";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
 
@@ -12,8 +13,10 @@ afterEach(() => {
 
 const admin = { keyId: "key-1", keyName: "Ada's laptop" };
 
+/** The hash key as stored (encrypted: db/sealed-secret.ts), opened with the database's key. */
 function hashKey(db = temp.db): Buffer {
-  return (db.$client.prepare("SELECT value FROM app_secrets WHERE name = 'audit_hash_key'").get() as { value: Buffer }).value;
+  const stored = (db.$client.prepare("SELECT value FROM app_secrets WHERE name = 'audit_hash_key'").get() as { value: Buffer }).value;
+  return openBlob(db.$client.name, stored, appSecretAad("audit_hash_key"));
 }
 
 describe("audit log", () => {

@@ -25,6 +25,13 @@ describe("renderTemplate", () => {
     );
   });
 
+  it("inserts single-line text: a stored line break, NUL, C1 control or bidi override becomes a space, so no line can be forged", () => {
+    const forged = { ...signup, email: "jane@example.com\r\nBcc: x@evil.example", customInputs: [{ label: "company", value: "Acme\r\nBcc: attacker@evil.example\u0000\u0085\u202Egnp.exe" }] };
+    const text = renderTemplate("Hello {{input.company}} at {{email}}\nbye", { name: "Beta\nX", website: "https://acme.example" }, forged);
+    expect(text).toBe("Hello Acme Bcc: attacker@evil.example gnp.exe at jane@example.com Bcc: x@evil.example\nbye");
+    expect(renderTemplate("{{waitlist.name}}", { name: "Beta\u2066X\u2069", website: "" }, signup)).toBe("Beta X ");
+  });
+
   it("does not read placeholders inside the values it puts in", () => {
     expect(renderTemplate("{{input.company}}", waitlist, { ...signup, customInputs: [{ label: "company", value: "{{email}}" }] })).toBe("{{email}}");
   });

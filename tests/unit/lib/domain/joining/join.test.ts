@@ -92,6 +92,12 @@ describe("joinWaitlist", () => {
     expect(count("SELECT count(*) AS n FROM events")).toBe(0);
   });
 
+  it("refuses an answer or an address with a line break, storing nothing", () => {
+    expect(refusal(() => join({ customInputs: [{ label: "Company", value: "\r\nBcc: x@evil.example" }] }))).toEqual({ reason: "invalid_inputs", message: 'The answer to "Company" contains a line break: answers are one line of plain text.' });
+    expect(refusal(() => join({ email: "ada@example.com\r\nBcc: x@evil.example" }))).toEqual({ reason: "invalid_email", message: "The email address contains a line break." });
+    expect(count("SELECT count(*) AS n FROM signups")).toBe(0);
+  });
+
   it("runs a batch in one transaction: a refused join undoes only itself, a duplicate within the batch finds the first", () => {
     const input = (email: string) => ({ input: { waitlistId, email, customInputs: [{ label: "Company", value: "A" }] } });
     const outcomes = runJoinJobs([input("one@example.com"), input("not an address"), input("ONE@example.com"), input("two@example.com")], temp.db);
@@ -156,6 +162,19 @@ describe("joinWaitlist", () => {
 });
 
 describe("matchInputs", () => {
+  it.each([
+    ["\r\nBcc: x@evil.example", "a line break"],
+    ["Acme\nBcc: x", "a line break"],
+    ["Acme\u0000", "a NUL character"],
+    ["Acme\u0085", "a control character (U+0085)"],
+    ["Acme\u001b[31m", "a control character (U+001B)"],
+    ["\u202Eexe.gnp", "a bidirectional text control (U+202E)"],
+    ["Acme\u2067x", "a bidirectional text control (U+2067)"],
+    ["Acme\u200F", "a bidirectional text control (U+200F)"],
+  ])("refuses an answer with control or bidi characters (%j), naming the field", (value, what) => {
+    expect(refusal(() => matchInputs(fields, [{ label: "Company", value }]))).toEqual({ reason: "invalid_inputs", message: `The answer to "Company" contains ${what}: answers are one line of plain text.` });
+  });
+
   it("leaves out an empty optional answer and keeps the form's order and labels", () => {
     expect(matchInputs(fields, [{ label: " plan ", value: " Free " }, { label: "COMPANY", value: "A" }])).toEqual([
       { label: "Company", value: "A" },

@@ -4,7 +4,7 @@ import { Suspense, use } from "react";
 import { formatCount } from "@/components/format";
 import { buttonClass, dangerLinkClass, inputClass, linkClass, mutedText } from "@/components/styles";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
-import { STATUS_ACTION_NAMES, STATUS_ACTIONS } from "@/lib/domain/signups/status";
+import { MAX_ACTION_LIMIT, STATUS_ACTION_NAMES, STATUS_ACTIONS } from "@/lib/domain/signups/status";
 
 /** The form the rows' checkboxes belong to (their `form` attribute): they sit in the table, outside it. */
 export const BULK_FORM_ID = "bulk-actions";
@@ -73,7 +73,7 @@ export function BulkActions(props: BulkActionsProps) {
         <HiddenFields fields={{ ...filterFields, return: returnHref }} />
         <label className="flex items-center gap-2">
           <span>Invite the next</span>
-          <input name="limit" type="number" min={1} max={1_000_000} required defaultValue={NEXT_DEFAULT} className={`${inputClass} w-24 py-1`} />
+          <input name="limit" type="number" min={1} max={MAX_ACTION_LIMIT} required defaultValue={NEXT_DEFAULT} className={`${inputClass} w-24 py-1`} />
           <span>waiting</span>
           <span className="sr-only">signups, oldest first, under the current filters</span>
         </label>
