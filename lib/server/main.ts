@@ -16,7 +16,7 @@ async function main() {
   if (!cluster.isWorker) {
     const { DATABASE_PATH, WEB_CONCURRENCY, HOST, PORT } = env();
     const refusal = migrateDatabase(DATABASE_PATH);
-    if (refusal) noteWritesRefused(DATABASE_PATH, refusal);
+    if (refusal) noteWritesRefused(DATABASE_PATH, refusal, { waited: true });
     if (WEB_CONCURRENCY > 1) return runPrimary(WEB_CONCURRENCY, serverUrl(HOST, PORT));
   }
   const { startServer } = await import("./server");

@@ -9,30 +9,51 @@ import { isStorageFailureCause, type StorageFailure, type StorageFailureCause } 
 
 const STATE = Symbol.for("waitlist-admin.write-outage");
 const INHERITED = "WAITLIST_WRITE_OUTAGE";
-const holder = globalThis as typeof globalThis & { [STATE]?: { cause?: StorageFailureCause } };
+const holder = globalThis as typeof globalThis & { [STATE]?: OutageState };
 
-function state(): { cause?: StorageFailureCause } {
+/**
+ * How long the write lock must stay held elsewhere, with no write getting through, before it is an
+ * outage: this app's own writers (a join thread's group commit, a sibling worker's status write) hold
+ * it for milliseconds, an import or a backup for seconds.
+ */
+export const BUSY_OUTAGE_MS = 1_000;
+
+interface OutageState {
+  cause?: StorageFailureCause;
+  /** When writes started finding the lock taken, since the last write that worked. */
+  busySince?: number;
+}
+
+function state(): OutageState {
   const inherited = process.env[INHERITED];
   return (holder[STATE] ??= { cause: isStorageFailureCause(inherited) ? inherited : undefined });
 }
 
 /**
- * Notes that writes to `path` fail for `failure`; logs one line unless that cause was already logged.
+ * Notes that writes to `path` fail for `failure`; logs one line unless that cause was already logged,
+ * or the lock has been taken ("busy") for less than BUSY_OUTAGE_MS so far.
  * A lock held elsewhere ("busy") does not replace an outage of another cause: while the disk is full
  * (or the file read-only, or the disk failing) this app's own writers (a join thread, another worker)
  * still take the write lock for their failing writes, and a write that finds it taken says nothing
  * about the disk. Only a write that works, or another cause, ends or changes the outage.
  */
-export function noteWritesRefused(path: string, failure: StorageFailure): void {
+export function noteWritesRefused(path: string, failure: StorageFailure, { now = Date.now(), waited = false }: { now?: number; waited?: boolean } = {}): void {
   const current = state().cause;
   if (current === failure.cause) return;
-  if (failure.cause === "busy" && current !== undefined) return;
+  if (failure.cause === "busy") {
+    if (current !== undefined) return;
+    // Another writer's turn, not an outage, until the lock has been held for BUSY_OUTAGE_MS (a write
+    // that `waited` out SQLite's busy timeout already found it held that long).
+    const since = (state().busySince ??= now);
+    if (!waited && now - since < BUSY_OUTAGE_MS) return;
+  }
   state().cause = process.env[INHERITED] = failure.cause;
   console.error(`storage: a write to ${path} failed: ${failure.message}. Until writes work again, reads are served, bookkeeping (keys' last-used times) is skipped and other writes answer 503.`);
 }
 
 /** Notes that a write to `path` worked; logs one line when writes were failing until now. */
 export function noteWritesWork(path: string): void {
+  state().busySince = undefined;
   if (state().cause === undefined) return;
   state().cause = undefined;
   delete process.env[INHERITED];
