@@ -261,9 +261,9 @@ describe("NDJSON line splitting", () => {
 });
 
 describe("batches", () => {
-  it.each(["csv", "ndjson"] as const)("%s: hands records over in batches of at most BATCH_SIZE, however many lines a chunk holds", async (format) => {
+  it.each(["csv", "json", "ndjson"] as const)("%s: hands records over in batches of at most BATCH_SIZE, however many records a chunk holds", async (format) => {
     const lines = Array.from({ length: 2.5 * BATCH_SIZE }, (_, index) => (format === "csv" ? `u${index}@x.com` : `{"email":"u${index}@x.com"}`));
-    const text = `${format === "csv" ? "email\n" : ""}${lines.join("\n")}\n`;
+    const text = format === "csv" ? `email\n${lines.join("\n")}\n` : format === "json" ? `[${lines.join(",\n")}]` : `${lines.join("\n")}\n`;
     const sizes: number[] = [];
     // The whole file in one chunk, as a 1 MB read of short lines is.
     for await (const batch of readRecords(format, Readable.from([Buffer.from(text)]))) sizes.push(batch.length);
