@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { jsonRecord, latestOf, MAX_RECORD_BYTES, tooLargeRecord, type ImportRecord, type RowOptions } from "./row";
+import { BATCH_SIZE, jsonRecord, latestOf, MAX_RECORD_BYTES, tooLargeRecord, type ImportRecord, type RowOptions } from "./row";
 
 const enum Char {
   Newline = 10,
@@ -125,7 +125,8 @@ export async function* readJsonArrayRecords(input: Readable, options: RowOptions
   try {
     for await (const chunk of input as AsyncIterable<string>) {
       splitter.push(chunk, elements);
-      if (elements.length > 0) yield elements.map(({ line, text }) => jsonRecord(line, text, latest));
+      // Batches of BATCH_SIZE, as the other readers (a 1 MB chunk holds some 10,000 short elements).
+      for (let at = 0; at < elements.length; at += BATCH_SIZE) yield elements.slice(at, at + BATCH_SIZE).map(({ line, text }) => jsonRecord(line, text, latest));
       elements.length = 0;
     }
     splitter.end();

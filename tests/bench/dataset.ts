@@ -21,6 +21,8 @@ const GENERATOR_VERSION = 2;
 export interface Dataset {
   /** A fresh working copy for this run. */
   path: string;
+  /** The cached file it was copied from (tied-dataset.ts builds its own copy from it). */
+  cachedPath: string;
   bigWaitlistId: string;
   bigCount: number;
   smallWaitlistIds: string[];
@@ -148,5 +150,5 @@ export function prepareDataset(workDir: string, bigCount = 1_000_000): Dataset {
   const shape = JSON.parse(readFileSync(shapePath, "utf8")) as Shape;
   const path = join(workDir, "bench.db");
   copyFileSync(cachedPath, path);
-  return { path, bigCount, spanEnd: end, ...shape, buildSeconds, cached };
+  return { path, cachedPath, bigCount, spanEnd: end, ...shape, buildSeconds, cached };
 }

@@ -30,3 +30,19 @@ export async function prepareImportFile(cacheDir: string, count: number): Promis
   renameSync(partial, path);
   return path;
 }
+
+/** The same signups as an NDJSON file (one object per line, custom_inputs as JSON), written once into `cacheDir` and reused. */
+export async function prepareNdjsonImportFile(cacheDir: string, count: number): Promise<string> {
+  const path = join(cacheDir, `import-${count}-v1.ndjson`);
+  if (existsSync(path)) return path;
+  const partial = `${path}.partial-${process.pid}`;
+  const out = createWriteStream(partial);
+  for (const signup of importFileSignups(count)) {
+    const line = JSON.stringify({ email: signup.email, verified: signup.verified, referral: signup.referral, custom_inputs: JSON.parse(signup.customInputs) as unknown });
+    if (!out.write(`${line}\n`)) await once(out, "drain");
+  }
+  out.end();
+  await once(out, "finish");
+  renameSync(partial, path);
+  return path;
+}

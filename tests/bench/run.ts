@@ -19,8 +19,8 @@ import { insertSignups } from "../support/insert-signups";
 import { nextCli } from "../support/next-cli";
 import { prepareDataset, type Dataset } from "./dataset";
 import { emailLookup } from "./email-lookup";
-import { prepareImportFile } from "./import-file";
-import { cliImport } from "./import-scenario";
+import { prepareImportFile, prepareNdjsonImportFile } from "./import-file";
+import { cliImport, cliNdjsonImport } from "./import-scenario";
 import { inviteScenario } from "./invite-scenario";
 import { positionScenario } from "./positions";
 import { deliverScenario } from "./deliver-scenario";
@@ -33,6 +33,8 @@ import { inviteLoad } from "./invite-load";
 import { joinLoad } from "./join-load";
 import { segments } from "./segments";
 import { statusViews } from "./status-views";
+import { prepareTiedDataset, type TiedDataset } from "./tied-dataset";
+import { tiedStream } from "./tied-stream";
 import { wireScenario } from "./wire";
 import { workerScaling, type WorkersBench } from "./workers";
 
@@ -50,6 +52,7 @@ const SCENARIOS = {
   "invite-load": inviteLoad,
   joins: joinLoad,
   stream: fullStream,
+  "tied-stream": tiedStream,
   csv: csvExport,
   wire: wireScenario,
   workers: workerScaling,
@@ -57,7 +60,7 @@ const SCENARIOS = {
 // These measure the server's memory, so each starts on freshly started servers.
 const FRESH_SERVERS: readonly string[] = ["stream", "csv"];
 // Scenarios without servers.
-const STANDALONE = ["lookup", "invite", "positions", "import", "deliver"] as const;
+const STANDALONE = ["lookup", "invite", "positions", "import", "ndjson-import", "deliver"] as const;
 const SCALES = { "1m": 1_000_000, "10m": 10_000_000 } as const;
 
 const { values: options } = parseArgs({
@@ -201,14 +204,16 @@ async function main() {
     const dataset = prepareDataset(workDir, bigCount);
     log(dataset.cached ? "dataset from the cache" : `dataset built in ${dataset.buildSeconds.toFixed(1)} s`);
     const importRows = count("import-rows");
-    const importFile = selected.includes("import") || selected.includes("upload-load") ? await prepareImportFile(cacheDir, importRows) : "";
+    const importFile = ["import", "ndjson-import", "upload-load"].some((name) => selected.includes(name)) ? await prepareImportFile(cacheDir, importRows) : "";
     const rows: Row[] = [];
-    if (selected.some((name) => name !== "import" && name !== "deliver")) {
+    if (selected.some((name) => name !== "import" && name !== "ndjson-import" && name !== "deliver")) {
       const { close, ...fixture } = fixtures(dataset, importFile, importRows);
       closeDatabase = close;
       if (selected.some((name) => name in SCENARIOS)) {
         await buildApp();
-        const shared = { ...fixture, rounds: count("rounds"), seconds: count("seconds"), connections: count("connections"), searchLoadSeconds: count("search-load-seconds") };
+        let tied: TiedDataset | undefined;
+        const tiedDataset = () => (tied ??= prepareTiedDataset(dataset, workDir));
+        const shared = { ...fixture, tiedDataset, rounds: count("rounds"), seconds: count("seconds"), connections: count("connections"), searchLoadSeconds: count("search-load-seconds") };
         let bench: WorkersBench | undefined;
         for (const [name, scenario] of Object.entries(SCENARIOS)) {
           if (!selected.includes(name)) continue;
@@ -220,7 +225,7 @@ async function main() {
               ...shared,
               app: { name: "app", origin: ORIGIN(APP_PORT()), pid: app.process.pid! },
               baseline: { name: "baseline", origin: ORIGIN(APP_PORT() + 10), pid: baseline.process.pid! },
-              startApp: async (env, portOffset) => ({ origin: ORIGIN(APP_PORT() + portOffset), child: await startApp(dataset.path, APP_PORT() + portOffset, env) }),
+              startApp: async (env, portOffset, databasePath = dataset.path) => ({ origin: ORIGIN(APP_PORT() + portOffset), child: await startApp(databasePath, APP_PORT() + portOffset, env) }),
             };
             log(`servers up: app ${bench.app.origin} (pid ${bench.app.pid}), baseline ${bench.baseline.origin} (pid ${bench.baseline.pid})`);
           }
@@ -249,6 +254,7 @@ async function main() {
       }
     }
     if (selected.includes("import")) rows.push(...(await cliImport(workDir, importFile, importRows, log)));
+    if (selected.includes("ndjson-import")) rows.push(...(await cliNdjsonImport(workDir, importFile, await prepareNdjsonImportFile(cacheDir, importRows), importRows, log)));
     if (selected.includes("deliver")) {
       log(`deliver (load average ${loadavg()[0]!.toFixed(2)})`);
       rows.push(...(await deliverScenario(workDir, log)));

@@ -5,6 +5,7 @@ import { load, mean } from "./measure";
 import { processTree, stop, type Child } from "./processes";
 import { row, type Row } from "./report";
 import type { Bench } from "./scenarios";
+import type { TiedDataset } from "./tied-dataset";
 
 // "/v1 req/s with 1 and 2 workers": the production server twice more on the bench database, with
 // WEB_CONCURRENCY=1 (one process, no cluster) and WEB_CONCURRENCY=2 (a primary and two workers,
@@ -16,8 +17,10 @@ import type { Bench } from "./scenarios";
 // when the machine, not the server, sets the figure: 2 workers at 100 % of the cores cannot go faster.
 
 export interface WorkersBench extends Bench {
-  /** Starts the production server on the bench database with `env`, on the bench port + `portOffset`; resolves once it answers. */
-  startApp(env: Record<string, string>, portOffset: number): Promise<{ origin: string; child: Child }>;
+  /** Starts the production server on the bench database (or `databasePath`) with `env`, on the bench port + `portOffset`; resolves once it answers. */
+  startApp(env: Record<string, string>, portOffset: number, databasePath?: string): Promise<{ origin: string; child: Child }>;
+  /** The bench database plus a list imported without created_at (tied-dataset.ts), built on first use. */
+  tiedDataset: () => TiedDataset;
 }
 
 // Issue 19: a second worker must not make a request dearer, CPU per request within 10 % of one

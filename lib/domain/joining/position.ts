@@ -1,6 +1,9 @@
 import "server-only";
+import { sql } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { getDb, type AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
+import { afterPosition, beforePosition } from "@/lib/sqlite/keyset";
 import { preparedOnce } from "@/lib/sqlite/statements";
 
 // A signup's place in line: 1 + the waiting signups of its waitlist created before it (by created_at,
@@ -11,6 +14,14 @@ import { preparedOnce } from "@/lib/sqlite/statements";
 // The day's signups after it are counted first, up to half the day (its total is in signup_counts): a
 // signup that just joined has none after it, so a join's own place costs a few index steps however
 // big its day (a launch day); only when more than half the day came after it are those before it counted.
+
+// The signup's own place in (created_at, id) order, as keyset.ts writes it: one index range from
+// there, however many signups share its created_at (an import without timestamps gives a whole
+// list one).
+const ITS_PLACE = { createdAt: sql.raw("@at"), id: sql.raw("@id") };
+const dialect = new SQLiteSyncDialect();
+const AFTER_IT = dialect.sqlToQuery(afterPosition(sql.raw("created_at"), sql.raw("id"), ITS_PLACE)).sql;
+const BEFORE_IT = dialect.sqlToQuery(beforePosition(sql.raw("created_at"), sql.raw("id"), ITS_PLACE)).sql;
 
 function statements(db: AppDatabase) {
   return preparedOnce(db, "joining.position", () => ({
@@ -25,18 +36,18 @@ function statements(db: AppDatabase) {
     // The signups of the day after this one (created_at, then id), up to @cap.
     dayAfter: db.$client.prepare<{ waitlistId: string; end: number; at: number; id: number; cap: number }, { count: number }>(
       `SELECT count(*) AS count FROM (SELECT 1 FROM signups INDEXED BY signups_waitlist_order_idx
-       WHERE waitlist_id = @waitlistId AND created_at >= @at AND created_at < @end AND (created_at > @at OR id > @id) LIMIT @cap)`,
+       WHERE waitlist_id = @waitlistId AND ${AFTER_IT} AND created_at < @end LIMIT @cap)`,
     ),
     // Every signup of the day up to this one (created_at, then id), itself excluded.
     dayBefore: db.$client.prepare<{ waitlistId: string; start: number; at: number; id: number }, { count: number }>(
       `SELECT count(*) AS count FROM signups INDEXED BY signups_waitlist_order_idx
-       WHERE waitlist_id = @waitlistId AND created_at >= @start AND created_at <= @at AND (created_at < @at OR id < @id)`,
+       WHERE waitlist_id = @waitlistId AND created_at >= @start AND ${BEFORE_IT}`,
     ),
     // Those of them that are not waiting.
     dayLeft: db.$client.prepare<{ waitlistId: string; start: number; at: number; id: number }, { count: number }>(
       `SELECT count(*) AS count FROM signups INDEXED BY signups_changed_status_idx
        WHERE waitlist_id = @waitlistId AND status <> 'waiting' AND status IN ('invited', 'completed', 'rejected')
-         AND created_at >= @start AND created_at <= @at AND (created_at < @at OR id < @id)`,
+         AND created_at >= @start AND ${BEFORE_IT}`,
     ),
   }));
 }

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { formatOf, readRecords, type ImportFormat } from "@/lib/import/formats";
 import { neutralizeFormula, restoreNeutralized } from "@/lib/domain/signups/csv";
-import { latestCreatedAt, MAX_CUSTOM_INPUT_CHARS, MAX_RECORD_BYTES, type ImportRecord } from "@/lib/import/row";
+import { BATCH_SIZE, latestCreatedAt, MAX_CUSTOM_INPUT_CHARS, MAX_RECORD_BYTES, type ImportRecord } from "@/lib/import/row";
 
 /** Feeds `text` in small chunks, so records and strings straddle chunk boundaries. */
 async function read(format: ImportFormat, text: string, chunkSize = 7, exactLines = true): Promise<ImportRecord[]> {
@@ -276,6 +276,17 @@ describe("NDJSON line splitting", () => {
         { line: 3, row: row("b@x.com") },
       ]);
     }
+  });
+});
+
+describe("batches", () => {
+  it.each(["csv", "json", "ndjson"] as const)("%s: hands records over in batches of at most BATCH_SIZE, however many records a chunk holds", async (format) => {
+    const lines = Array.from({ length: 2.5 * BATCH_SIZE }, (_, index) => (format === "csv" ? `u${index}@x.com` : `{"email":"u${index}@x.com"}`));
+    const text = format === "csv" ? `email\n${lines.join("\n")}\n` : format === "json" ? `[${lines.join(",\n")}]` : `${lines.join("\n")}\n`;
+    const sizes: number[] = [];
+    // The whole file in one chunk, as a 1 MB read of short lines is.
+    for await (const batch of readRecords(format, Readable.from([Buffer.from(text)]))) sizes.push(batch.length);
+    expect(sizes).toEqual([BATCH_SIZE, BATCH_SIZE, BATCH_SIZE / 2]);
   });
 });
 

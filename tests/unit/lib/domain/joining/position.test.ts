@@ -3,6 +3,7 @@ import { DAY_MS } from "@/lib/core/time";
 import { signupPosition } from "@/lib/domain/joining/position";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { insertSignups } from "@/tests/support/insert-signups";
+import { queryPlan, statementsPreparedBy } from "@/tests/support/query-plans";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
 
 describe("signupPosition", () => {
@@ -45,8 +46,12 @@ describe("signupPosition", () => {
     expect(signupPosition(other, all[0]!.id, temp.db)).toBeNull();
   });
 
-  it("reads indexes only, never the whole list", () => {
-    const plans = (temp.db.$client.prepare("EXPLAIN QUERY PLAN SELECT count(*) FROM signups INDEXED BY signups_changed_status_idx WHERE waitlist_id = 'x' AND status <> 'waiting' AND status IN ('invited', 'completed', 'rejected') AND created_at >= 0 AND created_at <= 1 AND (created_at < 1 OR id < 1)").all() as { detail: string }[]).map((row) => row.detail);
-    expect(plans.join(" ")).toMatch(/USING COVERING INDEX signups_changed_status_idx \(waitlist_id=\? AND status=\? AND created_at>\? AND created_at<\?\)/);
+  it("reads indexes only, from the signup's own position in them", () => {
+    insertSignups(waitlistId, [{ email: "a@example.com", verified: false, referral: false, customInputs: "[]" }], temp.db);
+    const id = (temp.db.$client.prepare("SELECT id FROM signups").get() as { id: number }).id;
+    const plans = statementsPreparedBy(temp.db, () => signupPosition(waitlistId, id, temp.db)).map((text) => queryPlan(temp.db, text));
+    expect(plans.join(" ")).toMatch(/USING COVERING INDEX signups_waitlist_order_idx \(waitlist_id=\? AND \(created_at,rowid\)>\(\?,\?\) AND created_at<\?\)/);
+    expect(plans.join(" ")).toMatch(/USING COVERING INDEX signups_changed_status_idx \(waitlist_id=\? AND status=\? AND created_at>\? AND \(created_at,rowid\)<\(\?,\?\)\)/);
+    expect(plans.join(" ")).not.toMatch(/SCAN signups/);
   });
 });
