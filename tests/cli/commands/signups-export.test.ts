@@ -20,11 +20,12 @@ interface Source {
 
 const TIE = "2025-01-01T00:00:00.000Z";
 
-// Cells the CSV export neutralizes or quotes, custom inputs of every shape, two signups created in the
+// Cells the CSV export neutralizes or quotes, custom inputs of every shape (one line each: an import
+// refuses line breaks and other control characters), two signups created in the
 // same millisecond, and more than one batch (1,000 rows) of plain ones, not written in creation order.
 const SPECIAL: Source[] = [
   { email: "ada@example.com", verified: true, referral: false, custom_inputs: [{ label: "company", value: "Acme" }, { label: "role", value: "Engineer" }], created_at: "2025-03-01T10:00:00.123Z" },
-  { email: "-dash@example.com", verified: false, referral: true, custom_inputs: [{ label: 'Say "hi", ok', value: "line1\nline2" }], created_at: TIE },
+  { email: "-dash@example.com", verified: false, referral: true, custom_inputs: [{ label: 'Say "hi", ok', value: 'line1, "line2"; =3' }], created_at: TIE },
   { email: "+plus@example.com", verified: true, referral: true, custom_inputs: [{ label: "city", value: "Zürich €" }, { label: "company", value: "=HYPERLINK(1)" }], created_at: TIE },
   { email: "'quote@example.com", verified: false, referral: false, custom_inputs: [{ note: "-1", n: 3, nested: { a: [1, 2] }, flag: null }], created_at: "2024-02-29T23:59:59.999Z" },
   { email: "''two@example.com", verified: true, referral: false, custom_inputs: [], created_at: "1970-01-01T00:00:00.000Z" },
@@ -120,7 +121,7 @@ describe("signups export → signups import", () => {
     const json = cli.run("signups", "export", "--waitlist", sourceId, "--format", "json", "--created-since", TIE, "--created-until", "2025-01-01T00:00:00.001Z");
     expect(json.stdout.split("\n")).toEqual([
       "[",
-      '{"email":"-dash@example.com","verified":false,"referral":true,"custom_inputs":[{"label":"Say \\"hi\\", ok","value":"line1\\nline2"}],"created_at":"2025-01-01T00:00:00.000Z","status":"waiting","status_changed_at":null},',
+      '{"email":"-dash@example.com","verified":false,"referral":true,"custom_inputs":[{"label":"Say \\"hi\\", ok","value":"line1, \\"line2\\"; =3"}],"created_at":"2025-01-01T00:00:00.000Z","status":"waiting","status_changed_at":null},',
       '{"email":"+plus@example.com","verified":true,"referral":true,"custom_inputs":[{"label":"city","value":"Zürich €"},{"label":"company","value":"=HYPERLINK(1)"}],"created_at":"2025-01-01T00:00:00.000Z","status":"waiting","status_changed_at":null}',
       "]",
       "",
