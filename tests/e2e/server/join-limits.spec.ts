@@ -47,11 +47,11 @@ const throughPage = (waitlistId: string, email: string, client: string, fields: 
 const throughApi = (waitlistId: string, email: string, client: string) =>
   post(`/v1/waitlist/${waitlistId}/signup`, JSON.stringify({ email }), { authorization: `Bearer ${joinKey}`, "content-type": "application/json", "x-forwarded-for": client });
 
-/** What a page answer was: joined (the place-in-line page), or sent back with which error. */
+/** What a page answer was: joined (on to /join/{id}/joined, new address or not), or sent back with which error. */
 const pageOutcome = (answer: Answer) => {
   expect(answer.status).toBe(303);
   const location = String(answer.headers.location);
-  return location.includes("/joined?t=") ? "joined" : (new URL(location, server.url).searchParams.get("error") ?? location);
+  return /^\/join\/[0-9a-f-]{36}\/joined$/.test(location) ? "joined" : (new URL(location, server.url).searchParams.get("error") ?? location);
 };
 
 const logLines = () => server.stdout.filter((text) => text.startsWith("{")).map((text) => JSON.parse(text) as Omit<RequestLogLine, "msg"> & { msg: string });
