@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type AppDatabase } from "@/db/client";
+import { keyFileOf } from "@/db/master-key";
 import { DAY_MS } from "@/lib/core/time";
 import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import { fakeSignup } from "./people";
@@ -116,6 +117,12 @@ function populate(path: string, bigCount: number, end: number): Shape {
   return { ...shape!, sampleEmail: middle.email };
 }
 
+/** Copies a database file and its secrets key file (db/master-key.ts), without which the copy does not open. */
+export function copyDatabaseFile(from: string, to: string): void {
+  copyFileSync(from, to);
+  if (existsSync(keyFileOf(from))) copyFileSync(keyFileOf(from), keyFileOf(to));
+}
+
 /** Removes the cached datasets of `bigCount` signups other than `keep`: a 10,000,000-signup file takes gigabytes. */
 function removeStaleDatasets(cacheDir: string, bigCount: number, keep: string) {
   for (const file of readdirSync(cacheDir)) {
@@ -142,6 +149,7 @@ export function prepareDataset(workDir: string, bigCount = 1_000_000): Dataset {
     const shape = populate(building, bigCount, end);
     buildSeconds = (performance.now() - started) / 1000;
     renameSync(building, cachedPath);
+    if (existsSync(keyFileOf(building))) renameSync(keyFileOf(building), keyFileOf(cachedPath));
     rmSync(`${building}-wal`, { force: true });
     rmSync(`${building}-shm`, { force: true });
     // Written last: its presence means the database file is complete.
@@ -149,6 +157,6 @@ export function prepareDataset(workDir: string, bigCount = 1_000_000): Dataset {
   }
   const shape = JSON.parse(readFileSync(shapePath, "utf8")) as Shape;
   const path = join(workDir, "bench.db");
-  copyFileSync(cachedPath, path);
+  copyDatabaseFile(cachedPath, path);
   return { path, cachedPath, bigCount, spanEnd: end, ...shape, buildSeconds, cached };
 }

@@ -1,10 +1,11 @@
-import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "@/db/client";
+import { keyFileOf } from "@/db/master-key";
 import { DAY_MS } from "@/lib/core/time";
 import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import type { Dataset } from "./dataset";
+import { copyDatabaseFile, type Dataset } from "./dataset";
 import { importFileSignups } from "./import-file";
 
 export interface TiedDataset {
@@ -25,7 +26,7 @@ export function prepareTiedDataset(dataset: Dataset, workDir: string): TiedDatas
   const idPath = `${cachedPath}.json`;
   if (!existsSync(cachedPath) || !existsSync(idPath)) {
     const building = `${cachedPath}.building-${process.pid}`;
-    copyFileSync(dataset.cachedPath, building);
+    copyDatabaseFile(dataset.cachedPath, building);
     const db = openDatabase(building);
     const sqlite = db.$client;
     sqlite.pragma("journal_mode = MEMORY");
@@ -40,12 +41,13 @@ export function prepareTiedDataset(dataset: Dataset, workDir: string): TiedDatas
     sqlite.pragma("journal_mode = WAL");
     sqlite.close();
     renameSync(building, cachedPath);
+    if (existsSync(keyFileOf(building))) renameSync(keyFileOf(building), keyFileOf(cachedPath));
     rmSync(`${building}-wal`, { force: true });
     rmSync(`${building}-shm`, { force: true });
     writeFileSync(idPath, JSON.stringify({ tiedWaitlistId }));
   }
   const { tiedWaitlistId } = JSON.parse(readFileSync(idPath, "utf8")) as { tiedWaitlistId: string };
   const path = join(workDir, "bench-tied.db");
-  copyFileSync(cachedPath, path);
+  copyDatabaseFile(cachedPath, path);
   return { path, tiedWaitlistId };
 }
