@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { AppError, invalidParameter } from "@/lib/core/errors";
+import { firstIssueOf } from "@/lib/core/zod-issue";
 import { JoinRefused, submitJoin, type JoinRefusal } from "@/lib/domain/joining/join";
 import { joinBodySchema } from "@/lib/domain/joining/request";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
@@ -35,9 +36,9 @@ function parseBody(body: string) {
   }
   const parsed = joinBodySchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const name = issue.code === "unrecognized_keys" ? issue.keys[0]! : issue.path.join(".") || "body";
-    throw invalidParameter(String(issue.path[0] ?? (issue.code === "unrecognized_keys" ? name : "body")), `The body's "${name}" ${issue.message}.`);
+    const issue = firstIssueOf(parsed.error);
+    const name = issue.unknownKey ?? issue.where ?? "body";
+    throw invalidParameter(issue.key ?? issue.unknownKey ?? "body", `The body's "${name}" ${issue.message}.`);
   }
   return parsed.data;
 }

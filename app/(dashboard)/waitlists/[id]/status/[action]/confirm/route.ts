@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
-import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
+import { adminPost, auditActorOf } from "@/lib/dashboard/admin-post";
+import { seeOther } from "@/lib/http/form-answers";
 import { parseStatusSelection } from "@/lib/dashboard/status-selection";
 import { isStatusAction, STATUS_ACTIONS } from "@/lib/domain/signups/status";
 import { writeStatus } from "@/lib/domain/signups/status-write";
