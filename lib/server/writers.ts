@@ -1,4 +1,4 @@
-import { joinWriter } from "@/lib/domain/joining/join";
+import { JOIN_WAIT_MS, joinWriter } from "@/lib/domain/joining/join";
 import { statusWriter } from "@/lib/domain/signups/status-write";
 import { threadCalls, type Caller } from "./thread-calls";
 import { THREADS } from "./threads";
@@ -8,12 +8,6 @@ import { THREADS } from "./threads";
 // the threads itself; a cluster's primary runs them and its workers hand their writes over
 // (./cluster-writers.ts). Joins stay apart from the status actions' thread, so that a long invite
 // does not hold up a launch's joins.
-
-/**
- * The longest a join waits for the writer (its queue, then SQLite's write lock, held by an import,
- * a backup, the CLI) before it is refused as busy: a 503 whose one line says why, nothing written.
- */
-export const JOIN_WAIT_MS = 5_000;
 
 export type WriterName = "join" | "status";
 export type Writers = Record<WriterName, Caller>;

@@ -301,9 +301,15 @@ export function prepareJoinConnection(db: AppDatabase = getDb()): void {
   db.$client.pragma(`cache_size = -${JOIN_CACHE_KIB}`);
 }
 
+/**
+ * The longest a join waits for the server's writer (its turn, then SQLite's write lock, held by an
+ * import, a backup, the CLI) before it is refused as busy: a 503 whose one line says why, nothing written.
+ */
+export const JOIN_WAIT_MS = 5_000;
+
 /** What joins need of the server: the database's one join writer (lib/server/writers.ts provides it at start-up). */
 export interface JoinWriter {
-  /** The job, counted against the limits and run; a join that waited too long for the write lock fails as SQLITE_BUSY. */
+  /** The job, counted against the limits and run; one that waited JOIN_WAIT_MS for the write lock fails as SQLITE_BUSY. */
   write(job: JoinJob): Promise<JoinJobResult>;
 }
 
