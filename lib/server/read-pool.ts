@@ -12,8 +12,8 @@ export function createReadPool(size: number): ReadPool {
   const readers = Array.from({ length: size }, () => threadCalls(THREADS.reader));
   return {
     run<Name extends ReadTaskName>(name: Name, args: ReadTaskArgs<Name>): Promise<ReadTaskResult<Name>> {
-      // Readers that could not start leave their reads to this thread, a moment later.
-      const alive = readers.filter((candidate) => candidate.available);
+      // While no reader runs (each being started again after a crash), reads run on this thread, a moment later.
+      const alive = readers.filter((candidate) => candidate.alive);
       if (alive.length === 0) return later(() => runReadTask(name, args));
       const reader = alive.reduce((least, candidate) => (candidate.pending < least.pending ? candidate : least));
       return reader.call<ReadTaskResult<Name>>({ name, args });

@@ -18,10 +18,8 @@ export interface Caller {
 export interface ThreadCalls extends Caller {
   /** How many calls wait for their answer. */
   readonly pending: number;
-  /** True while a thread runs (false between a crash and its restart). */
+  /** True while a thread runs (false between a crash and its restart: calls made meanwhile wait for it). */
   readonly alive: boolean;
-  /** False once the thread could not even start: its calls fail (a caller with another way runs them there). */
-  readonly available: boolean;
 }
 
 type Waiting = { resolve: (value: unknown) => void; reject: (error: Error) => void };
@@ -39,7 +37,6 @@ export function threadCalls(spec: ThreadSpec): ThreadCalls {
   const failAll = (error: Error) => {
     for (const call of waiting.values()) call.reject(error);
     waiting.clear();
-    unposted.length = 0;
     drained?.();
   };
   const attach = (worker: Worker) => {
@@ -60,7 +57,7 @@ export function threadCalls(spec: ThreadSpec): ThreadCalls {
     for (const call of unposted.splice(0)) worker.postMessage(call);
     if (waiting.size === 0) worker.unref();
   };
-  const kept = keepThread(spec, { onStart: attach, onGiveUp: () => failAll(new Error(`the ${spec.name} thread could not start`)) });
+  const kept = keepThread(spec, { onStart: attach });
   const calls: ThreadCalls & { stop(): Promise<void> } = {
     get pending() {
       return waiting.size;
@@ -68,11 +65,7 @@ export function threadCalls(spec: ThreadSpec): ThreadCalls {
     get alive() {
       return kept.current !== undefined;
     },
-    get available() {
-      return kept.available;
-    },
     call<T>(message: unknown, options: CallOptions = {}): Promise<T> {
-      if (!kept.available) return Promise.reject(new Error(`the ${spec.name} thread could not start`));
       return new Promise<T>((resolve, reject) => {
         const call: Call = { id: nextId++, message, ...(options.deadline !== undefined && { deadline: options.deadline }) };
         waiting.set(call.id, { resolve: resolve as (value: unknown) => void, reject });

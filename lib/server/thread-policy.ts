@@ -38,40 +38,31 @@ export async function stopThread(worker: Worker, spec: ThreadSpec, ready?: Promi
 }
 
 export interface KeptThread {
-  /** The running thread: undefined between an exit and its restart, and once stopped or given up. */
+  /** The running thread: undefined between an exit and its restart, and once stopped. */
   readonly current: Worker | undefined;
-  /** False once a thread could not even start (it is not tried again). */
-  readonly available: boolean;
   stop(ready?: () => Promise<unknown>): Promise<void>;
 }
 
 /**
  * The restart policy: keeps one thread of `spec` running. A thread that exits (a crash, out of
- * memory) is started again, by RESTART_INTERVAL_MS after its last start at the soonest; one that
- * exits before it came online would fail again: it is given up (`onGiveUp`), once, with one line.
+ * memory, a file that does not load) is started again, RESTART_INTERVAL_MS after its last start at
+ * the soonest, with one line each time; never while stopping.
  */
-export function keepThread(spec: ThreadSpec, hooks: { workerData?: unknown; onStart?: (worker: Worker) => void; onGiveUp?: () => void } = {}): KeptThread {
+export function keepThread(spec: ThreadSpec, hooks: { workerData?: unknown; onStart?: (worker: Worker) => void } = {}): KeptThread {
   let current: Worker | undefined;
-  let available = true;
   let stopping = false;
   let startedAt = 0;
+  let restart: NodeJS.Timeout | undefined;
   const start = () => {
     startedAt = Date.now();
     const worker = startThread(spec.file, { workerData: hooks.workerData });
-    let online = false;
-    worker.once("online", () => (online = true));
     worker.on("error", (error) => console.error(`[threads] the ${spec.name} thread failed`, error));
     worker.once("exit", (code) => {
       if (current === worker) current = undefined;
       if (stopping) return;
-      if (!online) {
-        available = false;
-        console.error(`[threads] the ${spec.name} thread could not start (code ${code})`);
-        return hooks.onGiveUp?.();
-      }
       const delay = Math.max(0, startedAt + RESTART_INTERVAL_MS - Date.now());
       console.error(`[threads] the ${spec.name} thread exited (code ${code}); it starts again in ${Math.ceil(delay / 1000)} s`);
-      setTimeout(() => stopping || start(), delay).unref();
+      restart = setTimeout(start, delay);
     });
     current = worker;
     hooks.onStart?.(worker);
@@ -80,11 +71,9 @@ export function keepThread(spec: ThreadSpec, hooks: { workerData?: unknown; onSt
     get current() {
       return current;
     },
-    get available() {
-      return available;
-    },
     async stop(ready) {
       stopping = true;
+      clearTimeout(restart);
       running.delete(kept);
       if (current) await stopThread(current, spec, ready?.());
     },
