@@ -12,7 +12,7 @@ const INHERITED = "WAITLIST_WRITE_OUTAGE";
 
 /**
  * How long the write lock must stay held elsewhere, with no write getting through, before it is an
- * outage: this app's own writers (a join thread's group commit, a sibling worker's status write) hold
+ * outage: this app's own writers (the join thread's group commit, a sibling worker's dashboard write) hold
  * it for milliseconds, an import or a backup for seconds.
  */
 export const BUSY_OUTAGE_MS = 1_000;
