@@ -6,7 +6,7 @@ import { z } from "zod";
 import { formatBytes } from "@/lib/core/bytes";
 import { env } from "@/lib/core/env";
 import type { DashboardSession } from "@/lib/domain/sessions";
-import { IMPORT_RUNNER_KEY, type ImportEvent, type ImportJob, type ImportOutcome, type ImportRunner } from "@/lib/import/events";
+import { importRunner, type ImportEvent, type ImportJob, type ImportOutcome } from "@/lib/import/events";
 import { importDelimiterSchema, importFileNameSchema, importFormatOf } from "@/lib/import/options";
 import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
 import { serverLimits } from "@/lib/http/limits";
@@ -64,12 +64,8 @@ async function checkUpload(request: Request, waitlistId: string): Promise<Respon
   const limit = env().IMPORT_MAX_BYTES;
   if (Number(request.headers.get("content-length") ?? 0) > limit) return plainTextResponse(413, tooLargeMessage(limit));
   if (!request.body) return plainTextResponse(400, `Invalid request: the body must be the file to import. ${NOTHING_IMPORTED}`);
-  if (!runner()) return plainTextResponse(503, `Imports from the dashboard need the production server (npm start). ${NOTHING_IMPORTED}`);
+  if (!importRunner.get()) return plainTextResponse(503, `Imports from the dashboard need the production server (npm start). ${NOTHING_IMPORTED}`);
   return parsed.data;
-}
-
-function runner(): ImportRunner | undefined {
-  return (globalThis as Record<string, unknown>)[IMPORT_RUNNER_KEY] as ImportRunner | undefined;
 }
 
 /** The response to an upload by an admin session (adminRoute's checks passed): refusals first, then the import's event stream. */
@@ -98,7 +94,7 @@ export async function importUpload(request: Request, session: DashboardSession, 
   const opened = file;
   const job: ImportJob = { waitlistId, fd: opened.fd, format: importFormatOf(params.name)!, delimiter: params.delimiter, actor: auditActorOf(session) };
   // The file closes (and so disappears) once the import's threads are done with it.
-  const run = (onEvent: (event: ImportEvent) => void) => runner()!(job, onEvent).finally(() => opened.close().finally(release));
+  const run = (onEvent: (event: ImportEvent) => void) => importRunner.get()!(job, onEvent).finally(() => opened.close().finally(release));
   return new Response(eventStream(bytes, run), {
     headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" },
   });

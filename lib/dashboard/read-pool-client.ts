@@ -1,4 +1,5 @@
 import { runReadTask, type ReadTaskArgs, type ReadTaskName, type ReadTaskResult } from "@/lib/domain/reads/read-tasks";
+import { processSlot } from "@/lib/core/process-slots";
 import { later } from "./defer";
 
 /** Runs named reads elsewhere than on the thread that serves requests. */
@@ -6,14 +7,14 @@ export interface ReadPool {
   run<Name extends ReadTaskName>(name: Name, args: ReadTaskArgs<Name>): Promise<ReadTaskResult<Name>>;
 }
 
-/** Where the production server leaves its pool (lib/server/read-pool.ts): pages live in another module graph. */
-export const READ_POOL_KEY = "__waitlistReadPool";
+/** The production server's pool (lib/server/read-pool.ts provides it at start-up). */
+export const readPool = processSlot<ReadPool>("read pool");
 
 /**
  * Runs a dashboard read on a reader thread when the production server started them, else on this
  * thread a moment later (`next dev`, READ_THREADS=0), on a read-only connection either way.
  */
 export function readInBackground<Name extends ReadTaskName>(name: Name, ...args: ReadTaskArgs<Name>): Promise<ReadTaskResult<Name>> {
-  const pool = (globalThis as Record<string, unknown>)[READ_POOL_KEY] as ReadPool | undefined;
+  const pool = readPool.get();
   return pool ? pool.run(name, args) : later(() => runReadTask(name, args));
 }

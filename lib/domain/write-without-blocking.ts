@@ -1,5 +1,5 @@
 import { getDb, type AppDatabase } from "@/db/client";
-import { writeWhenUnlocked } from "@/lib/sqlite/busy";
+import { withBusyWait, writeWhenUnlocked } from "@/lib/sqlite/busy";
 
 /**
  * For the server: one of the domain's synchronous writes, without blocking the server while another
@@ -8,4 +8,12 @@ import { writeWhenUnlocked } from "@/lib/sqlite/busy";
  */
 export function writeWithoutBlocking<T>(write: () => T, db: AppDatabase = getDb()): Promise<T> {
   return writeWhenUnlocked(db, write);
+}
+
+/**
+ * For a thread that may wait inside SQLite (a writer thread of the server): `write`, waiting for the
+ * write lock no longer than until `deadline` (ms since the epoch; without one, the busy timeout).
+ */
+export function writeBefore<T>(deadline: number | undefined, write: () => T, db: AppDatabase = getDb()): T {
+  return deadline === undefined ? write() : withBusyWait(db, deadline - Date.now(), write);
 }

@@ -1,5 +1,6 @@
 import cluster from "node:cluster";
 import { env } from "@/lib/core/env";
+import { processSingleton } from "@/lib/core/process-slots";
 import { FixedWindowLimiter, type LimitState } from "./rate-limit";
 import { SlotPool } from "./slot-pool";
 
@@ -75,11 +76,5 @@ export class LimitBook {
   }
 }
 
-// Next.js may evaluate a module once per bundle: one book per process.
-const holder = globalThis as typeof globalThis & { __limitBook?: LimitBook };
-
-/** This process's limits: the whole server's, or a worker's share of them. */
-export function serverLimits(): LimitBook {
-  holder.__limitBook ??= new LimitBook(cluster.isWorker ? env().WEB_CONCURRENCY : 1);
-  return holder.__limitBook;
-}
+/** This process's limits (one book, though Next.js may evaluate this module once per bundle): the whole server's, or a worker's share of them. */
+export const serverLimits = processSingleton("limit book", () => new LimitBook(cluster.isWorker ? env().WEB_CONCURRENCY : 1));

@@ -1,9 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { processSingleton } from "@/lib/core/process-slots";
 
 /**
  * What the production server (lib/server) knows about the request being handled, shared with the
  * route handlers and pages it runs. Next.js may load this module once per route bundle and the
- * server loads its own copy, so the storage lives on globalThis under one well-known symbol.
+ * server loads its own copy, so the storage is one per process (lib/core/process-slots.ts).
  */
 export interface RequestContext {
   requestId: string;
@@ -13,13 +14,7 @@ export interface RequestContext {
   keyId?: string;
 }
 
-const STORAGE = Symbol.for("waitlist-admin.request-context");
-const holder = globalThis as typeof globalThis & { [STORAGE]?: AsyncLocalStorage<RequestContext> };
-
-export function requestContextStorage(): AsyncLocalStorage<RequestContext> {
-  holder[STORAGE] ??= new AsyncLocalStorage<RequestContext>();
-  return holder[STORAGE];
-}
+export const requestContextStorage = processSingleton("request context", () => new AsyncLocalStorage<RequestContext>());
 
 /** The current request's context; undefined under `next dev`, or outside a request. */
 export function requestContext(): RequestContext | undefined {

@@ -1,4 +1,5 @@
 import type { AuditActor } from "@/lib/domain/audit/log";
+import { processSlot } from "@/lib/core/process-slots";
 import type { ImportFormat } from "./options";
 
 // What an import running on its own thread reports (lib/import/import-thread.ts), and what the
@@ -40,5 +41,5 @@ export const STOP_IMPORT_MESSAGE = "stop";
 /** Runs an import off the serving thread: the production server installs one (lib/server/import-runner.ts). */
 export type ImportRunner = (job: ImportJob, onEvent: (event: ImportEvent) => void) => Promise<ImportOutcome>;
 
-/** Where the production server leaves its runner: route handlers live in another module graph. */
-export const IMPORT_RUNNER_KEY = "__waitlistImportRunner";
+/** The production server's runner (lib/server/import-runner.ts provides it at start-up). */
+export const importRunner = processSlot<ImportRunner>("import runner");

@@ -35,7 +35,7 @@ async function* readHere(format: ImportFormat, fd: number, options: ReadOptions)
 }
 
 async function* readOnThread(job: FileReadJob): AsyncGenerator<RecordBatch> {
-  const thread = startThread("lib/import/read-thread.ts", { workerData: job });
+  const thread = startThread(new URL("./read-thread.ts", import.meta.url), { workerData: job });
   const queue: FileReadMessage[] = [];
   let failure: Error | undefined;
   let notify: (() => void) | undefined;

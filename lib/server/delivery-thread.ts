@@ -4,7 +4,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { env } from "@/lib/core/env";
 import { senderConfig } from "@/lib/delivery/config";
 import { startSender } from "@/lib/delivery/sender";
-import { STOP_SENDER_MESSAGE } from "./delivery-runner";
+import { STOP_SENDER_MESSAGE } from "./threads";
 
 const sender = startSender(senderConfig(env()), (message, error) => console.error(`[delivery] ${message}`, error ?? ""), undefined, (workerData as { holder: string }).holder);
 

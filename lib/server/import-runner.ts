@@ -1,34 +1,23 @@
 import type { Worker } from "node:worker_threads";
 import { startThread } from "@/lib/core/thread";
-import {
-  IMPORT_RUNNER_KEY,
-  SERVER_STOPPED_MESSAGE,
-  STOP_IMPORT_MESSAGE,
-  type ImportEvent,
-  type ImportJob,
-  type ImportOutcome,
-  type ImportRunner,
-} from "@/lib/import/events";
+import { importRunner, SERVER_STOPPED_MESSAGE, type ImportEvent, type ImportJob, type ImportOutcome, type ImportRunner } from "@/lib/import/events";
+import { stopThread } from "./thread-policy";
+import { THREADS } from "./threads";
 
 // Each upload's import runs on a thread of its own (lib/import/import-thread.ts), with its own
-// read-write connection: imports are rare, and one holds the thread for as long as it runs.
+// read-write connection: imports are rare, and one holds the thread for as long as it runs. Not
+// restarted: an import that dies fails its upload.
 
-/**
- * How long a stopping import gets to roll back and answer before its thread is ended: it notices
- * between two batches, but not inside a long synchronous stretch (deriving a million rows' counts).
- * Either way nothing of it is written: its transaction never commits.
- */
-const STOP_GRACE_MS = 5_000;
 /** How long the uploads' responses get to write their last event once their imports have stopped. */
 const FLUSH_MS = 100;
 
 const running = new Set<Worker>();
 let stopping = false;
 
-export const runImportOnThread: ImportRunner = (job: ImportJob, onEvent: (event: ImportEvent) => void) =>
+const runImportOnThread: ImportRunner = (job: ImportJob, onEvent: (event: ImportEvent) => void) =>
   new Promise<ImportOutcome>((resolve, reject) => {
     if (stopping) return resolve({ type: "failed", message: SERVER_STOPPED_MESSAGE });
-    const thread = startThread("lib/import/import-thread.ts", { workerData: job });
+    const thread = startThread(THREADS.import.file, { workerData: job });
     running.add(thread);
     let outcome: ImportOutcome | undefined;
     thread.on("message", (event: ImportEvent) => {
@@ -45,26 +34,18 @@ export const runImportOnThread: ImportRunner = (job: ImportJob, onEvent: (event:
   });
 
 /**
- * Stops every running import as the server shuts down: each rolls back and its upload answers
- * SERVER_STOPPED_MESSAGE; an import that does not stop within STOP_GRACE_MS has its thread ended.
- * Resolves once their responses have had time to write that last event.
+ * Stops every running import as the server shuts down (the stop policy): each rolls back and its
+ * upload answers SERVER_STOPPED_MESSAGE. Resolves once their responses have had time to write that
+ * last event.
  */
 export async function stopImports(): Promise<void> {
   stopping = true;
   if (running.size === 0) return;
-  await Promise.all(
-    [...running].map(async (thread) => {
-      const exited = new Promise((resolve) => thread.once("exit", resolve));
-      thread.postMessage(STOP_IMPORT_MESSAGE);
-      const timer = setTimeout(() => void thread.terminate(), STOP_GRACE_MS);
-      await exited;
-      clearTimeout(timer);
-    }),
-  );
+  await Promise.all([...running].map((thread) => stopThread(thread, THREADS.import)));
   await new Promise((resolve) => setTimeout(resolve, FLUSH_MS));
 }
 
 /** Hands the runner to the upload route (which runs in Next.js's module graph). */
-export function installImportRunner(): void {
-  (globalThis as Record<string, unknown>)[IMPORT_RUNNER_KEY] = runImportOnThread;
+export function provideImportRunner(): void {
+  importRunner.provide(runImportOnThread);
 }

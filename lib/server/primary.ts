@@ -1,13 +1,18 @@
 import cluster, { type Worker } from "node:cluster";
 import { isWorkerMessage, LOG_MESSAGE, type WorkerMessage } from "./cluster-link";
+import { answerWriteCall } from "./cluster-writers";
+import { LONGEST_THREAD_STOP_MS } from "./threads";
+import { startWriterThreads } from "./writers";
 
 // The primary of `npm start` with WEB_CONCURRENCY > 1. It serves no request itself: it starts the
 // workers (each a whole server, ./server.ts, on the same port: node:cluster hands each new
-// connection to the next worker; each counts its share of the limits, lib/http/limits.ts), writes
-// their request logs, replaces a worker that dies, and stops them all on SIGTERM or SIGINT.
+// connection to the next worker; each counts its share of the limits, lib/http/limits.ts), runs the
+// database's one join writer and one status writer for all of them (./writers.ts,
+// ./cluster-writers.ts), writes their request logs, replaces a worker that dies, and stops them all
+// on SIGTERM or SIGINT.
 
-/** How long stopping workers get to close their connections before they are killed. */
-const STOP_GRACE_MS = 10_000;
+/** How long stopping workers get to close their connections before they are killed: longer than any of their threads' stop. */
+const STOP_GRACE_MS = LONGEST_THREAD_STOP_MS + 3_000;
 
 function logLine(fields: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: "info", ...fields })}\n`);
@@ -19,6 +24,9 @@ function afterDisconnect(worker: Worker, then: () => void): void {
 }
 
 export function runPrimary(workerCount: number, url: string): void {
+  // The writes cross as structured clones, as they do to a thread (Dates stay Dates).
+  cluster.setupPrimary({ serialization: "advanced" });
+  const writers = startWriterThreads();
   const alive = new Set<Worker>();
   const listening = new Set<Worker>();
   let announced = false;
@@ -46,6 +54,7 @@ export function runPrimary(workerCount: number, url: string): void {
   }
 
   cluster.on("message", (worker, message: unknown) => {
+    if (answerWriteCall(writers, worker, message)) return;
     if (isWorkerMessage(message)) onWorkerMessage(worker, message);
   });
 

@@ -1,6 +1,7 @@
 // The production server (started by ./main.ts). Next.js's request handler behind a small node:http server
 // that gives every request an id and a client address (lib/http/request-context) and writes one JSON log
 // line when the response is finished, with its real status and duration.
+import cluster from "node:cluster";
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
@@ -17,11 +18,12 @@ import { bodyCheckOf, checkedBody, REFUSED_BODY_LINGER_MS } from "./form-body";
 import { bodyTooLargeMessage } from "@/lib/http/body-limit";
 import { listenErrorMessage } from "@/lib/http/listen";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
-import { installReadPool } from "./read-pool";
-import { installImportRunner, stopImports } from "./import-runner";
-import { installJoinWriter } from "./join-writer";
-import { installStatusWriter } from "./status-writer";
-import { installDeliverySender, stopDeliverySender } from "./delivery-runner";
+import { provideReadPool } from "./read-pool";
+import { provideImportRunner, stopImports } from "./import-runner";
+import { provideWriters, startWriterThreads } from "./writers";
+import { primaryWriters } from "./cluster-writers";
+import { startDeliverySender } from "./delivery-runner";
+import { stopThreads } from "./thread-policy";
 import { removeLeftoverUploads } from "@/lib/dashboard/upload-file";
 import { watchErasures } from "@/lib/domain/signups/erase";
 import { announceListening, failStart, serverUrl, writeLog } from "./cluster-link";
@@ -31,11 +33,11 @@ export async function startServer() {
   const app = next({ dev: false, dir: process.cwd(), hostname: HOST ?? "localhost", port: PORT });
   const handle = app.getRequestHandler();
   await app.prepare();
-  installReadPool(READ_THREADS);
-  installImportRunner();
-  installStatusWriter();
-  installJoinWriter();
-  installDeliverySender();
+  provideReadPool(READ_THREADS);
+  provideImportRunner();
+  // A worker of a cluster hands its writes to the primary's writers: one writer per database.
+  provideWriters(cluster.isWorker ? primaryWriters() : startWriterThreads());
+  startDeliverySender();
   watchErasures();
   const storage = requestContextStorage();
   const writeLine = batchedLineWriter(writeLog);
@@ -113,7 +115,7 @@ export async function startServer() {
     process.once(signal, () => {
       server.close(() => process.exit(0));
       // Running imports roll back and answer their uploads before the connections are cut.
-      void Promise.all([stopImports(), stopDeliverySender()]).finally(() => server.closeAllConnections());
+      void Promise.all([stopImports(), stopThreads()]).finally(() => server.closeAllConnections());
     });
   }
 }

@@ -1,92 +1,82 @@
-import { parentPort, type Worker } from "node:worker_threads";
-import { AppError, ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
-import { startThread } from "@/lib/core/thread";
+import type { Worker } from "node:worker_threads";
+import { toError, type Answer, type Call } from "./call-envelope";
+import { keepThread, type ThreadSpec } from "./thread-policy";
 
-// Calls into a worker thread, each answered by one message: the caller's side (threadCalls) and the
-// thread's (answerCalls). An error crosses as its name, message, code and parameter: an AppError
-// comes back an AppError, a storage failure keeps its SQLite code, so each maps as on the caller's thread.
+// The caller's side of a thread that answers calls (./answer-calls.ts is the thread's), kept running
+// by the restart policy (./thread-policy.ts).
 
-type PostedError = { name: string; message: string; code?: unknown; parameter?: string };
-
-/** An error as it crosses to the caller's thread. */
-export function postedError(error: unknown): PostedError {
-  if (!(error instanceof Error)) return { name: "Error", message: String(error) };
-  const { code, parameter } = error as { code?: unknown; parameter?: string };
-  return { name: error.name, message: error.message, code, parameter };
+export interface CallOptions {
+  /** Ms since the epoch after which the call is answered "busy" rather than run (./call-envelope.ts). */
+  deadline?: number;
 }
 
-function toError(posted: PostedError): Error {
-  if (typeof posted.code === "string" && posted.code in ERROR_STATUS) return new AppError(posted.code as ErrorCode, posted.message, posted.parameter);
-  return Object.assign(new Error(posted.message), { name: posted.name }, posted.code === undefined ? {} : { code: posted.code });
+/** Whatever runs calls and answers them: a thread of this process, or the primary's (./cluster-writers.ts). */
+export interface Caller {
+  call<T>(message: unknown, options?: CallOptions): Promise<T>;
 }
 
-export interface ThreadCalls {
-  readonly worker: Worker;
+export interface ThreadCalls extends Caller {
   /** How many calls wait for their answer. */
   readonly pending: number;
-  /** False once the thread has exited. */
+  /** True while a thread runs (false between a crash and its restart: calls made meanwhile wait for it). */
   readonly alive: boolean;
-  call<T>(message: unknown): Promise<T>;
 }
+
+type Waiting = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 
 /**
- * Starts the file `path` on a thread and calls it: each call's promise settles with its answer, and
- * every waiting call fails when the thread dies. The thread keeps the process alive only while calls
- * wait. `onExit` hears whether the thread had started before it exited.
+ * Starts `spec`'s thread and calls it: each call's promise settles with its answer, and every waiting
+ * call fails when the thread dies (calls made before it is started again wait for it). The thread
+ * keeps the process alive only while calls wait.
  */
-export function threadCalls(path: string, onExit?: (started: boolean) => void): ThreadCalls {
-  const worker = startThread(path);
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+export function threadCalls(spec: ThreadSpec): ThreadCalls {
+  const waiting = new Map<number, Waiting>();
+  const unposted: Call[] = [];
+  let drained: (() => void) | undefined;
   let nextId = 0;
-  let alive = true;
-  let started = false;
   const failAll = (error: Error) => {
-    for (const call of pending.values()) call.reject(error);
-    pending.clear();
+    for (const call of waiting.values()) call.reject(error);
+    waiting.clear();
+    drained?.();
   };
-  worker.on("message", ({ id, result, error }: { id: number; result?: unknown; error?: PostedError }) => {
-    const call = pending.get(id);
-    if (!call) return;
-    pending.delete(id);
-    if (pending.size === 0) worker.unref();
-    if (error) call.reject(toError(error));
-    else call.resolve(result);
-  });
-  worker.once("online", () => (started = true));
-  // A thread that dies (out of memory, a native crash) fails its calls.
-  worker.on("error", failAll);
-  worker.on("exit", () => {
-    alive = false;
-    failAll(new Error(`the thread of ${path} exited`));
-    onExit?.(started);
-  });
-  worker.unref();
-  return {
-    worker,
+  const attach = (worker: Worker) => {
+    worker.on("message", (answer: Answer) => {
+      const call = waiting.get(answer.id);
+      if (!call) return;
+      waiting.delete(answer.id);
+      if (waiting.size === 0) {
+        worker.unref();
+        drained?.();
+      }
+      if ("error" in answer) call.reject(toError(answer.error));
+      else call.resolve(answer.result);
+    });
+    // A thread that dies (out of memory, a native crash) fails its calls.
+    worker.on("error", failAll);
+    worker.once("exit", () => failAll(new Error(`the ${spec.name} thread exited`)));
+    for (const call of unposted.splice(0)) worker.postMessage(call);
+    if (waiting.size === 0) worker.unref();
+  };
+  const kept = keepThread(spec, { onStart: attach });
+  const calls: ThreadCalls & { stop(): Promise<void> } = {
     get pending() {
-      return pending.size;
+      return waiting.size;
     },
     get alive() {
-      return alive;
+      return kept.current !== undefined;
     },
-    call<T>(message: unknown): Promise<T> {
+    call<T>(message: unknown, options: CallOptions = {}): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        if (pending.size === 0) worker.ref();
-        const id = nextId++;
-        pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-        worker.postMessage({ id, message });
+        const call: Call = { id: nextId++, message, ...(options.deadline !== undefined && { deadline: options.deadline }) };
+        waiting.set(call.id, { resolve: resolve as (value: unknown) => void, reject });
+        const worker = kept.current;
+        if (!worker) return void unposted.push(call);
+        if (waiting.size === 1) worker.ref();
+        worker.postMessage(call);
       });
     },
+    // The stop policy's "ready": once no call waits.
+    stop: () => kept.stop(() => (waiting.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve)))),
   };
-}
-
-/** The thread's side: answers each call with `handle`'s result, or its error. */
-export function answerCalls<Message>(handle: (message: Message) => unknown): void {
-  parentPort!.on("message", ({ id, message }: { id: number; message: Message }) => {
-    try {
-      parentPort!.postMessage({ id, result: handle(message) });
-    } catch (error) {
-      parentPort!.postMessage({ id, error: postedError(error) });
-    }
-  });
+  return calls;
 }

@@ -12,16 +12,21 @@ export function isBusy(error: unknown): boolean {
   return typeof (error as { code?: unknown }).code === "string" && (error as { code: string }).code.startsWith("SQLITE_BUSY");
 }
 
-/** Runs `write` with SQLite's busy timeout at 0: a lock held elsewhere fails (or reports busy) at once. */
-export function withoutBusyWait<T>(db: AppDatabase, write: () => T): T {
+/** Runs `write` with SQLite's busy timeout at `waitMs` (at most the connection's own): a lock held elsewhere longer fails it (SQLITE_BUSY). */
+export function withBusyWait<T>(db: AppDatabase, waitMs: number, write: () => T): T {
   const sqlite = db.$client;
   const busyTimeout = sqlite.pragma("busy_timeout", { simple: true }) as number;
-  sqlite.pragma("busy_timeout = 0");
+  sqlite.pragma(`busy_timeout = ${Math.max(0, Math.min(Math.floor(waitMs), busyTimeout))}`);
   try {
     return write();
   } finally {
     sqlite.pragma(`busy_timeout = ${busyTimeout}`);
   }
+}
+
+/** Runs `write` with SQLite's busy timeout at 0: a lock held elsewhere fails (or reports busy) at once. */
+export function withoutBusyWait<T>(db: AppDatabase, write: () => T): T {
+  return withBusyWait(db, 0, write);
 }
 
 /**

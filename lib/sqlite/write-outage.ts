@@ -1,19 +1,18 @@
+import { processSingleton } from "@/lib/core/process-slots";
 import { isStorageFailureCause, type StorageFailure, type StorageFailureCause } from "@/lib/core/storage-failure";
 
 // While the database cannot be written (a full disk, a read-only file, a lock held elsewhere), reads
 // carry on and bookkeeping writes are skipped (busy.ts, skippableWrite): the log says so once when it
 // starts or its cause changes, and once when writes work again, never once per request. Next.js may
-// load this module once per route bundle and the server its own copy: the state lives on globalThis.
+// load this module once per route bundle and the server its own copy: the state is one per process.
 // The workers of a cluster inherit it from the primary's environment, so that what the primary said
 // at start-up (a read-only file) is not said again by each of them.
 
-const STATE = Symbol.for("waitlist-admin.write-outage");
 const INHERITED = "WAITLIST_WRITE_OUTAGE";
-const holder = globalThis as typeof globalThis & { [STATE]?: OutageState };
 
 /**
  * How long the write lock must stay held elsewhere, with no write getting through, before it is an
- * outage: this app's own writers (a join thread's group commit, a sibling worker's status write) hold
+ * outage: this app's own writers (the join thread's group commit, a sibling worker's dashboard write) hold
  * it for milliseconds, an import or a backup for seconds.
  */
 export const BUSY_OUTAGE_MS = 1_000;
@@ -24,10 +23,10 @@ interface OutageState {
   busySince?: number;
 }
 
-function state(): OutageState {
+const state = processSingleton("write outage", (): OutageState => {
   const inherited = process.env[INHERITED];
-  return (holder[STATE] ??= { cause: isStorageFailureCause(inherited) ? inherited : undefined });
-}
+  return { cause: isStorageFailureCause(inherited) ? inherited : undefined };
+});
 
 /**
  * Notes that writes to `path` fail for `failure`; logs one line unless that cause was already logged,

@@ -17,7 +17,7 @@ async function post(bench: Bench, action: string, query: string): Promise<number
 /**
  * `/v1` latency while a backend invites 100,000 signups of the big list through /v1 (ten calls of
  * 10,000, the most one call takes, one after the other), then withdraws them again. First the same
- * /v1 client on a quiet server. The writes run on the server's writer thread (lib/server/status-writer.ts).
+ * /v1 client on a quiet server. The writes run on the server's status writer thread (lib/server/writers.ts).
  */
 export async function inviteLoad(bench: Bench): Promise<Row[]> {
   const scenario = `/v1 while /v1 invites ${(CALLS * PER_CALL).toLocaleString("en")} signups (${bench.scaleLabel} list)`;

@@ -31,6 +31,7 @@ import { searchLoad } from "./search-load";
 import { uploadLoad } from "./upload-load";
 import { inviteLoad } from "./invite-load";
 import { joinLoad } from "./join-load";
+import { joinWorkers } from "./join-workers";
 import { segments } from "./segments";
 import { statusViews } from "./status-views";
 import { prepareTiedDataset, type TiedDataset } from "./tied-dataset";
@@ -51,6 +52,7 @@ const SCENARIOS = {
   "upload-load": uploadLoad,
   "invite-load": inviteLoad,
   joins: joinLoad,
+  "joins-workers": joinWorkers,
   stream: fullStream,
   "tied-stream": tiedStream,
   csv: csvExport,

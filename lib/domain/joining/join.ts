@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { env } from "@/lib/core/env";
+import { processSlot } from "@/lib/core/process-slots";
 import { unsafeCharacterIn } from "@/lib/core/single-line-text";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { appendEvent } from "../events";
@@ -298,24 +299,33 @@ export function prepareJoinConnection(db: AppDatabase = getDb()): void {
   db.$client.pragma(`cache_size = -${JOIN_CACHE_KIB}`);
 }
 
-/** Where the server installs its join thread (globalThis: Next.js's module graph and the server's are not one). */
-export const JOIN_WRITER_KEY = Symbol.for("waitlist.joinWriter");
+/**
+ * The longest a join waits for the server's writer (its turn, then SQLite's write lock, held by an
+ * import, a backup, the CLI) before it is refused as busy: a 503 whose one line says why, nothing written.
+ */
+export const JOIN_WAIT_MS = 5_000;
 
-type JoinWriter = (job: JoinJob) => Promise<JoinJobResult>;
+/** What joins need of the server: the database's one join writer (lib/server/writers.ts provides it at start-up). */
+export interface JoinWriter {
+  /** The job, counted against the limits and run; one that waited JOIN_WAIT_MS for the write lock fails as SQLITE_BUSY. */
+  write(job: JoinJob): Promise<JoinJobResult>;
+}
+
+export const joinWriter = processSlot<JoinWriter>("join writer");
 
 /**
- * A join on the server (the join page and /v1): counted against the limits and run on the server's
- * join thread, which may wait inside SQLite for the write lock without holding up requests
- * (lib/server/join-writer.ts; it records with /v1's recorder, /v1 being the one transport that
- * records answers); elsewhere (tests, `next dev`) here, retried between turns of the event loop
- * while another connection holds the lock. Throws JoinRefused.
+ * A join on the server (the join page and /v1): counted against the limits and run by the server's
+ * join writer, which may wait inside SQLite for the write lock (boundedly) without holding up requests
+ * (it records with /v1's recorder, /v1 being the one transport that records answers); elsewhere
+ * (tests, `next dev`) here, retried between turns of the event loop while another connection holds
+ * the lock. Throws JoinRefused.
  */
 export async function submitJoin(job: JoinJob & { recorded: NonNullable<JoinJob["recorded"]> }, record: AnswerRecorder<JoinReply>, db?: AppDatabase): Promise<RecordedOutcome>;
 export async function submitJoin(job: JoinJob & { recorded?: undefined }, record?: undefined, db?: AppDatabase): Promise<{ reply: JoinReply }>;
 export async function submitJoin(job: JoinJob, record: AnswerRecorder<JoinReply> = unrecorded, db: AppDatabase = getDb()): Promise<RecordedOutcome | { reply: JoinReply }> {
   job = { alreadyOnList: { emailConfigured: env().SMTP_URL !== undefined, publicUrl: env().PUBLIC_URL }, ...job };
-  const writer = (globalThis as Record<symbol, JoinWriter | undefined>)[JOIN_WRITER_KEY];
-  const result = writer ? await writer(job) : await writeWithoutBlocking(() => db.$client.transaction(() => runCountedJoinJob(job, record, db)).immediate(), db);
+  const writer = joinWriter.get();
+  const result = writer ? await writer.write(job) : await writeWithoutBlocking(() => db.$client.transaction(() => runCountedJoinJob(job, record, db)).immediate(), db);
   if ("refused" in result) throw new JoinRefused(result.refused.reason, result.refused.message, result.refused.retryAfterSeconds);
   return result;
 }

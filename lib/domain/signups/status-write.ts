@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
+import { processSlot } from "@/lib/core/process-slots";
 import { answerOnce, type AnswerRecorder, type RecordedOutcome } from "../idempotency";
 import { writeWithoutBlocking } from "../write-without-blocking";
 import { toSignupWithStatus, type SignupWithStatus } from "./response";
@@ -8,7 +9,7 @@ import { applyStatusAction, type StatusSelection } from "./transitions";
 
 // A status action of /v1 or the dashboard as one job: the change, its answer, and (for /v1) the
 // answer kept for its Idempotency-Key, in one transaction. The production server runs jobs on a
-// thread of its own (lib/server/status-writer.ts), so that a write of 100,000 signups never holds up
+// thread of its own (lib/server/writers.ts: one per database), so that a write of 100,000 signups never holds up
 // other requests; elsewhere (tests, `next dev`) they run here, without waiting inside SQLite for its
 // write lock.
 
@@ -57,20 +58,22 @@ export function runStatusWrite(job: StatusWriteJob, record: AnswerRecorder<Statu
   );
 }
 
-/** Where the server installs its writer thread (globalThis: Next.js's module graph and the server's are not one). */
-export const STATUS_WRITER_KEY = Symbol.for("waitlist.statusWriter");
+/** What status actions need of the server: the database's one writer (lib/server/writers.ts provides it at start-up). */
+export interface StatusWriter {
+  write(job: StatusWriteJob): Promise<StatusWriteAnswer>;
+}
 
-type StatusWriter = (job: StatusWriteJob) => Promise<StatusWriteAnswer>;
+export const statusWriter = processSlot<StatusWriter>("status writer");
 
 /**
- * Runs the job on the server's writer thread when there is one, else here. The thread records with
+ * Runs the job on the server's writer when there is one, else here. The writer thread records with
  * /v1's recorder (lib/server/status-worker.ts), /v1 being the one transport that records answers.
  */
 export function writeStatus(job: StatusWriteJob & { recorded?: undefined }): Promise<{ counts: StatusCounts }>;
 export function writeStatus(job: StatusWriteJob, record: AnswerRecorder<StatusWriteResult>): Promise<RecordedOutcome>;
 export function writeStatus(job: StatusWriteJob, record: AnswerRecorder<StatusWriteResult> = unrecorded): Promise<StatusWriteAnswer> {
-  const writer = (globalThis as Record<symbol, StatusWriter | undefined>)[STATUS_WRITER_KEY];
-  return writer ? writer(job) : writeWithoutBlocking(() => runStatusWrite(job, record));
+  const writer = statusWriter.get();
+  return writer ? writer.write(job) : writeWithoutBlocking(() => runStatusWrite(job, record));
 }
 
 /** The recorder of a job that records nothing (the dashboard's): never called. */

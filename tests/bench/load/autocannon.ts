@@ -18,6 +18,8 @@ export interface AutocannonOptions {
   requests?: AutocannonRequest[];
   headers?: Record<string, string>;
   timeout?: number;
+  /** Requests per second, all connections together (an open load): without it each connection sends its next request once answered. */
+  overallRate?: number;
 }
 
 interface Histogram {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openReadOnlyDatabase } from "@/db/client";
 import { createApiKey } from "@/lib/domain/keys/queries";
 import { getSessionFromToken, startSession } from "@/lib/domain/sessions";
-import { skippableWrite, writeWhenUnlocked } from "@/lib/sqlite/busy";
+import { skippableWrite, withBusyWait, writeWhenUnlocked } from "@/lib/sqlite/busy";
 import { BUSY_OUTAGE_MS } from "@/lib/sqlite/write-outage";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
 
@@ -33,6 +33,18 @@ describe("writes while another process holds the write lock", () => {
     other.exec("ROLLBACK");
     expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(true);
     expect(temp.db.$client.pragma("busy_timeout", { simple: true })).toBe(5000);
+  });
+
+  it("withBusyWait waits inside SQLite no longer than it is told (a join's deadline), then fails busy; the connection keeps its timeout", () => {
+    other.exec("BEGIN IMMEDIATE");
+    const started = performance.now();
+    expect(() => withBusyWait(temp.db, 300, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toThrow(expect.objectContaining({ code: "SQLITE_BUSY" }));
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThan(250);
+    expect(waited).toBeLessThan(2_000);
+    expect(temp.db.$client.pragma("busy_timeout", { simple: true })).toBe(5000);
+    other.exec("ROLLBACK");
+    withBusyWait(temp.db, 300, () => temp.db.$client.exec("CREATE TABLE t (x)"));
   });
 
   it("writeWhenUnlocked waits without blocking the event loop, then writes", async () => {

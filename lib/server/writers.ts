@@ -1,0 +1,24 @@
+import { JOIN_WAIT_MS, joinWriter } from "@/lib/domain/joining/join";
+import { statusWriter } from "@/lib/domain/signups/status-write";
+import { threadCalls, type Caller } from "./thread-calls";
+import { THREADS } from "./threads";
+
+// One writer per database, whatever the worker count: joins and status actions each run on one
+// thread, so they never take turns on SQLite's one write lock with a sibling. A single server runs
+// the threads itself; a cluster's primary runs them and its workers hand their writes over
+// (./cluster-writers.ts). Joins stay apart from the status actions' thread, so that a long invite
+// does not hold up a launch's joins.
+
+export type WriterName = "join" | "status";
+export type Writers = Record<WriterName, Caller>;
+
+/** The writer threads of the database, in the process that hosts them. */
+export function startWriterThreads(): Writers {
+  return { join: threadCalls(THREADS.joinWriter), status: threadCalls(THREADS.statusWriter) };
+}
+
+/** Hands the domain its writers (joins and status actions run in Next.js's module graph too). */
+export function provideWriters(writers: Writers): void {
+  joinWriter.provide({ write: (job) => writers.join.call(job, { deadline: Date.now() + JOIN_WAIT_MS }) });
+  statusWriter.provide({ write: (job) => writers.status.call(job) });
+}
