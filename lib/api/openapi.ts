@@ -13,7 +13,6 @@ import { DEFAULT_EVENT_PAGE } from "@/lib/domain/deliveries/feed";
 import { MAX_ACTION_LIMIT, SIGNUP_STATUSES, STATUS_ACTION_NAMES, STATUS_ACTIONS, type StatusAction } from "@/lib/domain/signups/status";
 import type { CodeSample, HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "./openapi-types";
 import { FILTER_KEYS, INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS, SIGNUP_FILTERS } from "@/lib/domain/signups/filter";
-import { MAX_EMAIL_LENGTH } from "@/lib/domain/signups/email-address";
 import { SIGNUP_FIELDS, signupResponseSchema, signupWithFieldsSchema, signupWithStatusSchema } from "@/lib/domain/signups/response";
 import { UUID_PATTERN } from "@/lib/domain/waitlists/id";
 import { waitlistResponseSchema } from "@/lib/domain/waitlists/response";
@@ -360,7 +359,7 @@ export function statusActionOperation(action: StatusAction): OperationObject {
     summary: `${action[0]!.toUpperCase()}${action.slice(1)} signups (${from} → ${to})`,
     description: [
       `Changes the status of ${from} signups to \`${to}\`, and records it: one \`${event}\` event per signup and one audit row for the call, in the same transaction. Signups in another status are never changed.`,
-      `Name the signups either by the filters of \`GET /waitlist/{id}/signup\` with \`limit\` (${limitRequired ? "required, " : ""}at most ${MAX_ACTION_LIMIT.toLocaleString("en")}): the oldest \`limit\` ${from} signups the filters select; or by a JSON body \`{"emails": [...]}\` (at most ${MAX_ACTION_EMAILS.toLocaleString("en")} addresses, compared in any case) and no query parameter: the listed addresses not ${from} or not on the waitlist are counted in \`skipped\`. When none of the listed addresses is on the waitlist the answer is a 404; when all of them are in another status, a 409 naming both states.`,
+      `Name the signups either by the filters of \`GET /waitlist/{id}/signup\` with \`limit\` (${limitRequired ? "required, " : ""}at most ${count(MAX_ACTION_LIMIT)}): the oldest \`limit\` ${from} signups the filters select; or by a JSON body \`{"emails": [...]}\` (at most ${count(MAX_ACTION_EMAILS)} addresses, compared in any case) and no query parameter: the listed addresses not ${from} or not on the waitlist are counted in \`skipped\`. When none of the listed addresses is on the waitlist the answer is a 404; when all of them are in another status, a 409 naming both states.`,
       `Needs a key with the role ${code(ADMIN_ROLE)} (${code(VIEW_ROLE)} is a 403). A browser page on another origin is refused (403) unless \`CORS_ORIGINS\` lets it in.`,
     ].join("\n\n"),
     tags: ["Signups"],
