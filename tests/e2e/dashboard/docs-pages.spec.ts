@@ -99,6 +99,19 @@ test("/docs/configuration gives every default of env.ts", async ({ page }) => {
   }
 });
 
+test("/docs/operations quotes the limits' defaults of env.ts", async ({ page }) => {
+  await page.goto("/docs/operations");
+  const limits = page.getByRole("table").filter({ has: page.getByRole("columnheader", { name: "Counted per" }) });
+  for (const name of ["JOINS_PER_ADDRESS_PER_HOUR", "JOINS_PER_CLIENT_PER_HOUR", "JOINS_PER_WAITLIST_PER_MINUTE", "EMAILS_PER_ADDRESS_PER_HOUR"] as const) {
+    const row = limits.getByRole("row").filter({ has: page.getByRole("cell", { name, exact: true }) });
+    await expect(row.getByRole("cell").nth(1), name).toHaveText(ENV_DEFAULTS[name].toLocaleString("en"));
+  }
+  const main = page.getByRole("main");
+  await expect(main).toContainText(`RATE_LIMIT_PER_MINUTE (${ENV_DEFAULTS.RATE_LIMIT_PER_MINUTE}) requests`);
+  await expect(main).toContainText(`RateLimit-Policy: "per-key";q=${ENV_DEFAULTS.RATE_LIMIT_PER_MINUTE};w=60`);
+  await expect(main).toContainText(`RateLimit-Policy: "auth-failures";q=${ENV_DEFAULTS.AUTH_FAILURES_PER_MINUTE};w=60`);
+});
+
 for (const scheme of ["light", "dark"] as const) {
   test(`the docs pages in ${scheme} mode are accessible and fit a phone`, async ({ page }) => {
     // Sixteen axe runs over long pages: 40–60 s on a busy 2-core machine.
