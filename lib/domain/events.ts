@@ -37,9 +37,13 @@ export function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Dat
   }
   const insert = preparedOnce(db, "events.insertOfSignup", () =>
     db.$client.prepare<{ type: string; waitlistId: string; signupId: number; at: number; timestamp: string; payload: string; from: string | null }>(
+      // One row of VALUES, the body a scalar subquery. Written as INSERT … SELECT, the same insert made
+      // a group commit of joins read 7.7× and write 2.3× as many pages (4,800 joins: 28,249 reads and
+      // 84,701 writes against 3,680 and 36,343) and stalled 30–150 ms every 9th join: 0.14–0.43 ms per
+      // insert on average against 0.02–0.05 ms.
       `INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
-       SELECT @type, @waitlistId, @signupId, @at, @payload, ${signupEventBodySql("@signupId")}
-       FROM (SELECT 1) LEFT JOIN signups ON signups.id = @signupId AND signups.waitlist_id = @waitlistId`,
+       VALUES (@type, @waitlistId, @signupId, @at, @payload, (SELECT ${signupEventBodySql("@signupId")}
+       FROM (SELECT 1) LEFT JOIN signups ON signups.id = @signupId AND signups.waitlist_id = @waitlistId))`,
     ),
   );
   insert.run({ type: event.type, waitlistId: event.waitlistId, signupId: event.signupId, at, timestamp, payload, from: previousStatus(event.payload) });
