@@ -35,7 +35,8 @@ const failuresLimited = (retryAfter: number) => rateLimited(retryAfter, "Too man
  * - a missing, malformed, unknown, revoked or expired key is a 401 (one message for all, so a
  *   caller learns nothing about which) and counts as a failure of the client address;
  * - a valid key is charged one request (429 past its limit), then needs `role` (else 403).
- * The key is checked first, so that the limits take one call (one IPC round trip in a cluster worker).
+ * The key is checked first, so that one call to the limits (this process's share of them,
+ * lib/http/limits.ts) either counts the address's failure or charges the key behind its guard.
  */
 export async function admitApiRequest(headers: HeaderReader, role: Role = VIEW_ROLE): Promise<Admission> {
   const { perKey, authFailures } = apiLimits();

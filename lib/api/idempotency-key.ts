@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/core/errors";
 
 /** The most characters an Idempotency-Key may have (Stripe's limit). */
-const MAX_IDEMPOTENCY_KEY = 255;
+export const MAX_IDEMPOTENCY_KEY = 255;
 
 /** The Idempotency-Key header of a /v1 write, trimmed; undefined when it is not sent. */
 export function idempotencyKey(value: string | null): string | undefined {

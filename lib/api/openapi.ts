@@ -1,19 +1,25 @@
 import "server-only";
 import { z } from "zod";
+import { ENV_DEFAULTS, parseDelay } from "@/lib/core/env";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
-import { actionBodySchema, MAX_ACTION_EMAILS, MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { andList, code, count, orList } from "@/lib/core/prose";
+import { DAY_MS, HOUR_MS } from "@/lib/core/time";
+import { IDEMPOTENCY_WINDOW_MS } from "@/lib/domain/idempotency";
+import { ADMIN_ROLE, JOIN_ROLE, VIEW_ROLE } from "@/lib/domain/keys/queries";
+import { actionBodySchema, actionNeedsLimit, MAX_ACTION_EMAILS, MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import { eventResponseSchema } from "@/lib/domain/deliveries/event-body";
 import { alreadyOnListResponseSchema, joinBodySchema, joinedSignupResponseSchema } from "@/lib/domain/joining/request";
 import { DEFAULT_EVENT_PAGE } from "@/lib/domain/deliveries/feed";
-import { MAX_ACTION_LIMIT, STATUS_ACTIONS, type StatusAction } from "@/lib/domain/signups/status";
+import { MAX_ACTION_LIMIT, SIGNUP_STATUSES, STATUS_ACTION_NAMES, STATUS_ACTIONS, type StatusAction } from "@/lib/domain/signups/status";
 import type { CodeSample, HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "./openapi-types";
 import { FILTER_KEYS, INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS, SIGNUP_FILTERS } from "@/lib/domain/signups/filter";
-import { MAX_EMAIL_LENGTH } from "@/lib/domain/signups/email-address";
 import { SIGNUP_FIELDS, signupResponseSchema, signupWithFieldsSchema, signupWithStatusSchema } from "@/lib/domain/signups/response";
 import { UUID_PATTERN } from "@/lib/domain/waitlists/id";
 import { waitlistResponseSchema } from "@/lib/domain/waitlists/response";
 import { ALLOWED_METHODS, ERROR_TITLES, PROBLEM_CONTENT_TYPE, problemType, READ_WRITE_ALLOWED_METHODS, WRITE_ALLOWED_METHODS } from "./problem";
 import { CACHE_CONTROL } from "./headers";
+import { MAX_IDEMPOTENCY_KEY } from "./idempotency-key";
+import { MAX_JOIN_BODY_BYTES } from "./join-route";
 import {
   cacheControlHeader,
   etagHeader,
@@ -32,6 +38,11 @@ import {
 // and resource schemas come from the zod schemas the handlers parse and respond with.
 
 const ref = (schema: string): JsonSchema => ({ $ref: `#/components/schemas/${schema}` });
+
+// Words quoted from their definitions: the roles, the idempotency window and key length, the defaults.
+const IDEMPOTENCY_HOURS = `${IDEMPOTENCY_WINDOW_MS / HOUR_MS} hours`;
+const IDEMPOTENCY_KEY_REFUSED = `the Idempotency-Key is empty or longer than ${MAX_IDEMPOTENCY_KEY} characters`;
+const ACTION_NAMES = STATUS_ACTION_NAMES.join(", ");
 
 const headers = {
   requestId: {
@@ -86,7 +97,7 @@ const problems = {
     "The API key is missing, malformed, unknown, revoked or expired. The body is the same in every case, so it tells nothing about which. It counts as a failed authentication of the client address (policy `auth-failures`).",
     { "WWW-Authenticate": headers.wwwAuthenticate, ...limitHeaders },
   ),
-  forbidden: problemResponse("forbidden", "The API key is valid but does not carry the role `waitlist:view`.", limitHeaders),
+  forbidden: problemResponse("forbidden", `The API key is valid but does not carry the role ${code(VIEW_ROLE)}.`, limitHeaders),
   rate_limited: problemResponse(
     "rate_limited",
     "Too many requests: the key used up its requests of the current minute (policy `per-key`), or the client address had too many failed authentications in it (policy `auth-failures`; the key is then not even looked at). Wait `Retry-After` seconds.",
@@ -129,6 +140,8 @@ const pathId: ParameterObject = {
 // exactly the accepted parameters. A filter's description and wire form are its descriptor's
 // (lib/domain/signups/filter.ts); the others' are written here.
 const filterDocs = Object.fromEntries(FILTER_KEYS.map((key) => [SIGNUP_FILTERS[key].name, SIGNUP_FILTERS[key].openapi]));
+/** What makes each filter's value a 400, in list order. */
+const filterRefusals = FILTER_KEYS.map((key) => `${code(SIGNUP_FILTERS[key].name)} ${SIGNUP_FILTERS[key].openapi.invalid}`).join("; ");
 type FilterName = (typeof SIGNUP_FILTERS)[keyof typeof SIGNUP_FILTERS]["name"];
 const queryDescriptions: Record<Exclude<keyof typeof signupListParamsSchema.shape, FilterName>, string> = {
   fields:
@@ -231,7 +244,7 @@ const listWaitlists: OperationObject = {
   parameters: [...queryParameters(waitlistListParamsSchema), ifNoneMatchParameter],
   responses: {
     ...successResponses("The waitlists (all of them, or one page).", { type: "array", items: ref("Waitlist") }, { paged: true, keyed: true, cacheControl: CACHE_CONTROL.revalidatePrivate, etag: etagHeader }),
-    "400": problems.invalid_parameter("An unknown or repeated query parameter, a `limit` outside 1–1000, or a bad cursor."),
+    "400": problems.invalid_parameter(`An unknown or repeated query parameter, a \`limit\` outside 1–${MAX_PAGE_LIMIT}, or a bad cursor.`),
     ...errorsCommon,
   },
   "x-codeSamples": [
@@ -260,7 +273,7 @@ const listSignups: OperationObject = {
   summary: "Get all signups",
   description: [
     "The signups of one waitlist, oldest first (creation order, ties broken by an internal id). A waitlist without signups, or filters that select none, give `[]`.",
-    "Filters select signups; every one given must hold (AND): `verified`, `referral`, the creation range `created_since`/`created_until`, the address (`email` exactly, or `email_contains`), the referrer (`referred_by`: the signups one signup referred), and custom inputs (`input.<label>=<value>`, see `inputs`). `fields` chooses the fields of each object, for instance `created_at` and `id`, which the default four leave out. The response is always the rows themselves: this API counts nothing (the dashboard's counts of a large email search, shown as \"10,000+\", are not part of it).",
+    `Filters select signups; every one given must hold (AND): ${andList([...FILTER_KEYS.map((key) => code(SIGNUP_FILTERS[key].name)), `custom inputs (\`${INPUT_PARAM_PREFIX}<label>=<value>\`, see \`inputs\`)`])}. \`fields\` chooses the fields of each object, for instance \`created_at\` and \`id\`, which the default four leave out. The response is always the rows themselves: this API counts nothing (the dashboard's counts of a large email search, shown as \"10,000+\", are not part of it).`,
     `Without \`limit\` the response is the complete array, streamed as it is read (keyset batches of 1,000 with back-pressure), so any size is served in constant server memory and a slow client never blocks writers. The response then has no Content-Length. A failure before the first bytes is a normal 500; if the server fails after the stream started, the connection is cut and the body is not valid JSON (the status was already 200): check that the array parses.`,
     "With `limit` the response is one page and the `Link` header leads to the next one. Walking all pages returns every signup exactly once, in the same order as the full list, even while new signups arrive (they appear at the end).",
   ].join("\n\n"),
@@ -275,7 +288,7 @@ const listSignups: OperationObject = {
     "204": optionsResponse(headers.requestId, false, READ_WRITE_ALLOWED_METHODS),
     "405": methodNotAllowedResponse((extra) => problemResponse("method_not_allowed", "This path answers `GET`, `HEAD` and `POST` (a join).", extra), READ_WRITE_ALLOWED_METHODS),
     "400": problems.invalid_parameter(
-      `The id is not a UUID; a query parameter is unknown (e.g. \`verfied\`) or repeated; \`verified\`/\`referral\` is not \`true\` or \`false\`; \`created_since\` or \`created_until\` is not a date or a date-time with an offset, or \`created_until\` is not later than \`created_since\`; \`email\` or \`email_contains\` is empty or longer than ${MAX_EMAIL_LENGTH} characters; an \`input.\` parameter has no label or is one more than ${MAX_INPUT_FILTERS}; \`fields\` names an unknown field; \`limit\` is outside 1–1000; or the cursor is bad or from another list or other filters.`,
+      `The id is not a UUID; a query parameter is unknown (e.g. \`verfied\`) or repeated; ${filterRefusals}; an \`${INPUT_PARAM_PREFIX}\` parameter has no label or is one more than ${MAX_INPUT_FILTERS}; \`fields\` names an unknown field; \`limit\` is outside 1–${MAX_PAGE_LIMIT}; or the cursor is bad or from another list or other filters.`,
     ),
     ...errorsCommon,
     "404": problems.not_found("No waitlist has this id."),
@@ -300,7 +313,7 @@ const listEvents: OperationObject = {
   summary: "Get a waitlist's events",
   description: [
     "The events of one waitlist, oldest first, a page at a time: each is the body a webhook carries (`type`, `timestamp`, `data`) with its `id`, the webhook's `webhook-id`, for clients that poll instead of receiving webhooks. Deduplicate on `id`: an event a client has seen by webhook has the same id here.",
-    "The feed has no last page: every answer has a `Link` header (rel=\"next\") with an `after` cursor that continues after its last event, or, on an empty page, where it started. Follow it until a page is empty, then poll that same URL later. Each item is the event's id followed by the very bytes its webhooks carry: the body written with the event, the signup as of the event (an erased one, since its erasure, only its id). Events are kept 30 days by default (`DELIVERY_RETENTION`).",
+    `The feed has no last page: every answer has a \`Link\` header (rel=\"next\") with an \`after\` cursor that continues after its last event, or, on an empty page, where it started. Follow it until a page is empty, then poll that same URL later. Each item is the event's id followed by the very bytes its webhooks carry: the body written with the event, the signup as of the event (an erased one, since its erasure, only its id). Events are kept ${parseDelay(ENV_DEFAULTS.DELIVERY_RETENTION)! / DAY_MS} days by default (\`DELIVERY_RETENTION\`).`,
   ].join("\n\n"),
   tags: ["Events"],
   parameters: [
@@ -317,7 +330,7 @@ const listEvents: OperationObject = {
   ],
   responses: {
     ...successResponses("One page of events, oldest first (possibly empty).", { type: "array", items: ref("Event") }, { paged: true, keyed: true, cacheControl: CACHE_CONTROL.personalData, etag: pageEtagHeader }),
-    "400": problems.invalid_parameter("The id is not a UUID; a query parameter is unknown or repeated; `limit` is outside 1–1000; or `after` is not a cursor of this feed."),
+    "400": problems.invalid_parameter(`The id is not a UUID; a query parameter is unknown or repeated; \`limit\` is outside 1–${MAX_PAGE_LIMIT}; or \`after\` is not a cursor of this feed.`),
     ...errorsCommon,
     "404": problems.not_found("No waitlist has this id."),
   },
@@ -331,8 +344,8 @@ const idempotencyKeyParameter: ParameterObject = {
   in: "header",
   required: false,
   description:
-    "Any text of 1–255 characters the client makes up for this request (a UUID, say). Sent again with the same request (same query and body) within 24 hours, the first answer comes back unchanged, with `Idempotent-Replayed: true`, and nothing is changed again; with another request it is a 422 `unprocessable`. Keys are kept per API key. A request that failed stored nothing and may be retried with the same key.",
-  schema: { type: "string", minLength: 1, maxLength: 255 },
+    `Any text of 1–${MAX_IDEMPOTENCY_KEY} characters the client makes up for this request (a UUID, say). Sent again with the same request (same query and body) within ${IDEMPOTENCY_HOURS}, the first answer comes back unchanged, with \`Idempotent-Replayed: true\`, and nothing is changed again; with another request it is a 422 \`unprocessable\`. Keys are kept per API key. A request that failed stored nothing and may be retried with the same key.`,
+  schema: { type: "string", minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY },
 };
 
 const actionFilterParameters = queryParameters(signupListParamsSchema).filter((parameter) => parameter.name !== "fields" && parameter.name !== "cursor" && parameter.name !== "limit");
@@ -340,14 +353,14 @@ const actionFilterParameters = queryParameters(signupListParamsSchema).filter((p
 /** The operation of POST /v1/waitlist/{id}/signup/{action} (lib/api/status-routes.ts). */
 export function statusActionOperation(action: StatusAction): OperationObject {
   const { from, to, event } = STATUS_ACTIONS[action];
-  const limitRequired = action !== "complete";
+  const limitRequired = actionNeedsLimit(action);
   return {
     operationId: `${action}Signups`,
     summary: `${action[0]!.toUpperCase()}${action.slice(1)} signups (${from} → ${to})`,
     description: [
       `Changes the status of ${from} signups to \`${to}\`, and records it: one \`${event}\` event per signup and one audit row for the call, in the same transaction. Signups in another status are never changed.`,
-      `Name the signups either by the filters of \`GET /waitlist/{id}/signup\` with \`limit\` (${limitRequired ? "required, " : ""}at most ${MAX_ACTION_LIMIT.toLocaleString("en")}): the oldest \`limit\` ${from} signups the filters select; or by a JSON body \`{"emails": [...]}\` (at most ${MAX_ACTION_EMAILS.toLocaleString("en")} addresses, compared in any case) and no query parameter: the listed addresses not ${from} or not on the waitlist are counted in \`skipped\`. When none of the listed addresses is on the waitlist the answer is a 404; when all of them are in another status, a 409 naming both states.`,
-      "Needs a key with the role `waitlist:admin` (`waitlist:view` is a 403). A browser page on another origin is refused (403) unless `CORS_ORIGINS` lets it in.",
+      `Name the signups either by the filters of \`GET /waitlist/{id}/signup\` with \`limit\` (${limitRequired ? "required, " : ""}at most ${count(MAX_ACTION_LIMIT)}): the oldest \`limit\` ${from} signups the filters select; or by a JSON body \`{"emails": [...]}\` (at most ${count(MAX_ACTION_EMAILS)} addresses, compared in any case) and no query parameter: the listed addresses not ${from} or not on the waitlist are counted in \`skipped\`. When none of the listed addresses is on the waitlist the answer is a 404; when all of them are in another status, a 409 naming both states.`,
+      `Needs a key with the role ${code(ADMIN_ROLE)} (${code(VIEW_ROLE)} is a 403). A browser page on another origin is refused (403) unless \`CORS_ORIGINS\` lets it in.`,
     ].join("\n\n"),
     tags: ["Signups"],
     parameters: [
@@ -377,13 +390,13 @@ export function statusActionOperation(action: StatusAction): OperationObject {
       "308": redirectResponse(headers.requestId),
       "405": methodNotAllowedResponse((extra) => problemResponse("method_not_allowed", "Only `POST` (and `OPTIONS`) on this path.", extra), WRITE_ALLOWED_METHODS),
       "400": problems.invalid_parameter(
-        `The id is not a UUID; a filter is bad (as for \`GET /waitlist/{id}/signup\`); \`limit\` is missing${limitRequired ? "" : " (never for complete)"} or outside 1–${MAX_ACTION_LIMIT}; the body is not \`{"emails": [...]}\` with 1–${MAX_ACTION_EMAILS} addresses; the body comes with query parameters; or the Idempotency-Key is empty or longer than 255 characters.`,
+        `The id is not a UUID; a filter is bad (as for \`GET /waitlist/{id}/signup\`); \`limit\` is missing${limitRequired ? "" : ` (never for ${action})`} or outside 1–${MAX_ACTION_LIMIT}; the body is not \`{"emails": [...]}\` with 1–${MAX_ACTION_EMAILS} addresses; the body comes with query parameters; or ${IDEMPOTENCY_KEY_REFUSED}.`,
       ),
       "401": problems.unauthenticated,
-      "403": problemResponse("forbidden", "The API key does not carry the role `waitlist:admin`, or a browser page on another origin sent the request.", limitHeaders),
+      "403": problemResponse("forbidden", `The API key does not carry the role ${code(ADMIN_ROLE)}, or a browser page on another origin sent the request.`, limitHeaders),
       "404": problems.not_found("No waitlist has this id, or none of the listed addresses is on it."),
       "409": problemResponse("conflict", `Every listed address is in a status this action does not apply to (only ${from} signups can become ${to}); the detail names both states.`, limitHeaders),
-      "422": problemResponse("unprocessable", "The Idempotency-Key was used in the last 24 hours for another request.", limitHeaders),
+      "422": problemResponse("unprocessable", `The Idempotency-Key was used in the last ${IDEMPOTENCY_HOURS} for another request.`, limitHeaders),
       "429": problems.rate_limited,
       "500": problems.internal,
     },
@@ -408,7 +421,7 @@ const joinWaitlist: OperationObject = {
     "Puts a person on the waitlist, as its hosted join page `/join/{id}` does, for a product's own backend. The list must be open for joining (`npm run cli -- waitlists update <id> --joining open`, or the dashboard). A new signup (201) is `waiting`, not verified, with a referral code; `signup.created` is recorded in the same transaction. An address already on the list (any case) is a 200 that changes nothing and carries nothing stored about that person: only `already_on_list` and `email_sent` (whether this server emailed the address a link to its own page).",
     "**What a backend may show.** Whoever types an address is not necessarily its owner: a backend must not relay more than this answer. For an address already on the list that is \"it is on the list\" (and, with `email_sent`, \"check your inbox\"); the place and referral link of a 201 belong to whoever just joined.",
     "`custom_inputs` answers the join form (labels in any case, every required field, a choice one of its options); `referral_code` (from a referral link) records who referred, an unknown code is ignored.",
-    "Needs `waitlist:join` (which can do nothing else) or `waitlist:admin`. Limited per address and waitlist (`JOINS_PER_ADDRESS_PER_HOUR`), per client address (`JOINS_PER_CLIENT_PER_HOUR`: a backend relaying its users' joins is one client) and per waitlist (`JOINS_PER_WAITLIST_PER_MINUTE`), the join page's joins included, across workers and restarts: a 429 with `Retry-After`. Send an `Idempotency-Key` to make a retry safe.",
+    `Needs ${code(JOIN_ROLE)} (which can do nothing else) or ${code(ADMIN_ROLE)}. Limited per address and waitlist (\`JOINS_PER_ADDRESS_PER_HOUR\`), per client address (\`JOINS_PER_CLIENT_PER_HOUR\`: a backend relaying its users' joins is one client) and per waitlist (\`JOINS_PER_WAITLIST_PER_MINUTE\`), the join page's joins included, across workers and restarts: a 429 with \`Retry-After\`. Send an \`Idempotency-Key\` to make a retry safe.`,
   ].join("\n\n"),
   tags: ["Signups"],
   parameters: [pathId, idempotencyKeyParameter],
@@ -433,13 +446,13 @@ const joinWaitlist: OperationObject = {
     "308": redirectResponse(headers.requestId),
     "405": methodNotAllowedResponse((extra) => problemResponse("method_not_allowed", "This path answers `GET`, `HEAD` and `POST`.", extra), READ_WRITE_ALLOWED_METHODS),
     "400": problems.invalid_parameter(
-      "The id is not a UUID; the body is not JSON, is larger than 64 KB, has an unknown field or a field of the wrong type (`parameter` names it); `email` is not an address (`parameter`: `email`); `custom_inputs` does not match the form: an unknown label, a missing required field, a choice not among its options, a field twice (`parameter`: `custom_inputs`); or the Idempotency-Key is empty or longer than 255 characters.",
+      `The id is not a UUID; the body is not JSON, is larger than ${MAX_JOIN_BODY_BYTES / 1024} KB, has an unknown field or a field of the wrong type (\`parameter\` names it); \`email\` is not an address (\`parameter\`: \`email\`); \`custom_inputs\` does not match the form: an unknown label, a missing required field, a choice not among its options, a field twice (\`parameter\`: \`custom_inputs\`); or ${IDEMPOTENCY_KEY_REFUSED}.`,
     ),
     "401": problems.unauthenticated,
-    "403": problemResponse("forbidden", "The API key carries neither `waitlist:join` nor `waitlist:admin`, or a browser page on another origin sent the request.", limitHeaders),
+    "403": problemResponse("forbidden", `The API key carries neither ${code(JOIN_ROLE)} nor ${code(ADMIN_ROLE)}, or a browser page on another origin sent the request.`, limitHeaders),
     "404": problems.not_found("No waitlist has this id."),
     "409": problemResponse("conflict", "The waitlist is closed for joining.", limitHeaders),
-    "422": problemResponse("unprocessable", "The Idempotency-Key was used in the last 24 hours for another request.", limitHeaders),
+    "422": problemResponse("unprocessable", `The Idempotency-Key was used in the last ${IDEMPOTENCY_HOURS} for another request.`, limitHeaders),
     "429": problemResponse("rate_limited", "Too many requests for the key (policy `per-key`), or too many joins for this address, from this client address or for this waitlist. Wait `Retry-After` seconds.", { ...limitHeaders, "Retry-After": headers.retryAfter }),
     "500": problems.internal,
   },
@@ -473,20 +486,20 @@ const errorCodes = (Object.keys(ERROR_STATUS) as ErrorCode[])
   .map((code) => `- \`${code}\` (${ERROR_STATUS[code]}, ${ERROR_TITLES[code]})`)
   .join("\n");
 
-const description = `A JSON API over the waitlists and signups of this Waitlist Admin: reading them, putting people on a waitlist (join), and changing the status of signups (invite, reject, withdraw, restore, complete). Clients are scripts: every behaviour below is part of the contract and is tested against the real server.
+const description = `A JSON API over the waitlists and signups of this Waitlist Admin: reading them, putting people on a waitlist (join), and changing the status of signups (${ACTION_NAMES}). Clients are scripts: every behaviour below is part of the contract and is tested against the real server.
 
-Authentication: send an API key as \`Authorization: Bearer <key>\` (or \`X-API-Key: <key>\`); never in the query string. Keys come from an admin: on the dashboard's API keys page (\`/keys\`, for a \`waitlist:admin\` session) or with the command-line tool (\`npm run cli -- keys create\`). Every read needs the role \`waitlist:view\`; the status actions (\`POST\`) need \`waitlist:admin\`; joining a waitlist (\`POST /waitlist/{id}/signup\`) needs \`waitlist:join\` or \`waitlist:admin\`. A missing, malformed, unknown, revoked or expired key is a 401 with \`WWW-Authenticate: Bearer realm="waitlist"\` and the same body in every case; a valid key without the role is a 403.
+Authentication: send an API key as \`Authorization: Bearer <key>\` (or \`X-API-Key: <key>\`); never in the query string. Keys come from an admin: on the dashboard's API keys page (\`/keys\`, for a \`waitlist:admin\` session) or with the command-line tool (\`npm run cli -- keys create\`). Every read needs the role ${code(VIEW_ROLE)}; the status actions (\`POST\`) need ${code(ADMIN_ROLE)}; joining a waitlist (\`POST /waitlist/{id}/signup\`) needs ${code(JOIN_ROLE)} or ${code(ADMIN_ROLE)}. A missing, malformed, unknown, revoked or expired key is a 401 with \`WWW-Authenticate: Bearer realm="waitlist"\` and the same body in every case; a valid key without the role is a 403.
 
 Order of checks: method, then authentication, then role, then parameters, then the resource. So \`POST\` on a read is a 405 even without a key, and a caller without a valid key learns nothing about ids or parameters.
 
 Methods: reads are \`GET\`; \`HEAD\` answers like \`GET\` (same status and headers) without a body; \`OPTIONS\` is a 204 with \`Allow: ${ALLOWED_METHODS}\` (and answers CORS preflights); \`POST\`, \`PUT\`, \`PATCH\` and \`DELETE\` are a 405 with the same \`Allow\` header. The status actions are \`POST\` only (\`Allow: ${WRITE_ALLOWED_METHODS}\`); \`/waitlist/{id}/signup\` answers both (\`Allow: ${READ_WRITE_ALLOWED_METHODS}\`).
 
-Statuses: every signup is \`waiting\`, \`invited\`, \`completed\` or \`rejected\`. The actions: invite (waiting → invited), reject (waiting → rejected), withdraw (invited → waiting), restore (rejected → waiting), complete (invited → completed). Each changed signup gets one event in the server's event log (\`signup.invited\`, …), written in the same transaction, which never holds an address. Send an \`Idempotency-Key\` header to make a retry safe.
+Statuses: every signup is ${orList(SIGNUP_STATUSES.map(code))}. The actions: ${STATUS_ACTION_NAMES.map((action) => `${action} (${STATUS_ACTIONS[action].from} → ${STATUS_ACTIONS[action].to})`).join(", ")}. Each changed signup gets one event in the server's event log (\`signup.invited\`, …), written in the same transaction, which never holds an address. Send an \`Idempotency-Key\` header to make a retry safe.
 
 Errors: every non-2xx response, including unknown paths under \`/v1\`, is \`${PROBLEM_CONTENT_TYPE}\` (RFC 9457) with \`type\`, \`title\`, \`status\`, \`detail\`, a stable \`code\` and the \`request_id\`; a 400 also names the \`parameter\`. Branch on \`code\`, not on \`detail\` (which is for humans and may change). The codes:
 ${errorCodes}
 
-Rate limits (per server process, so a restart forgets them): each API key may make \`RATE_LIMIT_PER_MINUTE\` requests (600 by default) per window of 60 seconds that opens with its first request; each client address may fail authentication \`AUTH_FAILURES_PER_MINUTE\` times (30 by default) per 60 seconds, after which its requests get 429 without the key being checked. Failed authentications are never charged to a key. Every response of an operation that needs a key carries the \`RateLimit-Policy\` and \`RateLimit\` headers of draft-ietf-httpapi-ratelimit-headers (e.g. \`RateLimit-Policy: "per-key";q=600;w=60\` and \`RateLimit: "per-key";r=599;t=60\`: 599 requests left, the window resets in 60 s); a refused request is a 429 \`rate_limited\` problem with \`Retry-After\` (seconds). \`/v1/openapi.json\` is not limited.
+Rate limits (per server process, so a restart forgets them): each API key may make \`RATE_LIMIT_PER_MINUTE\` requests (${ENV_DEFAULTS.RATE_LIMIT_PER_MINUTE} by default) per window of 60 seconds that opens with its first request; each client address may fail authentication \`AUTH_FAILURES_PER_MINUTE\` times (${ENV_DEFAULTS.AUTH_FAILURES_PER_MINUTE} by default) per 60 seconds, after which its requests get 429 without the key being checked. Failed authentications are never charged to a key. Every response of an operation that needs a key carries the \`RateLimit-Policy\` and \`RateLimit\` headers of draft-ietf-httpapi-ratelimit-headers (e.g. \`RateLimit-Policy: "per-key";q=${ENV_DEFAULTS.RATE_LIMIT_PER_MINUTE};w=60\` and \`RateLimit: "per-key";r=${ENV_DEFAULTS.RATE_LIMIT_PER_MINUTE - 1};t=60\`: ${ENV_DEFAULTS.RATE_LIMIT_PER_MINUTE - 1} requests left, the window resets in 60 s); a refused request is a 429 \`rate_limited\` problem with \`Retry-After\` (seconds). \`/v1/openapi.json\` is not limited.
 
 Lists: by default a list is complete (a bare JSON array). Add \`limit\` (1–${MAX_PAGE_LIMIT}) for keyset pages: the \`Link: <url>; rel="next"\` header carries the next page's absolute URL (on the origin the request was sent to: its \`Host\` header, or \`X-Forwarded-Host\`/\`X-Forwarded-Proto\` when a reverse proxy the server trusts sets them) with an opaque cursor and all other parameters; the last page has no \`Link\`. Order is creation order, oldest first, ties broken by an internal id, stable across pages.
 
@@ -531,7 +544,7 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
       AlreadyOnList: responseSchema(alreadyOnListResponseSchema),
       StatusActionResult: {
         type: "object",
-        description: "The answer of a status action (invite, reject, withdraw, restore, complete).",
+        description: `The answer of a status action (${ACTION_NAMES}).`,
         required: ["changed", "skipped", "signups"],
         additionalProperties: false,
         properties: {

@@ -46,10 +46,41 @@ export function secretsKeyFromEnv(name = "SECRETS_KEY"): Buffer | undefined {
   return key;
 }
 
+/**
+ * The defaults of the variables that have a fixed one, as they are written in the environment: the
+ * schema below reads them, and the docs' configuration table and the OpenAPI document quote them.
+ */
+export const ENV_DEFAULTS = {
+  DATABASE_PATH: "./data/waitlist.db",
+  PORT: 3000,
+  RATE_LIMIT_PER_MINUTE: 600,
+  AUTH_FAILURES_PER_MINUTE: 30,
+  DASHBOARD_REQUESTS_PER_MINUTE: 300,
+  TRUSTED_PROXY_HOPS: 0,
+  REQUEST_LOG: "on",
+  IMPORT_MAX_BYTES: 200 * 1024 * 1024,
+  WEBHOOK_ALLOW_HTTP: "0",
+  WEBHOOK_ALLOW_PRIVATE: "0",
+  JOINS_PER_ADDRESS_PER_HOUR: 10,
+  JOINS_PER_CLIENT_PER_HOUR: 300,
+  JOINS_PER_WAITLIST_PER_MINUTE: 120_000,
+  REFERRALS_PER_REFERRER_PER_DAY: 25,
+  EMAILS_PER_ADDRESS_PER_HOUR: 5,
+  MAIL_FROM: "Waitlist <waitlist@localhost>",
+  DELIVERY_SENDER: "on",
+  DELIVERY_RETRY_SCHEDULE: "5s,5m,30m,2h,5h,10h,10h",
+  DELIVERY_TIMEOUT: "15s",
+  DELIVERY_DISABLE_AFTER: "5d",
+  DELIVERY_LEASE: "30s",
+  DELIVERY_POLL: "1s",
+  DELIVERY_CONCURRENCY: 4,
+  DELIVERY_RETENTION: "30d",
+} as const;
+
 const DELAY_UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /** A length of time written `250ms`, `5s`, `30m`, `2h` or `5d`, in milliseconds. */
-function parseDelay(text: string): number | undefined {
+export function parseDelay(text: string): number | undefined {
   const match = /^([0-9]{1,9})(ms|s|m|h|d)$/.exec(text.trim());
   return match ? Number(match[1]) * DELAY_UNIT_MS[match[2] as keyof typeof DELAY_UNIT_MS] : undefined;
 }
@@ -77,7 +108,7 @@ const delays = (fallback: string) =>
       return z.NEVER;
     });
 
-const flag = z.enum(["0", "1"]).default("0").transform((value) => value === "1");
+const flag = (fallback: "0" | "1") => z.enum(["0", "1"]).default(fallback).transform((value) => value === "1");
 
 /** smtp:// or smtps:// with optional credentials; unset means invitation emails are rendered, not sent. */
 const smtpUrl = z
@@ -87,34 +118,34 @@ const smtpUrl = z
   .refine((value) => value === undefined || (URL.canParse(value) && ["smtp:", "smtps:"].includes(new URL(value).protocol)), "must be an smtp:// or smtps:// URL");
 
 const envSchema = z.object({
-  DATABASE_PATH: z.string().min(1).default("./data/waitlist.db"),
-  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  DATABASE_PATH: z.string().min(1).default(ENV_DEFAULTS.DATABASE_PATH),
+  PORT: z.coerce.number().int().min(1).max(65_535).default(ENV_DEFAULTS.PORT),
   /** Interface the production server listens on (`npm start`); all interfaces by default. */
   HOST: z.string().min(1).optional(),
   /** Requests per minute per API key on /v1, counted per server process. */
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(ENV_DEFAULTS.RATE_LIMIT_PER_MINUTE),
   /** Joins (the join page and POST /v1/waitlist/{id}/signup together) per hour per address and waitlist, counted in SQLite. */
-  JOINS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  JOINS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(ENV_DEFAULTS.JOINS_PER_ADDRESS_PER_HOUR),
   /** Joins per hour per client address (IPv6 by /64), any address and waitlist, counted in SQLite: room for a busy NAT. */
-  JOINS_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).default(300),
+  JOINS_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).default(ENV_DEFAULTS.JOINS_PER_CLIENT_PER_HOUR),
   /** Joins per minute per waitlist, counted in SQLite: launch day is 1,000 a second. */
-  JOINS_PER_WAITLIST_PER_MINUTE: z.coerce.number().int().min(1).default(120_000),
+  JOINS_PER_WAITLIST_PER_MINUTE: z.coerce.number().int().min(1).default(ENV_DEFAULTS.JOINS_PER_WAITLIST_PER_MINUTE),
   /** Referrals that count per referrer in any 24 hours (lib/domain/joining/referrals.ts); the rest are kept as not counted. */
-  REFERRALS_PER_REFERRER_PER_DAY: z.coerce.number().int().min(1).default(25),
+  REFERRALS_PER_REFERRER_PER_DAY: z.coerce.number().int().min(1).default(ENV_DEFAULTS.REFERRALS_PER_REFERRER_PER_DAY),
   /** Confirmation (and "your page") emails per address per hour, across all waitlists, counted in SQLite. */
-  EMAILS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(5),
+  EMAILS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(ENV_DEFAULTS.EMAILS_PER_ADDRESS_PER_HOUR),
   /** Failed /v1 authentications per minute per client address before it gets 429s, per process. */
-  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(ENV_DEFAULTS.AUTH_FAILURES_PER_MINUTE),
   /**
    * Dashboard requests (pages, navigations, CSV exports) per minute per session, per process: far
    * above what a person clicking makes, well below what a script in a tab can.
    */
-  DASHBOARD_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  DASHBOARD_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(ENV_DEFAULTS.DASHBOARD_REQUESTS_PER_MINUTE),
   /**
    * How many reverse proxies in front of the server append to X-Forwarded-For. 0 (the default):
    * the client address is the connection's peer and X-Forwarded-For is not trusted.
    */
-  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(ENV_DEFAULTS.TRUSTED_PROXY_HOPS),
   /**
    * Reader threads of the production server for the dashboard's counts, facets, charts and searches
    * (read-only connections of their own), so that none of them stalls the thread serving /v1. 0 runs
@@ -127,15 +158,15 @@ const envSchema = z.object({
    */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(() => availableParallelism()),
   /** One JSON line per request on stdout (`npm start`); "off" silences it. */
-  REQUEST_LOG: z.enum(["on", "off"]).default("on"),
+  REQUEST_LOG: z.enum(["on", "off"]).default(ENV_DEFAULTS.REQUEST_LOG),
   /** The largest file the dashboard accepts for an import, in bytes (200 MB); larger uploads get 413. */
-  IMPORT_MAX_BYTES: z.coerce.number().int().min(1).default(200 * 1024 * 1024),
+  IMPORT_MAX_BYTES: z.coerce.number().int().min(1).default(ENV_DEFAULTS.IMPORT_MAX_BYTES),
   /** Browser origins allowed to call /v1 (CORS): comma-separated origins, or `*`. Unset: none. */
   CORS_ORIGINS: z.string().optional().transform(parseCorsOrigins),
   /** Webhook URLs may be http:// as well as https:// (tests, a receiver on the same host). */
-  WEBHOOK_ALLOW_HTTP: flag,
+  WEBHOOK_ALLOW_HTTP: flag(ENV_DEFAULTS.WEBHOOK_ALLOW_HTTP),
   /** Webhooks may connect to loopback, private, link-local and metadata addresses. */
-  WEBHOOK_ALLOW_PRIVATE: flag,
+  WEBHOOK_ALLOW_PRIVATE: flag(ENV_DEFAULTS.WEBHOOK_ALLOW_PRIVATE),
   /** The mail server of invitation emails (smtp://user:pass@host:587 or smtps://…:465). */
   SMTP_URL: smtpUrl,
   /**
@@ -149,23 +180,23 @@ const envSchema = z.object({
     .refine((value) => !value || (URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol)), "must be an http:// or https:// URL")
     .transform((value) => (value ? new URL(value).origin : undefined)),
   /** The From of invitation emails. */
-  MAIL_FROM: z.string().trim().min(1).default("Waitlist <waitlist@localhost>"),
+  MAIL_FROM: z.string().trim().min(1).default(ENV_DEFAULTS.MAIL_FROM),
   /** The waits before each retry of a failed delivery; after the last one it is marked failed. */
-  DELIVERY_RETRY_SCHEDULE: delays("5s,5m,30m,2h,5h,10h,10h"),
+  DELIVERY_RETRY_SCHEDULE: delays(ENV_DEFAULTS.DELIVERY_RETRY_SCHEDULE),
   /** How long a receiver has to answer 2xx (or a mail server to accept a message). */
-  DELIVERY_TIMEOUT: delay("15s"),
+  DELIVERY_TIMEOUT: delay(ENV_DEFAULTS.DELIVERY_TIMEOUT),
   /** An endpoint failing for this long (no success in between) is disabled. */
-  DELIVERY_DISABLE_AFTER: delay("5d"),
+  DELIVERY_DISABLE_AFTER: delay(ENV_DEFAULTS.DELIVERY_DISABLE_AFTER),
   /** How long the sender's lease (and each delivery's while it is sent) lasts without renewal. */
-  DELIVERY_LEASE: delay("30s"),
+  DELIVERY_LEASE: delay(ENV_DEFAULTS.DELIVERY_LEASE),
   /** How often an idle sender looks for new events and due retries. */
-  DELIVERY_POLL: delay("1s"),
+  DELIVERY_POLL: delay(ENV_DEFAULTS.DELIVERY_POLL),
   /** Sends in flight per endpoint (and to the mail server) at once. */
-  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(ENV_DEFAULTS.DELIVERY_CONCURRENCY),
   /** Events, their deliveries and rendered emails are dropped this long after the event. */
-  DELIVERY_RETENTION: delay("30d"),
+  DELIVERY_RETENTION: delay(ENV_DEFAULTS.DELIVERY_RETENTION),
   /** "off": this server runs no sender (another process, or none, delivers). */
-  DELIVERY_SENDER: z.enum(["on", "off"]).default("on"),
+  DELIVERY_SENDER: z.enum(["on", "off"]).default(ENV_DEFAULTS.DELIVERY_SENDER),
   /**
    * The key the database's secrets (webhook secrets, signing keys) are encrypted under: 32 bytes, as
    * 64 hex digits or base64. Unset: a key file beside the database (`<DATABASE_PATH>.key`, db/master-key.ts).

@@ -104,6 +104,14 @@ export const actionBodySchema = z.strictObject({
 });
 
 /**
+ * Whether a filtered status action must say how many signups (`limit`): every one but `complete`,
+ * which without it takes the oldest MAX_ACTION_LIMIT.
+ */
+export function actionNeedsLimit(action: StatusAction): boolean {
+  return action !== "complete";
+}
+
+/**
  * Which signups a /v1 status action names: a JSON body `{"emails": […]}` (then no query parameter),
  * or the list's filters with `limit` (required but for `complete`: the oldest first).
  */
@@ -127,7 +135,7 @@ export function parseActionRequest(action: StatusAction, waitlistId: string, sea
     return { waitlistId, emails: parsed.data.emails };
   }
   const { parsed, filter } = parseSignupFilterValues(values, actionParamsSchema);
-  if (parsed.limit === undefined && action !== "complete") {
+  if (parsed.limit === undefined && actionNeedsLimit(action)) {
     throw invalidParameter("limit", `The query parameter "limit" is required: at most ${MAX_ACTION_LIMIT} signups per call, the oldest first (or send {"emails": […]}).`);
   }
   return { scope: { ...filter, waitlistId }, limit: parsed.limit ?? MAX_ACTION_LIMIT };

@@ -98,11 +98,13 @@ export interface AuditQuery {
 }
 
 export const MAX_AUDIT_PAGE = 1000;
+/** The longest actor filter: a key's name, id or `cli`. */
+export const MAX_AUDIT_ACTOR = 200;
 
 /** The filters and page of `audit list` and the dashboard's /audit page. */
 export const auditQuerySchema = z.object({
   action: auditActionSchema.optional(),
-  actor: z.string().trim().min(1).max(200).optional(),
+  actor: z.string().trim().min(1).max(MAX_AUDIT_ACTOR).optional(),
   limit: z.coerce.number().int().min(1).max(MAX_AUDIT_PAGE).describe(`a whole number from 1 to ${MAX_AUDIT_PAGE}`),
   before: z.coerce.number().int().min(1).optional().describe("a row id"),
 });

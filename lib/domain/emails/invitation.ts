@@ -19,8 +19,8 @@ import { getWaitlistOrThrow } from "../waitlists/queries";
 export const DEFAULT_INVITATION_SUBJECT = "You're invited to {{waitlist.name}}";
 export const DEFAULT_INVITATION_BODY = "Hello,\n\nYour spot on the {{waitlist.name}} waitlist has come up: you're invited.\n\n{{waitlist.website}}\n";
 
-const MAX_SUBJECT = 200;
-const MAX_BODY = 20_000;
+export const MAX_SUBJECT = 200;
+export const MAX_BODY = 20_000;
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
 /** The placeholders a template may use; anything else between {{ }} is refused when saved. */

@@ -7,7 +7,9 @@ import { durationSchema } from "../duration";
 
 export const roleSchema = z.enum(ROLES, { error: (issue) => `unknown role ${JSON.stringify(issue.input)} (known roles: ${ROLES.join(", ")})` });
 
-export const apiKeyNameSchema = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
+export const MAX_KEY_NAME = 200;
+
+export const apiKeyNameSchema = z.string().trim().min(1, "must not be empty").max(MAX_KEY_NAME, `must be at most ${MAX_KEY_NAME} characters`);
 
 /** `keys create`: repeatable --role. */
 export const newApiKeyOptionsSchema = z.object({

@@ -3,8 +3,10 @@ import type { Position } from "@/lib/sqlite/keyset";
 import { signupTextPage, type SignupTextRow } from "./queries";
 import type { SignupRow } from "./row";
 import { type SignupScope } from "./filter";
+import { IMPORT_FIELDS } from "./import-columns";
 
-export const SIGNUP_CSV_COLUMNS = ["email", "verified", "referral", "custom_inputs", "created_at", "status", "status_changed_at"] as const;
+/** The export's columns: exactly the fields an import reads, so that an export imports back as it was. */
+export const SIGNUP_CSV_COLUMNS = IMPORT_FIELDS;
 
 // Spreadsheet apps run a cell that starts with one of these as a formula ("CSV injection"), so
 // such cells get a leading single quote, as OWASP recommends. Tab and carriage return are included

@@ -3,7 +3,8 @@ import type { signups as signupsTable } from "@/db/schema";
 import { instantParamValue, parseInstant } from "@/lib/core/instant";
 import { MAX_EMAIL_LENGTH } from "./email-address";
 import { parseSignupPublicId, signupPublicId } from "./id";
-import { isSignupStatus, SIGNUP_STATUSES, type SignupStatus } from "./status";
+import { andList, code, orList } from "@/lib/core/prose";
+import { isSignupStatus, SIGNUP_STATUSES, STATUS_ACTION_NAMES, type SignupStatus } from "./status";
 
 // The one list of signup filters. Each descriptor holds everything about one filter: its public name
 // (the /v1 query parameter, the dashboard URL's, and `--<name>` in the CLI), how its text is read and
@@ -50,7 +51,8 @@ export interface FilterDescriptor<Value, Name extends string = string> {
   lenient?(text: string): string | undefined;
   /** Equal filters give equal parts (scope keys of caches and cursors). */
   keyPart(value: Value): string | number | boolean;
-  openapi: { description: string; schema: Record<string, unknown> };
+  /** Its OpenAPI entry, and what makes its text a 400 (the rest of "`name` …"). */
+  openapi: { description: string; schema: Record<string, unknown>; invalid: string };
   cli: { argument: string; help: string };
   /** The words of its chip in the dashboard's filter bar. */
   chip(value: Value): string;
@@ -93,8 +95,10 @@ const emailText = (text: string) => filterText(text, MAX_EMAIL_LENGTH);
 
 const text = { format: (value: string) => value, keyPart: (value: string) => value.toLowerCase() };
 const flag = { parse: booleanWord, format: String, keyPart: (value: boolean) => value, planner: "row" as const, aggregated: true, inputSliced: true, openapi: { type: "string", enum: ["true", "false"] } };
+const flagInvalid = "is not `true` or `false`";
 const instantWire = { anyOf: [{ type: "string", format: "date" }, { type: "string", format: "date-time" }], examples: ["2026-10-01", "2026-10-01T09:30:00Z"] };
 const emailWire = { type: "string", minLength: 1, maxLength: MAX_EMAIL_LENGTH };
+const emailInvalid = `is empty or longer than ${MAX_EMAIL_LENGTH} characters`;
 const STATUS_WORDS = `must be one or more of ${SIGNUP_STATUSES.join(", ")}, separated by commas`;
 function statusList(text: string): Parsed<SignupStatus[]> {
   const words = text.split(",").map((word) => word.trim());
@@ -112,7 +116,7 @@ export const SIGNUP_FILTERS = {
   verified: filter({
     ...flag,
     name: "verified",
-    openapi: { description: "Only signups whose email is verified (`true`) or not verified (`false`). Exactly these two words; anything else is a 400.", schema: flag.openapi },
+    openapi: { description: "Only signups whose email is verified (`true`) or not verified (`false`). Exactly these two words; anything else is a 400.", schema: flag.openapi, invalid: flagInvalid },
     cli: { argument: "<true|false>", help: "only verified, or only unverified, signups" },
     chip: (value) => (value ? "Verified" : "Not verified"),
     bind: (value) => ({ verified: value ? 1 : 0 }),
@@ -121,7 +125,7 @@ export const SIGNUP_FILTERS = {
   referral: filter({
     ...flag,
     name: "referral",
-    openapi: { description: "Only signups that came from a referral (`true`) or not (`false`). Exactly these two words; combined with `verified` it means both (AND).", schema: flag.openapi },
+    openapi: { description: "Only signups that came from a referral (`true`) or not (`false`). Exactly these two words; combined with `verified` it means both (AND).", schema: flag.openapi, invalid: flagInvalid },
     cli: { argument: "<true|false>", help: "only referrals, or only the others" },
     chip: (value) => (value ? "Referral" : "Not a referral"),
     bind: (value) => ({ referral: value ? 1 : 0 }),
@@ -135,8 +139,9 @@ export const SIGNUP_FILTERS = {
     lenient: (text) => text.split(",").map((word) => word.trim()).filter(isSignupStatus).join(",") || undefined,
     keyPart: (value) => value.join(","),
     openapi: {
-      description: `Only signups in one of these statuses, comma-separated: ${SIGNUP_STATUSES.map((status) => `\`${status}\``).join(", ")} (\`status=waiting,invited\`). Every signup starts \`waiting\`; the invite, reject, withdraw, restore and complete operations change it. An unknown word is a 400.`,
+      description: `Only signups in one of these statuses, comma-separated: ${SIGNUP_STATUSES.map((status) => `\`${status}\``).join(", ")} (\`status=waiting,invited\`). Every signup starts \`waiting\`; the ${andList(STATUS_ACTION_NAMES)} operations change it. An unknown word is a 400.`,
       schema: { type: "string", pattern: `^(${SIGNUP_STATUSES.join("|")})(,(${SIGNUP_STATUSES.join("|")}))*$`, examples: ["waiting", "waiting,invited"] },
+      invalid: `names something other than ${orList(SIGNUP_STATUSES.map(code))}`,
     },
     cli: { argument: "<statuses>", help: `only signups in these statuses, comma-separated (${SIGNUP_STATUSES.join(", ")})` },
     chip: (value) => `Status: ${value.join(" or ")}`,
@@ -158,6 +163,7 @@ export const SIGNUP_FILTERS = {
     openapi: {
       description: "Only the signups that joined with the referral code of this signup (its `id`, as `fields=id` gives it): the people it referred. A signup that referred nobody, or an id of another list, gives `[]`.",
       schema: { type: "string", pattern: "^[1-9][0-9]{0,15}$", examples: ["42"] },
+      invalid: "is not a signup id",
     },
     cli: { argument: "<signup id>", help: "only the signups this signup referred" },
     chip: (value) => `Referred by signup ${signupPublicId(value)}`,
@@ -177,6 +183,7 @@ export const SIGNUP_FILTERS = {
       description:
         "Only signups created at or after this instant (inclusive): an ISO 8601 date (`2026-10-01`, midnight UTC) or a date-time with an offset (`2026-10-01T09:30:00Z`, `2026-10-01T11:30:00+02:00`; in a URL the `+` is written `%2B`). A date-time without an offset, an impossible date (`2026-02-30`) or any other text is a 400.",
       schema: instantWire,
+      invalid: "is not a date or a date-time with an offset",
     },
     cli: { argument: "<date>", help: "created at or after: an ISO 8601 date (midnight UTC) or date-time with an offset" },
     chip: (value) => `Signed up from ${day(value)}`,
@@ -195,6 +202,7 @@ export const SIGNUP_FILTERS = {
       description:
         "Only signups created before this instant (exclusive), in the same forms as `created_since`: `created_since=2026-10-01&created_until=2026-11-01` is the whole of October (UTC). It must be later than `created_since`, else a 400 names `created_until`.",
       schema: instantWire,
+      invalid: "is not a date or a date-time with an offset, or not later than `created_since`",
     },
     cli: { argument: "<date>", help: "created before: an ISO 8601 date (midnight UTC) or date-time with an offset" },
     chip: (value) => `Signed up before ${day(value)}`,
@@ -209,7 +217,7 @@ export const SIGNUP_FILTERS = {
     name: "email",
     parse: emailText,
     lenient: (value) => value.trim() || undefined,
-    openapi: { description: `Only the signup with exactly this address, compared case-insensitively (ASCII letters): at most one signup, since a waitlist holds an address once. 1–${MAX_EMAIL_LENGTH} characters.`, schema: emailWire },
+    openapi: { description: `Only the signup with exactly this address, compared case-insensitively (ASCII letters): at most one signup, since a waitlist holds an address once. 1–${MAX_EMAIL_LENGTH} characters.`, schema: emailWire, invalid: emailInvalid },
     cli: { argument: "<address>", help: "the whole address, in any case" },
     chip: (value) => `Email is “${value}”`,
     planner: "unique",
@@ -228,6 +236,7 @@ export const SIGNUP_FILTERS = {
       description:
         `Only signups whose address contains this text, compared case-insensitively (ASCII letters), like the dashboard search: \`@acme.com\`, \`jane\`. \`%\` and \`_\` are plain characters. Text of 3 characters or more is answered from a trigram index; shorter text reads the whole list. 1–${MAX_EMAIL_LENGTH} characters.`,
       schema: emailWire,
+      invalid: emailInvalid,
     },
     cli: { argument: "<text>", help: "a part of the address, in any case" },
     chip: (value) => `Email contains “${value}”`,

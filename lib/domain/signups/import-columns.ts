@@ -1,7 +1,7 @@
 // The columns an import reads (lib/import): here, free of the server and of zod, so that the import
 // page can show which column of a chosen file becomes what before anything is sent.
 
-/** The signup fields a file may carry (CSV columns, JSON keys): those of the CSV export. */
+/** The signup fields a file may carry (CSV columns, JSON keys); the CSV export writes these columns (csv.ts). */
 export const IMPORT_FIELDS = ["email", "verified", "referral", "custom_inputs", "created_at", "status", "status_changed_at"] as const;
 
 /** Maps a CSV header to column positions; extra columns become custom_inputs entries. */

@@ -11,17 +11,21 @@ import { containsPattern, containsText } from "@/lib/sqlite/contains";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import type { SortDirection, WaitlistSummarySort } from "../sorting";
 
+/** The longest waitlist name, and the longest website URL (the forms' maxLength too). */
+export const MAX_WAITLIST_NAME = 200;
+export const MAX_WEBSITE_LENGTH = 2048;
+
 export const httpUrlSchema = z
   .url({ protocol: /^https?$/, hostname: /^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/i })
-  .max(2048)
+  .max(MAX_WEBSITE_LENGTH)
   .describe("an absolute http or https URL");
 
 export const newWaitlistSchema = z.object({
-  name: z.string().trim().min(1, "name must not be empty").max(200),
+  name: z.string().trim().min(1, "name must not be empty").max(MAX_WAITLIST_NAME),
   // Stored in one serialization (lib/core/website.ts), so that the API returns a valid URI.
   website: httpUrlSchema
     .transform(normalizeWebsite)
-    .pipe(z.string().max(2048))
+    .pipe(z.string().max(MAX_WEBSITE_LENGTH))
     .describe(httpUrlSchema.description!),
 });
 export type NewWaitlist = z.input<typeof newWaitlistSchema>;

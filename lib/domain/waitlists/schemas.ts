@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { newWaitlistSchema } from "./queries";
+import { MAX_WAITLIST_NAME, newWaitlistSchema } from "./queries";
 
 // The input of every waitlist write, shared by the CLI and the dashboard's forms: both hand these
 // schemas plain strings (a form's fields, a command's options), so a refusal reads the same.
@@ -28,6 +28,6 @@ export type UpdateWaitlistInput = z.input<typeof updateWaitlistSchema>;
 
 export const deleteWaitlistSchema = z.object({
   // Compared with the name exactly (as GitHub does for a repository): a slip of the finger deletes nothing.
-  confirm: z.string().max(200).describe("the waitlist's name, exactly"),
+  confirm: z.string().max(MAX_WAITLIST_NAME).describe("the waitlist's name, exactly"),
 });
 export type DeleteWaitlistInput = z.input<typeof deleteWaitlistSchema>;

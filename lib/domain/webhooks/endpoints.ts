@@ -16,13 +16,13 @@ import { getWaitlistOrThrow } from "../waitlists/queries";
 // its audit row. The signing secret is returned by addEndpoint and rotateEndpointSecret only, and
 // stored encrypted under the master key (db/sealed-secret.ts).
 
-const MAX_URL = 2000;
+export const MAX_ENDPOINT_URL = 2000;
 
 /** An absolute https URL (http too with WEBHOOK_ALLOW_HTTP=1), without credentials or a fragment. */
 export const endpointUrlSchema = z
   .string()
   .trim()
-  .max(MAX_URL)
+  .max(MAX_ENDPOINT_URL)
   .refine((text) => URL.canParse(text), "must be an absolute URL such as https://example.com/webhooks")
   .superRefine((text, context) => {
     if (!URL.canParse(text)) return;

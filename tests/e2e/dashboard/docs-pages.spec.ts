@@ -1,6 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoAxeViolations } from "../support/axe";
 import { baseURL, signIn } from "../support/support";
+import { ENV_DEFAULTS } from "@/lib/core/env";
+import { ROLES } from "@/lib/domain/keys/queries";
+import { MAX_PAGE_LIMIT } from "@/lib/domain/list-params";
+import { MAX_EMAIL_LENGTH } from "@/lib/domain/signups/email-address";
+import { refusal, SIGNUP_STATUSES, STATUS_ACTION_NAMES, STATUS_ACTIONS } from "@/lib/domain/signups/status";
 
 // The documentation pages (app/docs): reached from the dashboard's header, each with its heading,
 // every link between them resolving (pages and #anchors), and no serious axe violation.
@@ -64,6 +69,47 @@ test("every link in the docs resolves: pages answer 200 and #anchors name an ele
   }
   // The guide's pages link each other, not only through the navigation.
   expect([...checked.keys()]).toEqual(expect.arrayContaining(GUIDE.map(([path]) => path)));
+});
+
+// Tables and figures the guide reads from their definitions (the status table, env.ts, the limits).
+test("/docs/using-the-api shows the status table, the statuses and the limits as the code defines them", async ({ page }) => {
+  await page.goto("/docs/using-the-api");
+  const actions = page.getByRole("table").filter({ has: page.getByRole("columnheader", { name: "Event" }) });
+  await expect(actions.getByRole("row")).toHaveCount(STATUS_ACTION_NAMES.length + 1);
+  for (const action of STATUS_ACTION_NAMES) {
+    const { label, from, to, event } = STATUS_ACTIONS[action];
+    await expect(actions.getByRole("row").filter({ has: page.getByRole("cell", { name: action, exact: true }) })).toHaveText(`${action}${label}${from}${to}${event}`);
+  }
+  const main = page.getByRole("main");
+  await expect(main).toContainText(`"${refusal("complete", "waiting")}"`);
+  await expect(main).toContainText(`in one of these statuses, comma-separated: ${SIGNUP_STATUSES.join(", ")} (status=waiting,invited)`);
+  await expect(main).toContainText(`acts on statuses (${STATUS_ACTION_NAMES.join(", ")},`);
+  await expect(main).toContainText(`add limit (1–${MAX_PAGE_LIMIT}) for keyset pages`);
+  await expect(main).toContainText(`(or one over ${MAX_EMAIL_LENGTH} characters)`);
+  for (const role of ROLES) await expect(main).toContainText(role);
+});
+
+test("/docs/configuration gives every default of env.ts", async ({ page }) => {
+  await page.goto("/docs/configuration");
+  for (const [name, fallback] of Object.entries(ENV_DEFAULTS)) {
+    const row = page.getByRole("row").filter({ has: page.getByRole("cell", { name, exact: true }) });
+    await expect(row).toHaveCount(1);
+    const shown = (await row.getByRole("cell").nth(1).textContent()) ?? "";
+    expect(shown === String(fallback) || shown.startsWith(`${fallback} (`), `${name}: ${shown}`).toBe(true);
+  }
+});
+
+test("/docs/operations quotes the limits' defaults of env.ts", async ({ page }) => {
+  await page.goto("/docs/operations");
+  const limits = page.getByRole("table").filter({ has: page.getByRole("columnheader", { name: "Counted per" }) });
+  for (const name of ["JOINS_PER_ADDRESS_PER_HOUR", "JOINS_PER_CLIENT_PER_HOUR", "JOINS_PER_WAITLIST_PER_MINUTE", "EMAILS_PER_ADDRESS_PER_HOUR"] as const) {
+    const row = limits.getByRole("row").filter({ has: page.getByRole("cell", { name, exact: true }) });
+    await expect(row.getByRole("cell").nth(1), name).toHaveText(ENV_DEFAULTS[name].toLocaleString("en"));
+  }
+  const main = page.getByRole("main");
+  await expect(main).toContainText(`RATE_LIMIT_PER_MINUTE (${ENV_DEFAULTS.RATE_LIMIT_PER_MINUTE}) requests`);
+  await expect(main).toContainText(`RateLimit-Policy: "per-key";q=${ENV_DEFAULTS.RATE_LIMIT_PER_MINUTE};w=60`);
+  await expect(main).toContainText(`RateLimit-Policy: "auth-failures";q=${ENV_DEFAULTS.AUTH_FAILURES_PER_MINUTE};w=60`);
 });
 
 for (const scheme of ["light", "dark"] as const) {

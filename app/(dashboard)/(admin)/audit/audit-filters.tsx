@@ -1,7 +1,7 @@
 import Form from "next/form";
 import Link from "next/link";
 import { buttonClass, inputClass, linkClass } from "@/components/styles";
-import { AUDIT_ACTIONS, type AuditAction } from "@/lib/domain/audit/log";
+import { AUDIT_ACTIONS, MAX_AUDIT_ACTOR, type AuditAction } from "@/lib/domain/audit/log";
 
 /** A GET form: the action and the actor (a key's name or id, or cli) to show. */
 export function AuditFilters({ action, actor }: { action?: AuditAction; actor?: string }) {
@@ -24,7 +24,7 @@ export function AuditFilters({ action, actor }: { action?: AuditAction; actor?: 
         <label htmlFor="audit-actor" className="block text-sm font-medium">
           Actor
         </label>
-        <input id="audit-actor" name="actor" defaultValue={actor ?? ""} maxLength={200} placeholder="key name, key id or cli" autoComplete="off" className={`${inputClass} mt-1`} />
+        <input id="audit-actor" name="actor" defaultValue={actor ?? ""} maxLength={MAX_AUDIT_ACTOR} placeholder="key name, key id or cli" autoComplete="off" className={`${inputClass} mt-1`} />
       </div>
       <button type="submit" className={buttonClass}>
         Filter

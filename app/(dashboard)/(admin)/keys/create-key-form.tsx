@@ -15,8 +15,8 @@ const EXPIRIES = [
   ["365d", "In 1 year"],
 ] as const;
 
-/** The create form (server action createKey); the new key comes back in the action's response and is shown once. The role names come as props, so that no domain module reaches the browser. */
-export function CreateKeyForm({ viewRole, adminRole, joinRole }: { viewRole: string; adminRole: string; joinRole: string }) {
+/** The create form (server action createKey); the new key comes back in the action's response and is shown once. The role names and the name's longest length come as props, so that no domain module reaches the browser. */
+export function CreateKeyForm({ viewRole, adminRole, joinRole, nameMaxLength }: { viewRole: string; adminRole: string; joinRole: string; nameMaxLength: number }) {
   const [state, action, isPending] = useActionState<CreateKeyState, FormData>(createKey, {});
   return (
     <section aria-labelledby="create-key-heading" className={`${cardClass} mt-8 max-w-xl p-4`}>
@@ -32,7 +32,7 @@ export function CreateKeyForm({ viewRole, adminRole, joinRole }: { viewRole: str
           <p id="key-name-hint" className={`text-xs ${mutedText}`}>
             Who or what uses it, such as “reporting script” or “Ada”.
           </p>
-          <input id="key-name" name="name" required maxLength={200} autoComplete="off" aria-describedby="key-name-hint" className={`${inputClass} mt-1 w-full`} />
+          <input id="key-name" name="name" required maxLength={nameMaxLength} autoComplete="off" aria-describedby="key-name-hint" className={`${inputClass} mt-1 w-full`} />
         </div>
         <div>
           <label htmlFor="key-role" className="text-sm font-medium">

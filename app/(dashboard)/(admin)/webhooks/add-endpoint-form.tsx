@@ -6,8 +6,8 @@ import { addWebhook, type SecretState } from "./actions";
 import { ErrorAlert } from "./error-alert";
 import { SecretBanner } from "./secret-banner";
 
-/** The add form (server action addWebhook); the secret comes back in the action's response and is shown once. The event types come as props, so that no domain module reaches the browser. */
-export function AddEndpointForm({ eventTypes }: { eventTypes: readonly string[] }) {
+/** The add form (server action addWebhook); the secret comes back in the action's response and is shown once. The event types and the URL's longest length come as props, so that no domain module reaches the browser. */
+export function AddEndpointForm({ eventTypes, urlMaxLength }: { eventTypes: readonly string[]; urlMaxLength: number }) {
   const [state, action, isPending] = useActionState<SecretState, FormData>(addWebhook, {});
   return (
     <section aria-labelledby="add-endpoint-heading" className={`${cardClass} mt-8 max-w-xl p-4`}>
@@ -20,7 +20,7 @@ export function AddEndpointForm({ eventTypes }: { eventTypes: readonly string[] 
           <label htmlFor="endpoint-url" className="text-sm font-medium">
             URL
           </label>
-          <input id="endpoint-url" name="url" type="url" required maxLength={2000} autoComplete="off" placeholder="https://example.com/webhooks" className={`${inputClass} mt-1 w-full`} />
+          <input id="endpoint-url" name="url" type="url" required maxLength={urlMaxLength} autoComplete="off" placeholder="https://example.com/webhooks" className={`${inputClass} mt-1 w-full`} />
         </div>
         <div>
           <label htmlFor="endpoint-waitlist" className="text-sm font-medium">

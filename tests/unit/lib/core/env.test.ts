@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 /** env() as the server would see it with `values` in its environment (a fresh module: env() parses once). */
@@ -92,5 +94,28 @@ describe("SECRETS_KEY", () => {
       const env = await envWith({ SECRETS_KEY: value });
       expect(() => env(), value).toThrow(/^Invalid environment: SECRETS_KEY: must be 32 bytes/);
     }
+  });
+});
+
+describe("ENV_DEFAULTS, the one list of defaults the docs quote", () => {
+  it("is what an empty environment gives", async () => {
+    const { ENV_DEFAULTS, parseDelay, parseEnv } = await import("@/lib/core/env");
+    const parsed = parseEnv({}) as Record<string, unknown>;
+    // As written in the environment: lengths of time are parsed to milliseconds, 0/1 flags to booleans.
+    const asParsed = (name: string, fallback: string | number) => {
+      if (name === "DELIVERY_RETRY_SCHEDULE") return String(fallback).split(",").map(parseDelay);
+      if (name.startsWith("WEBHOOK_ALLOW_")) return fallback === "1";
+      return typeof fallback === "string" && parseDelay(fallback) !== undefined ? parseDelay(fallback) : fallback;
+    };
+    for (const [name, fallback] of Object.entries(ENV_DEFAULTS)) expect(parsed[name], name).toEqual(asParsed(name, fallback));
+  });
+
+  it("is what the README's configuration table says", async () => {
+    const { ENV_DEFAULTS } = await import("@/lib/core/env");
+    const readme = readFileSync(join(process.cwd(), "README.md"), "utf8");
+    const quoted = new Map([...readme.matchAll(/^\| `([A-Z_]+)` \| `([^`]+)` \|/gm)].map((match) => [match[1]!, match[2]!]));
+    const checked = Object.entries(ENV_DEFAULTS).filter(([name]) => quoted.has(name));
+    expect(checked.length).toBeGreaterThanOrEqual(10);
+    for (const [name, fallback] of checked) expect(quoted.get(name), name).toBe(String(fallback));
   });
 });

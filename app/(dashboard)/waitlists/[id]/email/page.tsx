@@ -8,7 +8,7 @@ import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
 import { invalidInputMessage } from "@/lib/dashboard/write-refusal";
 import { requireAdminSession } from "@/lib/dashboard/auth";
-import { getInvitationEmail, previewInvitation, type InvitationEmailInput } from "@/lib/domain/emails/invitation";
+import { getInvitationEmail, MAX_BODY, MAX_SUBJECT, previewInvitation, type InvitationEmailInput } from "@/lib/domain/emails/invitation";
 import { signupPublicId } from "@/lib/domain/signups/id";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { Breadcrumb } from "../breadcrumb";
@@ -90,13 +90,13 @@ export default async function InvitationEmailPage({ params, searchParams }: Prop
           <label htmlFor="email-subject" className="text-sm font-medium">
             Subject
           </label>
-          <input id="email-subject" name="subject" required maxLength={200} defaultValue={subject ?? saved.subject} aria-describedby="placeholders-hint" autoComplete="off" className={`${inputClass} mt-1 w-full`} />
+          <input id="email-subject" name="subject" required maxLength={MAX_SUBJECT} defaultValue={subject ?? saved.subject} aria-describedby="placeholders-hint" autoComplete="off" className={`${inputClass} mt-1 w-full`} />
         </div>
         <div>
           <label htmlFor="email-body" className="text-sm font-medium">
             Body (plain text)
           </label>
-          <textarea id="email-body" name="body" required rows={10} maxLength={20_000} defaultValue={draft?.body ?? saved.body} aria-describedby="placeholders-hint" className={`${inputClass} mt-1 w-full font-mono`} />
+          <textarea id="email-body" name="body" required rows={10} maxLength={MAX_BODY} defaultValue={draft?.body ?? saved.body} aria-describedby="placeholders-hint" className={`${inputClass} mt-1 w-full font-mono`} />
         </div>
         <div>
           <label htmlFor="email-signup" className="text-sm font-medium">

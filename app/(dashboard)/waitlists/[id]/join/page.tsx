@@ -7,7 +7,7 @@ import { focusRing, inputClass, linkClass, mutedText, primaryButtonClass } from 
 import { env } from "@/lib/core/env";
 import { requestOrigin, requireAdminSession } from "@/lib/dashboard/auth";
 import { embedSnippet } from "@/lib/dashboard/join-settings-form";
-import { joinSettingsOf } from "@/lib/domain/joining/settings";
+import { joinSettingsOf, MAX_SUCCESS_MESSAGE } from "@/lib/domain/joining/settings";
 import { Breadcrumb } from "../breadcrumb";
 import { findWaitlist } from "../find-waitlist";
 import { FieldRows } from "./field-rows";
@@ -79,7 +79,7 @@ export default async function JoiningPage({ params, searchParams }: Props) {
         <FieldRows fields={settings.fields} />
         <label className="grid gap-1 text-sm font-medium">
           Success message
-          <textarea name="success_message" rows={3} maxLength={1000} defaultValue={settings.successMessage} className={inputClass} />
+          <textarea name="success_message" rows={3} maxLength={MAX_SUCCESS_MESSAGE} defaultValue={settings.successMessage} className={inputClass} />
         </label>
         <label className="grid gap-1 text-sm font-medium">
           Embed origins (one per line, such as https://www.example.com)

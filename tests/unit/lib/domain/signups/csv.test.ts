@@ -2,6 +2,7 @@ import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { describe, expect, it } from "vitest";
 import { neutralizeFormula, SIGNUP_CSV_COLUMNS, signupCsvChunks, signupCsvStream } from "@/lib/domain/signups/csv";
+import { csvLayout, IMPORT_FIELDS } from "@/lib/domain/signups/import-columns";
 import { signupRowBatches } from "@/lib/domain/signups/queries";
 import type { SignupRow } from "@/lib/domain/signups/row";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
@@ -125,5 +126,14 @@ describe("signup CSV", () => {
     );
     const expected = stringify([[...SIGNUP_CSV_COLUMNS], ...records], { record_delimiter: "\r\n" });
     expect([...signupCsvChunks([rows])].join("")).toBe(expected);
+  });
+});
+
+describe("the export's header and the import's columns", () => {
+  it("are one list: an export's header is read back with every field in its column and no custom input", () => {
+    const header = parse([...signupCsvChunks([])].join(""))[0] as string[];
+    expect(header).toEqual([...IMPORT_FIELDS]);
+    const layout = csvLayout(header);
+    expect(layout).toEqual({ email: 0, verified: 1, referral: 2, customInputs: 3, createdAt: 4, status: 5, statusChangedAt: 6, extras: [] });
   });
 });
