@@ -6,8 +6,10 @@
 import { prepareJoinConnection, runJoinJobs, type JoinJob } from "@/lib/domain/joining/join";
 import { writeBefore } from "@/lib/domain/write-without-blocking";
 import { joinAnswer } from "@/lib/api/write-answers";
+import { leaveCheckpointsToCheckpointer } from "@/lib/sqlite/background-checkpoint";
 import { answerBatches } from "./answer-calls";
 
 const MAX_BATCH = 200;
 prepareJoinConnection();
+leaveCheckpointsToCheckpointer();
 answerBatches((jobs: JoinJob[], deadline) => writeBefore(deadline, () => runJoinJobs(jobs, joinAnswer)), MAX_BATCH);

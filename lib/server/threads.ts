@@ -12,9 +12,13 @@ import type { ThreadSpec } from "./thread-policy";
 //   join writer      ./join-worker.ts                batches (group commit) one per database
 //   import           lib/import/import-thread.ts     events, then outcome   one per upload
 //   delivery sender  ./delivery-thread.ts            none (a loop)          one per process (a lease in SQLite lets one send)
+//   checkpointer     ./checkpoint-thread.ts          none (a loop)          one per database, beside the writers
 
 /** The one message the delivery sender's thread understands: finish the sends in flight, give the lease up, exit. */
 export const STOP_SENDER_MESSAGE = "stop-sender";
+
+/** The one message the checkpointer's thread understands: stop checkpointing, close, exit. */
+export const STOP_CHECKPOINTER_MESSAGE = "stop-checkpointer";
 
 /** How long the calls in flight of a reader or a writer get to be answered when the server stops. */
 const CALLS_STOP_GRACE_MS = 5_000;
@@ -33,6 +37,7 @@ export const THREADS = {
   joinWriter: { name: "join writer", file: new URL("./join-worker.ts", import.meta.url), stop: { graceMs: CALLS_STOP_GRACE_MS } },
   import: { name: "import", file: new URL("../import/import-thread.ts", import.meta.url), stop: { message: STOP_IMPORT_MESSAGE, graceMs: IMPORT_STOP_GRACE_MS } },
   deliverySender: { name: "delivery sender", file: new URL("./delivery-thread.ts", import.meta.url), stop: { message: STOP_SENDER_MESSAGE, graceMs: SENDER_STOP_GRACE_MS } },
+  checkpointer: { name: "checkpointer", file: new URL("./checkpoint-thread.ts", import.meta.url), stop: { message: STOP_CHECKPOINTER_MESSAGE, graceMs: CALLS_STOP_GRACE_MS } },
 } as const satisfies Record<string, ThreadSpec>;
 
 /** The longest stop of any thread: a cluster's primary gives its workers more than that to stop (./primary.ts). */

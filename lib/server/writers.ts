@@ -1,6 +1,7 @@
 import { JOIN_WAIT_MS, joinWriter } from "@/lib/domain/joining/join";
 import { statusWriter } from "@/lib/domain/signups/status-write";
 import { threadCalls, type Caller } from "./thread-calls";
+import { keepThread } from "./thread-policy";
 import { THREADS } from "./threads";
 
 // One writer per database, whatever the worker count: joins and status actions each run on one
@@ -12,8 +13,9 @@ import { THREADS } from "./threads";
 export type WriterName = "join" | "status";
 export type Writers = Record<WriterName, Caller>;
 
-/** The writer threads of the database, in the process that hosts them. */
+/** The writer threads of the database and their checkpointer, in the process that hosts them. */
 export function startWriterThreads(): Writers {
+  keepThread(THREADS.checkpointer);
   return { join: threadCalls(THREADS.joinWriter), status: threadCalls(THREADS.statusWriter) };
 }
 
