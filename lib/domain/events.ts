@@ -1,5 +1,7 @@
 import "server-only";
+import { eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
+import { events } from "@/db/schema";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { goneSignupBodySql, signupEventBodySql } from "./event-snapshot";
 
@@ -30,9 +32,12 @@ export function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Dat
   const payload = JSON.stringify(event.payload);
   if (event.signupId === undefined) {
     const insert = preparedOnce(db, "events.insert", () =>
-      db.$client.prepare<[string, string, number, string, string]>("INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body) VALUES (?, ?, NULL, ?, ?, ?)"),
+      db
+        .insert(events)
+        .values({ type: sql`${sql.placeholder("type")}`, waitlistId: sql`${sql.placeholder("waitlistId")}`, signupId: null, createdAt: sql`${sql.placeholder("at")}`, payload: sql`${sql.placeholder("payload")}`, body: sql`${sql.placeholder("body")}` })
+        .prepare(),
     );
-    insert.run(event.type, event.waitlistId, at, payload, JSON.stringify({ type: event.type, timestamp, data: { waitlist_id: event.waitlistId, ...event.payload } }));
+    insert.run({ type: event.type, waitlistId: event.waitlistId, at, payload, body: JSON.stringify({ type: event.type, timestamp, data: { waitlist_id: event.waitlistId, ...event.payload } }) });
     return;
   }
   const insert = preparedOnce(db, "events.insertOfSignup", () =>
@@ -81,7 +86,7 @@ export interface SignupEvent {
 /** A signup's events, oldest first: its status history. */
 export function signupEvents(signupId: number, db: AppDatabase = getDb()): SignupEvent[] {
   const select = preparedOnce(db, "events.ofSignup", () =>
-    db.$client.prepare<[number], { type: EventType; at: number }>("SELECT type, created_at AS at FROM events WHERE signup_id = ? ORDER BY id"),
+    db.select({ type: sql<EventType>`${events.type}`, at: events.createdAt }).from(events).where(eq(events.signupId, sql.placeholder("signupId"))).orderBy(events.id).prepare(),
   );
-  return select.all(signupId).map((row) => ({ type: row.type, at: new Date(row.at) }));
+  return select.all({ signupId });
 }

@@ -1,8 +1,8 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { and, count, eq, gt, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { env } from "@/lib/core/env";
-import { deliverySender, webhookEndpoints, type Waitlist } from "@/db/schema";
+import { deliveries, deliverySender, webhookEndpoints, type Waitlist } from "@/db/schema";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { getInvitationEmail, renderInvitation, type InvitationEmailSettings, type RenderedEmail } from "../emails/invitation";
 import { joinSettingsOf } from "../joining/settings";
@@ -59,6 +59,25 @@ export function queueEmailDelivery(event: EmailOfEvent, email: RenderedEmail, em
 /** Records an email that will not be sent, with the reason (`last_error`), as the deliveries log shows it. Inside the caller's transaction. */
 export function keepUnsentEmail(event: EmailOfEvent, email: RenderedEmail, reason: string, db: AppDatabase = getDb()): void {
   emailInsert(db).run({ ...event, channel: "email", endpointId: null, recipient: email.to, subject: email.subject, body: email.text, state: "not_sent", nextAttemptAt: null, lastError: reason });
+}
+
+/** A signup's emails of one kind queued after `since`: how many, the oldest and the newest (ms), for the limits on sending them again. */
+export function recentEmailsOf(signupId: number, eventType: string, since: number, db: AppDatabase = getDb()): { count: number; oldest: number | null; newest: number | null } {
+  const recent = preparedOnce(db, "fanOut.recentEmails", () =>
+    db
+      .select({ count: count(), oldest: sql<number | null>`min(${deliveries.createdAt})`, newest: sql<number | null>`max(${deliveries.createdAt})` })
+      .from(deliveries)
+      .where(
+        and(
+          eq(deliveries.signupId, sql.placeholder("signupId")),
+          eq(deliveries.channel, "email"),
+          eq(deliveries.eventType, sql.placeholder("eventType")),
+          gt(deliveries.createdAt, sql`${sql.placeholder("since")}`),
+        ),
+      )
+      .prepare(),
+  );
+  return recent.get({ signupId, eventType, since })!;
 }
 
 interface KnownWaitlist {

@@ -1,7 +1,7 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { webhookEndpoints } from "@/db/schema";
+import { deliveries, deliverySender, webhookEndpoints } from "@/db/schema";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { failWaitingDeliveries } from "../webhooks/endpoints";
 import { retryDelay } from "./schedule";
@@ -47,7 +47,7 @@ export function takeSenderLease(holder: string, leaseMs: number, now = Date.now(
 
 /** Gives the lease up (a sender stopping cleanly), so another process may take over at once. */
 export function releaseSenderLease(holder: string, db: AppDatabase = getDb()): void {
-  db.$client.prepare("UPDATE delivery_sender SET holder = NULL, lease_until = NULL WHERE name = 'sender' AND holder = ?").run(holder);
+  db.update(deliverySender).set({ holder: null, leaseUntil: null }).where(and(eq(deliverySender.name, "sender"), eq(deliverySender.holder, holder))).run();
 }
 
 /**
@@ -112,23 +112,30 @@ export function recordOutcome(delivery: Pick<ClaimedDelivery, "id" | "endpointId
  * a failure starts the record, and past `disableAfterMs` disables the endpoint.
  */
 function noteEndpointHealth(endpointId: string, outcome: Exclude<Outcome, { kind: "not_sent" }>, now: number, disableAfterMs: number, db: AppDatabase): void {
+  const ofEndpoint = eq(webhookEndpoints.id, sql.placeholder("endpointId"));
   const read = preparedOnce(db, "deliveries.endpointHealth", () =>
-    db.$client.prepare<[string], { failingSince: number | null; enabled: 0 | 1 }>("SELECT failing_since AS failingSince, enabled FROM webhook_endpoints WHERE id = ?"),
+    db.select({ failingSince: sql<number | null>`${webhookEndpoints.failingSince}`, enabled: webhookEndpoints.enabled }).from(webhookEndpoints).where(ofEndpoint).prepare(),
   );
-  const setFailingSince = preparedOnce(db, "deliveries.failingSince", () => db.$client.prepare<[number | null, string]>("UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?"));
-  const endpoint = read.get(endpointId);
+  const setFailingSince = preparedOnce(db, "deliveries.failingSince", () =>
+    db.update(webhookEndpoints).set({ failingSince: sql`${sql.placeholder("since")}` }).where(ofEndpoint).prepare(),
+  );
+  const endpoint = read.get({ endpointId });
   if (!endpoint) return;
   if (outcome.kind === "sent") {
     if (endpoint.failingSince === null) return;
     // It is back: what waits for a retry goes now, so a backlog built up during an outage drains at once.
-    setFailingSince.run(null, endpointId);
+    setFailingSince.run({ since: null, endpointId });
     preparedOnce(db, "deliveries.resume", () =>
-      db.$client.prepare<[number, string, number]>("UPDATE deliveries SET next_attempt_at = ? WHERE endpoint_id = ? AND state = 'pending' AND next_attempt_at > ?"),
-    ).run(now, endpointId, now);
+      db
+        .update(deliveries)
+        .set({ nextAttemptAt: sql`${sql.placeholder("now")}` })
+        .where(and(eq(deliveries.endpointId, sql.placeholder("endpointId")), eq(deliveries.state, "pending"), gt(deliveries.nextAttemptAt, sql`${sql.placeholder("now")}`)))
+        .prepare(),
+    ).run({ now, endpointId });
     return;
   }
   const since = endpoint.failingSince ?? now;
-  if (endpoint.failingSince === null) setFailingSince.run(now, endpointId);
+  if (endpoint.failingSince === null) setFailingSince.run({ since: now, endpointId });
   if (!endpoint.enabled || now - since < disableAfterMs) return;
   const reason = `disabled automatically: every delivery failed since ${new Date(since).toISOString()} (last: ${outcome.error})`;
   db.update(webhookEndpoints).set({ enabled: false, disabledReason: reason, updatedAt: new Date(now) }).where(eq(webhookEndpoints.id, endpointId)).run();

@@ -1,6 +1,6 @@
-import { count, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { signups } from "@/db/schema";
+import { signupInputCounts, signupInputStatusCounts, signups } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
 import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
 import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
@@ -77,18 +77,25 @@ function dayCellsStatement(db: AppDatabase) {
 
 function inputCellsStatement(db: AppDatabase) {
   return preparedOnce(db, "counts.inputCells", () =>
-    db.$client.prepare<{ waitlistId: string; label: string; value: string }, Cell>(
-      "SELECT verified, referral, sum(count) AS n FROM signup_input_counts WHERE waitlist_id = @waitlistId AND label = @label AND value = @value GROUP BY 1, 2",
-    ),
+    db
+      .select({ verified: signupInputCounts.verified, referral: signupInputCounts.referral, n: sql<number>`sum(${signupInputCounts.count})` })
+      .from(signupInputCounts)
+      .where(and(eq(signupInputCounts.waitlistId, sql.placeholder("waitlistId")), eq(signupInputCounts.label, sql.placeholder("label")), eq(signupInputCounts.value, sql.placeholder("value"))))
+      .groupBy(signupInputCounts.verified, signupInputCounts.referral)
+      .prepare(),
   );
 }
 
 /** The pair's signups that are not waiting, by flags and status (signup_input_status_counts, migration 0012). */
 function inputStatusCellsStatement(db: AppDatabase) {
   return preparedOnce(db, "counts.inputStatusCells", () =>
-    db.$client.prepare<{ waitlistId: string; label: string; value: string }, Cell>(
-      "SELECT verified, referral, status, count AS n FROM signup_input_status_counts WHERE waitlist_id = @waitlistId AND label = @label AND value = @value",
-    ),
+    db
+      .select({ verified: signupInputStatusCounts.verified, referral: signupInputStatusCounts.referral, status: signupInputStatusCounts.status, n: signupInputStatusCounts.count })
+      .from(signupInputStatusCounts)
+      .where(
+        and(eq(signupInputStatusCounts.waitlistId, sql.placeholder("waitlistId")), eq(signupInputStatusCounts.label, sql.placeholder("label")), eq(signupInputStatusCounts.value, sql.placeholder("value"))),
+      )
+      .prepare(),
   );
 }
 

@@ -43,6 +43,7 @@ function exactStatement(db: AppDatabase) {
 // driven by the index stops at the limit (`id IN (…)` would first collect every candidate).
 function containsStatement(db: AppDatabase) {
   return preparedOnce(db, "find.contains", () =>
+    // Raw: the trigram index is a virtual table outside the Drizzle schema, and CROSS JOIN fixes SQLite's join order.
     db.$client.prepare<{ trigrams: string; contains: string; limit: number }, FoundRow>(
       `SELECT ${COLUMNS} FROM signup_email_search CROSS JOIN signups ON signups.id = signup_email_search.rowid
        CROSS JOIN waitlists ON waitlists.id = signups.waitlist_id
