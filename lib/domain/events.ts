@@ -2,7 +2,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { events } from "@/db/schema";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
 import { goneSignupBodySql, signupEventBodySql } from "./event-snapshot";
 
 // The transactional outbox (the `events` table, migration 0010): every join, verification, status
@@ -34,7 +34,7 @@ export function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Dat
     const insert = preparedOnce(db, "events.insert", () =>
       db
         .insert(events)
-        .values({ type: sql`${sql.placeholder("type")}`, waitlistId: sql`${sql.placeholder("waitlistId")}`, signupId: null, createdAt: sql`${sql.placeholder("at")}`, payload: sql`${sql.placeholder("payload")}`, body: sql`${sql.placeholder("body")}` })
+        .values({ type: valuePlaceholder("type"), waitlistId: valuePlaceholder("waitlistId"), signupId: null, createdAt: valuePlaceholder("at"), payload: valuePlaceholder("payload"), body: valuePlaceholder("body") })
         .prepare(),
     );
     insert.run({ type: event.type, waitlistId: event.waitlistId, at, payload, body: JSON.stringify({ type: event.type, timestamp, data: { waitlist_id: event.waitlistId, ...event.payload } }) });
@@ -57,6 +57,7 @@ export function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Dat
 /** One event per signup id in the JSON array `idsJson`, with one payload and each its body, in one statement. */
 export function appendEventPerSignup(type: EventType, waitlistId: string, idsJson: string, payload: Record<string, unknown>, db: AppDatabase, at = Date.now()): number {
   const insert = preparedOnce(db, "events.insertPerSignup", () =>
+    // Raw: INSERT … SELECT over json_each (one event per id of a bulk action), which Drizzle's builder has no form for.
     db.$client.prepare<{ type: string; waitlistId: string; ids: string; at: number; timestamp: string; payload: string; from: string | null }>(
       `INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
        SELECT @type, @waitlistId, ids.value, @at, @payload, ${signupEventBodySql("ids.value")}
@@ -70,6 +71,7 @@ export function appendEventPerSignup(type: EventType, waitlistId: string, idsJso
 export function redactSignupEvents(signupIds: readonly number[], db: AppDatabase): number {
   if (signupIds.length === 0) return 0;
   const redact = preparedOnce(db, "events.redact", () =>
+    // Raw: the ids come as one JSON array read by json_each, which Drizzle's builder has no form for.
     db.$client.prepare<[string]>(
       `UPDATE events SET body = ${goneSignupBodySql("type", "body ->> '$.timestamp'", "waitlist_id", "signup_id")}
        WHERE signup_id IN (SELECT value FROM json_each(?))`,

@@ -1,11 +1,11 @@
 import "server-only";
-import { and, count, eq, gt, ne, sql } from "drizzle-orm";
+import { and, count, eq, gt, ne } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { getDb, type AppDatabase } from "@/db/client";
 import { referrals, signups, type REFERRAL_STATES } from "@/db/schema";
 import { env } from "@/lib/core/env";
 import { DAY_MS } from "@/lib/core/time";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
 import { isLookalike } from "./lookalike";
 
 // Who referred whom (signups.referred_by, migration 0013): a signup that joined with another's
@@ -33,9 +33,6 @@ export const REFERRAL_STATE_LABELS: Record<ReferralState, string> = {
   daily_limit: "not counted: the referrer's daily limit was reached",
 };
 
-// Values go in through sql`` so that they reach SQLite as they are (a bare placeholder would be encoded
-// by its column: counted_at wants a Date).
-const placeholder = (name: string) => sql`${sql.placeholder(name)}`;
 const referred = alias(signups, "referred");
 const referrer = alias(signups, "referrer");
 
@@ -44,39 +41,39 @@ function statements(db: AppDatabase) {
     count: db
       .select({ count: count() })
       .from(referrals)
-      .where(and(eq(referrals.referrerId, placeholder("referrerId")), eq(referrals.state, "counted")))
+      .where(and(eq(referrals.referrerId, valuePlaceholder("referrerId")), eq(referrals.state, "counted")))
       .prepare(),
     countedSince: db
       .select({ count: count() })
       .from(referrals)
-      .where(and(eq(referrals.referrerId, placeholder("referrerId")), gt(referrals.countedAt, placeholder("since"))))
+      .where(and(eq(referrals.referrerId, valuePlaceholder("referrerId")), gt(referrals.countedAt, valuePlaceholder("since"))))
       .prepare(),
     referrer: db
       .select({ id: referrer.id, email: referrer.email })
       .from(referred)
       .innerJoin(referrer, eq(referrer.id, referred.referredBy))
-      .where(eq(referred.id, placeholder("signupId")))
+      .where(eq(referred.id, valuePlaceholder("signupId")))
       .prepare(),
-    state: db.select({ state: referrals.state }).from(referrals).where(eq(referrals.signupId, placeholder("signupId"))).prepare(),
-    referrerEmail: db.select({ email: signups.email }).from(signups).where(eq(signups.id, placeholder("id"))).prepare(),
+    state: db.select({ state: referrals.state }).from(referrals).where(eq(referrals.signupId, valuePlaceholder("signupId"))).prepare(),
+    referrerEmail: db.select({ email: signups.email }).from(signups).where(eq(signups.id, valuePlaceholder("id"))).prepare(),
     insert: db
       .insert(referrals)
-      .values({ signupId: placeholder("signupId"), referrerId: placeholder("referrerId"), waitlistId: placeholder("waitlistId"), state: placeholder("state"), countedAt: placeholder("countedAt") })
+      .values({ signupId: valuePlaceholder("signupId"), referrerId: valuePlaceholder("referrerId"), waitlistId: valuePlaceholder("waitlistId"), state: valuePlaceholder("state"), countedAt: valuePlaceholder("countedAt") })
       .prepare(),
     unverified: db
       .select({ referrerId: referrals.referrerId })
       .from(referrals)
-      .where(and(eq(referrals.signupId, placeholder("signupId")), eq(referrals.state, "unverified")))
+      .where(and(eq(referrals.signupId, valuePlaceholder("signupId")), eq(referrals.state, "unverified")))
       .prepare(),
     settle: db
       .update(referrals)
-      .set({ state: placeholder("state"), countedAt: placeholder("countedAt") })
-      .where(eq(referrals.signupId, placeholder("signupId")))
+      .set({ state: valuePlaceholder("state"), countedAt: valuePlaceholder("countedAt") })
+      .where(eq(referrals.signupId, valuePlaceholder("signupId")))
       .prepare(),
     tally: db
       .select({ state: referrals.state, count: count() })
       .from(referrals)
-      .where(and(eq(referrals.waitlistId, placeholder("waitlistId")), ne(referrals.state, "counted")))
+      .where(and(eq(referrals.waitlistId, valuePlaceholder("waitlistId")), ne(referrals.state, "counted")))
       .groupBy(referrals.state)
       .prepare(),
     // Raw: Drizzle's builder has no INDEXED BY.

@@ -71,6 +71,7 @@ type RangeParams = ReturnType<typeof rangeParams>;
 
 function dayCellsStatement(db: AppDatabase) {
   return preparedOnce(db, "counts.dayCells", () =>
+    // Raw: CUT_PARTS, a UNION ALL of grouped reads with @-named parameters, is the same text dayPerDay nests with json_each.
     db.$client.prepare<RangeParams, Cell>(`SELECT verified, referral, status, sum(n) AS n FROM (${CUT_PARTS}) GROUP BY 1, 2, 3`),
   );
 }
@@ -271,6 +272,7 @@ interface DayCount {
 
 function dayPerDayStatement(db: AppDatabase, flags: string) {
   return preparedOnce(db, `counts.dayPerDay:${flags}`, () =>
+    // Raw: CUT_PARTS (see dayCellsStatement), and the statuses as one JSON array read by json_each, which Drizzle's builder has no form for.
     db.$client.prepare<RangeParams & { verified: number; referral: number; status: string | null }, DayCount>(
       `SELECT date(day * ${DAY_MS / 1000}, 'unixepoch') AS day, sum(n) AS count FROM (${CUT_PARTS})
        WHERE true ${flags.includes("v") ? "AND verified = @verified" : ""} ${flags.includes("r") ? "AND referral = @referral" : ""}

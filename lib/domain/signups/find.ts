@@ -29,7 +29,7 @@ interface FoundRow {
 
 const COLUMNS = "waitlists.id AS waitlistId, waitlists.name AS waitlistName, signups.id AS signupId, signups.email AS email, signups.created_at AS createdAt";
 
-// One lookup in each waitlist's unique (waitlist, lower(email)) index.
+// One lookup in each waitlist's unique (waitlist, lower(email)) index. Raw: it shares COLUMNS with the contains statement, which must stay raw.
 function exactStatement(db: AppDatabase) {
   return preparedOnce(db, "find.exact", () =>
     db.$client.prepare<{ email: string; limit: number }, FoundRow>(
