@@ -16,9 +16,10 @@ import nextTs from "eslint-config-next/typescript";
 //                   posting, SMTP, the sender's loop
 //   lib/api         route table, wrapper, problems, OpenAPI       http, domain, core
 //   lib/dashboard   session, proxy, URL state of the dashboard    import, http, domain, core
-//   lib/server      the production server                         api, dashboard, import, delivery, http and below
+//   lib/join        the public join pages: form, result, framing  http, domain, core
+//   lib/server      the production server                         api, dashboard, join, import, delivery, http and below
 //   lib/cli         the operator's CLI                            import, seed, delivery, domain, http and below
-//   app/, components/, proxy.ts                                   api, dashboard, domain, http, core;
+//   app/, components/, proxy.ts                                   api, dashboard, join, domain, http, core;
 //                                                                 lib/import's types only
 //
 // Each block below lists what its folder may NOT import; a violation names the rule.
@@ -30,23 +31,24 @@ const database = [
   { group: ["@/db/*"], message: "Only lib/sqlite, lib/domain, lib/import, lib/seed and lib/cli reach the database: go through the query layer (lib/domain)." },
   { group: ["drizzle-orm", "drizzle-orm/*"], message: "Drizzle is used in lib/domain, lib/sqlite and db/ only." },
 ];
-const nextImports = { group: ["next", "next/*"], message: "This layer is framework-free: Next.js belongs to lib/api, lib/dashboard, lib/server and app/." };
+const nextImports = { group: ["next", "next/*"], message: "This layer is framework-free: Next.js belongs to lib/api, lib/dashboard, lib/join, lib/server and app/." };
 const privateNext = { group: ["next/dist/*"], message: "Private Next.js paths break on any upgrade: use a public API." };
 const appImports = { group: ["@/app/*", "../app/*", "../../app/*"], message: "Nothing below app/ imports from it." };
 const restrict = (files, patterns, paths = []) => ({ files, rules: { "no-restricted-imports": ["error", { paths, patterns }] } });
 const betterSqlite = { name: "better-sqlite3", message: "Use the query layer (lib/domain)." };
 
 const above = {
-  core: ["sqlite", "domain", "http", "import", "seed", "delivery", "api", "dashboard", "server", "cli"],
-  sqlite: ["domain", "http", "import", "seed", "delivery", "api", "dashboard", "server", "cli"],
-  domain: ["http", "import", "seed", "delivery", "api", "dashboard", "server", "cli"],
-  http: ["sqlite", "domain", "import", "seed", "delivery", "api", "dashboard", "server", "cli"],
-  importSeed: ["http", "delivery", "api", "dashboard", "server", "cli"],
-  delivery: ["import", "seed", "api", "dashboard", "server", "cli"],
-  api: ["import", "seed", "delivery", "dashboard", "server", "cli"],
-  dashboard: ["seed", "delivery", "api", "server", "cli"],
+  core: ["sqlite", "domain", "http", "import", "seed", "delivery", "api", "dashboard", "join", "server", "cli"],
+  sqlite: ["domain", "http", "import", "seed", "delivery", "api", "dashboard", "join", "server", "cli"],
+  domain: ["http", "import", "seed", "delivery", "api", "dashboard", "join", "server", "cli"],
+  http: ["sqlite", "domain", "import", "seed", "delivery", "api", "dashboard", "join", "server", "cli"],
+  importSeed: ["http", "delivery", "api", "dashboard", "join", "server", "cli"],
+  delivery: ["import", "seed", "api", "dashboard", "join", "server", "cli"],
+  api: ["import", "seed", "delivery", "dashboard", "join", "server", "cli"],
+  dashboard: ["seed", "delivery", "api", "join", "server", "cli"],
+  join: ["import", "seed", "delivery", "api", "dashboard", "server", "cli"],
   server: ["seed", "cli"],
-  cli: ["api", "dashboard", "server"],
+  cli: ["api", "dashboard", "join", "server"],
   web: ["sqlite", "seed", "server", "cli"],
 };
 
@@ -66,6 +68,7 @@ export default defineConfig([
   restrict(["lib/delivery/**"], [...above.delivery.map(layer), ...database, nextImports, appImports], [betterSqlite]),
   restrict(["lib/api/**"], [...above.api.map(layer), ...database, privateNext, appImports], [betterSqlite]),
   restrict(["lib/dashboard/**"], [...above.dashboard.map(layer), ...database, privateNext, appImports], [betterSqlite]),
+  restrict(["lib/join/**"], [...above.join.map(layer), ...database, privateNext, appImports], [betterSqlite]),
   restrict(["lib/server/**"], [...above.server.map(layer), ...database, privateNext, appImports], [betterSqlite]),
   restrict(["lib/cli/**"], [...above.cli.map(layer), nextImports, appImports]),
   restrict(["app/**", "components/**", "proxy.ts"], [...above.web.map(layer), importTypesOnly, ...database, privateNext], [betterSqlite]),

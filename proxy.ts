@@ -1,12 +1,12 @@
 import type { NextRequest } from "next/server";
 import { dashboardProxy } from "@/lib/dashboard/proxy";
-import { joinPageCspOptions } from "@/lib/dashboard/join-framing";
+import { joinPageCspOptions } from "@/lib/join/framing";
 import { withPageCsp } from "@/lib/dashboard/page-security";
 
 // Everything but /v1 (lib/api/dispatch.ts answers it) and Next's static files: a CSP with
 // a fresh nonce (lib/dashboard/page-security.ts), and dashboard pages and the CSV export need a session
 // (lib/dashboard/proxy.ts); /docs, /signin and the public join pages (/join/…, framed by their waitlist's
-// embed origins: lib/dashboard/join-framing.ts) pass through. Static security headers: next.config.ts.
+// embed origins: lib/join/framing.ts) pass through. Static security headers: next.config.ts.
 export function proxy(request: NextRequest) {
   return withPageCsp(request, (requestHeaders) => dashboardProxy(request, requestHeaders), joinPageCspOptions(request.nextUrl.pathname));
 }

@@ -1,14 +1,16 @@
 import { createHash } from "node:crypto";
 import { AppError, invalidParameter } from "@/lib/core/errors";
-import { JoinRefused, submitJoin, toAlreadyOnListResponse, toJoinedSignupResponse, type JoinRefusal } from "@/lib/domain/joining/join";
+import { firstIssueOf } from "@/lib/core/zod-issue";
+import { JoinRefused, submitJoin, type JoinRefusal } from "@/lib/domain/joining/join";
 import { joinBodySchema } from "@/lib/domain/joining/request";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
 import { currentClientLimiterKey } from "@/lib/http/client-address";
 import { CACHE_CONTROL } from "./headers";
 import { idempotencyKey } from "./idempotency-key";
 import { toProblemResponse } from "./problem";
-import { jsonTextResponse } from "./responses";
+import { recordedResponse } from "./responses";
 import type { ApiHandler } from "./with-api-key";
+import { joinAnswer } from "./write-answers";
 
 // POST /v1/waitlist/{id}/signup – put a person on the waitlist (lib/domain/joining/join.ts): 201 with
 // the new signup; 200 for an address (any case) already on the list, saying nothing stored about it.
@@ -34,9 +36,9 @@ function parseBody(body: string) {
   }
   const parsed = joinBodySchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const name = issue.code === "unrecognized_keys" ? issue.keys[0]! : issue.path.join(".") || "body";
-    throw invalidParameter(String(issue.path[0] ?? (issue.code === "unrecognized_keys" ? name : "body")), `The body's "${name}" ${issue.message}.`);
+    const issue = firstIssueOf(parsed.error);
+    const name = issue.unknownKey ?? issue.where ?? "body";
+    throw invalidParameter(issue.key ?? issue.unknownKey ?? "body", `The body's "${name}" ${issue.message}.`);
   }
   return parsed.data;
 }
@@ -49,12 +51,8 @@ export const joinRoute: ApiHandler<{ id: string }> = async ({ request, params, k
   const idempotent = idempotencyKey(request.headers.get("idempotency-key"));
   const requestHash = createHash("sha256").update(`join\n${waitlistId}\n${body}`).digest("hex");
   try {
-    const answer = await submitJoin({ input, idempotency: idempotent === undefined ? undefined : { apiKeyId: key!.id, key: idempotent, requestHash } });
-    const headers = { "Cache-Control": CACHE_CONTROL.personalData };
-    if (answer.replayed) return jsonTextResponse(answer.body, { ...headers, "Idempotent-Replayed": "true" }, answer.status);
-    const { outcome } = answer;
-    if (outcome.created) return jsonTextResponse(JSON.stringify(toJoinedSignupResponse(outcome.signup)), headers, 201);
-    return jsonTextResponse(JSON.stringify(toAlreadyOnListResponse(outcome.email, outcome.emailSent)), headers, 200);
+    const outcome = await submitJoin({ input, recorded: { idempotency: idempotent === undefined ? undefined : { apiKeyId: key!.id, key: idempotent, requestHash } } }, joinAnswer);
+    return recordedResponse(outcome, { "Cache-Control": CACHE_CONTROL.personalData });
   } catch (error) {
     if (!(error instanceof JoinRefused)) throw error;
     const { code, parameter } = REFUSAL_CODES[error.reason];

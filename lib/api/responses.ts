@@ -1,3 +1,4 @@
+import type { RecordedOutcome } from "@/lib/domain/idempotency";
 import type { Position } from "@/lib/sqlite/keyset";
 import { ifNoneMatchMatches, weakEtag } from "@/lib/http/conditional";
 import type { IncomingRequest } from "@/lib/http/incoming";
@@ -13,6 +14,11 @@ const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
  */
 export function jsonTextResponse(text: string, headers: Record<string, string> = {}, status = 200): Response {
   return new BufferedResponse(text, { status, headers: { "Content-Type": JSON_CONTENT_TYPE, "Content-Length": String(Buffer.byteLength(text)), ...headers } });
+}
+
+/** A write's recorded answer (./write-answers.ts) with `headers`, marked `Idempotent-Replayed` when it was replayed. */
+export function recordedResponse({ replayed, answer }: RecordedOutcome, headers: Record<string, string>): Response {
+  return jsonTextResponse(answer.body, replayed ? { ...headers, "Idempotent-Replayed": "true" } : headers, answer.code);
 }
 
 /**

@@ -5,7 +5,8 @@ import { writeStatus } from "@/lib/domain/signups/status-write";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
 import { CACHE_CONTROL } from "./headers";
 import { idempotencyKey } from "./idempotency-key";
-import { jsonTextResponse } from "./responses";
+import { recordedResponse } from "./responses";
+import { statusActionAnswer } from "./write-answers";
 import type { ApiHandler } from "./with-api-key";
 
 // The status actions of /v1 (lib/domain/signups/status.ts), each listed in the route table.
@@ -19,7 +20,7 @@ export function statusActionRoute(action: StatusAction): ApiHandler<{ id: string
     const idempotent = idempotencyKey(request.headers.get("idempotency-key"));
     const requestHash = createHash("sha256").update(`${action}\n${waitlistId}\n${query.toString()}\n${body}`).digest("hex");
     const actor = { keyId: key!.id, keyName: key!.name };
-    const answer = await writeStatus({ actor, idempotency: idempotent === undefined ? undefined : { key: idempotent, requestHash }, action, selection, withSignups: true });
-    return jsonTextResponse(answer.body, { "Cache-Control": CACHE_CONTROL.personalData, ...(answer.replayed ? { "Idempotent-Replayed": "true" } : {}) });
+    const outcome = await writeStatus({ actor, action, selection, recorded: { idempotency: idempotent === undefined ? undefined : { key: idempotent, requestHash } } }, statusActionAnswer);
+    return recordedResponse(outcome, { "Cache-Control": CACHE_CONTROL.personalData });
   };
 }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { AppError } from "@/lib/core/errors";
+import { firstIssueOf } from "@/lib/core/zod-issue";
 
 export interface JsonOption {
   json?: boolean;
@@ -17,13 +18,13 @@ export function emit(options: JsonOption, result: object, human: () => string): 
 export function parseOptions<Schema extends z.ZodType>(schema: Schema, input: unknown, optionOf = (key: string) => `--${key}`): z.output<Schema> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const name = issue.path.length > 0 ? optionOf(String(issue.path[0])) : "input";
-  const value = issue.path.length > 0 ? (input as Record<string, unknown>)[String(issue.path[0])] : undefined;
+  const issue = firstIssueOf(parsed.error);
+  const name = issue.key !== undefined ? optionOf(issue.key) : "input";
+  const value = issue.key !== undefined ? (input as Record<string, unknown>)[issue.key] : undefined;
   const got = typeof value === "string" ? ` (got ${JSON.stringify(value)})` : "";
   // A field's description ("an absolute http or https URL") says more than zod's generic message.
   const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape;
-  const description = issue.path.length === 1 ? shape?.[String(issue.path[0])]?.description : undefined;
+  const description = issue.depth === 1 ? shape?.[issue.key!]?.description : undefined;
   throw new AppError("invalid_parameter", `invalid ${name}: ${description ? `must be ${description}` : issue.message}${got}`, name);
 }
 

@@ -1,35 +1,21 @@
 import "server-only";
 import type { z } from "zod";
-import { AppError } from "@/lib/core/errors";
-import { storageFailureOf } from "@/lib/core/storage-failure";
 import type { AuditActor } from "@/lib/domain/audit/log";
-import { lookupSession, type DashboardSession } from "@/lib/domain/sessions";
+import type { DashboardSession } from "@/lib/domain/sessions";
 import { bodyTooLargeMessage, DASHBOARD_FORM_MAX_BYTES, readBoundedForm } from "@/lib/http/body-limit";
+import { plainTextResponse, seeOther } from "@/lib/http/form-answers";
 import { requestOrigin } from "@/lib/http/origin";
-import { logRefusedWrite } from "@/lib/http/refused-write";
-import { setRequestKeyId } from "@/lib/http/request-context";
-import { crossSiteRefusal, crossSiteRefusalMessage } from "@/lib/http/same-origin";
-import { sessionIsAdmin } from "./auth";
-import { signInHref } from "./return-path";
-import { sessionTokenOf } from "./session-cookie";
+import { checkAdminWrite } from "./admin-check";
+import { writeRefusalOf } from "./write-refusal";
 
-export interface AdminPostArguments<Input, Context> {
-  input: Input;
+export interface AdminRouteArguments<Context> {
   session: DashboardSession;
   request: Request;
   context: Context;
 }
 
-const NO_STORE = { "cache-control": "no-store" };
-
-/** A refusal or failure as a short plain-text page with its status. */
-export function plainTextResponse(status: number, message: string): Response {
-  return new Response(`${message}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", ...NO_STORE } });
-}
-
-/** 303 See Other: after a write, the browser GETs `location` (a root-relative path). */
-export function seeOther(location: string): Response {
-  return new Response(null, { status: 303, headers: { location, ...NO_STORE } });
+export interface AdminPostArguments<Input, Context> extends AdminRouteArguments<Context> {
+  input: Input;
 }
 
 /** The audit log's actor for a dashboard write: the session's key, by id and name (never the key). */
@@ -37,82 +23,52 @@ export function auditActorOf(session: DashboardSession): Exclude<AuditActor, "cl
   return { keyId: session.key.id, keyName: session.key.name };
 }
 
-/**
- * The checks every dashboard write starts with, in this order: refuses a cross-site request (403,
- * crossSiteRefusal); without a valid session sends the browser to sign in (303); refuses a key
- * without waitlist:admin (403). Returns the refusal, or the admin session.
- */
+/** checkAdminWrite for a route handler: the refusal as a plain-text page, the sign-in page as a 303; or the admin session. */
 export function adminWriteCheck(request: Request): Response | { session: DashboardSession } {
-  const refusal = crossSiteRefusal(request.headers);
-  if (refusal) return plainTextResponse(403, crossSiteRefusalMessage(refusal));
-  const lookup = lookupSession(sessionTokenOf(request.headers));
-  if (!lookup.ok) return seeOther(signInHref(returnPathOf(request), lookup.reason));
-  const { session } = lookup;
-  setRequestKeyId(session.key.id);
-  if (!sessionIsAdmin(session)) return plainTextResponse(403, notAdminRefusal(session));
-  return { session };
-}
-
-/** What a session without waitlist:admin is told when it tries a dashboard write. */
-export function notAdminRefusal(session: DashboardSession): string {
-  return `Refused: the key of this session (${session.key.name}) does not carry the waitlist:admin role, which this action needs.`;
-}
-
-/** A form the schema refused, as one sentence naming the field. */
-export function invalidFormMessage(error: z.ZodError): string {
-  const issue = error.issues[0]!;
-  const field = issue.path.length > 0 ? issue.path.join(".") : "form";
-  return `${sentence(`Invalid ${field}: ${issue.message}`)} Nothing was changed.`;
+  const checked = checkAdminWrite(request.headers, () => returnPathOf(request));
+  if ("refused" in checked) return plainTextResponse(checked.refused.status, checked.refused.message);
+  if ("signIn" in checked) return seeOther(checked.signIn);
+  return checked;
 }
 
 /**
- * A dashboard write as a route handler for an HTML form POST. In this order: refuses a cross-site
- * request (403, crossSiteRefusal); without a valid session sends the browser to sign in (303);
- * refuses a key without waitlist:admin (403) (those three: adminWriteCheck); parses the form's fields with `schema` (400 naming
- * the field, nothing changed); then calls `handler`, which writes and returns the response
- * (usually seeOther back to the page with `?done=`). An AppError from it becomes its status; a write
- * the database refused (full disk, read-only, locked) a 503 that says why (refusedWriteResponse).
+ * A dashboard write as a route handler: the admin checks first (adminWriteCheck), then `handler`,
+ * which writes and returns the response. A refused write it throws (an AppError, a zod error, a
+ * write the database refused) is answered as writeRefusalOf says, ending with `nothingDone`.
  */
-export function adminPost<Schema extends z.ZodType, Context = unknown>(
-  schema: Schema,
-  handler: (args: AdminPostArguments<z.output<Schema>, Context>) => Response | Promise<Response>,
+export function adminRoute<Context = unknown>(
+  handler: (args: AdminRouteArguments<Context>) => Response | Promise<Response>,
+  nothingDone?: string,
 ): (request: Request, context: Context) => Promise<Response> {
   return async (request, context) => {
     const checked = adminWriteCheck(request);
     if (checked instanceof Response) return checked;
-    const { session } = checked;
-    const fields = await formFields(request);
-    if (fields === "too_large") return plainTextResponse(413, bodyTooLargeMessage(DASHBOARD_FORM_MAX_BYTES));
-    if (!fields) return plainTextResponse(400, "Invalid request: expected an HTML form of text fields.");
-    const parsed = schema.safeParse(fields);
-    if (!parsed.success) return plainTextResponse(400, invalidFormMessage(parsed.error));
     try {
-      return await handler({ input: parsed.data, session, request, context });
+      return await handler({ session: checked.session, request, context });
     } catch (error) {
-      if (error instanceof AppError && error.status < 500) return plainTextResponse(error.status, `${sentence(error.message)} Nothing was changed.`);
-      const refused = refusedWriteResponse(error);
-      if (refused) return refused;
+      const refusal = writeRefusalOf(error, nothingDone);
+      if (refusal) return plainTextResponse(refusal.status, refusal.message);
       throw error;
     }
   };
 }
 
 /**
- * A write the database refused (a full disk, a read-only file, a lock held past the wait): a 503 page
- * of one line that says why and that nothing was changed, logged in one line; undefined for any other
- * error.
+ * A dashboard write as a route handler for an HTML form POST: adminRoute, whose handler first reads
+ * the form (413 past DASHBOARD_FORM_MAX_BYTES, 400 when it is not a form of text fields) and parses
+ * its fields with `schema` (400 naming the field, nothing changed), then calls `handler` (usually
+ * answering seeOther back to the page with `?done=`).
  */
-export function refusedWriteResponse(error: unknown): Response | undefined {
-  const message = refusedWriteMessage(error);
-  return message === undefined ? undefined : plainTextResponse(503, message);
-}
-
-/** refusedWriteResponse's sentence (logged in one line), for a server action's state; undefined for any other error. */
-export function refusedWriteMessage(error: unknown): string | undefined {
-  const failure = storageFailureOf(error);
-  if (!failure) return undefined;
-  logRefusedWrite(failure);
-  return sentence(failure.message.charAt(0).toUpperCase() + failure.message.slice(1));
+export function adminPost<Schema extends z.ZodType, Context = unknown>(
+  schema: Schema,
+  handler: (args: AdminPostArguments<z.output<Schema>, Context>) => Response | Promise<Response>,
+): (request: Request, context: Context) => Promise<Response> {
+  return adminRoute<Context>(async (args) => {
+    const fields = await formFields(args.request);
+    if (fields === "too_large") return plainTextResponse(413, bodyTooLargeMessage(DASHBOARD_FORM_MAX_BYTES));
+    if (!fields) return plainTextResponse(400, "Invalid request: expected an HTML form of text fields.");
+    return handler({ ...args, input: schema.parse(fields) });
+  });
 }
 
 /** The form's fields as strings ("too_large" past DASHBOARD_FORM_MAX_BYTES); undefined when it is not a form or holds a file or a repeated field. */
@@ -138,9 +94,4 @@ function returnPathOf(request: Request): string {
   } catch {
     return "/";
   }
-}
-
-/** A message as a sentence: ends with one full stop. */
-export function sentence(message: string): string {
-  return /[.!?]$/.test(message) ? message : `${message}.`;
 }

@@ -5,17 +5,18 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { z } from "zod";
 import { formatBytes } from "@/lib/core/bytes";
 import { env } from "@/lib/core/env";
-import { AppError } from "@/lib/core/errors";
 import type { DashboardSession } from "@/lib/domain/sessions";
 import { IMPORT_RUNNER_KEY, type ImportEvent, type ImportJob, type ImportOutcome, type ImportRunner } from "@/lib/import/events";
 import { importDelimiterSchema, importFileNameSchema, importFormatOf } from "@/lib/import/options";
 import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
 import { serverLimits } from "@/lib/http/limits";
 import { takeImportLock } from "./import-lock";
-import { auditActorOf, plainTextResponse, sentence } from "./admin-post";
+import { plainTextResponse } from "@/lib/http/form-answers";
+import { auditActorOf } from "./admin-post";
 import { budgetExceededText, dashboardBudget, sessionIdOf } from "./budget";
 import { sessionTokenOf } from "./session-cookie";
 import { createUploadFile, uploadFileFailure } from "./upload-file";
+import { invalidInputMessage } from "./write-refusal";
 
 // POST /waitlists/{id}/import/upload: the request body is the file itself, streamed to a nameless
 // temporary file (./upload-file.ts; IMPORT_MAX_BYTES at most, counted while it arrives), then
@@ -57,16 +58,9 @@ async function checkUpload(request: Request, waitlistId: string): Promise<Respon
   const budget = serverLimits().hit(dashboardBudget(), sessionIdOf(sessionTokenOf(request.headers) ?? ""));
   if (!budget.allowed) return budgetExceededText(budget, NOTHING_IMPORTED);
   const parsed = importUploadParamsSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return plainTextResponse(400, `${sentence(`Invalid ${issue.path.join(".") || "request"}: ${issue.message}`)} ${NOTHING_IMPORTED}`);
-  }
-  try {
-    getWaitlistOrThrow(waitlistId);
-  } catch (error) {
-    if (error instanceof AppError) return plainTextResponse(error.status, sentence(error.message));
-    throw error;
-  }
+  if (!parsed.success) return plainTextResponse(400, invalidInputMessage(parsed.error, "request", NOTHING_IMPORTED));
+  // An unknown waitlist: a 404, answered by adminRoute (app/(dashboard)/waitlists/[id]/import/upload/route.ts).
+  getWaitlistOrThrow(waitlistId);
   const limit = env().IMPORT_MAX_BYTES;
   if (Number(request.headers.get("content-length") ?? 0) > limit) return plainTextResponse(413, tooLargeMessage(limit));
   if (!request.body) return plainTextResponse(400, `Invalid request: the body must be the file to import. ${NOTHING_IMPORTED}`);
@@ -78,7 +72,7 @@ function runner(): ImportRunner | undefined {
   return (globalThis as Record<string, unknown>)[IMPORT_RUNNER_KEY] as ImportRunner | undefined;
 }
 
-/** The response to an upload by an admin session (adminWriteCheck passed): refusals first, then the import's event stream. */
+/** The response to an upload by an admin session (adminRoute's checks passed): refusals first, then the import's event stream. */
 export async function importUpload(request: Request, session: DashboardSession, waitlistId: string): Promise<Response> {
   const params = await checkUpload(request, waitlistId);
   if (params instanceof Response) return params;

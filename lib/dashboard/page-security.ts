@@ -6,7 +6,7 @@ import { newNonce, pageCsp, type PageCspOptions } from "@/lib/http/security-head
  * Content-Security-Policy header and puts it on the scripts it renders; the response carries the
  * same policy. `next` builds the response from the request headers to forward (which already hold
  * the policy). Pages must render per request for this (the root layout awaits `connection()`).
- * `options` widen it for the join page (./join-framing.ts).
+ * `options` widen it for the join page (lib/join/framing.ts).
  */
 export async function withPageCsp(request: NextRequest, next: (requestHeaders: Headers) => Promise<NextResponse>, options?: PageCspOptions): Promise<NextResponse> {
   const policy = pageCsp(newNonce(), process.env.NODE_ENV === "development", options);

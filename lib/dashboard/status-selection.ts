@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { invalidParameter } from "@/lib/core/errors";
+import { limitParam } from "@/lib/domain/limit-param";
 import { parseSignupFilterValues } from "@/lib/domain/list-params";
 import { filterToApiParams, type SignupFilter } from "@/lib/domain/signups/filter";
 import { signupFilterParamsShape } from "@/lib/domain/signups/filter-params";
@@ -18,10 +19,9 @@ import { safeReturnPath } from "./return-path";
 /** The most rows one selection names (a page holds at most 100). */
 export const MAX_SELECTED_IDS = 1_000;
 
-const limitMessage = `must be a whole number from 1 to ${MAX_ACTION_LIMIT.toLocaleString("en-US")}`;
 const filterSchema = z.strictObject({
   ...signupFilterParamsShape,
-  limit: z.string().regex(/^[0-9]{1,7}$/, limitMessage).transform(Number).pipe(z.number().int().min(1, limitMessage).max(MAX_ACTION_LIMIT, limitMessage)).optional(),
+  limit: limitParam(MAX_ACTION_LIMIT, `must be a whole number from 1 to ${MAX_ACTION_LIMIT.toLocaleString("en-US")}`).optional(),
 });
 
 export interface DashboardStatusSelection {

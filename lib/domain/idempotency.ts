@@ -4,28 +4,43 @@ import { AppError } from "@/lib/core/errors";
 import { DAY_MS } from "@/lib/core/time";
 import { preparedOnce } from "@/lib/sqlite/statements";
 
-// The first answers to /v1 writes sent with an Idempotency-Key (the `idempotent_requests` table),
-// per API key, kept for a day: the same key with the same request gets that answer again, and
-// nothing is written twice.
+// The first answers to writes sent with an Idempotency-Key (the `idempotent_requests` table), per
+// API key, kept for a day: the same key with the same request gets that answer again, and nothing is
+// written twice. What an answer is belongs to the transport (/v1: an HTTP status and a JSON body):
+// it records its answer here through `record`, and gets the record back on a replay.
 
 export const IDEMPOTENCY_WINDOW_MS = DAY_MS;
 
-interface StoredAnswer {
-  requestHash: string;
-  status: number;
+/** A transport's first answer as it keeps it to give it again byte for byte (for /v1: the status code and the body). */
+export interface RecordedAnswer {
+  code: number;
   body: string;
 }
 
-/** An answer to a write: its status and JSON body. */
-export interface Answer {
-  status: number;
-  body: string;
+/** How a transport records its answer to a write's value (called in the write's transaction). */
+export type AnswerRecorder<Value> = (value: Value) => RecordedAnswer;
+
+/** Which first answer a write may replay: the API key, its Idempotency-Key and the hash of the request sent with it. */
+export interface IdempotencyScope {
+  apiKeyId: string;
+  key: string;
+  requestHash: string;
+}
+
+/** A transport's answer to a write: recorded now, or replayed from the first request with the same key. */
+export interface RecordedOutcome {
+  replayed: boolean;
+  answer: RecordedAnswer;
+}
+
+interface StoredAnswer extends RecordedAnswer {
+  requestHash: string;
 }
 
 function statements(db: AppDatabase) {
   return preparedOnce(db, "idempotency.statements", () => ({
-    find: db.$client.prepare<[string, string, number], { requestHash: string; status: number; body: string }>(
-      "SELECT request_hash AS requestHash, status, body FROM idempotent_requests WHERE api_key_id = ? AND key = ? AND created_at > ?",
+    find: db.$client.prepare<[string, string, number], StoredAnswer>(
+      "SELECT request_hash AS requestHash, status AS code, body FROM idempotent_requests WHERE api_key_id = ? AND key = ? AND created_at > ?",
     ),
     store: db.$client.prepare<[string, string, string, number, string, number]>(
       "INSERT OR REPLACE INTO idempotent_requests (api_key_id, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -36,15 +51,15 @@ function statements(db: AppDatabase) {
 }
 
 /** The stored answer of this key within the window, if any. */
-function findAnswer(apiKeyId: string, key: string, db: AppDatabase = getDb(), now = Date.now()): StoredAnswer | undefined {
-  return statements(db).find.get(apiKeyId, key, now - IDEMPOTENCY_WINDOW_MS);
+function findAnswer(scope: IdempotencyScope, db: AppDatabase, now = Date.now()): StoredAnswer | undefined {
+  return statements(db).find.get(scope.apiKeyId, scope.key, now - IDEMPOTENCY_WINDOW_MS);
 }
 
 /** Stores a first answer (inside the write's transaction, so the two commit together) and drops expired ones. */
-function storeAnswer(apiKeyId: string, key: string, answer: StoredAnswer, db: AppDatabase = getDb(), now = Date.now()): void {
+function storeAnswer(scope: IdempotencyScope, answer: RecordedAnswer, db: AppDatabase, now = Date.now()): void {
   const prepared = statements(db);
   prepared.expire.run(now - IDEMPOTENCY_WINDOW_MS);
-  prepared.store.run(apiKeyId, key, answer.requestHash, answer.status, answer.body, now);
+  prepared.store.run(scope.apiKeyId, scope.key, scope.requestHash, answer.code, answer.body, now);
 }
 
 /** For an erasure: drops every stored answer that names the address (as a JSON string, any case). */
@@ -53,25 +68,26 @@ export function forgetAnswersNaming(address: string, db: AppDatabase): void {
 }
 
 /**
- * `produce`'s answer, once per (API key, Idempotency-Key) within the window: in one transaction with
- * the write it makes, the answer is stored; the same key with the same request (`requestHash`) gets
- * it again without writing anything, the same key with another request is a 422. A write that
- * fails stores nothing, so it may be retried with the same key. Without a key, `produce` just runs.
+ * The transport's answer (`record`) to `produce`'s value, once per (API key, Idempotency-Key) within
+ * the window: in one transaction with the write it makes, the answer is stored; the same key with
+ * the same request gets that answer again without writing anything, the same key with another
+ * request is a 422. A write that fails stores nothing, so it may be retried with the same key.
+ * Without a scope, `produce` just runs (in the caller's transaction) and nothing is stored.
  */
-export function answerOnce(apiKeyId: string, key: string | undefined, requestHash: string, produce: () => Answer, db: AppDatabase = getDb()): Answer & { replayed: boolean } {
-  if (key === undefined) return { ...produce(), replayed: false };
+export function answerOnce<Value>(scope: IdempotencyScope | undefined, produce: () => Value, record: AnswerRecorder<Value>, db: AppDatabase = getDb()): RecordedOutcome {
+  if (scope === undefined) return { replayed: false, answer: record(produce()) };
   return db.$client
-    .transaction(() => {
-      const stored = findAnswer(apiKeyId, key, db);
+    .transaction((): RecordedOutcome => {
+      const stored = findAnswer(scope, db);
       if (stored) {
-        if (stored.requestHash !== requestHash) {
-          throw new AppError("unprocessable", `The Idempotency-Key "${key}" was used in the last 24 hours for another request: send a new key for a new request.`, "Idempotency-Key");
+        if (stored.requestHash !== scope.requestHash) {
+          throw new AppError("unprocessable", `The Idempotency-Key "${scope.key}" was used in the last 24 hours for another request: send a new key for a new request.`, "Idempotency-Key");
         }
-        return { status: stored.status, body: stored.body, replayed: true };
+        return { replayed: true, answer: { code: stored.code, body: stored.body } };
       }
-      const answer = produce();
-      storeAnswer(apiKeyId, key, { requestHash, ...answer }, db);
-      return { ...answer, replayed: false };
+      const answer = record(produce());
+      storeAnswer(scope, answer, db);
+      return { replayed: false, answer };
     })
     .immediate();
 }

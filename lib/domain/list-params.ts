@@ -1,6 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { invalidParameter } from "@/lib/core/errors";
+import { firstIssueOf } from "@/lib/core/zod-issue";
+import { limitParam } from "./limit-param";
 import { hasInvertedRange, INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS, splitInputParams, type SignupFilter } from "./signups/filter";
 import { MAX_EMAIL_LENGTH } from "./signups/email-address";
 import { filterFromParams, signupFilterParamsShape } from "./signups/filter-params";
@@ -25,12 +27,7 @@ const fieldsParam = z.string().transform((text, context) => {
 });
 
 const keysetFields = {
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,7}$/, `must be an integer from 1 to ${MAX_PAGE_LIMIT}`)
-    .transform(Number)
-    .pipe(z.number().int().min(1, `must be an integer from 1 to ${MAX_PAGE_LIMIT}`).max(MAX_PAGE_LIMIT, `must be an integer from 1 to ${MAX_PAGE_LIMIT}`))
-    .optional(),
+  limit: limitParam(MAX_PAGE_LIMIT, `must be an integer from 1 to ${MAX_PAGE_LIMIT}`).optional(),
   cursor: z.string().min(1, "must not be empty").max(512, "is too long").optional(),
 };
 
@@ -64,12 +61,9 @@ function uniqueValues(searchParams: URLSearchParams): Record<string, string> {
 export function parseApiValues<Schema extends z.ZodType>(values: Record<string, string>, schema: Schema): z.output<Schema> {
   const parsed = schema.safeParse(values);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  if (issue.code === "unrecognized_keys") {
-    const name = issue.keys[0]!;
-    throw invalidParameter(name, `Unknown query parameter "${name}".`);
-  }
-  const name = String(issue.path[0] ?? "query");
+  const issue = firstIssueOf(parsed.error);
+  if (issue.unknownKey !== undefined) throw invalidParameter(issue.unknownKey, `Unknown query parameter "${issue.unknownKey}".`);
+  const name = issue.key ?? "query";
   throw invalidParameter(name, `The query parameter "${name}" ${issue.message}.`);
 }
 
@@ -98,11 +92,10 @@ export function parseSignupListQuery(searchParams: URLSearchParams) {
 /** The most addresses one status action lists. */
 export const MAX_ACTION_EMAILS = 1_000;
 
-const actionLimitMessage = `must be an integer from 1 to ${MAX_ACTION_LIMIT}`;
 /** POST /v1/waitlist/{id}/signup/{action} with a filter: the list's filters and `limit`. */
 const actionParamsSchema = z.strictObject({
   ...signupFilterParamsShape,
-  limit: z.string().regex(/^[0-9]{1,7}$/, actionLimitMessage).transform(Number).pipe(z.number().int().min(1, actionLimitMessage).max(MAX_ACTION_LIMIT, actionLimitMessage)).optional(),
+  limit: limitParam(MAX_ACTION_LIMIT, `must be an integer from 1 to ${MAX_ACTION_LIMIT}`).optional(),
 });
 
 /** POST /v1/waitlist/{id}/signup/{action} with a body: the addresses instead of a filter. */
@@ -127,8 +120,8 @@ export function parseActionRequest(action: StatusAction, waitlistId: string, sea
     }
     const parsed = actionBodySchema.safeParse(json);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const name = issue.code === "unrecognized_keys" ? issue.keys[0]! : issue.path.join(".") || "body";
+      const issue = firstIssueOf(parsed.error);
+      const name = issue.unknownKey ?? issue.where ?? "body";
       throw invalidParameter(name === "body" ? "body" : "emails", `The body's "${name}" ${issue.message} (expected {"emails": [up to ${MAX_ACTION_EMAILS} addresses]}).`);
     }
     return { waitlistId, emails: parsed.data.emails };

@@ -4,6 +4,7 @@
 // join).
 import { parentPort } from "node:worker_threads";
 import { prepareJoinConnection, runJoinJobs, type JoinJob } from "@/lib/domain/joining/join";
+import { joinAnswer } from "@/lib/api/write-answers";
 import { postedError } from "./thread-calls";
 
 const MAX_BATCH = 200;
@@ -15,7 +16,7 @@ function flush(): void {
   scheduled = false;
   const batch = queue.splice(0, MAX_BATCH);
   if (queue.length > 0) schedule();
-  runJoinJobs(batch.map((call) => call.message)).forEach((outcome, index) => {
+  runJoinJobs(batch.map((call) => call.message), joinAnswer).forEach((outcome, index) => {
     const { id } = batch[index]!;
     parentPort!.postMessage("error" in outcome ? { id, error: postedError(outcome.error) } : { id, result: outcome.result });
   });

@@ -4,16 +4,15 @@ import { inputClass, mutedText, primaryButtonClass } from "@/components/styles";
 import { MAX_JOIN_INPUT_VALUE } from "@/lib/domain/joining/join";
 import { joinSettingsOf } from "@/lib/domain/joining/settings";
 import { MAX_EMAIL_LENGTH } from "@/lib/domain/signups/email-address";
-import { isWaitlistId } from "@/lib/domain/waitlists/id";
-import { getWaitlist } from "@/lib/domain/waitlists/queries";
-import { JOIN_ERRORS, isJoinError, HONEYPOT_FIELD, fieldName } from "@/lib/dashboard/join-form";
+import { JOIN_ERRORS, isJoinError, HONEYPOT_FIELD, fieldName } from "@/lib/join/form-fields";
+import { waitlistOfPath } from "@/lib/join/public-form";
 import { JoinCard } from "../join-card";
 import { AltchaField } from "./altcha-field";
 
 type Props = { params: Promise<{ waitlistId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 function waitlistOf(id: string) {
-  const waitlist = isWaitlistId(id) ? getWaitlist(id.toLowerCase()) : undefined;
+  const waitlist = waitlistOfPath(id);
   if (!waitlist) notFound();
   return waitlist;
 }

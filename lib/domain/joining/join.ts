@@ -5,7 +5,7 @@ import { env } from "@/lib/core/env";
 import { unsafeCharacterIn } from "@/lib/core/single-line-text";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { appendEvent } from "../events";
-import { answerOnce } from "../idempotency";
+import { answerOnce, type AnswerRecorder, type IdempotencyScope, type RecordedOutcome } from "../idempotency";
 import { MAX_EMAIL_LENGTH } from "../signups/email-address";
 import { signupPublicId } from "../signups/id";
 import { getSignup } from "../signups/queries";
@@ -218,49 +218,47 @@ export function toJoinedSignupResponse(signup: JoinedSignup) {
   return { email, verified, referral, custom_inputs, id: signupPublicId(id), status, position, referral_code };
 }
 
-/** A join for the server's join thread: the input, from /v1 its Idempotency-Key, and how to email an address already on the list (none: no email). */
+/**
+ * A join for the server's join thread: the input; `recorded` when the caller answers with its
+ * transport's recorded answer (/v1), kept for the Idempotency-Key if one was sent; and how to email
+ * an address already on the list (none: no email).
+ */
 export interface JoinJob {
   input: JoinInput;
-  idempotency?: { apiKeyId: string; key: string; requestHash: string };
+  recorded?: { idempotency?: IdempotencyScope };
   alreadyOnList?: { emailConfigured: boolean; publicUrl: string };
 }
 
-export type JoinAnswer = { replayed: true; status: number; body: string } | { replayed: false; outcome: JoinReply };
-type JoinJobResult = JoinAnswer | { refused: { reason: JoinRefusal; message: string; retryAfterSeconds?: number } };
+type JoinRefusalData = { refused: { reason: JoinRefusal; message: string; retryAfterSeconds?: number } };
+/** What a job gives: a recorded job its transport's answer, any other the reply; or the refusal. */
+type JoinJobResult = RecordedOutcome | { reply: JoinReply } | JoinRefusalData;
 
-/** The job, synchronously (on whichever thread runs it); a refusal comes back as data, to cross threads whole. */
-export function runJoinJob(job: JoinJob, db: AppDatabase = getDb()): JoinJobResult {
+const refusalData = (refused: JoinRefused): JoinRefusalData => ({ refused: { reason: refused.reason, message: refused.message, retryAfterSeconds: refused.retryAfterSeconds } });
+
+/** The join of a job and what it may tell (JoinReply); an address already on the list is emailed its own page (rate-limited), in this transaction. */
+function replyTo(job: JoinJob, db: AppDatabase): JoinReply {
+  const joined = joinNow(job.input, db);
+  if (joined.created) return joined;
+  const { alreadyOnList } = job;
+  if (alreadyOnList) emailAlreadyOnList(job.input.waitlistId.toLowerCase(), joined.signupId, alreadyOnList, db);
+  return { created: false, email: job.input.email.trim(), emailSent: alreadyOnList?.emailConfigured ?? false };
+}
+
+/** The job, synchronously (on whichever thread runs it), a recorded one's answer by `record`; a refusal comes back as data, to cross threads whole. */
+export function runJoinJob(job: JoinJob, record: AnswerRecorder<JoinReply>, db: AppDatabase = getDb()): JoinJobResult {
   try {
-    let outcome: JoinReply | undefined;
-    const { idempotency, alreadyOnList } = job;
-    const answer = answerOnce(
-      idempotency?.apiKeyId ?? "",
-      idempotency?.key,
-      idempotency?.requestHash ?? "",
-      () => {
-        const joined = joinNow(job.input, db);
-        if (joined.created) {
-          outcome = joined;
-          return { status: 201, body: JSON.stringify(toJoinedSignupResponse(joined.signup)) };
-        }
-        // The person's own page goes to their address (rate-limited), in this transaction; the answer says nothing of them.
-        if (alreadyOnList) emailAlreadyOnList(job.input.waitlistId.toLowerCase(), joined.signupId, alreadyOnList, db);
-        outcome = { created: false, email: job.input.email.trim(), emailSent: alreadyOnList?.emailConfigured ?? false };
-        return { status: 200, body: JSON.stringify(toAlreadyOnListResponse(outcome.email, outcome.emailSent)) };
-      },
-      db,
-    );
-    return answer.replayed ? { replayed: true, status: answer.status, body: answer.body } : { replayed: false, outcome: outcome! };
+    if (!job.recorded) return { reply: replyTo(job, db) };
+    return answerOnce(job.recorded.idempotency, () => replyTo(job, db), record, db);
   } catch (error) {
-    if (error instanceof JoinRefused) return { refused: { reason: error.reason, message: error.message, retryAfterSeconds: error.retryAfterSeconds } };
+    if (error instanceof JoinRefused) return refusalData(error);
     throw error;
   }
 }
 
 /** The job counted against the limits first (inside the caller's transaction), then run unless refused. */
-function runCountedJoinJob(job: JoinJob, db: AppDatabase): JoinJobResult {
+function runCountedJoinJob(job: JoinJob, record: AnswerRecorder<JoinReply>, db: AppDatabase): JoinJobResult {
   const limited = countJoinAttempt(job.input, db);
-  return limited ? { refused: { reason: limited.reason, message: limited.message, retryAfterSeconds: limited.retryAfterSeconds } } : runJoinJob(job, db);
+  return limited ? refusalData(limited) : runJoinJob(job, record, db);
 }
 
 /**
@@ -268,14 +266,14 @@ function runCountedJoinJob(job: JoinJob, db: AppDatabase): JoinJobResult {
  * and then run in a savepoint of its own: a job that fails undoes only itself (not its count) and
  * gives its error. When the commit itself fails, every job gives that error (none was stored).
  */
-export function runJoinJobs(jobs: readonly JoinJob[], db: AppDatabase = getDb()): ({ result: JoinJobResult } | { error: unknown })[] {
+export function runJoinJobs(jobs: readonly JoinJob[], record: AnswerRecorder<JoinReply>, db: AppDatabase = getDb()): ({ result: JoinJobResult } | { error: unknown })[] {
   const outcomes: ({ result: JoinJobResult } | { error: unknown })[] = [];
   try {
     db.$client
       .transaction(() => {
         for (const job of jobs) {
           try {
-            outcomes.push({ result: runCountedJoinJob(job, db) });
+            outcomes.push({ result: runCountedJoinJob(job, record, db) });
           } catch (error) {
             outcomes.push({ error });
           }
@@ -308,20 +306,26 @@ type JoinWriter = (job: JoinJob) => Promise<JoinJobResult>;
 /**
  * A join on the server (the join page and /v1): counted against the limits and run on the server's
  * join thread, which may wait inside SQLite for the write lock without holding up requests
- * (lib/server/join-writer.ts); elsewhere (tests, `next dev`) here, retried between turns of the event
- * loop while another connection holds the lock. Throws JoinRefused.
+ * (lib/server/join-writer.ts; it records with /v1's recorder, /v1 being the one transport that
+ * records answers); elsewhere (tests, `next dev`) here, retried between turns of the event loop
+ * while another connection holds the lock. Throws JoinRefused.
  */
-export async function submitJoin(job: JoinJob, db: AppDatabase = getDb()): Promise<JoinAnswer> {
+export async function submitJoin(job: JoinJob & { recorded: NonNullable<JoinJob["recorded"]> }, record: AnswerRecorder<JoinReply>, db?: AppDatabase): Promise<RecordedOutcome>;
+export async function submitJoin(job: JoinJob & { recorded?: undefined }, record?: undefined, db?: AppDatabase): Promise<{ reply: JoinReply }>;
+export async function submitJoin(job: JoinJob, record: AnswerRecorder<JoinReply> = unrecorded, db: AppDatabase = getDb()): Promise<RecordedOutcome | { reply: JoinReply }> {
   job = { alreadyOnList: { emailConfigured: env().SMTP_URL !== undefined, publicUrl: env().PUBLIC_URL }, ...job };
   const writer = (globalThis as Record<symbol, JoinWriter | undefined>)[JOIN_WRITER_KEY];
-  const result = writer ? await writer(job) : await writeWithoutBlocking(() => db.$client.transaction(() => runCountedJoinJob(job, db)).immediate(), db);
+  const result = writer ? await writer(job) : await writeWithoutBlocking(() => db.$client.transaction(() => runCountedJoinJob(job, record, db)).immediate(), db);
   if ("refused" in result) throw new JoinRefused(result.refused.reason, result.refused.message, result.refused.retryAfterSeconds);
   return result;
 }
 
+/** The recorder of a job that records nothing (the join page's): never called. */
+function unrecorded(): never {
+  throw new Error("a recorded join needs its transport's recorder");
+}
+
 /** joinWaitlist for the server (the join page): see submitJoin. */
 export async function joinWaitlistWithoutBlocking(input: JoinInput, db: AppDatabase = getDb()): Promise<JoinReply> {
-  const answer = await submitJoin({ input }, db);
-  if (answer.replayed) throw new Error("a join without an Idempotency-Key was replayed");
-  return answer.outcome;
+  return (await submitJoin({ input }, undefined, db)).reply;
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { joinSettings } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
+import { firstIssueOf } from "@/lib/core/zod-issue";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { getWaitlistOrThrow } from "../waitlists/queries";
@@ -135,7 +136,7 @@ function describeChanges(before: JoinSettings, after: JoinSettings): string[] {
 /** A zod error as one sentence naming each offending setting. */
 function invalidSettings(error: z.ZodError): AppError {
   const problems = error.issues.map((issue) => `${issue.path.join(".") || "settings"}: ${issue.message}`);
-  return new AppError("invalid_parameter", `Invalid join settings: ${problems.join("; ")}.`, String(error.issues[0]?.path[0] ?? "settings"));
+  return new AppError("invalid_parameter", `Invalid join settings: ${problems.join("; ")}.`, firstIssueOf(error).key ?? "settings");
 }
 
 /**

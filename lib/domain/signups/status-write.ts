@@ -1,8 +1,8 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
-import { answerOnce, type Answer } from "../idempotency";
+import { answerOnce, type AnswerRecorder, type RecordedOutcome } from "../idempotency";
 import { writeWithoutBlocking } from "../write-without-blocking";
-import { toSignupWithStatus } from "./response";
+import { toSignupWithStatus, type SignupWithStatus } from "./response";
 import type { StatusAction } from "./status";
 import { applyStatusAction, type StatusSelection } from "./transitions";
 
@@ -15,26 +15,44 @@ import { applyStatusAction, type StatusSelection } from "./transitions";
 export interface StatusWriteJob {
   /** The key of the request or of the dashboard session: the audit log's actor. */
   actor: { keyId: string; keyName: string };
-  /** /v1's Idempotency-Key (per key) and the hash of the request it was sent with. */
-  idempotency?: { key: string; requestHash: string };
   action: StatusAction;
   selection: StatusSelection;
-  /** /v1 answers with the changed signups; the dashboard needs only the counts. */
-  withSignups: boolean;
+  /**
+   * Set when the caller answers with its transport's recorded answer (/v1: the changed signups, built
+   * where the write runs, off the serving thread), kept for the Idempotency-Key (per key) and the
+   * hash of the request it was sent with, if any. Unset: the caller needs only the counts (the dashboard).
+   */
+  recorded?: { idempotency?: { key: string; requestHash: string } };
 }
 
-export type StatusWriteAnswer = Answer & { replayed: boolean };
+/** How many signups an action changed and how many it skipped (not in a status it applies to). */
+export interface StatusCounts {
+  changed: number;
+  skipped: number;
+}
 
-/** The job, synchronously (on whichever thread runs it). */
-export function runStatusWrite(job: StatusWriteJob, db: AppDatabase = getDb()): StatusWriteAnswer {
+/** What a recorded action's answer is made of: the counts and the changed signups. */
+export interface StatusWriteResult extends StatusCounts {
+  signups: SignupWithStatus[];
+}
+
+export type StatusWriteAnswer = { counts: StatusCounts } | RecordedOutcome;
+
+/** The job, synchronously (on whichever thread runs it): a recorded job's answer by `record`, else the counts. */
+export function runStatusWrite(job: StatusWriteJob, record: AnswerRecorder<StatusWriteResult>, db: AppDatabase = getDb()): StatusWriteAnswer {
+  const change = { action: job.action, selection: job.selection };
+  if (!job.recorded) {
+    const { changed, skipped } = applyStatusAction(job.actor, { ...change, withSignups: false }, db);
+    return { counts: { changed, skipped } };
+  }
+  const { idempotency } = job.recorded;
   return answerOnce(
-    job.actor.keyId,
-    job.idempotency?.key,
-    job.idempotency?.requestHash ?? "",
-    () => {
-      const { changed, skipped, signups } = applyStatusAction(job.actor, { action: job.action, selection: job.selection, withSignups: job.withSignups }, db);
-      return { status: 200, body: JSON.stringify(job.withSignups ? { changed, skipped, signups: signups.map(toSignupWithStatus) } : { changed, skipped }) };
+    idempotency && { apiKeyId: job.actor.keyId, ...idempotency },
+    (): StatusWriteResult => {
+      const { changed, skipped, signups } = applyStatusAction(job.actor, { ...change, withSignups: true }, db);
+      return { changed, skipped, signups: signups.map(toSignupWithStatus) };
     },
+    record,
     db,
   );
 }
@@ -44,8 +62,18 @@ export const STATUS_WRITER_KEY = Symbol.for("waitlist.statusWriter");
 
 type StatusWriter = (job: StatusWriteJob) => Promise<StatusWriteAnswer>;
 
-/** Runs the job on the server's writer thread when there is one, else here. */
-export function writeStatus(job: StatusWriteJob): Promise<StatusWriteAnswer> {
+/**
+ * Runs the job on the server's writer thread when there is one, else here. The thread records with
+ * /v1's recorder (lib/server/status-worker.ts), /v1 being the one transport that records answers.
+ */
+export function writeStatus(job: StatusWriteJob & { recorded?: undefined }): Promise<{ counts: StatusCounts }>;
+export function writeStatus(job: StatusWriteJob, record: AnswerRecorder<StatusWriteResult>): Promise<RecordedOutcome>;
+export function writeStatus(job: StatusWriteJob, record: AnswerRecorder<StatusWriteResult> = unrecorded): Promise<StatusWriteAnswer> {
   const writer = (globalThis as Record<symbol, StatusWriter | undefined>)[STATUS_WRITER_KEY];
-  return writer ? writer(job) : writeWithoutBlocking(() => runStatusWrite(job));
+  return writer ? writer(job) : writeWithoutBlocking(() => runStatusWrite(job, record));
+}
+
+/** The recorder of a job that records nothing (the dashboard's): never called. */
+function unrecorded(): never {
+  throw new Error("a recorded status write needs its transport's recorder");
 }

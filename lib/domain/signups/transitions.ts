@@ -181,7 +181,7 @@ function auditSummary(action: StatusAction, change: StatusChange, changed: numbe
 /**
  * Applies `change` in one transaction (BEGIN IMMEDIATE): the statuses, one event per changed signup
  * and one audit row commit together or not at all. A dry run only reads. Listed addresses that are
- * all unknown are a 404 (not_found); all in other states, a 409 (conflict) naming both states.
+ * all unknown are refused as `not_found`; all in other states as `conflict`, naming both states.
  */
 export function applyStatusAction(actor: AuditActor, change: StatusChange, db: AppDatabase = getDb()): StatusOutcome {
   const { action, selection } = change;

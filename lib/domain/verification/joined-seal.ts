@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
 import { getDb, type AppDatabase } from "@/db/client";
 import { signingKey } from "./signing-key";
 
-// What the join form leaves in the browser that submitted it (the cookie of lib/dashboard/join-form.ts):
+// What the join form leaves in the browser that submitted it (the cookie of lib/join/submit.ts):
 // the new signup's id, or "existing" for an address the list already had, with the waitlist and an
 // expiry, sealed with AES-256-GCM under a key derived (HKDF) from the database's link key, so every
 // worker agrees on it. The plaintext has one length whatever it holds and each seal has a fresh IV:

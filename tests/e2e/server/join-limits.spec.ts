@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { expect, test } from "@playwright/test";
 import { solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
-import { JOIN_ERRORS } from "@/lib/dashboard/join-form";
+import { JOIN_ERRORS } from "@/lib/join/form-fields";
 import { createApiKey, JOIN_ROLE } from "@/lib/domain/keys/queries";
 import type { RequestLogLine } from "@/lib/server/request-log";
 import { openWaitlist } from "../support/join-fixtures";

@@ -1,4 +1,5 @@
-import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
+import { adminPost, auditActorOf } from "@/lib/dashboard/admin-post";
+import { seeOther } from "@/lib/http/form-answers";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { createWaitlistAs, DuplicateWaitlistNameError } from "@/lib/domain/waitlists/manage";
 import { createWaitlistSchema } from "@/lib/domain/waitlists/schemas";

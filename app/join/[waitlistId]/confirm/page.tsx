@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { buttonClass, mutedText } from "@/components/styles";
-import { confirmLinkOf } from "@/lib/dashboard/join-result";
+import { confirmLinkOf } from "@/lib/join/confirm";
 import { JoinCard } from "../../join-card";
 import { ConfirmOutcomeCard } from "../confirmed/outcome-card";
 

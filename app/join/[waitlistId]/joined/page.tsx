@@ -3,8 +3,8 @@ import { cookies, headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { CopyButton } from "@/components/copy-button";
 import { buttonClass, inputClass, linkClass, mutedText } from "@/components/styles";
-import { JOINED_COOKIE } from "@/lib/dashboard/joined-cookie";
-import { joinedViewOf, type JoinedView } from "@/lib/dashboard/join-result";
+import { JOINED_COOKIE } from "@/lib/join/joined-cookie";
+import { joinedViewOf, type JoinedView } from "@/lib/join/joined-view";
 import { requestOrigin } from "@/lib/http/origin";
 import { JoinCard } from "../../join-card";
 

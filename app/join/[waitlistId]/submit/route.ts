@@ -1,4 +1,4 @@
-import { joinFromForm } from "@/lib/dashboard/join-form";
+import { joinFromForm } from "@/lib/join/submit";
 
 // POST /join/{waitlistId}/submit – the hosted join form: joins, then 303 to the signup's place in line (or back with ?error=).
 export async function POST(request: Request, { params }: { params: Promise<{ waitlistId: string }> }) {

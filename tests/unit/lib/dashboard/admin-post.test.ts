@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
-import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
+import { adminPost, adminRoute, auditActorOf } from "@/lib/dashboard/admin-post";
+import { seeOther } from "@/lib/http/form-answers";
 import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 import { ADMIN_ROLE, createApiKey, revokeApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
@@ -87,5 +88,19 @@ describe("adminPost", () => {
 
   it("maps an AppError of the handler to its status", async () => {
     await expectRefused(post({ name: "missing" }), 404, /No such thing\. Nothing was changed\./);
+  });
+});
+
+describe("adminRoute", () => {
+  const route = adminRoute(({ session }) => {
+    if (session.key.name === "admin") throw new AppError("not_found", "No waitlist has that id");
+    return new Response("written");
+  }, "");
+  const request = (token: string, origin = ORIGIN) => new Request(`${ORIGIN}/waitlists/x/import/upload`, { method: "POST", headers: { host: "127.0.0.1:3000", origin, cookie: `${SESSION_COOKIE}=${token}` } });
+
+  it("makes the admin checks of adminPost, then maps what the handler throws with its own 'nothing done'", async () => {
+    await expectRefused(route(request(adminToken, "http://evil.example"), {}), 403, /comes from http:\/\/evil\.example/);
+    await expectRefused(route(request(viewToken), {}), 403, /does not carry the waitlist:admin role/);
+    await expectRefused(route(request(adminToken), {}), 404, /^No waitlist has that id\.\n$/);
   });
 });

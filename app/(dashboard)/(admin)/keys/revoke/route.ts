@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
+import { adminPost, auditActorOf } from "@/lib/dashboard/admin-post";
+import { seeOther } from "@/lib/http/form-answers";
 import { revokeApiKeyAs } from "@/lib/domain/keys/manage";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 

@@ -6,7 +6,7 @@ import { DoneNotice } from "@/components/done-notice";
 import { buttonClass, inputClass, linkClass, mutedText, primaryButtonClass } from "@/components/styles";
 import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
-import { invalidFormMessage } from "@/lib/dashboard/admin-post";
+import { invalidInputMessage } from "@/lib/dashboard/write-refusal";
 import { requireAdminSession } from "@/lib/dashboard/auth";
 import { getInvitationEmail, previewInvitation, type InvitationEmailInput } from "@/lib/domain/emails/invitation";
 import { signupPublicId } from "@/lib/domain/signups/id";
@@ -31,7 +31,7 @@ function preview(waitlistId: string, signup: string | undefined, draft: Invitati
   try {
     return { email: previewInvitation(waitlistId, target, draft), signup: target };
   } catch (error) {
-    if (error instanceof z.ZodError) return { error: invalidFormMessage(error).replace(" Nothing was changed.", "") };
+    if (error instanceof z.ZodError) return { error: invalidInputMessage(error, "form", "") };
     if (error instanceof AppError && error.code === "not_found") return { error: `This waitlist has no signup with the id ${target}.` };
     throw error;
   }

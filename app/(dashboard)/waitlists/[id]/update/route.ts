@@ -1,4 +1,5 @@
-import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
+import { adminPost, auditActorOf } from "@/lib/dashboard/admin-post";
+import { seeOther } from "@/lib/http/form-answers";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { DuplicateWaitlistNameError, updateWaitlistAs } from "@/lib/domain/waitlists/manage";
 import { updateWaitlistSchema } from "@/lib/domain/waitlists/schemas";

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { signupEvents } from "@/lib/domain/events";
+import { joinAnswer } from "@/lib/api/write-answers";
 import { joinWaitlist, joinWaitlistWithoutBlocking, JoinRefused, matchInputs, runJoinJobs, type JoinInput } from "@/lib/domain/joining/join";
 import { REFERRAL_CODE_PATTERN } from "@/lib/domain/joining/referral-code";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
@@ -100,23 +101,23 @@ describe("joinWaitlist", () => {
 
   it("runs a batch in one transaction: a refused join undoes only itself, a duplicate within the batch finds the first", () => {
     const input = (email: string) => ({ input: { waitlistId, email, customInputs: [{ label: "Company", value: "A" }] } });
-    const outcomes = runJoinJobs([input("one@example.com"), input("not an address"), input("ONE@example.com"), input("two@example.com")], temp.db);
+    const outcomes = runJoinJobs([input("one@example.com"), input("not an address"), input("ONE@example.com"), input("two@example.com")], joinAnswer, temp.db);
     const results = outcomes.map((outcome) => ("result" in outcome ? outcome.result : outcome));
     expect(results[1]).toEqual({ refused: { reason: "invalid_email", message: "That is not a valid email address.", retryAfterSeconds: undefined } });
-    expect(results[0]).toMatchObject({ replayed: false, outcome: { created: true, signup: { position: 1 } } });
-    expect(results[2]).toEqual({ replayed: false, outcome: { created: false, email: "ONE@example.com", emailSent: false } });
-    expect(results[3]).toMatchObject({ replayed: false, outcome: { created: true, signup: { position: 2 } } });
+    expect(results[0]).toMatchObject({ reply: { created: true, signup: { position: 1 } } });
+    expect(results[2]).toEqual({ reply: { created: false, email: "ONE@example.com", emailSent: false } });
+    expect(results[3]).toMatchObject({ reply: { created: true, signup: { position: 2 } } });
     expect(count("SELECT count(*) AS n FROM signups")).toBe(2);
     expect(count("SELECT count(*) AS n FROM events")).toBe(2);
   });
 
   it("counts a refused attempt in the batch's transaction, outside the join's savepoint: it is kept, and the limit holds for the next batch", () => {
     const refusedJob = (index: number) => ({ input: { waitlistId, email: "Eve@example.com", customInputs: [{ label: "Nope", value: String(index) }], clientAddress: "192.0.2.5" } });
-    const refused = runJoinJobs(Array.from({ length: 10 }, (_, index) => refusedJob(index)), temp.db);
+    const refused = runJoinJobs(Array.from({ length: 10 }, (_, index) => refusedJob(index)), joinAnswer, temp.db);
     expect(refused.every((outcome) => "result" in outcome && "refused" in outcome.result && outcome.result.refused.reason === "invalid_inputs")).toBe(true);
     expect(count("SELECT count(*) AS n FROM signups")).toBe(0);
     // The 11th attempt, valid this time, is over the per-address limit.
-    const [eleventh] = runJoinJobs([{ input: { waitlistId, email: "eve@example.com", customInputs: [{ label: "Company", value: "A" }], clientAddress: "192.0.2.5" } }], temp.db);
+    const [eleventh] = runJoinJobs([{ input: { waitlistId, email: "eve@example.com", customInputs: [{ label: "Company", value: "A" }], clientAddress: "192.0.2.5" } }], joinAnswer, temp.db);
     expect(eleventh).toMatchObject({ result: { refused: { reason: "rate_limited", message: "Too many attempts with this address: try again later." } } });
     expect(count("SELECT count(*) AS n FROM signups")).toBe(0);
     // The counters were written: the address's (11), the client's (11) and the waitlist's (11).
@@ -127,13 +128,14 @@ describe("joinWaitlist", () => {
     insertSignups(waitlistId, [{ email: "Known@Example.com", verified: true, referral: true, customInputs: '[{"label":"Company","value":"Secret Corp"}]' }], temp.db);
     const job = (email: string, key: string, emailConfigured: boolean) => ({
       input: { waitlistId, email, customInputs: [{ label: "Company", value: "A" }] },
-      idempotency: { apiKeyId: "k", key, requestHash: `${email}-${key}` },
+      recorded: { idempotency: { apiKeyId: "k", key, requestHash: `${email}-${key}` } },
       alreadyOnList: { emailConfigured, publicUrl: "https://waitlist.example" },
     });
-    const [first, replay, quiet] = runJoinJobs([job(" known@example.com ", "1", true), job(" known@example.com ", "1", true), job("KNOWN@example.com", "2", false)], temp.db).map((outcome) => ("result" in outcome ? outcome.result : outcome));
-    expect(first).toEqual({ replayed: false, outcome: { created: false, email: "known@example.com", emailSent: true } });
-    expect(replay).toEqual({ replayed: true, status: 200, body: JSON.stringify({ email: "known@example.com", already_on_list: true, email_sent: true }) });
-    expect(quiet).toEqual({ replayed: false, outcome: { created: false, email: "KNOWN@example.com", emailSent: false } });
+    const [first, replay, quiet] = runJoinJobs([job(" known@example.com ", "1", true), job(" known@example.com ", "1", true), job("KNOWN@example.com", "2", false)], joinAnswer, temp.db).map((outcome) => ("result" in outcome ? outcome.result : outcome));
+    const alreadyOnList = (email: string, sent: boolean) => ({ code: 200, body: JSON.stringify({ email, already_on_list: true, email_sent: sent }) });
+    expect(first).toEqual({ replayed: false, answer: alreadyOnList("known@example.com", true) });
+    expect(replay).toEqual({ replayed: true, answer: alreadyOnList("known@example.com", true) });
+    expect(quiet).toEqual({ replayed: false, answer: alreadyOnList("KNOWN@example.com", false) });
     const stored = temp.db.$client.prepare("SELECT status, body FROM idempotent_requests ORDER BY key").all();
     expect(stored).toEqual([
       { status: 200, body: '{"email":"known@example.com","already_on_list":true,"email_sent":true}' },

@@ -177,14 +177,19 @@ describe("events hold no address", () => {
   });
 
   it("an erasure drops the stored idempotent answers that named the address, and only those", () => {
-    const answer = (email: string) => ({ status: 200, body: JSON.stringify({ changed: 1, skipped: 0, signups: [{ email, status: "invited" }] }) });
-    answerOnce("key-1", "first", "hash-1", () => answer("P8@Example.com"), temp.db);
-    answerOnce("key-1", "second", "hash-2", () => answer("p9@example.com"), temp.db);
+    const answer = (email: string) => ({ code: 200, body: JSON.stringify({ changed: 1, skipped: 0, signups: [{ email, status: "invited" }] }) });
+    const scope = (key: string, requestHash: string) => ({ apiKeyId: "key-1", key, requestHash });
+    const recordAs = (email: string) => () => answer(email);
+    answerOnce(scope("first", "hash-1"), () => undefined, recordAs("P8@Example.com"), temp.db);
+    answerOnce(scope("second", "hash-2"), () => undefined, recordAs("p9@example.com"), temp.db);
     eraseAddress("cli", { email: "p8@example.com" }, temp.db);
     const stored = sqlite().prepare("SELECT key FROM idempotent_requests ORDER BY key").all();
     expect(stored).toEqual([{ key: "second" }]);
     // A replay of the kept one gives its first answer without running anything.
-    expect(answerOnce("key-1", "second", "hash-2", () => ({ status: 500, body: "ran again" }), temp.db)).toEqual({ ...answer("p9@example.com"), replayed: true });
-    expect(() => answerOnce("key-1", "second", "other", () => answer("x@example.com"), temp.db)).toThrow(/another request/);
+    const ranAgain = () => {
+      throw new Error("ran again");
+    };
+    expect(answerOnce(scope("second", "hash-2"), ranAgain, recordAs("x@example.com"), temp.db)).toEqual({ replayed: true, answer: answer("p9@example.com") });
+    expect(() => answerOnce(scope("second", "other"), () => undefined, recordAs("x@example.com"), temp.db)).toThrow(/another request/);
   });
 });

@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/core/errors";
-import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
+import { adminPost, auditActorOf } from "@/lib/dashboard/admin-post";
+import { seeOther } from "@/lib/http/form-answers";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { erasedFromDisk, ERASURE_DISK_WAIT_MS } from "@/lib/domain/signups/erase";
 import { deleteWaitlistAs } from "@/lib/domain/waitlists/manage";

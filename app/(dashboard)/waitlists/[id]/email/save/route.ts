@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
+import { adminPost, auditActorOf } from "@/lib/dashboard/admin-post";
+import { seeOther } from "@/lib/http/form-answers";
 import { invitationEmailSchema, updateInvitationEmail } from "@/lib/domain/emails/invitation";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 

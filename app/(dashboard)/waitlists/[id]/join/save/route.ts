@@ -1,4 +1,5 @@
-import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
+import { adminPost, auditActorOf } from "@/lib/dashboard/admin-post";
+import { seeOther } from "@/lib/http/form-answers";
 import { joinSettingsFormSchema, joinSettingsFromForm } from "@/lib/dashboard/join-settings-form";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
-import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
+import { adminPost, auditActorOf } from "@/lib/dashboard/admin-post";
+import { seeOther } from "@/lib/http/form-answers";
 import { parseStatusSelection } from "@/lib/dashboard/status-selection";
 import { isStatusAction, STATUS_ACTIONS } from "@/lib/domain/signups/status";
 import { writeStatus } from "@/lib/domain/signups/status-write";
@@ -23,7 +24,6 @@ export const POST = adminPost<typeof fields, { params: Promise<{ id: string; act
   if (!isStatusAction(action)) throw new AppError("not_found", `There is no status action "${action.slice(0, 32)}".`);
   const waitlist = getWaitlistOrThrow(id);
   const chosen = parseStatusSelection(waitlist.id, Object.entries(input));
-  const answer = await writeStatus({ actor: auditActorOf(session), action, selection: chosen.selection, withSignups: false });
-  const { changed } = JSON.parse(answer.body) as { changed: number };
-  return seeOther(withDone(chosen.returnTo, STATUS_ACTIONS[action].past, changed));
+  const { counts } = await writeStatus({ actor: auditActorOf(session), action, selection: chosen.selection });
+  return seeOther(withDone(chosen.returnTo, STATUS_ACTIONS[action].past, counts.changed));
 });

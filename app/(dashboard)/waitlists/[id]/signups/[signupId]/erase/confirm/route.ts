@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
-import { adminPost, auditActorOf, seeOther } from "@/lib/dashboard/admin-post";
+import { adminPost, auditActorOf } from "@/lib/dashboard/admin-post";
+import { seeOther } from "@/lib/http/form-answers";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { erasedFromDisk, ERASURE_DISK_WAIT_MS, eraseSignup } from "@/lib/domain/signups/erase";
 import { parseSignupPublicId } from "@/lib/domain/signups/id";
