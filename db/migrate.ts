@@ -26,6 +26,7 @@ export function applyMigrations(sqlite: Database.Database, migrationsFolder: str
       // Another process may have applied them while this one waited for the lock.
       const pending = pendingMigrations(sqlite, migrations);
       if (pending.length === 0) return;
+      // Raw: the migration files' own SQL, then drizzle's journal, which is outside the schema.
       for (const migration of pending) {
         for (const statement of migration.sql) sqlite.prepare(statement).run();
         sqlite.prepare(`INSERT INTO "${JOURNAL}" ("hash", "created_at") VALUES (?, ?)`).run(migration.hash, migration.folderMillis);
@@ -44,7 +45,7 @@ export function registerMigrationFunctions(sqlite: Database.Database): void {
   sqlite.function("normalize_website", { deterministic: true }, (value: unknown) => (typeof value === "string" ? normalizeStoredWebsite(value) : value));
 }
 
-/** drizzle's rule: every migration newer than the newest one recorded. */
+/** drizzle's rule: every migration newer than the newest one recorded. Raw: drizzle's journal table is outside the schema, read as its migrator does. */
 function pendingMigrations(sqlite: Database.Database, migrations: MigrationMeta[]): MigrationMeta[] {
   const hasJournal = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(JOURNAL) !== undefined;
   const newest = hasJournal
@@ -59,6 +60,7 @@ interface ForeignKeyViolation {
   parent: string;
 }
 
+// Raw: a PRAGMA, which Drizzle's builder has no form for.
 function assertNoForeignKeyViolations(sqlite: Database.Database): void {
   const shown: string[] = [];
   let count = 0;

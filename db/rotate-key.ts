@@ -24,6 +24,7 @@ function nextKeyFromEnv(): Buffer {
   return key;
 }
 
+// Raw: it works on the bare connection the CLI hands it (as seal-at-rest.ts), with no Drizzle client.
 export function rotateSecretsKey(sqlite: Database.Database): RotationResult {
   const path = sqlite.name;
   const fromEnv = secretsKeyFromEnv() !== undefined;

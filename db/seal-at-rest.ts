@@ -12,6 +12,7 @@ import { appSecretAad, blobText, endpointSecretAad, SecretsKeyError, sealWith } 
 const SEALED_BLOB = "substr(value, 1, 4) = CAST('wls1' AS BLOB)";
 const SEALED_TEXT = "secret LIKE 'sealed:v1:%'";
 
+// Raw here and below: it runs on the bare connection while the file is opened, before the app's Drizzle client exists.
 function plaintextSecrets(sqlite: Database.Database) {
   return {
     appSecrets: sqlite.prepare(`SELECT name, value FROM app_secrets WHERE NOT (${SEALED_BLOB})`).all() as { name: string; value: Buffer }[],

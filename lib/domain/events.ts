@@ -1,6 +1,8 @@
 import "server-only";
+import { eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { events } from "@/db/schema";
+import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
 import { goneSignupBodySql, signupEventBodySql } from "./event-snapshot";
 
 // The transactional outbox (the `events` table, migration 0010): every join, verification, status
@@ -30,9 +32,12 @@ export function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Dat
   const payload = JSON.stringify(event.payload);
   if (event.signupId === undefined) {
     const insert = preparedOnce(db, "events.insert", () =>
-      db.$client.prepare<[string, string, number, string, string]>("INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body) VALUES (?, ?, NULL, ?, ?, ?)"),
+      db
+        .insert(events)
+        .values({ type: valuePlaceholder("type"), waitlistId: valuePlaceholder("waitlistId"), signupId: null, createdAt: valuePlaceholder("at"), payload: valuePlaceholder("payload"), body: valuePlaceholder("body") })
+        .prepare(),
     );
-    insert.run(event.type, event.waitlistId, at, payload, JSON.stringify({ type: event.type, timestamp, data: { waitlist_id: event.waitlistId, ...event.payload } }));
+    insert.run({ type: event.type, waitlistId: event.waitlistId, at, payload, body: JSON.stringify({ type: event.type, timestamp, data: { waitlist_id: event.waitlistId, ...event.payload } }) });
     return;
   }
   const insert = preparedOnce(db, "events.insertOfSignup", () =>
@@ -52,6 +57,7 @@ export function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Dat
 /** One event per signup id in the JSON array `idsJson`, with one payload and each its body, in one statement. */
 export function appendEventPerSignup(type: EventType, waitlistId: string, idsJson: string, payload: Record<string, unknown>, db: AppDatabase, at = Date.now()): number {
   const insert = preparedOnce(db, "events.insertPerSignup", () =>
+    // Raw: INSERT … SELECT over json_each (one event per id of a bulk action), which Drizzle's builder has no form for.
     db.$client.prepare<{ type: string; waitlistId: string; ids: string; at: number; timestamp: string; payload: string; from: string | null }>(
       `INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
        SELECT @type, @waitlistId, ids.value, @at, @payload, ${signupEventBodySql("ids.value")}
@@ -65,6 +71,7 @@ export function appendEventPerSignup(type: EventType, waitlistId: string, idsJso
 export function redactSignupEvents(signupIds: readonly number[], db: AppDatabase): number {
   if (signupIds.length === 0) return 0;
   const redact = preparedOnce(db, "events.redact", () =>
+    // Raw: the ids come as one JSON array read by json_each, which Drizzle's builder has no form for.
     db.$client.prepare<[string]>(
       `UPDATE events SET body = ${goneSignupBodySql("type", "body ->> '$.timestamp'", "waitlist_id", "signup_id")}
        WHERE signup_id IN (SELECT value FROM json_each(?))`,
@@ -81,7 +88,7 @@ export interface SignupEvent {
 /** A signup's events, oldest first: its status history. */
 export function signupEvents(signupId: number, db: AppDatabase = getDb()): SignupEvent[] {
   const select = preparedOnce(db, "events.ofSignup", () =>
-    db.$client.prepare<[number], { type: EventType; at: number }>("SELECT type, created_at AS at FROM events WHERE signup_id = ? ORDER BY id"),
+    db.select({ type: sql<EventType>`${events.type}`, at: events.createdAt }).from(events).where(eq(events.signupId, sql.placeholder("signupId"))).orderBy(events.id).prepare(),
   );
-  return select.all(signupId).map((row) => ({ type: row.type, at: new Date(row.at) }));
+  return select.all({ signupId });
 }

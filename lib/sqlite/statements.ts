@@ -1,4 +1,4 @@
-import { fillPlaceholders, type SQL } from "drizzle-orm";
+import { fillPlaceholders, sql, type SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { AppDatabase } from "@/db/client";
 
@@ -31,6 +31,12 @@ export function preparedOnce<T>(db: AppDatabase, key: string, prepare: () => T):
   cache.set(key, statement);
   return statement;
 }
+
+/**
+ * A placeholder whose value reaches SQLite as it is given. A bare `sql.placeholder` compared with or
+ * assigned to a column is encoded by that column first (a timestamp column wants a Date).
+ */
+export const valuePlaceholder = (name: string) => sql`${sql.placeholder(name)}`;
 
 const dialect = new SQLiteSyncDialect();
 

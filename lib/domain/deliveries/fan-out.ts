@@ -1,9 +1,9 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { and, count, eq, gt, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { env } from "@/lib/core/env";
-import { deliverySender, webhookEndpoints, type Waitlist } from "@/db/schema";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { deliveries, deliverySender, events, webhookEndpoints, type Waitlist } from "@/db/schema";
+import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
 import { getInvitationEmail, renderInvitation, type InvitationEmailSettings, type RenderedEmail } from "../emails/invitation";
 import { joinSettingsOf } from "../joining/settings";
 import { confirmationEmail } from "../verification/email";
@@ -43,10 +43,24 @@ export interface EmailOfEvent {
 
 function emailInsert(db: AppDatabase) {
   return preparedOnce(db, "fanOut.insert", () =>
-    db.$client.prepare(
-      `INSERT INTO deliveries (event_id, event_type, waitlist_id, signup_id, channel, endpoint_id, recipient, subject, body, state, next_attempt_at, last_error, created_at)
-       VALUES (@eventId, @eventType, @waitlistId, @signupId, @channel, @endpointId, @recipient, @subject, @body, @state, @nextAttemptAt, @lastError, @now)`,
-    ),
+    db
+      .insert(deliveries)
+      .values({
+        eventId: valuePlaceholder("eventId"),
+        eventType: valuePlaceholder("eventType"),
+        waitlistId: valuePlaceholder("waitlistId"),
+        signupId: valuePlaceholder("signupId"),
+        channel: valuePlaceholder("channel"),
+        endpointId: valuePlaceholder("endpointId"),
+        recipient: valuePlaceholder("recipient"),
+        subject: valuePlaceholder("subject"),
+        body: valuePlaceholder("body"),
+        state: valuePlaceholder("state"),
+        nextAttemptAt: valuePlaceholder("nextAttemptAt"),
+        lastError: valuePlaceholder("lastError"),
+        createdAt: valuePlaceholder("now"),
+      })
+      .prepare(),
   );
 }
 
@@ -59,6 +73,25 @@ export function queueEmailDelivery(event: EmailOfEvent, email: RenderedEmail, em
 /** Records an email that will not be sent, with the reason (`last_error`), as the deliveries log shows it. Inside the caller's transaction. */
 export function keepUnsentEmail(event: EmailOfEvent, email: RenderedEmail, reason: string, db: AppDatabase = getDb()): void {
   emailInsert(db).run({ ...event, channel: "email", endpointId: null, recipient: email.to, subject: email.subject, body: email.text, state: "not_sent", nextAttemptAt: null, lastError: reason });
+}
+
+/** A signup's emails of one kind queued after `since`: how many, the oldest and the newest (ms), for the limits on sending them again. */
+export function recentEmailsOf(signupId: number, eventType: string, since: number, db: AppDatabase = getDb()): { count: number; oldest: number | null; newest: number | null } {
+  const recent = preparedOnce(db, "fanOut.recentEmails", () =>
+    db
+      .select({ count: count(), oldest: sql<number | null>`min(${deliveries.createdAt})`, newest: sql<number | null>`max(${deliveries.createdAt})` })
+      .from(deliveries)
+      .where(
+        and(
+          eq(deliveries.signupId, sql.placeholder("signupId")),
+          eq(deliveries.channel, "email"),
+          eq(deliveries.eventType, sql.placeholder("eventType")),
+          gt(deliveries.createdAt, valuePlaceholder("since")),
+        ),
+      )
+      .prepare(),
+  );
+  return recent.get({ signupId, eventType, since })!;
 }
 
 interface KnownWaitlist {
@@ -80,20 +113,29 @@ function wants(endpoint: { waitlistId: string | null; eventTypes: string[] | nul
 export function fanOutEvents({ limit, emailConfigured, publicUrl = env().PUBLIC_URL, now = Date.now() }: FanOutOptions, db: AppDatabase = getDb()): number {
   const sqlite = db.$client;
   const readEvents = preparedOnce(db, "fanOut.events", () =>
-    sqlite.prepare<[number, number], OutboxEvent>(
-      "SELECT id, type, waitlist_id AS waitlistId, signup_id AS signupId, created_at AS createdAt, body FROM events WHERE id > ? ORDER BY id LIMIT ?",
-    ),
+    db
+      .select({ id: events.id, type: events.type, waitlistId: events.waitlistId, signupId: events.signupId, createdAt: sql<number>`${events.createdAt}`, body: sql<string>`${events.body}` })
+      .from(events)
+      .where(gt(events.id, sql.placeholder("after")))
+      .orderBy(events.id)
+      .limit(sql.placeholder("limit"))
+      .prepare(),
   );
   const insert = emailInsert(db);
   // Most rounds find nothing new: a read says so without taking the write lock.
   const waiting = preparedOnce(db, "fanOut.waiting", () =>
-    sqlite.prepare<[], { found: number }>("SELECT 1 AS found FROM events WHERE id > (SELECT last_event_id FROM delivery_sender WHERE name = 'sender') LIMIT 1"),
+    db
+      .select({ found: sql<number>`1` })
+      .from(events)
+      .where(gt(events.id, db.select({ last: deliverySender.lastEventId }).from(deliverySender).where(eq(deliverySender.name, "sender"))))
+      .limit(1)
+      .prepare(),
   );
   if (!waiting.get()) return 0;
   return sqlite
     .transaction(() => {
       const after = lastFannedOutEvent(db);
-      const batch = readEvents.all(after, limit);
+      const batch = readEvents.all({ after, limit });
       if (batch.length === 0) return 0;
       const endpoints = db.select({ id: webhookEndpoints.id, waitlistId: webhookEndpoints.waitlistId, eventTypes: webhookEndpoints.eventTypes }).from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true)).all();
       // Per waitlist: whether it still exists (a deleted one's events have nowhere to go), its email settings and whether it verifies addresses.

@@ -1,8 +1,8 @@
 import "server-only";
-import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, lte, notInArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
-import { deliveries, webhookEndpoints, type Delivery } from "@/db/schema";
+import { deliveries, deliverySender, events, webhookEndpoints, type Delivery } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { EVENT_TYPES } from "../events";
@@ -130,12 +130,9 @@ export function forgetDeliveriesOf(signupIds: readonly number[], db: AppDatabase
  * event ("already on the list") older than that which no longer wait. Returns how many events went.
  */
 export function pruneDelivered(retentionMs: number, now = Date.now(), db: AppDatabase = getDb()): number {
-  const sqlite = db.$client;
-  sqlite.prepare("DELETE FROM deliveries WHERE event_id IS NULL AND created_at < ? AND next_attempt_at IS NULL").run(now - retentionMs);
-  return sqlite
-    .prepare(
-      `DELETE FROM events WHERE created_at < ? AND id <= (SELECT last_event_id FROM delivery_sender WHERE name = 'sender')
-       AND id NOT IN (SELECT event_id FROM deliveries WHERE next_attempt_at IS NOT NULL AND event_id IS NOT NULL)`,
-    )
-    .run(now - retentionMs).changes;
+  const before = new Date(now - retentionMs);
+  db.delete(deliveries).where(and(isNull(deliveries.eventId), lt(deliveries.createdAt, before), isNull(deliveries.nextAttemptAt))).run();
+  const fannedOut = db.select({ last: deliverySender.lastEventId }).from(deliverySender).where(eq(deliverySender.name, "sender"));
+  const waiting = db.select({ id: deliveries.eventId }).from(deliveries).where(and(isNotNull(deliveries.nextAttemptAt), isNotNull(deliveries.eventId)));
+  return db.delete(events).where(and(lt(events.createdAt, before), lte(events.id, fannedOut), notInArray(events.id, waiting))).run().changes;
 }

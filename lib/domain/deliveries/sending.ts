@@ -1,8 +1,8 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { webhookEndpoints } from "@/db/schema";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { deliveries, deliverySender, webhookEndpoints } from "@/db/schema";
+import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
 import { failWaitingDeliveries } from "../webhooks/endpoints";
 import { retryDelay } from "./schedule";
 
@@ -38,16 +38,23 @@ export interface ClaimedDelivery {
  */
 export function takeSenderLease(holder: string, leaseMs: number, now = Date.now(), db: AppDatabase = getDb()): boolean {
   const take = preparedOnce(db, "sender.take", () =>
-    db.$client.prepare<{ holder: string; now: number; until: number }>(
-      "UPDATE delivery_sender SET holder = @holder, lease_until = @until WHERE name = 'sender' AND (holder = @holder OR holder IS NULL OR lease_until IS NULL OR lease_until <= @now)",
-    ),
+    db
+      .update(deliverySender)
+      .set({ holder: valuePlaceholder("holder"), leaseUntil: valuePlaceholder("until") })
+      .where(
+        and(
+          eq(deliverySender.name, "sender"),
+          or(eq(deliverySender.holder, sql.placeholder("holder")), isNull(deliverySender.holder), isNull(deliverySender.leaseUntil), lte(deliverySender.leaseUntil, valuePlaceholder("now"))),
+        ),
+      )
+      .prepare(),
   );
   return take.run({ holder, now, until: now + leaseMs }).changes === 1;
 }
 
 /** Gives the lease up (a sender stopping cleanly), so another process may take over at once. */
 export function releaseSenderLease(holder: string, db: AppDatabase = getDb()): void {
-  db.$client.prepare("UPDATE delivery_sender SET holder = NULL, lease_until = NULL WHERE name = 'sender' AND holder = ?").run(holder);
+  db.update(deliverySender).set({ holder: null, leaseUntil: null }).where(and(eq(deliverySender.name, "sender"), eq(deliverySender.holder, holder))).run();
 }
 
 /**
@@ -58,11 +65,32 @@ export function releaseSenderLease(holder: string, db: AppDatabase = getDb()): v
 export function claimDue(endpointId: string | null, limit: number, leaseMs: number, now = Date.now(), db: AppDatabase = getDb()): ClaimedDelivery[] {
   if (limit <= 0) return [];
   const claim = preparedOnce(db, "deliveries.claim", () =>
-    db.$client.prepare<{ endpointId: string | null; now: number; until: number; limit: number }, ClaimedDelivery>(
-      `UPDATE deliveries SET state = 'delivering', attempts = attempts + 1, next_attempt_at = @until, last_attempt_at = @now
-       WHERE id IN (SELECT id FROM deliveries WHERE endpoint_id IS @endpointId AND next_attempt_at <= @now ORDER BY next_attempt_at, id LIMIT @limit)
-       RETURNING id, event_id AS eventId, channel, endpoint_id AS endpointId, recipient, subject, body, attempts, next_attempt_at AS leaseUntil`,
-    ),
+    db
+      .update(deliveries)
+      .set({ state: "delivering", attempts: sql`${deliveries.attempts} + 1`, nextAttemptAt: valuePlaceholder("until"), lastAttemptAt: valuePlaceholder("now") })
+      .where(
+        inArray(
+          deliveries.id,
+          db
+            .select({ id: deliveries.id })
+            .from(deliveries)
+            .where(and(sql`${deliveries.endpointId} is ${sql.placeholder("endpointId")}`, lte(deliveries.nextAttemptAt, valuePlaceholder("now"))))
+            .orderBy(deliveries.nextAttemptAt, deliveries.id)
+            .limit(sql.placeholder("limit")),
+        ),
+      )
+      .returning({
+        id: deliveries.id,
+        eventId: deliveries.eventId,
+        channel: deliveries.channel,
+        endpointId: deliveries.endpointId,
+        recipient: deliveries.recipient,
+        subject: deliveries.subject,
+        body: deliveries.body,
+        attempts: deliveries.attempts,
+        leaseUntil: sql<number>`${deliveries.nextAttemptAt}`,
+      })
+      .prepare(),
   );
   return claim.all({ endpointId, now, until: now + leaseMs, limit }).sort((a, b) => a.id - b.id);
 }
@@ -85,9 +113,11 @@ export interface OutcomeOptions {
 export function recordOutcome(delivery: Pick<ClaimedDelivery, "id" | "endpointId" | "attempts" | "leaseUntil">, outcome: Outcome, options: OutcomeOptions, db: AppDatabase = getDb()): boolean {
   const now = options.now ?? Date.now();
   const update = preparedOnce(db, "deliveries.outcome", () =>
-    db.$client.prepare<{ id: number; lease: number; state: string; next: number | null; response: string | null; error: string | null }>(
-      "UPDATE deliveries SET state = @state, next_attempt_at = @next, last_response = @response, last_error = @error WHERE id = @id AND state = 'delivering' AND next_attempt_at = @lease",
-    ),
+    db
+      .update(deliveries)
+      .set({ state: valuePlaceholder("state"), nextAttemptAt: valuePlaceholder("next"), lastResponse: valuePlaceholder("response"), lastError: valuePlaceholder("error") })
+      .where(and(eq(deliveries.id, sql.placeholder("id")), eq(deliveries.state, "delivering"), eq(deliveries.nextAttemptAt, valuePlaceholder("lease"))))
+      .prepare(),
   );
   return db.$client
     .transaction(() => {
@@ -112,23 +142,30 @@ export function recordOutcome(delivery: Pick<ClaimedDelivery, "id" | "endpointId
  * a failure starts the record, and past `disableAfterMs` disables the endpoint.
  */
 function noteEndpointHealth(endpointId: string, outcome: Exclude<Outcome, { kind: "not_sent" }>, now: number, disableAfterMs: number, db: AppDatabase): void {
+  const ofEndpoint = eq(webhookEndpoints.id, sql.placeholder("endpointId"));
   const read = preparedOnce(db, "deliveries.endpointHealth", () =>
-    db.$client.prepare<[string], { failingSince: number | null; enabled: 0 | 1 }>("SELECT failing_since AS failingSince, enabled FROM webhook_endpoints WHERE id = ?"),
+    db.select({ failingSince: sql<number | null>`${webhookEndpoints.failingSince}`, enabled: webhookEndpoints.enabled }).from(webhookEndpoints).where(ofEndpoint).prepare(),
   );
-  const setFailingSince = preparedOnce(db, "deliveries.failingSince", () => db.$client.prepare<[number | null, string]>("UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?"));
-  const endpoint = read.get(endpointId);
+  const setFailingSince = preparedOnce(db, "deliveries.failingSince", () =>
+    db.update(webhookEndpoints).set({ failingSince: valuePlaceholder("since") }).where(ofEndpoint).prepare(),
+  );
+  const endpoint = read.get({ endpointId });
   if (!endpoint) return;
   if (outcome.kind === "sent") {
     if (endpoint.failingSince === null) return;
     // It is back: what waits for a retry goes now, so a backlog built up during an outage drains at once.
-    setFailingSince.run(null, endpointId);
+    setFailingSince.run({ since: null, endpointId });
     preparedOnce(db, "deliveries.resume", () =>
-      db.$client.prepare<[number, string, number]>("UPDATE deliveries SET next_attempt_at = ? WHERE endpoint_id = ? AND state = 'pending' AND next_attempt_at > ?"),
-    ).run(now, endpointId, now);
+      db
+        .update(deliveries)
+        .set({ nextAttemptAt: valuePlaceholder("now") })
+        .where(and(eq(deliveries.endpointId, sql.placeholder("endpointId")), eq(deliveries.state, "pending"), gt(deliveries.nextAttemptAt, valuePlaceholder("now"))))
+        .prepare(),
+    ).run({ now, endpointId });
     return;
   }
   const since = endpoint.failingSince ?? now;
-  if (endpoint.failingSince === null) setFailingSince.run(now, endpointId);
+  if (endpoint.failingSince === null) setFailingSince.run({ since: now, endpointId });
   if (!endpoint.enabled || now - since < disableAfterMs) return;
   const reason = `disabled automatically: every delivery failed since ${new Date(since).toISOString()} (last: ${outcome.error})`;
   db.update(webhookEndpoints).set({ enabled: false, disabledReason: reason, updatedAt: new Date(now) }).where(eq(webhookEndpoints.id, endpointId)).run();

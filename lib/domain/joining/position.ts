@@ -1,10 +1,12 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { getDb, type AppDatabase } from "@/db/client";
+import { signupCounts, signups } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
 import { afterPosition, beforePosition } from "@/lib/sqlite/keyset";
 import { preparedOnce } from "@/lib/sqlite/statements";
+import { SIGNUP_STATUSES } from "../signups/status";
 
 // A signup's place in line: 1 + the waiting signups of its waitlist created before it (by created_at,
 // then id, the list's own order). Counted without walking the list: the whole days before its own come
@@ -23,16 +25,25 @@ const dialect = new SQLiteSyncDialect();
 const AFTER_IT = dialect.sqlToQuery(afterPosition(sql.raw("created_at"), sql.raw("id"), ITS_PLACE)).sql;
 const BEFORE_IT = dialect.sqlToQuery(beforePosition(sql.raw("created_at"), sql.raw("id"), ITS_PLACE)).sql;
 
+// Every verified and referral value spelled out, so that SQLite seeks the whole key of signup_counts.
+function countedSignups(db: AppDatabase, status: SQL, day: SQL) {
+  return db
+    .select({ count: sql<number>`coalesce(sum(${signupCounts.count}), 0)` })
+    .from(signupCounts)
+    .where(and(eq(signupCounts.waitlistId, sql.placeholder("waitlistId")), inArray(signupCounts.verified, [false, true]), inArray(signupCounts.referral, [false, true]), status, day))
+    .prepare();
+}
+
 function statements(db: AppDatabase) {
   return preparedOnce(db, "joining.position", () => ({
-    signup: db.$client.prepare<[number, string], { status: string; createdAt: number }>("SELECT status, created_at AS createdAt FROM signups WHERE id = ? AND waitlist_id = ?"),
-    daysBefore: db.$client.prepare<[string, number], { count: number }>(
-      `SELECT coalesce(sum(count), 0) AS count FROM signup_counts
-       WHERE waitlist_id = ? AND verified IN (0, 1) AND referral IN (0, 1) AND status = 'waiting' AND day < ?`,
-    ),
-    dayTotal: db.$client.prepare<[string, number], { count: number }>(
-      "SELECT coalesce(sum(count), 0) AS count FROM signup_counts WHERE waitlist_id = ? AND verified IN (0, 1) AND referral IN (0, 1) AND status IN ('waiting', 'invited', 'completed', 'rejected') AND day = ?",
-    ),
+    signup: db
+      .select({ status: signups.status, createdAt: sql<number>`${signups.createdAt}` })
+      .from(signups)
+      .where(and(eq(signups.id, sql.placeholder("id")), eq(signups.waitlistId, sql.placeholder("waitlistId"))))
+      .prepare(),
+    daysBefore: countedSignups(db, eq(signupCounts.status, "waiting"), lt(signupCounts.day, sql.placeholder("day"))),
+    dayTotal: countedSignups(db, inArray(signupCounts.status, SIGNUP_STATUSES), eq(signupCounts.day, sql.placeholder("day"))),
+    // Raw below: Drizzle's builder has no INDEXED BY.
     // The signups of the day after this one (created_at, then id), up to @cap.
     dayAfter: db.$client.prepare<{ waitlistId: string; end: number; at: number; id: number; cap: number }, { count: number }>(
       `SELECT count(*) AS count FROM (SELECT 1 FROM signups INDEXED BY signups_waitlist_order_idx
@@ -56,14 +67,14 @@ function statements(db: AppDatabase) {
 export function signupPosition(waitlistId: string, signupId: number, db: AppDatabase = getDb()): number | null {
   const prepared = statements(db);
   const id = waitlistId.toLowerCase();
-  const signup = prepared.signup.get(signupId, id);
+  const signup = prepared.signup.get({ id: signupId, waitlistId: id });
   if (!signup || signup.status !== "waiting") return null;
   const day = Math.floor(signup.createdAt / DAY_MS);
   const start = day * DAY_MS;
   const range = { waitlistId: id, start, at: signup.createdAt, id: signupId };
-  const dayTotal = prepared.dayTotal.get(id, day)!.count;
+  const dayTotal = prepared.dayTotal.get({ waitlistId: id, day })!.count;
   const cap = Math.ceil(dayTotal / 2);
   const after = prepared.dayAfter.get({ waitlistId: id, end: start + DAY_MS, at: signup.createdAt, id: signupId, cap })!.count;
   const beforeInDay = after < cap ? dayTotal - 1 - after : prepared.dayBefore.get(range)!.count;
-  return 1 + prepared.daysBefore.get(id, day)!.count + beforeInDay - prepared.dayLeft.get(range)!.count;
+  return 1 + prepared.daysBefore.get({ waitlistId: id, day })!.count + beforeInDay - prepared.dayLeft.get(range)!.count;
 }

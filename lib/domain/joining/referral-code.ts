@@ -1,7 +1,9 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { AppDatabase } from "@/db/client";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { signups } from "@/db/schema";
+import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
 
 // A signup's referral code: 10 characters of a 32-letter alphabet without look-alikes of each other (no 0, 1, l, o: 50 bits from
 // crypto.randomBytes), so a code is short enough to type and cannot be guessed. Unique across all
@@ -20,10 +22,18 @@ export function newReferralCode(): string {
 
 function statements(db: AppDatabase) {
   return preparedOnce(db, "joining.referralCode", () => ({
-    taken: db.$client.prepare<[string], { id: number }>("SELECT id FROM signups WHERE referral_code = ?"),
-    ofSignup: db.$client.prepare<[number], { code: string | null }>("SELECT referral_code AS code FROM signups WHERE id = ?"),
-    assign: db.$client.prepare<[string, number]>("UPDATE signups SET referral_code = ? WHERE id = ? AND referral_code IS NULL"),
-    owner: db.$client.prepare<[string, string], { id: number }>("SELECT id FROM signups WHERE referral_code = ? AND waitlist_id = ?"),
+    taken: db.select({ id: signups.id }).from(signups).where(eq(signups.referralCode, sql.placeholder("code"))).prepare(),
+    ofSignup: db.select({ code: signups.referralCode }).from(signups).where(eq(signups.id, sql.placeholder("id"))).prepare(),
+    assign: db
+      .update(signups)
+      .set({ referralCode: valuePlaceholder("code") })
+      .where(and(eq(signups.id, sql.placeholder("id")), isNull(signups.referralCode)))
+      .prepare(),
+    owner: db
+      .select({ id: signups.id })
+      .from(signups)
+      .where(and(eq(signups.referralCode, sql.placeholder("code")), eq(signups.waitlistId, sql.placeholder("waitlistId"))))
+      .prepare(),
   }));
 }
 
@@ -31,7 +41,7 @@ function statements(db: AppDatabase) {
 export function unusedReferralCode(db: AppDatabase): string {
   for (;;) {
     const code = newReferralCode();
-    if (!statements(db).taken.get(code)) return code;
+    if (!statements(db).taken.get({ code })) return code;
   }
 }
 
@@ -41,10 +51,10 @@ export function unusedReferralCode(db: AppDatabase): string {
  */
 export function referralCodeOf(signupId: number, db: AppDatabase): string {
   const prepared = statements(db);
-  const stored = prepared.ofSignup.get(signupId)?.code;
+  const stored = prepared.ofSignup.get({ id: signupId })?.code;
   if (stored) return stored;
   const code = unusedReferralCode(db);
-  prepared.assign.run(code, signupId);
+  prepared.assign.run({ code, id: signupId });
   return code;
 }
 
@@ -52,5 +62,5 @@ export function referralCodeOf(signupId: number, db: AppDatabase): string {
 export function signupWithReferralCode(waitlistId: string, code: string, db: AppDatabase): number | undefined {
   const normalized = code.trim().toLowerCase();
   if (!REFERRAL_CODE_PATTERN.test(normalized)) return undefined;
-  return statements(db).owner.get(normalized, waitlistId)?.id;
+  return statements(db).owner.get({ code: normalized, waitlistId })?.id;
 }

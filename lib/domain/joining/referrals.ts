@@ -1,9 +1,11 @@
 import "server-only";
+import { and, count, eq, gt, ne } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { getDb, type AppDatabase } from "@/db/client";
-import type { REFERRAL_STATES } from "@/db/schema";
+import { referrals, signups, type REFERRAL_STATES } from "@/db/schema";
 import { env } from "@/lib/core/env";
 import { DAY_MS } from "@/lib/core/time";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
 import { isLookalike } from "./lookalike";
 
 // Who referred whom (signups.referred_by, migration 0013): a signup that joined with another's
@@ -31,21 +33,50 @@ export const REFERRAL_STATE_LABELS: Record<ReferralState, string> = {
   daily_limit: "not counted: the referrer's daily limit was reached",
 };
 
+const referred = alias(signups, "referred");
+const referrer = alias(signups, "referrer");
+
 function statements(db: AppDatabase) {
   return preparedOnce(db, "joining.referrals", () => ({
-    count: db.$client.prepare<[number], { count: number }>("SELECT count(*) AS count FROM referrals WHERE referrer_id = ? AND state = 'counted'"),
-    countedSince: db.$client.prepare<[number, number], { count: number }>("SELECT count(*) AS count FROM referrals WHERE referrer_id = ? AND counted_at > ?"),
-    referrer: db.$client.prepare<[number], Referrer>(
-      "SELECT referrer.id, referrer.email FROM signups AS referred JOIN signups AS referrer ON referrer.id = referred.referred_by WHERE referred.id = ?",
-    ),
-    state: db.$client.prepare<[number], { state: ReferralState }>("SELECT state FROM referrals WHERE signup_id = ?"),
-    referrerEmail: db.$client.prepare<[number], { email: string }>("SELECT email FROM signups WHERE id = ?"),
-    insert: db.$client.prepare<[number, number, string, ReferralState, number | null]>(
-      "INSERT INTO referrals (signup_id, referrer_id, waitlist_id, state, counted_at) VALUES (?, ?, ?, ?, ?)",
-    ),
-    unverified: db.$client.prepare<[number], { referrerId: number }>("SELECT referrer_id AS referrerId FROM referrals WHERE signup_id = ? AND state = 'unverified'"),
-    settle: db.$client.prepare<[ReferralState, number | null, number]>("UPDATE referrals SET state = ?, counted_at = ? WHERE signup_id = ?"),
-    tally: db.$client.prepare<[string], { state: ReferralState; count: number }>("SELECT state, count(*) AS count FROM referrals WHERE waitlist_id = ? AND state <> 'counted' GROUP BY state"),
+    count: db
+      .select({ count: count() })
+      .from(referrals)
+      .where(and(eq(referrals.referrerId, valuePlaceholder("referrerId")), eq(referrals.state, "counted")))
+      .prepare(),
+    countedSince: db
+      .select({ count: count() })
+      .from(referrals)
+      .where(and(eq(referrals.referrerId, valuePlaceholder("referrerId")), gt(referrals.countedAt, valuePlaceholder("since"))))
+      .prepare(),
+    referrer: db
+      .select({ id: referrer.id, email: referrer.email })
+      .from(referred)
+      .innerJoin(referrer, eq(referrer.id, referred.referredBy))
+      .where(eq(referred.id, valuePlaceholder("signupId")))
+      .prepare(),
+    state: db.select({ state: referrals.state }).from(referrals).where(eq(referrals.signupId, valuePlaceholder("signupId"))).prepare(),
+    referrerEmail: db.select({ email: signups.email }).from(signups).where(eq(signups.id, valuePlaceholder("id"))).prepare(),
+    insert: db
+      .insert(referrals)
+      .values({ signupId: valuePlaceholder("signupId"), referrerId: valuePlaceholder("referrerId"), waitlistId: valuePlaceholder("waitlistId"), state: valuePlaceholder("state"), countedAt: valuePlaceholder("countedAt") })
+      .prepare(),
+    unverified: db
+      .select({ referrerId: referrals.referrerId })
+      .from(referrals)
+      .where(and(eq(referrals.signupId, valuePlaceholder("signupId")), eq(referrals.state, "unverified")))
+      .prepare(),
+    settle: db
+      .update(referrals)
+      .set({ state: valuePlaceholder("state"), countedAt: valuePlaceholder("countedAt") })
+      .where(eq(referrals.signupId, valuePlaceholder("signupId")))
+      .prepare(),
+    tally: db
+      .select({ state: referrals.state, count: count() })
+      .from(referrals)
+      .where(and(eq(referrals.waitlistId, valuePlaceholder("waitlistId")), ne(referrals.state, "counted")))
+      .groupBy(referrals.state)
+      .prepare(),
+    // Raw: Drizzle's builder has no INDEXED BY.
     top: db.$client.prepare<[string, number], Referrer & { referrals: number }>(
       `SELECT referrer.id, referrer.email, counted.referrals FROM (
          SELECT referrer_id, count(*) AS referrals FROM referrals INDEXED BY referrals_waitlist_state_idx
@@ -58,7 +89,7 @@ function statements(db: AppDatabase) {
 
 /** counted, or daily_limit when the referrer already has its day's referrals counted. */
 function countedOrOverLimit(referrerId: number, now: number, db: AppDatabase): ReferralState {
-  return statements(db).countedSince.get(referrerId, now - DAY_MS)!.count >= env().REFERRALS_PER_REFERRER_PER_DAY ? "daily_limit" : "counted";
+  return statements(db).countedSince.get({ referrerId, since: now - DAY_MS })!.count >= env().REFERRALS_PER_REFERRER_PER_DAY ? "daily_limit" : "counted";
 }
 
 /**
@@ -67,34 +98,34 @@ function countedOrOverLimit(referrerId: number, now: number, db: AppDatabase): R
  */
 export function recordReferral(referral: { signupId: number; referrerId: number; waitlistId: string; email: string; verifies: boolean }, now: number, db: AppDatabase = getDb()): ReferralState {
   const prepared = statements(db);
-  const referrerEmail = prepared.referrerEmail.get(referral.referrerId)?.email ?? "";
+  const referrerEmail = prepared.referrerEmail.get({ id: referral.referrerId })?.email ?? "";
   const state: ReferralState = isLookalike(referral.email, referrerEmail) ? "lookalike" : referral.verifies ? "unverified" : countedOrOverLimit(referral.referrerId, now, db);
-  prepared.insert.run(referral.signupId, referral.referrerId, referral.waitlistId, state, state === "counted" ? now : null);
+  prepared.insert.run({ signupId: referral.signupId, referrerId: referral.referrerId, waitlistId: referral.waitlistId, state, countedAt: state === "counted" ? now : null });
   return state;
 }
 
 /** A signup confirmed its address (inside the confirmation's transaction): its unverified referral counts now, within the referrer's day. */
 export function settleReferralOnConfirm(signupId: number, now: number, db: AppDatabase = getDb()): void {
   const prepared = statements(db);
-  const pending = prepared.unverified.get(signupId);
+  const pending = prepared.unverified.get({ signupId });
   if (!pending) return;
   const state = countedOrOverLimit(pending.referrerId, now, db);
-  prepared.settle.run(state, state === "counted" ? now : null, signupId);
+  prepared.settle.run({ state, countedAt: state === "counted" ? now : null, signupId });
 }
 
 /** How many referrals of this signup count (and are still there). */
 export function referralCountOf(signupId: number, db: AppDatabase = getDb()): number {
-  return statements(db).count.get(signupId)!.count;
+  return statements(db).count.get({ referrerId: signupId })!.count;
 }
 
 /** The signup whose referral code this one joined with, while it exists. */
 export function referrerOf(signupId: number, db: AppDatabase = getDb()): Referrer | null {
-  return statements(db).referrer.get(signupId) ?? null;
+  return statements(db).referrer.get({ signupId }) ?? null;
 }
 
 /** Whether this signup's referral counts for its referrer, or why not; null when it has no referrer. */
 export function referralStateOf(signupId: number, db: AppDatabase = getDb()): ReferralState | null {
-  return statements(db).state.get(signupId)?.state ?? null;
+  return statements(db).state.get({ signupId })?.state ?? null;
 }
 
 /** A waitlist's signups with the most counted referrals, most first (ties: the earlier signup first). */
@@ -107,6 +138,6 @@ export type NotCountedTally = Record<Exclude<ReferralState, "counted">, number>;
 /** The dashboard's referrals panel: the top referrers and how many of the list's referrals do not count, by reason. */
 export function referralSummary(waitlistId: string, limit: number, db: AppDatabase = getDb()): { top: (Referrer & { referrals: number })[]; notCounted: NotCountedTally } {
   const notCounted: NotCountedTally = { unverified: 0, lookalike: 0, daily_limit: 0 };
-  for (const { state, count } of statements(db).tally.all(waitlistId.toLowerCase())) if (state !== "counted") notCounted[state] = count;
+  for (const { state, count } of statements(db).tally.all({ waitlistId: waitlistId.toLowerCase() })) if (state !== "counted") notCounted[state] = count;
   return { top: topReferrers(waitlistId, limit, db), notCounted };
 }

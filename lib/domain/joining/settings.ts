@@ -1,6 +1,8 @@
 import "server-only";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
+import { joinSettings } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
 import { firstIssueOf } from "@/lib/core/zod-issue";
 import { preparedOnce } from "@/lib/sqlite/statements";
@@ -87,37 +89,34 @@ export const joinSettingsSchema = z.strictObject({
 const joinSettingsChangeSchema = joinSettingsSchema.partial();
 export type JoinSettingsChange = z.input<typeof joinSettingsChangeSchema>;
 
-interface StoredRow {
-  joining: "open" | "closed";
-  verification: number;
-  fields: string;
-  successMessage: string;
-  embedOrigins: string;
-  challenge: number;
-}
-
-function statements(db: AppDatabase) {
-  return preparedOnce(db, "joining.settings", () => ({
-    get: db.$client.prepare<[string], StoredRow>(
-      "SELECT joining, verification, fields, success_message AS successMessage, embed_origins AS embedOrigins, challenge FROM join_settings WHERE waitlist_id = ?",
-    ),
-    put: db.$client.prepare<[string, string, number, string, string, string, number, number]>(
-      `INSERT OR REPLACE INTO join_settings (waitlist_id, joining, verification, fields, success_message, embed_origins, challenge, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-  }));
+function storedSettings(db: AppDatabase) {
+  return preparedOnce(db, "joining.settings", () =>
+    db
+      .select({
+        joining: joinSettings.joining,
+        verification: joinSettings.verification,
+        fields: joinSettings.fields,
+        successMessage: joinSettings.successMessage,
+        embedOrigins: joinSettings.embedOrigins,
+        challenge: joinSettings.challenge,
+      })
+      .from(joinSettings)
+      .where(eq(joinSettings.waitlistId, sql.placeholder("waitlistId")))
+      .prepare(),
+  );
 }
 
 /** A waitlist's join settings: the defaults (joining closed) when none were saved. Does not check that the waitlist exists. */
 export function joinSettingsOf(waitlistId: string, db: AppDatabase = getDb()): JoinSettings {
-  const row = statements(db).get.get(waitlistId.toLowerCase());
+  const row = storedSettings(db).get({ waitlistId: waitlistId.toLowerCase() });
   if (!row) return { ...DEFAULT_JOIN_SETTINGS, fields: [], embedOrigins: [] };
   return {
     joining: row.joining,
-    verification: row.verification === 1,
+    verification: row.verification,
     fields: JSON.parse(row.fields) as JoinField[],
     successMessage: row.successMessage,
     embedOrigins: JSON.parse(row.embedOrigins) as string[],
-    challenge: row.challenge === 1,
+    challenge: row.challenge,
   };
 }
 
@@ -156,16 +155,16 @@ export function updateJoinSettings(waitlistId: string, change: JoinSettingsChang
       const after: JoinSettings = { ...before, ...fields };
       const changes = describeChanges(before, after);
       if (changes.length === 0) return before;
-      statements(db).put.run(
-        waitlist.id,
-        after.joining,
-        after.verification ? 1 : 0,
-        JSON.stringify(after.fields),
-        after.successMessage,
-        JSON.stringify(after.embedOrigins),
-        after.challenge ? 1 : 0,
-        Date.now(),
-      );
+      const stored = {
+        joining: after.joining,
+        verification: after.verification,
+        fields: JSON.stringify(after.fields),
+        successMessage: after.successMessage,
+        embedOrigins: JSON.stringify(after.embedOrigins),
+        challenge: after.challenge,
+        updatedAt: new Date(),
+      };
+      db.insert(joinSettings).values({ waitlistId: waitlist.id, ...stored }).onConflictDoUpdate({ target: joinSettings.waitlistId, set: stored }).run();
       recordAudit({ actor, action: "waitlist.join_settings", target: waitlist.id, summary: changes.join("; ") }, db);
       return after;
     })

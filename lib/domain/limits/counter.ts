@@ -23,7 +23,7 @@ export interface LimitWindow {
 
 function statements(db: AppDatabase) {
   return preparedOnce(db, "limits.counter", () => ({
-    // In the UPDATE every right-hand side reads the row as it was, so both CASEs test the old window.
+    // Raw: one upsert whose two CASEs must read the same old row. In the UPDATE every right-hand side reads the row as it was, so both CASEs test the old window.
     hit: db.$client.prepare<{ key: string; now: number; end: number }, { count: number; windowEnd: number }>(
       `INSERT INTO rate_limits (key, window_end, count) VALUES (@key, @end, 1)
        ON CONFLICT (key) DO UPDATE SET
@@ -31,6 +31,7 @@ function statements(db: AppDatabase) {
          window_end = CASE WHEN window_end <= @now THEN @end ELSE window_end END
        RETURNING count, window_end AS windowEnd`,
     ),
+    // Raw: Drizzle's builder has no INDEXED BY.
     prune: db.$client.prepare<[number, number]>(
       "DELETE FROM rate_limits WHERE key IN (SELECT key FROM rate_limits INDEXED BY rate_limits_window_end_idx WHERE window_end <= ? LIMIT ?)",
     ),

@@ -1,4 +1,6 @@
+import { and, between, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
+import { signupCounts, signupInputCounts } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
 import { containsPattern } from "@/lib/sqlite/contains";
 import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
@@ -36,22 +38,27 @@ export interface AccessPlan {
 
 function listSizeStatement(db: AppDatabase) {
   return preparedOnce(db, "access.listSize", () =>
-    db.$client.prepare<{ waitlistId: string; firstDay: number; lastDay: number }, { n: number | null }>(
-      "SELECT sum(count) AS n FROM signup_counts WHERE waitlist_id = @waitlistId AND day BETWEEN @firstDay AND @lastDay",
-    ),
+    db
+      .select({ n: sql<number | null>`sum(${signupCounts.count})` })
+      .from(signupCounts)
+      .where(and(eq(signupCounts.waitlistId, sql.placeholder("waitlistId")), between(signupCounts.day, sql.placeholder("firstDay"), sql.placeholder("lastDay"))))
+      .prepare(),
   );
 }
 
 function inputSizeStatement(db: AppDatabase) {
   return preparedOnce(db, "access.inputSize", () =>
-    db.$client.prepare<{ waitlistId: string; label: string; value: string }, { n: number | null }>(
-      "SELECT sum(count) AS n FROM signup_input_counts WHERE waitlist_id = @waitlistId AND label = @label AND value = @value",
-    ),
+    db
+      .select({ n: sql<number | null>`sum(${signupInputCounts.count})` })
+      .from(signupInputCounts)
+      .where(and(eq(signupInputCounts.waitlistId, sql.placeholder("waitlistId")), eq(signupInputCounts.label, sql.placeholder("label")), eq(signupInputCounts.value, sql.placeholder("value"))))
+      .prepare(),
   );
 }
 
 function statusSizeStatement(db: AppDatabase) {
   return preparedOnce(db, "access.statusSize", () =>
+    // Raw: the statuses come as one JSON array read by json_each, which Drizzle's builder has no form for.
     db.$client.prepare<{ waitlistId: string; firstDay: number; lastDay: number; statuses: string }, { n: number | null }>(
       "SELECT sum(count) AS n FROM signup_counts WHERE waitlist_id = @waitlistId AND day BETWEEN @firstDay AND @lastDay AND status IN (SELECT value FROM json_each(@statuses))",
     ),
@@ -61,6 +68,7 @@ function statusSizeStatement(db: AppDatabase) {
 // Within the waitlist only, other filters aside: a cheap upper bound, read up to the cap.
 function searchSizeStatement(db: AppDatabase) {
   return preparedOnce(db, "access.searchSize", () =>
+    // Raw: the trigram index is a virtual table outside the Drizzle schema, and CROSS JOIN fixes SQLite's join order.
     db.$client.prepare<{ waitlistId: string; trigrams: string; contains: string; cap: number }, { n: number }>(
       `SELECT count(*) AS n FROM (SELECT 1 FROM signup_email_search CROSS JOIN signups ON signups.id = signup_email_search.rowid
         WHERE signup_email_search.email LIKE @trigrams AND signups.waitlist_id = @waitlistId AND signups.email LIKE @contains ESCAPE '\\' LIMIT @cap)`,

@@ -1,6 +1,6 @@
-import { count, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { signups } from "@/db/schema";
+import { signupInputCounts, signupInputStatusCounts, signups } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
 import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
 import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
@@ -71,24 +71,32 @@ type RangeParams = ReturnType<typeof rangeParams>;
 
 function dayCellsStatement(db: AppDatabase) {
   return preparedOnce(db, "counts.dayCells", () =>
+    // Raw: CUT_PARTS, a UNION ALL of grouped reads with @-named parameters, is the same text dayPerDay nests with json_each.
     db.$client.prepare<RangeParams, Cell>(`SELECT verified, referral, status, sum(n) AS n FROM (${CUT_PARTS}) GROUP BY 1, 2, 3`),
   );
 }
 
 function inputCellsStatement(db: AppDatabase) {
   return preparedOnce(db, "counts.inputCells", () =>
-    db.$client.prepare<{ waitlistId: string; label: string; value: string }, Cell>(
-      "SELECT verified, referral, sum(count) AS n FROM signup_input_counts WHERE waitlist_id = @waitlistId AND label = @label AND value = @value GROUP BY 1, 2",
-    ),
+    db
+      .select({ verified: signupInputCounts.verified, referral: signupInputCounts.referral, n: sql<number>`sum(${signupInputCounts.count})` })
+      .from(signupInputCounts)
+      .where(and(eq(signupInputCounts.waitlistId, sql.placeholder("waitlistId")), eq(signupInputCounts.label, sql.placeholder("label")), eq(signupInputCounts.value, sql.placeholder("value"))))
+      .groupBy(signupInputCounts.verified, signupInputCounts.referral)
+      .prepare(),
   );
 }
 
 /** The pair's signups that are not waiting, by flags and status (signup_input_status_counts, migration 0012). */
 function inputStatusCellsStatement(db: AppDatabase) {
   return preparedOnce(db, "counts.inputStatusCells", () =>
-    db.$client.prepare<{ waitlistId: string; label: string; value: string }, Cell>(
-      "SELECT verified, referral, status, count AS n FROM signup_input_status_counts WHERE waitlist_id = @waitlistId AND label = @label AND value = @value",
-    ),
+    db
+      .select({ verified: signupInputStatusCounts.verified, referral: signupInputStatusCounts.referral, status: signupInputStatusCounts.status, n: signupInputStatusCounts.count })
+      .from(signupInputStatusCounts)
+      .where(
+        and(eq(signupInputStatusCounts.waitlistId, sql.placeholder("waitlistId")), eq(signupInputStatusCounts.label, sql.placeholder("label")), eq(signupInputStatusCounts.value, sql.placeholder("value"))),
+      )
+      .prepare(),
   );
 }
 
@@ -264,6 +272,7 @@ interface DayCount {
 
 function dayPerDayStatement(db: AppDatabase, flags: string) {
   return preparedOnce(db, `counts.dayPerDay:${flags}`, () =>
+    // Raw: CUT_PARTS (see dayCellsStatement), and the statuses as one JSON array read by json_each, which Drizzle's builder has no form for.
     db.$client.prepare<RangeParams & { verified: number; referral: number; status: string | null }, DayCount>(
       `SELECT date(day * ${DAY_MS / 1000}, 'unixepoch') AS day, sum(n) AS count FROM (${CUT_PARTS})
        WHERE true ${flags.includes("v") ? "AND verified = @verified" : ""} ${flags.includes("r") ? "AND referral = @referral" : ""}

@@ -99,6 +99,7 @@ function rowValuesStatement(db: AppDatabase, shape: ScopeShape, contains: boolea
 function sliceValuesStatement(db: AppDatabase, scope: SignupScope, contains: boolean) {
   const key = `facets.sliceValues:${scope.verified !== undefined}:${scope.referral !== undefined}:${contains}`;
   return preparedOnce(db, key, () =>
+    // Raw: it nests newestOfSliceSql (input-slice.ts) and reads the labels from one JSON array through json_each, which Drizzle's builder has no form for.
     db.$client.prepare<Record<string, unknown>, { label: string; value: string; count: number }>(
       `SELECT pairs.label, pairs.value, count(*) AS count FROM (${newestOfSliceSql(scope)}) AS matched
        CROSS JOIN signup_inputs AS pairs ON pairs.signup_id = matched.id

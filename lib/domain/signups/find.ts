@@ -29,7 +29,7 @@ interface FoundRow {
 
 const COLUMNS = "waitlists.id AS waitlistId, waitlists.name AS waitlistName, signups.id AS signupId, signups.email AS email, signups.created_at AS createdAt";
 
-// One lookup in each waitlist's unique (waitlist, lower(email)) index.
+// One lookup in each waitlist's unique (waitlist, lower(email)) index. Raw: it shares COLUMNS with the contains statement, which must stay raw.
 function exactStatement(db: AppDatabase) {
   return preparedOnce(db, "find.exact", () =>
     db.$client.prepare<{ email: string; limit: number }, FoundRow>(
@@ -43,6 +43,7 @@ function exactStatement(db: AppDatabase) {
 // driven by the index stops at the limit (`id IN (…)` would first collect every candidate).
 function containsStatement(db: AppDatabase) {
   return preparedOnce(db, "find.contains", () =>
+    // Raw: the trigram index is a virtual table outside the Drizzle schema, and CROSS JOIN fixes SQLite's join order.
     db.$client.prepare<{ trigrams: string; contains: string; limit: number }, FoundRow>(
       `SELECT ${COLUMNS} FROM signup_email_search CROSS JOIN signups ON signups.id = signup_email_search.rowid
        CROSS JOIN waitlists ON waitlists.id = signups.waitlist_id

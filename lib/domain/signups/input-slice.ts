@@ -43,6 +43,7 @@ interface Cell {
 /** The slice's verified × referral cells (its own flag filters left out, as countSignups needs). */
 export function sliceCells(slice: InputSlice, db: AppDatabase = getDb()): Cell[] {
   const statement = preparedOnce(db, "inputSlice.cells", () =>
+    // Raw: SLICE is the same text newestOfSliceSql gives facets.ts to nest in its json_each statement.
     db.$client.prepare<InputSlice, Cell>(`SELECT verified, referral, count(*) AS n FROM signup_inputs WHERE ${SLICE} GROUP BY 1, 2`),
   );
   return statement.all(slice);
@@ -53,6 +54,7 @@ export function slicePerDay(scope: SignupScope, slice: InputSlice, db: AppDataba
   const verified = scope.verified !== undefined;
   const referral = scope.referral !== undefined;
   const statement = preparedOnce(db, `inputSlice.perDay:${verified}:${referral}`, () =>
+    // Raw: SLICE again (see sliceCells), grouped by a computed day.
     db.$client.prepare<InputSlice & { verified: number; referral: number }, { day: string; count: number }>(
       `SELECT date(day * ${DAY_MS / 1000}, 'unixepoch') AS day, n AS count FROM (
          SELECT created_at / ${DAY_MS} AS day, count(*) AS n FROM signup_inputs WHERE ${SLICE}${flagTests(verified, referral)} GROUP BY 1
@@ -80,6 +82,7 @@ export function newestOfSliceParams(scope: SignupScope, slice: InputSlice, rowCa
 export function sliceExceeds(scope: SignupScope, slice: InputSlice, cap: number, db: AppDatabase = getDb()): boolean {
   const key = `inputSlice.exceeds:${scope.verified !== undefined}:${scope.referral !== undefined}`;
   const statement = preparedOnce(db, key, () =>
+    // Raw: it counts newestOfSliceSql, the text facets.ts nests in its json_each statement.
     db.$client.prepare<ReturnType<typeof newestOfSliceParams>, { n: number }>(`SELECT count(*) AS n FROM (${newestOfSliceSql(scope)})`),
   );
   return statement.get(newestOfSliceParams(scope, slice, cap + 1))!.n > cap;

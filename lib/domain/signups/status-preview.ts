@@ -31,6 +31,7 @@ export const PREVIEW_EMAILS = 10;
 
 function emailsStatement(db: AppDatabase) {
   return preparedOnce(db, "statusPreview.emails", () =>
+    // Raw: the ids come as one JSON array read by json_each, which Drizzle's builder has no form for.
     db.$client.prepare<[string], { id: number; email: string }>("SELECT id, email FROM signups WHERE id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id"),
   );
 }

@@ -56,6 +56,7 @@ function scopeIdsStatement(db: AppDatabase, shape: ScopeShape) {
 
 function emailIdsStatement(db: AppDatabase) {
   return preparedOnce(db, "transitions.emailIds", () =>
+    // Raw: the addresses come as one JSON array read by json_each, which Drizzle's builder has no form for.
     db.$client.prepare<{ waitlistId: string; emails: string }, ListedRow>(
       "SELECT id, status FROM signups WHERE waitlist_id = @waitlistId AND lower(email) IN (SELECT lower(value) FROM json_each(@emails)) ORDER BY created_at, id",
     ),
@@ -64,6 +65,7 @@ function emailIdsStatement(db: AppDatabase) {
 
 function listedIdsStatement(db: AppDatabase) {
   return preparedOnce(db, "transitions.listedIds", () =>
+    // Raw: the ids come as one JSON array read by json_each, which Drizzle's builder has no form for.
     db.$client.prepare<{ waitlistId: string; ids: string }, ListedRow>(
       "SELECT id, status FROM signups WHERE waitlist_id = @waitlistId AND id IN (SELECT value FROM json_each(@ids)) ORDER BY created_at, id",
     ),
@@ -72,6 +74,7 @@ function listedIdsStatement(db: AppDatabase) {
 
 function updateStatement(db: AppDatabase) {
   return preparedOnce(db, "transitions.update", () =>
+    // Raw: 100,000 ids of an invite come as one JSON array read by json_each, which Drizzle's builder has no form for.
     db.$client.prepare<{ ids: string; from: string; to: string; at: number }>(
       "UPDATE signups SET status = @to, status_changed_at = @at WHERE id IN (SELECT value FROM json_each(@ids)) AND status = @from",
     ),

@@ -2,8 +2,7 @@ import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
 import type { Waitlist } from "@/db/schema";
 import { singleLine } from "@/lib/core/single-line-text";
-import { preparedOnce } from "@/lib/sqlite/statements";
-import { queueEmailDelivery } from "../deliveries/fan-out";
+import { queueEmailDelivery, recentEmailsOf } from "../deliveries/fan-out";
 import type { RenderedEmail } from "../emails/invitation";
 import { getSignup } from "../signups/queries";
 import type { SignupRow } from "../signups/row";
@@ -44,17 +43,12 @@ export function alreadyOnListEmail(waitlist: Pick<Waitlist, "id" | "name">, sign
 export function emailAlreadyOnList(waitlistId: string, signupId: number, options: { emailConfigured: boolean; publicUrl: string; now?: number }, db: AppDatabase = getDb()): AlreadyOnListOutcome {
   if (!options.emailConfigured) return { sent: false, reason: "email_not_configured" };
   const now = options.now ?? Date.now();
-  const recent = preparedOnce(db, "alreadyOnList.recent", () =>
-    db.$client.prepare<[number, string, number], { count: number; oldest: number | null; newest: number | null }>(
-      "SELECT count(*) AS count, min(created_at) AS oldest, max(created_at) AS newest FROM deliveries WHERE signup_id = ? AND channel = 'email' AND event_type = ? AND created_at > ?",
-    ),
-  );
   return db.$client
     .transaction((): AlreadyOnListOutcome => {
       const waitlist = getWaitlist(waitlistId, db);
       const signup = waitlist && getSignup(waitlist.id, signupId, db);
       if (!waitlist || !signup) return { sent: false, reason: "gone" };
-      const { count, oldest, newest } = recent.get(signup.id, ALREADY_ON_LIST_EMAIL, now - HOUR_MS)!;
+      const { count, oldest, newest } = recentEmailsOf(signup.id, ALREADY_ON_LIST_EMAIL, now - HOUR_MS, db);
       if (count >= ALREADY_ON_LIST_EMAILS_PER_HOUR || (newest !== null && now - newest < MIN_GAP_MS)) {
         const waitMs = count >= ALREADY_ON_LIST_EMAILS_PER_HOUR ? oldest! + HOUR_MS - now : newest! + MIN_GAP_MS - now;
         return { sent: false, reason: "rate_limited", retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };

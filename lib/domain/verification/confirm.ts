@@ -1,5 +1,7 @@
 import "server-only";
+import { and, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
+import { signups } from "@/db/schema";
 import { appendEvent } from "../events";
 import { settleReferralOnConfirm } from "../joining/referrals";
 import { preparedOnce } from "@/lib/sqlite/statements";
@@ -12,6 +14,8 @@ import { readLinkToken } from "./link-token";
  */
 export type ConfirmOutcome = "confirmed" | "already" | "expired" | "invalid" | "gone";
 
+const ofSignup = and(eq(signups.id, sql.placeholder("signupId")), eq(signups.waitlistId, sql.placeholder("waitlistId")));
+
 /** Sets a signup verified from the token of its confirmation link, with its event (and its referral now counting, within its referrer's day), in one transaction. */
 export function confirmSignup(waitlistId: string, token: string, now = Date.now(), db: AppDatabase = getDb()): ConfirmOutcome {
   const reading = readLinkToken(token, "confirm", now, db);
@@ -19,11 +23,12 @@ export function confirmSignup(waitlistId: string, token: string, now = Date.now(
   const { claims } = reading;
   if (claims.waitlistId !== waitlistId.toLowerCase()) return "invalid";
   const sqlite = db.$client;
-  const verify = preparedOnce(db, "confirm.verify", () => sqlite.prepare<[number, string]>("UPDATE signups SET verified = 1 WHERE id = ? AND waitlist_id = ? AND verified = 0"));
-  const exists = preparedOnce(db, "confirm.exists", () => sqlite.prepare<[number, string], { found: number }>("SELECT 1 AS found FROM signups WHERE id = ? AND waitlist_id = ?"));
+  const signup = { signupId: claims.signupId, waitlistId: claims.waitlistId };
+  const verify = preparedOnce(db, "confirm.verify", () => db.update(signups).set({ verified: true }).where(and(ofSignup, eq(signups.verified, false))).prepare());
+  const exists = preparedOnce(db, "confirm.exists", () => db.select({ found: sql<number>`1` }).from(signups).where(ofSignup).prepare());
   return sqlite
     .transaction((): ConfirmOutcome => {
-      if (verify.run(claims.signupId, claims.waitlistId).changes === 0) return exists.get(claims.signupId, claims.waitlistId) ? "already" : "gone";
+      if (verify.run(signup).changes === 0) return exists.get(signup) ? "already" : "gone";
       appendEvent({ type: "signup.verified", waitlistId: claims.waitlistId, signupId: claims.signupId, payload: { verified: true } }, db, now);
       settleReferralOnConfirm(claims.signupId, now, db);
       return "confirmed";

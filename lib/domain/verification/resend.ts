@@ -1,7 +1,9 @@
 import "server-only";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
+import { events } from "@/db/schema";
 import { env } from "@/lib/core/env";
-import { queueEmailDelivery } from "../deliveries/fan-out";
+import { queueEmailDelivery, recentEmailsOf } from "../deliveries/fan-out";
 import { getSignup } from "../signups/queries";
 import { getWaitlist } from "../waitlists/queries";
 import { preparedOnce } from "@/lib/sqlite/statements";
@@ -24,21 +26,22 @@ export function resendConfirmation(waitlistId: string, signupId: number, options
   const now = options.now ?? Date.now();
   const sqlite = db.$client;
   const createdEvent = preparedOnce(db, "resend.createdEvent", () =>
-    sqlite.prepare<[number], { id: number }>("SELECT id FROM events WHERE signup_id = ? AND type = 'signup.created' ORDER BY id DESC LIMIT 1"),
-  );
-  const recent = preparedOnce(db, "resend.recent", () =>
-    sqlite.prepare<[number, number], { count: number; oldest: number | null; newest: number | null }>(
-      "SELECT count(*) AS count, min(created_at) AS oldest, max(created_at) AS newest FROM deliveries WHERE signup_id = ? AND channel = 'email' AND event_type = 'signup.created' AND created_at > ?",
-    ),
+    db
+      .select({ id: events.id })
+      .from(events)
+      .where(and(eq(events.signupId, sql.placeholder("signupId")), eq(events.type, "signup.created")))
+      .orderBy(desc(events.id))
+      .limit(1)
+      .prepare(),
   );
   return sqlite
     .transaction((): ResendOutcome => {
       const waitlist = getWaitlist(waitlistId, db);
       const signup = waitlist && getSignup(waitlist.id, signupId, db);
-      const event = signup && createdEvent.get(signup.id);
+      const event = signup && createdEvent.get({ signupId: signup.id });
       if (!waitlist || !signup || !event) return { sent: false, reason: "gone" };
       if (signup.verified) return { sent: false, reason: "already_verified" };
-      const { count, oldest, newest } = recent.get(signup.id, now - HOUR_MS)!;
+      const { count, oldest, newest } = recentEmailsOf(signup.id, "signup.created", now - HOUR_MS, db);
       if (count >= RESENDS_PER_HOUR || (newest !== null && now - newest < MIN_GAP_MS)) {
         const waitMs = count >= RESENDS_PER_HOUR ? oldest! + HOUR_MS - now : newest! + MIN_GAP_MS - now;
         return { sent: false, reason: "rate_limited", retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
