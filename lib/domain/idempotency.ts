@@ -71,7 +71,7 @@ export function forgetAnswersNaming(address: string, db: AppDatabase): void {
  * The transport's answer (`record`) to `produce`'s value, once per (API key, Idempotency-Key) within
  * the window: in one transaction with the write it makes, the answer is stored; the same key with
  * the same request gets that answer again without writing anything, the same key with another
- * request is a 422. A write that fails stores nothing, so it may be retried with the same key.
+ * request is refused as unprocessable. A write that fails stores nothing, so it may be retried with the same key.
  * Without a scope, `produce` just runs (in the caller's transaction) and nothing is stored.
  */
 export function answerOnce<Value>(scope: IdempotencyScope | undefined, produce: () => Value, record: AnswerRecorder<Value>, db: AppDatabase = getDb()): RecordedOutcome {

@@ -301,7 +301,7 @@ export function prepareJoinConnection(db: AppDatabase = getDb()): void {
 
 /**
  * The longest a join waits for the server's writer (its turn, then SQLite's write lock, held by an
- * import, a backup, the CLI) before it is refused as busy: a 503 whose one line says why, nothing written.
+ * import, a backup, the CLI) before it is refused as busy (SQLITE_BUSY: each transport answers it with one line saying why), nothing written.
  */
 export const JOIN_WAIT_MS = 5_000;
 

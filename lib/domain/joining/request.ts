@@ -33,7 +33,7 @@ export const joinedSignupResponseSchema = z
     position: z.number().int().min(1).nullable().meta({ description: "Its place in line: 1 + the waiting signups created before it. `null` once it is no longer waiting." }),
     referral_code: z.string().meta({ description: "The code of its referral link: `/join/{id}?ref=<code>`, or `referral_code` in this request." }),
   })
-  .meta({ description: "The signup a join made (201): the specification's four fields, its id, status, place in line and referral code. Only a new signup is answered so: it is the joiner's own." });
+  .meta({ description: "The signup a join made: the specification's four fields, its id, status, place in line and referral code. Only a new signup is answered so: it is the joiner's own." });
 
 /** What a join key may learn of an address already on the list: that it is, and nothing stored about that person (issue 29). */
 export const alreadyOnListResponseSchema = z
