@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { blob, check, index, integer, primaryKey, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { blob, check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 
 // lib/domain/signups/status.ts lists them for the app (a test ties the two lists together).
 const SIGNUP_STATUSES = ["waiting", "invited", "completed", "rejected"] as const;
@@ -39,6 +39,10 @@ export const signups = sqliteTable(
     // (or, for an imported signup, the first time it is asked for); and the signup whose code it used.
     referralCode: text("referral_code"),
     referredBy: integer("referred_by").references((): AnySQLiteColumn => signups.id, { onDelete: "set null" }),
+    // Migration 0018 (lib/domain/ranking): where counted referrals moved a waiting signup in line; null
+    // when they did not, and it stands at (created_at, id).
+    lineAt: integer("line_at"),
+    linePos: real("line_pos"),
   },
   (table) => [
     uniqueIndex("signups_waitlist_email_unique").on(table.waitlistId, sql`lower(${table.email})`),
@@ -53,6 +57,8 @@ export const signups = sqliteTable(
     index("signups_referred_by_idx").on(table.referredBy, table.createdAt).where(sql`${table.referredBy} is not null`),
     // A waitlist's referred signups grouped by referrer: the top referrers.
     index("signups_waitlist_referred_by_idx").on(table.waitlistId, table.referredBy).where(sql`${table.referredBy} is not null`),
+    index("signups_moved_line_idx").on(table.waitlistId, table.lineAt, table.linePos).where(sql`${table.lineAt} is not null and ${table.status} = 'waiting'`),
+    index("signups_moved_created_idx").on(table.waitlistId, table.createdAt).where(sql`${table.lineAt} is not null and ${table.status} = 'waiting'`),
     check("signups_custom_inputs_is_array", sql`json_type(${table.customInputs}) = 'array'`),
     // Comparisons, not IN: see migration 0010.
     check("signups_status_known", sql`${table.status} = 'waiting' or ${table.status} = 'invited' or ${table.status} = 'completed' or ${table.status} = 'rejected'`),
@@ -392,4 +398,39 @@ export const referrals = sqliteTable(
     check("referrals_state_known", sql`${table.state} in ('counted', 'unverified', 'lookalike', 'daily_limit')`),
     check("referrals_counted_at_when_counted", sql`(${table.state} = 'counted') = (${table.countedAt} is not null)`),
   ],
+);
+
+// Migration 0018: ranking rules (lib/domain/ranking).
+
+export const RANKING_RULES = ["referrals", "points"] as const;
+
+/** How counted referrals move a waitlist's signups up the line; no row: first come, first served. */
+export const rankingRules = sqliteTable(
+  "ranking_rules",
+  {
+    waitlistId: text("waitlist_id")
+      .primaryKey()
+      .references(() => waitlists.id, { onDelete: "cascade" }),
+    rule: text("rule", { enum: RANKING_RULES }).notNull(),
+    step: integer("step").notNull(),
+    cap: integer("cap"),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [
+    check("ranking_rules_rule_known", sql`${table.rule} = 'referrals' or ${table.rule} = 'points'`),
+    check("ranking_rules_step_positive", sql`${table.step} > 0`),
+    check("ranking_rules_cap_positive", sql`${table.cap} is null or ${table.cap} > 0`),
+  ],
+);
+
+/** The waiting moved signups per UTC day of their place key and of their creation (triggers of migration 0018); WITHOUT ROWID. */
+export const movedSignupCounts = sqliteTable(
+  "moved_signup_counts",
+  {
+    waitlistId: text("waitlist_id").notNull(),
+    day: integer("day").notNull(),
+    byLine: integer("by_line").notNull().default(0),
+    byCreated: integer("by_created").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.waitlistId, table.day] })],
 );

@@ -6,6 +6,7 @@ import { referrals, signups, type REFERRAL_STATES } from "@/db/schema";
 import { env } from "@/lib/core/env";
 import { DAY_MS } from "@/lib/core/time";
 import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
+import { moveForCountedReferral } from "../ranking/move";
 import { isLookalike } from "./lookalike";
 
 // Who referred whom (signups.referred_by, migration 0013): a signup that joined with another's
@@ -101,6 +102,7 @@ export function recordReferral(referral: { signupId: number; referrerId: number;
   const referrerEmail = prepared.referrerEmail.get({ id: referral.referrerId })?.email ?? "";
   const state: ReferralState = isLookalike(referral.email, referrerEmail) ? "lookalike" : referral.verifies ? "unverified" : countedOrOverLimit(referral.referrerId, now, db);
   prepared.insert.run({ signupId: referral.signupId, referrerId: referral.referrerId, waitlistId: referral.waitlistId, state, countedAt: state === "counted" ? now : null });
+  if (state === "counted") referralCounted(referral.referrerId, db);
   return state;
 }
 
@@ -111,6 +113,12 @@ export function settleReferralOnConfirm(signupId: number, now: number, db: AppDa
   if (!pending) return;
   const state = countedOrOverLimit(pending.referrerId, now, db);
   prepared.settle.run({ state, countedAt: state === "counted" ? now : null, signupId });
+  if (state === "counted") referralCounted(pending.referrerId, db);
+}
+
+/** Every referral that starts to count goes through here: the referrer's place follows its waitlist's ranking rule at once. */
+function referralCounted(referrerId: number, db: AppDatabase): void {
+  moveForCountedReferral(referrerId, referralCountOf(referrerId, db), db);
 }
 
 /** How many referrals of this signup count (and are still there). */

@@ -1,0 +1,87 @@
+import "server-only";
+import { getDb, type AppDatabase } from "@/db/client";
+import { preparedOnce } from "@/lib/sqlite/statements";
+
+// The line of a waitlist: its waiting signups in order of their place key (at, pos, id). A signup
+// no referral moved stands at (created_at, id, id); one that referrals moved, at (line_at, line_pos,
+// id) (migration 0018). The line is read as two index walks that SQLite merges (MERGE (UNION ALL)):
+// the signups in creation order (signups_waitlist_order_idx), less the moved ones, and the moved ones
+// in place order (signups_moved_line_idx, which holds only those). Neither walk sorts.
+
+/** A place in line: compared as (at, pos, id). */
+export interface LineKey {
+  at: number;
+  pos: number;
+  id: number;
+}
+
+export interface LineSignup {
+  waitlistId: string;
+  status: string;
+  key: LineKey;
+  createdAt: number;
+  moved: boolean;
+}
+
+const UNMOVED = "SELECT created_at AS at, id AS pos, id FROM signups WHERE waitlist_id = @waitlistId AND status = 'waiting' AND line_at IS NULL";
+const MOVED = "SELECT line_at, line_pos, id FROM signups INDEXED BY signups_moved_line_idx WHERE waitlist_id = @waitlistId AND line_at IS NOT NULL AND status = 'waiting'";
+
+function statements(db: AppDatabase) {
+  return preparedOnce(db, "ranking.line", () => ({
+    signup: db.$client.prepare<{ id: number }, { waitlistId: string; status: string; createdAt: number; id: number; lineAt: number | null; linePos: number | null }>(
+      "SELECT waitlist_id AS waitlistId, status, created_at AS createdAt, id, line_at AS lineAt, line_pos AS linePos FROM signups WHERE id = @id",
+    ),
+    // Raw: a compound SELECT that SQLite merges from two index walks, and INDEXED BY, neither of which Drizzle's builder writes.
+    // The `take` waiting signups just ahead of a place, nearest first.
+    ahead: db.$client.prepare<{ waitlistId: string; at: number; pos: number; id: number; take: number }, LineKey>(
+      `${UNMOVED} AND (created_at, id) < (@at, @pos collate binary)
+       UNION ALL ${MOVED} AND (line_at, line_pos, id) < (@at, @pos, @id collate binary)
+       ORDER BY 1 DESC, 2 DESC, 3 DESC LIMIT @take`,
+    ),
+    // The first `take` waiting signups of the line.
+    first: db.$client.prepare<{ waitlistId: string; take: number }, LineKey>(`${UNMOVED} UNION ALL ${MOVED} ORDER BY 1, 2, 3 LIMIT @take`),
+    // The `take` waiting signups after a place, in line order.
+    after: db.$client.prepare<{ waitlistId: string; at: number; pos: number; id: number; take: number }, LineKey>(
+      `${UNMOVED} AND (created_at, id) > (@at, @pos collate binary)
+       UNION ALL ${MOVED} AND (line_at, line_pos, id) > (@at, @pos, @id collate binary)
+       ORDER BY 1, 2, 3 LIMIT @take`,
+    ),
+    moveTo: db.$client.prepare<{ id: number; at: number; pos: number }>("UPDATE signups SET line_at = @at, line_pos = @pos WHERE id = @id"),
+  }));
+}
+
+/** A signup's waitlist, status and place key; undefined when there is no such signup. */
+export function lineSignup(signupId: number, db: AppDatabase = getDb()): LineSignup | undefined {
+  const row = statements(db).signup.get({ id: signupId });
+  if (!row) return undefined;
+  const moved = row.lineAt !== null && row.linePos !== null;
+  return { waitlistId: row.waitlistId, status: row.status, createdAt: row.createdAt, moved, key: { at: moved ? row.lineAt! : row.createdAt, pos: moved ? row.linePos! : row.id, id: row.id } };
+}
+
+/** The `take` waiting signups just ahead of `key` in its waitlist's line, nearest first. */
+export function waitingAhead(waitlistId: string, key: LineKey, take: number, db: AppDatabase = getDb()): LineKey[] {
+  return statements(db).ahead.all({ waitlistId, ...key, take });
+}
+
+/** Up to `take` waiting signups in line order, from the front or after `after`. */
+export function lineSlice(waitlistId: string, after: LineKey | undefined, take: number, db: AppDatabase = getDb()): LineKey[] {
+  const prepared = statements(db);
+  return after ? prepared.after.all({ waitlistId, ...after, take }) : prepared.first.all({ waitlistId, take });
+}
+
+/** Stands a signup in line at `key` (its own id stays the last tie-breaker). */
+export function moveInLine(signupId: number, key: { at: number; pos: number }, db: AppDatabase = getDb()): void {
+  statements(db).moveTo.run({ id: signupId, at: key.at, pos: key.pos });
+}
+
+/**
+ * The place key just ahead of `target`, after `before` (the signup ahead of the target, if any):
+ * the midpoint between the two when they share `at`, else just under the target's pos. No waiting
+ * signup stands between two neighbours, so the key is free; when the two are too close for a
+ * double in between, the key is the target's own and the ids order them.
+ */
+export function keyJustAhead(target: LineKey, before: LineKey | undefined): { at: number; pos: number } {
+  if (!before || before.at !== target.at) return { at: target.at, pos: target.pos - 0.5 };
+  const middle = (before.pos + target.pos) / 2;
+  return middle > before.pos && middle < target.pos ? { at: target.at, pos: middle } : { at: target.at, pos: target.pos };
+}

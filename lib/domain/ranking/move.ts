@@ -1,0 +1,29 @@
+import "server-only";
+import { getDb, type AppDatabase } from "@/db/client";
+import { keyJustAhead, lineSignup, moveInLine, waitingAhead } from "./line";
+import { movingReferrals, POINT_MS, type RankingRule } from "./rule";
+import { rankingRuleOf } from "./rules";
+
+/** Where one more counted referral stands a waiting signup now at `key` under `rule`; undefined when it stays. */
+export function keyAfterOneReferral(rule: RankingRule, waitlistId: string, key: { at: number; pos: number; id: number }, db: AppDatabase): { at: number; pos: number } | undefined {
+  if (rule.kind === "points") return { at: key.at - rule.step * POINT_MS, pos: key.pos };
+  if (rule.kind !== "referrals") return undefined;
+  // The `step` waiting signups just ahead, and the one ahead of those: the signup steps in before the farthest.
+  const ahead = waitingAhead(waitlistId, key, rule.step + 1, db);
+  if (ahead.length === 0) return undefined;
+  return keyJustAhead(ahead[Math.min(rule.step, ahead.length) - 1]!, ahead[rule.step]);
+}
+
+/**
+ * A referral of `referrerId` just counted (inside that write's transaction), its `counted`th: under
+ * its waitlist's rule the referrer moves up at once, unless it no longer waits or is past the cap. A
+ * place earned is kept: a referral that stops counting later (its signup erased) takes nothing back.
+ */
+export function moveForCountedReferral(referrerId: number, counted: number, db: AppDatabase = getDb()): void {
+  const referrer = lineSignup(referrerId, db);
+  if (!referrer || referrer.status !== "waiting") return;
+  const rule = rankingRuleOf(referrer.waitlistId, db);
+  if (movingReferrals(rule, counted) < counted) return;
+  const key = keyAfterOneReferral(rule, referrer.waitlistId, referrer.key, db);
+  if (key) moveInLine(referrerId, key, db);
+}

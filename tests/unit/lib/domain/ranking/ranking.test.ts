@@ -1,0 +1,115 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DAY_MS } from "@/lib/core/time";
+import { joinWaitlist } from "@/lib/domain/joining/join";
+import { signupPosition } from "@/lib/domain/joining/position";
+import { updateJoinSettings } from "@/lib/domain/joining/settings";
+import { previewRankingRule, setRankingRule } from "@/lib/domain/ranking/apply";
+import { lineSlice, moveInLine } from "@/lib/domain/ranking/line";
+import { rankingRuleSchema } from "@/lib/domain/ranking/rule";
+import { rankingRuleOf } from "@/lib/domain/ranking/rules";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups } from "@/tests/support/insert-signups";
+import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
+
+const rule = (text: string) => rankingRuleSchema.parse(text);
+
+describe("ranking rules", () => {
+  let temp: TempDatabase;
+  let waitlistId: string;
+  beforeEach(() => {
+    temp = tempDatabase();
+    waitlistId = createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db).id;
+    updateJoinSettings(waitlistId, { joining: "open" }, "cli", temp.db);
+  });
+  afterEach(() => temp.close());
+
+  const join = (email: string, referralCode?: string) => joinWaitlist({ waitlistId, email, customInputs: [], referralCode }, temp.db).signup;
+  const place = (id: number) => signupPosition(waitlistId, id, temp.db);
+  /** Every waiting signup's place, in line order: must be 1..n. */
+  const places = () => lineSlice(waitlistId, undefined, 10_000, temp.db).map((key) => place(key.id));
+
+  it("parses the CLI's rules and refuses anything else", () => {
+    expect(rule("first-come")).toEqual({ kind: "first-come" });
+    expect(rule("referrals:10")).toEqual({ kind: "referrals", step: 10, cap: null });
+    expect(rule("points:24:5")).toEqual({ kind: "points", step: 24, cap: 5 });
+    for (const bad of ["referrals", "referrals:0", "points:-1", "referrals:10:0", "first", "points:1:2:3", "referrals:99999999"]) {
+      expect(rankingRuleSchema.safeParse(bad).success, bad).toBe(false);
+    }
+  });
+
+  it("moves a referrer up N places for each counted referral, at once, and keeps every place exact", () => {
+    setRankingRule(waitlistId, rule("referrals:3"), "cli", temp.db);
+    const people = Array.from({ length: 10 }, (_, index) => join(`p${index}@example.com`));
+    const referrer = people[7]!;
+    expect(place(referrer.id)).toBe(8);
+    join("friend1@example.com", referrer.referral_code);
+    expect(place(referrer.id)).toBe(5);
+    // Those it passed each stand one place further back.
+    expect(place(people[4]!.id)).toBe(6);
+    join("friend2@example.com", referrer.referral_code);
+    expect(place(referrer.id)).toBe(2);
+    join("friend3@example.com", referrer.referral_code);
+    expect(place(referrer.id)).toBe(1);
+    expect(places()).toEqual(Array.from({ length: 13 }, (_, index) => index + 1));
+  });
+
+  it("stops at the cap, and under points stands a referrer P hours earlier per referral", () => {
+    setRankingRule(waitlistId, rule("referrals:1:1"), "cli", temp.db);
+    const people = Array.from({ length: 5 }, (_, index) => join(`p${index}@example.com`));
+    join("f1@example.com", people[4]!.referral_code);
+    join("f2@example.com", people[4]!.referral_code);
+    expect(place(people[4]!.id)).toBe(4);
+
+    setRankingRule(waitlistId, rule("points:1"), "cli", temp.db);
+    // Everyone joined within the same second: one hour earlier puts the referrer (2 referrals) first.
+    expect(place(people[4]!.id)).toBe(1);
+    expect(places()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it("previews a rule change exactly without making it, then applies and undoes it", () => {
+    const people = Array.from({ length: 20 }, (_, index) => join(`p${index}@example.com`));
+    for (const friend of ["a", "b"]) join(`${friend}@example.com`, people[15]!.referral_code);
+    expect(place(people[15]!.id)).toBe(16);
+    const preview = previewRankingRule(waitlistId, rule("referrals:5"), temp.db);
+    expect(preview).toContainEqual({ signupId: people[15]!.id, email: "p15@example.com", before: 16, after: 6 });
+    expect(preview).toContainEqual({ signupId: people[0]!.id, email: "p0@example.com", before: 1, after: 1 });
+    expect(place(people[15]!.id)).toBe(16);
+    expect(rankingRuleOf(waitlistId, temp.db)).toEqual({ kind: "first-come" });
+
+    setRankingRule(waitlistId, rule("referrals:5"), "cli", temp.db);
+    expect(place(people[15]!.id)).toBe(6);
+    expect(places()).toEqual(Array.from({ length: 22 }, (_, index) => index + 1));
+    setRankingRule(waitlistId, rule("first-come"), "cli", temp.db);
+    expect(place(people[15]!.id)).toBe(16);
+    const audit = temp.db.$client.prepare("SELECT summary FROM audit_log WHERE action = 'waitlist.ranking' ORDER BY id").all() as { summary: string }[];
+    expect(audit.map((row) => row.summary)).toEqual(["ranking referrals:5 (was first-come)", "ranking first-come (was referrals:5)"]);
+  });
+
+  it("counts places exactly over days, ties, statuses and moved signups (against a sort of every key)", () => {
+    const start = Date.UTC(2026, 0, 1, 12);
+    const statuses = ["waiting", "invited", "waiting", "rejected", "waiting"] as const;
+    const rows = Array.from({ length: 120 }, (_, index) => ({
+      email: `p${index}@example.com`,
+      verified: false,
+      referral: false,
+      customInputs: "[]",
+      createdAt: start + Math.floor(index / 3) * (DAY_MS / 5),
+      status: statuses[index % statuses.length],
+    }));
+    insertSignups(waitlistId, [...rows].reverse(), temp.db);
+    const all = temp.db.$client.prepare("SELECT id, created_at AS at FROM signups WHERE waitlist_id = ?").all(waitlistId) as { id: number; at: number }[];
+    // Move every seventh signup somewhere earlier: onto another's instant, between two ids, or before everyone.
+    all.forEach((signup, index) => {
+      if (index % 7 === 0) moveInLine(signup.id, { at: start + (index % 4) * DAY_MS + (index % 3) * (DAY_MS / 5), pos: all[(index * 13) % all.length]!.id + 0.5 }, temp.db);
+    });
+    // A moved signup that leaves the line and one erased: the counts per day follow.
+    temp.db.$client.prepare("UPDATE signups SET status = 'invited' WHERE id = ?").run(all[14]!.id);
+    temp.db.$client.prepare("DELETE FROM signups WHERE id = ?").run(all[21]!.id);
+    const waiting = temp.db.$client
+      .prepare("SELECT id, coalesce(line_at, created_at) AS at, coalesce(line_pos, id) AS pos FROM signups WHERE waitlist_id = ? AND status = 'waiting'")
+      .all(waitlistId) as { id: number; at: number; pos: number }[];
+    waiting.sort((a, b) => a.at - b.at || a.pos - b.pos || a.id - b.id);
+    waiting.forEach((signup, index) => expect(place(signup.id), `signup ${signup.id}`).toBe(index + 1));
+    expect(lineSlice(waitlistId, undefined, 1000, temp.db).map((key) => key.id)).toEqual(waiting.map((signup) => signup.id));
+  });
+});
