@@ -51,6 +51,12 @@ export function preparedSql<Row>(db: AppDatabase, key: string, fragment: () => S
     return {
       get: (values: Record<string, unknown>) => statement.get(...fillPlaceholders(query.params, values)),
       all: (values: Record<string, unknown>) => statement.all(...fillPlaceholders(query.params, values)),
+      /** The rows as arrays of their columns, in the order selected (columns may share a name). */
+      values: (values: Record<string, unknown>) => {
+        const rows = statement.raw(true).all(...fillPlaceholders(query.params, values)) as unknown[][];
+        statement.raw(false);
+        return rows;
+      },
     };
   });
 }

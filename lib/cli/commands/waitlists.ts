@@ -1,13 +1,19 @@
 import type { Command } from "commander";
+import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
 import { ERASED_DATA_STILL_ON_DISK, erasedFromDisk, ERASURE_DISK_WAIT_MS } from "@/lib/domain/signups/erase";
 import { createWaitlistAs, deleteWaitlistAs, DuplicateWaitlistNameError, updateWaitlistAs } from "@/lib/domain/waitlists/manage";
 import { getWaitlistOrThrow, listWaitlists, signupTotals } from "@/lib/domain/waitlists/queries";
 import { joinSettingsOf, updateJoinSettings } from "@/lib/domain/joining/settings";
+import { previewRankingRule, setRankingRule } from "@/lib/domain/ranking/apply";
+import { describeRankingRule, formatRankingRule, RANKING_RULE_FORMAT, rankingRuleSchema } from "@/lib/domain/ranking/rule";
+import { rankingRuleOf } from "@/lib/domain/ranking/rules";
 import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
 import { createWaitlistSchema, deleteWaitlistSchema, updateWaitlistSchema } from "@/lib/domain/waitlists/schemas";
 import { collect, describeJoinSettings, JOIN_FIELD_FORMAT, joinChangeOf, type JoinOptions } from "../join-options";
 import { emit, parseOptions, table, type JsonOption } from "../output";
+
+const rankingOptionSchema = z.object({ ranking: rankingRuleSchema });
 
 const optionOf = (key: string) => (key === "allowDuplicateName" ? "--allow-duplicate-name" : `--${key}`);
 
@@ -76,20 +82,22 @@ export function registerWaitlistCommands(program: Command): void {
     .option("--embed-origin <origin>", "an origin whose pages may embed the join page (https://example.com), repeatable, replacing them all", collect)
     .option("--clear-embed-origins", "only this site may embed the join page")
     .option("--challenge <on|off>", "the proof-of-work challenge on the join page (on by default)")
+    .option("--ranking <rule>", `how counted referrals move people up the line: ${RANKING_RULE_FORMAT}`)
     .option("--json", "print one JSON object to stdout")
-    .action((id: string, options: { name?: string; website?: string; allowDuplicateName?: boolean } & JoinOptions & JsonOption) => {
+    .action((id: string, options: { name?: string; website?: string; allowDuplicateName?: boolean; ranking?: string } & JoinOptions & JsonOption) => {
+      // Parsed before any write, so that a bad rule changes nothing.
+      const ranking = options.ranking === undefined ? undefined : parseOptions(rankingOptionSchema, { ranking: options.ranking }).ranking;
       const joinChange = joinChangeOf(options);
       const renames = options.name !== undefined || options.website !== undefined;
       const input = { name: options.name, website: options.website, allowDuplicateName: Boolean(options.allowDuplicateName) };
-      if (renames || Object.keys(joinChange).length === 0) parseOptions(updateWaitlistSchema, input, optionOf);
+      if (renames || (Object.keys(joinChange).length === 0 && !ranking)) parseOptions(updateWaitlistSchema, input, optionOf);
       const updated = renames ? withDuplicateHint(() => updateWaitlistAs("cli", id, input)) : getWaitlistOrThrow(id);
       const waitlist = toWaitlistResponse(updated);
-      if (Object.keys(joinChange).length === 0) {
-        emit(options, waitlist, () => `Updated waitlist ${waitlist.id} (${waitlist.name}, ${waitlist.website}).`);
-        return;
-      }
-      const joining = updateJoinSettings(waitlist.id, joinChange, "cli");
-      emit(options, { ...waitlist, joining }, () => `Updated waitlist ${waitlist.id} (${waitlist.name}, ${waitlist.website}).\n${describeJoinSettings(joining)}`);
+      const joining = Object.keys(joinChange).length === 0 ? undefined : updateJoinSettings(waitlist.id, joinChange, "cli");
+      const rule = ranking && setRankingRule(waitlist.id, ranking, "cli");
+      emit(options, { ...waitlist, ...(joining && { joining }), ...(rule && { ranking: formatRankingRule(rule) }) }, () =>
+        [`Updated waitlist ${waitlist.id} (${waitlist.name}, ${waitlist.website}).`, joining && describeJoinSettings(joining), rule && `Ranking: ${describeRankingRule(rule)}.`].filter(Boolean).join("\n"),
+      );
     });
 
   waitlists
@@ -101,6 +109,26 @@ export function registerWaitlistCommands(program: Command): void {
       const waitlist = getWaitlistOrThrow(id);
       const joining = joinSettingsOf(waitlist.id);
       emit(options, { id: waitlist.id, joining }, () => `${waitlist.name} (${waitlist.id})\n${describeJoinSettings(joining)}`);
+    });
+
+  waitlists
+    .command("ranking")
+    .description("Show how counted referrals move people up a waitlist's line, or preview a rule: where its top referrers and the first in line would stand (nothing changes; set it with `waitlists update <id> --ranking <rule>`).")
+    .argument("<id>", "id of the waitlist")
+    .option("--preview <rule>", `the rule to preview: ${RANKING_RULE_FORMAT}`)
+    .option("--json", "print one JSON object to stdout")
+    .action((id: string, options: { preview?: string } & JsonOption) => {
+      const waitlist = getWaitlistOrThrow(id);
+      const rule = rankingRuleOf(waitlist.id);
+      if (options.preview === undefined) {
+        emit(options, { id: waitlist.id, ranking: formatRankingRule(rule) }, () => `${waitlist.name} (${waitlist.id})\nRanking: ${describeRankingRule(rule)} (${formatRankingRule(rule)}).`);
+        return;
+      }
+      const preview = parseOptions(z.object({ preview: rankingRuleSchema }), { preview: options.preview }).preview;
+      const moves = previewRankingRule(waitlist.id, preview);
+      emit(options, { id: waitlist.id, ranking: formatRankingRule(rule), preview: formatRankingRule(preview), moves }, () =>
+        [`Under "${describeRankingRule(preview)}" (now: ${describeRankingRule(rule)}):`, ...moves.map((move) => `  ${move.email}: from ${move.before} to ${move.after}`)].join("\n"),
+      );
     });
 
   waitlists

@@ -5,7 +5,7 @@ import { getWaitlistOrThrow } from "../waitlists/queries";
 import { countSignups } from "./counts";
 import type { SignupScope } from "./filter";
 import { SIGNUP_STATUSES, STATUS_ACTIONS, type SignupStatus, type StatusAction } from "./status";
-import { findListed, oldestIdsInState, type StatusSelection } from "./transitions";
+import { findListed, firstIdsInState, type StatusSelection } from "./transitions";
 
 // What a status action would change, for the dashboard's confirmation page: how many signups the
 // selection names, how many of those the action changes, the rest by state, and the first few that
@@ -22,7 +22,7 @@ export interface StatusPreview {
   unchanged: { status: SignupStatus; count: number }[];
   /** Selected ids no longer on the waitlist (erased since they were shown). */
   missing: number;
-  /** The first signups that change, oldest first. */
+  /** The first signups that change, in the order the action takes them (transitions.ts). */
   first: { id: number; email: string }[];
 }
 
@@ -32,7 +32,7 @@ export const PREVIEW_EMAILS = 10;
 function emailsStatement(db: AppDatabase) {
   return preparedOnce(db, "statusPreview.emails", () =>
     // Raw: the ids come as one JSON array read by json_each, which Drizzle's builder has no form for.
-    db.$client.prepare<[string], { id: number; email: string }>("SELECT id, email FROM signups WHERE id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id"),
+    db.$client.prepare<[string], { id: number; email: string }>("SELECT signups.id, email FROM json_each(?) AS listed JOIN signups ON signups.id = listed.value ORDER BY listed.key"),
   );
 }
 
@@ -43,11 +43,11 @@ function emailsOf(ids: number[], db: AppDatabase): { id: number; email: string }
 function previewScope(action: StatusAction, scope: SignupScope, limit: number, db: AppDatabase): StatusPreview {
   const { from } = STATUS_ACTIONS[action];
   const counts = countSignups(scope, db);
-  const first = emailsOf(oldestIdsInState(action, scope, limit < 0 ? PREVIEW_EMAILS : Math.min(limit, PREVIEW_EMAILS), db), db);
+  const first = emailsOf(firstIdsInState(action, scope, limit < 0 ? PREVIEW_EMAILS : Math.min(limit, PREVIEW_EMAILS), db), db);
   const capped = (count: number) => (limit < 0 ? count : Math.min(limit, count));
   if (!counts.exact) {
     // Too many matches to count by state: the action's own selection says how many it changes.
-    return { named: counts.total, exact: false, changes: oldestIdsInState(action, scope, limit, db).length, unchanged: [], missing: 0, first };
+    return { named: counts.total, exact: false, changes: firstIdsInState(action, scope, limit, db).length, unchanged: [], missing: 0, first };
   }
   const shown = SIGNUP_STATUSES.filter((status) => scope.status === undefined || scope.status.includes(status));
   const inState = shown.includes(from) ? counts.statusFacet[from] : 0;

@@ -6,6 +6,7 @@ import { AppError } from "@/lib/core/errors";
 import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { appendEventPerSignup } from "../events";
+import { nextInLine } from "../ranking/line-scope";
 import { getWaitlistOrThrow } from "../waitlists/queries";
 import { planAccess } from "./access";
 import { INPUT_FILTER, setFilters, type SignupFilter, type SignupScope } from "./filter";
@@ -19,7 +20,7 @@ import { refusal, STATUS_ACTIONS, type SignupStatus, type StatusAction } from ".
 // the count and the selection in words. Set-based: 100,000 signups change in one statement each.
 
 /**
- * Which signups: the oldest `limit` of a filter in the state the action applies to (-1: every one, as
+ * Which signups: the first `limit` of a filter in the state the action applies to (waiting ones in line, others oldest first) (-1: every one, as
  * SQLite reads LIMIT -1), or listed addresses, or listed signup ids (the rows selected in the dashboard).
  */
 export type StatusSelection = { scope: SignupScope; limit: number } | { waitlistId: string; emails: string[] } | { waitlistId: string; ids: number[] };
@@ -117,9 +118,13 @@ interface Selected {
   skipped: number;
 }
 
-/** The ids of the oldest `limit` signups of the scope in the state `action` applies to (-1: all of them). */
-export function oldestIdsInState(action: StatusAction, scope: SignupScope, limit: number, db: AppDatabase): number[] {
+/**
+ * The ids of the first `limit` signups of the scope in the state `action` applies to (-1: all of
+ * them): waiting signups in line (their places, lib/domain/ranking), the others oldest first.
+ */
+export function firstIdsInState(action: StatusAction, scope: SignupScope, limit: number, db: AppDatabase): number[] {
   const { from } = STATUS_ACTIONS[action];
+  if (from === "waiting") return nextInLine(scope, limit, db);
   // The action applies to one state: the filter narrowed to it (nothing, if it names other states only).
   if (scope.status !== undefined && !scope.status.includes(from)) return [];
   const narrowed: SignupScope = { ...scope, status: [from] };
@@ -161,10 +166,10 @@ function selectListed(action: StatusAction, selection: Exclude<StatusSelection, 
   return { ids: applicable.map((row) => row.id), skipped: listed - applicable.length };
 }
 
-/** "the oldest 50 waiting of Verified", "every waiting signup of every signup". */
+/** "the next 50 waiting in line of Verified", "the oldest 5 invited of Verified", "every waiting signup of every signup". */
 export function scopeSelectionInWords(action: StatusAction, scope: SignupScope, limit: number): string {
   const { from } = STATUS_ACTIONS[action];
-  const which = limit < 0 ? `every ${from} signup` : `the oldest ${limit} ${from}`;
+  const which = limit < 0 ? `every ${from} signup` : from === "waiting" ? `the next ${limit} waiting in line` : `the oldest ${limit} ${from}`;
   return `${which} of ${selectionInWords(scope)}`;
 }
 
@@ -190,7 +195,7 @@ export function applyStatusAction(actor: AuditActor, change: StatusChange, db: A
   const run = (): StatusOutcome => {
     getWaitlistOrThrow(waitlistId, db);
     const { ids, skipped } =
-      "scope" in selection ? { ids: oldestIdsInState(action, { ...selection.scope, waitlistId }, selection.limit, db), skipped: 0 } : selectListed(action, { ...selection, waitlistId }, db);
+      "scope" in selection ? { ids: firstIdsInState(action, { ...selection.scope, waitlistId }, selection.limit, db), skipped: 0 } : selectListed(action, { ...selection, waitlistId }, db);
     const idsJson = JSON.stringify(ids);
     let changed = ids.length;
     if (!change.dryRun) {

@@ -97,7 +97,7 @@ describe("the state machine", () => {
     applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId, verified: true }, limit: 2 }, withSignups: true }, temp.db);
     const next = applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId, verified: true }, limit: 2 }, withSignups: true }, temp.db);
     expect(next.signups.map((signup) => signup.email)).toEqual(["p4@example.com", "p6@example.com"]);
-    expect(listAudit({ limit: 1 }, temp.db)[0]!.summary).toBe("invited 2 signups: the oldest 2 waiting of Verified");
+    expect(listAudit({ limit: 1 }, temp.db)[0]!.summary).toBe("invited 2 signups: the next 2 waiting in line of Verified");
     // A filter on other states only selects nothing.
     expect(applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId, status: ["invited"] }, limit: 5 } }, temp.db).changed).toBe(0);
   });

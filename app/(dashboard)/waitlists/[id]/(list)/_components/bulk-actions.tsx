@@ -75,7 +75,7 @@ export function BulkActions(props: BulkActionsProps) {
           <span>Invite the next</span>
           <input name="limit" type="number" min={1} max={MAX_ACTION_LIMIT} required defaultValue={NEXT_DEFAULT} className={`${inputClass} w-24 py-1`} />
           <span>waiting</span>
-          <span className="sr-only">signups, oldest first, under the current filters</span>
+          <span className="sr-only">signups in line, under the current filters</span>
         </label>
         <button type="submit" className={buttonClass}>
           Invite next…

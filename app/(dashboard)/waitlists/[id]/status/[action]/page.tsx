@@ -34,7 +34,7 @@ function SelectionWords({ action, chosen }: { action: StatusAction; chosen: Dash
   return (
     <>
       <p data-testid="selection-filter">{words.length > 0 ? <>Filter: {words.join(", ")}.</> : "No filter: the whole list."}</p>
-      <p>{chosen.limit === undefined ? `Every ${from} signup the filter matches, across all pages.` : `The oldest ${signups(chosen.limit)} the filter matches that are ${from}.`}</p>
+      <p>{chosen.limit === undefined ? `Every ${from} signup the filter matches, across all pages.` : from === "waiting" ? `The next ${signups(chosen.limit)} in line the filter matches.` : `The oldest ${signups(chosen.limit)} the filter matches that are ${from}.`}</p>
     </>
   );
 }
@@ -97,7 +97,7 @@ export default async function StatusActionPage({ params, searchParams }: Props) 
         <Numbers action={action} preview={preview} byRows={chosen.ids !== undefined} />
         {preview.first.length > 0 ? (
           <div>
-            <p>{preview.changes > preview.first.length ? `The first ${preview.first.length}, oldest first:` : "Oldest first:"}</p>
+            <p>{preview.changes > preview.first.length ? `The first ${preview.first.length}, ${from === "waiting" ? "in line" : "oldest first"}:` : from === "waiting" ? "In line:" : "Oldest first:"}</p>
             <ol className="mt-1 list-decimal space-y-0.5 pl-6 font-mono text-xs" data-testid="first-emails">
               {preview.first.map((signup) => (
                 <li key={signup.id} className="break-all">

@@ -1,0 +1,68 @@
+import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+import { getDb, type AppDatabase } from "@/db/client";
+import { signups } from "@/db/schema";
+import { preparedSql } from "@/lib/sqlite/statements";
+import { planAccess } from "../signups/access";
+import type { SignupScope } from "../signups/filter";
+import { scopeParams, scopeWhere, shapeKey, shapeOf } from "../signups/scope-sql";
+import type { LineKey } from "./line";
+
+// The line of a scope: its waiting signups (any other filter kept) in place order (./line.ts), read
+// as the same two index walks that SQLite merges. Every row starts with its place key (at, pos, id),
+// then the columns asked for. "Invite the next N", sort=position in /v1 and the dashboard read it.
+
+const placeholder = sql.placeholder;
+
+export interface LineRead {
+  /** Continue after this place (a keyset page), or from the front. */
+  after?: LineKey;
+  /** Skip this many first (the dashboard's numbered pages). */
+  offset?: number;
+  take: number;
+  descending?: boolean;
+}
+
+/** The scope narrowed to waiting signups; undefined when its status filter excludes them. */
+export function waitingScope(scope: SignupScope): SignupScope | undefined {
+  if (scope.status !== undefined && !scope.status.includes("waiting")) return undefined;
+  return { ...scope, status: ["waiting"] };
+}
+
+function lineStatement(db: AppDatabase, scope: SignupScope, name: string, columns: SQL, read: LineRead) {
+  const shape = shapeOf(scope, planAccess(scope, db).rows);
+  const direction = read.descending ? sql.raw("desc") : sql.raw("asc");
+  const continued = read.after !== undefined;
+  const arm = (moved: boolean) => {
+    const key = moved ? sql`${signups.lineAt}, ${signups.linePos}` : sql`${signups.createdAt}, ${signups.id}`;
+    const from = moved
+      ? sql`${signups.lineAt} is not null${continued ? sql` and (${signups.lineAt}, ${signups.linePos}, ${signups.id}) > (${placeholder("afterAt")}, ${placeholder("afterPos")}, ${placeholder("afterId")} collate binary)` : sql``}`
+      : sql`${signups.lineAt} is null${continued ? sql` and (${signups.createdAt}, ${signups.id}) > (${placeholder("afterAt")}, ${placeholder("afterPos")} collate binary)` : sql``}`;
+    return sql`select ${key}, ${signups.id}, ${columns} from ${signups} where ${scopeWhere(shape)} and ${from}`;
+  };
+  return preparedSql(db, `ranking.line:${name}:${shapeKey(shape)}:${continued}:${read.offset !== undefined}:${read.descending === true}`, () =>
+    sql`${arm(false)} union all ${arm(true)} order by 1 ${direction}, 2 ${direction}, 3 ${direction} limit ${placeholder("take")}${read.offset !== undefined ? sql` offset ${placeholder("offset")}` : sql``}`,
+  );
+}
+
+/**
+ * Rows of a scope's line: each [at, pos, id, ...columns]. `name` keys the prepared statement of
+ * these `columns` (they are part of its SQL). An empty array when the scope excludes waiting signups.
+ */
+export function lineRows(scope: SignupScope, name: string, columns: SQL, read: LineRead, db: AppDatabase = getDb()): unknown[][] {
+  const waiting = waitingScope(scope);
+  if (!waiting) return [];
+  return lineStatement(db, waiting, name, columns, read).values({
+    ...scopeParams(waiting),
+    afterAt: read.after?.at ?? null,
+    afterPos: read.after?.pos ?? null,
+    afterId: read.after?.id ?? null,
+    take: read.take,
+    offset: read.offset ?? null,
+  });
+}
+
+/** The ids of the first `take` signups in line of a scope (-1: all of them). */
+export function nextInLine(scope: SignupScope, take: number, db: AppDatabase = getDb()): number[] {
+  return lineRows(scope, "ids", sql`null`, { take }, db).map((row) => row[2] as number);
+}
