@@ -1,9 +1,20 @@
 import "server-only";
 import { z } from "zod";
+import type { LineKey } from "@/lib/domain/ranking/line";
 import type { Position } from "@/lib/sqlite/keyset";
 import { invalidParameter } from "@/lib/core/errors";
 
 const payloadSchema = z.tuple([z.string(), z.number().int().nonnegative(), z.union([z.number().int(), z.string().max(64)])]);
+/** A place in line (sort=position): [scope, at, pos, id]. */
+const linePayloadSchema = z.tuple([z.string(), z.number().int(), z.number(), z.number().int().positive()]);
+
+function payloadOf(token: string, parameter: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
+  } catch {
+    throw invalidParameter(parameter, "The cursor is not one this API issued.");
+  }
+}
 
 /**
  * Cursors are opaque to clients: base64url JSON of [scope, created_at, id]. The scope ties a
@@ -14,13 +25,7 @@ export function encodeCursor(scope: string, position: Position): string {
 }
 
 export function decodeCursor(scope: string, token: string, parameter = "cursor"): Position {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
-  } catch {
-    throw invalidParameter(parameter, "The cursor is not one this API issued.");
-  }
-  const parsed = payloadSchema.safeParse(payload);
+  const parsed = payloadSchema.safeParse(payloadOf(token, parameter));
   if (!parsed.success) throw invalidParameter(parameter, "The cursor is not one this API issued.");
   const [cursorScope, createdAt, id] = parsed.data;
   if (cursorScope !== scope) throw invalidParameter(parameter, "The cursor belongs to another list or other filters.");
@@ -41,4 +46,19 @@ export function parseKeyset(
   const after = decodeCursor(scope, cursor);
   if (typeof after.id !== idType) throw invalidParameter("cursor", "The cursor is not one this API issued.");
   return { limit, after };
+}
+
+export function encodeLineCursor(scope: string, key: LineKey): string {
+  return Buffer.from(JSON.stringify([scope, key.at, key.pos, key.id])).toString("base64url");
+}
+
+/** A page request of the line (sort=position), as parseKeyset. */
+export function parseLineKeyset(scope: string, { limit, cursor }: { limit?: number; cursor?: string }): { limit: number; after?: LineKey } | null {
+  if (cursor === undefined) return limit === undefined ? null : { limit };
+  if (limit === undefined) throw invalidParameter("cursor", 'The query parameter "cursor" needs "limit" too: follow the Link header, which carries both.');
+  const parsed = linePayloadSchema.safeParse(payloadOf(cursor, "cursor"));
+  if (!parsed.success) throw invalidParameter("cursor", "The cursor is not one this API issued.");
+  const [cursorScope, at, pos, id] = parsed.data;
+  if (cursorScope !== scope) throw invalidParameter("cursor", "The cursor belongs to another list or other filters.");
+  return { limit, after: { at, pos, id } };
 }

@@ -146,6 +146,7 @@ type FilterName = (typeof SIGNUP_FILTERS)[keyof typeof SIGNUP_FILTERS]["name"];
 const queryDescriptions: Record<Exclude<keyof typeof signupListParamsSchema.shape, FilterName>, string> = {
   fields:
     "The fields of each signup object, comma-separated (`fields=email,created_at,id`), among `email`, `verified`, `referral`, `custom_inputs`, `created_at` (ISO 8601 UTC with milliseconds) and `id` (an opaque string, stable for the life of the signup). They are returned in that order, whatever the order asked. Without `fields`, exactly the first four (the `Signup` schema); with it, the `SignupWithFields` schema. An unknown name is a 400 that names it. Paging is unaffected: a cursor continues with any `fields`.",
+  sort: "`created_at` (the default): creation order, oldest first. `position`: the line, the waiting signups in their places (the waitlist's ranking rule: first come, first served unless referrals move people up), first in line first; only waiting signups are listed, so `status` may only be `waiting`. Both orders are keyset-paged with `limit` and the `Link` header, and stable across pages.",
   limit: `Return one page of at most this many items (an integer from 1 to ${MAX_PAGE_LIMIT}) instead of the whole list. The \`Link\` header leads to the next page.`,
   cursor: "Where the page starts: copied from the `Link` header of the previous page, never built by hand. It is opaque and bound to its list and filters: a cursor from another list or other filters, an altered one, or one sent without `limit` is a 400.",
 };
@@ -288,7 +289,7 @@ const listSignups: OperationObject = {
     "204": optionsResponse(headers.requestId, false, READ_WRITE_ALLOWED_METHODS),
     "405": methodNotAllowedResponse((extra) => problemResponse("method_not_allowed", "This path answers `GET`, `HEAD` and `POST` (a join).", extra), READ_WRITE_ALLOWED_METHODS),
     "400": problems.invalid_parameter(
-      `The id is not a UUID; a query parameter is unknown (e.g. \`verfied\`) or repeated; ${filterRefusals}; an \`${INPUT_PARAM_PREFIX}\` parameter has no label or is one more than ${MAX_INPUT_FILTERS}; \`fields\` names an unknown field; \`limit\` is outside 1–${MAX_PAGE_LIMIT}; or the cursor is bad or from another list or other filters.`,
+      `The id is not a UUID; a query parameter is unknown (e.g. \`verfied\`) or repeated; ${filterRefusals}; an \`${INPUT_PARAM_PREFIX}\` parameter has no label or is one more than ${MAX_INPUT_FILTERS}; \`fields\` names an unknown field; \`sort\` is not \`created_at\` or \`position\`, or \`sort=position\` comes with a \`status\` other than \`waiting\`; \`limit\` is outside 1–${MAX_PAGE_LIMIT}; or the cursor is bad or from another list or other filters.`,
     ),
     ...errorsCommon,
     "404": problems.not_found("No waitlist has this id."),

@@ -42,8 +42,12 @@ export function jsonStreamResponse(body: ReadableStream<Uint8Array>, cacheContro
  * parameters) with the cursor replaced. Empty when this is the last page.
  */
 export function nextPageHeaders(url: URL, scope: string, next: Position | null, parameter = "cursor"): Record<string, string> {
-  if (!next) return {};
+  return next ? nextPageLink(url, encodeCursor(scope, next), parameter) : {};
+}
+
+/** The Link header to the next page: this request's URL with `parameter` set to the cursor. */
+export function nextPageLink(url: URL, cursor: string, parameter = "cursor"): Record<string, string> {
   const nextUrl = new URL(url);
-  nextUrl.searchParams.set(parameter, encodeCursor(scope, next));
+  nextUrl.searchParams.set(parameter, cursor);
   return { Link: `<${nextUrl.href}>; rel="next"` };
 }

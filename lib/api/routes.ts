@@ -1,15 +1,18 @@
 // The GET handlers of /v1, each listed in the route table (./route-table.ts); the dispatcher
 // (./dispatch.ts) wraps them in withApiKey.
-import { decodeCursor, parseKeyset } from "./cursor";
+import { decodeCursor, encodeLineCursor, parseKeyset, parseLineKeyset } from "./cursor";
 import { jsonArrayStream } from "./json-stream";
 import { CACHE_CONTROL } from "./headers";
-import { conditionalJsonResponse, jsonStreamResponse, nextPageHeaders } from "./responses";
+import { conditionalJsonResponse, jsonStreamResponse, nextPageHeaders, nextPageLink } from "./responses";
 import { eventsScope, signupsScope, WAITLISTS_SCOPE } from "./scopes";
 import type { ApiHandler } from "./with-api-key";
+import type { IncomingRequest } from "@/lib/http/incoming";
 import { invalidParameter } from "@/lib/core/errors";
 import { listEventFeed } from "@/lib/domain/deliveries/feed";
 import { eventFeedParamsSchema, noParamsSchema, parseApiQuery, parseSignupListQuery, waitlistListParamsSchema } from "@/lib/domain/list-params";
-import { signupJsonBatches, signupJsonPage } from "@/lib/domain/signups/queries";
+import type { SignupScope } from "@/lib/domain/signups/filter";
+import { signupJsonBatches, signupJsonLineBatches, signupJsonLinePage, signupJsonPage } from "@/lib/domain/signups/queries";
+import type { SignupField } from "@/lib/domain/signups/response";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
 import { getWaitlistOrThrow, listWaitlists } from "@/lib/domain/waitlists/queries";
 import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
@@ -31,8 +34,9 @@ export const getWaitlistRoute: ApiHandler<{ id: string }> = ({ request, query, p
 // GET /v1/waitlist/{id}/signup – a waitlist's signups (all of them streamed, or one keyset page with ?limit&cursor)
 export const listSignupsRoute: ApiHandler<{ id: string }> = ({ request, query, url, params, requestId }) => {
   const waitlistId = parseWaitlistId(params.id);
-  const { filter, fields, keyset } = parseSignupListQuery(query);
+  const { filter, fields, sort, keyset } = parseSignupListQuery(query);
   const scope = { waitlistId, ...filter };
+  if (sort === "position") return listLine({ request, url, requestId }, scope, fields, keyset);
   const cursorScope = signupsScope(scope);
   const page = parseKeyset(cursorScope, keyset, "number");
   getWaitlistOrThrow(waitlistId);
@@ -43,6 +47,19 @@ export const listSignupsRoute: ApiHandler<{ id: string }> = ({ request, query, u
   const { items, next } = signupJsonPage({ scope, ...page, fields });
   return conditionalJsonResponse(request, `[${items.join(",")}]`, nextPageHeaders(url, cursorScope, next), CACHE_CONTROL.personalData);
 };
+
+/** GET /v1/waitlist/{id}/signup?sort=position: the line (waiting signups in their places), streamed or a keyset page. */
+function listLine({ request, url, requestId }: { request: IncomingRequest; url: URL; requestId: string }, scope: SignupScope, fields: readonly SignupField[] | undefined, keyset: { limit?: number; cursor?: string }) {
+  const cursorScope = `${signupsScope(scope)}:position`;
+  const page = parseLineKeyset(cursorScope, keyset);
+  getWaitlistOrThrow(scope.waitlistId);
+  if (!page) {
+    const onError = (error: unknown) => console.error(`[request ${requestId}] line stream failed`, error);
+    return jsonStreamResponse(jsonArrayStream(signupJsonLineBatches(scope, undefined, undefined, fields), onError), CACHE_CONTROL.personalData);
+  }
+  const { items, next } = signupJsonLinePage({ scope, ...page, fields });
+  return conditionalJsonResponse(request, `[${items.join(",")}]`, next ? nextPageLink(url, encodeLineCursor(cursorScope, next)) : {}, CACHE_CONTROL.personalData);
+}
 
 // GET /v1/waitlist/{id}/events – a waitlist's events, oldest first, a page at a time (?after&limit): the bodies its webhooks carry
 export const listEventsRoute: ApiHandler<{ id: string }> = ({ request, query, url, params }) => {

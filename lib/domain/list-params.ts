@@ -8,6 +8,7 @@ import { MAX_EMAIL_LENGTH } from "./signups/email-address";
 import { filterFromParams, signupFilterParamsShape } from "./signups/filter-params";
 import { SIGNUP_FIELDS, type SignupField } from "./signups/response";
 import { MAX_ACTION_LIMIT, type StatusAction } from "./signups/status";
+import { API_SIGNUP_SORTS } from "./sorting";
 import type { StatusSelection } from "./signups/transitions";
 
 // The list parameters of /v1 (strict: bad input is a 400 that names the parameter), also read by the
@@ -38,7 +39,12 @@ export const eventFeedParamsSchema = z.strictObject({ limit: keysetFields.limit,
 /** GET /v1/waitlist/{id}: no query parameters. */
 export const noParamsSchema = z.strictObject({});
 /** GET /v1/waitlist/{id}/signup, custom-input filters (`input.<label>`) aside: see parseSignupListQuery. */
-export const signupListParamsSchema = z.strictObject({ ...signupFilterParamsShape, fields: fieldsParam.optional(), ...keysetFields });
+export const signupListParamsSchema = z.strictObject({
+  ...signupFilterParamsShape,
+  fields: fieldsParam.optional(),
+  sort: z.enum(API_SIGNUP_SORTS, { error: `must be one of ${API_SIGNUP_SORTS.join(", ")}` }).optional(),
+  ...keysetFields,
+});
 
 /**
  * Strictly parses a query string for /v1: an unknown or repeated parameter, or a bad value,
@@ -86,7 +92,11 @@ export function parseSignupFilterValues<Schema extends z.ZodObject<typeof signup
 /** GET /v1/waitlist/{id}/signup: the filter, the fields, and the keyset parameters. */
 export function parseSignupListQuery(searchParams: URLSearchParams) {
   const { parsed, filter } = parseSignupFilterValues(uniqueValues(searchParams), signupListParamsSchema);
-  return { filter, fields: parsed.fields, keyset: { limit: parsed.limit, cursor: parsed.cursor } };
+  const sort = parsed.sort ?? "created_at";
+  if (sort === "position" && filter.status !== undefined && filter.status.some((status) => status !== "waiting")) {
+    throw invalidParameter("status", 'The query parameter "status" can only be "waiting" with sort=position: the line holds waiting signups only.');
+  }
+  return { filter, fields: parsed.fields, sort, keyset: { limit: parsed.limit, cursor: parsed.cursor } };
 }
 
 /** The most addresses one status action lists. */

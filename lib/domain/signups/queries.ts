@@ -5,6 +5,8 @@ import { signups } from "@/db/schema";
 import { afterPosition, type Position } from "@/lib/sqlite/keyset";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import type { SignupSort, SortDirection } from "../sorting";
+import type { LineKey } from "../ranking/line";
+import { lineRows } from "../ranking/line-scope";
 import { planAccess } from "./access";
 import type { SignupScope } from "./filter";
 import { DEFAULT_SIGNUP_FIELDS, SIGNUP_FIELDS, type SignupField } from "./response";
@@ -125,6 +127,28 @@ export function signupJsonPage({ scope, limit, after, fields = DEFAULT_SIGNUP_FI
 }
 
 /**
+ * One keyset page of a scope's line (its waiting signups in place order), as JSON texts of API
+ * objects; `next` is the place to continue after, or null on the last page.
+ */
+export function signupJsonLinePage({ scope, limit, after, fields = DEFAULT_SIGNUP_FIELDS }: Omit<KeysetPageInput, "after"> & { after?: LineKey }, db: AppDatabase = getDb()) {
+  const rows = lineRows(scope, `json:${fields.join(",")}`, signupJson(fields), { after, take: limit + 1 }, db) as [number, number, number, string][];
+  const page = rows.length > limit ? rows.slice(0, limit) : rows;
+  const last = page.at(-1);
+  const next: LineKey | null = rows.length > limit && last ? { at: last[0], pos: last[1], id: last[2] } : null;
+  return { items: page.map((row) => row[3]), next };
+}
+
+/** Every signup of a scope's line in place order, as batches of JSON texts (as signupJsonBatches). */
+export function* signupJsonLineBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb(), fields: readonly SignupField[] = DEFAULT_SIGNUP_FIELDS) {
+  let after: LineKey | undefined;
+  do {
+    const page = signupJsonLinePage({ scope, limit: batchSize, after, fields }, db);
+    if (page.items.length > 0) yield page.items;
+    after = page.next ?? undefined;
+  } while (after);
+}
+
+/**
  * Every signup of a scope in creation order, as batches of JSON texts. No statement stays open
  * between batches, so writers on the same connection are never blocked by a slow reader.
  */
@@ -225,9 +249,9 @@ export interface OffsetPageInput {
 }
 
 // The SQL of each sort the dashboard offers: a whitelist, never text from the request.
-const ORDER_EXPRESSIONS: Record<SignupSort, SQLWrapper> = { created_at: signups.createdAt, email: sql`lower(${signups.email})` };
+const ORDER_EXPRESSIONS: Record<Exclude<SignupSort, "position">, SQLWrapper> = { created_at: signups.createdAt, email: sql`lower(${signups.email})` };
 
-function offsetPageStatement(db: AppDatabase, shape: ScopeShape, sort: SignupSort, direction: SortDirection) {
+function offsetPageStatement(db: AppDatabase, shape: ScopeShape, sort: Exclude<SignupSort, "position">, direction: SortDirection) {
   const order = direction === "asc" ? asc : desc;
   return preparedOnce(db, `signups.offsetPage:${shapeKey(shape)}:${sort}:${direction}`, () =>
     db
@@ -241,8 +265,17 @@ function offsetPageStatement(db: AppDatabase, shape: ScopeShape, sort: SignupSor
   );
 }
 
-/** One page by offset, for the dashboard's numbered pages. Ties are broken by id in the same direction. */
+const ROW_COLUMNS = sql.join(Object.values(ROW_FIELDS), sql`, `);
+
+/**
+ * One page by offset, for the dashboard's numbered pages. Ties are broken by id in the same
+ * direction. By `position`: the line, waiting signups only (lib/domain/ranking/line-scope.ts).
+ */
 export function listSignupRows({ scope, sort = "created_at", direction = "desc", offset, limit }: OffsetPageInput, db: AppDatabase = getDb()): SignupRow[] {
+  if (sort === "position") {
+    const rows = lineRows(scope, "rows", ROW_COLUMNS, { offset, take: limit, descending: direction === "desc" }, db);
+    return rows.map((row) => toSignupRow(row.slice(3) as RawRow));
+  }
   return (offsetPageStatement(db, rowsShape(scope, db, sort), sort, direction).values({ ...scopeParams(scope), limit, offset }) as RawRow[]).map(toSignupRow);
 }
 
