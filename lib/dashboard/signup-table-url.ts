@@ -16,9 +16,10 @@ export function tableFilter(state: SignupTableParams): SignupFilter {
   return state.inputs.length > 0 ? { ...filter, inputs: state.inputs } : filter;
 }
 
-/** The scope of a waitlist page, its CSV export and the API box. */
+/** The scope of a waitlist page, its CSV export and the API box. Sorted by position: the line, waiting signups only. */
 export function tableScope(waitlistId: string, state: SignupTableParams): SignupScope {
-  return { waitlistId, ...tableFilter(state) };
+  const scope = { waitlistId, ...tableFilter(state) };
+  return state.sort === "position" && scope.status?.includes("waiting") !== false ? { ...scope, status: ["waiting"] } : scope;
 }
 
 /** The URL query of the filters alone (what the CSV export takes): the /v1 parameters, in a fixed order. */
@@ -85,7 +86,9 @@ export function isFiltered(state: SignupTableParams): boolean {
 
 /** The /v1 path that returns the signups every active filter (the search included) selects: the same parameters. */
 export function signupApiPath(waitlistId: string, state: SignupTableParams): string {
-  return withQuery(`/v1/waitlist/${waitlistId}/signup`, filterSearch(state));
+  const search = filterSearch(state);
+  if (state.sort === "position") search.set("sort", "position");
+  return withQuery(`/v1/waitlist/${waitlistId}/signup`, search);
 }
 
 /** A word as a POSIX shell reads it back: bare when it is plainly safe, else in single quotes. */
@@ -95,7 +98,8 @@ export function shellWord(word: string): string {
 
 /** The CLI command that exports the same signups as the dashboard's CSV. */
 export function signupCliCommand(waitlistId: string, state: SignupTableParams): string {
-  return ["npm", "run", "--silent", "cli", "--", "signups", "export", "--waitlist", waitlistId, ...filterToCliArgs(tableFilter(state))].map(shellWord).join(" ");
+  const sort = state.sort === "position" ? ["--sort", "position"] : [];
+  return ["npm", "run", "--silent", "cli", "--", "signups", "export", "--waitlist", waitlistId, ...filterToCliArgs(tableFilter(state)), ...sort].map(shellWord).join(" ");
 }
 
 /** The CSV export of the complete filtered set (filters and search; sort and page do not apply). */

@@ -5,6 +5,7 @@ import { signups } from "@/db/schema";
 import { afterPosition, type Position } from "@/lib/sqlite/keyset";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import type { SignupSort, SortDirection } from "../sorting";
+import { signupPosition } from "../joining/position";
 import type { LineKey } from "../ranking/line";
 import { lineRows } from "../ranking/line-scope";
 import { planAccess } from "./access";
@@ -267,16 +268,33 @@ function offsetPageStatement(db: AppDatabase, shape: ScopeShape, sort: Exclude<S
 
 const ROW_COLUMNS = sql.join(Object.values(ROW_FIELDS), sql`, `);
 
-/**
- * One page by offset, for the dashboard's numbered pages. Ties are broken by id in the same
- * direction. By `position`: the line, waiting signups only (lib/domain/ranking/line-scope.ts).
- */
-export function listSignupRows({ scope, sort = "created_at", direction = "desc", offset, limit }: OffsetPageInput, db: AppDatabase = getDb()): SignupRow[] {
-  if (sort === "position") {
-    const rows = lineRows(scope, "rows", ROW_COLUMNS, { offset, take: limit, descending: direction === "desc" }, db);
-    return rows.map((row) => toSignupRow(row.slice(3) as RawRow));
+/** Every signup of a scope's line in place order, as batches of rows (the CLI's export with --sort position). */
+export function* signupLineRowBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb()) {
+  let after: LineKey | undefined;
+  for (;;) {
+    const rows = lineRows(scope, "rows", ROW_COLUMNS, { after, take: batchSize }, db);
+    if (rows.length === 0) return;
+    yield rows.map((row) => toSignupRow(row.slice(3) as RawRow));
+    const last = rows[rows.length - 1]!;
+    after = { at: last[0] as number, pos: last[1] as number, id: last[2] as number };
+    if (rows.length < batchSize) return;
   }
-  return (offsetPageStatement(db, rowsShape(scope, db, sort), sort, direction).values({ ...scopeParams(scope), limit, offset }) as RawRow[]).map(toSignupRow);
+}
+
+/**
+ * One page by offset, for the dashboard's numbered pages, each waiting signup with its place in the
+ * whole line (filters only choose which rows are shown). Ties are broken by id in the same
+ * direction. By `position`: the line itself, waiting signups only (lib/domain/ranking/line-scope.ts).
+ */
+export function listSignupRows({ scope, sort = "created_at", direction = "desc", offset, limit }: OffsetPageInput, db: AppDatabase = getDb()): (SignupRow & { position: number | null })[] {
+  const rows =
+    sort === "position"
+      ? lineRows(scope, "rows", ROW_COLUMNS, { offset, take: limit, descending: direction === "desc" }, db).map((row) => row.slice(3) as RawRow)
+      : (offsetPageStatement(db, rowsShape(scope, db, sort), sort, direction).values({ ...scopeParams(scope), limit, offset }) as RawRow[]);
+  return rows.map((row) => {
+    const signup = toSignupRow(row);
+    return { ...signup, position: signup.status === "waiting" ? signupPosition(scope.waitlistId, signup.id, db) : null };
+  });
 }
 
 function oneSignupStatement(db: AppDatabase) {

@@ -116,6 +116,16 @@ export const signupColumns = helper.columns([
     meta: { headerClassName: PHONE_HIDDEN_HEADER, cellClassName: "max-md:order-last max-md:basis-full max-md:text-xs" },
     cell: (info) => <CustomInputsSummary inputs={info.getValue()} />,
   }),
+  helper.accessor("position", {
+    header: "Place",
+    sortDescFirst: false,
+    meta: { headerClassName: PHONE_HIDDEN_HEADER, cellClassName: "max-md:text-xs tabular-nums" },
+    // Only waiting signups stand in line.
+    cell: (info) => {
+      const place = info.getValue();
+      return place === null ? <span className={`${mutedText} max-md:hidden`}>—</span> : <span className="whitespace-nowrap">{`#${formatCount(place)}`}</span>;
+    },
+  }),
   helper.accessor("createdAt", {
     id: "created_at",
     header: "Signed up (UTC)",
