@@ -11,10 +11,15 @@ import { joinSettingsOf, MAX_SUCCESS_MESSAGE } from "@/lib/domain/joining/settin
 import { Breadcrumb } from "../breadcrumb";
 import { findWaitlist } from "../find-waitlist";
 import { FieldRows } from "./field-rows";
+import { RankingSection } from "./ranking-section";
+import { rankingPreviewOf } from "@/lib/dashboard/ranking-form";
+import { previewRankingRule } from "@/lib/domain/ranking/apply";
+import { rankingRuleOf } from "@/lib/domain/ranking/rules";
+import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 
 export const metadata: Metadata = { title: "Joining" };
 
-const DONE = { saved: "Join settings saved." };
+const DONE = { saved: "Join settings saved.", ranking: "Ranking rule applied: places follow it now." };
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -28,6 +33,10 @@ export default async function JoiningPage({ params, searchParams }: Props) {
   const origin = await requestOrigin();
   const pageUrl = `${origin}/join/${waitlist.id}`;
   const snippet = embedSnippet(origin, waitlist, settings);
+  const rule = rankingRuleOf(waitlist.id);
+  const previewed = rankingPreviewOf(query);
+  // A preview runs the change in a transaction it rolls back (lib/domain/ranking/apply.ts): it waits for the write lock as a write does.
+  const preview = previewed && { rule: previewed, moves: await writeWithoutBlocking(() => previewRankingRule(waitlist.id, previewed)) };
   return (
     <>
       <Breadcrumb waitlist={waitlist} />
@@ -94,6 +103,7 @@ export default async function JoiningPage({ params, searchParams }: Props) {
           </button>
         </div>
       </form>
+      <RankingSection waitlistId={waitlist.id} rule={rule} preview={preview} />
       <section aria-labelledby="embed-heading" className="mt-8 max-w-2xl">
         <h2 id="embed-heading" className="text-lg font-semibold">
           Embed snippet
