@@ -1,5 +1,7 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/db/client";
+import { joinWaitlist } from "@/lib/domain/joining/join";
 import { cliSandbox, expectOneLineError, type CliSandbox } from "../run-cli";
 
 describe("waitlists create, update, delete", () => {
@@ -194,5 +196,42 @@ describe("waitlists update: join settings, and waitlists joining", () => {
     expect(expectOneLineError(cli.run("waitlists", "update", id, "--join-field", "A", "--clear-join-fields"))).toBe("error: give --join-field or --clear-join-fields, not both");
     expect(expectOneLineError(cli.run("waitlists", "update", "00000000-0000-4000-8000-000000000000", "--joining", "open"))).toBe("error: No waitlist has the id 00000000-0000-4000-8000-000000000000.");
     expect(cli.rows("join_settings").filter((row) => row.waitlist_id === id)).toEqual([]);
+  });
+});
+
+describe("waitlists update --ranking, waitlists ranking --preview, signups export --sort position", () => {
+  let cli: CliSandbox;
+  beforeAll(() => (cli = cliSandbox()));
+  afterAll(() => cli.remove());
+
+  it("previews a rule without changing anything, applies it (audited), refuses a bad one, and exports the line", () => {
+    const { id } = cli.json<{ id: string }>("waitlists", "create", "--name", "Ranked", "--website", "https://example.com");
+    cli.json("waitlists", "update", id, "--joining", "open");
+    const db = openDatabase(cli.databasePath);
+    try {
+      const people = ["a", "b", "c", "d"].map((name) => joinWaitlist({ waitlistId: id, email: `${name}@example.com`, customInputs: [] }, db).signup);
+      joinWaitlist({ waitlistId: id, email: "friend@example.com", customInputs: [], referralCode: people[3]!.referral_code }, db);
+    } finally {
+      db.$client.close();
+    }
+    expect(cli.json("waitlists", "ranking", id)).toEqual({ id, ranking: "first-come" });
+    expect(cli.json("waitlists", "ranking", id, "--preview", "referrals:2")).toMatchObject({
+      ranking: "first-come",
+      preview: "referrals:2",
+      moves: expect.arrayContaining([expect.objectContaining({ email: "d@example.com", before: 4, after: 2 })]),
+    });
+    expect(cli.json("waitlists", "ranking", id)).toEqual({ id, ranking: "first-come" });
+
+    for (const bad of ["referrals:0", "points", "fastest"]) {
+      const refused = cli.run("waitlists", "update", id, "--ranking", bad, "--name", "Renamed");
+      expect(refused.status).toBe(1);
+      expect(expectOneLineError(refused)).toMatch(/^error: invalid --ranking: must be first-come, referrals:<N>/);
+    }
+    expect(cli.rows("waitlists")[0]).toMatchObject({ name: "Ranked" });
+
+    expect(cli.json("waitlists", "update", id, "--ranking", "referrals:2")).toMatchObject({ id, ranking: "referrals:2" });
+    const line = cli.run("signups", "export", "--waitlist", id, "--format", "ndjson", "--sort", "position");
+    expect(line.stdout.trim().split("\n").map((text) => (JSON.parse(text) as { email: string }).email)).toEqual(["a", "d", "b", "c", "friend"].map((name) => `${name}@example.com`));
+    expect(cli.rows("audit_log").filter((row) => row.action === "waitlist.ranking").map((row) => row.summary)).toEqual(["ranking referrals:2 (was first-come)"]);
   });
 });
