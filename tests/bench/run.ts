@@ -23,6 +23,7 @@ import { prepareImportFile, prepareNdjsonImportFile } from "./import-file";
 import { cliImport, cliNdjsonImport } from "./import-scenario";
 import { inviteScenario } from "./invite-scenario";
 import { positionScenario } from "./positions";
+import { rankingScenario } from "./ranking-scenario";
 import { deliverScenario } from "./deliver-scenario";
 import { run, start, stop, waitForHttp, type Child } from "./processes";
 import { formatTable, writeJson, type Row } from "./report";
@@ -62,7 +63,7 @@ const SCENARIOS = {
 // These measure the server's memory, so each starts on freshly started servers.
 const FRESH_SERVERS: readonly string[] = ["stream", "csv"];
 // Scenarios without servers.
-const STANDALONE = ["lookup", "invite", "positions", "import", "ndjson-import", "deliver"] as const;
+const STANDALONE = ["lookup", "invite", "positions", "ranking", "import", "ndjson-import", "deliver"] as const;
 const SCALES = { "1m": 1_000_000, "10m": 10_000_000 } as const;
 
 const { values: options } = parseArgs({
@@ -249,6 +250,10 @@ async function main() {
       if (selected.includes("positions")) {
         log(`positions (load average ${loadavg()[0]!.toFixed(2)})`);
         rows.push(...positionScenario(dataset.path, dataset.bigWaitlistId, scaleLabel, log));
+      }
+      if (selected.includes("ranking")) {
+        log(`ranking (load average ${loadavg()[0]!.toFixed(2)})`);
+        rows.push(...rankingScenario(dataset.path, dataset.bigWaitlistId, scaleLabel, log));
       }
       if (selected.includes("invite")) {
         log(`invite (load average ${loadavg()[0]!.toFixed(2)})`);

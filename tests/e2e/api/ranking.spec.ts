@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { createApiKey } from "@/lib/domain/keys/queries";
 import { setRankingRule } from "@/lib/domain/ranking/apply";
@@ -64,7 +64,7 @@ test("a counted referral moves its referrer up N places at once: the friend's jo
   const paged: string[] = [];
   let url: string | undefined = `/v1/waitlist/${waitlist.id}/signup?sort=position&limit=2&fields=email,id`;
   while (url) {
-    const response = await request.get(url, { headers: viewer });
+    const response: APIResponse = await request.get(url, { headers: viewer });
     paged.push(...(await contract.json<{ email: string }[]>(response, TEMPLATE)).map((signup) => signup.email));
     url = /<([^>]+)>; rel="next"/.exec(response.headers().link ?? "")?.[1];
   }
