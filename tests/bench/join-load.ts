@@ -2,9 +2,11 @@ import { readFileSync } from "node:fs";
 import { openDatabase } from "@/db/client";
 import { signupPosition } from "@/lib/domain/joining/position";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
+import { setRankingRule } from "@/lib/domain/ranking/apply";
 import { createApiKey, JOIN_ROLE } from "@/lib/domain/keys/queries";
 import { autocannon, type AutocannonRequest } from "./load/autocannon";
 import { percentile } from "./measure";
+import { seededRandom } from "./random";
 import { row, type Row } from "./report";
 import { measureApi } from "./search-load";
 import type { Bench } from "./scenarios";
@@ -23,6 +25,7 @@ const RETRIED_SHARE = 0.1;
 /** A 201's new signup, or a 200's "already on the list" (which names nothing stored about the signup). */
 interface Joined {
   id?: string;
+  referral_code?: string;
   position?: number | null;
   email?: string;
   already_on_list?: true;
@@ -41,8 +44,8 @@ function openWaitlist(bench: Bench, db: ReturnType<typeof openDatabase>) {
   return waitlistId;
 }
 
-/** The joins of `emails`, in order, sent by `clients` concurrent clients; every answer kept. */
-async function burst(origin: string, waitlistId: string, headers: Record<string, string>, emails: string[], clients: number) {
+/** The joins of `emails`, in order (each with its referral code, if any), sent by `clients` concurrent clients; every answer kept. */
+async function burst(origin: string, waitlistId: string, headers: Record<string, string>, emails: string[], clients: number, codes: (string | undefined)[] = []) {
   const answers: { email: string; status: number; body: Joined; ms: number }[] = new Array(emails.length);
   let next = 0;
   const client = async () => {
@@ -52,7 +55,7 @@ async function burst(origin: string, waitlistId: string, headers: Record<string,
       const response = await fetch(`${origin}/v1/waitlist/${waitlistId}/signup`, {
         method: "POST",
         headers: { ...headers, "Content-Type": "application/json" },
-        body: JSON.stringify({ email: emails[index] }),
+        body: JSON.stringify({ email: emails[index], ...(codes[index] && { referral_code: codes[index] }) }),
       });
       const body = (await response.json()) as Joined & { detail?: string };
       if (response.status !== 201 && response.status !== 200) throw new Error(`burst join: ${response.status} ${body.detail}`);
@@ -150,8 +153,60 @@ export async function joinLoad(bench: Bench): Promise<Row[]> {
       row(scenario, `burst of ${BURST.toLocaleString("en")} joins, ${BURST_CLIENTS} clients, 10 % retried`, "s", seconds, null),
       row(scenario, "burst join p99 latency", "ms", percentile(times, 0.99), null),
       row(scenario, "burst: signups, counts, positions and events not exact", "count", problems.length, null, { appBelow: 1 }),
+      ...(await referredBurst(bench, db, joinKey)),
     ];
   } finally {
     db.$client.close();
   }
+}
+
+const REFERRERS = 500;
+const REFERRED_SHARE = 0.3;
+const RANKING_STEP = 10;
+
+/**
+ * The burst again on a list ranked "move up 10 places per counted referral" (issue 31): 500 people join
+ * first, then 10,000 joins of which 30 % carry one of their referral codes and 10 % are retries. Checked
+ * exactly: signups, events, referrals, and every waiting signup's place (a permutation of 1…n that
+ * follows the place keys).
+ */
+async function referredBurst(bench: Bench, db: ReturnType<typeof openDatabase>, joinKey: Record<string, string>): Promise<Row[]> {
+  const scenario = `joins through /v1, ranked by referrals (one worker, ${bench.scaleLabel} dataset)`;
+  const waitlistId = openWaitlist(bench, db);
+  setRankingRule(waitlistId, { kind: "referrals", step: RANKING_STEP, cap: null }, "cli", db);
+  const first = await burst(bench.app.origin, waitlistId, joinKey, Array.from({ length: REFERRERS }, (_, index) => `referrer.${index}@example.com`), 50);
+  const referrerCodes = first.answers.map((answer) => answer.body.referral_code!);
+  const { emails, unique } = burstEmails(BURST);
+  const random = seededRandom(7);
+  const codeOf = new Map<string, string | undefined>();
+  for (const email of emails) if (!codeOf.has(email.toLowerCase())) codeOf.set(email.toLowerCase(), random() < REFERRED_SHARE ? referrerCodes[Math.floor(random() * REFERRERS)] : undefined);
+  const codes = emails.map((email) => codeOf.get(email.toLowerCase()));
+  const { answers, seconds } = await burst(bench.app.origin, waitlistId, joinKey, emails, BURST_CLIENTS, codes);
+  const referred = [...codeOf.values()].filter((code) => code !== undefined).length;
+  const problems: string[] = [];
+  const count = (sql: string) => (db.$client.prepare(sql).get(waitlistId) as { n: number }).n;
+  const expected = { signups: REFERRERS + unique, events: REFERRERS + unique, referrals: referred };
+  const found = {
+    signups: count("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?"),
+    events: count("SELECT count(DISTINCT signup_id) AS n FROM events WHERE waitlist_id = ? AND type = 'signup.created'"),
+    referrals: count("SELECT count(*) AS n FROM referrals WHERE waitlist_id = ? AND state = 'counted'"),
+  };
+  for (const key of Object.keys(expected) as (keyof typeof expected)[]) if (found[key] !== expected[key]) problems.push(`${key}: ${found[key]}, expected ${expected[key]}`);
+  if (count("SELECT count(*) AS n FROM events WHERE waitlist_id = ? AND type = 'signup.created'") !== found.events) problems.push("a signup has two signup.created events");
+  if (answers.filter((answer) => answer.status === 201).length !== unique) problems.push("the 201 answers are not one per address");
+  // Every waiting signup's place, by the query layer, against a sort of every place key.
+  const keys = db.$client
+    .prepare("SELECT id, coalesce(line_at, created_at) AS at, coalesce(line_pos, id) AS pos FROM signups WHERE waitlist_id = ? AND status = 'waiting'")
+    .all(waitlistId) as { id: number; at: number; pos: number }[];
+  keys.sort((a, b) => a.at - b.at || a.pos - b.pos || a.id - b.id);
+  const misplaced = keys.filter((key, index) => signupPosition(waitlistId, key.id, db) !== index + 1).length;
+  if (misplaced > 0) problems.push(`${misplaced} places are not the line's`);
+  const moved = count("SELECT count(*) AS n FROM signups WHERE waitlist_id = ? AND line_at IS NOT NULL");
+  bench.log(`  ranked burst: ${BURST} joins (${referred} referred, ${BURST - unique} retries) in ${seconds.toFixed(1)} s, p99 ${percentile(answers.map((answer) => answer.ms), 0.99).toFixed(0)} ms; ${moved} referrers moved; ${problems.length === 0 ? "exact" : problems.join("; ")}`);
+  if (problems.length > 0) throw new Error(`${scenario}: the burst is not exact: ${problems.join("; ")}`);
+  return [
+    row(scenario, `burst of ${BURST.toLocaleString("en")} joins, 30 % referred, 10 % retried`, "s", seconds, null),
+    row(scenario, "ranked burst join p99 latency", "ms", percentile(answers.map((answer) => answer.ms), 0.99), null),
+    row(scenario, "ranked burst: signups, events, referrals and places not exact", "count", problems.length, null, { appBelow: 1 }),
+  ];
 }
