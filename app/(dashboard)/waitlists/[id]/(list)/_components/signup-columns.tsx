@@ -119,7 +119,7 @@ export const signupColumns = helper.columns([
   helper.accessor("position", {
     header: "Place",
     sortDescFirst: false,
-    meta: { headerClassName: PHONE_HIDDEN_HEADER, cellClassName: "max-md:text-xs tabular-nums" },
+    meta: { cellClassName: "max-md:text-xs tabular-nums" },
     // Only waiting signups stand in line.
     cell: (info) => {
       const place = info.getValue();
