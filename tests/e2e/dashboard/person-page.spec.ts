@@ -91,7 +91,7 @@ test("a person opens their page from the email, shares and copies their link, do
   await expect(page.getByTestId("person-status")).toContainText(email);
   await expect(page.getByTestId("person-status")).toContainText("Waiting (waiting for your turn)");
   await expect(page.getByTestId("person-status")).toContainText("not yet: follow the link in the email we sent you");
-  const referralLink = await page.getByLabel("Your referral link").inputValue();
+  const referralLink = await page.getByRole("textbox", { name: "Your referral link" }).inputValue();
   expect(referralLink).toMatch(new RegExp(`^${server.url}/join/${waitlist.id}\\?ref=[a-z0-9]{10}$`));
 
   // Copy, then the plain share links (each service's own page, opened only when clicked).
@@ -134,7 +134,7 @@ test("a person opens their page from the email, shares and copies their link, do
   const noScript = await browser.newContext({ javaScriptEnabled: false });
   const plain = await noScript.newPage();
   await plain.goto(link);
-  await expect(plain.getByLabel("Your referral link")).toHaveValue(referralLink);
+  await expect(plain.getByRole("textbox", { name: "Your referral link" })).toHaveValue(referralLink);
   await expect(plain.getByRole("button", { name: "Copy your referral link" })).toHaveCount(0);
   await plain.getByLabel("Company").fill("Acme Rockets");
   await plain.getByLabel("Role").selectOption("Founder");

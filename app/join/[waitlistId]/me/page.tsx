@@ -58,7 +58,7 @@ function OwnPage({ view, query, origin }: { view: Extract<PersonView, { kind: "o
           Your data
         </h2>
         <p className="mt-1 text-sm">
-          <a href={personPageUrl(waitlist.id, token, "", "/download")} download className={linkClass}>
+          <a href={personPageUrl(waitlist.id, token, "", "/download")} download className={`${linkClass} underline`}>
             Download my data
           </a>{" "}
           <span className={mutedText}>(a JSON file of everything this list keeps about you)</span>

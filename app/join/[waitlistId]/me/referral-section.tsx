@@ -25,7 +25,7 @@ export function ReferralSection({ link, waitlistName, referrals }: { link: strin
       <p className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-sm" data-testid="share-links">
         <span className={mutedText}>Share by</span>
         {shareLinks(link, waitlistName).map((share) => (
-          <a key={share.label} href={share.href} className={linkClass} target="_blank" rel="noopener noreferrer">
+          <a key={share.label} href={share.href} className={`${linkClass} underline`} target="_blank" rel="noopener noreferrer">
             {share.label}
           </a>
         ))}
