@@ -14,7 +14,7 @@ import { readPublicForm, type JoinPageWaitlist } from "./public-form";
 // every join page form (./public-form.ts: the list, cross-site, the size), then by the page's token,
 // carried in the form's `t`.
 
-/** The longest refusal carried back to the page in its URL. */
+/** The longest refusal carried back to the page in its URL (shown as text, and only beside a valid token: to the person alone). */
 const MAX_SHOWN_ERROR = 300;
 
 type PersonForm = { waitlist: JoinPageWaitlist; form: FormData; token: string; signupId: number };

@@ -162,14 +162,17 @@ test("a person opens their page from the email, shares and copies their link, do
   expect(onDisk()).toContain(email);
   await page.getByRole("link", { name: "Leave the list…" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Leave the ${waitlist.name} waitlist?`);
+  await expectNoAxeViolations(page, "the leave page");
   expect(getSignup(waitlist.id, signup!.id, db)).toBeDefined();
   await page.getByRole("button", { name: "Leave the list and erase my data" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("You left the waitlist");
+  await expectNoAxeViolations(page, "the page after leaving");
   expect(getSignup(waitlist.id, signup!.id, db)).toBeUndefined();
   expect(listAudit({ action: "signup.erase", limit: 10 }, db)[0]).toMatchObject({ actor: "person", summary: "erased 1 signup from 1 waitlist" });
   await expect.poll(() => onDisk().includes(email), { timeout: 15_000, intervals: [100, 250, 500] }).toBe(false);
   await page.goto(link);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Not on this list");
+  await expect(page.locator("body")).not.toContainText(email);
   await context.close();
 });
 
@@ -189,6 +192,7 @@ test("asking for a new link by address answers the same for a known and an unkno
     await expect(page.getByTestId("link-answer")).toBeVisible();
     const shown = { url: page.url(), text: await page.locator("main").innerText() };
     if (email === known) {
+      await expectNoAxeViolations(page, "the join page with its answer about the link");
       await page.setViewportSize({ width: 390, height: 844 });
       await page.screenshot({ path: "/tmp/person-get-link-phone.png", fullPage: true });
     }

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { joinWaitlist } from "@/lib/domain/joining/join";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { emailPersonLink, PERSON_LINK_EMAILS_PER_HOUR } from "@/lib/domain/people/link-email";
+import { alreadyOnListEmail } from "@/lib/domain/verification/already-on-list";
+import { confirmationEmail } from "@/lib/domain/verification/email";
 import { readLinkToken } from "@/lib/domain/verification/link-token";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
@@ -34,6 +36,16 @@ describe("emailPersonLink", () => {
     const token = decodeURIComponent(new RegExp(`${PUBLIC_URL}/join/${waitlistId}/me\\?t=(\\S+)`).exec(email!.body)![1]!);
     expect(readLinkToken(token, "person", start, temp.db)).toMatchObject({ ok: true, claims: { waitlistId, signupId } });
     expect(readLinkToken(token, "person", start + 31 * 24 * 3_600_000, temp.db)).toEqual({ ok: false, reason: "expired" });
+  });
+
+  it("the confirmation and 'already on the list' emails end with the same kind of link", () => {
+    const waitlist = { id: waitlistId, name: "Acme Beta" };
+    const signup = { id: signupId, email: "Ada@Example.com" };
+    const now = Date.UTC(2026, 0, 1);
+    for (const email of [confirmationEmail(waitlist, signup, PUBLIC_URL, now, temp.db), alreadyOnListEmail(waitlist, signup, PUBLIC_URL, now, temp.db)]) {
+      const token = decodeURIComponent(new RegExp(`\\n\\nYour own page \\(.*\\):\\n\\n${PUBLIC_URL}/join/${waitlistId}/me\\?t=(\\S+)\\n$`).exec(email.text)![1]!);
+      expect(readLinkToken(token, "person", now, temp.db)).toMatchObject({ ok: true, claims: { waitlistId, signupId } });
+    }
   });
 
   it("at most one a minute and a few an hour per signup; nothing without email configured", () => {
