@@ -4,6 +4,7 @@ import { listAudit } from "@/lib/domain/audit/log";
 import { updateInvitationEmail } from "@/lib/domain/emails/invitation";
 import { signupEvents } from "@/lib/domain/events";
 import { joinWaitlist } from "@/lib/domain/joining/join";
+import type { personalDataOf } from "@/lib/domain/people/personal-data";
 import { getSignup } from "@/lib/domain/signups/queries";
 import { applyStatusAction } from "@/lib/domain/signups/transitions";
 import { signLinkToken } from "@/lib/domain/verification/link-token";
@@ -112,6 +113,7 @@ test("a person opens their page from the email, shares and copies their link, do
   await page.reload();
   await expect(page.getByTestId("referral-counts")).toHaveText("1 friend joined through your link; 0 counted.1 friend: not counted yet: the address is not confirmed");
   await expectNoAxeViolations(page, "the person's page");
+  await page.screenshot({ path: "/tmp/person-page-desktop.png", fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: "/tmp/person-page-phone.png", fullPage: true });
@@ -119,14 +121,14 @@ test("a person opens their page from the email, shares and copies their link, do
 
   // Download my data: everything about them, other people only as counts.
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download my data" }).click()]);
-  const data = JSON.parse(readFileSync((await download.path())!, "utf8")) as Record<string, any>;
+  const data = JSON.parse(readFileSync((await download.path())!, "utf8")) as NonNullable<ReturnType<typeof personalDataOf>>;
   expect(download.suggestedFilename()).toBe(`my-data-${waitlist.id}.json`);
   expect(data.signup).toMatchObject({ id: String(signup!.id), email, status: "waiting", position: 1 });
   expect(data.answers).toEqual([{ label: "Company", value: "Acme" }]);
   expect(data.referral_code).toBe(new URL(referralLink).searchParams.get("ref"));
   expect(data.referrals_made).toEqual({ joined: 1, counted: 0, notCounted: { unverified: 1 } });
   expect(data.verification).toEqual({ verified: false, verified_at: null });
-  expect(data.events.map((event: { type: string }) => event.type)).toEqual(["signup.created"]);
+  expect(data.events.map((event) => event.type)).toEqual(["signup.created"]);
   expect(data.emails).toEqual([expect.objectContaining({ kind: "signup.created", subject: `Confirm your place on the ${waitlist.name} waitlist` })]);
   expect(JSON.stringify(data)).not.toContain(friend);
 
@@ -163,6 +165,7 @@ test("a person opens their page from the email, shares and copies their link, do
   await page.getByRole("link", { name: "Leave the list…" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Leave the ${waitlist.name} waitlist?`);
   await expectNoAxeViolations(page, "the leave page");
+  await page.screenshot({ path: "/tmp/person-leave.png" });
   expect(getSignup(waitlist.id, signup!.id, db)).toBeDefined();
   await page.getByRole("button", { name: "Leave the list and erase my data" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("You left the waitlist");
