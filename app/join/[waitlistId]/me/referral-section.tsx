@@ -19,7 +19,7 @@ export function ReferralSection({ link, waitlistName, referrals }: { link: strin
         <label htmlFor="referral-link" className="sr-only">
           Your referral link
         </label>
-        <input id="referral-link" readOnly value={link} className={`${inputClass} w-full min-w-0 font-mono text-xs`} />
+        <input id="referral-link" readOnly value={link} className={`${inputClass} min-w-0 flex-1 basis-48 font-mono text-xs`} />
         <ShareButtons link={link} title={`Join the ${waitlistName} waitlist`} />
       </div>
       <p className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-sm" data-testid="share-links">
