@@ -19,7 +19,7 @@ export interface AdminPostArguments<Input, Context> extends AdminRouteArguments<
 }
 
 /** The audit log's actor for a dashboard write: the session's key, by id and name (never the key). */
-export function auditActorOf(session: DashboardSession): Exclude<AuditActor, "cli"> {
+export function auditActorOf(session: DashboardSession): Exclude<AuditActor, string> {
   return { keyId: session.key.id, keyName: session.key.name };
 }
 

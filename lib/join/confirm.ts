@@ -1,7 +1,7 @@
 import "server-only";
 import { getSignup } from "@/lib/domain/signups/queries";
 import { confirmSignup, type ConfirmOutcome } from "@/lib/domain/verification/confirm";
-import { joinedPageToken } from "@/lib/domain/verification/email";
+import { joinedPageToken, personPageToken } from "@/lib/domain/verification/email";
 import { readLinkToken } from "@/lib/domain/verification/link-token";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { seeOther } from "@/lib/http/form-answers";
@@ -29,8 +29,8 @@ export async function confirmFromForm(request: Request, pathId: string): Promise
   const { waitlist, form } = checked;
   const token = form === "invalid" ? undefined : form.get("token");
   const outcome = typeof token === "string" ? await writeWithoutBlocking(() => confirmSignup(waitlist.id, token)) : "invalid";
-  // Whoever holds a confirmation link is the address's owner: the outcome page links to their own page.
+  // Whoever holds a confirmation link is the address's owner: the outcome page links to their pages (`t` the joined page, `p` their own page).
   const reading = typeof token === "string" && (outcome === "confirmed" || outcome === "already") ? readLinkToken(token, "confirm") : undefined;
-  const page = reading?.ok ? `&t=${encodeURIComponent(joinedPageToken(waitlist.id, reading.claims.signupId))}` : "";
+  const page = reading?.ok ? `&t=${encodeURIComponent(joinedPageToken(waitlist.id, reading.claims.signupId))}&p=${encodeURIComponent(personPageToken(waitlist.id, reading.claims.signupId))}` : "";
   return seeOther(`/join/${waitlist.id}/confirmed?outcome=${outcome}${page}`);
 }

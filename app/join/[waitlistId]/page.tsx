@@ -8,6 +8,7 @@ import { JOIN_ERRORS, isJoinError, HONEYPOT_FIELD, fieldName } from "@/lib/join/
 import { waitlistOfPath } from "@/lib/join/public-form";
 import { JoinCard } from "../join-card";
 import { AltchaField } from "./altcha-field";
+import { GetLinkForm } from "./get-link-form";
 
 type Props = { params: Promise<{ waitlistId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -34,6 +35,7 @@ export default async function JoinPage({ params, searchParams }: Props) {
         <p role="status" data-testid="join-closed" className={`mt-3 ${mutedText}`}>
           This waitlist is not taking new signups right now.
         </p>
+        <GetLinkForm waitlistId={waitlist.id} answer={query.link} />
       </JoinCard>
     );
   }
@@ -87,6 +89,7 @@ export default async function JoinPage({ params, searchParams }: Props) {
           Join the waitlist
         </button>
       </form>
+      <GetLinkForm waitlistId={waitlist.id} answer={query.link} />
     </JoinCard>
   );
 }

@@ -7,14 +7,16 @@ import { appSecrets, auditLog } from "@/db/schema";
 import { appSecretAad, openBlob } from "@/db/sealed-secret";
 import { preparedOnce } from "@/lib/sqlite/statements";
 
-export const AUDIT_ACTIONS = ["waitlist.create", "waitlist.update", "waitlist.delete", "signup.erase", "signups.import", "signups.invite", "signups.reject", "signups.withdraw", "signups.restore", "signups.complete", "key.create", "key.revoke", "webhook.create", "webhook.update", "webhook.enable", "webhook.disable", "webhook.remove", "webhook.rotate_secret", "delivery.resend", "waitlist.invitation_email", "waitlist.join_settings", "waitlist.ranking"] as const;
+export const AUDIT_ACTIONS = ["waitlist.create", "waitlist.update", "waitlist.delete", "signup.erase", "signups.import", "signups.invite", "signups.reject", "signups.withdraw", "signups.restore", "signups.complete", "key.create", "key.revoke", "webhook.create", "webhook.update", "webhook.enable", "webhook.disable", "webhook.remove", "webhook.rotate_secret", "delivery.resend", "waitlist.invitation_email", "waitlist.join_settings", "waitlist.ranking", "signup.update"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const auditActionSchema = z.enum(AUDIT_ACTIONS, { error: (issue) => `unknown action ${JSON.stringify(issue.input)} (known actions: ${AUDIT_ACTIONS.join(", ")})` });
 
-/** Who made a write: the key of a dashboard session, or the operator's CLI (which needs no key). */
-export type AuditActor = { keyId: string; keyName: string } | "cli";
+/** Who made a write: the key of a dashboard session, the operator's CLI (which needs no key), or a person from their own page. */
+export type AuditActor = { keyId: string; keyName: string } | typeof CLI_ACTOR | typeof PERSON_ACTOR;
 
 export const CLI_ACTOR = "cli";
+/** A signup's own writes from its page (/join/{id}/me): named by the row's target and summary, never by an address. */
+export const PERSON_ACTOR = "person";
 
 export interface AuditRow {
   id: number;
@@ -56,8 +58,8 @@ export function recordAudit(entry: AuditEntry, db: AppDatabase = getDb()): void 
   const { actor } = entry;
   insert.run({
     at: new Date(),
-    actorKeyId: actor === CLI_ACTOR ? null : actor.keyId,
-    actor: actor === CLI_ACTOR ? CLI_ACTOR : actor.keyName,
+    actorKeyId: typeof actor === "string" ? null : actor.keyId,
+    actor: typeof actor === "string" ? actor : actor.keyName,
     action: entry.action,
     target: entry.target,
     summary: entry.summary,

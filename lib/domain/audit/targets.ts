@@ -30,6 +30,7 @@ export const AUDIT_TARGET_KIND: Record<AuditAction, AuditTargetKind> = {
   "waitlist.invitation_email": "waitlist",
   "waitlist.join_settings": "waitlist",
   "waitlist.ranking": "waitlist",
+  "signup.update": "waitlist",
 };
 
 /** Names of the waitlists and keys that the rows (and their actors) name and that still exist, by id. */

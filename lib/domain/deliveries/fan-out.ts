@@ -6,7 +6,7 @@ import { deliveries, deliverySender, events, webhookEndpoints, type Waitlist } f
 import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
 import { getInvitationEmail, renderInvitation, type InvitationEmailSettings, type RenderedEmail } from "../emails/invitation";
 import { joinSettingsOf } from "../joining/settings";
-import { confirmationEmail } from "../verification/email";
+import { confirmationEmail, personPageFooter } from "../verification/email";
 import { EMAIL_OVER_ADDRESS_LIMIT, personEmailAllowed } from "../verification/email-limit";
 import { getSignup } from "../signups/queries";
 import { getWaitlist } from "../waitlists/queries";
@@ -173,6 +173,6 @@ function emailOf(event: OutboxEvent, known: KnownWaitlist, publicUrl: string, no
   if (!sends) return undefined;
   const signup = getSignup(event.waitlistId, event.signupId, db);
   if (!signup) return undefined;
-  if (event.type === "signup.invited") return renderInvitation(known.email, known.waitlist, signup);
+  if (event.type === "signup.invited") return renderInvitation(known.email, known.waitlist, signup, personPageFooter(known.waitlist.id, signup.id, publicUrl, now, db));
   return signup.verified ? undefined : confirmationEmail(known.waitlist, signup, publicUrl, now, db);
 }

@@ -114,8 +114,9 @@ export function renderTemplate(template: string, waitlist: Pick<Waitlist, "name"
   });
 }
 
-export function renderInvitation(settings: Pick<InvitationEmailSettings, "subject" | "body">, waitlist: Pick<Waitlist, "name" | "website">, signup: SignupRow): RenderedEmail {
-  return { to: signup.email, subject: renderTemplate(settings.subject, waitlist, signup).replace(/[\r\n]+/g, " "), text: renderTemplate(settings.body, waitlist, signup) };
+/** The email of one signup; `footer` (the link to the person's own page, lib/domain/verification/email.ts) closes the text of a sent one. */
+export function renderInvitation(settings: Pick<InvitationEmailSettings, "subject" | "body">, waitlist: Pick<Waitlist, "name" | "website">, signup: SignupRow, footer = ""): RenderedEmail {
+  return { to: signup.email, subject: renderTemplate(settings.subject, waitlist, signup).replace(/[\r\n]+/g, " "), text: footer ? `${renderTemplate(settings.body, waitlist, signup).trimEnd()}\n${footer}` : renderTemplate(settings.body, waitlist, signup) };
 }
 
 /**

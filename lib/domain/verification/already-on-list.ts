@@ -7,7 +7,7 @@ import type { RenderedEmail } from "../emails/invitation";
 import { getSignup } from "../signups/queries";
 import type { SignupRow } from "../signups/row";
 import { getWaitlist } from "../waitlists/queries";
-import { joinedPagePath } from "./email";
+import { joinedPagePath, personPageFooter } from "./email";
 import { personEmailAllowed } from "./email-limit";
 
 // "You are already on the list: here is your page": what someone who types an address the waitlist
@@ -29,7 +29,7 @@ export function alreadyOnListEmail(waitlist: Pick<Waitlist, "id" | "name">, sign
   return {
     to: signup.email,
     subject: `You're already on the ${singleLine(waitlist.name)} waitlist`,
-    text: `Hello,\n\nSomeone asked to join the ${singleLine(waitlist.name)} waitlist with this address, and it is already on the list: nothing has changed. Your place in line and your referral link are on your page (the link works for 30 days):\n\n${page}\n\nIf it was not you, ignore this email.\n`,
+    text: `Hello,\n\nSomeone asked to join the ${singleLine(waitlist.name)} waitlist with this address, and it is already on the list: nothing has changed. Your place in line and your referral link are on your page (the link works for 30 days):\n\n${page}\n\nIf it was not you, ignore this email.\n${personPageFooter(waitlist.id, signup.id, publicUrl, now, db)}`,
   };
 }
 

@@ -4,7 +4,7 @@ import type { Waitlist } from "@/db/schema";
 import { singleLine } from "@/lib/core/single-line-text";
 import type { RenderedEmail } from "../emails/invitation";
 import type { SignupRow } from "../signups/row";
-import { CONFIRM_LINK_LIFETIME_MS, JOINED_LINK_LIFETIME_MS, signLinkToken } from "./link-token";
+import { CONFIRM_LINK_LIFETIME_MS, JOINED_LINK_LIFETIME_MS, PERSON_LINK_LIFETIME_MS, signLinkToken } from "./link-token";
 
 // The confirmation email of a signup that joined a waitlist with verification on: queued when its
 // `signup.created` event is fanned out (lib/domain/deliveries/fan-out.ts) and again on a resend
@@ -28,6 +28,24 @@ export function joinedPageToken(waitlistId: string, signupId: number, now = Date
   return signLinkToken({ purpose: "joined", waitlistId, signupId, expiresAt: new Date(now + JOINED_LINK_LIFETIME_MS) }, db);
 }
 
+/**
+ * The person's own page (/join/{id}/me: place, referral link, answers, their data, leaving), by a
+ * signed "person" token good for 30 days, named by every email the person gets.
+ */
+export function personPagePath(waitlistId: string, signupId: number, now = Date.now(), db: AppDatabase = getDb()): string {
+  return `/join/${waitlistId}/me?t=${encodeURIComponent(personPageToken(waitlistId, signupId, now, db))}`;
+}
+
+/** The signed "person" token of that page. */
+export function personPageToken(waitlistId: string, signupId: number, now = Date.now(), db: AppDatabase = getDb()): string {
+  return signLinkToken({ purpose: "person", waitlistId, signupId, expiresAt: new Date(now + PERSON_LINK_LIFETIME_MS) }, db);
+}
+
+/** The closing lines of every email to a person: the link to their own page. */
+export function personPageFooter(waitlistId: string, signupId: number, publicUrl: string, now = Date.now(), db: AppDatabase = getDb()): string {
+  return `\nYour own page (change your answers, download your data or leave the list; the link works for 30 days):\n\n${publicUrl}${personPagePath(waitlistId, signupId, now, db)}\n`;
+}
+
 export function confirmationEmail(waitlist: Pick<Waitlist, "id" | "name">, signup: Pick<SignupRow, "id" | "email">, publicUrl: string, now = Date.now(), db: AppDatabase = getDb()): RenderedEmail {
   const token = signLinkToken({ purpose: "confirm", waitlistId: waitlist.id, signupId: signup.id, expiresAt: new Date(now + CONFIRM_LINK_LIFETIME_MS) }, db);
   const link = `${publicUrl}${confirmPath(waitlist.id, token)}`;
@@ -35,6 +53,6 @@ export function confirmationEmail(waitlist: Pick<Waitlist, "id" | "name">, signu
   return {
     to: signup.email,
     subject: `Confirm your place on the ${singleLine(waitlist.name)} waitlist`,
-    text: `Hello,\n\nPlease confirm your address to keep your place on the ${singleLine(waitlist.name)} waitlist:\n\n${link}\n\nThe link works for 7 days. If you did not join, ignore this email: nothing else will be sent.\n\nYour place in line and your referral link are on your page (the link works for 30 days):\n\n${page}\n`,
+    text: `Hello,\n\nPlease confirm your address to keep your place on the ${singleLine(waitlist.name)} waitlist:\n\n${link}\n\nThe link works for 7 days. If you did not join, ignore this email: nothing else will be sent.\n\nYour place in line and your referral link are on your page (the link works for 30 days):\n\n${page}\n${personPageFooter(waitlist.id, signup.id, publicUrl, now, db)}`,
   };
 }

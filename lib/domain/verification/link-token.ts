@@ -8,13 +8,15 @@ import { signingKey } from "./signing-key";
 // database's link key (./signing-key.ts). Nothing is stored per token: a confirmation is single use
 // because confirming an already verified signup changes nothing (./confirm.ts).
 
-/** What a token is for: the confirmation link of the email, or the page that shows a signup its place. */
-export type LinkPurpose = "confirm" | "joined";
+/** What a token is for: the confirmation link of the email, the page that shows a signup its place, or the person's own page (lib/join/person-view.ts). */
+export type LinkPurpose = "confirm" | "joined" | "person";
 
 /** A confirmation link is good for 7 days (issue 24). */
 export const CONFIRM_LINK_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 /** The "you're number N" page after joining: long enough to come back to, not forever. */
 export const JOINED_LINK_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+/** The person's own page can erase and export them: as long as the joined page, and a new link is one form away. */
+export const PERSON_LINK_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 export interface LinkClaims {
   purpose: LinkPurpose;
@@ -40,7 +42,7 @@ export function readLinkToken(token: string, purpose: LinkPurpose, now = Date.no
   const given = Buffer.from(signature, "base64url");
   const expected = sign(payload, db);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "invalid" };
-  const match = /^(confirm|joined)\.([^.]+)\.([0-9]{1,15})\.([0-9]{1,12})$/.exec(payload);
+  const match = /^(confirm|joined|person)\.([^.]+)\.([0-9]{1,15})\.([0-9]{1,12})$/.exec(payload);
   if (!match || match[1] !== purpose) return { ok: false, reason: "invalid" };
   const claims: LinkClaims = { purpose, waitlistId: match[2]!, signupId: Number(match[3]), expiresAt: new Date(Number(match[4]) * 1000) };
   return claims.expiresAt.getTime() <= now ? { ok: false, reason: "expired" } : { ok: true, claims };

@@ -16,7 +16,7 @@ const CONFIRM_OUTCOMES: Record<ConfirmOutcome, { title: string; text: string }> 
  * with `page` (the confirmation's own /joined link, given only to whoever held the confirmation link) a
  * link to the person's page.
  */
-export function ConfirmOutcomeCard({ outcome, page }: { outcome: string | undefined; page?: string }) {
+export function ConfirmOutcomeCard({ outcome, page, personPage }: { outcome: string | undefined; page?: string; personPage?: string }) {
   const shown = outcome !== undefined && Object.hasOwn(CONFIRM_OUTCOMES, outcome) ? CONFIRM_OUTCOMES[outcome as ConfirmOutcome] : CONFIRM_OUTCOMES.invalid;
   return (
     <JoinCard title={shown.title}>
@@ -27,6 +27,13 @@ export function ConfirmOutcomeCard({ outcome, page }: { outcome: string | undefi
         <p className="mt-4 text-sm">
           <a href={page} className={linkClass}>
             See your place in line and your referral link
+          </a>
+        </p>
+      ) : null}
+      {personPage ? (
+        <p className="mt-2 text-sm">
+          <a href={personPage} className={linkClass}>
+            Open your own page: your answers, your data, leaving the list
           </a>
         </p>
       ) : null}

@@ -3,6 +3,7 @@ import { cookies, headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { CopyButton } from "@/components/copy-button";
 import { buttonClass, inputClass, linkClass, mutedText } from "@/components/styles";
+import { personPagePath } from "@/lib/domain/verification/email";
 import { JOINED_COOKIE } from "@/lib/join/joined-cookie";
 import { joinedViewOf, type JoinedView } from "@/lib/join/joined-view";
 import { requestOrigin } from "@/lib/http/origin";
@@ -124,6 +125,12 @@ async function OwnPage({ view, resent, back }: { view: Extract<JoinedView, { kin
           <CopyButton value={referralLink} label="Copy the referral link" />
         </div>
       </div>
+      {/* Shown only to whoever holds the signup (an emailed link, or the browser that just created it). */}
+      <p className="mt-4 text-sm">
+        <a href={personPagePath(waitlist.id, signup.id)} className={linkClass}>
+          Open your own page: share buttons, your referrals, your answers, your data
+        </a>
+      </p>
       {back}
     </JoinCard>
   );

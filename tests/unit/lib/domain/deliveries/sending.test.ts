@@ -141,7 +141,7 @@ describe("fan-out", () => {
     fanOutEvents({ limit: 10, emailConfigured: false }, temp.db);
     const emails = listDeliveries({ state: "not_sent" }, temp.db);
     expect(emails.map((row) => [row.channel, row.target, row.lastError])).toEqual([["email", "a2@example.com", EMAIL_NOT_CONFIGURED]]);
-    expect(getDeliveryOrThrow(emails[0]!.id, temp.db)).toMatchObject({ subject: "Welcome to Alpha", body: "Hi a2@example.com from Acme: https://alpha.example/", nextAttemptAt: null });
+    expect(getDeliveryOrThrow(emails[0]!.id, temp.db)).toMatchObject({ subject: "Welcome to Alpha", body: expect.stringMatching(/^Hi a2@example\.com from Acme: https:\/\/alpha\.example\/\n\nYour own page \(.*\):\n\nhttps?:\/\/\S+\/join\/[0-9a-f-]{36}\/me\?t=\S+\n$/), nextAttemptAt: null });
 
     invite(alpha, "a3@example.com");
     fanOutEvents({ limit: 10, emailConfigured: true }, temp.db);

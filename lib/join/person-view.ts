@@ -1,0 +1,39 @@
+import "server-only";
+import { joinedSignup, type JoinedSignup } from "@/lib/domain/joining/join";
+import { joinSettingsOf, type JoinSettings } from "@/lib/domain/joining/settings";
+import { referralsMadeBy, type ReferralsMade } from "@/lib/domain/people/referrals-made";
+import { readLinkToken } from "@/lib/domain/verification/link-token";
+import { waitlistOfPath, type JoinPageWaitlist } from "./public-form";
+
+// The person's own page (/join/{id}/me?t=…) and its forms: what a "person" token (emailed only,
+// lib/domain/verification/email.ts personPagePath) opens.
+
+/** The signup a token names on this list, or why it opens nothing: forged or another list's (invalid), past its time (expired), erased (gone). */
+export type PersonReading = { ok: true; signupId: number } | { ok: false; reason: "invalid" | "expired" | "gone" };
+
+export function readPersonToken(waitlistId: string, token: unknown): Exclude<PersonReading, { reason: "gone" }> {
+  const reading = typeof token === "string" ? readLinkToken(token, "person") : { ok: false as const, reason: "invalid" as const };
+  if (!reading.ok) return reading;
+  return reading.claims.waitlistId === waitlistId ? { ok: true, signupId: reading.claims.signupId } : { ok: false, reason: "invalid" };
+}
+
+export type PersonView = { waitlist: JoinPageWaitlist } & (
+  | { kind: "own"; token: string; settings: JoinSettings; signup: JoinedSignup; referrals: ReferralsMade }
+  | { kind: "invalid" | "expired" | "gone" }
+);
+
+/** What /join/{id}/me shows for its `t`; undefined for an unknown waitlist. */
+export function personViewOf(pathId: string, token: string | undefined): PersonView | undefined {
+  const waitlist = waitlistOfPath(pathId);
+  if (!waitlist) return undefined;
+  const reading = readPersonToken(waitlist.id, token);
+  if (!reading.ok) return { waitlist, kind: reading.reason };
+  const signup = joinedSignup(waitlist.id, reading.signupId);
+  if (!signup) return { waitlist, kind: "gone" };
+  return { waitlist, kind: "own", token: token!, settings: joinSettingsOf(waitlist.id), signup, referrals: referralsMadeBy(signup.id) };
+}
+
+/** A page of a token: /join/{id}/me (or its leave page, its data download)?t=…, with more of its query. */
+export function personPageUrl(waitlistId: string, token: string, query = "", page: "" | "/leave" | "/download" = ""): string {
+  return `/join/${waitlistId}/me${page}?t=${encodeURIComponent(token)}${query}`;
+}
