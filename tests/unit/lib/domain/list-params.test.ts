@@ -81,6 +81,7 @@ describe("strict /v1 signup list query", () => {
       },
       // In the order of SIGNUP_FIELDS, whatever the order asked.
       fields: ["email", "created_at", "id"],
+      sort: "created_at",
       keyset: { limit: 5, cursor: "abc" },
     });
     expect(parseSignupListQuery(new URLSearchParams("email=Ann@Example.com"))).toMatchObject({ filter: { email: "Ann@Example.com", inputs: undefined }, fields: undefined });

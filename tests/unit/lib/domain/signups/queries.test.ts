@@ -151,7 +151,19 @@ describe("offset pages", () => {
       return (x < y ? -1 : x > y ? 1 : a.id - b.id) * sign;
     });
     const pages = [0, 25, 50, 75, 100].map((offset) => listSignupRows({ scope: { waitlistId, verified: true }, sort, direction, offset, limit: 25 }, temp.db));
+    // Each waiting row with its place in the whole line (the order of joining, without a ranking rule).
+    const line = all.filter((row) => row.status === "waiting").sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id);
+    const place = new Map(line.map((row, index) => [row.id, index + 1]));
+    expect(pages.flat()).toEqual(want.map((row) => ({ ...row, position: place.get(row.id) ?? null })));
+  });
+
+  it("sort by position: the line of the scope, waiting signups only, each with its place", () => {
+    const line = all.filter((row) => row.status === "waiting").sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id);
+    const place = new Map(line.map((row, index) => [row.id, index + 1]));
+    const want = line.filter((row) => row.verified).map((row) => ({ ...row, position: place.get(row.id)! }));
+    const pages = [0, 25, 50, 75, 100].map((offset) => listSignupRows({ scope: { waitlistId, verified: true }, sort: "position", direction: "asc", offset, limit: 25 }, temp.db));
     expect(pages.flat()).toEqual(want);
+    expect(listSignupRows({ scope: { waitlistId, verified: true }, sort: "position", direction: "desc", offset: 0, limit: 3 }, temp.db).map((row) => row.position)).toEqual(want.slice(-3).reverse().map((row) => row.position));
   });
 });
 
