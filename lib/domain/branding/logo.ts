@@ -46,7 +46,7 @@ export function joinLogoVersion(waitlistId: string, db: AppDatabase = getDb()): 
 /** The logo's type, read from its bytes; an AppError says why they cannot be a logo. */
 export function logoTypeOf(bytes: Uint8Array): LogoType {
   if (bytes.length === 0) throw new AppError("invalid_parameter", "Invalid logo: the file is empty.", "logo");
-  if (bytes.length > MAX_LOGO_BYTES) throw new AppError("invalid_parameter", `Invalid logo: the file has ${formatBytes(bytes.length)}, more than the ${formatBytes(MAX_LOGO_BYTES)} a logo may have.`, "logo");
+  if (bytes.length > MAX_LOGO_BYTES) throw new AppError("invalid_parameter", `Invalid logo: the file has ${bytes.length.toLocaleString("en-US")} bytes, more than the ${formatBytes(MAX_LOGO_BYTES)} a logo may have.`, "logo");
   const image = sniffImage(bytes);
   if ("problem" in image) {
     throw new AppError("invalid_parameter", image.problem === "unsupported" ? "Invalid logo: the file is not a PNG, JPEG or WebP image." : "Invalid logo: the file starts like an image but is broken (its header is cut short or gives no size).", "logo");

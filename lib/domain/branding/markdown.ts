@@ -7,7 +7,7 @@ export type Inline = { text: string } | { strong: Inline[] } | { em: Inline[] } 
 
 export type Paragraph = Inline[];
 
-const LINK = /^\[([^\]\n]+)\]\(([^)\s]+)\)/;
+const LINK = /^\[([^[\]\n]+)\]\(([^)\s]+)\)/;
 
 /** An http(s) address as written, or undefined for any other scheme or a malformed one. */
 export function safeLinkTarget(target: string): string | undefined {
