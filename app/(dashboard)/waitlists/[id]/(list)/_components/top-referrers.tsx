@@ -66,7 +66,7 @@ export async function TopReferrers({ waitlistId, referrals }: { waitlistId: stri
       ) : null}
       {flaggedWithoutReferrer > 0 && (top.length > 0 || reasons.length > 0) ? (
         <p data-testid="referrals-without-referrer" className="mt-2 text-sm">
-          Also {plural(flaggedWithoutReferrer, "signup")} marked as referred (imported, or whose referrer was erased) that name no referrer and count for no one.
+          Marked as referred but naming no referrer (imported, or their referrer was erased): {plural(flaggedWithoutReferrer, "signup")}, counted for no one.
         </p>
       ) : null}
       <p className={`mt-2 text-xs ${mutedText}`}>
