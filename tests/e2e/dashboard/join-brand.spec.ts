@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { listAudit } from "@/lib/domain/audit/log";
-import { joinLogoOf } from "@/lib/domain/branding/logo";
+import { joinLogoOf, setJoinLogo } from "@/lib/domain/branding/logo";
 import { sniffImage } from "@/lib/domain/branding/image-type";
 import { joinWaitlist } from "@/lib/domain/joining/join";
 import { joinSettingsOf, updateJoinSettings } from "@/lib/domain/joining/settings";
@@ -26,7 +26,7 @@ async function saveJoining(page: Page, waitlistId: string, fill: (page: Page) =>
   await page.getByRole("button", { name: "Save" }).click();
 }
 
-test("an admin brands the page; on a phone without JavaScript it shows the logo, headline, description and colour, axe-clean, and still joins", async ({ page, context, browser }) => {
+test("an admin brands the page; on a phone it shows the logo, headline, description and colour, axe-clean; without JavaScript it still joins", async ({ page, context, browser }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
   const waitlist = createWaitlist({ name: unique("Brand list"), website: "https://brand.example" });
   const description = "**Fast** beta for *small* teams.\n\nRead [the plan](https://brand.example/plan). <script>window.injected = 1</script><img src=x onerror=\"window.injected = 2\">";
@@ -51,7 +51,7 @@ test("an admin brands the page; on a phone without JavaScript it shows the logo,
   ]);
   await page.screenshot({ path: "/tmp/brand-joining-settings.png", fullPage: true });
 
-  const phone = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, javaScriptEnabled: false });
+  const phone = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const join = await phone.newPage();
   await join.goto(`/join/${waitlist.id}`);
   await expect(join).toHaveTitle("Acme is coming");
@@ -74,8 +74,15 @@ test("an admin brands the page; on a phone without JavaScript it shows the logo,
   expect(await join.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await join.screenshot({ path: "/tmp/brand-join-phone.png", fullPage: true });
   await expectNoAxeViolations(join, "branded join page", { tags: SWEEP_TAGS });
-  await joinThroughForm(join, `brand.${unique("b").replace(/\W/g, "")}@example.com`);
   await phone.close();
+  // Without JavaScript (axe needs it, so apart): the same page, and joining works.
+  const noScript = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, isMobile: true, javaScriptEnabled: false });
+  const plain = await noScript.newPage();
+  await plain.goto(`/join/${waitlist.id}`);
+  await expect(plain.getByTestId("join-logo")).toBeVisible();
+  await expect(plain.getByRole("heading", { level: 1 })).toHaveText("Acme is coming");
+  await joinThroughForm(plain, `brand.${unique("b").replace(/\W/g, "")}@example.com`);
+  await noScript.close();
 
   // The logo: the app's own URL, its sniffed type, cached for good at its version.
   const logoUrl = (await page.getByTestId("current-logo").getAttribute("src"))!;
@@ -110,16 +117,17 @@ test("a logo of the wrong type, too large or broken, and a low-contrast colour a
     await page.getByLabel(/^Accent colour/).fill("#7dd3fc");
     await page.getByLabel(/^Headline/).fill("Not saved");
   });
-  await expect(page.locator("body")).toContainText(/Invalid accentColor: the accent colour #7dd3fc has a contrast of 1\.\d\d:1 against the button's white text and the page; WCAG AA needs 4\.5:1, so choose a darker colour\. Nothing was changed\./);
+  await expect(page.locator("body")).toContainText(/Invalid join settings: accentColor: the accent colour #7dd3fc has a contrast of 1\.\d\d:1 against the button's white text and the page; WCAG AA needs 4\.5:1, so choose a darker colour\. Nothing was changed\./);
   expect(joinSettingsOf(waitlist.id)).toMatchObject({ accentColor: ACCENT, headline: "" });
   expect(listAudit({ action: "waitlist.join_settings", limit: 50 }).filter((row) => row.target === waitlist.id)).toHaveLength(1);
 });
 
 test("the join page's Open Graph card: og: and twitter: tags with absolute URLs, and an image the app draws as a PNG", async ({ page }) => {
-  const waitlist = openWaitlist({ headline: "Acme is coming", description: "**Fast** beta for [small](https://brand.example) teams.", accentColor: ACCENT });
+  const waitlist = openWaitlist({ headline: "Acme is coming 🚀", description: "**Fast** beta for [small](https://brand.example) teams.", accentColor: ACCENT });
+  setJoinLogo(waitlist.id, PNG, "cli");
   await page.goto(`/join/${waitlist.id}`);
   const meta = (selector: string) => page.locator(`meta[${selector}]`).getAttribute("content");
-  expect(await meta('property="og:title"')).toBe("Acme is coming");
+  expect(await meta('property="og:title"')).toBe("Acme is coming 🚀");
   expect(await meta('property="og:description"')).toBe("Fast beta for small teams.");
   expect(await meta('name="twitter:card"')).toBe("summary_large_image");
   const image = (await meta('property="og:image"'))!;

@@ -41,7 +41,7 @@ export default async function LeaderboardPage({ params }: Props) {
         </ol>
       )}
       <p className={`mt-4 text-xs ${mutedText}`}>
-        Counted referrals only (a friend who joined through the link, confirmed where the list asks, not the referrer&apos;s own address again). Updated every {LEADERBOARD_TTL_MS / 60_000} minute.
+        Counted referrals only (a friend who joined through the link, confirmed where the list asks, not the referrer&apos;s own address again). Updated every {LEADERBOARD_TTL_MS === 60_000 ? "minute" : `${LEADERBOARD_TTL_MS / 60_000} minutes`}.
       </p>
       <p className="mt-4 text-sm">
         <a href={`/join/${waitlist.id}`} className={linkClass}>

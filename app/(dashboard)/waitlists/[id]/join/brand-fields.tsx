@@ -1,5 +1,6 @@
 import { inputClass, mutedText } from "@/components/styles";
 import { MIN_CONTRAST } from "@/lib/domain/branding/accent-color";
+import { LEADERBOARD_SIZE } from "@/lib/domain/joining/leaderboard";
 import { MAX_DESCRIPTION, MAX_HEADLINE, type JoinSettings } from "@/lib/domain/joining/settings";
 
 /** The join page in the brand (the logo has its own form: ./logo-form.tsx) and the public leaderboard. */
@@ -30,7 +31,7 @@ export function BrandFields({ settings }: { settings: JoinSettings }) {
         Public leaderboard of the top referrers
       </label>
       <p id="leaderboard-hint" className={`-mt-2 text-sm ${mutedText}`}>
-        A page linked from the join page, listing the 10 signups with the most counted referrals by a masked address (a***@g***.com) and their count; nothing else. Refreshed every minute.
+        A page linked from the join page, listing the {LEADERBOARD_SIZE} signups with the most counted referrals by a masked address (a***@g***.com) and their count; nothing else. Refreshed every minute.
       </p>
     </fieldset>
   );
