@@ -122,6 +122,24 @@ test("a logo of the wrong type, too large or broken, and a low-contrast colour a
   expect(listAudit({ action: "waitlist.join_settings", limit: 50 }).filter((row) => row.target === waitlist.id)).toHaveLength(1);
 });
 
+test("a logo upload from another site or with a view key is refused; nothing changes", async ({ page, context, browser }) => {
+  await signIn(context, ["waitlist:admin"]);
+  const waitlist = openWaitlist();
+  const multipart = { logo: { name: "logo.png", mimeType: "image/png", buffer: PNG } };
+  const forged = await page.request.post(`/waitlists/${waitlist.id}/join/logo`, { multipart, headers: { origin: "https://evil.example" }, maxRedirects: 0 });
+  expect(forged.status()).toBe(403);
+  expect(await forged.text()).toContain("Refused: the request comes from https://evil.example");
+  const viewer = await browser.newContext({ baseURL });
+  await signIn(viewer, ["waitlist:view"]);
+  const denied = await (await viewer.newPage()).request.post(`/waitlists/${waitlist.id}/join/logo`, { multipart, headers: { origin: baseURL }, maxRedirects: 0 });
+  expect(denied.status()).toBe(403);
+  await viewer.close();
+  expect(joinLogoOf(waitlist.id)).toBeUndefined();
+  const same = await page.request.post(`/waitlists/${waitlist.id}/join/logo`, { multipart, headers: { origin: baseURL }, maxRedirects: 0 });
+  expect(same.status()).toBe(303);
+  expect(joinLogoOf(waitlist.id)?.contentType).toBe("image/png");
+});
+
 test("the join page's Open Graph card: og: and twitter: tags with absolute URLs, and an image the app draws as a PNG", async ({ page }) => {
   const waitlist = openWaitlist({ headline: "Acme is coming 🚀", description: "**Fast** beta for [small](https://brand.example) teams.", accentColor: ACCENT });
   setJoinLogo(waitlist.id, PNG, "cli");
