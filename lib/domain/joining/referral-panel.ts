@@ -24,7 +24,6 @@ function statements(db: AppDatabase) {
       .from(referrals)
       .where(and(eq(referrals.waitlistId, valuePlaceholder("waitlistId")), eq(referrals.state, "counted")))
       .prepare(),
-    withReferrer: db.select({ count: count() }).from(referrals).where(eq(referrals.waitlistId, valuePlaceholder("waitlistId"))).prepare(),
     flagged: db
       .select({ count: sum(signupCounts.count).mapWith(Number) })
       .from(signupCounts)
@@ -36,7 +35,10 @@ function statements(db: AppDatabase) {
 export function referralPanel(waitlistId: string, limit: number, db: AppDatabase = getDb()): ReferralPanel {
   const id = waitlistId.toLowerCase();
   const prepared = statements(db);
+  const summary = referralSummary(id, limit, db);
+  const counted = prepared.counted.get({ waitlistId: id })!.count;
+  // Every referral row names a referrer (it goes with it), so the rest of the flagged signups name none.
+  const withReferrer = counted + Object.values(summary.notCounted).reduce((total, count) => total + count, 0);
   const flagged = prepared.flagged.get({ waitlistId: id })?.count ?? 0;
-  const withReferrer = prepared.withReferrer.get({ waitlistId: id })!.count;
-  return { ...referralSummary(id, limit, db), counted: prepared.counted.get({ waitlistId: id })!.count, flaggedWithoutReferrer: Math.max(0, flagged - withReferrer) };
+  return { ...summary, counted, flaggedWithoutReferrer: Math.max(0, flagged - withReferrer) };
 }
