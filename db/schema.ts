@@ -355,6 +355,11 @@ export const joinSettings = sqliteTable(
     embedOrigins: text("embed_origins").notNull().default("[]"),
     challenge: integer("challenge", { mode: "boolean" }).notNull().default(true),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+    // Migration 0019: the join page in the brand, and the public leaderboard.
+    headline: text("headline").notNull().default(""),
+    description: text("description").notNull().default(""),
+    accentColor: text("accent_color").notNull().default(""),
+    leaderboard: integer("leaderboard", { mode: "boolean" }).notNull().default(false),
   },
   (table) => [
     check("join_settings_joining_known", sql`${table.joining} = 'open' or ${table.joining} = 'closed'`),
@@ -433,4 +438,20 @@ export const movedSignupCounts = sqliteTable(
     byCreated: integer("by_created").notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.waitlistId, table.day] })],
+);
+
+// Migration 0019: the join page's logo (lib/domain/branding/logo.ts), its type sniffed from its bytes.
+export const JOIN_LOGO_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
+
+export const joinLogos = sqliteTable(
+  "join_logos",
+  {
+    waitlistId: text("waitlist_id")
+      .primaryKey()
+      .references(() => waitlists.id, { onDelete: "cascade" }),
+    contentType: text("content_type", { enum: JOIN_LOGO_TYPES }).notNull(),
+    bytes: blob("bytes", { mode: "buffer" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [check("join_logos_type_known", sql`${table.contentType} in ('image/png', 'image/jpeg', 'image/webp')`)],
 );

@@ -13,6 +13,10 @@ export interface JoinOptions {
   embedOrigin?: string[];
   clearEmbedOrigins?: boolean;
   challenge?: string;
+  headline?: string;
+  description?: string;
+  accentColor?: string;
+  leaderboard?: string;
 }
 
 export const JOIN_FIELD_FORMAT = "<label>[*][=option|option…]: * marks it required, =… makes it a choice";
@@ -56,6 +60,10 @@ export function joinChangeOf(options: JoinOptions): JoinSettingsChange {
     successMessage: options.successMessage,
     embedOrigins: options.clearEmbedOrigins ? [] : options.embedOrigin,
     challenge: onOff("--challenge", options.challenge),
+    headline: options.headline,
+    description: options.description?.replace(/\\n/g, "\n"),
+    accentColor: options.accentColor,
+    leaderboard: onOff("--leaderboard", options.leaderboard),
   };
   return Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
 }
@@ -67,5 +75,7 @@ export function describeJoinSettings(settings: JoinSettings): string {
     `Form fields: ${settings.fields.map(formatJoinField).join(", ") || "none"}.`,
     `Embed origins: ${settings.embedOrigins.join(", ") || "none (this site only)"}.`,
     `Success message: ${settings.successMessage || "(default)"}`,
+    `Brand: headline ${settings.headline ? JSON.stringify(settings.headline) : "(default)"}; accent colour ${settings.accentColor || "(default)"}; description ${settings.description ? `${settings.description.length} characters` : "none"}.`,
+    `Leaderboard: ${settings.leaderboard ? "on" : "off"}.`,
   ].join("\n");
 }

@@ -32,6 +32,10 @@ export function joinSettingsFromForm(form: Record<string, string>): JoinSettings
     successMessage: (form.success_message ?? "").replace(/\r\n/g, "\n"),
     embedOrigins: lines(form.embed_origins),
     fields,
+    headline: form.headline ?? "",
+    description: (form.description ?? "").replace(/\r\n/g, "\n"),
+    accentColor: form.accent_color ?? "",
+    leaderboard: form.leaderboard === "true",
   };
 }
 

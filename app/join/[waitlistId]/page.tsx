@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { inputClass, mutedText, primaryButtonClass } from "@/components/styles";
+import { inputClass, linkClass, mutedText, primaryButtonClass } from "@/components/styles";
 import { MAX_JOIN_INPUT_VALUE } from "@/lib/domain/joining/join";
 import { joinSettingsOf } from "@/lib/domain/joining/settings";
 import { MAX_EMAIL_LENGTH } from "@/lib/domain/signups/email-address";
 import { JOIN_ERRORS, isJoinError, HONEYPOT_FIELD, fieldName } from "@/lib/join/form-fields";
+import { joinBrandOf, joinPageMetadata, joinTitleOf } from "@/lib/join/brand";
 import { waitlistOfPath } from "@/lib/join/public-form";
-import { JoinCard } from "../join-card";
+import { BrandDescription } from "../brand-description";
+import { accentStyle, JoinCard } from "../join-card";
 import { AltchaField } from "./altcha-field";
 import { GetLinkForm } from "./get-link-form";
 
@@ -20,7 +22,7 @@ function waitlistOf(id: string) {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const waitlist = waitlistOf((await params).waitlistId);
-  return { title: { absolute: `Join the ${waitlist.name} waitlist` } };
+  return joinPageMetadata(waitlist, joinSettingsOf(waitlist.id));
 }
 
 /** The hosted join form of a waitlist: a plain form POST (works without JavaScript), the challenge when it is on. */
@@ -28,10 +30,12 @@ export default async function JoinPage({ params, searchParams }: Props) {
   const waitlist = waitlistOf((await params).waitlistId);
   const query = await searchParams;
   const settings = joinSettingsOf(waitlist.id);
-  const title = `Join the ${waitlist.name} waitlist`;
+  const title = joinTitleOf(waitlist, settings);
+  const brand = joinBrandOf(waitlist, settings);
   if (settings.joining === "closed") {
     return (
-      <JoinCard title={title}>
+      <JoinCard title={title} brand={brand}>
+        <BrandDescription source={settings.description} />
         <p role="status" data-testid="join-closed" className={`mt-3 ${mutedText}`}>
           This waitlist is not taking new signups right now.
         </p>
@@ -42,7 +46,8 @@ export default async function JoinPage({ params, searchParams }: Props) {
   const ref = typeof query.ref === "string" ? query.ref.slice(0, 64) : "";
   const error = isJoinError(query.error) ? JOIN_ERRORS[query.error] : undefined;
   return (
-    <JoinCard title={title}>
+    <JoinCard title={title} brand={brand}>
+      <BrandDescription source={settings.description} />
       <p className={`mt-2 text-sm ${mutedText}`}>Leave your email address to get your place in line.</p>
       {error ? (
         <p role="alert" data-testid="join-error" className="mt-4 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
@@ -85,10 +90,17 @@ export default async function JoinPage({ params, searchParams }: Props) {
         {settings.challenge ? (
           <AltchaField challengeUrl={`/join/${waitlist.id}/challenge`} />
         ) : null}
-        <button type="submit" className={`${primaryButtonClass} py-2 text-base sm:text-sm`}>
+        <button type="submit" className={`${primaryButtonClass} py-2 text-base sm:text-sm`} style={accentStyle(brand)}>
           Join the waitlist
         </button>
       </form>
+      {settings.leaderboard ? (
+        <p className="mt-4 text-sm">
+          <a href={`/join/${waitlist.id}/leaderboard`} className={linkClass}>
+            See the top referrers
+          </a>
+        </p>
+      ) : null}
       <GetLinkForm waitlistId={waitlist.id} answer={query.link} />
     </JoinCard>
   );

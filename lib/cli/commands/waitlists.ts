@@ -10,6 +10,8 @@ import { describeRankingRule, formatRankingRule, RANKING_RULE_FORMAT, rankingRul
 import { rankingRuleOf } from "@/lib/domain/ranking/rules";
 import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
 import { createWaitlistSchema, deleteWaitlistSchema, updateWaitlistSchema } from "@/lib/domain/waitlists/schemas";
+import { setJoinLogo } from "@/lib/domain/branding/logo";
+import { logoChangeOf, type LogoOptions } from "../logo-option";
 import { collect, describeJoinSettings, JOIN_FIELD_FORMAT, joinChangeOf, type JoinOptions } from "../join-options";
 import { emit, parseOptions, table, type JsonOption } from "../output";
 
@@ -82,21 +84,36 @@ export function registerWaitlistCommands(program: Command): void {
     .option("--embed-origin <origin>", "an origin whose pages may embed the join page (https://example.com), repeatable, replacing them all", collect)
     .option("--clear-embed-origins", "only this site may embed the join page")
     .option("--challenge <on|off>", "the proof-of-work challenge on the join page (on by default)")
+    .option("--headline <text>", "the join page's headline, instead of \"Join the … waitlist\" (\"\" for the default)")
+    .option("--description <text>", "the join page's description: plain text, **bold**, *italic*, [links](https://…), \\n\\n between paragraphs")
+    .option("--accent-color <#rrggbb>", "the join button's colour, readable behind white text (4.5:1), \"\" for the default")
+    .option("--logo <file>", "the join page's logo: a PNG, JPEG or WebP file of at most 200 KB")
+    .option("--clear-logo", "no logo on the join page")
+    .option("--leaderboard <on|off>", "the public leaderboard of top referrers, /join/<id>/leaderboard (off by default)")
     .option("--ranking <rule>", `how counted referrals move people up the line: ${RANKING_RULE_FORMAT}`)
     .option("--json", "print one JSON object to stdout")
-    .action((id: string, options: { name?: string; website?: string; allowDuplicateName?: boolean; ranking?: string } & JoinOptions & JsonOption) => {
+    .action((id: string, options: { name?: string; website?: string; allowDuplicateName?: boolean; ranking?: string } & JoinOptions & LogoOptions & JsonOption) => {
       // Parsed before any write, so that a bad rule changes nothing.
       const ranking = options.ranking === undefined ? undefined : parseOptions(rankingOptionSchema, { ranking: options.ranking }).ranking;
       const joinChange = joinChangeOf(options);
+      const logo = logoChangeOf(options);
       const renames = options.name !== undefined || options.website !== undefined;
       const input = { name: options.name, website: options.website, allowDuplicateName: Boolean(options.allowDuplicateName) };
-      if (renames || (Object.keys(joinChange).length === 0 && !ranking)) parseOptions(updateWaitlistSchema, input, optionOf);
+      if (renames || (Object.keys(joinChange).length === 0 && logo === undefined && !ranking)) parseOptions(updateWaitlistSchema, input, optionOf);
       const updated = renames ? withDuplicateHint(() => updateWaitlistAs("cli", id, input)) : getWaitlistOrThrow(id);
       const waitlist = toWaitlistResponse(updated);
       const joining = Object.keys(joinChange).length === 0 ? undefined : updateJoinSettings(waitlist.id, joinChange, "cli");
+      // After the settings (validated as they are written); the logo was checked when read.
+      if (logo !== undefined) setJoinLogo(waitlist.id, logo, "cli");
       const rule = ranking && setRankingRule(waitlist.id, ranking, "cli");
       emit(options, { ...waitlist, ...(joining && { joining }), ...(rule && { ranking: formatRankingRule(rule) }) }, () =>
-        [`Updated waitlist ${waitlist.id} (${waitlist.name}, ${waitlist.website}).`, joining && describeJoinSettings(joining), rule && `Ranking: ${describeRankingRule(rule)}.`].filter(Boolean).join("\n"),
+        [
+          `Updated waitlist ${waitlist.id} (${waitlist.name}, ${waitlist.website}).${logo === undefined ? "" : logo === null ? " Logo removed." : " Logo set."}`,
+          joining && describeJoinSettings(joining),
+          rule && `Ranking: ${describeRankingRule(rule)}.`,
+        ]
+          .filter(Boolean)
+          .join("\n"),
       );
     });
 

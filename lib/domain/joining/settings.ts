@@ -7,6 +7,7 @@ import { AppError } from "@/lib/core/errors";
 import { firstIssueOf } from "@/lib/core/zod-issue";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { recordAudit, type AuditActor } from "../audit/log";
+import { ACCENT_COLOR_PATTERN, accentContrastProblem } from "../branding/accent-color";
 import { getWaitlistOrThrow } from "../waitlists/queries";
 
 // How people join a waitlist by themselves (the `join_settings` table, migration 0013): the hosted
@@ -17,6 +18,8 @@ export const MAX_JOIN_FIELDS = 20;
 export const MAX_FIELD_OPTIONS = 50;
 export const MAX_EMBED_ORIGINS = 20;
 export const MAX_SUCCESS_MESSAGE = 1000;
+export const MAX_HEADLINE = 120;
+export const MAX_DESCRIPTION = 2000;
 const MAX_LABEL = 100;
 const MAX_OPTION = 200;
 
@@ -37,9 +40,17 @@ export interface JoinSettings {
   embedOrigins: string[];
   /** The proof-of-work challenge on the hosted page. */
   challenge: boolean;
+  /** The join page in the brand (the logo apart: ../branding/logo.ts): '' for the defaults. */
+  headline: string;
+  /** Plain text or the Markdown subset of ../branding/markdown.ts. */
+  description: string;
+  /** `#rrggbb`, lower case, readable (../branding/accent-color.ts); '' for the app's blue. */
+  accentColor: string;
+  /** The public leaderboard of referrers, /join/{id}/leaderboard. */
+  leaderboard: boolean;
 }
 
-export const DEFAULT_JOIN_SETTINGS: JoinSettings = { joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true };
+export const DEFAULT_JOIN_SETTINGS: JoinSettings = { joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true, headline: "", description: "", accentColor: "", leaderboard: false };
 
 const oneLine = (max: number) =>
   z
@@ -84,6 +95,22 @@ export const joinSettingsSchema = z.strictObject({
     .max(MAX_EMBED_ORIGINS)
     .transform((origins) => [...new Set(origins)]),
   challenge: z.boolean(),
+  headline: z
+    .string()
+    .trim()
+    .max(MAX_HEADLINE)
+    .refine((text) => !/[\r\n]/.test(text), "must be one line"),
+  description: z.string().trim().max(MAX_DESCRIPTION),
+  accentColor: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((text) => text === "" || ACCENT_COLOR_PATTERN.test(text), "must be a colour such as #1d4ed8 (# and six hex digits), or empty for the default")
+    .superRefine((text, context) => {
+      const problem = ACCENT_COLOR_PATTERN.test(text) ? accentContrastProblem(text) : undefined;
+      if (problem) context.addIssue({ code: "custom", message: problem });
+    }),
+  leaderboard: z.boolean(),
 });
 
 const joinSettingsChangeSchema = joinSettingsSchema.partial();
@@ -99,6 +126,10 @@ function storedSettings(db: AppDatabase) {
         successMessage: joinSettings.successMessage,
         embedOrigins: joinSettings.embedOrigins,
         challenge: joinSettings.challenge,
+        headline: joinSettings.headline,
+        description: joinSettings.description,
+        accentColor: joinSettings.accentColor,
+        leaderboard: joinSettings.leaderboard,
       })
       .from(joinSettings)
       .where(eq(joinSettings.waitlistId, sql.placeholder("waitlistId")))
@@ -117,6 +148,10 @@ export function joinSettingsOf(waitlistId: string, db: AppDatabase = getDb()): J
     successMessage: row.successMessage,
     embedOrigins: JSON.parse(row.embedOrigins) as string[],
     challenge: row.challenge,
+    headline: row.headline,
+    description: row.description,
+    accentColor: row.accentColor,
+    leaderboard: row.leaderboard,
   };
 }
 
@@ -130,6 +165,10 @@ function describeChanges(before: JoinSettings, after: JoinSettings): string[] {
     after.successMessage !== before.successMessage ? "success message changed" : undefined,
     !same(after.embedOrigins, before.embedOrigins) ? `embed origins: ${after.embedOrigins.join(", ") || "none"}` : undefined,
     after.challenge !== before.challenge ? `challenge ${after.challenge ? "on" : "off"}` : undefined,
+    after.headline !== before.headline ? "headline changed" : undefined,
+    after.description !== before.description ? "description changed" : undefined,
+    after.accentColor !== before.accentColor ? `accent colour ${after.accentColor || "default"}` : undefined,
+    after.leaderboard !== before.leaderboard ? `leaderboard ${after.leaderboard ? "on" : "off"}` : undefined,
   ].filter((change) => change !== undefined);
 }
 
@@ -162,6 +201,10 @@ export function updateJoinSettings(waitlistId: string, change: JoinSettingsChang
         successMessage: after.successMessage,
         embedOrigins: JSON.stringify(after.embedOrigins),
         challenge: after.challenge,
+        headline: after.headline,
+        description: after.description,
+        accentColor: after.accentColor,
+        leaderboard: after.leaderboard,
         updatedAt: new Date(),
       };
       db.insert(joinSettings).values({ waitlistId: waitlist.id, ...stored }).onConflictDoUpdate({ target: joinSettings.waitlistId, set: stored }).run();

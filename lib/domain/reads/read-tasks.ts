@@ -1,7 +1,7 @@
 import { openReadOnlyDatabase, type AppDatabase } from "@/db/client";
 import { env } from "@/lib/core/env";
 import { cachedCountSignups, cachedSignupsPerDay } from "../signups/cached-stats";
-import { referralSummary } from "../joining/referrals";
+import { referralPanel } from "../joining/referral-panel";
 import { countSignupsSince } from "../signups/counts";
 import { inputFacets, inputFacetValues } from "../signups/facets";
 import { findSignupsByEmail } from "../signups/find";
@@ -21,7 +21,7 @@ export const READ_TASKS = {
   inputFacetValues: (db: AppDatabase, scope: Parameters<typeof inputFacetValues>[0], label: string, text: string, limit: number) => inputFacetValues(scope, label, text, limit, db),
   findSignupsByEmail: (db: AppDatabase, input: Parameters<typeof findSignupsByEmail>[0]) => findSignupsByEmail(input, db),
   previewStatusAction: (db: AppDatabase, action: StatusAction, selection: StatusSelection) => previewStatusAction(action, selection, db),
-  referralSummary: (db: AppDatabase, waitlistId: string, limit: number) => referralSummary(waitlistId, limit, db),
+  referralPanel: (db: AppDatabase, waitlistId: string, limit: number) => referralPanel(waitlistId, limit, db),
 };
 
 export type ReadTasks = typeof READ_TASKS;

@@ -154,7 +154,7 @@ describe("waitlists update: join settings, and waitlists joining", () => {
     const { id } = cli.json<{ id: string }>("waitlists", "create", "--name", "Joinable", "--website", "https://example.com");
     expect(cli.json("waitlists", "joining", id)).toEqual({
       id,
-      joining: { joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true },
+      joining: { joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true, headline: "", description: "", accentColor: "", leaderboard: false },
     });
     const updated = cli.json<{ id: string; name: string; joining: unknown }>(
       "waitlists", "update", id,
@@ -175,6 +175,10 @@ describe("waitlists update: join settings, and waitlists joining", () => {
         successMessage: "See you soon",
         embedOrigins: ["https://acme.example"],
         challenge: false,
+        headline: "",
+        description: "",
+        accentColor: "",
+        leaderboard: false,
       },
     });
     expect(cli.rows("join_settings")).toEqual([expect.objectContaining({ waitlist_id: id, joining: "open", verification: 1, challenge: 0 })]);
@@ -196,6 +200,30 @@ describe("waitlists update: join settings, and waitlists joining", () => {
     expect(expectOneLineError(cli.run("waitlists", "update", id, "--join-field", "A", "--clear-join-fields"))).toBe("error: give --join-field or --clear-join-fields, not both");
     expect(expectOneLineError(cli.run("waitlists", "update", "00000000-0000-4000-8000-000000000000", "--joining", "open"))).toBe("error: No waitlist has the id 00000000-0000-4000-8000-000000000000.");
     expect(cli.rows("join_settings").filter((row) => row.waitlist_id === id)).toEqual([]);
+  });
+
+  it("sets the brand (headline, description, accent colour, logo) and the leaderboard; refuses a bad colour or file, changing nothing", () => {
+    const { id } = cli.json<{ id: string }>("waitlists", "create", "--name", "Branded", "--website", "https://example.com");
+    const updated = cli.json<{ joining: Record<string, unknown> }>(
+      "waitlists", "update", id,
+      "--headline", "Acme is coming", "--description", "**Fast**\\n\\nSee [us](https://acme.example)", "--accent-color", "#0F766E", "--leaderboard", "on", "--logo", "tests/support/images/logo.png",
+    );
+    expect(updated.joining).toMatchObject({ headline: "Acme is coming", description: "**Fast**\n\nSee [us](https://acme.example)", accentColor: "#0f766e", leaderboard: true });
+    expect(cli.rows("join_logos")).toEqual([expect.objectContaining({ waitlist_id: id, content_type: "image/png" })]);
+    expect(cli.run("waitlists", "joining", id).stdout).toContain('Brand: headline "Acme is coming"; accent colour #0f766e; description 40 characters.\nLeaderboard: on.');
+    const before = { settings: cli.rows("join_settings"), logos: cli.rows("join_logos"), audit: cli.rows("audit_log").length };
+    expect(expectOneLineError(cli.run("waitlists", "update", id, "--accent-color", "#7dd3fc"))).toMatch(/^error: Invalid join settings: accentColor: the accent colour #7dd3fc has a contrast of 1\.\d\d:1 .* WCAG AA needs 4\.5:1/);
+    expect(expectOneLineError(cli.run("waitlists", "update", id, "--accent-color", "teal"))).toMatch(/^error: Invalid join settings: accentColor: must be a colour such as #1d4ed8/);
+    expect(expectOneLineError(cli.run("waitlists", "update", id, "--logo", "package.json", "--headline", "Other"))).toBe("error: Invalid logo: the file is not a PNG, JPEG or WebP image.");
+    expect(expectOneLineError(cli.run("waitlists", "update", id, "--headline", "x".repeat(121)))).toMatch(/^error: Invalid join settings: headline: /);
+    expect({ settings: cli.rows("join_settings"), logos: cli.rows("join_logos"), audit: cli.rows("audit_log").length }).toEqual(before);
+    expect(cli.json("waitlists", "update", id, "--clear-logo")).toMatchObject({ id });
+    expect(cli.rows("join_logos")).toEqual([]);
+    expect(cli.rows("audit_log").filter((row) => row.target === id && row.action === "waitlist.join_settings").map((row) => row.summary)).toEqual([
+      "headline changed; description changed; accent colour #0f766e; leaderboard on",
+      expect.stringMatching(/^logo set \(image\/png, 3 KB\)$/),
+      "logo removed",
+    ]);
   });
 });
 

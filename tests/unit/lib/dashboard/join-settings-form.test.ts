@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { embedSnippet, joinSettingsFromForm } from "@/lib/dashboard/join-settings-form";
 
 describe("the Joining form", () => {
-  it("reads rows of fields (a row without a label dropped), the flags, the message and one origin per line", () => {
+  it("reads rows of fields (a row without a label dropped), the flags, the message, one origin per line and the brand", () => {
     expect(
       joinSettingsFromForm({
         joining: "open",
@@ -18,6 +18,10 @@ describe("the Joining form", () => {
         field_label_2: "Plan",
         field_type_2: "choice",
         field_options_2: "Free, Pro ,,",
+        headline: "Acme is coming",
+        description: "**Fast**\r\n\r\nbeta",
+        accent_color: "#0f766e",
+        leaderboard: "true",
       }),
     ).toEqual({
       joining: "open",
@@ -29,8 +33,12 @@ describe("the Joining form", () => {
         { label: "Company", type: "text", required: true },
         { label: "Plan", type: "choice", options: ["Free", "Pro"], required: false },
       ],
+      headline: "Acme is coming",
+      description: "**Fast**\n\nbeta",
+      accentColor: "#0f766e",
+      leaderboard: true,
     });
-    expect(joinSettingsFromForm({})).toEqual({ joining: "closed", verification: false, challenge: false, successMessage: "", embedOrigins: [], fields: [] });
+    expect(joinSettingsFromForm({})).toEqual({ joining: "closed", verification: false, challenge: false, successMessage: "", embedOrigins: [], fields: [], headline: "", description: "", accentColor: "", leaderboard: false });
   });
 
   it("makes an iframe snippet whose title cannot break out of its attribute", () => {

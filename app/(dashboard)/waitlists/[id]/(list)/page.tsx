@@ -61,7 +61,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const filteredLabels = state.inputs.map((input) => input.label);
   const rows = (await pageRows).map((row) => toSignupListRow(row, filteredLabels));
   const apiUrl = (await requestOrigin()) + signupApiPath(waitlist.id, state);
-  const referrals = readInBackground("referralSummary", waitlist.id, TOP_REFERRERS);
+  const referrals = readInBackground("referralPanel", waitlist.id, TOP_REFERRERS);
 
   return (
     <PendingNavigationProvider>

@@ -10,7 +10,10 @@ import { embedSnippet } from "@/lib/dashboard/join-settings-form";
 import { joinSettingsOf, MAX_SUCCESS_MESSAGE } from "@/lib/domain/joining/settings";
 import { Breadcrumb } from "../breadcrumb";
 import { findWaitlist } from "../find-waitlist";
+import { logoPathOf } from "@/lib/join/brand";
+import { BrandFields } from "./brand-fields";
 import { FieldRows } from "./field-rows";
+import { LogoForm } from "./logo-form";
 import { RankingSection } from "./ranking-section";
 import { rankingPreviewOf } from "@/lib/dashboard/ranking-form";
 import { previewRankingRule } from "@/lib/domain/ranking/apply";
@@ -19,7 +22,7 @@ import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 
 export const metadata: Metadata = { title: "Joining" };
 
-const DONE = { saved: "Join settings saved.", ranking: "Ranking rule applied: places follow it now." };
+const DONE = { saved: "Join settings saved.", logo_saved: "Logo saved.", logo_removed: "Logo removed.", ranking: "Ranking rule applied: places follow it now." };
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -97,12 +100,14 @@ export default async function JoiningPage({ params, searchParams }: Props) {
         <p id="embed-hint" className={`-mt-3 text-sm ${mutedText}`}>
           Only pages of these origins may show the form in an iframe; without any, only this site may.
         </p>
+        <BrandFields settings={settings} />
         <div>
           <button type="submit" className={primaryButtonClass}>
             Save
           </button>
         </div>
       </form>
+      <LogoForm waitlistId={waitlist.id} logoUrl={logoPathOf(waitlist.id)} />
       <RankingSection waitlistId={waitlist.id} rule={rule} preview={preview} />
       <section aria-labelledby="embed-heading" className="mt-8 max-w-2xl">
         <h2 id="embed-heading" className="text-lg font-semibold">

@@ -15,7 +15,7 @@ describe("join settings", () => {
   afterEach(() => temp.close());
 
   it("are the defaults, joining closed and the challenge on, until saved", () => {
-    expect(joinSettingsOf(waitlistId, temp.db)).toEqual({ joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true });
+    expect(joinSettingsOf(waitlistId, temp.db)).toEqual({ joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true, headline: "", description: "", accentColor: "", leaderboard: false });
     expect(DEFAULT_JOIN_SETTINGS.joining).toBe("closed");
   });
 
@@ -56,5 +56,39 @@ describe("join settings", () => {
     updateJoinSettings(waitlistId, { joining: "open" }, "cli", temp.db);
     deleteWaitlistAs("cli", waitlistId, { confirm: "Acme Beta" }, temp.db);
     expect(temp.db.$client.prepare("SELECT count(*) AS n FROM join_settings").get()).toEqual({ n: 0 });
+  });
+});
+
+describe("join settings: the brand and the leaderboard", () => {
+  let temp: TempDatabase;
+  let waitlistId: string;
+  beforeEach(() => {
+    temp = tempDatabase();
+    waitlistId = createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db).id;
+  });
+  afterEach(() => temp.close());
+
+  it("store a headline, a description, an accent colour (lower case) and the leaderboard, audited", () => {
+    const after = updateJoinSettings(waitlistId, { headline: "  Acme is coming  ", description: "**Soon.**", accentColor: "#0F766E", leaderboard: true }, "cli", temp.db);
+    expect(after).toMatchObject({ headline: "Acme is coming", description: "**Soon.**", accentColor: "#0f766e", leaderboard: true });
+    expect(joinSettingsOf(waitlistId, temp.db)).toEqual(after);
+    updateJoinSettings(waitlistId, { accentColor: "" }, "cli", temp.db);
+    expect(listAudit({ action: "waitlist.join_settings", limit: 10 }, temp.db).map((row) => row.summary)).toEqual([
+      "accent colour default",
+      "headline changed; description changed; accent colour #0f766e; leaderboard on",
+    ]);
+  });
+
+  it.each([
+    [{ accentColor: "#7dd3fc" }, /^Invalid join settings: accentColor: the accent colour #7dd3fc has a contrast of 1\.\d\d:1 against the button's white text and the page; WCAG AA needs 4\.5:1/],
+    [{ accentColor: "blue" }, /accentColor: must be a colour such as #1d4ed8/],
+    [{ accentColor: "#12345" }, /accentColor: must be a colour such as #1d4ed8/],
+    [{ headline: "two\nlines" }, /headline: must be one line/],
+    [{ headline: "x".repeat(121) }, /headline: Too big/],
+    [{ description: "x".repeat(2001) }, /description: Too big/],
+  ])("refuse %j, saying why, and change nothing", (change, message) => {
+    expect(() => updateJoinSettings(waitlistId, change, "cli", temp.db)).toThrow(message);
+    expect(joinSettingsOf(waitlistId, temp.db)).toEqual({ ...DEFAULT_JOIN_SETTINGS });
+    expect(listAudit({ action: "waitlist.join_settings", limit: 10 }, temp.db)).toEqual([]);
   });
 });
