@@ -29,6 +29,8 @@ export const AUDIT_TARGET_KIND: Record<AuditAction, AuditTargetKind> = {
   "delivery.resend": "delivery",
   "waitlist.invitation_email": "waitlist",
   "waitlist.join_settings": "waitlist",
+  "signups.flag_approve": "waitlist",
+  "signups.flag_discount": "waitlist",
 };
 
 /** Names of the waitlists and keys that the rows (and their actors) name and that still exist, by id. */

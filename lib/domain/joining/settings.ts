@@ -2,7 +2,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
-import { joinSettings } from "@/db/schema";
+import { DISPOSABLE_POLICIES, joinSettings } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
 import { firstIssueOf } from "@/lib/core/zod-issue";
 import { preparedOnce } from "@/lib/sqlite/statements";
@@ -37,9 +37,13 @@ export interface JoinSettings {
   embedOrigins: string[];
   /** The proof-of-work challenge on the hosted page. */
   challenge: boolean;
+  /** What joining does with a disposable address (lib/domain/fraud/disposable.ts): refuse it, accept and flag it for review, or accept it. */
+  disposable: DisposablePolicy;
 }
 
-export const DEFAULT_JOIN_SETTINGS: JoinSettings = { joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true };
+export type DisposablePolicy = (typeof DISPOSABLE_POLICIES)[number];
+
+export const DEFAULT_JOIN_SETTINGS: JoinSettings = { joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true, disposable: "flag" };
 
 const oneLine = (max: number) =>
   z
@@ -84,6 +88,7 @@ export const joinSettingsSchema = z.strictObject({
     .max(MAX_EMBED_ORIGINS)
     .transform((origins) => [...new Set(origins)]),
   challenge: z.boolean(),
+  disposable: z.enum(DISPOSABLE_POLICIES, { error: (issue) => `must be one of ${DISPOSABLE_POLICIES.join(", ")} (not ${JSON.stringify(issue.input)})` }),
 });
 
 const joinSettingsChangeSchema = joinSettingsSchema.partial();
@@ -99,6 +104,7 @@ function storedSettings(db: AppDatabase) {
         successMessage: joinSettings.successMessage,
         embedOrigins: joinSettings.embedOrigins,
         challenge: joinSettings.challenge,
+        disposable: joinSettings.disposable,
       })
       .from(joinSettings)
       .where(eq(joinSettings.waitlistId, sql.placeholder("waitlistId")))
@@ -117,6 +123,7 @@ export function joinSettingsOf(waitlistId: string, db: AppDatabase = getDb()): J
     successMessage: row.successMessage,
     embedOrigins: JSON.parse(row.embedOrigins) as string[],
     challenge: row.challenge,
+    disposable: row.disposable,
   };
 }
 
@@ -130,6 +137,7 @@ function describeChanges(before: JoinSettings, after: JoinSettings): string[] {
     after.successMessage !== before.successMessage ? "success message changed" : undefined,
     !same(after.embedOrigins, before.embedOrigins) ? `embed origins: ${after.embedOrigins.join(", ") || "none"}` : undefined,
     after.challenge !== before.challenge ? `challenge ${after.challenge ? "on" : "off"}` : undefined,
+    after.disposable !== before.disposable ? `disposable addresses: ${after.disposable}` : undefined,
   ].filter((change) => change !== undefined);
 }
 
@@ -162,6 +170,7 @@ export function updateJoinSettings(waitlistId: string, change: JoinSettingsChang
         successMessage: after.successMessage,
         embedOrigins: JSON.stringify(after.embedOrigins),
         challenge: after.challenge,
+        disposable: after.disposable,
         updatedAt: new Date(),
       };
       db.insert(joinSettings).values({ waitlistId: waitlist.id, ...stored }).onConflictDoUpdate({ target: joinSettings.waitlistId, set: stored }).run();
