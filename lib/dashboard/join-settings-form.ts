@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import type { JoinField, JoinSettings, JoinSettingsChange } from "@/lib/domain/joining/settings";
+import type { DisposablePolicy, JoinField, JoinSettings, JoinSettingsChange } from "@/lib/domain/joining/settings";
 
 // The dashboard's "Joining" form as settings: plain HTML fields (it works without JavaScript), one
 // row per form field (`field_label_N`, `field_type_N`, `field_options_N` comma-separated,
@@ -32,6 +32,8 @@ export function joinSettingsFromForm(form: Record<string, string>): JoinSettings
     successMessage: (form.success_message ?? "").replace(/\r\n/g, "\n"),
     embedOrigins: lines(form.embed_origins),
     fields,
+    // Validated by the domain: an unknown word is refused there.
+    ...(form.disposable !== undefined ? { disposable: form.disposable as DisposablePolicy } : {}),
   };
 }
 

@@ -76,6 +76,7 @@ export function registerWaitlistCommands(program: Command): void {
     .option("--embed-origin <origin>", "an origin whose pages may embed the join page (https://example.com), repeatable, replacing them all", collect)
     .option("--clear-embed-origins", "only this site may embed the join page")
     .option("--challenge <on|off>", "the proof-of-work challenge on the join page (on by default)")
+    .option("--disposable <refuse|flag|allow>", "what joining does with a disposable address: refuse it, flag it for review (the default), or allow it")
     .option("--json", "print one JSON object to stdout")
     .action((id: string, options: { name?: string; website?: string; allowDuplicateName?: boolean } & JoinOptions & JsonOption) => {
       const joinChange = joinChangeOf(options);

@@ -10,6 +10,7 @@ import { embedSnippet } from "@/lib/dashboard/join-settings-form";
 import { joinSettingsOf, MAX_SUCCESS_MESSAGE } from "@/lib/domain/joining/settings";
 import { Breadcrumb } from "../breadcrumb";
 import { findWaitlist } from "../find-waitlist";
+import { DisposableSetting } from "./disposable-setting";
 import { FieldRows } from "./field-rows";
 
 export const metadata: Metadata = { title: "Joining" };
@@ -76,6 +77,7 @@ export default async function JoiningPage({ params, searchParams }: Props) {
           <input type="checkbox" name="challenge" value="true" defaultChecked={settings.challenge} />
           Anti-spam challenge on the hosted page (proof of work; the page then needs JavaScript)
         </label>
+        <DisposableSetting value={settings.disposable} />
         <FieldRows fields={settings.fields} />
         <label className="grid gap-1 text-sm font-medium">
           Success message
