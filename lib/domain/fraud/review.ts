@@ -43,6 +43,8 @@ function statements(db: AppDatabase) {
   }));
 }
 
+const listedBy = (selection: ReviewSelection) => ("emails" in selection ? "emails" : "ids");
+
 /** Named signups with whether each has a flag waiting; an unknown waitlist is `not_found`. */
 function named(selection: ReviewSelection, db: AppDatabase): { id: number; pending: boolean }[] {
   const waitlistId = getWaitlistOrThrow(selection.waitlistId, db).id;
@@ -68,9 +70,9 @@ export function decideFlags(actor: AuditActor, decision: FlagDecision, selection
   return db.$client
     .transaction((): ReviewOutcome => {
       const found = named(selection, db);
-      if (found.length === 0) throw new AppError("not_found", "None of these signups is on this waitlist.");
+      if (found.length === 0) throw new AppError("not_found", "None of these signups is on this waitlist.", listedBy(selection));
       const ids = found.filter((row) => row.pending).map((row) => row.id);
-      if (ids.length === 0) throw new AppError("conflict", `None of these signups is waiting for review (no flag, or one decided before): nothing was ${past}.`);
+      if (ids.length === 0) throw new AppError("conflict", `None of these signups is waiting for review (no flag, or one decided before): nothing was ${past}.`, listedBy(selection));
       const at = Date.now();
       const idsJson = JSON.stringify(ids);
       const prepared = statements(db);

@@ -43,6 +43,7 @@ test("an admin opens joining, adds fields, turns verification on and names an em
     ],
     successMessage: "See you soon.",
     embedOrigins: ["https://partner.example"],
+    disposable: "flag",
   });
   expect(listAudit({ action: "waitlist.join_settings", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: waitlist.id });
   await expect(page.getByLabel("Label of field 1")).toHaveValue("Company");
