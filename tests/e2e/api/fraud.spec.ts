@@ -88,7 +88,7 @@ test("bad input: an unknown flag, an unknown decision, a bad body, the wrong rol
   expect(unknownFlag.detail).toContain("disposable, lookalike, burst, referral_limit");
   const unknownDecision = await decide(request, "forgive", waitlist.id, { emails: ["fake@mailinator.com"] });
   expect(unknownDecision.status()).toBe(404);
-  await expectProblem(contract, await decide(request, "approve", waitlist.id, { email: "fake@mailinator.com" }), review("approve"), { status: 400, code: "invalid_parameter", parameter: "body" }, "POST");
+  await expectProblem(contract, await decide(request, "approve", waitlist.id, { email: "fake@mailinator.com" }), review("approve"), { status: 400, code: "invalid_parameter", parameter: "emails" }, "POST");
   await expectProblem(contract, await decide(request, "approve", waitlist.id, { emails: [] }), review("approve"), { status: 400, code: "invalid_parameter", parameter: "emails" }, "POST");
   await expectProblem(contract, await decide(request, "approve", waitlist.id, { emails: ["nobody@example.com"] }), review("approve"), { status: 404, code: "not_found", parameter: "emails" }, "POST");
   await expectProblem(contract, await decide(request, "approve", waitlist.id, { emails: ["fake@mailinator.com"] }, viewer), review("approve"), { status: 403, code: "forbidden" }, "POST");

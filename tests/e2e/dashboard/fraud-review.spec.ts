@@ -4,6 +4,7 @@ import { listAudit } from "@/lib/domain/audit/log";
 import { joinWaitlist } from "@/lib/domain/joining/join";
 import { joinSettingsOf } from "@/lib/domain/joining/settings";
 import { openWaitlist, signupsOf } from "../support/join-fixtures";
+import { expectNoAxeViolations } from "../support/axe";
 import { signIn } from "../support/support";
 
 // Fraud defence in the dashboard (lib/domain/fraud): the Joining page's setting for disposable
@@ -22,6 +23,7 @@ test("a disposable address is refused or flagged per the setting, and an admin a
   await page.goto(`/waitlists/${waitlist.id}/join`);
   await expect(page.getByLabel(/^Flag for review/)).toBeChecked();
   await page.getByLabel(/^Refuse:/).check();
+  await page.getByRole("group", { name: "Disposable email addresses" }).screenshot({ path: "/tmp/fraud-joining-setting.png" });
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("done-notice")).toHaveText("Join settings saved.");
   expect(joinSettingsOf(waitlist.id).disposable).toBe("refuse");
@@ -53,6 +55,7 @@ test("a disposable address is refused or flagged per the setting, and an admin a
   await expect(table.getByRole("row")).toHaveCount(3);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.screenshot({ path: "/tmp/fraud-review.png", fullPage: true });
+  await expectNoAxeViolations(page, "review");
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: "/tmp/fraud-review-phone.png", fullPage: true });
 
