@@ -48,6 +48,13 @@ test("a disposable address is refused or flagged per the setting, and an admin a
 
   await page.goto(`/waitlists/${waitlist.id}`);
   await expect(page.getByTestId("top-referrers")).toContainText("2 held for review");
+  // The flag facet, under the other filters: both are referrals, neither is verified.
+  await page.goto(`/waitlists/${waitlist.id}?referral=true`);
+  await expect(page.getByTestId("facet-flag-disposable")).toHaveText("2");
+  await expect(page.getByTestId("facet-flag-lookalike")).toHaveText("0");
+  await page.goto(`/waitlists/${waitlist.id}?verified=true`);
+  await expect(page.getByTestId("facet-flag-disposable")).toHaveText("0");
+  await page.goto(`/waitlists/${waitlist.id}`);
   await page.getByRole("link", { name: "Review", exact: true }).click();
   await expect(page).toHaveURL(`/waitlists/${waitlist.id}/review`);
   await expect(page.getByTestId("flag-facet")).toHaveText("Disposable address: 2");

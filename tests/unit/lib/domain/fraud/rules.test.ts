@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FLAG_DECISIONS as STORED_DECISIONS, FLAG_REASONS as STORED_REASONS } from "@/db/schema";
 import { signupEvents } from "@/lib/domain/events";
 import { isBurst } from "@/lib/domain/fraud/burst";
+import { flagFacet } from "@/lib/domain/fraud/facet";
 import { flagsOf, pendingFlagCounts, pendingReview } from "@/lib/domain/fraud/flags";
 import { FLAG_DECISIONS, FLAG_REASONS } from "@/lib/domain/fraud/reasons";
 import { decideFlags, previewReview } from "@/lib/domain/fraud/review";
@@ -70,6 +71,19 @@ describe("the fraud rules at join", () => {
     expect(signupEvents(twin.id, temp.db).map((event) => event.type)).toEqual(["signup.created", "signup.flag_discounted"]);
     expect(() => decideFlags("cli", "approve", { waitlistId, ids: [twin.id] }, temp.db)).toThrow(/None of these signups is waiting for review/);
     expect(() => decideFlags("cli", "approve", { waitlistId, emails: ["nobody@example.com"] }, temp.db)).toThrow(/None of these signups is on this waitlist/);
+  });
+
+  it("counts the flag facet under the other filters, leaving out its own", () => {
+    const ada = join("ada@example.com");
+    join("one@mailinator.com", ada.referral_code);
+    join("two@mailinator.com");
+    join("ada+1@example.com", ada.referral_code);
+    const none = { disposable: 0, lookalike: 0, burst: 0, referral_limit: 0 };
+    expect(flagFacet({ waitlistId }, temp.db)).toEqual({ ...none, disposable: 2, lookalike: 1 });
+    expect(flagFacet({ waitlistId, referral: true, flag: ["lookalike"] }, temp.db)).toEqual({ ...none, disposable: 1, lookalike: 1 });
+    expect(flagFacet({ waitlistId, emailContains: "two" }, temp.db)).toEqual({ ...none, disposable: 1 });
+    decideFlags("cli", "discount", { waitlistId, emails: ["two@mailinator.com"] }, temp.db);
+    expect(flagFacet({ waitlistId }, temp.db)).toEqual({ ...none, disposable: 1, lookalike: 1 });
   });
 
   it("erases a signup's flags with it", () => {

@@ -33,7 +33,7 @@ export function FilterPanel({ waitlistId, state, counts, facets, valueSearch, fl
           <DataTableFacetFilter label="Verified" current={state.verified} hrefFor={(value) => href({ verified: value })} counts={counts} pick={(c) => (c.exact ? c.verifiedFacet : undefined)} />
           <DataTableFacetFilter label="Referral" current={state.referral} hrefFor={(value) => href({ referral: value })} counts={counts} pick={(c) => (c.exact ? c.referralFacet : undefined)} />
           <DataTableMultiFacetFilter label="Status" values={SIGNUP_STATUSES} textOf={(status) => STATUS_LABELS[status]} current={state.status} hrefFor={(status) => href({ status })} counts={counts} pick={(c) => (c.exact ? c.statusFacet : undefined)} />
-          <DataTableMultiFacetFilter label="Flag" values={FLAG_REASONS} textOf={(reason) => FLAG_REASON_LABELS[reason]} current={state.flag} hrefFor={(flag) => href({ flag })} counts={flagCounts} pick={(c) => c} />
+          <DataTableMultiFacetFilter label="Flag" values={FLAG_REASONS} textOf={(reason) => FLAG_REASON_LABELS[reason]} current={state.flag} hrefFor={(flag) => href({ flag })} counts={flagCounts} pick={(c) => c} withAny={false} />
           <DateRangeFilter waitlistId={waitlistId} state={state} />
         </div>
       <InputFacets waitlistId={waitlistId} state={state} facets={facets} valueSearch={valueSearch} counts={counts} />
