@@ -59,6 +59,8 @@ export default defineConfig({
       AUTH_FAILURES_PER_MINUTE: "100000",
       // Likewise every join: the per-client join limit is tested on servers of its own (server/join-limits.spec.ts).
       JOINS_PER_CLIENT_PER_HOUR: "1000000",
+      // And the burst rule, which flags a join for review: its unit tests count it (tests/unit/lib/domain/fraud).
+      JOIN_BURST_PER_CLIENT: "1000000",
       // One process, so that a limit is counted whole (the sign-in failure limit, dashboard/auth.spec.ts): with
       // workers each allows its share (server/cluster.spec.ts).
       WEB_CONCURRENCY: "1",

@@ -338,6 +338,9 @@ export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type Delivery = typeof deliveries.$inferSelect;
 export type InvitationEmail = typeof invitationEmails.$inferSelect;
 
+/** What joining does with a disposable address (migration 0017). */
+export const DISPOSABLE_POLICIES = ["refuse", "flag", "allow"] as const;
+
 /**
  * How people join a waitlist by themselves (migration 0013, lib/domain/joining/settings.ts): no row
  * means the defaults, joining closed. `fields` is a JSON array of {label, type, options?, required}.
@@ -354,6 +357,8 @@ export const joinSettings = sqliteTable(
     successMessage: text("success_message").notNull().default(""),
     embedOrigins: text("embed_origins").notNull().default("[]"),
     challenge: integer("challenge", { mode: "boolean" }).notNull().default(true),
+    /** What joining does with a disposable address (migration 0017, lib/domain/fraud). */
+    disposable: text("disposable", { enum: DISPOSABLE_POLICIES }).notNull().default("flag"),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
     // Migration 0019: the join page in the brand, and the public leaderboard.
     headline: text("headline").notNull().default(""),
@@ -365,6 +370,7 @@ export const joinSettings = sqliteTable(
     check("join_settings_joining_known", sql`${table.joining} = 'open' or ${table.joining} = 'closed'`),
     check("join_settings_fields_is_array", sql`json_type(${table.fields}) = 'array'`),
     check("join_settings_embed_origins_is_array", sql`json_type(${table.embedOrigins}) = 'array'`),
+    check("join_settings_disposable_known", sql`${table.disposable} in ('refuse', 'flag', 'allow')`),
   ],
 );
 
@@ -381,7 +387,7 @@ export const rateLimits = sqliteTable(
   (table) => [index("rate_limits_window_end_idx").on(table.windowEnd)],
 );
 
-export const REFERRAL_STATES = ["counted", "unverified", "lookalike", "daily_limit"] as const;
+export const REFERRAL_STATES = ["counted", "unverified", "lookalike", "daily_limit", "flagged", "discounted"] as const;
 
 /** Each signup that joined with a referral code: whether it counts for its referrer, and since when (lib/domain/joining/referrals.ts). */
 export const referrals = sqliteTable(
@@ -400,8 +406,35 @@ export const referrals = sqliteTable(
   (table) => [
     index("referrals_referrer_idx").on(table.referrerId, table.countedAt),
     index("referrals_waitlist_state_idx").on(table.waitlistId, table.state, table.referrerId),
-    check("referrals_state_known", sql`${table.state} in ('counted', 'unverified', 'lookalike', 'daily_limit')`),
+    check("referrals_state_known", sql`${table.state} in ('counted', 'unverified', 'lookalike', 'daily_limit', 'flagged', 'discounted')`),
     check("referrals_counted_at_when_counted", sql`(${table.state} = 'counted') = (${table.countedAt} is not null)`),
+  ],
+);
+
+// Migration 0017: flags that hold a signup for an admin's review (lib/domain/fraud).
+
+export const FLAG_REASONS = ["disposable", "lookalike", "burst", "referral_limit"] as const;
+export const FLAG_DECISIONS = ["pending", "approved", "discounted"] as const;
+
+/** One row per signup and rule that flagged it, pending until an admin approves or discounts the signup. */
+export const signupFlags = sqliteTable(
+  "signup_flags",
+  {
+    signupId: integer("signup_id")
+      .notNull()
+      .references(() => signups.id, { onDelete: "cascade" }),
+    waitlistId: text("waitlist_id").notNull(),
+    reason: text("reason", { enum: FLAG_REASONS }).notNull(),
+    decision: text("decision", { enum: FLAG_DECISIONS }).notNull().default("pending"),
+    flaggedAt: integer("flagged_at", { mode: "timestamp_ms" }).notNull(),
+    decidedAt: integer("decided_at", { mode: "timestamp_ms" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.signupId, table.reason] }),
+    index("signup_flags_waitlist_decision_idx").on(table.waitlistId, table.decision, table.reason, table.signupId),
+    check("signup_flags_reason_known", sql`${table.reason} in ('disposable', 'lookalike', 'burst', 'referral_limit')`),
+    check("signup_flags_decision_known", sql`${table.decision} in ('pending', 'approved', 'discounted')`),
+    check("signup_flags_decided_at_when_decided", sql`(${table.decision} = 'pending') = (${table.decidedAt} is null)`),
   ],
 );
 

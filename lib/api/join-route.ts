@@ -18,10 +18,11 @@ import { joinAnswer } from "./write-answers";
 /** A join's body is small: an address, a referral code and at most 20 short answers. */
 export const MAX_JOIN_BODY_BYTES = 64 * 1024;
 
-const REFUSAL_CODES: Record<JoinRefusal, { code: "not_found" | "conflict" | "invalid_parameter" | "rate_limited"; parameter?: string }> = {
+const REFUSAL_CODES: Record<JoinRefusal, { code: "not_found" | "conflict" | "invalid_parameter" | "unprocessable" | "rate_limited"; parameter?: string }> = {
   not_found: { code: "not_found" },
   closed: { code: "conflict" },
   invalid_email: { code: "invalid_parameter", parameter: "email" },
+  disposable_email: { code: "unprocessable", parameter: "email" },
   invalid_inputs: { code: "invalid_parameter", parameter: "custom_inputs" },
   rate_limited: { code: "rate_limited" },
 };

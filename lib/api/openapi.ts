@@ -11,6 +11,7 @@ import { eventResponseSchema } from "@/lib/domain/deliveries/event-body";
 import { alreadyOnListResponseSchema, joinBodySchema, joinedSignupResponseSchema } from "@/lib/domain/joining/request";
 import { DEFAULT_EVENT_PAGE } from "@/lib/domain/deliveries/feed";
 import { MAX_ACTION_LIMIT, SIGNUP_STATUSES, STATUS_ACTION_NAMES, STATUS_ACTIONS, type StatusAction } from "@/lib/domain/signups/status";
+import { FLAG_DECISIONS, type FlagDecision } from "@/lib/domain/fraud/reasons";
 import type { CodeSample, HeaderObject, JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "./openapi-types";
 import { FILTER_KEYS, INPUT_PARAM_PREFIX, MAX_INPUT_FILTERS, SIGNUP_FILTERS } from "@/lib/domain/signups/filter";
 import { SIGNUP_FIELDS, signupResponseSchema, signupWithFieldsSchema, signupWithStatusSchema } from "@/lib/domain/signups/response";
@@ -414,6 +415,52 @@ export function statusActionOperation(action: StatusAction): OperationObject {
   };
 }
 
+/** The operation of POST /v1/waitlist/{id}/signup/review/{decision} (lib/api/review-routes.ts). */
+export function reviewDecisionOperation(decision: FlagDecision): OperationObject {
+  const { stored, event } = FLAG_DECISIONS[decision];
+  return {
+    operationId: `${decision}FlaggedSignups`,
+    summary: `${decision[0]!.toUpperCase()}${decision.slice(1)} flagged signups`,
+    description: [
+      `Decides the review of flagged signups (the \`flag\` filter of \`GET /waitlist/{id}/signup\` lists the ones waiting): every flag still waiting on each listed signup becomes \`${stored}\`, ${decision === "approve" ? "and its referral, if any, counts for its referrer from now on" : "and its referral, if any, never counts"}. One \`${event}\` event per signup and one audit row, in the same transaction.`,
+      `Name the signups by a JSON body \`{"emails": [...]}\` (at most ${count(MAX_ACTION_EMAILS)} addresses, compared in any case); no query parameter. Listed addresses with no flag waiting, or not on the waitlist, are counted in \`skipped\`. When none is on the waitlist the answer is a 404; when none has a flag waiting, a 409.`,
+      `Needs a key with the role ${code(ADMIN_ROLE)} (${code(VIEW_ROLE)} is a 403). A browser page on another origin is refused (403) unless \`CORS_ORIGINS\` lets it in.`,
+    ].join("\n\n"),
+    tags: ["Signups"],
+    parameters: [pathId],
+    requestBody: { required: true, description: "The addresses of the signups.", content: { "application/json": { schema: responseSchema(actionBodySchema) } } },
+    responses: {
+      "200": {
+        description: "How many signups were decided, how many listed addresses were skipped, and the decided signups' ids, oldest first.",
+        headers: { "Request-Id": headers.requestId, "Cache-Control": cacheControlHeader(CACHE_CONTROL.personalData), ...limitHeaders },
+        content: {
+          "application/json": {
+            schema: {
+              type: "object",
+              required: ["decided", "skipped", "ids"],
+              properties: { decided: { type: "integer", minimum: 1 }, skipped: { type: "integer", minimum: 0 }, ids: { type: "array", items: { type: "string" } } },
+              additionalProperties: false,
+            },
+          },
+        },
+      },
+      "204": optionsResponse(headers.requestId, false, WRITE_ALLOWED_METHODS),
+      "308": redirectResponse(headers.requestId),
+      "405": methodNotAllowedResponse((extra) => problemResponse("method_not_allowed", "Only `POST` (and `OPTIONS`) on this path.", extra), WRITE_ALLOWED_METHODS),
+      "400": problems.invalid_parameter(`The id is not a UUID; a query parameter is given; or the body is not \`{"emails": [...]}\` with 1–${MAX_ACTION_EMAILS} addresses.`),
+      "401": problems.unauthenticated,
+      "403": problemResponse("forbidden", `The API key does not carry the role ${code(ADMIN_ROLE)}, or a browser page on another origin sent the request.`, limitHeaders),
+      "404": problems.not_found("No waitlist has this id, or none of the listed addresses is on it."),
+      "409": problemResponse("conflict", "None of the listed signups has a flag waiting for review.", limitHeaders),
+      "429": problems.rate_limited,
+      "500": problems.internal,
+    },
+    "x-codeSamples": [
+      curl("By address", `curl -sS -X POST -H "Authorization: Bearer $ADMIN_KEY" -H "Content-Type: application/json" \\\n  -d '{"emails": ["jane@acme.com"]}' "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/signup/review/${decision}"`),
+    ],
+  };
+}
+
 /** The operation of POST /v1/waitlist/{id}/signup (lib/api/join-route.ts). */
 const joinWaitlist: OperationObject = {
   operationId: "joinWaitlist",
@@ -422,6 +469,7 @@ const joinWaitlist: OperationObject = {
     "Puts a person on the waitlist, as its hosted join page `/join/{id}` does, for a product's own backend. The list must be open for joining (`npm run cli -- waitlists update <id> --joining open`, or the dashboard). A new signup (201) is `waiting`, not verified, with a referral code; `signup.created` is recorded in the same transaction. An address already on the list (any case) is a 200 that changes nothing and carries nothing stored about that person: only `already_on_list` and `email_sent` (whether this server emailed the address a link to its own page).",
     "**What a backend may show.** Whoever types an address is not necessarily its owner: a backend must not relay more than this answer. For an address already on the list that is \"it is on the list\" (and, with `email_sent`, \"check your inbox\"); the place and referral link of a 201 belong to whoever just joined.",
     "`custom_inputs` answers the join form (labels in any case, every required field, a choice one of its options); `referral_code` (from a referral link) records who referred, an unknown code is ignored.",
+    "A disposable address is a 422 on a list set to refuse them; by default it joins and is flagged for review (the `flag` filter), its referral held until approved.",
     `Needs ${code(JOIN_ROLE)} (which can do nothing else) or ${code(ADMIN_ROLE)}. Limited per address and waitlist (\`JOINS_PER_ADDRESS_PER_HOUR\`), per client address (\`JOINS_PER_CLIENT_PER_HOUR\`: a backend relaying its users' joins is one client) and per waitlist (\`JOINS_PER_WAITLIST_PER_MINUTE\`), the join page's joins included, across workers and restarts: a 429 with \`Retry-After\`. Send an \`Idempotency-Key\` to make a retry safe.`,
   ].join("\n\n"),
   tags: ["Signups"],
@@ -453,7 +501,7 @@ const joinWaitlist: OperationObject = {
     "403": problemResponse("forbidden", `The API key carries neither ${code(JOIN_ROLE)} nor ${code(ADMIN_ROLE)}, or a browser page on another origin sent the request.`, limitHeaders),
     "404": problems.not_found("No waitlist has this id."),
     "409": problemResponse("conflict", "The waitlist is closed for joining.", limitHeaders),
-    "422": problemResponse("unprocessable", `The Idempotency-Key was used in the last ${IDEMPOTENCY_HOURS} for another request.`, limitHeaders),
+    "422": problemResponse("unprocessable", `The waitlist refuses addresses of disposable email services and \`email\` is one (\`parameter\`: \`email\`; nothing is stored); or the Idempotency-Key was used in the last ${IDEMPOTENCY_HOURS} for another request.`, limitHeaders),
     "429": problemResponse("rate_limited", "Too many requests for the key (policy `per-key`), or too many joins for this address, from this client address or for this waitlist. Wait `Retry-After` seconds.", { ...limitHeaders, "Retry-After": headers.retryAfter }),
     "500": problems.internal,
   },

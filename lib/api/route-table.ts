@@ -1,10 +1,12 @@
-import { openApiDocumentWith, operations, statusActionOperation } from "./openapi";
+import { openApiDocumentWith, operations, reviewDecisionOperation, statusActionOperation } from "./openapi";
 import type { OpenApiDocument, OperationObject } from "./openapi-types";
 import { CACHE_CONTROL } from "./headers";
 import { conditionalJsonResponse } from "./responses";
 import { getWaitlistRoute, listEventsRoute, listSignupsRoute, listWaitlistsRoute } from "./routes";
 import { joinRoute } from "./join-route";
 import { statusActionRoute } from "./status-routes";
+import { reviewDecisionRoute } from "./review-routes";
+import { FLAG_DECISION_NAMES } from "@/lib/domain/fraud/reasons";
 import { ADMIN_ROLE, JOIN_ROLE, type Role } from "@/lib/domain/keys/queries";
 import { STATUS_ACTION_NAMES } from "@/lib/domain/signups/status";
 import type { ApiHandler } from "./with-api-key";
@@ -44,6 +46,9 @@ export const API_ROUTES = [
   route({ template: "/openapi.json", method: "GET", needsKey: false, handler: getOpenApiRoute, operation: operations.getOpenApi }),
   ...STATUS_ACTION_NAMES.map((action) =>
     route({ template: `/waitlist/{id}/signup/${action}`, method: "POST", needsKey: true, role: ADMIN_ROLE, handler: statusActionRoute(action), operation: statusActionOperation(action) }),
+  ),
+  ...FLAG_DECISION_NAMES.map((decision) =>
+    route({ template: `/waitlist/{id}/signup/review/${decision}`, method: "POST", needsKey: true, role: ADMIN_ROLE, handler: reviewDecisionRoute(decision), operation: reviewDecisionOperation(decision) }),
   ),
 ];
 

@@ -1,5 +1,6 @@
+import { DISPOSABLE_POLICIES } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
-import type { JoinField, JoinSettings, JoinSettingsChange } from "@/lib/domain/joining/settings";
+import type { DisposablePolicy, JoinField, JoinSettings, JoinSettingsChange } from "@/lib/domain/joining/settings";
 
 // The join settings' options of `waitlists update` (lib/cli/commands/waitlists.ts): each given option
 // changes its setting, the others stay. `--join-field` is repeatable and its list replaces the form's fields.
@@ -17,6 +18,7 @@ export interface JoinOptions {
   description?: string;
   accentColor?: string;
   leaderboard?: string;
+  disposable?: string;
 }
 
 export const JOIN_FIELD_FORMAT = "<label>[*][=option|option…]: * marks it required, =… makes it a choice";
@@ -53,6 +55,9 @@ export function joinChangeOf(options: JoinOptions): JoinSettingsChange {
   if (options.joining !== undefined && options.joining !== "open" && options.joining !== "closed") {
     throw new AppError("invalid_parameter", `invalid --joining: must be open or closed (got ${JSON.stringify(options.joining)})`, "--joining");
   }
+  if (options.disposable !== undefined && !(DISPOSABLE_POLICIES as readonly string[]).includes(options.disposable)) {
+    throw new AppError("invalid_parameter", `invalid --disposable: must be ${DISPOSABLE_POLICIES.join(", ")} (got ${JSON.stringify(options.disposable)})`, "--disposable");
+  }
   const change: JoinSettingsChange = {
     joining: options.joining as JoinSettings["joining"] | undefined,
     verification: onOff("--verification", options.verification),
@@ -64,6 +69,7 @@ export function joinChangeOf(options: JoinOptions): JoinSettingsChange {
     description: options.description?.replace(/\\n/g, "\n"),
     accentColor: options.accentColor,
     leaderboard: onOff("--leaderboard", options.leaderboard),
+    disposable: options.disposable as DisposablePolicy | undefined,
   };
   return Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
 }
@@ -71,7 +77,7 @@ export function joinChangeOf(options: JoinOptions): JoinSettingsChange {
 /** The settings in a few lines for people. */
 export function describeJoinSettings(settings: JoinSettings): string {
   return [
-    `Joining: ${settings.joining}; verification ${settings.verification ? "on" : "off"}; challenge ${settings.challenge ? "on" : "off"}.`,
+    `Joining: ${settings.joining}; verification ${settings.verification ? "on" : "off"}; challenge ${settings.challenge ? "on" : "off"}; disposable addresses: ${settings.disposable}.`,
     `Form fields: ${settings.fields.map(formatJoinField).join(", ") || "none"}.`,
     `Embed origins: ${settings.embedOrigins.join(", ") || "none (this site only)"}.`,
     `Success message: ${settings.successMessage || "(default)"}`,

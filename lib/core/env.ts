@@ -65,6 +65,7 @@ export const ENV_DEFAULTS = {
   JOINS_PER_CLIENT_PER_HOUR: 300,
   JOINS_PER_WAITLIST_PER_MINUTE: 120_000,
   REFERRALS_PER_REFERRER_PER_DAY: 25,
+  JOIN_BURST_PER_CLIENT: 10,
   EMAILS_PER_ADDRESS_PER_HOUR: 5,
   MAIL_FROM: "Waitlist <waitlist@localhost>",
   DELIVERY_SENDER: "on",
@@ -132,6 +133,8 @@ const envSchema = z.object({
   JOINS_PER_WAITLIST_PER_MINUTE: z.coerce.number().int().min(1).default(ENV_DEFAULTS.JOINS_PER_WAITLIST_PER_MINUTE),
   /** Referrals that count per referrer in any 24 hours (lib/domain/joining/referrals.ts); the rest are kept as not counted. */
   REFERRALS_PER_REFERRER_PER_DAY: z.coerce.number().int().min(1).default(ENV_DEFAULTS.REFERRALS_PER_REFERRER_PER_DAY),
+  /** Joins of one waitlist from one client address in 10 minutes; the ones past it are flagged `burst` for review (lib/domain/fraud/burst.ts). */
+  JOIN_BURST_PER_CLIENT: z.coerce.number().int().min(1).default(ENV_DEFAULTS.JOIN_BURST_PER_CLIENT),
   /** Confirmation (and "your page") emails per address per hour, across all waitlists, counted in SQLite. */
   EMAILS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(ENV_DEFAULTS.EMAILS_PER_ADDRESS_PER_HOUR),
   /** Failed /v1 authentications per minute per client address before it gets 429s, per process. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import type { JoinField, JoinSettings, JoinSettingsChange } from "@/lib/domain/joining/settings";
+import type { DisposablePolicy, JoinField, JoinSettings, JoinSettingsChange } from "@/lib/domain/joining/settings";
 
 // The dashboard's "Joining" form as settings: plain HTML fields (it works without JavaScript), one
 // row per form field (`field_label_N`, `field_type_N`, `field_options_N` comma-separated,
@@ -36,6 +36,8 @@ export function joinSettingsFromForm(form: Record<string, string>): JoinSettings
     description: (form.description ?? "").replace(/\r\n/g, "\n"),
     accentColor: form.accent_color ?? "",
     leaderboard: form.leaderboard === "true",
+    // Validated by the domain: an unknown word is refused there.
+    ...(form.disposable !== undefined ? { disposable: form.disposable as DisposablePolicy } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ export const fieldName = (index: number) => `field_${index}`;
 export const JOIN_ERRORS = {
   closed: "This waitlist is not taking new signups right now.",
   invalid_email: "Please enter a valid email address.",
+  disposable_email: "This waitlist does not accept disposable email addresses: please use your own address.",
   invalid_inputs: "Please fill in the fields as asked.",
   rate_limited: "Too many signups just now from this address, from your network or for this list: please try again later.",
   challenge: "The anti-spam check did not complete: please wait for it to finish, then join again.",

@@ -32,7 +32,7 @@ export function OperationSection({ method, path, operation }: { method: HttpMeth
       <h2 id={`${operationAnchor(operation)}-title`} className="text-xl font-semibold">
         {operation.summary}
       </h2>
-      <p className="font-mono text-sm">
+      <p className="break-all font-mono text-sm">
         <span className="rounded bg-emerald-100 px-1.5 py-0.5 font-semibold text-emerald-900 dark:bg-emerald-900/50 dark:text-emerald-200">{method.toUpperCase()}</span>{" "}
         /v1{path}
       </p>

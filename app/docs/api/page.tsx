@@ -51,7 +51,7 @@ export default async function ApiReferencePage() {
                 <a className="text-blue-700 underline dark:text-blue-400" href={`#${operationAnchor(operation)}`}>
                   {operation.summary}
                 </a>{" "}
-                <code className="font-mono text-sm">
+                <code className="break-all font-mono text-sm">
                   {method.toUpperCase()} /v1{path}
                 </code>
               </li>

@@ -8,6 +8,7 @@ import { registerSignupErase } from "./signups-erase";
 import { registerSignupExport } from "./signups-export";
 import { registerSignupFind } from "./signups-find";
 import { registerSignupStatusCommands } from "./signups-status";
+import { registerSignupReviewCommands } from "./signups-review";
 
 const importSchema = z.object({ delimiter: importDelimiterSchema });
 
@@ -48,4 +49,5 @@ export function registerSignupCommands(program: Command): void {
   registerSignupFind(signups);
   registerSignupErase(signups);
   registerSignupStatusCommands(signups);
+  registerSignupReviewCommands(signups);
 }

@@ -91,6 +91,7 @@ export function registerWaitlistCommands(program: Command): void {
     .option("--clear-logo", "no logo on the join page")
     .option("--leaderboard <on|off>", "the public leaderboard of top referrers, /join/<id>/leaderboard (off by default)")
     .option("--ranking <rule>", `how counted referrals move people up the line: ${RANKING_RULE_FORMAT}`)
+    .option("--disposable <refuse|flag|allow>", "what joining does with a disposable address: refuse it, flag it for review (the default), or allow it")
     .option("--json", "print one JSON object to stdout")
     .action((id: string, options: { name?: string; website?: string; allowDuplicateName?: boolean; ranking?: string } & JoinOptions & LogoOptions & JsonOption) => {
       // Parsed before any write, so that a bad rule changes nothing.

@@ -31,6 +31,8 @@ export const AUDIT_TARGET_KIND: Record<AuditAction, AuditTargetKind> = {
   "waitlist.join_settings": "waitlist",
   "waitlist.ranking": "waitlist",
   "signup.update": "waitlist",
+  "signups.flag_approve": "waitlist",
+  "signups.flag_discount": "waitlist",
 };
 
 /** Names of the waitlists and keys that the rows (and their actors) name and that still exist, by id. */

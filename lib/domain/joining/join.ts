@@ -15,6 +15,10 @@ import type { SignupStatus } from "../signups/status";
 import { emailAlreadyOnList } from "../verification/already-on-list";
 import { getWaitlist } from "../waitlists/queries";
 import { writeWithoutBlocking } from "../write-without-blocking";
+import { isBurst } from "../fraud/burst";
+import { isDisposableAddress } from "../fraud/disposable";
+import { recordFlags } from "../fraud/flags";
+import type { FlagReason } from "../fraud/reasons";
 import { joinLimitHit } from "./limits";
 import { signupPosition } from "./position";
 import { referralCodeOf, signupWithReferralCode, unusedReferralCode } from "./referral-code";
@@ -56,7 +60,7 @@ export type JoinFound = { created: true; signup: JoinedSignup } | { created: fal
  */
 export type JoinReply = { created: true; signup: JoinedSignup } | { created: false; email: string; emailSent: boolean };
 
-export type JoinRefusal = "not_found" | "closed" | "invalid_email" | "invalid_inputs" | "rate_limited";
+export type JoinRefusal = "not_found" | "closed" | "invalid_email" | "disposable_email" | "invalid_inputs" | "rate_limited";
 
 /** Why a join was refused; its message may be shown to the person joining (it names nothing of other signups). */
 export class JoinRefused extends Error {
@@ -154,6 +158,8 @@ export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinFound 
       const email = input.email.trim();
       if (unsafe) throw new JoinRefused("invalid_email", `The email address contains ${unsafe}.`);
       if (!emailSchema.safeParse(email).success) throw new JoinRefused("invalid_email", "That is not a valid email address.");
+      const disposable = settings.disposable !== "allow" && isDisposableAddress(email);
+      if (disposable && settings.disposable === "refuse") throw new JoinRefused("disposable_email", "This waitlist does not accept addresses from disposable email services: please use an address of your own.");
       const customInputs = matchInputs(settings.fields, input.customInputs);
       const prepared = statements(db);
       const existing = prepared.existing.get(waitlist.id, email);
@@ -162,7 +168,10 @@ export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinFound 
       const at = Date.now();
       const { lastInsertRowid } = prepared.insert.run(waitlist.id, email, referrer === undefined ? 0 : 1, JSON.stringify(customInputs), at, unusedReferralCode(db), referrer ?? null);
       const id = Number(lastInsertRowid);
-      if (referrer !== undefined) recordReferral({ signupId: id, referrerId: referrer, waitlistId: waitlist.id, email, verifies: settings.verification }, at, db);
+      // The rules of lib/domain/fraud: a flagged signup waits for review, and so does its referral.
+      const flags: FlagReason[] = [...(disposable ? ["disposable" as const] : []), ...(isBurst(waitlist.id, input.clientAddress, at, db) ? ["burst" as const] : [])];
+      recordFlags(id, waitlist.id, flags, at, db);
+      if (referrer !== undefined) recordReferral({ signupId: id, referrerId: referrer, waitlistId: waitlist.id, email, verifies: settings.verification, held: flags.length > 0 }, at, db);
       appendEvent({ type: "signup.created", waitlistId: waitlist.id, signupId: id, payload: {} }, db, at);
       return { created: true, signup: joined(getSignup(waitlist.id, id, db)!, waitlist.id, db) };
     })

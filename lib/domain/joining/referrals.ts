@@ -7,6 +7,7 @@ import { env } from "@/lib/core/env";
 import { DAY_MS } from "@/lib/core/time";
 import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
 import { moveForCountedReferral } from "../ranking/move";
+import { recordFlags } from "../fraud/flags";
 import { isLookalike } from "./lookalike";
 
 // Who referred whom (signups.referred_by, migration 0013): a signup that joined with another's
@@ -17,7 +18,12 @@ import { isLookalike } from "./lookalike";
 // - `unverified`: the list verifies addresses and this one is not confirmed yet: counts once it is;
 // - `daily_limit`: the referrer already has REFERRALS_PER_REFERRER_PER_DAY referrals counted in the
 //   24 hours before: never counts (a confirmation later does not change that);
+// - `flagged`: held for an admin's review (the signup was flagged: a disposable address, a burst,
+//   lib/domain/fraud): counts once approved, since then;
+// - `discounted`: an admin discounted the flagged signup: never counts;
 // - `counted`, since `counted_at`. Referral counts and the top referrers count only these.
+// A look-alike or a referral past the daily limit also flags the signup for review (an admin may
+// approve it: it then counts).
 
 export type ReferralState = (typeof REFERRAL_STATES)[number];
 
@@ -32,6 +38,8 @@ export const REFERRAL_STATE_LABELS: Record<ReferralState, string> = {
   unverified: "not counted yet: the address is not confirmed",
   lookalike: "not counted: the referrer's own address again",
   daily_limit: "not counted: the referrer's daily limit was reached",
+  flagged: "not counted yet: held for review",
+  discounted: "not counted: discounted by an admin",
 };
 
 const referred = alias(signups, "referred");
@@ -62,7 +70,7 @@ function statements(db: AppDatabase) {
       .values({ signupId: valuePlaceholder("signupId"), referrerId: valuePlaceholder("referrerId"), waitlistId: valuePlaceholder("waitlistId"), state: valuePlaceholder("state"), countedAt: valuePlaceholder("countedAt") })
       .prepare(),
     unverified: db
-      .select({ referrerId: referrals.referrerId })
+      .select({ referrerId: referrals.referrerId, waitlistId: referrals.waitlistId })
       .from(referrals)
       .where(and(eq(referrals.signupId, valuePlaceholder("signupId")), eq(referrals.state, "unverified")))
       .prepare(),
@@ -88,19 +96,24 @@ function statements(db: AppDatabase) {
   }));
 }
 
-/** counted, or daily_limit when the referrer already has its day's referrals counted. */
-function countedOrOverLimit(referrerId: number, now: number, db: AppDatabase): ReferralState {
-  return statements(db).countedSince.get({ referrerId, since: now - DAY_MS })!.count >= env().REFERRALS_PER_REFERRER_PER_DAY ? "daily_limit" : "counted";
+/** counted, or daily_limit (and the signup flagged for review) when the referrer already has its day's referrals counted. */
+function countedOrOverLimit(referral: { signupId: number; referrerId: number; waitlistId: string }, now: number, db: AppDatabase): ReferralState {
+  if (statements(db).countedSince.get({ referrerId: referral.referrerId, since: now - DAY_MS })!.count < env().REFERRALS_PER_REFERRER_PER_DAY) return "counted";
+  recordFlags(referral.signupId, referral.waitlistId, ["referral_limit"], now, db);
+  return "daily_limit";
 }
 
 /**
  * Records the referral of a signup that just joined with `referrerId`'s code (inside the join's
- * transaction): whether it counts, or why not. Returns the state.
+ * transaction): whether it counts, or why not; `held` when the signup was flagged for review. A
+ * look-alike or a referral past the daily limit flags the signup too. Returns the state.
  */
-export function recordReferral(referral: { signupId: number; referrerId: number; waitlistId: string; email: string; verifies: boolean }, now: number, db: AppDatabase = getDb()): ReferralState {
+export function recordReferral(referral: { signupId: number; referrerId: number; waitlistId: string; email: string; verifies: boolean; held: boolean }, now: number, db: AppDatabase = getDb()): ReferralState {
   const prepared = statements(db);
   const referrerEmail = prepared.referrerEmail.get({ id: referral.referrerId })?.email ?? "";
-  const state: ReferralState = isLookalike(referral.email, referrerEmail) ? "lookalike" : referral.verifies ? "unverified" : countedOrOverLimit(referral.referrerId, now, db);
+  const lookalike = isLookalike(referral.email, referrerEmail);
+  if (lookalike) recordFlags(referral.signupId, referral.waitlistId, ["lookalike"], now, db);
+  const state: ReferralState = lookalike ? "lookalike" : referral.held ? "flagged" : referral.verifies ? "unverified" : countedOrOverLimit(referral, now, db);
   prepared.insert.run({ signupId: referral.signupId, referrerId: referral.referrerId, waitlistId: referral.waitlistId, state, countedAt: state === "counted" ? now : null });
   if (state === "counted") referralCounted(referral.referrerId, db);
   return state;
@@ -111,7 +124,7 @@ export function settleReferralOnConfirm(signupId: number, now: number, db: AppDa
   const prepared = statements(db);
   const pending = prepared.unverified.get({ signupId });
   if (!pending) return;
-  const state = countedOrOverLimit(pending.referrerId, now, db);
+  const state = countedOrOverLimit({ signupId, referrerId: pending.referrerId, waitlistId: pending.waitlistId }, now, db);
   prepared.settle.run({ state, countedAt: state === "counted" ? now : null, signupId });
   if (state === "counted") referralCounted(pending.referrerId, db);
 }
@@ -145,7 +158,7 @@ export type NotCountedTally = Record<Exclude<ReferralState, "counted">, number>;
 
 /** The dashboard's referrals panel: the top referrers and how many of the list's referrals do not count, by reason. */
 export function referralSummary(waitlistId: string, limit: number, db: AppDatabase = getDb()): { top: (Referrer & { referrals: number })[]; notCounted: NotCountedTally } {
-  const notCounted: NotCountedTally = { unverified: 0, lookalike: 0, daily_limit: 0 };
+  const notCounted: NotCountedTally = { unverified: 0, lookalike: 0, daily_limit: 0, flagged: 0, discounted: 0 };
   for (const { state, count } of statements(db).tally.all({ waitlistId: waitlistId.toLowerCase() })) if (state !== "counted") notCounted[state] = count;
   return { top: topReferrers(waitlistId, limit, db), notCounted };
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
-import { joinSettings } from "@/db/schema";
+import { DISPOSABLE_POLICIES, joinSettings } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
 import { firstIssueOf } from "@/lib/core/zod-issue";
 import { preparedOnce } from "@/lib/sqlite/statements";
@@ -48,9 +48,13 @@ export interface JoinSettings {
   accentColor: string;
   /** The public leaderboard of referrers, /join/{id}/leaderboard. */
   leaderboard: boolean;
+  /** What joining does with a disposable address (lib/domain/fraud/disposable.ts): refuse it, accept and flag it for review, or accept it. */
+  disposable: DisposablePolicy;
 }
 
-export const DEFAULT_JOIN_SETTINGS: JoinSettings = { joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true, headline: "", description: "", accentColor: "", leaderboard: false };
+export type DisposablePolicy = (typeof DISPOSABLE_POLICIES)[number];
+
+export const DEFAULT_JOIN_SETTINGS: JoinSettings = { joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true, headline: "", description: "", accentColor: "", leaderboard: false, disposable: "flag" };
 
 const oneLine = (max: number) =>
   z
@@ -111,6 +115,7 @@ export const joinSettingsSchema = z.strictObject({
       if (problem) context.addIssue({ code: "custom", message: problem });
     }),
   leaderboard: z.boolean(),
+  disposable: z.enum(DISPOSABLE_POLICIES, { error: (issue) => `must be one of ${DISPOSABLE_POLICIES.join(", ")} (not ${JSON.stringify(issue.input)})` }),
 });
 
 const joinSettingsChangeSchema = joinSettingsSchema.partial();
@@ -130,6 +135,7 @@ function storedSettings(db: AppDatabase) {
         description: joinSettings.description,
         accentColor: joinSettings.accentColor,
         leaderboard: joinSettings.leaderboard,
+        disposable: joinSettings.disposable,
       })
       .from(joinSettings)
       .where(eq(joinSettings.waitlistId, sql.placeholder("waitlistId")))
@@ -152,6 +158,7 @@ export function joinSettingsOf(waitlistId: string, db: AppDatabase = getDb()): J
     description: row.description,
     accentColor: row.accentColor,
     leaderboard: row.leaderboard,
+    disposable: row.disposable,
   };
 }
 
@@ -169,6 +176,7 @@ function describeChanges(before: JoinSettings, after: JoinSettings): string[] {
     after.description !== before.description ? "description changed" : undefined,
     after.accentColor !== before.accentColor ? `accent colour ${after.accentColor || "default"}` : undefined,
     after.leaderboard !== before.leaderboard ? `leaderboard ${after.leaderboard ? "on" : "off"}` : undefined,
+    after.disposable !== before.disposable ? `disposable addresses: ${after.disposable}` : undefined,
   ].filter((change) => change !== undefined);
 }
 
@@ -205,6 +213,7 @@ export function updateJoinSettings(waitlistId: string, change: JoinSettingsChang
         description: after.description,
         accentColor: after.accentColor,
         leaderboard: after.leaderboard,
+        disposable: after.disposable,
         updatedAt: new Date(),
       };
       db.insert(joinSettings).values({ waitlistId: waitlist.id, ...stored }).onConflictDoUpdate({ target: joinSettings.waitlistId, set: stored }).run();

@@ -2,6 +2,7 @@ import { openReadOnlyDatabase, type AppDatabase } from "@/db/client";
 import { env } from "@/lib/core/env";
 import { cachedCountSignups, cachedSignupsPerDay } from "../signups/cached-stats";
 import { referralPanel } from "../joining/referral-panel";
+import { flagFacet } from "../fraud/facet";
 import { countSignupsSince } from "../signups/counts";
 import { inputFacets, inputFacetValues } from "../signups/facets";
 import { findSignupsByEmail } from "../signups/find";
@@ -22,6 +23,7 @@ export const READ_TASKS = {
   findSignupsByEmail: (db: AppDatabase, input: Parameters<typeof findSignupsByEmail>[0]) => findSignupsByEmail(input, db),
   previewStatusAction: (db: AppDatabase, action: StatusAction, selection: StatusSelection) => previewStatusAction(action, selection, db),
   referralPanel: (db: AppDatabase, waitlistId: string, limit: number) => referralPanel(waitlistId, limit, db),
+  flagFacet: (db: AppDatabase, scope: Parameters<typeof flagFacet>[0]) => flagFacet(scope, db),
 };
 
 export type ReadTasks = typeof READ_TASKS;

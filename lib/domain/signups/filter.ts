@@ -5,6 +5,7 @@ import { MAX_EMAIL_LENGTH } from "./email-address";
 import { parseSignupPublicId, signupPublicId } from "./id";
 import { andList, code, orList } from "@/lib/core/prose";
 import { isSignupStatus, SIGNUP_STATUSES, STATUS_ACTION_NAMES, type SignupStatus } from "./status";
+import { FLAG_REASON_LABELS, FLAG_REASONS, isFlagReason, type FlagReason } from "../fraud/reasons";
 
 // The one list of signup filters. Each descriptor holds everything about one filter: its public name
 // (the /v1 query parameter, the dashboard URL's, and `--<name>` in the CLI), how its text is read and
@@ -108,6 +109,14 @@ function statusList(text: string): Parsed<SignupStatus[]> {
   return { ok: true, value: SIGNUP_STATUSES.filter((status) => words.includes(status)) };
 }
 
+const FLAG_WORDS = `must be one or more of ${FLAG_REASONS.join(", ")}, separated by commas`;
+function flagList(text: string): Parsed<FlagReason[]> {
+  const words = text.split(",").map((word) => word.trim());
+  const unknown = words.find((word) => !isFlagReason(word));
+  if (unknown !== undefined) return { ok: false, message: `${FLAG_WORDS} (not ${JSON.stringify(unknown)})` };
+  return { ok: true, value: FLAG_REASONS.filter((reason) => words.includes(reason)) };
+}
+
 /** Day text for chips: an instant at UTC midnight as its date, any other as its ISO form. */
 const day = (value: Date) => instantParamValue(value);
 
@@ -173,6 +182,27 @@ export const SIGNUP_FILTERS = {
     inputSliced: false,
     bind: (value) => ({ referredBy: value }),
     where: ({ sql, signups, placeholder }) => sql`${signups.referredBy} = ${placeholder("referredBy")}`,
+  }),
+  flag: filter({
+    name: "flag",
+    parse: flagList,
+    format: (value) => value.join(","),
+    lenient: (text) => text.split(",").map((word) => word.trim()).filter(isFlagReason).join(",") || undefined,
+    keyPart: (value) => value.join(","),
+    openapi: {
+      description: `Only signups waiting for review with a flag for one of these reasons, comma-separated: ${FLAG_REASONS.map(code).join(", ")} (\`flag=${FLAG_REASONS.join(",")}\`: every signup waiting for review). A decided flag (approved or discounted) no longer matches. An unknown word is a 400.`,
+      schema: { type: "string", pattern: `^(${FLAG_REASONS.join("|")})(,(${FLAG_REASONS.join("|")}))*$`, examples: ["disposable", FLAG_REASONS.join(",")] },
+      invalid: `names something other than ${orList(FLAG_REASONS.map(code))}`,
+    },
+    cli: { argument: "<reasons>", help: `only signups waiting for review with a flag for one of these reasons, comma-separated (${FLAG_REASONS.join(", ")})` },
+    chip: (value) => `Flagged: ${value.map((reason) => FLAG_REASON_LABELS[reason].toLowerCase()).join(" or ")}`,
+    // Few rows: each signup walked is tested through signup_flags' primary key (signup_id, reason).
+    planner: "row",
+    aggregated: false,
+    inputSliced: false,
+    bind: (value) => ({ flag: JSON.stringify(value) }),
+    where: ({ sql, signups, placeholder }) =>
+      sql`exists (select 1 from signup_flags where signup_flags.signup_id = ${signups.id} and signup_flags.decision = 'pending' and signup_flags.reason in (select value from json_each(${placeholder("flag")})))`,
   }),
   createdSince: filter({
     name: "created_since",

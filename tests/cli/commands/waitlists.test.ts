@@ -154,7 +154,7 @@ describe("waitlists update: join settings, and waitlists joining", () => {
     const { id } = cli.json<{ id: string }>("waitlists", "create", "--name", "Joinable", "--website", "https://example.com");
     expect(cli.json("waitlists", "joining", id)).toEqual({
       id,
-      joining: { joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true, headline: "", description: "", accentColor: "", leaderboard: false },
+      joining: { joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true, headline: "", description: "", accentColor: "", leaderboard: false, disposable: "flag" },
     });
     const updated = cli.json<{ id: string; name: string; joining: unknown }>(
       "waitlists", "update", id,
@@ -179,11 +179,12 @@ describe("waitlists update: join settings, and waitlists joining", () => {
         description: "",
         accentColor: "",
         leaderboard: false,
+        disposable: "flag",
       },
     });
     expect(cli.rows("join_settings")).toEqual([expect.objectContaining({ waitlist_id: id, joining: "open", verification: 1, challenge: 0 })]);
     const human = cli.run("waitlists", "joining", id);
-    expect(human.stdout).toContain("Joining: open; verification on; challenge off.\nForm fields: Company*, Plan=Free|Pro.\nEmbed origins: https://acme.example.");
+    expect(human.stdout).toContain("Joining: open; verification on; challenge off; disposable addresses: flag.\nForm fields: Company*, Plan=Free|Pro.\nEmbed origins: https://acme.example.");
     expect(cli.json<{ joining: { fields: unknown[]; embedOrigins: string[] } }>("waitlists", "update", id, "--clear-join-fields", "--clear-embed-origins").joining).toMatchObject({ fields: [], embedOrigins: [] });
     expect(cli.rows("audit_log").filter((row) => row.action === "waitlist.join_settings").map((row) => row.summary)).toEqual([
       "joining open; verification on; 2 form fields; success message changed; embed origins: https://acme.example; challenge off",

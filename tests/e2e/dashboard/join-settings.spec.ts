@@ -47,6 +47,7 @@ test("an admin opens joining, adds fields, turns verification on and names an em
     description: "",
     accentColor: "",
     leaderboard: false,
+    disposable: "flag",
   });
   expect(listAudit({ action: "waitlist.join_settings", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: waitlist.id });
   await expect(page.getByLabel("Label of field 1")).toHaveValue("Company");

@@ -4,6 +4,7 @@ import { expect, test, type APIResponse, type Page } from "@playwright/test";
 import { getDb } from "@/db/client";
 import { FILTER_KEYS, filterToApiParams, type FilterKey, type InputMatch, type SignupFilter } from "@/lib/domain/signups/filter";
 import { SIGNUP_STATUSES } from "@/lib/domain/signups/status";
+import type { FlagReason } from "@/lib/domain/fraud/reasons";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { createKey, emailsOnPage, formatCount, insertSignups, signIn, unique, type FixtureSignup } from "../support/support";
 
@@ -153,6 +154,8 @@ const MEANING: { [Key in FilterKey]-?: (signup: FixtureSignup, value: NonNullabl
   createdSince: (signup, value) => signup.createdAt.getTime() >= value.getTime(),
   createdUntil: (signup, value) => signup.createdAt.getTime() < value.getTime(),
   referredBy: (signup, value) => (signup as ReferredSignup).referredBy === value,
+  // A flag waiting for review: these fixtures are inserted, not joined, so none has one (the flag filter's own spec: api/fraud.spec.ts).
+  flag: (signup, value) => ((signup as { pendingFlags?: FlagReason[] }).pendingFlags ?? []).some((reason) => value.includes(reason)),
   email: (signup, value) => signup.email.toLowerCase() === value.toLowerCase(),
   emailContains: (signup, value) => signup.email.toLowerCase().includes(value.toLowerCase()),
 };

@@ -69,6 +69,10 @@ function seed(): void {
   db.$client.close();
 }
 
+/** The columns of `signups`, migration 0018's place columns aside (null on every row kept from before). */
+const signupColumns = (sqlite: Database.Database) =>
+  (sqlite.prepare("SELECT name FROM pragma_table_info('signups')").pluck().all() as string[]).filter((name) => name !== "line_at" && name !== "line_pos");
+
 /** Everything the migrations must keep, read from the file. */
 function snapshot() {
   const sqlite = new Database(path, { readonly: true });
@@ -302,6 +306,45 @@ describe("migrations", () => {
     }
   });
 
+  it("a database from before migration 0017 upgrades: referrals keep their rows, states and indexes; join settings flag disposable addresses", () => {
+    const folder = join(dir, "migrations-0016");
+    cpSync(realMigrations, folder, { recursive: true });
+    const journalPath = join(folder, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
+    const upgrade = journal.entries.findIndex((entry) => entry.tag.startsWith("0017_"));
+    for (const entry of journal.entries.slice(upgrade)) rmSync(join(folder, `${entry.tag}.sql`));
+    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upgrade) }, null, 2));
+
+    const old = openDatabase(path, folder);
+    const waitlist = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
+    old.$client.prepare("INSERT INTO join_settings (waitlist_id, joining, updated_at) VALUES (?, 'open', 0)").run(waitlist);
+    const insert = old.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at, referred_by) VALUES (?, ?, 0, ?, '[]', ?, ?)");
+    const referrer = Number(insert.run(waitlist, "a@example.com", 0, 1000, null).lastInsertRowid);
+    const counted = Number(insert.run(waitlist, "b@example.com", 1, 2000, referrer).lastInsertRowid);
+    const lookalike = Number(insert.run(waitlist, "a+1@example.com", 1, 3000, referrer).lastInsertRowid);
+    const record = old.$client.prepare("INSERT INTO referrals (signup_id, referrer_id, waitlist_id, state, counted_at) VALUES (?, ?, ?, ?, ?)");
+    record.run(counted, referrer, waitlist, "counted", 2000);
+    record.run(lookalike, referrer, waitlist, "lookalike", null);
+    const indexesBefore = old.$client.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'referrals' ORDER BY name").all();
+    old.$client.close();
+
+    const db = openDatabase(path);
+    try {
+      expect(db.$client.prepare("SELECT signup_id, referrer_id, waitlist_id, state, counted_at FROM referrals ORDER BY signup_id").all()).toEqual([
+        { signup_id: counted, referrer_id: referrer, waitlist_id: waitlist, state: "counted", counted_at: 2000 },
+        { signup_id: lookalike, referrer_id: referrer, waitlist_id: waitlist, state: "lookalike", counted_at: null },
+      ]);
+      expect(db.$client.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'referrals' ORDER BY name").all()).toEqual(indexesBefore);
+      expect(db.$client.prepare("SELECT disposable FROM join_settings").pluck().get()).toBe("flag");
+      db.$client.prepare("UPDATE referrals SET state = 'flagged', counted_at = NULL WHERE signup_id = ?").run(counted);
+      expect(() => db.$client.prepare("UPDATE referrals SET state = 'held' WHERE signup_id = ?").run(counted)).toThrow(/CHECK constraint failed/);
+      db.$client.prepare("DELETE FROM signups WHERE id = ?").run(referrer);
+      expect(db.$client.prepare("SELECT count(*) FROM referrals").pluck().get()).toBe(0);
+    } finally {
+      db.$client.close();
+    }
+  });
+
   it("a database from before migration 0011 upgrades: the sender starts after the newest event, and deliveries go with their waitlist", () => {
     const folder = join(dir, "migrations-0010");
     cpSync(realMigrations, folder, { recursive: true });
@@ -451,9 +494,6 @@ describe("migration 0014: ids never reused, and a body per event", () => {
     sqlite.close();
     return { first, second, newest, ids };
   }
-
-  const signupColumns = (sqlite: Database.Database) =>
-    (sqlite.prepare("SELECT name FROM pragma_table_info('signups')").pluck().all() as string[]).filter((name) => name !== "line_at" && name !== "line_pos");
 
   function derivedState(sqlite: Database.Database) {
     const all = (query: string) => sqlite.prepare(query).all();

@@ -36,6 +36,9 @@ export default async function WaitlistHeaderLayout({ params, children }: { param
             <Link href={`/waitlists/${waitlist.id}/join`} className={buttonClass}>
               Joining
             </Link>
+            <Link href={`/waitlists/${waitlist.id}/review`} className={buttonClass}>
+              Review
+            </Link>
             <Link href={`/waitlists/${waitlist.id}/email`} className={buttonClass}>
               <span className="sm:hidden">Invitation</span>
               <span className="max-sm:hidden">Invitation email</span>

@@ -56,6 +56,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const lastWeek = chart.recent ? readInBackground("countSignupsSince", charted, weekAgo()) : null;
   const perDay = readInBackground("signupsPerDay", charted, chart.start);
   const facets = readInBackground("inputFacets", scope);
+  const flagCounts = readInBackground("flagFacet", scope);
   const { facet, facet_q: contains } = state;
   const valueSearch = facet && contains ? readInBackground("inputFacetValues", scope, facet, contains, VALUE_SEARCH_LIMIT).then((values) => ({ label: facet, contains, values })) : undefined;
   const filteredLabels = state.inputs.map((input) => input.label);
@@ -67,7 +68,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
     <PendingNavigationProvider>
       <DoneNotice done={query.done} messages={{ ...DONE_MESSAGES, ...statusDoneMessages(query.changed) }} />
       <div className="mt-4 grid gap-x-6 gap-y-4 lg:grid-cols-[15rem_minmax(0,1fr)]">
-        <FilterPanel waitlistId={waitlist.id} state={state} counts={counts} facets={facets} valueSearch={valueSearch} />
+        <FilterPanel waitlistId={waitlist.id} state={state} counts={counts} facets={facets} valueSearch={valueSearch} flagCounts={flagCounts} />
         <div className="min-w-0">
           <div className="grid gap-3 xl:grid-cols-[22rem_minmax(0,1fr)]">
             <section aria-label="Figures for the current filters">

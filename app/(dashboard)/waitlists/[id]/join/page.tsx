@@ -12,6 +12,7 @@ import { Breadcrumb } from "../breadcrumb";
 import { findWaitlist } from "../find-waitlist";
 import { logoPathOf } from "@/lib/join/brand";
 import { BrandFields } from "./brand-fields";
+import { DisposableSetting } from "./disposable-setting";
 import { FieldRows } from "./field-rows";
 import { LogoForm } from "./logo-form";
 import { RankingSection } from "./ranking-section";
@@ -88,6 +89,7 @@ export default async function JoiningPage({ params, searchParams }: Props) {
           <input type="checkbox" name="challenge" value="true" defaultChecked={settings.challenge} />
           Anti-spam challenge on the hosted page (proof of work; the page then needs JavaScript)
         </label>
+        <DisposableSetting value={settings.disposable} />
         <FieldRows fields={settings.fields} />
         <label className="grid gap-1 text-sm font-medium">
           Success message

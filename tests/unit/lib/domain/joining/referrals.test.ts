@@ -71,7 +71,7 @@ describe("which referrals count", () => {
         { id: ada.id, email: "Ada.Lovelace@gmail.com", referrals: 1 },
         { id: bob.id, email: "bob@example.com", referrals: 1 },
       ],
-      notCounted: { unverified: 0, lookalike: 31, daily_limit: 0 },
+      notCounted: { unverified: 0, lookalike: 31, daily_limit: 0, flagged: 0, discounted: 0 },
     });
   });
 
@@ -82,7 +82,7 @@ describe("which referrals count", () => {
     const cy = join("cy@example.com", ada.referral_code);
     expect([referralStateOf(bob.id, temp.db), referralStateOf(cy.id, temp.db)]).toEqual(["unverified", "unverified"]);
     expect(referralCountOf(ada.id, temp.db)).toBe(0);
-    expect(referralSummary(waitlistId, 5, temp.db).notCounted).toEqual({ unverified: 2, lookalike: 0, daily_limit: 0 });
+    expect(referralSummary(waitlistId, 5, temp.db).notCounted).toEqual({ unverified: 2, lookalike: 0, daily_limit: 0, flagged: 0, discounted: 0 });
     expect(confirm(bob.id)).toBe("confirmed");
     expect(referralStateOf(bob.id, temp.db)).toBe("counted");
     expect(referralCountOf(ada.id, temp.db)).toBe(1);
@@ -119,7 +119,7 @@ describe("which referrals count", () => {
     expect(confirm(next.id, Date.now())).toBe("confirmed");
     expect(referralStateOf(next.id, temp.db)).toBe("counted");
     expect(referralCountOf(ada.id, temp.db)).toBe(26);
-    expect(referralSummary(waitlistId, 5, temp.db).notCounted).toEqual({ unverified: 0, lookalike: 0, daily_limit: 3 });
+    expect(referralSummary(waitlistId, 5, temp.db).notCounted).toEqual({ unverified: 0, lookalike: 0, daily_limit: 3, flagged: 0, discounted: 0 });
   });
 
   it("forgets a referral with either signup (erasure)", () => {

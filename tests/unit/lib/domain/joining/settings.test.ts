@@ -15,7 +15,7 @@ describe("join settings", () => {
   afterEach(() => temp.close());
 
   it("are the defaults, joining closed and the challenge on, until saved", () => {
-    expect(joinSettingsOf(waitlistId, temp.db)).toEqual({ joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true, headline: "", description: "", accentColor: "", leaderboard: false });
+    expect(joinSettingsOf(waitlistId, temp.db)).toEqual({ joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true, headline: "", description: "", accentColor: "", leaderboard: false, disposable: "flag" });
     expect(DEFAULT_JOIN_SETTINGS.joining).toBe("closed");
   });
 

@@ -3,6 +3,7 @@
 import { DataTableFacetFilter } from "@/components/data-table/data-table-facet-filter";
 import { DataTableMultiFacetFilter } from "@/components/data-table/data-table-multi-facet-filter";
 import { SIGNUP_STATUSES, STATUS_LABELS } from "@/lib/domain/signups/status";
+import { FLAG_REASON_LABELS, FLAG_REASONS, type FlagReason } from "@/lib/domain/fraud/reasons";
 import type { SignupTableParams } from "@/lib/dashboard/signup-table";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { DateRangeFilter } from "./date-range-filter";
@@ -18,10 +19,12 @@ interface FilterPanelProps {
   counts: Promise<SignupCounts>;
   facets: Promise<InputFacet[] | null>;
   valueSearch: Promise<InputValueSearch> | undefined;
+  /** The flag facet: signups waiting for review per reason, under the other filters. */
+  flagCounts: Promise<Record<FlagReason, number>>;
 }
 
 /** Every filter of the signups with how many each option selects under the others (needs a PendingNavigationProvider). */
-export function FilterPanel({ waitlistId, state, counts, facets, valueSearch }: FilterPanelProps) {
+export function FilterPanel({ waitlistId, state, counts, facets, valueSearch, flagCounts }: FilterPanelProps) {
   const href = (change: Partial<SignupTableParams>) => signupTableHref(waitlistId, state, change);
   return (
     <FiltersDrawer>
@@ -30,6 +33,7 @@ export function FilterPanel({ waitlistId, state, counts, facets, valueSearch }: 
           <DataTableFacetFilter label="Verified" current={state.verified} hrefFor={(value) => href({ verified: value })} counts={counts} pick={(c) => (c.exact ? c.verifiedFacet : undefined)} />
           <DataTableFacetFilter label="Referral" current={state.referral} hrefFor={(value) => href({ referral: value })} counts={counts} pick={(c) => (c.exact ? c.referralFacet : undefined)} />
           <DataTableMultiFacetFilter label="Status" values={SIGNUP_STATUSES} textOf={(status) => STATUS_LABELS[status]} current={state.status} hrefFor={(status) => href({ status })} counts={counts} pick={(c) => (c.exact ? c.statusFacet : undefined)} />
+          <DataTableMultiFacetFilter label="Flag" values={FLAG_REASONS} textOf={(reason) => FLAG_REASON_LABELS[reason]} current={state.flag} hrefFor={(flag) => href({ flag })} counts={flagCounts} pick={(c) => c} withAny={false} />
           <DateRangeFilter waitlistId={waitlistId} state={state} />
         </div>
       <InputFacets waitlistId={waitlistId} state={state} facets={facets} valueSearch={valueSearch} counts={counts} />

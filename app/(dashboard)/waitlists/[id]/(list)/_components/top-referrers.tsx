@@ -12,6 +12,8 @@ const NOT_COUNTED: [keyof NotCountedTally, string][] = [
   ["unverified", "not confirmed yet"],
   ["lookalike", "the referrer's own address again"],
   ["daily_limit", "over a referrer's daily limit"],
+  ["flagged", "held for review"],
+  ["discounted", "discounted by an admin"],
 ];
 
 const plural = (count: number, word: string) => `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;

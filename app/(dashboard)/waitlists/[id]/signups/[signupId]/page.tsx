@@ -13,6 +13,7 @@ import { signupEvents } from "@/lib/domain/events";
 import { signupPosition } from "@/lib/domain/joining/position";
 import { REFERRAL_STATE_LABELS, referralCountOf, referralStateOf, referrerOf } from "@/lib/domain/joining/referrals";
 import { signupPublicId } from "@/lib/domain/signups/id";
+import { SignupFlags } from "./signup-flags";
 import { Breadcrumb } from "../../breadcrumb";
 import { findWaitlist } from "../../find-waitlist";
 import { CustomInputList } from "./custom-input-list";
@@ -84,6 +85,9 @@ export default async function SignupPage({ params, searchParams }: Props) {
               ({REFERRAL_STATE_LABELS[referralState]})
             </span>
           ) : null}
+        </Field>
+        <Field name="Flags">
+          <SignupFlags signupId={signup.id} waitlistId={waitlist.id} />
         </Field>
         <Field name="Referrals counted">
           <span data-testid="signup-referrals">{referralCountOf(signup.id).toLocaleString("en-US")}</span>
