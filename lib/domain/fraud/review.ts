@@ -4,6 +4,7 @@ import { AppError } from "@/lib/core/errors";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { appendEventPerSignup } from "../events";
+import { countReferralsOf } from "../joining/referrals";
 import { getWaitlistOrThrow } from "../waitlists/queries";
 import { FLAG_DECISIONS, type FlagDecision } from "./reasons";
 
@@ -38,7 +39,6 @@ function statements(db: AppDatabase) {
     decide: db.$client.prepare<{ ids: string; decision: string; at: number }>(
       "UPDATE signup_flags SET decision = @decision, decided_at = @at WHERE signup_id IN (SELECT value FROM json_each(@ids)) AND decision = 'pending'",
     ),
-    count: db.$client.prepare<{ ids: string; at: number }>("UPDATE referrals SET state = 'counted', counted_at = @at WHERE signup_id IN (SELECT value FROM json_each(@ids)) AND state <> 'counted'"),
     discount: db.$client.prepare<{ ids: string }>("UPDATE referrals SET state = 'discounted', counted_at = NULL WHERE signup_id IN (SELECT value FROM json_each(@ids))"),
   }));
 }
@@ -77,7 +77,7 @@ export function decideFlags(actor: AuditActor, decision: FlagDecision, selection
       const idsJson = JSON.stringify(ids);
       const prepared = statements(db);
       prepared.decide.run({ ids: idsJson, decision: stored, at });
-      if (decision === "approve") prepared.count.run({ ids: idsJson, at });
+      if (decision === "approve") countReferralsOf(ids, at, db);
       else prepared.discount.run({ ids: idsJson });
       const waitlistId = getWaitlistOrThrow(selection.waitlistId, db).id;
       appendEventPerSignup(event, waitlistId, idsJson, { decision: stored }, db, at);

@@ -74,6 +74,11 @@ function statements(db: AppDatabase) {
       .from(referrals)
       .where(and(eq(referrals.signupId, valuePlaceholder("signupId")), eq(referrals.state, "unverified")))
       .prepare(),
+    notCounted: db
+      .select({ referrerId: referrals.referrerId })
+      .from(referrals)
+      .where(and(eq(referrals.signupId, valuePlaceholder("signupId")), ne(referrals.state, "counted")))
+      .prepare(),
     settle: db
       .update(referrals)
       .set({ state: valuePlaceholder("state"), countedAt: valuePlaceholder("countedAt") })
@@ -127,6 +132,17 @@ export function settleReferralOnConfirm(signupId: number, now: number, db: AppDa
   const state = countedOrOverLimit({ signupId, referrerId: pending.referrerId, waitlistId: pending.waitlistId }, now, db);
   prepared.settle.run({ state, countedAt: state === "counted" ? now : null, signupId });
   if (state === "counted") referralCounted(pending.referrerId, db);
+}
+
+/** An admin approved these signups (lib/domain/fraud/review.ts): their referrals count from `now`, whatever held them. */
+export function countReferralsOf(signupIds: readonly number[], now: number, db: AppDatabase = getDb()): void {
+  const prepared = statements(db);
+  for (const signupId of signupIds) {
+    const held = prepared.notCounted.get({ signupId });
+    if (!held) continue;
+    prepared.settle.run({ state: "counted", countedAt: now, signupId });
+    referralCounted(held.referrerId, db);
+  }
 }
 
 /** Every referral that starts to count goes through here: the referrer's place follows its waitlist's ranking rule at once. */

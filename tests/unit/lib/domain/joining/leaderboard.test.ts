@@ -33,7 +33,7 @@ describe("the leaderboard and the referrals panel", () => {
 
   it("the panel counts counted referrals, the rest by reason, and flags that name no referrer", () => {
     const empty = referralPanel(waitlistId, 5, temp.db);
-    expect(empty).toEqual({ top: [], notCounted: { unverified: 0, lookalike: 0, daily_limit: 0 }, counted: 0, flaggedWithoutReferrer: 0 });
+    expect(empty).toEqual({ top: [], notCounted: { unverified: 0, lookalike: 0, daily_limit: 0, flagged: 0, discounted: 0 }, counted: 0, flaggedWithoutReferrer: 0 });
     insertSignups(waitlistId, [1, 2, 3].map((n) => ({ email: `imported${n}@example.com`, verified: false, referral: true, customInputs: "[]" })), temp.db);
     expect(referralPanel(waitlistId, 5, temp.db)).toMatchObject({ top: [], counted: 0, flaggedWithoutReferrer: 3 });
     const ada = join("ada@example.com");

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DAY_MS } from "@/lib/core/time";
+import { decideFlags } from "@/lib/domain/fraud/review";
 import { joinWaitlist } from "@/lib/domain/joining/join";
 import { signupPosition } from "@/lib/domain/joining/position";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
@@ -51,6 +52,16 @@ describe("ranking rules", () => {
     join("friend3@example.com", referrer.referral_code);
     expect(place(referrer.id)).toBe(1);
     expect(places()).toEqual(Array.from({ length: 13 }, (_, index) => index + 1));
+  });
+
+  it("a referral held for review moves its referrer only once an admin approves it", () => {
+    setRankingRule(waitlistId, rule("referrals:2"), "cli", temp.db);
+    const people = Array.from({ length: 6 }, (_, index) => join(`p${index}@example.com`));
+    join("throwaway@mailinator.com", people[5]!.referral_code);
+    expect(place(people[5]!.id)).toBe(6);
+    decideFlags("cli", "approve", { waitlistId, emails: ["throwaway@mailinator.com"] }, temp.db);
+    expect(place(people[5]!.id)).toBe(4);
+    expect(places()).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it("stops at the cap, and under points stands a referrer P hours earlier per referral", () => {
