@@ -1,6 +1,8 @@
 import "server-only";
+import { eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { signups } from "@/db/schema";
+import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
 
 // The line of a waitlist: its waiting signups in order of their place key (at, pos, id). A signup
 // no referral moved stands at (created_at, id, id); one that referrals moved, at (line_at, line_pos,
@@ -28,9 +30,11 @@ const MOVED = "SELECT line_at, line_pos, id FROM signups INDEXED BY signups_move
 
 function statements(db: AppDatabase) {
   return preparedOnce(db, "ranking.line", () => ({
-    signup: db.$client.prepare<{ id: number }, { waitlistId: string; status: string; createdAt: number; id: number; lineAt: number | null; linePos: number | null }>(
-      "SELECT waitlist_id AS waitlistId, status, created_at AS createdAt, id, line_at AS lineAt, line_pos AS linePos FROM signups WHERE id = @id",
-    ),
+    signup: db
+      .select({ waitlistId: signups.waitlistId, status: signups.status, createdAt: sql<number>`${signups.createdAt}`, id: signups.id, lineAt: signups.lineAt, linePos: signups.linePos })
+      .from(signups)
+      .where(eq(signups.id, valuePlaceholder("id")))
+      .prepare(),
     // Raw: a compound SELECT that SQLite merges from two index walks, and INDEXED BY, neither of which Drizzle's builder writes.
     // The `take` waiting signups just ahead of a place, nearest first.
     ahead: db.$client.prepare<{ waitlistId: string; at: number; pos: number; id: number; take: number }, LineKey>(
@@ -46,7 +50,11 @@ function statements(db: AppDatabase) {
        UNION ALL ${MOVED} AND (line_at, line_pos, id) > (@at, @pos, @id collate binary)
        ORDER BY 1, 2, 3 LIMIT @take`,
     ),
-    moveTo: db.$client.prepare<{ id: number; at: number; pos: number }>("UPDATE signups SET line_at = @at, line_pos = @pos WHERE id = @id"),
+    moveTo: db
+      .update(signups)
+      .set({ lineAt: sql`${valuePlaceholder("at")}`, linePos: sql`${valuePlaceholder("pos")}` })
+      .where(eq(signups.id, valuePlaceholder("id")))
+      .prepare(),
   }));
 }
 
