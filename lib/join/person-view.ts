@@ -1,5 +1,6 @@
 import "server-only";
 import { joinedSignup, type JoinedSignup } from "@/lib/domain/joining/join";
+import { placeByJoining } from "@/lib/domain/joining/position";
 import { joinSettingsOf, type JoinSettings } from "@/lib/domain/joining/settings";
 import { referralsMadeBy, type ReferralsMade } from "@/lib/domain/people/referrals-made";
 import { readLinkToken } from "@/lib/domain/verification/link-token";
@@ -18,7 +19,7 @@ export function readPersonToken(waitlistId: string, token: unknown): Exclude<Per
 }
 
 export type PersonView = { waitlist: JoinPageWaitlist } & (
-  | { kind: "own"; token: string; settings: JoinSettings; signup: JoinedSignup; referrals: ReferralsMade }
+  | { kind: "own"; token: string; settings: JoinSettings; signup: JoinedSignup; referrals: ReferralsMade; placeByJoining: number | null }
   | { kind: "invalid" | "expired" | "gone" }
 );
 
@@ -30,7 +31,7 @@ export function personViewOf(pathId: string, token: string | undefined): PersonV
   if (!reading.ok) return { waitlist, kind: reading.reason };
   const signup = joinedSignup(waitlist.id, reading.signupId);
   if (!signup) return { waitlist, kind: "gone" };
-  return { waitlist, kind: "own", token: token!, settings: joinSettingsOf(waitlist.id), signup, referrals: referralsMadeBy(signup.id) };
+  return { waitlist, kind: "own", token: token!, settings: joinSettingsOf(waitlist.id), signup, referrals: referralsMadeBy(signup.id), placeByJoining: placeByJoining(waitlist.id, signup.id) };
 }
 
 /** A page of a token: /join/{id}/me (or its leave page, its data download)?t=…, with more of its query. */

@@ -74,8 +74,8 @@ function statements(db: AppDatabase) {
   }));
 }
 
-/** How many waiting signups of the waitlist stand before the place key `key` (itself not counted). */
-export function waitingBefore(waitlistId: string, key: LineKey, db: AppDatabase = getDb()): number {
+/** How many waiting signups of the waitlist joined before (created_at, id) = (key.at, key.pos), wherever referrals moved them. */
+function waitingJoinedBefore(waitlistId: string, key: LineKey, db: AppDatabase): number {
   const prepared = statements(db);
   const day = Math.floor(key.at / DAY_MS);
   const start = day * DAY_MS;
@@ -84,7 +84,16 @@ export function waitingBefore(waitlistId: string, key: LineKey, db: AppDatabase 
   const cap = Math.ceil(dayTotal / 2);
   const fromK = prepared.dayFromK.get({ waitlistId, end: start + DAY_MS, at: key.at, pos: key.pos, cap })!.count;
   const beforeInDay = fromK < cap ? dayTotal - fromK : prepared.dayBeforeK.get(range)!.count;
-  const waitingByCreation = prepared.daysBefore.get({ waitlistId, day })!.count + beforeInDay - prepared.dayLeftBeforeK.get(range)!.count;
+  return prepared.daysBefore.get({ waitlistId, day })!.count + beforeInDay - prepared.dayLeftBeforeK.get(range)!.count;
+}
+
+/** How many waiting signups of the waitlist stand before the place key `key` (itself not counted). */
+export function waitingBefore(waitlistId: string, key: LineKey, db: AppDatabase = getDb()): number {
+  const prepared = statements(db);
+  const day = Math.floor(key.at / DAY_MS);
+  const start = day * DAY_MS;
+  const range = { waitlistId, start, at: key.at, pos: key.pos };
+  const waitingByCreation = waitingJoinedBefore(waitlistId, key, db);
   const moved = prepared.movedDaysBefore.get({ waitlistId, day })!;
   const movedByCreation = moved.byCreated + prepared.dayMovedCreatedBeforeK.get(range)!.count;
   const movedByLine = moved.byLine + prepared.dayMovedLineBeforeK.get({ ...range, id: key.id })!.count;
@@ -97,4 +106,12 @@ export function signupPosition(waitlistId: string, signupId: number, db: AppData
   const id = waitlistId.toLowerCase();
   if (!signup || signup.waitlistId !== id || signup.status !== "waiting") return null;
   return 1 + waitingBefore(id, signup.key, db);
+}
+
+/** Where the signup would stand by the order of joining alone (no referral moving anyone), from 1; null when it is not waiting. */
+export function placeByJoining(waitlistId: string, signupId: number, db: AppDatabase = getDb()): number | null {
+  const signup = lineSignup(signupId, db);
+  const id = waitlistId.toLowerCase();
+  if (!signup || signup.waitlistId !== id || signup.status !== "waiting") return null;
+  return 1 + waitingJoinedBefore(id, { at: signup.createdAt, pos: signupId, id: signupId }, db);
 }

@@ -4,6 +4,7 @@ import { joinWaitlist } from "@/lib/domain/joining/join";
 import { signupPosition } from "@/lib/domain/joining/position";
 import { rankingRuleOf } from "@/lib/domain/ranking/rules";
 import { signupPublicId } from "@/lib/domain/signups/id";
+import { personPagePath } from "@/lib/domain/verification/email";
 import { expectNoAxeViolations } from "../support/axe";
 import { joinThroughForm, openWaitlist, signupsOf } from "../support/join-fixtures";
 import { signIn, unique } from "../support/support";
@@ -56,6 +57,12 @@ test("an admin previews and applies 'move up 2 places per referral'; a friend's 
   const ownerId = signupsOf(waitlist.id).find((signup) => signup.email === `owner.${tag}@example.com`)!.id;
   await page.goto(`/waitlists/${waitlist.id}/signups/${signupPublicId(ownerId)}`);
   await expect(page.getByTestId("signup-position")).toHaveText("5");
+  // The owner's own page (the link every email carries) says how the place moved.
+  await ownerPage.goto(personPagePath(waitlist.id, ownerId));
+  await expect(ownerPage.getByRole("heading", { level: 1 })).toHaveText("You're number 5 in line");
+  await expect(ownerPage.getByTestId("place-moved")).toHaveText("Your referrals moved you up 2 places: by the order of joining alone you would be number 7.");
+  await ownerPage.goto(personPagePath(waitlist.id, people[4]!.id));
+  await expect(ownerPage.getByTestId("place-moved")).toContainText("Others' referrals moved them ahead of you: by the order of joining alone you would be number 5.");
 
   // The list sorted by place: the line, each row with its place.
   await page.goto(`/waitlists/${waitlist.id}?sort=position&dir=asc`);

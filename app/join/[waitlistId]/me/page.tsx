@@ -31,12 +31,26 @@ export default async function PersonPage({ params, searchParams }: Props) {
   return <OwnPage view={view} query={query} origin={requestOrigin(await headers())} />;
 }
 
+/** How referrals moved the place (the waitlist's ranking rule): the person's own, or others' that passed them. */
+function PlaceMoved({ place, byJoining }: { place: number | null; byJoining: number | null }) {
+  if (place === null || byJoining === null || place === byJoining) return null;
+  const count = (places: number) => `${places.toLocaleString("en-US")} place${places === 1 ? "" : "s"}`;
+  return (
+    <p data-testid="place-moved" className="mt-3 text-sm">
+      {place < byJoining
+        ? `Your referrals moved you up ${count(byJoining - place)}: by the order of joining alone you would be number ${byJoining.toLocaleString("en-US")}.`
+        : `Others' referrals moved them ahead of you: by the order of joining alone you would be number ${byJoining.toLocaleString("en-US")}. Share your link to move up too.`}
+    </p>
+  );
+}
+
 function OwnPage({ view, query, origin }: { view: Extract<PersonView, { kind: "own" }>; query: Record<string, string | string[] | undefined>; origin: string }) {
-  const { waitlist, signup, settings, token, referrals } = view;
+  const { waitlist, signup, settings, token, referrals, placeByJoining } = view;
   const referralLink = `${origin}/join/${waitlist.id}?ref=${encodeURIComponent(signup.referral_code)}`;
   return (
     <JoinCard title={signup.position !== null ? `You're number ${signup.position.toLocaleString("en-US")} in line` : `Your place on the ${waitlist.name} waitlist`}>
       <p className={`mt-2 text-sm ${mutedText}`}>{waitlist.name} waitlist</p>
+      <PlaceMoved place={signup.position} byJoining={placeByJoining} />
       <dl data-testid="person-status" className="mt-4 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
         <dt className={mutedText}>Address</dt>
         <dd className="min-w-0 break-words">{signup.email}</dd>

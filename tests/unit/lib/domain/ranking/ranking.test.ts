@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DAY_MS } from "@/lib/core/time";
 import { decideFlags } from "@/lib/domain/fraud/review";
 import { joinWaitlist } from "@/lib/domain/joining/join";
-import { signupPosition } from "@/lib/domain/joining/position";
+import { placeByJoining, signupPosition } from "@/lib/domain/joining/position";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { previewRankingRule, setRankingRule } from "@/lib/domain/ranking/apply";
 import { lineSlice, moveInLine } from "@/lib/domain/ranking/line";
@@ -51,6 +51,10 @@ describe("ranking rules", () => {
     expect(place(referrer.id)).toBe(2);
     join("friend3@example.com", referrer.referral_code);
     expect(place(referrer.id)).toBe(1);
+    // By the order of joining alone: where each would stand had no referral moved anyone.
+    expect(placeByJoining(waitlistId, referrer.id, temp.db)).toBe(8);
+    expect(placeByJoining(waitlistId, people[0]!.id, temp.db)).toBe(1);
+    expect(place(people[0]!.id)).toBe(2);
     expect(places()).toEqual(Array.from({ length: 13 }, (_, index) => index + 1));
   });
 
