@@ -52,10 +52,18 @@ async function burst(origin: string, waitlistId: string, headers: Record<string,
     while (next < emails.length) {
       const index = next++;
       const started = performance.now();
-      const response = await fetch(`${origin}/v1/waitlist/${waitlistId}/signup`, {
-        method: "POST",
-        headers: { ...headers, "Content-Type": "application/json" },
-        body: JSON.stringify({ email: emails[index], ...(codes[index] && { referral_code: codes[index] }) }),
+      const send = () =>
+        fetch(`${origin}/v1/waitlist/${waitlistId}/signup`, {
+          method: "POST",
+          headers: { ...headers, "Content-Type": "application/json" },
+          body: JSON.stringify({ email: emails[index], ...(codes[index] && { referral_code: codes[index] }) }),
+        });
+      // A kept-alive socket the server closed while it sat idle (between two bursts) fails before the
+      // request reaches the server: sent again once. Had the server taken it, the second answer would be
+      // "already on the list" and the exact counts below would say so.
+      const response = await send().catch((error: unknown) => {
+        if ((error as { cause?: { code?: string } }).cause?.code !== "UND_ERR_SOCKET") throw error;
+        return send();
       });
       const body = (await response.json()) as Joined & { detail?: string };
       if (response.status !== 201 && response.status !== 200) throw new Error(`burst join: ${response.status} ${body.detail}`);
