@@ -86,7 +86,13 @@ export function rankingScenario(databasePath: string, waitlistId: string, scaleL
     // Referred joins: each counts at once and moves its referrer up STEP places.
     updateJoinSettings(waitlistId, { joining: "open" }, "cli", db);
     const writeTimes: number[] = [];
+    // The same join without a referral code, alternately: what a join costs on this connection
+    // (its commits, SQLite's own checkpoints), whatever a referral adds.
+    const plainTimes: number[] = [];
     for (let index = 0; index < WRITES; index++) {
+      const plainStarted = performance.now();
+      joined.push(joinWaitlist({ waitlistId, email: `ranked.plain${index}@example.com`, customInputs: [] }, db).signup.id);
+      plainTimes.push(performance.now() - plainStarted);
       const referrer = referrers[Math.floor(random() * referrers.length)]!;
       const code = referralCodeOf(referrer, db);
       const before = signupPosition(waitlistId, referrer, db);
@@ -97,7 +103,7 @@ export function rankingScenario(databasePath: string, waitlistId: string, scaleL
       const after = signupPosition(waitlistId, referrer, db);
       if (before !== null && after !== Math.max(1, before - STEP)) throw new Error(`${scenario}: a referral moved signup ${referrer} from ${before} to ${after}`);
     }
-    log(`  ${WRITES} referred joins: p50 ${percentile(writeTimes, 0.5).toFixed(2)} ms, p99 ${percentile(writeTimes, 0.99).toFixed(2)} ms`);
+    log(`  ${WRITES} referred joins: p50 ${percentile(writeTimes, 0.5).toFixed(2)} ms, p99 ${percentile(writeTimes, 0.99).toFixed(2)} ms; ${WRITES} plain joins between them: p50 ${percentile(plainTimes, 0.5).toFixed(2)} ms, p99 ${percentile(plainTimes, 0.99).toFixed(2)} ms`);
 
     const front = lineSlice(waitlistId, undefined, INVITED, db).map((key) => key.id);
     const invite = timed(() => applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId }, limit: INVITED } }, db));
@@ -112,6 +118,7 @@ export function rankingScenario(databasePath: string, waitlistId: string, scaleL
       row(scenario, "one place, p99", "ms", percentile(times, 0.99), null, { appBelow: POSITION_TARGET_MS }),
       row(scenario, "one place, p99 of CPU time", "ms", percentile(cpuTimes, 0.99), null, { appBelow: POSITION_TARGET_MS }),
       row(scenario, "a referred join that moves its referrer, p99", "ms", percentile(writeTimes, 0.99), null, { appBelow: WRITE_TARGET_MS }),
+      row(scenario, "a join without a referral between them, p99", "ms", percentile(plainTimes, 0.99), null),
       row(scenario, `invite the next ${INVITED.toLocaleString("en")} in line`, "s", invite.ms / 1000, null, { appBelow: INVITE_TARGET_S }),
     ];
   } finally {
