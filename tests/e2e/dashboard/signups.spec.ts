@@ -152,8 +152,8 @@ test("columns can be hidden and a row opens the detail view of its custom inputs
   await page.getByText("Columns", { exact: true }).click();
   await page.getByRole("checkbox", { name: "Custom inputs" }).uncheck();
   await expect(page.getByRole("columnheader", { name: "Custom inputs" })).toHaveCount(0);
-  // Email, Verified, Referral, Status, Signed up.
-  await expect(page.locator("tbody tr").first().locator("td")).toHaveCount(5);
+  // Email, Verified, Referral, Status, Place, Signed up.
+  await expect(page.locator("tbody tr").first().locator("td")).toHaveCount(6);
   await page.getByRole("checkbox", { name: "Custom inputs" }).check();
   await expect(page.getByRole("columnheader", { name: "Custom inputs" })).toBeVisible();
   await page.getByText("Columns", { exact: true }).click();

@@ -119,11 +119,12 @@ export const signupColumns = helper.columns([
   helper.accessor("position", {
     header: "Place",
     sortDescFirst: false,
-    meta: { cellClassName: "max-md:text-xs tabular-nums" },
+    // A phone's card keeps to two lines (the first signups in the first screen): its header stays a sort link, sorting by the line.
+    meta: { cellClassName: "max-md:hidden tabular-nums" },
     // Only waiting signups stand in line.
     cell: (info) => {
       const place = info.getValue();
-      return place === null ? <span className={`${mutedText} max-md:hidden`}>—</span> : <span className="whitespace-nowrap">{`#${formatCount(place)}`}</span>;
+      return place === null ? <span className={mutedText}>—</span> : <span className="whitespace-nowrap">{`#${formatCount(place)}`}</span>;
     },
   }),
   helper.accessor("createdAt", {
