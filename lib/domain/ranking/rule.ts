@@ -10,6 +10,8 @@ import { z } from "zod";
 // Either may end in `:C`, the most referrals that move one signup (a cap).
 
 export const MAX_RANKING_STEP = 1_000_000;
+/** A referral's move walks the places it passes (./move.ts): at most this many. */
+export const MAX_PLACES_PER_REFERRAL = 10_000;
 /** One point of the `points` rule: an hour of waiting. */
 export const POINT_MS = 60 * 60 * 1000;
 
@@ -32,6 +34,10 @@ export const rankingRuleSchema = z
     const cap = match?.[3] === undefined ? undefined : count(MAX_RANKING_STEP).safeParse(match[3]);
     if (!match || !step?.success || (cap && !cap.success)) {
       context.addIssue({ code: "custom", message: `must be ${RANKING_RULE_FORMAT}, each number from 1 to ${MAX_RANKING_STEP.toLocaleString("en-US")}` });
+      return z.NEVER;
+    }
+    if (match[1] === "referrals" && step.data > MAX_PLACES_PER_REFERRAL) {
+      context.addIssue({ code: "custom", message: `moves at most ${MAX_PLACES_PER_REFERRAL.toLocaleString("en-US")} places per referral (got ${step.data})` });
       return z.NEVER;
     }
     return { kind: match[1] as "referrals" | "points", step: step.data, cap: cap?.success ? cap.data : null };

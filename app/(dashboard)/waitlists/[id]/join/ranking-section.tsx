@@ -42,7 +42,7 @@ export function RankingSection({ waitlistId, rule, preview }: { waitlistId: stri
         <div className="flex flex-wrap gap-4 text-sm">
           <label className="grid gap-1">
             Places (or hours) per referral
-            <input name="ranking_step" type="number" min={1} max={1_000_000} defaultValue={shown.step || "10"} className={`${inputClass} w-32`} />
+            <input name="ranking_step" type="number" min={1} max={shown.kind === "referrals" ? 10_000 : 1_000_000} defaultValue={shown.step || "10"} className={`${inputClass} w-32`} />
           </label>
           <label className="grid gap-1">
             At most this many referrals move a person (optional)

@@ -33,7 +33,9 @@ describe("ranking rules", () => {
     expect(rule("first-come")).toEqual({ kind: "first-come" });
     expect(rule("referrals:10")).toEqual({ kind: "referrals", step: 10, cap: null });
     expect(rule("points:24:5")).toEqual({ kind: "points", step: 24, cap: 5 });
-    for (const bad of ["referrals", "referrals:0", "points:-1", "referrals:10:0", "first", "points:1:2:3", "referrals:99999999"]) {
+    expect(rule("referrals:10000")).toEqual({ kind: "referrals", step: 10_000, cap: null });
+    expect(rule("points:100000")).toEqual({ kind: "points", step: 100_000, cap: null });
+    for (const bad of ["referrals", "referrals:0", "points:-1", "referrals:10:0", "first", "points:1:2:3", "referrals:99999999", "referrals:10001"]) {
       expect(rankingRuleSchema.safeParse(bad).success, bad).toBe(false);
     }
   });
