@@ -8,6 +8,7 @@ import { referralStateOf } from "../joining/referrals";
 import { signupPublicId } from "../signups/id";
 import { getSignup } from "../signups/queries";
 import { getWaitlist } from "../waitlists/queries";
+import { flagsOf } from "../fraud/flags";
 import { referralsMadeBy } from "./referrals-made";
 
 // "Download my data" (/join/{id}/me/download): everything the database keeps about one signup, as JSON
@@ -54,6 +55,8 @@ export function personalDataOf(waitlistId: string, signupId: number, now = Date.
     referral_code: referralCodeOf(signup.id, db),
     referred: { through_a_referral_link: signup.referral, referrer_still_on_the_list: stored?.referredBy != null, counts_for_the_referrer: referralStateOf(signup.id, db) },
     referrals_made: referralsMadeBy(signup.id, db),
+    // What the fraud rules flagged on this signup, and what an admin decided (lib/domain/fraud).
+    flags: flagsOf(signup.id, db),
     events: ownEvents.map((event) => ({ type: event.type, at: iso(event.at), payload: JSON.parse(event.payload) as unknown, body: event.body === null ? null : (JSON.parse(event.body) as unknown) })),
     emails: ownDeliveries.filter((each) => each.channel === "email").map((each) => ({ kind: each.kind, subject: each.subject, state: each.state, created_at: iso(each.createdAt), last_attempt_at: iso(each.lastAttemptAt) })),
     webhooks: ownDeliveries.filter((each) => each.channel === "webhook").map((each) => ({ event_type: each.kind, state: each.state, created_at: iso(each.createdAt) })),

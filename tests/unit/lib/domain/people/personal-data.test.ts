@@ -47,6 +47,9 @@ describe("a person's data and their referrals", () => {
 
     const friendData = personalDataOf(waitlistId, friends[0]!.id, Date.now(), temp.db)!;
     expect(friendData.referred).toEqual({ through_a_referral_link: true, referrer_still_on_the_list: true, counts_for_the_referrer: "counted" });
+    expect(friendData.flags).toEqual([]);
+    // The look-alike of the referrer was flagged for review: its own data says so.
+    expect(personalDataOf(waitlistId, friends[2]!.id, Date.now(), temp.db)!.flags).toEqual([{ reason: "lookalike", decision: "pending" }]);
     expect(JSON.stringify(friendData)).not.toContain("Ada@Example.com");
   });
 
