@@ -488,3 +488,42 @@ export const joinLogos = sqliteTable(
   },
   (table) => [check("join_logos_type_known", sql`${table.contentType} in ('image/png', 'image/jpeg', 'image/webp')`)],
 );
+
+// Migration 0020: milestones (lib/domain/milestones).
+
+/** A waitlist's milestones: a step of counted referrals, its label, the places it moves a waiting signup up and its one-line message. */
+export const milestones = sqliteTable(
+  "milestones",
+  {
+    waitlistId: text("waitlist_id")
+      .notNull()
+      .references(() => waitlists.id, { onDelete: "cascade" }),
+    referrals: integer("referrals").notNull(),
+    label: text("label").notNull(),
+    places: integer("places").notNull().default(0),
+    message: text("message").notNull().default(""),
+  },
+  (table) => [
+    primaryKey({ columns: [table.waitlistId, table.referrals] }),
+    uniqueIndex("milestones_label_idx").on(table.waitlistId, sql`lower(${table.label})`),
+    check("milestones_referrals_positive", sql`${table.referrals} > 0`),
+    check("milestones_places_not_negative", sql`${table.places} >= 0`),
+  ],
+);
+
+/** Who reached which milestone, and when: gone with the signup, or with the milestone. */
+export const signupMilestones = sqliteTable(
+  "signup_milestones",
+  {
+    signupId: integer("signup_id")
+      .notNull()
+      .references(() => signups.id, { onDelete: "cascade" }),
+    waitlistId: text("waitlist_id").notNull(),
+    referrals: integer("referrals").notNull(),
+    reachedAt: integer("reached_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.signupId, table.referrals] }),
+    index("signup_milestones_waitlist_idx").on(table.waitlistId, table.referrals, table.signupId),
+  ],
+);

@@ -5,7 +5,7 @@ import { signupJsonSqlText } from "./signups/queries";
 // Webhooks' {type, timestamp, data}) is written into `events.body` by the very statement that appends
 // the event, from the signup as that transaction leaves it, so every reader sends the same bytes
 // whenever it reads them. A signup event's `data` is the waitlist's id, the signup with all eight
-// fields and, for a status change, `previous_status`; a signup that is gone (and `signup.erased`
+// fields and, for a status change, `previous_status`, for a milestone reached, `milestone`; a signup that is gone (and `signup.erased`
 // itself) is only its id. An erasure rewrites its person's bodies to that id-only form in its own
 // transaction (redactSignupEvents in events.ts), so no address stays in the outbox.
 //
@@ -21,12 +21,12 @@ export function goneSignupBodySql(type: string, timestamp: string, waitlistId: s
 
 /**
  * SQL: the body of a signup event, over a LEFT JOIN of `signups` on the event's signup (its id is
- * `signupId`), with the parameters @type, @timestamp (ISO 8601), @waitlistId and @from (the status
- * before a status change, else null).
+ * `signupId`), with the parameters @type, @timestamp (ISO 8601), @waitlistId, @from (the status
+ * before a status change, else null) and @milestone (the milestone reached, as JSON, else null).
  */
 export function signupEventBodySql(signupId: string): string {
   signupJson ??= signupJsonSqlText();
   // Each form whole at the top (no json() around a branch): parsing the body again cost a third of its time.
   const body = (extra: string) => `json_object('type', @type, 'timestamp', @timestamp, 'data', json_object('waitlist_id', @waitlistId, 'signup', ${signupJson}${extra}))`;
-  return `CASE WHEN "signups"."id" IS NULL THEN ${goneSignupBodySql("@type", "@timestamp", "@waitlistId", signupId)} WHEN @from IS NULL THEN ${body("")} ELSE ${body(", 'previous_status', @from")} END`;
+  return `CASE WHEN "signups"."id" IS NULL THEN ${goneSignupBodySql("@type", "@timestamp", "@waitlistId", signupId)} WHEN @from IS NOT NULL THEN ${body(", 'previous_status', @from")} WHEN @milestone IS NOT NULL THEN ${body(", 'milestone', json(@milestone)")} ELSE ${body("")} END`;
 }

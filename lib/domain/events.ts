@@ -12,7 +12,7 @@ import { goneSignupBodySql, signupEventBodySql } from "./event-snapshot";
 // erasure rewrites the person's bodies to their id alone (redactSignupEvents). The payload never holds
 // an address.
 
-export const EVENT_TYPES = ["signup.created", "signup.verified", "signup.invited", "signup.rejected", "signup.invitation_withdrawn", "signup.restored", "signup.completed", "signup.erased", "signups.imported", "signup.updated", "signup.flag_approved", "signup.flag_discounted"] as const;
+export const EVENT_TYPES = ["signup.created", "signup.verified", "signup.invited", "signup.rejected", "signup.invitation_withdrawn", "signup.restored", "signup.completed", "signup.erased", "signups.imported", "signup.updated", "signup.flag_approved", "signup.flag_discounted", "signup.milestone_reached"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface NewEvent {
@@ -25,6 +25,8 @@ export interface NewEvent {
 
 /** A status change's payload names the status before it: the body's `previous_status`. */
 const previousStatus = (payload: Record<string, unknown>) => (typeof payload.from === "string" ? payload.from : null);
+/** A milestone's payload names the milestone: the body's `milestone`. */
+const milestoneOf = (payload: Record<string, unknown>) => (payload.milestone === undefined ? null : JSON.stringify(payload.milestone));
 
 /** Appends one event with its body. Call it inside the transaction of the write it records, after the write. */
 export function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Date.now()): void {
@@ -41,7 +43,7 @@ export function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Dat
     return;
   }
   const insert = preparedOnce(db, "events.insertOfSignup", () =>
-    db.$client.prepare<{ type: string; waitlistId: string; signupId: number; at: number; timestamp: string; payload: string; from: string | null }>(
+    db.$client.prepare<{ type: string; waitlistId: string; signupId: number; at: number; timestamp: string; payload: string; from: string | null; milestone: string | null }>(
       // One row of VALUES, the body a scalar subquery. Written as INSERT … SELECT, the same insert made
       // a group commit of joins read 7.7× and write 2.3× as many pages (4,800 joins: 28,249 reads and
       // 84,701 writes against 3,680 and 36,343) and stalled 30–150 ms every 9th join: 0.14–0.43 ms per
@@ -51,20 +53,20 @@ export function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Dat
        FROM (SELECT 1) LEFT JOIN signups ON signups.id = @signupId AND signups.waitlist_id = @waitlistId))`,
     ),
   );
-  insert.run({ type: event.type, waitlistId: event.waitlistId, signupId: event.signupId, at, timestamp, payload, from: previousStatus(event.payload) });
+  insert.run({ type: event.type, waitlistId: event.waitlistId, signupId: event.signupId, at, timestamp, payload, from: previousStatus(event.payload), milestone: milestoneOf(event.payload) });
 }
 
 /** One event per signup id in the JSON array `idsJson`, with one payload and each its body, in one statement. */
 export function appendEventPerSignup(type: EventType, waitlistId: string, idsJson: string, payload: Record<string, unknown>, db: AppDatabase, at = Date.now()): number {
   const insert = preparedOnce(db, "events.insertPerSignup", () =>
     // Raw: INSERT … SELECT over json_each (one event per id of a bulk action), which Drizzle's builder has no form for.
-    db.$client.prepare<{ type: string; waitlistId: string; ids: string; at: number; timestamp: string; payload: string; from: string | null }>(
+    db.$client.prepare<{ type: string; waitlistId: string; ids: string; at: number; timestamp: string; payload: string; from: string | null; milestone: string | null }>(
       `INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
        SELECT @type, @waitlistId, ids.value, @at, @payload, ${signupEventBodySql("ids.value")}
        FROM json_each(@ids) AS ids LEFT JOIN signups ON signups.id = ids.value AND signups.waitlist_id = @waitlistId`,
     ),
   );
-  return insert.run({ type, waitlistId, ids: idsJson, at, timestamp: new Date(at).toISOString(), payload: JSON.stringify(payload), from: previousStatus(payload) }).changes;
+  return insert.run({ type, waitlistId, ids: idsJson, at, timestamp: new Date(at).toISOString(), payload: JSON.stringify(payload), from: previousStatus(payload), milestone: milestoneOf(payload) }).changes;
 }
 
 /** Erasure: the bodies of these signups' events name them by their id alone. Inside the erasure's transaction. */

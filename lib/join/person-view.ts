@@ -4,6 +4,9 @@ import { placeByJoining } from "@/lib/domain/joining/position";
 import { joinSettingsOf, type JoinSettings } from "@/lib/domain/joining/settings";
 import { referralsMadeBy, type ReferralsMade } from "@/lib/domain/people/referrals-made";
 import { readLinkToken } from "@/lib/domain/verification/link-token";
+import { personMilestones, type PersonMilestone } from "@/lib/domain/milestones/store";
+import { renderTemplate } from "@/lib/domain/emails/invitation";
+import { getSignup } from "@/lib/domain/signups/queries";
 import { waitlistOfPath, type JoinPageWaitlist } from "./public-form";
 
 // The person's own page (/join/{id}/me?t=…) and its forms: what a "person" token (emailed only,
@@ -19,7 +22,7 @@ export function readPersonToken(waitlistId: string, token: unknown): Exclude<Per
 }
 
 export type PersonView = { waitlist: JoinPageWaitlist } & (
-  | { kind: "own"; token: string; settings: JoinSettings; signup: JoinedSignup; referrals: ReferralsMade; placeByJoining: number | null }
+  | { kind: "own"; token: string; settings: JoinSettings; signup: JoinedSignup; referrals: ReferralsMade; placeByJoining: number | null; milestones: PersonMilestone[] }
   | { kind: "invalid" | "expired" | "gone" }
 );
 
@@ -31,7 +34,13 @@ export function personViewOf(pathId: string, token: string | undefined): PersonV
   if (!reading.ok) return { waitlist, kind: reading.reason };
   const signup = joinedSignup(waitlist.id, reading.signupId);
   if (!signup) return { waitlist, kind: "gone" };
-  return { waitlist, kind: "own", token: token!, settings: joinSettingsOf(waitlist.id), signup, referrals: referralsMadeBy(signup.id), placeByJoining: placeByJoining(waitlist.id, signup.id) };
+  return { waitlist, kind: "own", token: token!, settings: joinSettingsOf(waitlist.id), signup, referrals: referralsMadeBy(signup.id), placeByJoining: placeByJoining(waitlist.id, signup.id), milestones: milestonesOfPerson(waitlist, signup.id) };
+}
+
+/** The waitlist's milestones as the person stands, each message filled in for them as their email was. */
+function milestonesOfPerson(waitlist: JoinPageWaitlist, signupId: number): PersonMilestone[] {
+  const row = getSignup(waitlist.id, signupId)!;
+  return personMilestones(waitlist.id, signupId).map((milestone) => ({ ...milestone, message: milestone.message && renderTemplate(milestone.message, waitlist, row) }));
 }
 
 /** A page of a token: /join/{id}/me (or its leave page, its data download)?t=…, with more of its query. */

@@ -8,6 +8,8 @@ import { joinSettingsOf, updateJoinSettings } from "@/lib/domain/joining/setting
 import { previewRankingRule, setRankingRule } from "@/lib/domain/ranking/apply";
 import { describeRankingRule, formatRankingRule, RANKING_RULE_FORMAT, rankingRuleSchema } from "@/lib/domain/ranking/rule";
 import { rankingRuleOf } from "@/lib/domain/ranking/rules";
+import { describeMilestone, formatMilestone, MAX_MILESTONES, MILESTONE_FORMAT, milestonesSchema } from "@/lib/domain/milestones/milestone";
+import { milestonesOf, setMilestones } from "@/lib/domain/milestones/store";
 import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
 import { createWaitlistSchema, deleteWaitlistSchema, updateWaitlistSchema } from "@/lib/domain/waitlists/schemas";
 import { setJoinLogo } from "@/lib/domain/branding/logo";
@@ -146,6 +148,33 @@ export function registerWaitlistCommands(program: Command): void {
       const moves = previewRankingRule(waitlist.id, preview);
       emit(options, { id: waitlist.id, ranking: formatRankingRule(rule), preview: formatRankingRule(preview), moves }, () =>
         [`Under "${describeRankingRule(preview)}" (now: ${describeRankingRule(rule)}):`, ...moves.map((move) => `  ${move.email}: from ${move.before} to ${move.after}`)].join("\n"),
+      );
+    });
+
+  waitlists
+    .command("milestones")
+    .description(
+      `Show a waitlist's milestones, or replace them all: steps of counted referrals that show on the person's page, email them and emit signup.milestone_reached (audited). A milestone added is reached at once by everyone already past it; one removed forgets who reached it.`,
+    )
+    .argument("<id>", "id of the waitlist")
+    .option("--set <milestone>", `a milestone, repeatable (at most ${MAX_MILESTONES}), replacing them all: ${MILESTONE_FORMAT}`, collect)
+    .option("--clear", "no milestones")
+    .option("--json", "print one JSON object to stdout")
+    .action((id: string, options: { set?: string[]; clear?: boolean } & JsonOption) => {
+      const waitlist = getWaitlistOrThrow(id);
+      if (options.set && options.clear) throw new AppError("invalid_parameter", "--set and --clear contradict each other: pass one", "--clear");
+      // Checked here first, so that a bad line is said with its option's name.
+      if (options.set) parseOptions(z.object({ set: milestonesSchema }), { set: options.set });
+      const lines = options.clear ? [] : options.set;
+      const result = lines ? setMilestones(waitlist.id, lines, "cli") : { milestones: milestonesOf(waitlist.id), reachedNow: 0 };
+      emit(options, { id: waitlist.id, milestones: result.milestones, ...(lines && { reached_now: result.reachedNow }) }, () =>
+        [
+          `${waitlist.name} (${waitlist.id})`,
+          result.milestones.length === 0 ? "No milestones." : `Milestones:\n${result.milestones.map((milestone) => `  ${describeMilestone(milestone)}  (${formatMilestone(milestone)})`).join("\n")}`,
+          lines && result.reachedNow > 0 ? `${result.reachedNow} reached a new milestone at once.` : undefined,
+        ]
+          .filter(Boolean)
+          .join("\n"),
       );
     });
 

@@ -30,6 +30,7 @@ export const AUDIT_TARGET_KIND: Record<AuditAction, AuditTargetKind> = {
   "waitlist.invitation_email": "waitlist",
   "waitlist.join_settings": "waitlist",
   "waitlist.ranking": "waitlist",
+  "waitlist.milestones": "waitlist",
   "signup.update": "waitlist",
   "signups.flag_approve": "waitlist",
   "signups.flag_discount": "waitlist",

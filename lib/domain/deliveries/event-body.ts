@@ -37,6 +37,10 @@ export const eventResponseSchema = z
         imported: z.number().int().optional().meta({ description: "For `signups.imported`: how many signups the import added." }),
         skipped_duplicates: z.number().int().optional().meta({ description: "For `signups.imported`: how many rows were already on the list." }),
         format: z.string().optional().meta({ description: "For `signups.imported`: the file's format." }),
+        milestone: z
+          .strictObject({ referrals: z.number().int().meta({ description: "The counted referrals that reach it (the milestone's step)." }), label: z.string().meta({ description: "Its label as the admin named it." }) })
+          .optional()
+          .meta({ description: "For `signup.milestone_reached`: the milestone the signup reached (grant its reward)." }),
       })
       .meta({ description: "What it is about, in the shapes of this API." }),
   })

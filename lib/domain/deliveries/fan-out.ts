@@ -10,10 +10,12 @@ import { confirmationEmail, personPageFooter } from "../verification/email";
 import { EMAIL_OVER_ADDRESS_LIMIT, personEmailAllowed } from "../verification/email-limit";
 import { getSignup } from "../signups/queries";
 import { getWaitlist } from "../waitlists/queries";
+import { milestoneEmail } from "../milestones/email";
 import type { OutboxEvent } from "./event-body";
 
 // The outbox, read in order: each event after the sender's `last_event_id` becomes one delivery per
-// enabled endpoint that wants it, a `signup.invited` one email when its waitlist sends them, and a
+// enabled endpoint that wants it, a `signup.invited` one email when its waitlist sends them, a
+// `signup.milestone_reached` one email (lib/domain/milestones/email.ts), and a
 // `signup.created` one confirmation email when its waitlist verifies addresses (not yet verified), in
 // the same transaction that moves `last_event_id` on. So an event is fanned out exactly once, even by
 // a sender that crashed half-way (its transaction rolled back), and every delivery exists in SQLite
@@ -166,13 +168,14 @@ export function fanOutEvents({ limit, emailConfigured, publicUrl = env().PUBLIC_
     .immediate();
 }
 
-/** The email an event sends to its signup, if any: an invitation, or a confirmation of the address. */
+/** The email an event sends to its signup, if any: an invitation, a confirmation of the address, or a milestone reached. */
 function emailOf(event: OutboxEvent, known: KnownWaitlist, publicUrl: string, now: number, db: AppDatabase): RenderedEmail | undefined {
   if (event.signupId === null) return undefined;
-  const sends = event.type === "signup.invited" ? known.email.enabled : event.type === "signup.created" && known.verifies;
+  const sends = event.type === "signup.invited" ? known.email.enabled : event.type === "signup.milestone_reached" || (event.type === "signup.created" && known.verifies);
   if (!sends) return undefined;
   const signup = getSignup(event.waitlistId, event.signupId, db);
   if (!signup) return undefined;
   if (event.type === "signup.invited") return renderInvitation(known.email, known.waitlist, signup, personPageFooter(known.waitlist.id, signup.id, publicUrl, now, db));
+  if (event.type === "signup.milestone_reached") return milestoneEmail(known.waitlist, signup, event.body, publicUrl, now, db);
   return signup.verified ? undefined : confirmationEmail(known.waitlist, signup, publicUrl, now, db);
 }

@@ -28,7 +28,8 @@ function isKnownPlaceholder(name: string): boolean {
   return name === "email" || name === "waitlist.name" || name === "waitlist.website" || /^input\..+$/.test(name);
 }
 
-const templateText = (max: number) =>
+/** A template's text of at most `max` characters, refused with a message when it has an unknown placeholder (milestones' messages use it too). */
+export const templateText = (max: number) =>
   z
     .string()
     .max(max)

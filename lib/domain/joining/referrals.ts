@@ -7,6 +7,7 @@ import { env } from "@/lib/core/env";
 import { DAY_MS } from "@/lib/core/time";
 import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
 import { moveForCountedReferral } from "../ranking/move";
+import { reachMilestones } from "../milestones/reach";
 import { recordFlags } from "../fraud/flags";
 import { isLookalike } from "./lookalike";
 
@@ -75,7 +76,7 @@ function statements(db: AppDatabase) {
       .where(and(eq(referrals.signupId, valuePlaceholder("signupId")), eq(referrals.state, "unverified")))
       .prepare(),
     notCounted: db
-      .select({ referrerId: referrals.referrerId })
+      .select({ referrerId: referrals.referrerId, waitlistId: referrals.waitlistId })
       .from(referrals)
       .where(and(eq(referrals.signupId, valuePlaceholder("signupId")), ne(referrals.state, "counted")))
       .prepare(),
@@ -120,7 +121,7 @@ export function recordReferral(referral: { signupId: number; referrerId: number;
   if (lookalike) recordFlags(referral.signupId, referral.waitlistId, ["lookalike"], now, db);
   const state: ReferralState = lookalike ? "lookalike" : referral.held ? "flagged" : referral.verifies ? "unverified" : countedOrOverLimit(referral, now, db);
   prepared.insert.run({ signupId: referral.signupId, referrerId: referral.referrerId, waitlistId: referral.waitlistId, state, countedAt: state === "counted" ? now : null });
-  if (state === "counted") referralCounted(referral.referrerId, db);
+  if (state === "counted") referralCounted(referral.referrerId, referral.waitlistId, now, db);
   return state;
 }
 
@@ -131,7 +132,7 @@ export function settleReferralOnConfirm(signupId: number, now: number, db: AppDa
   if (!pending) return;
   const state = countedOrOverLimit({ signupId, referrerId: pending.referrerId, waitlistId: pending.waitlistId }, now, db);
   prepared.settle.run({ state, countedAt: state === "counted" ? now : null, signupId });
-  if (state === "counted") referralCounted(pending.referrerId, db);
+  if (state === "counted") referralCounted(pending.referrerId, pending.waitlistId, now, db);
 }
 
 /** An admin approved these signups (lib/domain/fraud/review.ts): their referrals count from `now`, whatever held them. */
@@ -141,13 +142,15 @@ export function countReferralsOf(signupIds: readonly number[], now: number, db: 
     const held = prepared.notCounted.get({ signupId });
     if (!held) continue;
     prepared.settle.run({ state: "counted", countedAt: now, signupId });
-    referralCounted(held.referrerId, db);
+    referralCounted(held.referrerId, held.waitlistId, now, db);
   }
 }
 
-/** Every referral that starts to count goes through here: the referrer's place follows its waitlist's ranking rule at once. */
-function referralCounted(referrerId: number, db: AppDatabase): void {
-  moveForCountedReferral(referrerId, referralCountOf(referrerId, db), db);
+/** Every referral that starts to count goes through here: the referrer's place follows its waitlist's ranking rule, and its milestones are reached, at once. */
+function referralCounted(referrerId: number, waitlistId: string, now: number, db: AppDatabase): void {
+  const counted = referralCountOf(referrerId, db);
+  moveForCountedReferral(referrerId, counted, db);
+  reachMilestones(referrerId, waitlistId, counted, now, db);
 }
 
 /** How many referrals of this signup count (and are still there). */

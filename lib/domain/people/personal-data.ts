@@ -9,6 +9,7 @@ import { signupPublicId } from "../signups/id";
 import { getSignup } from "../signups/queries";
 import { getWaitlist } from "../waitlists/queries";
 import { flagsOf } from "../fraud/flags";
+import { reachedMilestonesOf } from "../milestones/reach";
 import { referralsMadeBy } from "./referrals-made";
 
 // "Download my data" (/join/{id}/me/download): everything the database keeps about one signup, as JSON
@@ -57,6 +58,7 @@ export function personalDataOf(waitlistId: string, signupId: number, now = Date.
     referrals_made: referralsMadeBy(signup.id, db),
     // What the fraud rules flagged on this signup, and what an admin decided (lib/domain/fraud).
     flags: flagsOf(signup.id, db),
+    milestones_reached: reachedMilestonesOf(signup.id, db).map((milestone) => ({ referrals: milestone.referrals, label: milestone.label, reached_at: iso(milestone.reachedAt) })),
     events: ownEvents.map((event) => ({ type: event.type, at: iso(event.at), payload: JSON.parse(event.payload) as unknown, body: event.body === null ? null : (JSON.parse(event.body) as unknown) })),
     emails: ownDeliveries.filter((each) => each.channel === "email").map((each) => ({ kind: each.kind, subject: each.subject, state: each.state, created_at: iso(each.createdAt), last_attempt_at: iso(each.lastAttemptAt) })),
     webhooks: ownDeliveries.filter((each) => each.channel === "webhook").map((each) => ({ event_type: each.kind, state: each.state, created_at: iso(each.createdAt) })),

@@ -1,19 +1,21 @@
 import "server-only";
 import { and, asc, count, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { referrals, signups } from "@/db/schema";
+import { milestones, referrals, signupMilestones, signups } from "@/db/schema";
 import { beforePosition } from "@/lib/sqlite/keyset";
 import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { signupPosition } from "../joining/position";
 import { getWaitlistOrThrow } from "../waitlists/queries";
 import { keyJustAhead, lineSlice, moveInLine } from "./line";
+import { keyPlacesAhead } from "./move";
 import { formatRankingRule, movingReferrals, POINT_MS, type RankingRule } from "./rule";
 import { rankingRuleOf, storeRankingRule } from "./rules";
 
 // A rule change stands every referrer again from its place in the order of joining, as if the new
 // rule had always applied: `referrals:N` N places ahead per counted referral (up to the cap) of its
-// own place among the waiting in joining order, `points:P` P hours earlier per counted referral.
+// own place among the waiting in joining order, `points:P` P hours earlier per counted referral; and
+// the places of the milestones it reached (lib/domain/milestones) ahead of that, whatever the rule.
 // Only referrers are written (one row each), in the change's transaction; reading a place later
 // recomputes nothing.
 
@@ -22,7 +24,12 @@ const FIRST_COME_KEY = { createdAt: valuePlaceholder("createdAt"), id: valuePlac
 function statements(db: AppDatabase) {
   return preparedOnce(db, "ranking.apply", () => ({
     referrers: db
-      .select({ id: signups.id, createdAt: sql<number>`${signups.createdAt}`, counted: count() })
+      .select({
+        id: signups.id,
+        createdAt: sql<number>`${signups.createdAt}`,
+        counted: count(),
+        places: sql<number>`(select coalesce(sum(${milestones.places}), 0) from ${signupMilestones} join ${milestones} on ${milestones.waitlistId} = ${signupMilestones.waitlistId} and ${milestones.referrals} = ${signupMilestones.referrals} where ${signupMilestones.signupId} = ${signups.id})`,
+      })
       .from(referrals)
       .innerJoin(signups, eq(signups.id, referrals.referrerId))
       .where(and(eq(referrals.waitlistId, valuePlaceholder("waitlistId")), eq(referrals.state, "counted"), eq(signups.status, "waiting")))
@@ -57,15 +64,17 @@ function statements(db: AppDatabase) {
 function restandReferrers(waitlistId: string, rule: RankingRule, db: AppDatabase): void {
   const prepared = statements(db);
   for (const { id } of prepared.moved.all({ waitlistId })) prepared.unmove.run({ id });
-  if (rule.kind === "first-come") return;
   const first = prepared.firstInJoiningOrder.get({ waitlistId });
   for (const referrer of prepared.referrers.all({ waitlistId })) {
     const moving = movingReferrals(rule, referrer.counted);
     if (rule.kind === "points") {
-      moveInLine(referrer.id, { at: referrer.createdAt - moving * rule.step * POINT_MS, pos: referrer.id }, db);
+      const key = { at: referrer.createdAt - moving * rule.step * POINT_MS, pos: referrer.id };
+      moveInLine(referrer.id, (referrer.places > 0 && keyPlacesAhead(waitlistId, { ...key, id: referrer.id }, referrer.places, db)) || key, db);
       continue;
     }
-    const [target, before] = prepared.aheadInJoiningOrder.all({ waitlistId, createdAt: referrer.createdAt, id: referrer.id, skip: moving * rule.step - 1 });
+    const places = (rule.kind === "referrals" ? moving * rule.step : 0) + referrer.places;
+    if (places === 0) continue;
+    const [target, before] = prepared.aheadInJoiningOrder.all({ waitlistId, createdAt: referrer.createdAt, id: referrer.id, skip: places - 1 });
     const key = target ? keyJustAhead(target, before) : first && first.id !== referrer.id ? keyJustAhead(first, undefined) : undefined;
     if (key) moveInLine(referrer.id, key, db);
   }

@@ -1,17 +1,22 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
-import { keyJustAhead, lineSignup, moveInLine, waitingAhead } from "./line";
+import { keyJustAhead, lineSignup, moveInLine, waitingAhead, type LineKey } from "./line";
 import { movingReferrals, POINT_MS, type RankingRule } from "./rule";
 import { rankingRuleOf } from "./rules";
 
+/** The key `places` waiting signups ahead of `key`: it steps in before the farthest of them; undefined when none is ahead. */
+export function keyPlacesAhead(waitlistId: string, key: LineKey, places: number, db: AppDatabase): { at: number; pos: number } | undefined {
+  // The `places` waiting signups just ahead, and the one ahead of those.
+  const ahead = waitingAhead(waitlistId, key, places + 1, db);
+  if (ahead.length === 0) return undefined;
+  return keyJustAhead(ahead[Math.min(places, ahead.length) - 1]!, ahead[places]);
+}
+
 /** Where one more counted referral stands a waiting signup now at `key` under `rule`; undefined when it stays. */
-export function keyAfterOneReferral(rule: RankingRule, waitlistId: string, key: { at: number; pos: number; id: number }, db: AppDatabase): { at: number; pos: number } | undefined {
+export function keyAfterOneReferral(rule: RankingRule, waitlistId: string, key: LineKey, db: AppDatabase): { at: number; pos: number } | undefined {
   if (rule.kind === "points") return { at: key.at - rule.step * POINT_MS, pos: key.pos };
   if (rule.kind !== "referrals") return undefined;
-  // The `step` waiting signups just ahead, and the one ahead of those: the signup steps in before the farthest.
-  const ahead = waitingAhead(waitlistId, key, rule.step + 1, db);
-  if (ahead.length === 0) return undefined;
-  return keyJustAhead(ahead[Math.min(rule.step, ahead.length) - 1]!, ahead[rule.step]);
+  return keyPlacesAhead(waitlistId, key, rule.step, db);
 }
 
 /**
@@ -26,4 +31,12 @@ export function moveForCountedReferral(referrerId: number, counted: number, db: 
   if (movingReferrals(rule, counted) < counted) return;
   const key = keyAfterOneReferral(rule, referrer.waitlistId, referrer.key, db);
   if (key) moveInLine(referrerId, key, db);
+}
+
+/** A waiting signup moves up `places` places at once (a milestone's reward); one that no longer waits stays. */
+export function movePlacesUp(signupId: number, places: number, db: AppDatabase = getDb()): void {
+  const signup = lineSignup(signupId, db);
+  if (!signup || signup.status !== "waiting" || places <= 0) return;
+  const key = keyPlacesAhead(signup.waitlistId, signup.key, places, db);
+  if (key) moveInLine(signupId, key, db);
 }

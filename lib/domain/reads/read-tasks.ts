@@ -3,6 +3,7 @@ import { env } from "@/lib/core/env";
 import { cachedCountSignups, cachedSignupsPerDay } from "../signups/cached-stats";
 import { referralPanel } from "../joining/referral-panel";
 import { flagFacet } from "../fraud/facet";
+import { milestoneFacet } from "../milestones/facet";
 import { countSignupsSince } from "../signups/counts";
 import { inputFacets, inputFacetValues } from "../signups/facets";
 import { findSignupsByEmail } from "../signups/find";
@@ -24,6 +25,7 @@ export const READ_TASKS = {
   previewStatusAction: (db: AppDatabase, action: StatusAction, selection: StatusSelection) => previewStatusAction(action, selection, db),
   referralPanel: (db: AppDatabase, waitlistId: string, limit: number) => referralPanel(waitlistId, limit, db),
   flagFacet: (db: AppDatabase, scope: Parameters<typeof flagFacet>[0]) => flagFacet(scope, db),
+  milestoneFacet: (db: AppDatabase, scope: Parameters<typeof milestoneFacet>[0]) => milestoneFacet(scope, db),
 };
 
 export type ReadTasks = typeof READ_TASKS;

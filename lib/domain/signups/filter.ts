@@ -117,6 +117,13 @@ function flagList(text: string): Parsed<FlagReason[]> {
   return { ok: true, value: FLAG_REASONS.filter((reason) => words.includes(reason)) };
 }
 
+function milestoneLabels(text: string): Parsed<string[]> {
+  if (text.length > MAX_FILTER_TEXT) return { ok: false, message: `must be at most ${MAX_FILTER_TEXT} characters` };
+  const labels = text.split(",").map((word) => word.trim());
+  if (labels.some((label) => label === "")) return { ok: false, message: "must name one or more milestones by label, separated by commas (an empty label names none)" };
+  return { ok: true, value: labels };
+}
+
 /** Day text for chips: an instant at UTC midnight as its date, any other as its ISO form. */
 const day = (value: Date) => instantParamValue(value);
 
@@ -203,6 +210,27 @@ export const SIGNUP_FILTERS = {
     bind: (value) => ({ flag: JSON.stringify(value) }),
     where: ({ sql, signups, placeholder }) =>
       sql`exists (select 1 from signup_flags where signup_flags.signup_id = ${signups.id} and signup_flags.decision = 'pending' and signup_flags.reason in (select value from json_each(${placeholder("flag")})))`,
+  }),
+  milestone: filter({
+    name: "milestone",
+    parse: milestoneLabels,
+    format: (value) => value.join(","),
+    lenient: (text) => text.split(",").map((word) => word.trim()).filter((word) => word !== "").join(",") || undefined,
+    keyPart: (value) => value.join(",").toLowerCase(),
+    openapi: {
+      description: "Only signups that reached one of these milestones, named by their labels (any case), comma-separated. A label the waitlist has no milestone for matches nothing.",
+      schema: { type: "string", minLength: 1, maxLength: MAX_FILTER_TEXT, examples: ["Early access", "Early bird,Early access"] },
+      invalid: `is empty, has an empty label or is longer than ${MAX_FILTER_TEXT} characters`,
+    },
+    cli: { argument: "<labels>", help: "only signups that reached one of these milestones, by label, comma-separated" },
+    chip: (value) => `Reached ${orList(value.map((label) => `“${label}”`))}`,
+    // Few rows: each signup walked is tested through signup_milestones' primary key (signup_id, referrals).
+    planner: "row",
+    aggregated: false,
+    inputSliced: false,
+    bind: (value) => ({ milestone: JSON.stringify(value.map((label) => label.toLowerCase())) }),
+    where: ({ sql, signups, placeholder }) =>
+      sql`exists (select 1 from signup_milestones join milestones on milestones.waitlist_id = signup_milestones.waitlist_id and milestones.referrals = signup_milestones.referrals where signup_milestones.signup_id = ${signups.id} and lower(milestones.label) in (select value from json_each(${placeholder("milestone")})))`,
   }),
   createdSince: filter({
     name: "created_since",

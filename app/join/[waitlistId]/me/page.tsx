@@ -8,6 +8,7 @@ import { requestOrigin } from "@/lib/http/origin";
 import { JoinCard } from "../../join-card";
 import { AnswersSection } from "./answers-section";
 import { LinkProblem } from "./link-problem";
+import { MilestonesSection } from "./milestones-section";
 import { ReferralSection } from "./referral-section";
 
 export const metadata: Metadata = { title: { absolute: "Your place on the waitlist" }, robots: { index: false, follow: false } };
@@ -45,7 +46,7 @@ function PlaceMoved({ place, byJoining }: { place: number | null; byJoining: num
 }
 
 function OwnPage({ view, query, origin }: { view: Extract<PersonView, { kind: "own" }>; query: Record<string, string | string[] | undefined>; origin: string }) {
-  const { waitlist, signup, settings, token, referrals, placeByJoining } = view;
+  const { waitlist, signup, settings, token, referrals, placeByJoining, milestones } = view;
   const referralLink = `${origin}/join/${waitlist.id}?ref=${encodeURIComponent(signup.referral_code)}`;
   return (
     <JoinCard title={signup.position !== null ? `You're number ${signup.position.toLocaleString("en-US")} in line` : `Your place on the ${waitlist.name} waitlist`}>
@@ -66,6 +67,7 @@ function OwnPage({ view, query, origin }: { view: Extract<PersonView, { kind: "o
         ) : null}
       </dl>
       <ReferralSection link={referralLink} waitlistName={waitlist.name} referrals={referrals} />
+      <MilestonesSection milestones={milestones} counted={referrals.counted} />
       <AnswersSection waitlistId={waitlist.id} token={token} fields={settings.fields} answers={signup.custom_inputs} saved={query.saved} error={query.error} />
       <section aria-labelledby="data-heading" className="mt-8">
         <h2 id="data-heading" className="text-base font-semibold">

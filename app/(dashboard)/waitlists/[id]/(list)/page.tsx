@@ -16,6 +16,7 @@ import { chartWindow, weekAgo, windowEnd } from "./_components/chart-window";
 import { FilterPanel } from "./_components/filter-panel";
 import { Figures, FiguresSkeleton } from "./_components/figures";
 import { findWaitlist } from "../find-waitlist";
+import { milestonesOf } from "@/lib/domain/milestones/store";
 import { toSignupListRow } from "./_components/signup-list-row";
 import { SignupsTable } from "./_components/signups-table";
 import { TopReferrers, TOP_REFERRERS } from "./_components/top-referrers";
@@ -57,6 +58,8 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const perDay = readInBackground("signupsPerDay", charted, chart.start);
   const facets = readInBackground("inputFacets", scope);
   const flagCounts = readInBackground("flagFacet", scope);
+  const milestoneLabels = milestonesOf(waitlist.id).map((milestone) => milestone.label);
+  const milestoneCounts = milestoneLabels.length === 0 ? undefined : readInBackground("milestoneFacet", scope).then((facet) => Object.fromEntries(facet.map(({ label, count }) => [label, count])));
   const { facet, facet_q: contains } = state;
   const valueSearch = facet && contains ? readInBackground("inputFacetValues", scope, facet, contains, VALUE_SEARCH_LIMIT).then((values) => ({ label: facet, contains, values })) : undefined;
   const filteredLabels = state.inputs.map((input) => input.label);
@@ -68,7 +71,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
     <PendingNavigationProvider>
       <DoneNotice done={query.done} messages={{ ...DONE_MESSAGES, ...statusDoneMessages(query.changed) }} />
       <div className="mt-4 grid gap-x-6 gap-y-4 lg:grid-cols-[15rem_minmax(0,1fr)]">
-        <FilterPanel waitlistId={waitlist.id} state={state} counts={counts} facets={facets} valueSearch={valueSearch} flagCounts={flagCounts} />
+        <FilterPanel waitlistId={waitlist.id} state={state} counts={counts} facets={facets} valueSearch={valueSearch} flagCounts={flagCounts} milestones={milestoneCounts && { labels: milestoneLabels, counts: milestoneCounts }} />
         <div className="min-w-0">
           <div className="grid gap-3 xl:grid-cols-[22rem_minmax(0,1fr)]">
             <section aria-label="Figures for the current filters">

@@ -19,11 +19,19 @@ import { RankingSection } from "./ranking-section";
 import { rankingPreviewOf } from "@/lib/dashboard/ranking-form";
 import { previewRankingRule } from "@/lib/domain/ranking/apply";
 import { rankingRuleOf } from "@/lib/domain/ranking/rules";
+import { milestonesOf } from "@/lib/domain/milestones/store";
+import { MilestonesSection } from "./milestones-section";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 
 export const metadata: Metadata = { title: "Joining" };
 
-const DONE = { saved: "Join settings saved.", logo_saved: "Logo saved.", logo_removed: "Logo removed.", ranking: "Ranking rule applied: places follow it now." };
+const DONE = { saved: "Join settings saved.", logo_saved: "Logo saved.", logo_removed: "Logo removed.", ranking: "Ranking rule applied: places follow it now.", milestones: "Milestones saved." };
+
+/** What saving the milestones did: and how many reached a new one at once. */
+function milestonesDone(reached: unknown): string {
+  const count = typeof reached === "string" && /^[0-9]{1,9}$/.test(reached) ? Number(reached) : 0;
+  return count === 0 ? DONE.milestones : `${DONE.milestones} ${count.toLocaleString("en-US")} ${count === 1 ? "person" : "people"} reached a new one at once.`;
+}
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -52,7 +60,7 @@ export default async function JoiningPage({ params, searchParams }: Props) {
         </a>{" "}
         (or your backend through <code>POST /v1/waitlist/{"{id}"}/signup</code>). The CLI does the same: <code>waitlists update --joining open</code>.
       </p>
-      <DoneNotice done={query.done} messages={DONE} />
+      <DoneNotice done={query.done} messages={{ ...DONE, milestones: milestonesDone(query.reached) }} />
       {settings.verification && env().SMTP_URL === undefined ? (
         <div role="note" data-testid="smtp-unset" className="mt-4 max-w-2xl rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50">
           Email is not configured: confirmation emails are kept in the log as “not sent”, and people who join see only “Check your inbox” (their place reaches them by email). Set <code>SMTP_URL</code>, <code>MAIL_FROM</code> and <code>PUBLIC_URL</code>: see{" "}
@@ -111,6 +119,7 @@ export default async function JoiningPage({ params, searchParams }: Props) {
       </form>
       <LogoForm waitlistId={waitlist.id} logoUrl={logoPathOf(waitlist.id)} />
       <RankingSection waitlistId={waitlist.id} rule={rule} preview={preview} />
+      <MilestonesSection waitlistId={waitlist.id} milestones={milestonesOf(waitlist.id)} />
       <section aria-labelledby="embed-heading" className="mt-8 max-w-2xl">
         <h2 id="embed-heading" className="text-lg font-semibold">
           Embed snippet

@@ -21,10 +21,12 @@ interface FilterPanelProps {
   valueSearch: Promise<InputValueSearch> | undefined;
   /** The flag facet: signups waiting for review per reason, under the other filters. */
   flagCounts: Promise<Record<FlagReason, number>>;
+  /** The milestone facet, when the waitlist has milestones: their labels by step, and who reached each under the other filters. */
+  milestones?: { labels: string[]; counts: Promise<Record<string, number>> };
 }
 
 /** Every filter of the signups with how many each option selects under the others (needs a PendingNavigationProvider). */
-export function FilterPanel({ waitlistId, state, counts, facets, valueSearch, flagCounts }: FilterPanelProps) {
+export function FilterPanel({ waitlistId, state, counts, facets, valueSearch, flagCounts, milestones }: FilterPanelProps) {
   const href = (change: Partial<SignupTableParams>) => signupTableHref(waitlistId, state, change);
   return (
     <FiltersDrawer>
@@ -34,6 +36,9 @@ export function FilterPanel({ waitlistId, state, counts, facets, valueSearch, fl
           <DataTableFacetFilter label="Referral" current={state.referral} hrefFor={(value) => href({ referral: value })} counts={counts} pick={(c) => (c.exact ? c.referralFacet : undefined)} />
           <DataTableMultiFacetFilter label="Status" values={SIGNUP_STATUSES} textOf={(status) => STATUS_LABELS[status]} current={state.status} hrefFor={(status) => href({ status })} counts={counts} pick={(c) => (c.exact ? c.statusFacet : undefined)} />
           <DataTableMultiFacetFilter label="Flag" values={FLAG_REASONS} textOf={(reason) => FLAG_REASON_LABELS[reason]} current={state.flag} hrefFor={(flag) => href({ flag })} counts={flagCounts} pick={(c) => c} withAny={false} />
+          {milestones ? (
+            <DataTableMultiFacetFilter label="Milestone" values={milestones.labels} textOf={(label) => label} current={state.milestone} hrefFor={(milestone) => href({ milestone })} counts={milestones.counts} pick={(c) => c} withAny={false} />
+          ) : null}
           <DateRangeFilter waitlistId={waitlistId} state={state} />
         </div>
       <InputFacets waitlistId={waitlistId} state={state} facets={facets} valueSearch={valueSearch} counts={counts} />
