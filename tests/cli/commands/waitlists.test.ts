@@ -264,3 +264,58 @@ describe("waitlists update --ranking, waitlists ranking --preview, signups expor
     expect(cli.rows("audit_log").filter((row) => row.action === "waitlist.ranking").map((row) => row.summary)).toEqual(["ranking referrals:2 (was first-come)"]);
   });
 });
+
+describe("waitlists milestones", () => {
+  let cli: CliSandbox;
+  beforeAll(() => (cli = cliSandbox()));
+  afterAll(() => cli.remove());
+
+  it("shows, sets (reached at once by those past a step), refuses a bad line changing nothing, clears; signups export --milestone", () => {
+    const { id } = cli.json<{ id: string }>("waitlists", "create", "--name", "Milestoned", "--website", "https://example.com");
+    cli.json("waitlists", "update", id, "--joining", "open");
+    const db = openDatabase(cli.databasePath);
+    try {
+      const a = joinWaitlist({ waitlistId: id, email: "a@example.com", customInputs: [] }, db).signup;
+      joinWaitlist({ waitlistId: id, email: "b@example.com", customInputs: [] }, db);
+      joinWaitlist({ waitlistId: id, email: "friend@example.com", customInputs: [], referralCode: a.referral_code }, db);
+    } finally {
+      db.$client.close();
+    }
+    expect(cli.json("waitlists", "milestones", id)).toEqual({ id, milestones: [] });
+    expect(cli.json("waitlists", "milestones", id, "--set", "1:Early bird:1", "--set", "5:Early access:0:See you soon, {{email}}")).toEqual({
+      id,
+      milestones: [
+        { referrals: 1, label: "Early bird", places: 1, message: "" },
+        { referrals: 5, label: "Early access", places: 0, message: "See you soon, {{email}}" },
+      ],
+      reached_now: 1,
+    });
+    const text = cli.run("waitlists", "milestones", id);
+    expect(text.stdout).toContain("Early bird: 1 counted referral, moves up 1 place  (1:Early bird:1)");
+
+    for (const [bad, reason] of [
+      ["0:Zero", /needs a number of referrals from 1 to 10,000/],
+      ["2:A,B", /comma/],
+      ["2:X:1:{{password}}", /unknown placeholder/],
+    ] as const) {
+      const refused = cli.run("waitlists", "milestones", id, "--set", bad);
+      expect(refused.status).toBe(1);
+      expect(expectOneLineError(refused)).toMatch(/^error: invalid --set: /);
+      expect(expectOneLineError(refused)).toMatch(reason);
+    }
+    expect(cli.json<{ milestones: unknown[] }>("waitlists", "milestones", id).milestones).toHaveLength(2);
+
+    const reached = cli.run("signups", "export", "--waitlist", id, "--format", "ndjson", "--milestone", "EARLY BIRD");
+    expect(reached.stdout.trim().split("\n").map((line) => (JSON.parse(line) as { email: string }).email)).toEqual(["a@example.com"]);
+    // a@ moved up one place: the line is a, then b.
+    const line = cli.run("signups", "export", "--waitlist", id, "--format", "ndjson", "--sort", "position");
+    expect(line.stdout.trim().split("\n").map((text) => (JSON.parse(text) as { email: string }).email)).toEqual(["a@example.com", "b@example.com", "friend@example.com"]);
+
+    expect(cli.json("waitlists", "milestones", id, "--clear")).toEqual({ id, milestones: [], reached_now: 0 });
+    expect(cli.rows("signup_milestones")).toEqual([]);
+    expect(cli.rows("audit_log").filter((row) => row.action === "waitlist.milestones").map((row) => row.summary)).toEqual([
+      "milestones 1:Early bird:1 | 5:Early access:0:See you soon, {{email}} (1 reached at once)",
+      "no milestones",
+    ]);
+  });
+});
