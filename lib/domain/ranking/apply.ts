@@ -1,13 +1,14 @@
 import "server-only";
-import { and, asc, count, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { milestones, referrals, signupMilestones, signups } from "@/db/schema";
 import { beforePosition } from "@/lib/sqlite/keyset";
 import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
 import { recordAudit, type AuditActor } from "../audit/log";
+import { referralCountOf, topReferrers } from "../joining/referrals";
 import { signupPosition } from "../joining/position";
 import { getWaitlistOrThrow } from "../waitlists/queries";
-import { keyJustAhead, lineSlice, moveInLine } from "./line";
+import { keyJustAhead, lineSignup, lineSlice, moveInLine } from "./line";
 import { keyPlacesAhead } from "./move";
 import { formatRankingRule, movingReferrals, POINT_MS, type RankingRule } from "./rule";
 import { rankingRuleOf, storeRankingRule } from "./rules";
@@ -16,29 +17,33 @@ import { rankingRuleOf, storeRankingRule } from "./rules";
 // rule had always applied: `referrals:N` N places ahead per counted referral (up to the cap) of its
 // own place among the waiting in joining order, `points:P` P hours earlier per counted referral; and
 // the places of the milestones it reached (lib/domain/milestones) ahead of that, whatever the rule.
-// Only referrers are written (one row each), in the change's transaction; reading a place later
-// recomputes nothing.
+// Only referrers are written (one row each); reading a place later recomputes nothing. Each referrer
+// is stood from the order of joining alone, so they may be stood in any order, in batches: the change
+// is a short write storing the rule, then writes of RESTAND_BATCH referrers each, between which joins
+// and every other write go on (200,000 referrers take about half a minute on one core).
+
+/** Referrers stood per write of a rule change. */
+export const RESTAND_BATCH = 2_000;
 
 const FIRST_COME_KEY = { createdAt: valuePlaceholder("createdAt"), id: valuePlaceholder("id") };
 
 function statements(db: AppDatabase) {
   return preparedOnce(db, "ranking.apply", () => ({
-    referrers: db
-      .select({
-        id: signups.id,
-        createdAt: sql<number>`${signups.createdAt}`,
-        counted: count(),
-        places: sql<number>`(select coalesce(sum(${milestones.places}), 0) from ${signupMilestones} join ${milestones} on ${milestones.waitlistId} = ${signupMilestones.waitlistId} and ${milestones.referrals} = ${signupMilestones.referrals} where ${signupMilestones.signupId} = ${signups.id})`,
-      })
+    referrerIds: db
+      .selectDistinct({ id: referrals.referrerId })
       .from(referrals)
-      .innerJoin(signups, eq(signups.id, referrals.referrerId))
-      .where(and(eq(referrals.waitlistId, valuePlaceholder("waitlistId")), eq(referrals.state, "counted"), eq(signups.status, "waiting")))
-      .groupBy(referrals.referrerId)
+      .where(and(eq(referrals.waitlistId, valuePlaceholder("waitlistId")), eq(referrals.state, "counted")))
       .prepare(),
     moved: db
       .select({ id: signups.id })
       .from(signups)
       .where(and(eq(signups.waitlistId, valuePlaceholder("waitlistId")), isNotNull(signups.lineAt), eq(signups.status, "waiting")))
+      .prepare(),
+    milestonePlaces: db
+      .select({ places: sql<number>`coalesce(sum(${milestones.places}), 0)` })
+      .from(signupMilestones)
+      .innerJoin(milestones, and(eq(milestones.waitlistId, signupMilestones.waitlistId), eq(milestones.referrals, signupMilestones.referrals)))
+      .where(eq(signupMilestones.signupId, valuePlaceholder("id")))
       .prepare(),
     unmove: db.update(signups).set({ lineAt: null, linePos: null }).where(eq(signups.id, valuePlaceholder("id"))).prepare(),
     // The waiting signup `skip` places ahead of a place in joining order, and the one ahead of it.
@@ -60,23 +65,34 @@ function statements(db: AppDatabase) {
   }));
 }
 
-/** Stands every waiting referrer of the waitlist where `rule` puts it (inside a write transaction). */
-function restandReferrers(waitlistId: string, rule: RankingRule, db: AppDatabase): void {
+/** Who a rule change stands again: every signup of the waitlist with a counted referral, and every one standing moved. */
+function signupsToRestand(waitlistId: string, db: AppDatabase): number[] {
   const prepared = statements(db);
-  for (const { id } of prepared.moved.all({ waitlistId })) prepared.unmove.run({ id });
+  const ids = new Set(prepared.referrerIds.all({ waitlistId }).map((row) => row.id));
+  for (const { id } of prepared.moved.all({ waitlistId })) ids.add(id);
+  return [...ids].sort((a, b) => a - b);
+}
+
+/** Stands these signups where the waitlist's rule puts them (inside a write transaction); those no longer waiting stay as they are. */
+function restand(waitlistId: string, rule: RankingRule, ids: readonly number[], db: AppDatabase): void {
+  const prepared = statements(db);
   const first = prepared.firstInJoiningOrder.get({ waitlistId });
-  for (const referrer of prepared.referrers.all({ waitlistId })) {
-    const moving = movingReferrals(rule, referrer.counted);
+  for (const id of ids) {
+    const signup = lineSignup(id, db);
+    if (!signup || signup.waitlistId !== waitlistId || signup.status !== "waiting") continue;
+    if (signup.moved) prepared.unmove.run({ id });
+    const moving = movingReferrals(rule, referralCountOf(id, db));
+    const milestonePlaces = prepared.milestonePlaces.get({ id })!.places;
     if (rule.kind === "points") {
-      const key = { at: referrer.createdAt - moving * rule.step * POINT_MS, pos: referrer.id };
-      moveInLine(referrer.id, (referrer.places > 0 && keyPlacesAhead(waitlistId, { ...key, id: referrer.id }, referrer.places, db)) || key, db);
+      const key = { at: signup.createdAt - moving * rule.step * POINT_MS, pos: id };
+      moveInLine(id, (milestonePlaces > 0 && keyPlacesAhead(waitlistId, { ...key, id }, milestonePlaces, db)) || key, db);
       continue;
     }
-    const places = (rule.kind === "referrals" ? moving * rule.step : 0) + referrer.places;
+    const places = (rule.kind === "referrals" ? moving * rule.step : 0) + milestonePlaces;
     if (places === 0) continue;
-    const [target, before] = prepared.aheadInJoiningOrder.all({ waitlistId, createdAt: referrer.createdAt, id: referrer.id, skip: places - 1 });
-    const key = target ? keyJustAhead(target, before) : first && first.id !== referrer.id ? keyJustAhead(first, undefined) : undefined;
-    if (key) moveInLine(referrer.id, key, db);
+    const [target, before] = prepared.aheadInJoiningOrder.all({ waitlistId, createdAt: signup.createdAt, id, skip: places - 1 });
+    const key = target ? keyJustAhead(target, before) : first && first.id !== id ? keyJustAhead(first, undefined) : undefined;
+    if (key) moveInLine(id, key, db);
   }
 }
 
@@ -95,20 +111,20 @@ const ROLL_BACK = new Error("preview rolled back");
 
 /**
  * What changing the waitlist's rule to `rule` would do, exactly, without doing it: the places before
- * and after of its top referrers and of the first in line. The change runs in a transaction that is
- * rolled back.
+ * and after of its top referrers and of the first in line. The change runs whole in a transaction
+ * that is rolled back (it holds the write lock as long as the change's batches together).
  */
 export function previewRankingRule(waitlistId: string, rule: RankingRule, db: AppDatabase = getDb()): PlaceMove[] {
   const waitlist = getWaitlistOrThrow(waitlistId, db);
   const emails = new Map<number, string>();
-  const sample = [...lineSlice(waitlist.id, undefined, PREVIEW_FRONT, db).map((key) => key.id), ...statements(db).referrers.all({ waitlistId: waitlist.id }).sort((a, b) => b.counted - a.counted || a.id - b.id).slice(0, PREVIEW_REFERRERS).map((referrer) => referrer.id)];
-  const ids = [...new Set(sample)];
+  const sample = [...lineSlice(waitlist.id, undefined, PREVIEW_FRONT, db).map((key) => key.id), ...topReferrers(waitlist.id, PREVIEW_REFERRERS, db).map((referrer) => referrer.id)];
+  const ids = [...new Set(sample)].filter((id) => signupPosition(waitlist.id, id, db) !== null);
   for (const id of ids) emails.set(id, db.select({ email: signups.email }).from(signups).where(eq(signups.id, id)).get()!.email);
   const before = new Map(ids.map((id) => [id, signupPosition(waitlist.id, id, db)!]));
   let moves: PlaceMove[] = [];
   try {
     db.$client.transaction(() => {
-      restandReferrers(waitlist.id, rule, db);
+      restand(waitlist.id, rule, signupsToRestand(waitlist.id, db), db);
       moves = ids.map((id) => ({ signupId: id, email: emails.get(id)!, before: before.get(id)!, after: signupPosition(waitlist.id, id, db)! }));
       throw ROLL_BACK;
     })();
@@ -118,20 +134,39 @@ export function previewRankingRule(waitlistId: string, rule: RankingRule, db: Ap
   return moves;
 }
 
+/** A rule change under way: the rule stored (audited), and the batches of signups still to stand again. */
+export interface RankingRuleChange {
+  rule: RankingRule;
+  batches: number[][];
+}
+
 /**
- * Sets a waitlist's ranking rule and stands its referrers where the rule puts them, in one
- * transaction, audited (`waitlist.ranking`). Returns the rule; nothing changes when it is the same.
+ * The first write of a rule change: stores the rule, audited (`waitlist.ranking`), and lists who must
+ * stand again, in batches; nothing to do when the rule is the same. From here on every counted
+ * referral moves by the new rule.
  */
-export function setRankingRule(waitlistId: string, rule: RankingRule, actor: AuditActor, db: AppDatabase = getDb()): RankingRule {
+export function beginRankingRuleChange(waitlistId: string, rule: RankingRule, actor: AuditActor, db: AppDatabase = getDb()): RankingRuleChange {
   return db.$client
-    .transaction(() => {
+    .transaction((): RankingRuleChange => {
       const waitlist = getWaitlistOrThrow(waitlistId, db);
       const before = rankingRuleOf(waitlist.id, db);
-      if (formatRankingRule(before) === formatRankingRule(rule)) return before;
+      if (formatRankingRule(before) === formatRankingRule(rule)) return { rule: before, batches: [] };
       storeRankingRule(waitlist.id, rule, db);
-      restandReferrers(waitlist.id, rule, db);
       recordAudit({ actor, action: "waitlist.ranking", target: waitlist.id, summary: `ranking ${formatRankingRule(rule)} (was ${formatRankingRule(before)})` }, db);
-      return rule;
+      const ids = signupsToRestand(waitlist.id, db);
+      return { rule, batches: Array.from({ length: Math.ceil(ids.length / RESTAND_BATCH) }, (_, index) => ids.slice(index * RESTAND_BATCH, (index + 1) * RESTAND_BATCH)) };
     })
     .immediate();
+}
+
+/** One batch of a rule change, in a write of its own, by the rule stored now (a later change wins). */
+export function restandBatch(waitlistId: string, ids: readonly number[], db: AppDatabase = getDb()): void {
+  db.$client.transaction(() => restand(waitlistId.toLowerCase(), rankingRuleOf(waitlistId, db), ids, db)).immediate();
+}
+
+/** The whole change, one write after another (the CLI, tests): the rule, then every batch. Returns the rule. */
+export function setRankingRule(waitlistId: string, rule: RankingRule, actor: AuditActor, db: AppDatabase = getDb()): RankingRule {
+  const change = beginRankingRuleChange(waitlistId, rule, actor, db);
+  for (const batch of change.batches) restandBatch(waitlistId, batch, db);
+  return change.rule;
 }

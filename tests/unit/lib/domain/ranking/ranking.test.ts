@@ -4,7 +4,7 @@ import { decideFlags } from "@/lib/domain/fraud/review";
 import { joinWaitlist } from "@/lib/domain/joining/join";
 import { placeByJoining, signupPosition } from "@/lib/domain/joining/position";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
-import { previewRankingRule, setRankingRule } from "@/lib/domain/ranking/apply";
+import { beginRankingRuleChange, previewRankingRule, RESTAND_BATCH, restandBatch, setRankingRule } from "@/lib/domain/ranking/apply";
 import { lineSlice, moveInLine } from "@/lib/domain/ranking/line";
 import { rankingRuleSchema } from "@/lib/domain/ranking/rule";
 import { rankingRuleOf } from "@/lib/domain/ranking/rules";
@@ -100,6 +100,23 @@ describe("ranking rules", () => {
     expect(place(people[15]!.id)).toBe(16);
     const audit = temp.db.$client.prepare("SELECT summary FROM audit_log WHERE action = 'waitlist.ranking' ORDER BY id").all() as { summary: string }[];
     expect(audit.map((row) => row.summary)).toEqual(["ranking referrals:5 (was first-come)", "ranking first-come (was referrals:5)"]);
+  });
+
+  it("stands referrers again in batches of RESTAND_BATCH, each its own write, and lands where one write would", () => {
+    const count = RESTAND_BATCH + 500;
+    insertSignups(waitlistId, Array.from({ length: count * 2 }, (_, index) => ({ email: `s${index}@example.com`, verified: false, referral: index % 2 === 1, customInputs: "[]" })), temp.db);
+    const ids = (temp.db.$client.prepare("SELECT id FROM signups WHERE waitlist_id = ? ORDER BY id").all(waitlistId) as { id: number }[]).map((row) => row.id);
+    // Every even signup referred the odd one after it: `count` referrers, one counted referral each.
+    const insert = temp.db.$client.prepare("INSERT INTO referrals (signup_id, referrer_id, waitlist_id, state, counted_at) VALUES (?, ?, ?, 'counted', 0)");
+    temp.db.$client.transaction(() => ids.forEach((id, index) => index % 2 === 1 && insert.run(id, ids[index - 1], waitlistId)))();
+    const change = beginRankingRuleChange(waitlistId, rule("referrals:3"), "cli", temp.db);
+    expect(change.batches.map((batch) => batch.length)).toEqual([RESTAND_BATCH, 500]);
+    for (const batch of change.batches) restandBatch(waitlistId, batch, temp.db);
+    // s0 cannot move; s2 passes s1 and s0 (two ahead of it), s4 passes s1, s2, s3.
+    expect([0, 2, 4, 6].map((index) => place(ids[index]!))).toEqual([2, 1, 3, 5]);
+    const line = lineSlice(waitlistId, undefined, count * 2, temp.db).map((key) => key.id);
+    expect(new Set(line).size).toBe(count * 2);
+    expect([place(line[0]!), place(line.at(-1)!)]).toEqual([1, count * 2]);
   });
 
   it("counts places exactly over days, ties, statuses and moved signups (against a sort of every key)", () => {
