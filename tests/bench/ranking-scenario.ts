@@ -1,9 +1,9 @@
 import { openDatabase } from "@/db/client";
-import { joinWaitlist } from "@/lib/domain/joining/join";
 import { signupPosition } from "@/lib/domain/joining/position";
 import { referralCodeOf } from "@/lib/domain/joining/referral-code";
 import { joinSettingsOf, updateJoinSettings } from "@/lib/domain/joining/settings";
-import { setRankingRule } from "@/lib/domain/ranking/apply";
+import { beginRankingRuleChange, restandBatch, setRankingRule } from "@/lib/domain/ranking/apply";
+import { JOIN_WAIT_MS, joinWaitlist } from "@/lib/domain/joining/join";
 import { lineSlice } from "@/lib/domain/ranking/line";
 import { applyStatusAction } from "@/lib/domain/signups/transitions";
 import { percentile } from "./measure";
@@ -53,8 +53,12 @@ export function rankingScenario(databasePath: string, waitlistId: string, scaleL
     const referrers = (sqlite.prepare("SELECT DISTINCT referrer_id AS id FROM referrals WHERE waitlist_id = ?").all(waitlistId) as { id: number }[]).map((referrer) => referrer.id);
     log(`  ${fixture.result.toLocaleString("en")} counted referrals over ${referrers.length.toLocaleString("en")} referrers written in ${(fixture.ms / 1000).toFixed(1)} s`);
 
-    const change = timed(() => setRankingRule(waitlistId, { kind: "referrals", step: STEP, cap: null }, "cli", db));
-    log(`  rule change: ${(change.ms / 1000).toFixed(1)} s`);
+    // The change as the server makes it: a write storing the rule, then one write per batch of referrers.
+    const begin = timed(() => beginRankingRuleChange(waitlistId, { kind: "referrals", step: STEP, cap: null }, "cli", db));
+    const batchTimes = begin.result.batches.map((batch) => timed(() => restandBatch(waitlistId, batch, db)).ms);
+    const change = { ms: begin.ms + batchTimes.reduce((sum, ms) => sum + ms, 0) };
+    const longestWrite = Math.max(begin.ms, ...batchTimes);
+    log(`  rule change: ${(change.ms / 1000).toFixed(1)} s in ${batchTimes.length + 1} writes, the longest ${longestWrite.toFixed(0)} ms`);
 
     const random = seededRandom(31);
     const { low, high } = sqlite.prepare("SELECT min(id) AS low, max(id) AS high FROM signups WHERE waitlist_id = ?").get(waitlistId) as { low: number; high: number };
@@ -114,12 +118,14 @@ export function rankingScenario(databasePath: string, waitlistId: string, scaleL
 
     return [
       row(scenario, "change the rule (every referrer stood again)", "s", change.ms / 1000, null),
+      row(scenario, "change the rule: its longest single write (what a join waits at most)", "ms", longestWrite, null, { appBelow: JOIN_WAIT_MS }),
       row(scenario, "one place, p50", "ms", percentile(times, 0.5), null),
       row(scenario, "one place, p99", "ms", percentile(times, 0.99), null, { appBelow: POSITION_TARGET_MS }),
       row(scenario, "one place, p99 of CPU time", "ms", percentile(cpuTimes, 0.99), null, { appBelow: POSITION_TARGET_MS }),
       row(scenario, "a referred join that moves its referrer, p99", "ms", percentile(writeTimes, 0.99), null, { appBelow: WRITE_TARGET_MS }),
       row(scenario, "a join without a referral between them, p99", "ms", percentile(plainTimes, 0.99), null),
-      row(scenario, `invite the next ${INVITED.toLocaleString("en")} in line`, "s", invite.ms / 1000, null, { appBelow: INVITE_TARGET_S }),
+      // The issue's target is for the 1M list.
+      row(scenario, `invite the next ${INVITED.toLocaleString("en")} in line`, "s", invite.ms / 1000, null, scaleLabel === "1M" ? { appBelow: INVITE_TARGET_S } : undefined),
     ];
   } finally {
     setRankingRule(waitlistId, { kind: "first-come" }, "cli", db);
