@@ -230,13 +230,14 @@ export const ifNoneMatch: string | undefined = undefined as NonNullable<operatio
 
 // An event of the feed: the body a webhook carries, and its id.
 export function readEvent(event: Event): (string | number | undefined)[] {
-  const type: "signup.created" | "signup.verified" | "signup.invited" | "signup.rejected" | "signup.invitation_withdrawn" | "signup.restored" | "signup.completed" | "signup.erased" | "signups.imported" | "signup.updated" | "signup.flag_approved" | "signup.flag_discounted" = event.type;
+  const type: "signup.created" | "signup.verified" | "signup.invited" | "signup.rejected" | "signup.invitation_withdrawn" | "signup.restored" | "signup.completed" | "signup.erased" | "signups.imported" | "signup.updated" | "signup.flag_approved" | "signup.flag_discounted" | "signup.milestone_reached" = event.type;
   const signup: SignupWithFields | undefined = event.data.signup;
   const previous: "waiting" | "invited" | "completed" | "rejected" | undefined = event.data.previous_status;
   const imported: number | undefined = event.data.imported;
   const skipped: number | undefined = event.data.skipped_duplicates;
   const format: string | undefined = event.data.format;
-  return [event.id, type, event.timestamp, event.data.waitlist_id, signup?.id, previous, imported, skipped, format];
+  const milestone: { referrals: number; label: string } | undefined = event.data.milestone;
+  return [event.id, type, event.timestamp, event.data.waitlist_id, signup?.id, previous, imported, skipped, format, milestone?.referrals, milestone?.label];
 }
 export const events: Event[] = [] as Json<operations["listEvents"], 200>;
 export const after: string | undefined = undefined as NonNullable<operations["listEvents"]["parameters"]["query"]>["after"];

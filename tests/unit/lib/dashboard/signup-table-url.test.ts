@@ -19,6 +19,7 @@ describe("dashboard URL state", () => {
       email_contains: "ann",
       referred_by: "42",
       flag: "disposable,burst",
+      milestone: "Early bird,Early access",
       created_since: "2026-10-01",
       created_until: "2026-10-02T09:30:00.000Z",
       "input.company": "Acme & Co",
