@@ -32,12 +32,12 @@ test("an admin sets milestones; a friend's join through the link reaches the fir
     await expect(page.getByTestId("milestones-now")).toHaveText("No milestones yet.");
     // A bad line: refused with its reason, nothing saved.
     await page.getByLabel(/^Milestones, one per line/).fill("0:Nobody");
-    await page.getByRole("button", { name: "Save milestones" }).click();
+    await page.getByRole("button", { name: "Set milestones" }).click();
     await expect(page.locator("body")).toContainText("needs a number of referrals from 1 to 10,000");
     await page.goBack();
 
     await page.getByLabel(/^Milestones, one per line/).fill("1:Early bird:2:Thanks for sharing, {{email}}!\n3:Early access");
-    await page.getByRole("button", { name: "Save milestones" }).click();
+    await page.getByRole("button", { name: "Set milestones" }).click();
     await expect(page.getByTestId("done-notice")).toHaveText("Milestones saved.");
     await expect(page.getByTestId("milestones-now")).toContainText("Early bird: 1 counted referral, moves up 2 places");
     await expect(page.getByTestId("milestones-now")).toContainText("Early access: 3 counted referrals");

@@ -47,7 +47,7 @@ export function MilestonesSection({ waitlistId, milestones }: { waitlistId: stri
         </p>
         <div>
           <button type="submit" className={primaryButtonClass}>
-            Save milestones
+            Set milestones
           </button>
         </div>
       </form>
