@@ -58,7 +58,7 @@ export const invitationEmailSchema = z.object({
     .refine((text) => text.trim() !== "", "must not be empty")
     .optional(),
   /** The product's sign-up page, which {{invite.url}} opens with `?invite=<token>`; null removes it. */
-  inviteUrl: httpUrlSchema.transform(normalizeWebsite).nullable().optional(),
+  inviteUrl: httpUrlSchema.transform(normalizeWebsite).nullable().optional().describe(httpUrlSchema.description!),
   inviteExpiryDays: z
     .number()
     .int("must be a whole number of days")
