@@ -312,7 +312,7 @@ export const deliveries = sqliteTable(
   ],
 );
 
-/** A waitlist's invitation email: sent on `signup.invited` while enabled. */
+/** A waitlist's invitation email: sent on `signup.invited` while enabled; and its invite links' URL and lifetime. */
 export const invitationEmails = sqliteTable("invitation_emails", {
   waitlistId: text("waitlist_id")
     .primaryKey()
@@ -321,6 +321,10 @@ export const invitationEmails = sqliteTable("invitation_emails", {
   subject: text("subject").notNull(),
   body: text("body").notNull(),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  /** The product's sign-up URL that {{invite.url}} carries a signed token to (migration 0021); null: none set. */
+  inviteUrl: text("invite_url"),
+  /** How many days an invite link stays good after the invitation. */
+  inviteExpiryDays: integer("invite_expiry_days").notNull().default(14),
 });
 
 /**

@@ -5,7 +5,9 @@ import { ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import { andList, code, count, orList } from "@/lib/core/prose";
 import { DAY_MS, HOUR_MS } from "@/lib/core/time";
 import { IDEMPOTENCY_WINDOW_MS } from "@/lib/domain/idempotency";
-import { ADMIN_ROLE, JOIN_ROLE, VIEW_ROLE } from "@/lib/domain/keys/queries";
+import { ADMIN_ROLE, JOIN_ROLE, REDEEM_ROLE, VIEW_ROLE } from "@/lib/domain/keys/queries";
+import { invitationResponseSchema } from "@/lib/domain/invitations/response";
+import { INVITE_PARAMETER } from "@/lib/domain/invitations/link";
 import { actionBodySchema, actionNeedsLimit, MAX_ACTION_EMAILS, MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import { eventResponseSchema } from "@/lib/domain/deliveries/event-body";
 import { alreadyOnListResponseSchema, joinBodySchema, joinedSignupResponseSchema } from "@/lib/domain/joining/request";
@@ -362,7 +364,9 @@ export function statusActionOperation(action: StatusAction): OperationObject {
     description: [
       `Changes the status of ${from} signups to \`${to}\`, and records it: one \`${event}\` event per signup and one audit row for the call, in the same transaction. Signups in another status are never changed.`,
       `Name the signups either by the filters of \`GET /waitlist/{id}/signup\` with \`limit\` (${limitRequired ? "required, " : ""}at most ${count(MAX_ACTION_LIMIT)}): the oldest \`limit\` ${from} signups the filters select; or by a JSON body \`{"emails": [...]}\` (at most ${count(MAX_ACTION_EMAILS)} addresses, compared in any case) and no query parameter: the listed addresses not ${from} or not on the waitlist are counted in \`skipped\`. When none of the listed addresses is on the waitlist the answer is a 404; when all of them are in another status, a 409 naming both states.`,
-      `Needs a key with the role ${code(ADMIN_ROLE)} (${code(VIEW_ROLE)} is a 403). A browser page on another origin is refused (403) unless \`CORS_ORIGINS\` lets it in.`,
+      action === "complete"
+        ? `Needs a key with the role ${code(ADMIN_ROLE)}, or ${code(REDEEM_ROLE)} (a product's key) naming the signups by \`emails\` only (with filters it is a 403); ${code(VIEW_ROLE)} is a 403. A browser page on another origin is refused (403) unless \`CORS_ORIGINS\` lets it in.`
+        : `Needs a key with the role ${code(ADMIN_ROLE)} (${code(VIEW_ROLE)} is a 403). A browser page on another origin is refused (403) unless \`CORS_ORIGINS\` lets it in.`,
     ].join("\n\n"),
     tags: ["Signups"],
     parameters: [
@@ -395,7 +399,13 @@ export function statusActionOperation(action: StatusAction): OperationObject {
         `The id is not a UUID; a filter is bad (as for \`GET /waitlist/{id}/signup\`); \`limit\` is missing${limitRequired ? "" : ` (never for ${action})`} or outside 1–${MAX_ACTION_LIMIT}; the body is not \`{"emails": [...]}\` with 1–${MAX_ACTION_EMAILS} addresses; the body comes with query parameters; or ${IDEMPOTENCY_KEY_REFUSED}.`,
       ),
       "401": problems.unauthenticated,
-      "403": problemResponse("forbidden", `The API key does not carry the role ${code(ADMIN_ROLE)}, or a browser page on another origin sent the request.`, limitHeaders),
+      "403": problemResponse(
+        "forbidden",
+        action === "complete"
+          ? `The API key carries neither ${code(ADMIN_ROLE)} nor ${code(REDEEM_ROLE)}, a ${code(REDEEM_ROLE)} key named the signups by filters instead of \`emails\`, or a browser page on another origin sent the request.`
+          : `The API key does not carry the role ${code(ADMIN_ROLE)}, or a browser page on another origin sent the request.`,
+        limitHeaders,
+      ),
       "404": problems.not_found("No waitlist has this id, or none of the listed addresses is on it."),
       "409": problemResponse("conflict", `Every listed address is in a status this action does not apply to (only ${from} signups can become ${to}); the detail names both states.`, limitHeaders),
       "422": problemResponse("unprocessable", `The Idempotency-Key was used in the last ${IDEMPOTENCY_HOURS} for another request.`, limitHeaders),
@@ -513,6 +523,69 @@ const joinWaitlist: OperationObject = {
   ],
 };
 
+const pathToken: ParameterObject = {
+  name: "token",
+  in: "path",
+  required: true,
+  description: `The invite token: the \`${INVITE_PARAMETER}\` query parameter of the link in the invitation email (\`{{invite.url}}\`), as it came. Not a token's shape (two base64url parts joined by a dot) is a 400 naming \`token\`.`,
+  schema: { type: "string", minLength: 1, maxLength: 400 },
+};
+
+const invitationRefusals = {
+  "400": problems.invalid_parameter("The token is not an invite token's shape, or a query parameter was given."),
+  "401": problems.unauthenticated,
+  "403": problemResponse("forbidden", `The API key carries neither ${code(REDEEM_ROLE)} nor ${code(ADMIN_ROLE)}.`, limitHeaders),
+  "404": problems.not_found("No invitation has this token: it was altered or made up, or its signup was erased."),
+  "409": problemResponse("conflict", "The invitation expired, or it was withdrawn or replaced by a newer invitation of the same signup (the detail says which); nothing changed.", limitHeaders),
+  "429": problems.rate_limited,
+  "500": problems.internal,
+};
+
+const INVITATION_TOKENS =
+  "Invite tokens are stored nowhere: each is signed by this server and bound to the time of its invitation, so inviting the signup again retires the old token, and erasing the signup leaves it naming no one. A token is good for the waitlist's invite expiry (14 days unless set) from the invitation.";
+
+const getInvitation: OperationObject = {
+  operationId: "getInvitation",
+  summary: "Look at an invitation",
+  description: [
+    "What an invite token stands for, before the product's sign-up uses it: `state` `valid` (the signup is invited by it) or `redeemed` (already completed by it), the signup (address, answers, status), its waitlist and when the token expires. An expired, withdrawn or replaced invitation is a 409, an unknown or altered token a 404.",
+    INVITATION_TOKENS,
+    `Needs ${code(REDEEM_ROLE)} (which can do nothing else but redeem and complete by address) or ${code(ADMIN_ROLE)}.`,
+  ].join("\n\n"),
+  tags: ["Invitations"],
+  parameters: [pathToken, ifNoneMatchParameter],
+  responses: {
+    ...successResponses("The invitation.", ref("Invitation"), { paged: false, keyed: true, cacheControl: CACHE_CONTROL.personalData, etag: etagHeader }),
+    ...invitationRefusals,
+  },
+  "x-codeSamples": [curl("Look at a token", 'export INVITE_TOKEN="<the invite parameter of the link>"\ncurl -sS -H "Authorization: Bearer $REDEEM_KEY" "$WAITLIST_URL/v1/invitations/$INVITE_TOKEN"')],
+};
+
+const redeemInvitation: OperationObject = {
+  operationId: "redeemInvitation",
+  summary: "Redeem an invitation",
+  description: [
+    "The product's sign-up accepted the invited person: the signup becomes `completed`, with one `signup.completed` event (webhooks, the event feed) and one audit row, in one transaction. Redeeming again answers the same 200 (`state` `redeemed`) and changes nothing, so a retry is safe. An expired, withdrawn or replaced invitation is a 409, an unknown or altered token a 404: nothing changes.",
+    INVITATION_TOKENS,
+    `Needs ${code(REDEEM_ROLE)} or ${code(ADMIN_ROLE)}. A browser page on another origin is refused (403) unless \`CORS_ORIGINS\` lets it in.`,
+  ].join("\n\n"),
+  tags: ["Invitations"],
+  parameters: [pathToken],
+  responses: {
+    "200": {
+      description: "The invitation, redeemed (the first time or again).",
+      headers: { "Request-Id": headers.requestId, "Cache-Control": cacheControlHeader(CACHE_CONTROL.personalData), ...limitHeaders },
+      content: { "application/json": { schema: ref("Invitation") } },
+    },
+    "204": optionsResponse(headers.requestId, false, WRITE_ALLOWED_METHODS),
+    "308": redirectResponse(headers.requestId),
+    "405": methodNotAllowedResponse((extra) => problemResponse("method_not_allowed", "Only `POST` (and `OPTIONS`) on this path.", extra), WRITE_ALLOWED_METHODS),
+    ...invitationRefusals,
+    "403": problemResponse("forbidden", `The API key carries neither ${code(REDEEM_ROLE)} nor ${code(ADMIN_ROLE)}, or a browser page on another origin sent the request.`, limitHeaders),
+  },
+  "x-codeSamples": [curl("Redeem a token", 'curl -sS -X POST -H "Authorization: Bearer $REDEEM_KEY" "$WAITLIST_URL/v1/invitations/$INVITE_TOKEN/redeem"')],
+};
+
 const getOpenApi: OperationObject = {
   operationId: "getOpenApiDocument",
   summary: "This document",
@@ -537,7 +610,7 @@ const errorCodes = (Object.keys(ERROR_STATUS) as ErrorCode[])
 
 const description = `A JSON API over the waitlists and signups of this Waitlist Admin: reading them, putting people on a waitlist (join), and changing the status of signups (${ACTION_NAMES}). Clients are scripts: every behaviour below is part of the contract and is tested against the real server.
 
-Authentication: send an API key as \`Authorization: Bearer <key>\` (or \`X-API-Key: <key>\`); never in the query string. Keys come from an admin: on the dashboard's API keys page (\`/keys\`, for a \`waitlist:admin\` session) or with the command-line tool (\`npm run cli -- keys create\`). Every read needs the role ${code(VIEW_ROLE)}; the status actions (\`POST\`) need ${code(ADMIN_ROLE)}; joining a waitlist (\`POST /waitlist/{id}/signup\`) needs ${code(JOIN_ROLE)} or ${code(ADMIN_ROLE)}. A missing, malformed, unknown, revoked or expired key is a 401 with \`WWW-Authenticate: Bearer realm="waitlist"\` and the same body in every case; a valid key without the role is a 403.
+Authentication: send an API key as \`Authorization: Bearer <key>\` (or \`X-API-Key: <key>\`); never in the query string. Keys come from an admin: on the dashboard's API keys page (\`/keys\`, for a \`waitlist:admin\` session) or with the command-line tool (\`npm run cli -- keys create\`). Every read needs the role ${code(VIEW_ROLE)}; the status actions (\`POST\`) need ${code(ADMIN_ROLE)}; joining a waitlist (\`POST /waitlist/{id}/signup\`) needs ${code(JOIN_ROLE)} or ${code(ADMIN_ROLE)}; the invitations (\`/invitations/{token}\`, its redeem) and completing by address need ${code(REDEEM_ROLE)} or ${code(ADMIN_ROLE)}. A missing, malformed, unknown, revoked or expired key is a 401 with \`WWW-Authenticate: Bearer realm="waitlist"\` and the same body in every case; a valid key without the role is a 403.
 
 Order of checks: method, then authentication, then role, then parameters, then the resource. So \`POST\` on a read is a 405 even without a key, and a caller without a valid key learns nothing about ids or parameters.
 
@@ -561,7 +634,7 @@ Every response carries a \`Request-Id\` header and a \`Cache-Control\` header (s
 ${HTTP_DESCRIPTION}`;
 
 /** The operation of each /v1 route; the route table (./route-table.ts) puts them on their paths. */
-export const operations = { listWaitlists, getWaitlist, listSignups, joinWaitlist, listEvents, getOpenApi };
+export const operations = { listWaitlists, getWaitlist, listSignups, joinWaitlist, listEvents, getInvitation, redeemInvitation, getOpenApi };
 
 /** The document, with the paths of the route table. */
 export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDocument => ({
@@ -579,6 +652,7 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
     { name: "Waitlists", description: "The waitlists that were created." },
     { name: "Signups", description: "The signups of one waitlist." },
     { name: "Events", description: "What happened to a waitlist's signups: the bodies its webhooks carry." },
+    { name: "Invitations", description: "Invite links, for a product's sign-up: look at a token, redeem it." },
     { name: "Meta", description: "About the API itself." },
   ],
   security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
@@ -591,6 +665,7 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
       Event: responseSchema(eventResponseSchema),
       JoinedSignup: responseSchema(joinedSignupResponseSchema),
       AlreadyOnList: responseSchema(alreadyOnListResponseSchema),
+      Invitation: responseSchema(invitationResponseSchema),
       StatusActionResult: {
         type: "object",
         description: `The answer of a status action (${ACTION_NAMES}).`,

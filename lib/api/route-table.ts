@@ -1,4 +1,5 @@
 import { openApiDocumentWith, operations, reviewDecisionOperation, statusActionOperation } from "./openapi";
+import { getInvitationRoute, redeemInvitationRoute } from "./invitation-routes";
 import type { OpenApiDocument, OperationObject } from "./openapi-types";
 import { CACHE_CONTROL } from "./headers";
 import { conditionalJsonResponse } from "./responses";
@@ -7,7 +8,7 @@ import { joinRoute } from "./join-route";
 import { statusActionRoute } from "./status-routes";
 import { reviewDecisionRoute } from "./review-routes";
 import { FLAG_DECISION_NAMES } from "@/lib/domain/fraud/reasons";
-import { ADMIN_ROLE, JOIN_ROLE, type Role } from "@/lib/domain/keys/queries";
+import { ADMIN_ROLE, JOIN_ROLE, REDEEM_ROLE, type Role } from "@/lib/domain/keys/queries";
 import { STATUS_ACTION_NAMES } from "@/lib/domain/signups/status";
 import type { ApiHandler } from "./with-api-key";
 import { noParamsSchema, parseApiQuery } from "@/lib/domain/list-params";
@@ -44,12 +45,15 @@ export const API_ROUTES = [
   route({ template: "/waitlist/{id}/signup", method: "POST", needsKey: true, role: JOIN_ROLE, handler: joinRoute, operation: operations.joinWaitlist }),
   route({ template: "/waitlist/{id}/events", method: "GET", needsKey: true, handler: listEventsRoute, operation: operations.listEvents }),
   route({ template: "/openapi.json", method: "GET", needsKey: false, handler: getOpenApiRoute, operation: operations.getOpenApi }),
+  // `complete` by address is also the product's (waitlist:redeem, which admin includes); the handler keeps filters to admins.
   ...STATUS_ACTION_NAMES.map((action) =>
-    route({ template: `/waitlist/{id}/signup/${action}`, method: "POST", needsKey: true, role: ADMIN_ROLE, handler: statusActionRoute(action), operation: statusActionOperation(action) }),
+    route({ template: `/waitlist/{id}/signup/${action}`, method: "POST", needsKey: true, role: action === "complete" ? REDEEM_ROLE : ADMIN_ROLE, handler: statusActionRoute(action), operation: statusActionOperation(action) }),
   ),
   ...FLAG_DECISION_NAMES.map((decision) =>
     route({ template: `/waitlist/{id}/signup/review/${decision}`, method: "POST", needsKey: true, role: ADMIN_ROLE, handler: reviewDecisionRoute(decision), operation: reviewDecisionOperation(decision) }),
   ),
+  route({ template: "/invitations/{token}", method: "GET", needsKey: true, role: REDEEM_ROLE, handler: getInvitationRoute, operation: operations.getInvitation }),
+  route({ template: "/invitations/{token}/redeem", method: "POST", needsKey: true, role: REDEEM_ROLE, handler: redeemInvitationRoute, operation: operations.redeemInvitation }),
 ];
 
 // GET /v1/openapi.json – this API's OpenAPI document (public: no key, any origin)

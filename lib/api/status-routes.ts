@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { AppError } from "@/lib/core/errors";
+import { ADMIN_ROLE, rolesGrant } from "@/lib/domain/keys/queries";
 import { parseActionRequest } from "@/lib/domain/list-params";
 import type { StatusAction } from "@/lib/domain/signups/status";
 import { writeStatus } from "@/lib/domain/signups/status-write";
@@ -17,6 +19,8 @@ export function statusActionRoute(action: StatusAction): ApiHandler<{ id: string
     const waitlistId = parseWaitlistId(params.id);
     const body = request.text ? await request.text() : "";
     const selection = parseActionRequest(action, waitlistId, query, body);
+    // A waitlist:redeem key may complete the signups it names by address, never a filter's first N.
+    if ("scope" in selection && !rolesGrant(key!.roles, ADMIN_ROLE)) throw new AppError("forbidden", `This API key lacks the role "${ADMIN_ROLE}": without it, name the signups by address ({"emails": [...]}).`);
     const idempotent = idempotencyKey(request.headers.get("idempotency-key"));
     const requestHash = createHash("sha256").update(`${action}\n${waitlistId}\n${query.toString()}\n${body}`).digest("hex");
     const actor = { keyId: key!.id, keyName: key!.name };

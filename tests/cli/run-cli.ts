@@ -57,7 +57,7 @@ export function cliSandbox() {
       return path;
     },
     /** Every row of a table, read directly from the file (read-only). */
-    rows(table: "signups" | "waitlists" | "api_keys" | "audit_log" | "webhook_endpoints" | "deliveries" | "invitation_emails" | "join_settings" | "join_logos"): Record<string, unknown>[] {
+    rows(table: "signups" | "waitlists" | "api_keys" | "audit_log" | "webhook_endpoints" | "deliveries" | "invitation_emails" | "join_settings" | "join_logos" | "signup_milestones"): Record<string, unknown>[] {
       const db = new Database(databasePath, { readonly: true });
       try {
         return db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all() as Record<string, unknown>[];

@@ -6,6 +6,7 @@ export const DOCS_PAGES = [
   ["/docs/cli", "CLI"],
   ["/docs/using-the-api", "Using the API"],
   ["/docs/api", "API reference"],
+  ["/docs/connect-your-product", "Connect your product"],
   ["/docs/webhooks", "Webhooks and emails"],
   ["/docs/operations", "Operations"],
   ["/docs/production", "Production"],

@@ -6,8 +6,9 @@ import { CLI_ACTOR } from "@/lib/domain/audit/log";
 import { getInvitationEmail, invitationEmailSchema, previewInvitation, updateInvitationEmail, type InvitationEmailSettings } from "@/lib/domain/emails/invitation";
 import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
 import { emit, parseOptions, type JsonOption } from "../output";
+import { describeInviteLinks } from "../invite-options";
 
-const PLACEHOLDERS = "{{email}}, {{waitlist.name}}, {{waitlist.website}}, {{input.<label>}}";
+const PLACEHOLDERS = "{{email}}, {{waitlist.name}}, {{waitlist.website}}, {{input.<label>}}, {{invite.url}}, {{person.url}}";
 
 function readBody(path: string | undefined): string | undefined {
   if (path === undefined) return undefined;
@@ -19,12 +20,12 @@ function readBody(path: string | undefined): string | undefined {
 }
 
 function settingsJson(settings: InvitationEmailSettings) {
-  return { waitlist_id: settings.waitlistId, enabled: settings.enabled, subject: settings.subject, body: settings.body, smtp_configured: env().SMTP_URL !== undefined };
+  return { waitlist_id: settings.waitlistId, enabled: settings.enabled, subject: settings.subject, body: settings.body, invite_url: settings.inviteUrl, invite_expiry_days: settings.inviteExpiryDays, smtp_configured: env().SMTP_URL !== undefined };
 }
 
 function settingsText(settings: InvitationEmailSettings): string {
   const sending = env().SMTP_URL === undefined ? " (SMTP_URL is not set: emails are rendered and kept as not sent)" : "";
-  return [`Invitation emails of waitlist ${settings.waitlistId}: ${settings.enabled ? "on" : "off"}${settings.enabled ? sending : ""}.`, `Subject: ${settings.subject}`, "", settings.body].join("\n");
+  return [`Invitation emails of waitlist ${settings.waitlistId}: ${settings.enabled ? "on" : "off"}${settings.enabled ? sending : ""}.`, describeInviteLinks(settings), `Subject: ${settings.subject}`, "", settings.body].join("\n");
 }
 
 export function registerEmailCommands(program: Command): void {

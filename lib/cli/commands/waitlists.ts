@@ -16,6 +16,9 @@ import { setJoinLogo } from "@/lib/domain/branding/logo";
 import { logoChangeOf, type LogoOptions } from "../logo-option";
 import { collect, describeJoinSettings, JOIN_FIELD_FORMAT, joinChangeOf, type JoinOptions } from "../join-options";
 import { emit, parseOptions, table, type JsonOption } from "../output";
+import { describeInviteLinks, inviteChangeOf, type InviteOptions } from "../invite-options";
+import { CLI_ACTOR } from "@/lib/domain/audit/log";
+import { updateInvitationEmail } from "@/lib/domain/emails/invitation";
 
 const rankingOptionSchema = z.object({ ranking: rankingRuleSchema });
 
@@ -94,26 +97,32 @@ export function registerWaitlistCommands(program: Command): void {
     .option("--leaderboard <on|off>", "the public leaderboard of top referrers, /join/<id>/leaderboard (off by default)")
     .option("--ranking <rule>", `how counted referrals move people up the line: ${RANKING_RULE_FORMAT}`)
     .option("--disposable <refuse|flag|allow>", "what joining does with a disposable address: refuse it, flag it for review (the default), or allow it")
+    .option("--invite-url <url>", "the product's sign-up page: the invitation email's {{invite.url}} is it with ?invite=<token> (\"\" for none)")
+    .option("--invite-expiry <days>", "how many days an invite link stays good after the invitation (14 by default)")
     .option("--json", "print one JSON object to stdout")
-    .action((id: string, options: { name?: string; website?: string; allowDuplicateName?: boolean; ranking?: string } & JoinOptions & LogoOptions & JsonOption) => {
+    .action((id: string, options: { name?: string; website?: string; allowDuplicateName?: boolean; ranking?: string } & JoinOptions & LogoOptions & InviteOptions & JsonOption) => {
       // Parsed before any write, so that a bad rule changes nothing.
       const ranking = options.ranking === undefined ? undefined : parseOptions(rankingOptionSchema, { ranking: options.ranking }).ranking;
       const joinChange = joinChangeOf(options);
       const logo = logoChangeOf(options);
+      const inviteChange = inviteChangeOf(options);
       const renames = options.name !== undefined || options.website !== undefined;
       const input = { name: options.name, website: options.website, allowDuplicateName: Boolean(options.allowDuplicateName) };
-      if (renames || (Object.keys(joinChange).length === 0 && logo === undefined && !ranking)) parseOptions(updateWaitlistSchema, input, optionOf);
+      if (renames || (Object.keys(joinChange).length === 0 && logo === undefined && !ranking && Object.keys(inviteChange).length === 0)) parseOptions(updateWaitlistSchema, input, optionOf);
       const updated = renames ? withDuplicateHint(() => updateWaitlistAs("cli", id, input)) : getWaitlistOrThrow(id);
       const waitlist = toWaitlistResponse(updated);
       const joining = Object.keys(joinChange).length === 0 ? undefined : updateJoinSettings(waitlist.id, joinChange, "cli");
       // After the settings (validated as they are written); the logo was checked when read.
       if (logo !== undefined) setJoinLogo(waitlist.id, logo, "cli");
       const rule = ranking && setRankingRule(waitlist.id, ranking, "cli");
-      emit(options, { ...waitlist, ...(joining && { joining }), ...(rule && { ranking: formatRankingRule(rule) }) }, () =>
+      const invites = Object.keys(inviteChange).length === 0 ? undefined : updateInvitationEmail(CLI_ACTOR, waitlist.id, inviteChange);
+      const inviteJson = invites && { invite_url: invites.inviteUrl, invite_expiry_days: invites.inviteExpiryDays };
+      emit(options, { ...waitlist, ...(joining && { joining }), ...(rule && { ranking: formatRankingRule(rule) }), ...inviteJson }, () =>
         [
           `Updated waitlist ${waitlist.id} (${waitlist.name}, ${waitlist.website}).${logo === undefined ? "" : logo === null ? " Logo removed." : " Logo set."}`,
           joining && describeJoinSettings(joining),
           rule && `Ranking: ${describeRankingRule(rule)}.`,
+          invites && describeInviteLinks(invites),
         ]
           .filter(Boolean)
           .join("\n"),

@@ -6,7 +6,9 @@ import { deliveries, deliverySender, events, webhookEndpoints, type Waitlist } f
 import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
 import { getInvitationEmail, renderInvitation, type InvitationEmailSettings, type RenderedEmail } from "../emails/invitation";
 import { joinSettingsOf } from "../joining/settings";
-import { confirmationEmail, personPageFooter } from "../verification/email";
+import { inviteLink } from "../invitations/link";
+import { mintInviteToken } from "../invitations/token";
+import { confirmationEmail, personPageFooter, personPagePath } from "../verification/email";
 import { EMAIL_OVER_ADDRESS_LIMIT, personEmailAllowed } from "../verification/email-limit";
 import { getSignup } from "../signups/queries";
 import { getWaitlist } from "../waitlists/queries";
@@ -175,7 +177,12 @@ function emailOf(event: OutboxEvent, known: KnownWaitlist, publicUrl: string, no
   if (!sends) return undefined;
   const signup = getSignup(event.waitlistId, event.signupId, db);
   if (!signup) return undefined;
-  if (event.type === "signup.invited") return renderInvitation(known.email, known.waitlist, signup, personPageFooter(known.waitlist.id, signup.id, publicUrl, now, db));
+  if (event.type === "signup.invited") {
+    // The token is bound to this event's invitation (its time is the status change's): if the signup was invited again since, this email's link is already retired.
+    const invite = known.email.inviteUrl === null ? undefined : inviteLink(known.email.inviteUrl, mintInviteToken(known.waitlist.id, signup.id, event.createdAt, known.email.inviteExpiryDays, db));
+    const links = { invite, person: `${publicUrl}${personPagePath(known.waitlist.id, signup.id, now, db)}` };
+    return renderInvitation(known.email, known.waitlist, signup, personPageFooter(known.waitlist.id, signup.id, publicUrl, now, db), links);
+  }
   if (event.type === "signup.milestone_reached") return milestoneEmail(known.waitlist, signup, event.body, publicUrl, now, db);
   return signup.verified ? undefined : confirmationEmail(known.waitlist, signup, publicUrl, now, db);
 }

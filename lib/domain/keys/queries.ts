@@ -8,7 +8,7 @@ import { preparedOnce } from "@/lib/sqlite/statements";
 
 export type { ApiKey };
 
-export const ROLES = ["waitlist:view", "waitlist:admin", "waitlist:join"] as const;
+export const ROLES = ["waitlist:view", "waitlist:admin", "waitlist:join", "waitlist:redeem"] as const;
 export type Role = (typeof ROLES)[number];
 /** Read the API, browse the dashboard. */
 export const VIEW_ROLE: Role = "waitlist:view";
@@ -16,9 +16,11 @@ export const VIEW_ROLE: Role = "waitlist:view";
 export const ADMIN_ROLE: Role = "waitlist:admin";
 /** Put people on a waitlist (POST /v1/waitlist/{id}/signup) and nothing else: for a product's own backend. */
 export const JOIN_ROLE: Role = "waitlist:join";
+/** Look at and redeem invite tokens (GET /v1/invitations/{token}, its redeem) and complete signups: for a product's sign-up. */
+export const REDEEM_ROLE: Role = "waitlist:redeem";
 
 // The roles each role includes besides itself.
-const INCLUDED_ROLES: Record<Role, readonly Role[]> = { "waitlist:view": [], "waitlist:admin": [VIEW_ROLE, JOIN_ROLE], "waitlist:join": [] };
+const INCLUDED_ROLES: Record<Role, readonly Role[]> = { "waitlist:view": [], "waitlist:admin": [VIEW_ROLE, JOIN_ROLE, REDEEM_ROLE], "waitlist:join": [], "waitlist:redeem": [] };
 
 const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 

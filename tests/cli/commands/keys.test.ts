@@ -158,7 +158,7 @@ describe("keys create, list, revoke", () => {
 
     it("refuses unknown roles, bad durations and unknown ids with one line", () => {
       const before = cli.rows("api_keys");
-      expect(expectOneLineError(cli.run("keys", "create", "--name", "x", "--role", "admin"))).toBe('error: invalid --role: unknown role "admin" (known roles: waitlist:view, waitlist:admin, waitlist:join)');
+      expect(expectOneLineError(cli.run("keys", "create", "--name", "x", "--role", "admin"))).toBe('error: invalid --role: unknown role "admin" (known roles: waitlist:view, waitlist:admin, waitlist:join, waitlist:redeem)');
       for (const duration of ["1y", "3651d"]) {
         expect(expectOneLineError(cli.run("keys", "create", "--name", "x", "--expires-in", duration))).toMatch(/^error: invalid --expires-in: /);
       }

@@ -319,3 +319,41 @@ describe("waitlists milestones", () => {
     ]);
   });
 });
+
+describe("waitlists update --invite-url --invite-expiry", () => {
+  let cli: CliSandbox;
+  beforeAll(() => (cli = cliSandbox()));
+  afterAll(() => cli.remove());
+
+  it("sets the invite links' URL and lifetime (audited), refuses bad values changing nothing, and removes the URL with \"\"", () => {
+    const { id } = cli.json<{ id: string }>("waitlists", "create", "--name", "Invites", "--website", "https://example.com");
+    expect(cli.json("waitlists", "update", id, "--invite-url", "https://app.example/signup?plan=pro", "--invite-expiry", "7")).toMatchObject({
+      id,
+      invite_url: "https://app.example/signup?plan=pro",
+      invite_expiry_days: 7,
+    });
+    expect(cli.run("waitlists", "update", id, "--invite-expiry", "30").stdout).toContain("Invite links: https://app.example/signup?plan=pro with ?invite=<token>, good for 30 days after the invitation.");
+    expect(cli.json("emails", "show", id)).toMatchObject({ invite_url: "https://app.example/signup?plan=pro", invite_expiry_days: 30, enabled: false });
+
+    const before = cli.rows("invitation_emails");
+    for (const [option, value, message] of [
+      ["--invite-url", "ftp://app.example", "error: invalid --invite-url: must be an absolute http or https URL (got \"ftp://app.example\")"],
+      ["--invite-expiry", "0", "error: invalid --invite-expiry: must be at least 1 day"],
+      ["--invite-expiry", "366", "error: invalid --invite-expiry: must be at most 365 days"],
+      ["--invite-expiry", "two", "error: invalid --invite-expiry: must be a whole number of days from 1 to 365 (got \"two\")"],
+    ] as const) {
+      const refused = cli.run("waitlists", "update", id, option, value, "--name", "Renamed");
+      expect(expectOneLineError(refused)).toBe(message);
+    }
+    expect(cli.rows("invitation_emails")).toEqual(before);
+    expect(cli.rows("waitlists").map((row) => row.name)).toEqual(["Invites"]);
+
+    expect(cli.json("waitlists", "update", id, "--invite-url", "")).toMatchObject({ invite_url: null, invite_expiry_days: 30 });
+    expect(cli.run("emails", "show", id).stdout).toContain("Invite links: no sign-up URL yet ({{invite.url}} is empty; set --invite-url), good for 30 days after the invitation.");
+    expect(cli.rows("audit_log").filter((row) => row.action === "waitlist.invitation_email").map((row) => row.summary)).toEqual([
+      "invite URL https://app.example/signup?plan=pro; invite links good for 7 days",
+      "invite links good for 30 days",
+      "invite URL removed",
+    ]);
+  });
+});

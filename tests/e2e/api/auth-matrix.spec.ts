@@ -138,6 +138,25 @@ async function expectSignInRedirect(request: APIRequestContext, url: string, coo
   expect([...location.searchParams.keys()].filter((name) => name !== "reason" && name !== "next"), what).toEqual([]);
 }
 
+test("the invitation routes refuse missing, wrong, revoked and expired keys with the same 401, before reading the token", async ({ request }) => {
+  const { refused } = keyVariants();
+  const redeemer = createApiKey({ name: "matrix redeemer", roles: ["waitlist:redeem"] }).key;
+  const routes: ["GET" | "POST", string, PathTemplate][] = [
+    ["GET", "/v1/invitations/not-a-token", "/invitations/{token}"],
+    ["POST", "/v1/invitations/not-a-token/redeem", "/invitations/{token}/redeem"],
+  ];
+  for (const [method, url, template] of routes) {
+    const bodies = new Set<string>();
+    for (const headers of Object.values(refused)) {
+      const body = await expectProblem(contract, await request.fetch(url, { method, headers }), template, { status: 401, code: "unauthenticated" }, method);
+      bodies.add(JSON.stringify({ ...body, request_id: undefined }));
+    }
+    expect(bodies.size, `${method} ${url}: one body whatever the reason`).toBe(1);
+    // With a valid key the token is read: a malformed one is a 400, so the refusals above are about the credential alone.
+    await expectProblem(contract, await request.fetch(url, { method, headers: bearer(redeemer) }), template, { status: 400, code: "invalid_parameter", parameter: "token" }, method);
+  }
+});
+
 test("every dashboard page and the CSV export refuse missing, garbage, revoked, expired and signed-out sessions", async ({ request }) => {
   const { valid, refused, expiredKey } = sessionVariants();
   // The key behind one session expires now (it was valid when the session started).

@@ -48,6 +48,8 @@ test("an admin edits the template, previews it against a signup, saves it; an un
     enabled: true,
     subject: "Welcome, {{email}}",
     body: "Hello from {{waitlist.name}}.\nYour company: {{input.Company}}.\n{{waitlist.website}}",
+    inviteUrl: null,
+    inviteExpiryDays: 14,
   });
   expect(listAudit({ action: "waitlist.invitation_email", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: waitlist.id, summary: "invitation emails on; subject changed; body changed" });
   await expect(page.getByLabel("Send an invitation email to each signup invited")).toBeChecked();
@@ -69,4 +71,34 @@ test("an admin edits the template, previews it against a signup, saves it; an un
   await page.goto(`/waitlists/${empty.id}/email`);
   await expect(page.getByText("This waitlist has no signup yet to preview against.")).toBeVisible();
   await expect(page.getByTestId("email-preview")).toHaveCount(0);
+});
+
+test("an admin sets the invite links' sign-up URL and lifetime; the preview shows {{invite.url}}; a bad URL or lifetime is refused", async ({ page, context }) => {
+  const admin = await signIn(context, ["waitlist:admin"]);
+  const waitlist = createWaitlist({ name: unique("Invite links list"), website: "https://links.example" });
+  insertSignups(waitlist.id, [{ email: `ada.${waitlist.id.slice(0, 6)}@example.com`, verified: true, referral: false, customInputs: [], createdAt: new Date(Date.UTC(2026, 0, 1)) }]);
+
+  await page.goto(`/waitlists/${waitlist.id}/email`);
+  await page.getByLabel("Body (plain text)").fill("Sign up: {{invite.url}}\nYour page: {{person.url}}");
+  await page.getByLabel("Sign-up URL").fill("https://app.example/signup");
+  await page.getByLabel("Days an invite link stays good").fill("5");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("done-notice")).toContainText("Invitation email saved");
+  expect(getInvitationEmail(waitlist.id)).toMatchObject({ inviteUrl: "https://app.example/signup", inviteExpiryDays: 5, body: "Sign up: {{invite.url}}\nYour page: {{person.url}}" });
+  expect(listAudit({ action: "waitlist.invitation_email", actor: admin.id, limit: 1 })[0]).toMatchObject({ summary: "body changed; invite URL https://app.example/signup; invite links good for 5 days" });
+  await expect(page.getByLabel("Sign-up URL")).toHaveValue("https://app.example/signup");
+  await expect(page.getByLabel("Days an invite link stays good")).toHaveValue("5");
+  // The preview shows where the link goes; the token itself is made when the signup is invited.
+  await expect(page.getByTestId("preview-text")).toContainText("Sign up: https://app.example/signup?invite=TOKEN-MADE-WHEN-INVITED");
+
+  for (const [form, message] of [
+    [{ invite_url: "ftp://app.example", invite_expiry: "5" }, "Invalid invite_url"],
+    [{ invite_url: "https://app.example/signup", invite_expiry: "0" }, "Invalid invite_expiry"],
+    [{ invite_url: "https://app.example/signup", invite_expiry: "soon" }, "Invalid invite_expiry"],
+  ] as const) {
+    const refused = await page.request.post(`/waitlists/${waitlist.id}/email/save`, { form: { subject: "Hi", body: "Hello", ...form }, headers: { origin: baseURL }, maxRedirects: 0 });
+    expect(refused.status()).toBe(400);
+    expect(await refused.text()).toContain(message);
+  }
+  expect(getInvitationEmail(waitlist.id)).toMatchObject({ inviteUrl: "https://app.example/signup", inviteExpiryDays: 5, subject: "You're invited to {{waitlist.name}}" });
 });

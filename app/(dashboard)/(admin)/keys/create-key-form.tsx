@@ -16,7 +16,7 @@ const EXPIRIES = [
 ] as const;
 
 /** The create form (server action createKey); the new key comes back in the action's response and is shown once. The role names and the name's longest length come as props, so that no domain module reaches the browser. */
-export function CreateKeyForm({ viewRole, adminRole, joinRole, nameMaxLength }: { viewRole: string; adminRole: string; joinRole: string; nameMaxLength: number }) {
+export function CreateKeyForm({ viewRole, adminRole, joinRole, redeemRole, nameMaxLength }: { viewRole: string; adminRole: string; joinRole: string; redeemRole: string; nameMaxLength: number }) {
   const [state, action, isPending] = useActionState<CreateKeyState, FormData>(createKey, {});
   return (
     <section aria-labelledby="create-key-heading" className={`${cardClass} mt-8 max-w-xl p-4`}>
@@ -39,12 +39,13 @@ export function CreateKeyForm({ viewRole, adminRole, joinRole, nameMaxLength }: 
             Role
           </label>
           <p id="key-role-hint" className={`text-xs ${mutedText}`}>
-            {viewRole}: read the API, browse the dashboard. {adminRole}: that, and make changes in the dashboard. {joinRole}: only put people on a waitlist through the API.
+            {viewRole}: read the API, browse the dashboard. {adminRole}: that, and make changes in the dashboard. {joinRole}: only put people on a waitlist through the API. {redeemRole}: only look at and redeem invite links, and complete signups, through the API.
           </p>
           <select id="key-role" name="role" defaultValue={viewRole} aria-describedby="key-role-hint" className={`${inputClass} mt-1 max-w-full`}>
             <option value={viewRole}>{viewRole}</option>
             <option value={adminRole}>{adminRole}</option>
             <option value={joinRole}>{joinRole}</option>
+            <option value={redeemRole}>{redeemRole}</option>
           </select>
         </div>
         <div>

@@ -4,7 +4,7 @@ import { DoneNotice } from "@/components/done-notice";
 import { mutedText } from "@/components/styles";
 import { requireAdminSession } from "@/lib/dashboard/auth";
 import { MAX_KEY_NAME } from "@/lib/domain/keys/input";
-import { ADMIN_ROLE, JOIN_ROLE, listApiKeys, VIEW_ROLE } from "@/lib/domain/keys/queries";
+import { ADMIN_ROLE, JOIN_ROLE, listApiKeys, REDEEM_ROLE, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { CreateKeyForm } from "./create-key-form";
 import { KeysTable } from "./keys-table";
 
@@ -27,7 +27,7 @@ export default async function KeysPage({ searchParams }: Props) {
       </p>
       <DoneNotice done={done} messages={DONE} />
       <KeysTable keys={listApiKeys()} sessionKeyId={session.key.id} />
-      <CreateKeyForm viewRole={VIEW_ROLE} adminRole={ADMIN_ROLE} joinRole={JOIN_ROLE} nameMaxLength={MAX_KEY_NAME} />
+      <CreateKeyForm viewRole={VIEW_ROLE} adminRole={ADMIN_ROLE} joinRole={JOIN_ROLE} redeemRole={REDEEM_ROLE} nameMaxLength={MAX_KEY_NAME} />
     </>
   );
 }

@@ -240,6 +240,16 @@ export function readEvent(event: Event): (string | number | undefined)[] {
   return [event.id, type, event.timestamp, event.data.waitlist_id, signup?.id, previous, imported, skipped, format, milestone?.referrals, milestone?.label];
 }
 export const events: Event[] = [] as Json<operations["listEvents"], 200>;
+
+// An invitation by its token: its state, the signup, its waitlist and its times; the same object when redeemed.
+type Invitation = components["schemas"]["Invitation"];
+const invitationFields: Record<keyof Invitation, true> = { state: true, waitlist_id: true, signup: true, invited_at: true, expires_at: true };
+export function readInvitation(invitation: Invitation): string {
+  const state: "valid" | "redeemed" = invitation.state;
+  return [state, invitation.waitlist_id, readSignupWithStatus(invitation.signup), invitation.invited_at, invitation.expires_at, Object.keys(invitationFields)].join();
+}
+export const looked: Invitation = {} as Json<operations["getInvitation"], 200>;
+export const redeemed: Invitation = {} as Json<operations["redeemInvitation"], 200>;
 export const after: string | undefined = undefined as NonNullable<operations["listEvents"]["parameters"]["query"]>["after"];
 `;
 

@@ -8,7 +8,7 @@ import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
 import { invalidInputMessage } from "@/lib/dashboard/write-refusal";
 import { requireAdminSession } from "@/lib/dashboard/auth";
-import { getInvitationEmail, MAX_BODY, MAX_SUBJECT, previewInvitation, type InvitationEmailInput } from "@/lib/domain/emails/invitation";
+import { getInvitationEmail, MAX_BODY, MAX_INVITE_EXPIRY_DAYS, MAX_SUBJECT, previewInvitation, type InvitationEmailInput } from "@/lib/domain/emails/invitation";
 import { signupPublicId } from "@/lib/domain/signups/id";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { Breadcrumb } from "../breadcrumb";
@@ -20,7 +20,7 @@ export const metadata: Metadata = { title: "Invitation email" };
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const DONE = { saved: "Invitation email saved: it applies to signups invited from now on." };
-const PLACEHOLDERS = ["{{email}}", "{{waitlist.name}}", "{{waitlist.website}}", "{{input.<label>}}"];
+const PLACEHOLDERS = ["{{email}}", "{{waitlist.name}}", "{{waitlist.website}}", "{{input.<label>}}", "{{invite.url}}", "{{person.url}}"];
 
 const text = (value: string | string[] | undefined) => (typeof value === "string" ? value : undefined);
 
@@ -84,8 +84,30 @@ export default async function InvitationEmailPage({ params, searchParams }: Prop
               <code>{name}</code>
             </span>
           ))}{" "}
-          (a custom input by its label, empty when the signup has none).
+          (a custom input by its label, empty when the signup has none; the invite link, the person&apos;s own page).
         </p>
+        <fieldset className="grid gap-3 rounded-md border border-zinc-300 p-3 dark:border-zinc-700">
+          <legend className="px-1 text-sm font-medium">Invite links</legend>
+          <p id="invite-links-hint" className={`text-xs ${mutedText}`}>
+            <code>{"{{invite.url}}"}</code> is your product&apos;s sign-up page with <code>?invite=&lt;token&gt;</code>: a token for this invitation only, which your product checks and redeems through the API (
+            <Link href="/docs/connect-your-product" className="underline">
+              Connect your product
+            </Link>
+            ). Empty while no sign-up URL is set.
+          </p>
+          <div>
+            <label htmlFor="invite-url" className="text-sm font-medium">
+              Sign-up URL
+            </label>
+            <input id="invite-url" name="invite_url" type="url" maxLength={2000} placeholder="https://app.example.com/signup" defaultValue={saved.inviteUrl ?? ""} aria-describedby="invite-links-hint" autoComplete="off" className={`${inputClass} mt-1 w-full`} />
+          </div>
+          <div>
+            <label htmlFor="invite-expiry" className="text-sm font-medium">
+              Days an invite link stays good
+            </label>
+            <input id="invite-expiry" name="invite_expiry" type="number" required min={1} max={MAX_INVITE_EXPIRY_DAYS} step={1} defaultValue={saved.inviteExpiryDays} className={`${inputClass} mt-1 w-28`} />
+          </div>
+        </fieldset>
         <div>
           <label htmlFor="email-subject" className="text-sm font-medium">
             Subject
