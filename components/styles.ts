@@ -9,8 +9,8 @@ export const primaryButtonClass = `${focusRing} inline-flex items-center justify
 
 export const dangerButtonClass = `${focusRing} inline-flex items-center justify-center gap-1.5 rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white shadow-xs hover:bg-red-800 disabled:opacity-50 dark:bg-red-600 dark:hover:bg-red-500`;
 
-/** The way into a destructive action (its confirmation page): a secondary button in the danger colour. */
-export const dangerLinkClass = `${focusRing} inline-flex items-center justify-center gap-1.5 rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-800 shadow-xs hover:bg-red-50 dark:border-red-800 dark:bg-zinc-900 dark:text-red-300 dark:hover:bg-red-950`;
+/** The way into a destructive action (its confirmation page): a secondary button in the danger colour; disabled, it looks like any disabled button. */
+export const dangerLinkClass = `${focusRing} inline-flex items-center justify-center gap-1.5 rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-800 shadow-xs hover:bg-red-50 dark:border-red-800 dark:bg-zinc-900 dark:text-red-300 dark:hover:bg-red-950 disabled:border-zinc-300 disabled:text-zinc-800 disabled:opacity-50 disabled:hover:bg-white dark:disabled:border-zinc-700 dark:disabled:text-zinc-100 dark:disabled:hover:bg-zinc-900`;
 
 export const inputClass = `${focusRing} block rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm text-zinc-900 placeholder:text-zinc-500 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400`;
 
