@@ -78,7 +78,7 @@ function CustomInputsSummary({ inputs }: { inputs: SignupListRow["customInputs"]
   // The cell shows one line (CSS cuts it further); the dialog shows the rest.
   const text = `${first.key}${first.keyCut === undefined ? "" : "…"}: ${first.structured ? "{…}" : first.value}${first.valueCut === undefined ? "" : "…"}`;
   return (
-    <span className="block max-w-[22rem] truncate" title={text}>
+    <span className="block max-w-[10rem] truncate 2xl:max-w-[22rem]" title={text}>
       {text}
       {inputs.total > 1 ? <span className={mutedText}> +{formatCount(inputs.total - 1)} more</span> : null}
     </span>
