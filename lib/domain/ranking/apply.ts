@@ -118,9 +118,10 @@ export function previewRankingRule(waitlistId: string, rule: RankingRule, db: Ap
   const waitlist = getWaitlistOrThrow(waitlistId, db);
   const emails = new Map<number, string>();
   const sample = [...lineSlice(waitlist.id, undefined, PREVIEW_FRONT, db).map((key) => key.id), ...topReferrers(waitlist.id, PREVIEW_REFERRERS, db).map((referrer) => referrer.id)];
-  const ids = [...new Set(sample)].filter((id) => signupPosition(waitlist.id, id, db) !== null);
+  // Top referrers no longer waiting have no place: left out.
+  const before = new Map([...new Set(sample)].map((id) => [id, signupPosition(waitlist.id, id, db)] as const).filter((entry): entry is readonly [number, number] => entry[1] !== null));
+  const ids = [...before.keys()];
   for (const id of ids) emails.set(id, db.select({ email: signups.email }).from(signups).where(eq(signups.id, id)).get()!.email);
-  const before = new Map(ids.map((id) => [id, signupPosition(waitlist.id, id, db)!]));
   let moves: PlaceMove[] = [];
   try {
     db.$client.transaction(() => {
