@@ -22,7 +22,9 @@ function EmailCell({ signup }: { signup: SignupListRow }) {
     <a
       href={pageHref(signup)}
       aria-haspopup="dialog"
-      className={`${focusRing} break-all rounded-sm font-medium text-blue-700 underline-offset-2 hover:underline md:whitespace-nowrap md:break-normal dark:text-blue-400`}
+      // A long address is cut (its title and the dialog hold it whole), so the signup time stays in the frame.
+      title={signup.email}
+      className={`${focusRing} break-all rounded-sm font-medium text-blue-700 underline-offset-2 hover:underline md:inline-block md:max-w-[16rem] md:truncate md:align-bottom md:break-normal dark:text-blue-400`}
       onClick={(event) => {
         event.stopPropagation();
         if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
