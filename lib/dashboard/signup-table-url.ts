@@ -96,13 +96,19 @@ export function shellWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The CLI command that exports the same signups as the dashboard's CSV. */
-export function signupCliCommand(waitlistId: string, state: SignupTableParams): string {
+/** The CLI command that exports the same signups as the dashboard's CSV (`answersInColumns`: its "Answers in columns" export). */
+export function signupCliCommand(waitlistId: string, state: SignupTableParams, answersInColumns = false): string {
   const sort = state.sort === "position" ? ["--sort", "position"] : [];
-  return ["npm", "run", "--silent", "cli", "--", "signups", "export", "--waitlist", waitlistId, ...filterToCliArgs(tableFilter(state)), ...sort].map(shellWord).join(" ");
+  const columns = answersInColumns ? ["--columns", "inputs"] : [];
+  return ["npm", "run", "--silent", "cli", "--", "signups", "export", "--waitlist", waitlistId, ...filterToCliArgs(tableFilter(state)), ...sort, ...columns].map(shellWord).join(" ");
 }
 
-/** The CSV export of the complete filtered set (filters and search; sort and page do not apply). */
-export function signupExportHref(waitlistId: string, state: SignupTableParams): string {
-  return withQuery(`/waitlists/${waitlistId}/export`, filterSearch(state));
+/** The export's query parameter `columns=inputs`: each answer's label a column of its own (lib/domain/signups/csv.ts). */
+export const EXPORT_COLUMNS_PARAM = "columns";
+
+/** The CSV export of the complete filtered set (filters and search; sort and page do not apply), with the answers in columns if asked. */
+export function signupExportHref(waitlistId: string, state: SignupTableParams, answersInColumns = false): string {
+  const search = filterSearch(state);
+  if (answersInColumns) search.set(EXPORT_COLUMNS_PARAM, "inputs");
+  return withQuery(`/waitlists/${waitlistId}/export`, search);
 }

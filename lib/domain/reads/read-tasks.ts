@@ -11,6 +11,7 @@ import { listSignupRows } from "../signups/queries";
 import type { StatusAction } from "../signups/status";
 import { previewStatusAction } from "../signups/status-preview";
 import type { StatusSelection } from "../signups/transitions";
+import { launchSteps } from "../waitlists/launch-steps";
 
 // The dashboard's reads, by name, so that a reader thread (lib/server/read-pool.ts) can run them on
 // its own connection with arguments that crossed a thread (structured clones: Dates stay Dates).
@@ -26,6 +27,7 @@ export const READ_TASKS = {
   referralPanel: (db: AppDatabase, waitlistId: string, limit: number) => referralPanel(waitlistId, limit, db),
   flagFacet: (db: AppDatabase, scope: Parameters<typeof flagFacet>[0]) => flagFacet(scope, db),
   milestoneFacet: (db: AppDatabase, scope: Parameters<typeof milestoneFacet>[0]) => milestoneFacet(scope, db),
+  launchSteps: (db: AppDatabase, waitlistId: string, emailConfigured: boolean) => launchSteps(waitlistId, emailConfigured, db),
 };
 
 export type ReadTasks = typeof READ_TASKS;

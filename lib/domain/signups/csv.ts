@@ -3,6 +3,7 @@ import type { Position } from "@/lib/sqlite/keyset";
 import { signupTextPage, type SignupTextRow } from "./queries";
 import type { SignupRow } from "./row";
 import { type SignupScope } from "./filter";
+import { topInputLabels } from "./facets";
 import { IMPORT_FIELDS } from "./import-columns";
 
 /** The export's columns: exactly the fields an import reads, so that an export imports back as it was. */
@@ -36,35 +37,80 @@ function csvCell(text: string): string {
   return `"${cell.replaceAll('"', '""')}"`;
 }
 
-const HEADER = `${SIGNUP_CSV_COLUMNS.join(",")}\r\n`;
+/**
+ * The answers that get a column of their own (`--columns inputs`, the dashboard's "Answers in
+ * columns"): labels in the header after the signup fields; each signup's first `{label, value}` entry
+ * of such a label fills its cell, and everything else stays in custom_inputs, so that the file still
+ * imports back (the import reads an extra column as answers of that label, lib/import/row.ts). Empty:
+ * the default layout, the answers as one JSON column.
+ */
+export type InputColumns = readonly string[];
 
-/** One CSV record, with its CRLF; `customInputs` is the JSON text, `createdAt` ISO 8601 (UTC, ms). */
-function csvRecord(email: string, verified: boolean, referral: boolean, customInputs: string, createdAt: string, status: string, statusChangedAt: string): string {
-  return `${csvCell(email)},${csvCell(String(verified))},${csvCell(String(referral))},${csvCell(customInputs)},${csvCell(createdAt)},${status},${statusChangedAt}\r\n`;
+/** At most this many answers get columns of their own, the most common labels first. */
+export const MAX_INPUT_COLUMNS = 50;
+
+/**
+ * The labels of a waitlist's answers that can be columns of their own: the most common (short ones,
+ * as the facets count them), except those an import would read otherwise (a signup field's name,
+ * or a label with spaces around it, which the import trims).
+ */
+export function inputColumnsOf(waitlistId: string, db: AppDatabase = getDb()): InputColumns {
+  const fields: readonly string[] = IMPORT_FIELDS;
+  return topInputLabels(waitlistId, MAX_INPUT_COLUMNS, db)
+    .map(({ label }) => label)
+    .filter((label) => label !== "" && label.trim() === label && !fields.includes(label.toLowerCase()));
 }
 
-function rowsText(rows: readonly SignupRow[]): string {
+function header(inputColumns: InputColumns): string {
+  return `${[...SIGNUP_CSV_COLUMNS, ...inputColumns].map(csvCell).join(",")}\r\n`;
+}
+
+type Scalar = string | number | boolean;
+
+/** The custom_inputs cell, and the answer columns' cells (each after a comma), of one signup's inputs. */
+function inputCells(inputs: unknown, inputColumns: InputColumns): [json: string, columns: string] {
+  if (inputColumns.length === 0) return [csvCell(JSON.stringify(inputs)), ""];
+  const cells = new Map<string, Scalar>();
+  const rest: unknown[] = [];
+  for (const input of Array.isArray(inputs) ? inputs : []) {
+    const { label, value } = (input ?? {}) as { label?: unknown; value?: unknown };
+    const scalar = typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+    if (typeof label === "string" && scalar && inputColumns.includes(label) && !cells.has(label)) cells.set(label, value);
+    else rest.push(input);
+  }
+  let columns = "";
+  for (const label of inputColumns) columns += `,${cells.has(label) ? csvCell(String(cells.get(label))) : ""}`;
+  return [csvCell(JSON.stringify(rest)), columns];
+}
+
+/** One CSV record, with its CRLF; `inputs` the parsed custom inputs, `createdAt` ISO 8601 (UTC, ms). */
+function csvRecord(email: string, verified: boolean, referral: boolean, inputs: unknown, createdAt: string, status: string, statusChangedAt: string, inputColumns: InputColumns): string {
+  const [json, columns] = inputCells(inputs, inputColumns);
+  return `${csvCell(email)},${csvCell(String(verified))},${csvCell(String(referral))},${json},${csvCell(createdAt)},${status},${statusChangedAt}${columns}\r\n`;
+}
+
+function rowsText(rows: readonly SignupRow[], inputColumns: InputColumns): string {
   let text = "";
   for (const row of rows) {
-    text += csvRecord(row.email, row.verified, row.referral, JSON.stringify(row.customInputs), row.createdAt.toISOString(), row.status, row.statusChangedAt?.toISOString() ?? "");
+    text += csvRecord(row.email, row.verified, row.referral, row.customInputs, row.createdAt.toISOString(), row.status, row.statusChangedAt?.toISOString() ?? "", inputColumns);
   }
   return text;
 }
 
-function textRowsText(rows: readonly SignupTextRow[]): string {
+function textRowsText(rows: readonly SignupTextRow[], inputColumns: InputColumns): string {
   let text = "";
   // The custom inputs go through JSON.parse and JSON.stringify, as the CLI's rows do: SQLite's json()
   // would keep a stored text's own spelling (`1.0`, `\u00e9`) and change the file in such cases.
   for (const [, , email, verified, referral, customInputs, createdAt, status, statusChangedAt] of rows) {
-    text += csvRecord(email, verified === 1, referral === 1, JSON.stringify(JSON.parse(customInputs)), createdAt, status, statusChangedAt ?? "");
+    text += csvRecord(email, verified === 1, referral === 1, JSON.parse(customInputs), createdAt, status, statusChangedAt ?? "", inputColumns);
   }
   return text;
 }
 
 /** Signups as CSV texts: the header row, then one text per batch of rows (the CLI's export). */
-export function* signupCsvChunks(batches: Iterable<SignupRow[]>): Generator<string> {
-  yield HEADER;
-  for (const batch of batches) yield rowsText(batch);
+export function* signupCsvChunks(batches: Iterable<SignupRow[]>, inputColumns: InputColumns = []): Generator<string> {
+  yield header(inputColumns);
+  for (const batch of batches) yield rowsText(batch, inputColumns);
 }
 
 /** Rows read per query by the streamed export: each page becomes bytes before the next is read. */
@@ -92,7 +138,7 @@ function nextTurn(): Promise<void> {
  * takes every write at once (a fast client on a fast link), the pulls would otherwise chain without
  * end and no other request would be served until the whole export was sent.
  */
-export function signupCsvStream(scope: SignupScope, db: AppDatabase = getDb()): ReadableStream<Uint8Array> {
+export function signupCsvStream(scope: SignupScope, inputColumns: InputColumns = [], db: AppDatabase = getDb()): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let after: Position | undefined;
   let state: "first" | "more" | "done" = "first";
@@ -102,12 +148,12 @@ export function signupCsvStream(scope: SignupScope, db: AppDatabase = getDb()): 
       async pull(controller) {
         if (state === "more") await nextTurn();
         if (cancelled) return;
-        const parts = state === "first" ? [encoder.encode(HEADER)] : [];
+        const parts = state === "first" ? [encoder.encode(header(inputColumns))] : [];
         let bytes = parts[0]?.byteLength ?? 0;
         state = "more";
         while (bytes < CHUNK_BYTES) {
           const page = signupTextPage(scope, after, PAGE_ROWS, db);
-          const part = encoder.encode(textRowsText(page.rows));
+          const part = encoder.encode(textRowsText(page.rows, inputColumns));
           parts.push(part);
           bytes += part.byteLength;
           after = page.next;

@@ -1,4 +1,4 @@
-import { signupCsvChunks } from "./csv";
+import { signupCsvChunks, type InputColumns } from "./csv";
 import type { SignupRow } from "./row";
 import { toSignupResponse, type SignupResponse } from "./response";
 import type { SignupStatus } from "./status";
@@ -36,13 +36,13 @@ function* jsonArrayChunks(batches: Iterable<SignupRow[]>): Generator<string> {
   yield first ? "]\n" : "\n]\n";
 }
 
-const CHUNKS: Record<SignupExportFormat, (batches: Iterable<SignupRow[]>) => Generator<string>> = {
+const CHUNKS: Record<SignupExportFormat, (batches: Iterable<SignupRow[]>, inputColumns: InputColumns) => Generator<string>> = {
   csv: signupCsvChunks,
   ndjson: ndjsonChunks,
   json: jsonArrayChunks,
 };
 
-/** Batches of signups (in the order to write) as texts to write one after the other, one per batch. */
-export function signupExportChunks(format: SignupExportFormat, batches: Iterable<SignupRow[]>): Generator<string> {
-  return CHUNKS[format](batches);
+/** Batches of signups (in the order to write) as texts to write one after the other, one per batch; `inputColumns` only for CSV (csv.ts). */
+export function signupExportChunks(format: SignupExportFormat, batches: Iterable<SignupRow[]>, inputColumns: InputColumns = []): Generator<string> {
+  return CHUNKS[format](batches, inputColumns);
 }

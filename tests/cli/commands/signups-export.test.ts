@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { parse } from "csv-parse/sync";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -94,7 +95,7 @@ describe("signups export → signups import", () => {
     expect(cli.run("signups", "export", "--waitlist", sourceId, "--output", path).stdout).toBe(`Exported ${SOURCE.length} signups to ${path}.\n`);
     const db = openDatabase(cli.databasePath);
     try {
-      const dashboard = await new Response(signupCsvStream({ waitlistId: sourceId }, db)).text();
+      const dashboard = await new Response(signupCsvStream({ waitlistId: sourceId }, [], db)).text();
       expect(stdout.stdout).toBe(dashboard);
       expect(readFileSync(path, "utf8")).toBe(dashboard);
       expect(dashboard.split("\r\n", 1)[0]).toBe("email,verified,referral,custom_inputs,created_at,status,status_changed_at");
@@ -108,11 +109,30 @@ describe("signups export → signups import", () => {
   it("the dashboard's CSV export (signupCsvStream) into an empty waitlist gives the same signups", async () => {
     const db = openDatabase(cli.databasePath);
     try {
-      const path = cli.file("dashboard.csv", await new Response(signupCsvStream({ waitlistId: sourceId }, db)).text());
+      const path = cli.file("dashboard.csv", await new Response(signupCsvStream({ waitlistId: sourceId }, [], db)).text());
       expect(importedBack(path)).toEqual(signupsOf(sourceId));
     } finally {
       db.$client.close();
     }
+  });
+
+  it("csv with --columns inputs: each answer's label a column of its own, and the file imports back with the same answers", () => {
+    const path = join(cli.dir, "columns.csv");
+    expect(cli.json("signups", "export", "--waitlist", sourceId, "--columns", "inputs", "--output", path)).toEqual({ exported: SOURCE.length, format: "csv", output: path });
+    const text = readFileSync(path, "utf8");
+    const header = text.split("\r\n", 1)[0]!;
+    // The most common label first, then by label; a label with a comma and quotes is quoted like any cell.
+    // `n` and `note` are keys of an answer that is no {label, value} pair: counted by the facets, their columns stay empty.
+    expect(header).toBe('email,verified,referral,custom_inputs,created_at,status,status_changed_at,company,"Say ""hi"", ok",city,n,note,role');
+    const records = parse(text, { columns: true }) as Record<string, string>[];
+    const byEmail = new Map(records.map((record) => [record.email, record]));
+    expect(byEmail.get("ada@example.com")).toMatchObject({ custom_inputs: "[]", company: "Acme", role: "Engineer", city: "" });
+    expect(byEmail.get("'+plus@example.com")).toMatchObject({ custom_inputs: "[]", company: "'=HYPERLINK(1)", city: "Zürich €" });
+    // An answer that is not a {label, value} pair stays in custom_inputs, whole.
+    expect(byEmail.get("''quote@example.com")).toMatchObject({ n: "", note: "" });
+    expect(JSON.parse(byEmail.get("''quote@example.com")!.custom_inputs!)).toEqual([{ note: "-1", n: 3, nested: { a: [1, 2] }, flag: null }]);
+    const sortedInputs = (rows: ReturnType<typeof signupsOf>) => rows.map((row) => ({ ...row, custom_inputs: (row.custom_inputs as object[]).map((input) => JSON.stringify(input)).sort() }));
+    expect(sortedInputs(importedBack(path))).toEqual(sortedInputs(signupsOf(sourceId)));
   });
 
   it("ndjson and json write the API object plus created_at, status and status_changed_at, one signup per line", () => {
@@ -171,6 +191,8 @@ describe("signups export refuses bad input", () => {
     ["a bad boolean", ["--verified", "yes"], 'error: invalid --verified: must be "true" or "false" (got "yes")'],
     ["an empty email", ["--email", ""], 'error: invalid --email: must not be empty (got "")'],
     ["--json without --output", ["--json"], "error: --json needs --output: without it the signups themselves go to stdout"],
+    ["an unknown column layout", ["--columns", "wide"], 'error: invalid --columns: must be fields or inputs (got "wide")'],
+    ["answers in columns of JSON", ["--format", "json", "--columns", "inputs"], "error: --columns inputs is for CSV: JSON and NDJSON carry the answers as objects"],
   ];
 
   it.each(cases)("%s: one line, exit 1, nothing written", (_, args, message) => {

@@ -2,6 +2,7 @@ import { parse } from "csv-parse/sync";
 import { expect, test, type Page } from "@playwright/test";
 import { getDb } from "@/db/client";
 import type { Waitlist } from "@/db/schema";
+import { inputColumnsOf } from "@/lib/domain/signups/csv";
 import { countSignupsSince } from "@/lib/domain/signups/counts";
 import { signupRowBatches } from "@/lib/domain/signups/queries";
 import { type SignupScope } from "@/lib/domain/signups/filter";
@@ -204,6 +205,34 @@ test("the CSV export holds the complete filtered set", async ({ page }) => {
   );
 });
 
+test("'Answers in columns' exports each form field in a column of its own, as `signups export --columns inputs` does", async ({ page }) => {
+  await page.goto(`${base}?verified=true`);
+  const table = page.getByRole("region", { name: "Signups" });
+  await table.getByRole("checkbox", { name: "Answers in columns" }).check();
+  await expect(table.getByTestId("export-csv")).toHaveAttribute("href", `/waitlists/${waitlist.id}/export?verified=true&columns=inputs`);
+  const downloadPromise = page.waitForEvent("download");
+  await table.getByTestId("export-csv").click();
+  const download = await downloadPromise;
+  const text = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8"));
+  const labels = inputColumnsOf(waitlist.id);
+  expect(labels.length).toBeGreaterThan(0);
+  expect(text.split("\r\n", 1)[0]).toBe(["email", "verified", "referral", "custom_inputs", "created_at", "status", "status_changed_at", ...labels].join(","));
+  const records = parse(text, { columns: true }) as Record<string, string>[];
+  const expected = [...signupRowBatches({ waitlistId: waitlist.id, verified: true })].flat();
+  expect(records).toHaveLength(expected.length);
+  records.forEach((record, index) => {
+    const inputs = expected[index]!.customInputs as { label?: string; value?: unknown }[];
+    for (const label of labels) {
+      const answer = inputs.find((input) => input.label === label && ["string", "number", "boolean"].includes(typeof input.value));
+      expect(record[label], `${record.email} ${label}`).toBe(answer === undefined ? "" : String(answer.value));
+    }
+  });
+  // Any other value of `columns` is refused, and nothing is exported.
+  const wrong = await page.request.get(`/waitlists/${waitlist.id}/export?columns=wide`);
+  expect(wrong.status()).toBe(400);
+  expect(await wrong.text()).toBe('The columns parameter can only be "inputs" (each answer in a column of its own), or left out.\n');
+});
+
 test("the CSV export protects spreadsheets from formulas and follows the search", async ({ page }) => {
   const list = createWaitlist({ name: "Formula list", website: "https://f.example.com" });
   getDb()
@@ -247,11 +276,12 @@ test("a list without signups says so", async ({ page }) => {
   await expect(page.getByRole("link", { name: "Import signups" })).toHaveCount(0);
 });
 
-test("an empty list offers an admin to import signups", async ({ page, context }) => {
+test("an empty list offers an admin to open joining or import signups", async ({ page, context }) => {
   await signIn(context, ["waitlist:admin"]);
   const empty = createWaitlist({ name: "Nobody yet either", website: "https://n.example.com" });
   await page.goto(`/waitlists/${empty.id}`);
   await expect(page.getByRole("link", { name: "Export 0 rows as CSV" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Open joining" })).toHaveAttribute("href", `/waitlists/${empty.id}/join`);
   await page.getByRole("link", { name: "Import signups" }).click();
   await expect(page).toHaveURL(`/waitlists/${empty.id}/import`);
 });

@@ -53,7 +53,7 @@ test("an admin adds an endpoint, sees its secret once, invites signups and sees 
     await expect(page).toHaveURL("/webhooks");
     await page.waitForFunction(() => Object.keys(document.querySelector("#endpoint-url") ?? {}).some((key) => key.startsWith("__reactProps")));
     await page.getByLabel("URL", { exact: true }).fill(receiver.url);
-    await page.getByLabel("Waitlist id (optional)").fill(waitlist.id);
+    await page.getByLabel("Waitlist", { exact: true }).selectOption(waitlist.id);
     await page.getByRole("checkbox", { name: "signup.invited" }).check();
     await page.getByRole("button", { name: "Add endpoint" }).click();
     await expect(page.getByTestId("new-secret")).toBeVisible();

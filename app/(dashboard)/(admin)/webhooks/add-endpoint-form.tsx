@@ -6,8 +6,22 @@ import { addWebhook, type SecretState } from "./actions";
 import { ErrorAlert } from "./error-alert";
 import { SecretBanner } from "./secret-banner";
 
-/** The add form (server action addWebhook); the secret comes back in the action's response and is shown once. The event types and the URL's longest length come as props, so that no domain module reaches the browser. */
-export function AddEndpointForm({ eventTypes, urlMaxLength }: { eventTypes: readonly string[]; urlMaxLength: number }) {
+/** A waitlist the endpoint can be limited to: its id, and the name it is picked by. */
+export interface WaitlistChoice {
+  id: string;
+  name: string;
+}
+
+/** Names that more than one waitlist has get the id's first characters beside them, so every choice reads differently. */
+function choiceLabels(waitlists: readonly WaitlistChoice[]): Map<string, string> {
+  const named = new Map<string, number>();
+  for (const { name } of waitlists) named.set(name, (named.get(name) ?? 0) + 1);
+  return new Map(waitlists.map(({ id, name }) => [id, named.get(name)! > 1 ? `${name} (${id.slice(0, 8)})` : name]));
+}
+
+/** The add form (server action addWebhook); the secret comes back in the action's response and is shown once. The event types, the waitlists and the URL's longest length come as props, so that no domain module reaches the browser. */
+export function AddEndpointForm({ eventTypes, waitlists, urlMaxLength }: { eventTypes: readonly string[]; waitlists: readonly WaitlistChoice[]; urlMaxLength: number }) {
+  const labels = choiceLabels(waitlists);
   const [state, action, isPending] = useActionState<SecretState, FormData>(addWebhook, {});
   return (
     <section aria-labelledby="add-endpoint-heading" className={`${cardClass} mt-8 max-w-xl p-4`}>
@@ -24,12 +38,19 @@ export function AddEndpointForm({ eventTypes, urlMaxLength }: { eventTypes: read
         </div>
         <div>
           <label htmlFor="endpoint-waitlist" className="text-sm font-medium">
-            Waitlist id (optional)
+            Waitlist
           </label>
           <p id="endpoint-waitlist-hint" className={`text-xs ${mutedText}`}>
-            Empty: the events of every waitlist.
+            The events of one waitlist, or of every one (those added later included).
           </p>
-          <input id="endpoint-waitlist" name="waitlist" maxLength={100} autoComplete="off" spellCheck={false} aria-describedby="endpoint-waitlist-hint" className={`${inputClass} mt-1 w-full font-mono`} />
+          <select id="endpoint-waitlist" name="waitlist" defaultValue="" aria-describedby="endpoint-waitlist-hint" className={`${inputClass} mt-1 w-full`}>
+            <option value="">Every waitlist</option>
+            {waitlists.map(({ id }) => (
+              <option key={id} value={id}>
+                {labels.get(id)}
+              </option>
+            ))}
+          </select>
         </div>
         <fieldset>
           <legend className="text-sm font-medium">Event types</legend>

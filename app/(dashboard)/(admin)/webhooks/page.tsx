@@ -5,7 +5,7 @@ import { DoneNotice } from "@/components/done-notice";
 import { linkClass, mutedText } from "@/components/styles";
 import { requireAdminSession } from "@/lib/dashboard/auth";
 import { EVENT_TYPES } from "@/lib/domain/events";
-import { getWaitlist } from "@/lib/domain/waitlists/queries";
+import { getWaitlist, listWaitlistSummaries } from "@/lib/domain/waitlists/queries";
 import { listEndpoints, MAX_ENDPOINT_URL } from "@/lib/domain/webhooks/endpoints";
 import { AddEndpointForm } from "./add-endpoint-form";
 import { EndpointsTable } from "./endpoints-table";
@@ -43,7 +43,7 @@ export default async function WebhooksPage({ searchParams }: Props) {
       </p>
       <DoneNotice done={done} messages={DONE} />
       <EndpointsTable endpoints={endpoints} waitlistNames={waitlistNames} />
-      <AddEndpointForm eventTypes={EVENT_TYPES} urlMaxLength={MAX_ENDPOINT_URL} />
+      <AddEndpointForm eventTypes={EVENT_TYPES} waitlists={listWaitlistSummaries().map(({ id, name }) => ({ id, name }))} urlMaxLength={MAX_ENDPOINT_URL} />
     </>
   );
 }

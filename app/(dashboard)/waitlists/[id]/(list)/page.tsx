@@ -20,6 +20,8 @@ import { milestonesOf } from "@/lib/domain/milestones/store";
 import { toSignupListRow } from "./_components/signup-list-row";
 import { SignupsTable } from "./_components/signups-table";
 import { TopReferrers, TOP_REFERRERS } from "./_components/top-referrers";
+import { LaunchChecklist } from "./_components/launch-checklist";
+import { env } from "@/lib/core/env";
 import { signupApiPath, signupCliCommand } from "@/lib/dashboard/signup-table-url";
 
 /** How many values of a label a value search lists. */
@@ -66,10 +68,17 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const rows = (await pageRows).map((row) => toSignupListRow(row, filteredLabels));
   const apiUrl = (await requestOrigin()) + signupApiPath(waitlist.id, state);
   const referrals = readInBackground("referralPanel", waitlist.id, TOP_REFERRERS);
+  const admin = sessionIsAdmin(session);
+  const launchSteps = admin ? readInBackground("launchSteps", waitlist.id, env().SMTP_URL !== undefined) : undefined;
 
   return (
     <PendingNavigationProvider>
       <DoneNotice done={query.done} messages={{ ...DONE_MESSAGES, ...statusDoneMessages(query.changed) }} />
+      {launchSteps ? (
+        <Suspense fallback={null}>
+          <LaunchChecklist waitlistId={waitlist.id} steps={launchSteps} />
+        </Suspense>
+      ) : null}
       <div className="mt-4 grid gap-x-6 gap-y-4 lg:grid-cols-[15rem_minmax(0,1fr)]">
         <FilterPanel waitlistId={waitlist.id} state={state} counts={counts} facets={facets} valueSearch={valueSearch} flagCounts={flagCounts} milestones={milestoneCounts && { labels: milestoneLabels, counts: milestoneCounts }} />
         <div className="min-w-0">
@@ -90,8 +99,9 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
             state={state}
             pageSizes={DASHBOARD_PAGE_SIZES}
             reach={{ pages: reachablePages, rows: MAX_PAGED_ROWS }}
-            admin={sessionIsAdmin(session)}
-            importHref={sessionIsAdmin(session) ? `/waitlists/${waitlist.id}/import` : undefined}
+            admin={admin}
+            importHref={admin ? `/waitlists/${waitlist.id}/import` : undefined}
+            joinHref={admin ? `/waitlists/${waitlist.id}/join` : undefined}
           />
           <ApiBox url={apiUrl} cli={signupCliCommand(waitlist.id, state)} />
           <Suspense fallback={null}>

@@ -1,16 +1,30 @@
 "use client";
 
-import { Suspense, use } from "react";
+import { Suspense, use, useState } from "react";
 import { formatCount } from "@/components/format";
 import { buttonClass } from "@/components/styles";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
 
-/** "Export 1,234 rows as CSV" (how many it exports, once counted; "at least" when the count is a lower bound). */
-export function ExportLink({ href, counts }: { href: string; counts: Promise<SignupCounts> }) {
+/**
+ * "Export 1,234 rows as CSV" (how many it exports, once counted; "at least" when the count is a lower
+ * bound), and "Answers in columns", which switches the link to the export with each answer's label a
+ * column of its own (`columnsHref`) for spreadsheets.
+ */
+export function ExportLink({ href, columnsHref, counts }: { href: string; columnsHref: string; counts: Promise<SignupCounts> }) {
+  const [inColumns, setInColumns] = useState(false);
+  const chosen = inColumns ? columnsHref : href;
   return (
-    <Suspense fallback={<Link href={href} detail="CSV" />}>
-      <CountedLink href={href} counts={counts} />
-    </Suspense>
+    <span className="flex items-center gap-2">
+      <Suspense fallback={<Link href={chosen} detail="CSV" />}>
+        <CountedLink href={chosen} counts={counts} />
+      </Suspense>
+      <label className="flex items-center gap-1.5 text-sm" title="Each form field in its own column, for spreadsheets">
+        <input type="checkbox" checked={inColumns} onChange={(event) => setInColumns(event.target.checked)} className="size-4 accent-blue-700" />
+        <span>
+          Answers<span className="max-sm:sr-only"> in columns</span>
+        </span>
+      </label>
+    </span>
   );
 }
 

@@ -4,19 +4,23 @@ import { EXPORT_SLOTS, EXPORTS_PER_SESSION, releasingWhenDone } from "@/lib/dash
 import { exportFileName } from "@/lib/dashboard/export-file-name";
 import { serverLimits } from "@/lib/http/limits";
 import { parseSignupTableParams } from "@/lib/dashboard/signup-table";
-import { tableScope } from "@/lib/dashboard/signup-table-url";
-import { signupCsvStream } from "@/lib/domain/signups/csv";
+import { EXPORT_COLUMNS_PARAM, tableScope } from "@/lib/dashboard/signup-table-url";
+import { inputColumnsOf, signupCsvStream } from "@/lib/domain/signups/csv";
 import { findWaitlist } from "../find-waitlist";
 
 const TEXT = { "content-type": "text/plain; charset=utf-8" };
 
-// GET /waitlists/{id}/export – every signup the filters and search select, as streamed CSV
-// (at most EXPORTS_PER_SESSION at once per session; each request also counts against the session's budget in proxy.ts)
+// GET /waitlists/{id}/export – every signup the filters and search select, as streamed CSV, with each
+// answer's label a column of its own on `columns=inputs` (at most EXPORTS_PER_SESSION at once per session; each request also counts against the session's budget in proxy.ts)
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const session = await requireSession();
   const waitlist = findWaitlist((await params).id);
   if (!waitlist) return new Response("No waitlist has this id.\n", { status: 404, headers: TEXT });
-  const state = parseSignupTableParams(Object.fromEntries(new URL(request.url).searchParams));
+  const query = new URL(request.url).searchParams;
+  const columns = query.get(EXPORT_COLUMNS_PARAM);
+  if (columns !== null && columns !== "inputs") return new Response(`The ${EXPORT_COLUMNS_PARAM} parameter can only be "inputs" (each answer in a column of its own), or left out.\n`, { status: 400, headers: TEXT });
+  query.delete(EXPORT_COLUMNS_PARAM);
+  const state = parseSignupTableParams(Object.fromEntries(query));
   const filename = exportFileName(waitlist.name, state);
   const headers = {
     "content-type": "text/csv; charset=utf-8",
@@ -35,6 +39,6 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
       headers: { ...TEXT, "cache-control": "no-store" },
     });
   }
-  const csv = signupCsvStream(tableScope(waitlist.id, state));
+  const csv = signupCsvStream(tableScope(waitlist.id, state), columns === "inputs" ? inputColumnsOf(waitlist.id) : []);
   return new Response(releasingWhenDone(csv, release, request.signal), { headers });
 }

@@ -6,7 +6,7 @@ import { MAX_DESCRIPTION, MAX_HEADLINE, type JoinSettings } from "@/lib/domain/j
 /** The join page in the brand (the logo has its own form: ./logo-form.tsx) and the public leaderboard. */
 export function BrandFields({ settings }: { settings: JoinSettings }) {
   return (
-    <fieldset className="grid gap-3">
+    <fieldset id="branding" className="grid scroll-mt-4 gap-3">
       <legend className="text-sm font-medium">The page in your brand</legend>
       <label className="grid gap-1 text-sm">
         Headline (instead of “Join the … waitlist”)

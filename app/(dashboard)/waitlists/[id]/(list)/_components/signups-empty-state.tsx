@@ -2,7 +2,7 @@
 
 import { formatCount } from "@/components/format";
 import { TransitionLink } from "@/components/pending-navigation";
-import { linkClass, primaryButtonClass } from "@/components/styles";
+import { buttonClass, linkClass, primaryButtonClass } from "@/components/styles";
 
 /** Why the page has no rows: past the pages the server serves, past the end, no match, or no signups at all. */
 export function SignupsEmptyState({
@@ -12,6 +12,7 @@ export function SignupsEmptyState({
   reach,
   firstPageHref,
   importHref,
+  joinHref,
 }: {
   clearHref: string;
   filtered: boolean;
@@ -21,6 +22,8 @@ export function SignupsEmptyState({
   firstPageHref: string;
   /** For an admin: where to import signups into an empty waitlist. */
   importHref?: string;
+  /** For an admin: where to open joining, the first thing a new waitlist needs. */
+  joinHref?: string;
 }) {
   const firstPageLink = (
     <p className="mt-2">
@@ -57,11 +60,18 @@ export function SignupsEmptyState({
             Clear filters
           </TransitionLink>
         </p>
-      ) : importHref ? (
-        <p className="mt-3">
-          <TransitionLink href={importHref} className={primaryButtonClass}>
-            Import signups
-          </TransitionLink>
+      ) : importHref || joinHref ? (
+        <p className="mt-3 flex flex-wrap justify-center gap-2">
+          {joinHref ? (
+            <TransitionLink href={joinHref} className={primaryButtonClass}>
+              Open joining
+            </TransitionLink>
+          ) : null}
+          {importHref ? (
+            <TransitionLink href={importHref} className={joinHref ? buttonClass : primaryButtonClass}>
+              Import signups
+            </TransitionLink>
+          ) : null}
         </p>
       ) : null}
     </div>

@@ -38,10 +38,12 @@ interface SignupsTableProps {
   admin: boolean;
   /** The import page, for an admin: the empty waitlist's call to action. */
   importHref?: string;
+  /** For an admin: where to open joining. */
+  joinHref?: string;
 }
 
 /** The toolbar, the active filters, one page of rows and the pagination (needs a PendingNavigationProvider). */
-export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach, admin, importHref }: SignupsTableProps) {
+export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach, admin, importHref, joinHref }: SignupsTableProps) {
   const { isPending } = usePendingNavigation();
   const [columnVisibility, setColumnVisibility] = useState<ColumnVisibilityState>({});
   const [selected, setSelected] = useState<SignupListRow | null>(null);
@@ -95,7 +97,7 @@ export function SignupsTable({ waitlistId, rows, counts, state, pageSizes, reach
             headerCellClassName="whitespace-nowrap px-4 py-3"
             cellClassName="h-[45px] px-4 py-2 align-middle"
             onRowClick={setSelected}
-            empty={<SignupsEmptyState clearHref={`/waitlists/${waitlistId}`} filtered={isFiltered(state)} page={state.page} reach={reach} firstPageHref={href({ page: 1 })} importHref={importHref} />}
+            empty={<SignupsEmptyState clearHref={`/waitlists/${waitlistId}`} filtered={isFiltered(state)} page={state.page} reach={reach} firstPageHref={href({ page: 1 })} importHref={importHref} joinHref={joinHref} />}
           />
         </AllMatching>
       </SignupLinks>

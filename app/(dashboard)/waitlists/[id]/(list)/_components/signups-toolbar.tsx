@@ -38,7 +38,7 @@ export function SignupsToolbar({ waitlistId, state, counts, pageSizes, table }: 
       </div>
       <div className="ml-auto flex flex-wrap items-center gap-2">
         <FiltersButton count={activeFilterCount(state)} />
-        <ExportLink href={signupExportHref(waitlistId, state)} counts={counts} />
+        <ExportLink href={signupExportHref(waitlistId, state)} columnsHref={signupExportHref(waitlistId, state, true)} counts={counts} />
         <label className="flex items-center gap-2 text-sm">
           <span className="max-md:sr-only">Rows per page</span>
           <select className={`${inputClass} py-1.5`} value={state.size} onChange={(event) => navigate(href({ size: Number(event.target.value) }))}>

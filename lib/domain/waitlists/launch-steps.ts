@@ -1,0 +1,39 @@
+import "server-only";
+import { and, eq, or, sql } from "drizzle-orm";
+import { getDb, type AppDatabase } from "@/db/client";
+import { signups } from "@/db/schema";
+import { joinLogoVersion } from "../branding/logo";
+import { getInvitationEmail } from "../emails/invitation";
+import { joinSettingsOf } from "../joining/settings";
+import type { SignupStatus } from "../signups/status";
+
+// A new waitlist's way to launch, step by step, each ticked from the data alone (nothing to dismiss
+// or keep in step): the dashboard's checklist on the waitlist page (issue 33).
+
+export const LAUNCH_STEPS = ["joining", "branding", "email", "first_signup", "first_invitation", "product"] as const;
+export type LaunchStep = (typeof LAUNCH_STEPS)[number];
+
+/** Whether the waitlist has a signup (of one of `statuses`, when given): one step of an index. */
+function hasSignup(waitlistId: string, db: AppDatabase, statuses?: readonly SignupStatus[]): boolean {
+  const status = statuses && or(...statuses.map((each) => eq(signups.status, each)));
+  return db.select({ one: sql<number>`1` }).from(signups).where(and(eq(signups.waitlistId, waitlistId), status)).limit(1).all().length > 0;
+}
+
+/**
+ * Which launch steps a waitlist has done: joining open; the join page branded (a headline, a
+ * description, an accent colour or a logo); email configured (the server's SMTP_URL, given by the
+ * caller); a first signup; a first invitation (a signup invited or completed); the product connected
+ * (an invite URL set, and a signup completed).
+ */
+export function launchSteps(waitlistId: string, emailConfigured: boolean, db: AppDatabase = getDb()): Record<LaunchStep, boolean> {
+  const settings = joinSettingsOf(waitlistId, db);
+  const invited = hasSignup(waitlistId, db, ["invited", "completed"]);
+  return {
+    joining: settings.joining === "open",
+    branding: settings.headline !== "" || settings.description !== "" || settings.accentColor !== "" || joinLogoVersion(waitlistId, db) !== undefined,
+    email: emailConfigured,
+    first_signup: invited || hasSignup(waitlistId, db),
+    first_invitation: invited,
+    product: getInvitationEmail(waitlistId, db).inviteUrl !== null && hasSignup(waitlistId, db, ["completed"]),
+  };
+}
