@@ -23,13 +23,15 @@ export function DataTablePagination({ page, pageSize, rowCount, rowCountIsLowerB
   const pageCount = Math.max(1, Math.ceil(rowCount / pageSize));
   const lastPage = Math.min(pageCount, maxPage);
   const capped = lastPage < pageCount || rowCountIsLowerBound;
-  const links: { label: string; text: string; target: number; enabled: boolean }[] = [
-    { label: "First page", text: "« First", target: 1, enabled: page > 1 },
-    { label: "Previous page", text: "‹ Previous", target: Math.min(page - 1, lastPage), enabled: page > 1 },
-    { label: "Next page", text: "Next ›", target: page + 1, enabled: page < lastPage },
+  // Each link's name is its visible word plus words only a screen reader hears ("Last" + " page"), so
+  // that what a voice-control user reads off the screen names the link; the arrows are decoration.
+  const links: { word: string; unseen: string; arrow: string; arrowFirst: boolean; target: number; enabled: boolean }[] = [
+    { word: "First", unseen: " page", arrow: "«", arrowFirst: true, target: 1, enabled: page > 1 },
+    { word: "Previous", unseen: " page", arrow: "‹", arrowFirst: true, target: Math.min(page - 1, lastPage), enabled: page > 1 },
+    { word: "Next", unseen: " page", arrow: "›", arrowFirst: false, target: page + 1, enabled: page < lastPage },
     capped
-      ? { label: `Page ${formatCount(lastPage)}, the last that is shown`, text: `Page ${formatCount(lastPage)} »`, target: lastPage, enabled: page < lastPage }
-      : { label: "Last page", text: "Last »", target: lastPage, enabled: page < lastPage },
+      ? { word: `Page ${formatCount(lastPage)}`, unseen: " (the last that is shown)", arrow: "»", arrowFirst: false, target: lastPage, enabled: page < lastPage }
+      : { word: "Last", unseen: " page", arrow: "»", arrowFirst: false, target: lastPage, enabled: page < lastPage },
   ];
   return (
     <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
@@ -44,18 +46,25 @@ export function DataTablePagination({ page, pageSize, rowCount, rowCountIsLowerB
         ) : null}
       </span>
       <div className="flex flex-wrap gap-2">
-        {links.map((link) =>
-          link.enabled ? (
-            <a key={link.label} href={hrefForPage(link.target)} onClick={onNavigate} aria-label={link.label} className={buttonClass}>
-              {link.text}
+        {links.map((link) => {
+          const content = (
+            <>
+              {link.arrowFirst ? <span aria-hidden="true">{link.arrow}</span> : null}
+              {link.word}
+              <span className="sr-only">{link.enabled ? link.unseen : `${link.unseen} (not available)`}</span>
+              {link.arrowFirst ? null : <span aria-hidden="true">{link.arrow}</span>}
+            </>
+          );
+          return link.enabled ? (
+            <a key={link.word} href={hrefForPage(link.target)} onClick={onNavigate} className={buttonClass}>
+              {content}
             </a>
           ) : (
-            <span key={link.label} aria-disabled="true" className={`${buttonClass} cursor-not-allowed opacity-50`}>
-              <span aria-hidden="true">{link.text}</span>
-              <span className="sr-only">{link.label} (not available)</span>
+            <span key={link.word} aria-disabled="true" className={`${buttonClass} cursor-not-allowed opacity-50`}>
+              {content}
             </span>
-          ),
-        )}
+          );
+        })}
       </div>
     </nav>
   );
