@@ -111,7 +111,8 @@ export function emailHtml({ subject, text, brand }: { subject: string; text: str
   return [
     "<!DOCTYPE html>",
     `<html lang="en" dir="ltr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light"><title>${escapeHtml(subject)}</title></head>`,
-    `<body style="margin:0;padding:0;background:#f4f4f5">`,
+    // Screen readers in webmail announce the email as one article named by its subject.
+    `<body style="margin:0;padding:0;background:#f4f4f5"><div role="article" aria-roledescription="email" aria-label="${escapeHtml(subject)}" lang="en" dir="ltr">`,
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:#f4f4f5"><tr><td align="center" style="padding:24px 12px">`,
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background:#ffffff;border:1px solid #e4e4e7;border-radius:8px;font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.55;color:#18181b">`,
     headerHtml(safeBrand),
@@ -119,6 +120,6 @@ export function emailHtml({ subject, text, brand }: { subject: string; text: str
     bodyHtml(text, accent),
     `</td></tr>`,
     footerHtml(safeBrand),
-    `</table></td></tr></table></body></html>`,
+    `</table></td></tr></table></div></body></html>`,
   ].join("\n");
 }

@@ -7,6 +7,7 @@ import { ADMIN_ROLE, createApiKey } from "@/lib/domain/keys/queries";
 import { createSession } from "@/lib/domain/sessions";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { insertSignups } from "@/tests/support/insert-signups";
+import { expectNoAxeViolations, SWEEP_TAGS } from "../support/axe";
 import { openWaitlist, submitJoinForm } from "../support/join-fixtures";
 import { mimeParts, startSmtpInbox, type SmtpInbox } from "../support/smtp-inbox";
 import { baseURL, insertSignups as insertSharedSignups, signIn, unique } from "../support/support";
@@ -116,6 +117,12 @@ test("the editor previews the HTML in a sandboxed frame beside the text, and sen
   await expect(inside.getByRole("link", { name: "Accept your invitation" })).toHaveAttribute("href", "https://app.example/signup?invite=TOKEN-MADE-WHEN-INVITED");
   await expect(inside.getByText("Hi Initech,")).toBeVisible();
   await expect(page.getByTestId("preview-text")).toHaveText("Hi Initech,\n\nhttps://app.example/signup?invite=TOKEN-MADE-WHEN-INVITED\n");
+  await expectNoAxeViolations(page, "the invitation email editor with its HTML preview and the test form", { exclude: '[data-testid="preview-html"]' });
+  // The email's own HTML, as a page of its own: WCAG's rules (language, title, link names, contrast); not a web page's landmarks.
+  const emailPage = await page.context().newPage();
+  await emailPage.setContent((await frame.getAttribute("srcdoc"))!);
+  await expectNoAxeViolations(emailPage, "the invitation email's HTML", { tags: SWEEP_TAGS.filter((tag) => tag !== "best-practice") });
+  await emailPage.close();
 
   // The test goes out with the edited (unsaved) template and sample answers.
   const me = `me.${Date.now().toString(36)}@admin.example`;

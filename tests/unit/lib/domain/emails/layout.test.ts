@@ -20,6 +20,7 @@ describe("emailHtml", () => {
     const html = emailHtml({ subject: "You're invited", text: "Hello,\n\nWelcome.", brand });
     expect(html).toMatch(/^<!DOCTYPE html>\n<html lang="en" dir="ltr">/);
     expect(html).toContain("<title>You&#39;re invited</title>");
+    expect(html).toContain('<div role="article" aria-roledescription="email" aria-label="You&#39;re invited" lang="en" dir="ltr">');
     expect(html).toContain('<table role="presentation"');
     expect(html).not.toMatch(/<style|<script|<link|class=/i);
     // The only URLs are the ones the email names (no external CSS, fonts or images).
