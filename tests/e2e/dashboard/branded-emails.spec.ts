@@ -177,4 +177,8 @@ test("the bulk-invite confirmation says that no email goes out, and why: invitat
   insertSharedSignups(unset.id, [{ email: `unset.${Date.now().toString(36)}@nosmtp.example`, verified: true, referral: false, customInputs: [], createdAt: new Date() }]);
   await page.goto(`${baseURL}/waitlists/${unset.id}/status/invite?limit=10`);
   await expect(page.getByTestId("emails-note")).toHaveText("No invitation email will be sent: email is not configured (SMTP_URL), so each is kept in the delivery log as not sent.");
+  // And a test email without a mail server: refused, saying why.
+  const test409 = await page.request.post(`${baseURL}/waitlists/${unset.id}/email/send-test`, { form: { test_to: "me@nosmtp.example" }, headers: { origin: baseURL }, maxRedirects: 0 });
+  expect(test409.status()).toBe(409);
+  expect(await test409.text()).toContain("Email is not configured: set SMTP_URL and MAIL_FROM");
 });
