@@ -1,13 +1,15 @@
 import { createTransport, type Transporter } from "nodemailer";
 import type { Outcome } from "@/lib/domain/deliveries/sending";
 
-// Invitation emails through the mail server of SMTP_URL (smtp:// with STARTTLS when offered, or
-// smtps://), one message per delivery. The SMTP reply is what the log keeps ("250 2.0.0 Ok: queued").
+// Emails through the mail server of SMTP_URL (smtp:// with STARTTLS when offered, or smtps://), one
+// message per delivery: the text, and with an HTML alternative (lib/domain/emails/compose.ts) a
+// multipart/alternative message of both. The SMTP reply is what the log keeps ("250 2.0.0 Ok: queued").
 
 export interface Mail {
   to: string;
   subject: string;
   text: string;
+  html?: string;
 }
 
 export interface Mailer {
@@ -25,7 +27,7 @@ export function createMailer(smtpUrl: string, from: string, timeoutMs: number): 
       const deadline = new Promise<Outcome>((resolve) => {
         timer = setTimeout(() => resolve({ kind: "failed", error: `the mail server did not accept the message within ${timeoutMs / 1000} s` }), timeoutMs);
       });
-      const sent = transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text }).then(
+      const sent = transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, ...(mail.html === undefined ? {} : { html: mail.html }) }).then(
         (info: { response?: string }): Outcome => ({ kind: "sent", response: info.response ?? "accepted" }),
         (error: { responseCode?: number; response?: string; message?: string }): Outcome => ({
           kind: "failed",

@@ -4,11 +4,12 @@ import { threadId } from "node:worker_threads";
 import { storageFailureOf } from "@/lib/core/storage-failure";
 import { eventMessageId } from "@/lib/domain/deliveries/event-body";
 import { EMAIL_NOT_CONFIGURED, fanOutEvents } from "@/lib/domain/deliveries/fan-out";
+import { composeEmail } from "@/lib/domain/emails/compose";
 import { pruneDelivered } from "@/lib/domain/deliveries/queries";
 import { claimDue, recordOutcome, releaseSenderLease, takeSenderLease, type ClaimedDelivery, type Outcome } from "@/lib/domain/deliveries/sending";
 import { enabledEndpointsForSending } from "@/lib/domain/webhooks/endpoints";
 import type { SenderConfig } from "./config";
-import { createMailer } from "./mailer";
+import { createMailer, type Mail } from "./mailer";
 import { postWebhook } from "./webhook-post";
 
 // The sender: every process of the server runs one (on a thread of its own, lib/server/delivery-thread.ts),
@@ -70,8 +71,16 @@ export function startSender(
 
   function send(delivery: ClaimedDelivery, target: Target): Promise<Outcome> {
     if (target === null) {
-      const mail = { to: delivery.recipient ?? "", subject: delivery.subject ?? "", text: delivery.body ?? "" };
-      return mailer ? mailer.send(mail) : Promise.resolve({ kind: "not_sent", error: EMAIL_NOT_CONFIGURED });
+      if (!mailer) return Promise.resolve({ kind: "not_sent", error: EMAIL_NOT_CONFIGURED });
+      const text = { to: delivery.recipient ?? "", subject: delivery.subject ?? "", text: delivery.body ?? "" };
+      let mail: Mail = text;
+      try {
+        mail = composeEmail(delivery.waitlistId, text, undefined, db);
+      } catch (error) {
+        // The brand could not be read (a database busy past its timeout): the text alone still says everything.
+        log(`delivery ${delivery.id}: its HTML could not be made, so it is sent as text only`, error);
+      }
+      return mailer.send(mail);
     }
     return postWebhook({ url: target.url, secret: target.secret, messageId: eventMessageId(delivery.eventId!), body: delivery.body ?? "", timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate });
   }

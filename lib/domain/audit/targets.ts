@@ -34,6 +34,7 @@ export const AUDIT_TARGET_KIND: Record<AuditAction, AuditTargetKind> = {
   "signup.update": "waitlist",
   "signups.flag_approve": "waitlist",
   "signups.flag_discount": "waitlist",
+  "waitlist.invitation_email_test": "waitlist",
 };
 
 /** Names of the waitlists and keys that the rows (and their actors) name and that still exist, by id. */

@@ -3,6 +3,8 @@
 
 export const ACCENT_COLOR_PATTERN = /^#[0-9a-f]{6}$/;
 export const MIN_CONTRAST = 4.5;
+/** The accent of a waitlist that chose none: the app's blue. */
+export const DEFAULT_ACCENT_COLOR = "#1d4ed8";
 
 /** What the accent is read against: the button's text and the page around the card (Tailwind's white and zinc-50). */
 const BUTTON_TEXT = "#ffffff";

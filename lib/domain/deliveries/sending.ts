@@ -22,6 +22,7 @@ export interface ClaimedDelivery {
   id: number;
   /** null only for an email (one that answers no event). */
   eventId: number | null;
+  waitlistId: string;
   channel: "webhook" | "email";
   endpointId: string | null;
   recipient: string | null;
@@ -82,6 +83,7 @@ export function claimDue(endpointId: string | null, limit: number, leaseMs: numb
       .returning({
         id: deliveries.id,
         eventId: deliveries.eventId,
+        waitlistId: deliveries.waitlistId,
         channel: deliveries.channel,
         endpointId: deliveries.endpointId,
         recipient: deliveries.recipient,

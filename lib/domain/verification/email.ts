@@ -43,7 +43,12 @@ export function personPageToken(waitlistId: string, signupId: number, now = Date
 
 /** The closing lines of every email to a person: the link to their own page. */
 export function personPageFooter(waitlistId: string, signupId: number, publicUrl: string, now = Date.now(), db: AppDatabase = getDb()): string {
-  return `\nYour own page (change your answers, download your data or leave the list; the link works for 30 days):\n\n${publicUrl}${personPagePath(waitlistId, signupId, now, db)}\n`;
+  return personPageFooterOf(`${publicUrl}${personPagePath(waitlistId, signupId, now, db)}`);
+}
+
+/** Those lines for a page's URL (a test email's has a sample one). */
+export function personPageFooterOf(pageUrl: string): string {
+  return `\nYour own page (change your answers, download your data or leave the list; the link works for 30 days):\n\n${pageUrl}\n`;
 }
 
 export function confirmationEmail(waitlist: Pick<Waitlist, "id" | "name">, signup: Pick<SignupRow, "id" | "email">, publicUrl: string, now = Date.now(), db: AppDatabase = getDb()): RenderedEmail {

@@ -33,3 +33,18 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
   const { port } = smtp.server.address() as AddressInfo;
   return { url: `smtp://127.0.0.1:${port}`, messages, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
 }
+
+/** The parts of a multipart message as sent (its Content-Type, and its body with quoted-printable or base64 undone); none for a single-part one. */
+export function mimeParts(data: string): { contentType: string; body: string }[] {
+  const boundary = /^Content-Type: multipart\/[a-z]+;\s*boundary="?([^"\r\n;]+)"?/im.exec(data)?.[1];
+  if (!boundary) return [];
+  return data
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((part) => {
+      const [head = "", ...rest] = part.replace(/^\r?\n/, "").split(/\r?\n\r?\n/);
+      const body = rest.join("\n\n").replace(/\r?\n$/, "");
+      const contentType = /^Content-Type: ([^;\r\n]+)/im.exec(head)?.[1] ?? "";
+      return { contentType, body: /^Content-Transfer-Encoding: base64/im.test(head) ? Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8") : body };
+    });
+}

@@ -1,4 +1,5 @@
 import { ImageResponse } from "next/og";
+import { DEFAULT_ACCENT_COLOR as DEFAULT_ACCENT } from "@/lib/domain/branding/accent-color";
 import { joinLogoOf } from "@/lib/domain/branding/logo";
 import { sniffImage } from "@/lib/domain/branding/image-type";
 import { descriptionText } from "@/lib/domain/branding/markdown";
@@ -11,7 +12,6 @@ import { waitlistOfPath } from "@/lib/join/public-form";
 // GET /join/{waitlistId}/card.png – the Open Graph card of the join page (og:image): the headline, the
 // description, the logo and the accent colour, drawn by the app (next/og, offline: lib/join/og-text.ts).
 
-const DEFAULT_ACCENT = "#1d4ed8";
 const LOGO_HEIGHT = 96;
 
 /** The logo as a data URL the card can draw (PNG or JPEG: the card's renderer draws no WebP), with its width at LOGO_HEIGHT. */

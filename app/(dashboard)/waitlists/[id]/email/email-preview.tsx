@@ -1,7 +1,7 @@
 import { cardClass, mutedText } from "@/components/styles";
 
-/** The email one signup would get, as rendered by the domain (nothing is sent). */
-export function EmailPreview({ email, draft }: { email: { to: string; subject: string; text: string }; draft: boolean }) {
+/** The email one signup would get, as rendered by the domain (nothing is sent): its HTML as a mail client shows it (sandboxed: no script, no form, no link leaves the frame), and its text. */
+export function EmailPreview({ email, draft }: { email: { to: string; subject: string; text: string; html?: string }; draft: boolean }) {
   return (
     <section aria-labelledby="preview-heading" className={`${cardClass} mt-6 max-w-2xl p-4`} data-testid="email-preview">
       <h2 id="preview-heading" className="text-lg font-semibold">
@@ -17,6 +17,13 @@ export function EmailPreview({ email, draft }: { email: { to: string; subject: s
           {email.subject}
         </dd>
       </dl>
+      {email.html === undefined ? null : (
+        <>
+          <h3 className="mt-4 text-sm font-medium">HTML (in the list&apos;s brand)</h3>
+          <iframe title="The email as HTML" sandbox="" srcDoc={email.html} className="mt-2 h-[28rem] w-full rounded-md border border-zinc-300 bg-white dark:border-zinc-700" data-testid="preview-html" />
+          <h3 className="mt-4 text-sm font-medium">Plain text (sent beside it)</h3>
+        </>
+      )}
       <pre className="mt-3 whitespace-pre-wrap break-words rounded-md bg-zinc-50 p-3 font-sans text-sm dark:bg-zinc-950" data-testid="preview-text">
         {email.text}
       </pre>

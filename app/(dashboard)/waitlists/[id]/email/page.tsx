@@ -8,12 +8,14 @@ import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
 import { invalidInputMessage } from "@/lib/dashboard/write-refusal";
 import { requireAdminSession } from "@/lib/dashboard/auth";
+import { composeEmail } from "@/lib/domain/emails/compose";
 import { getInvitationEmail, MAX_BODY, MAX_INVITE_EXPIRY_DAYS, MAX_SUBJECT, previewInvitation, type InvitationEmailInput } from "@/lib/domain/emails/invitation";
 import { signupPublicId } from "@/lib/domain/signups/id";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { Breadcrumb } from "../breadcrumb";
 import { findWaitlist } from "../find-waitlist";
 import { EmailPreview } from "./email-preview";
+import { SendTestForm } from "./send-test-form";
 
 export const metadata: Metadata = { title: "Invitation email" };
 
@@ -22,6 +24,8 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 const DONE = { saved: "Invitation email saved: it applies to signups invited from now on." };
 const PLACEHOLDERS = ["{{email}}", "{{waitlist.name}}", "{{waitlist.website}}", "{{input.<label>}}", "{{invite.url}}", "{{person.url}}"];
 
+const EDITOR_FORM_ID = "invitation-email-editor";
+
 const text = (value: string | string[] | undefined) => (typeof value === "string" ? value : undefined);
 
 /** The email `signup` (or the newest signup) would get, with the draft when there is one; or why there is none. */
@@ -29,7 +33,7 @@ function preview(waitlistId: string, signup: string | undefined, draft: Invitati
   const target = signup?.trim() || listSignupRows({ scope: { waitlistId }, offset: 0, limit: 1 }).map((row) => signupPublicId(row.id))[0];
   if (target === undefined) return { note: "This waitlist has no signup yet to preview against." };
   try {
-    return { email: previewInvitation(waitlistId, target, draft), signup: target };
+    return { email: composeEmail(waitlistId, previewInvitation(waitlistId, target, draft)), signup: target };
   } catch (error) {
     if (error instanceof z.ZodError) return { error: invalidInputMessage(error, "form", "") };
     if (error instanceof AppError && error.code === "not_found") return { error: `This waitlist has no signup with the id ${target}.` };
@@ -37,7 +41,7 @@ function preview(waitlistId: string, signup: string | undefined, draft: Invitati
   }
 }
 
-// A waitlist's invitation email: on/off, the template, and a preview against a real signup, of the saved or the edited template (admins only).
+// A waitlist's invitation email: on/off, the template, a preview against a real signup of the saved or the edited template (its HTML in the list's brand and its text), and a test sent to the admin (admins only).
 export default async function InvitationEmailPage({ params, searchParams }: Props) {
   await requireAdminSession();
   const waitlist = findWaitlist((await params).id);
@@ -72,7 +76,7 @@ export default async function InvitationEmailPage({ params, searchParams }: Prop
           .
         </div>
       )}
-      <form method="post" action={`/waitlists/${waitlist.id}/email/save`} className="mt-6 grid max-w-2xl gap-4">
+      <form id={EDITOR_FORM_ID} method="post" action={`/waitlists/${waitlist.id}/email/save`} className="mt-6 grid max-w-2xl gap-4">
         <label className="flex items-center gap-2 text-sm font-medium">
           <input type="checkbox" name="enabled" value="true" defaultChecked={enabled} />
           Send an invitation email to each signup invited
@@ -141,6 +145,7 @@ export default async function InvitationEmailPage({ params, searchParams }: Prop
           </Link>
         </div>
       </form>
+      <SendTestForm action={`/waitlists/${waitlist.id}/email/send-test`} editorFormId={EDITOR_FORM_ID} />
       {shown.email ? (
         <EmailPreview email={shown.email} draft={draft !== undefined} />
       ) : shown.note ? (

@@ -13,6 +13,7 @@ import type { StatusPreview } from "@/lib/domain/signups/status-preview";
 import { filterWords } from "@/lib/domain/signups/transitions";
 import { Breadcrumb } from "../../breadcrumb";
 import { findWaitlist } from "../../find-waitlist";
+import { InvitationEmailsNote } from "./invitation-emails-note";
 
 type Props = {
   params: Promise<{ id: string; action: string }>;
@@ -95,6 +96,7 @@ export default async function StatusActionPage({ params, searchParams }: Props) 
       <div className="mt-4 max-w-2xl space-y-3 text-sm">
         <SelectionWords action={action} chosen={chosen} />
         <Numbers action={action} preview={preview} byRows={chosen.ids !== undefined} />
+        {STATUS_ACTIONS[action].event === "signup.invited" && preview.changes > 0 ? <InvitationEmailsNote waitlistId={waitlist.id} count={preview.changes} /> : null}
         {preview.first.length > 0 ? (
           <div>
             <p>{preview.changes > preview.first.length ? `The first ${preview.first.length}, ${from === "waiting" ? "in line" : "oldest first"}:` : from === "waiting" ? "In line:" : "Oldest first:"}</p>
