@@ -59,9 +59,12 @@ export async function redeemLoad(bench: Bench): Promise<Row[]> {
     // Exact: each sent token's signup completed once, with one signup.completed event; the others still invited.
     const ids = JSON.stringify(invited.map((signup) => signup.id));
     const count = (sql: string) => (db.$client.prepare(sql).get(ids) as { n: number }).n;
-    const completed = count("SELECT count(*) AS n FROM signups WHERE id IN (SELECT value FROM json_each(?)) AND status = 'completed'");
-    const events = count("SELECT count(*) AS n FROM events WHERE signup_id IN (SELECT value FROM json_each(?)) AND type = 'signup.completed'");
-    const distinct = count("SELECT count(DISTINCT signup_id) AS n FROM events WHERE signup_id IN (SELECT value FROM json_each(?)) AND type = 'signup.completed'");
+    // In one read transaction, one snapshot: redeems autocannon stopped waiting for may still commit meanwhile.
+    const { completed, events, distinct } = db.$client.transaction(() => ({
+      completed: count("SELECT count(*) AS n FROM signups WHERE id IN (SELECT value FROM json_each(?)) AND status = 'completed'"),
+      events: count("SELECT count(*) AS n FROM events WHERE signup_id IN (SELECT value FROM json_each(?)) AND type = 'signup.completed'"),
+      distinct: count("SELECT count(DISTINCT signup_id) AS n FROM events WHERE signup_id IN (SELECT value FROM json_each(?)) AND type = 'signup.completed'"),
+    }))();
     const answered = alone["2xx"] + loaded["2xx"];
     if (completed < answered || completed > sent || events !== completed || distinct !== completed) {
       throw new Error(`${scenario}: ${sent} redeems sent, ${answered} measured as answered, ${completed} signups completed, ${events} signup.completed events for ${distinct} signups`);

@@ -180,7 +180,11 @@ const ORIGIN = (port: number) => `http://127.0.0.1:${port}`;
 async function startApp(databasePath: string, port: number, env: Record<string, string> = {}): Promise<Child> {
   const appEnv = { DATABASE_PATH: databasePath, NEXT_DIST_DIR: DIST_DIR, HOST: "127.0.0.1", PORT: String(port), RATE_LIMIT_PER_MINUTE: "1000000000", DASHBOARD_REQUESTS_PER_MINUTE: "1000000000", JOINS_PER_CLIENT_PER_HOUR: "1000000000", JOIN_BURST_PER_CLIENT: "1000000000", ...env };
   const app = start(process.execPath, ["--import", "tsx", "lib/server/main.ts"], appEnv);
-  await waitForHttp(`${ORIGIN(port)}/v1/openapi.json`, app);
+  // One that never answers (a slow start on a busy machine) is stopped, not left holding the port for the next run.
+  await waitForHttp(`${ORIGIN(port)}/v1/openapi.json`, app).catch(async (error: unknown) => {
+    await stop(app);
+    throw error;
+  });
   return app;
 }
 
