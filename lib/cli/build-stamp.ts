@@ -9,9 +9,12 @@ import { join } from "node:path";
 const SKIPPED_FOLDERS = new Set(["node_modules", "tests", "data", "test-results", "playwright-report", "bench-results"]);
 const STAMP_FILE = "source-hash";
 
-/** Whether a file is an input of the build: not a database, a key file or a file the build itself writes (next-env.d.ts). */
+/**
+ * Whether a file is an input of the build: not a database, a key file, a file the build itself writes
+ * (next-env.d.ts) or Markdown (README.md; the guide's pages are .mdx).
+ */
 function isBuildInput(name: string): boolean {
-  if (name === "next-env.d.ts" || /\.(db|db-wal|db-shm|key|tsbuildinfo|log)$/.test(name) || name.endsWith(".demo-keys.json")) return false;
+  if (name === "next-env.d.ts" || /\.(db|db-wal|db-shm|key|tsbuildinfo|log|md)$/.test(name) || name.endsWith(".demo-keys.json")) return false;
   // Dot files are left out but for .env files, which Next.js reads at build time.
   return !name.startsWith(".") || name.startsWith(".env");
 }

@@ -21,7 +21,7 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe("sourceHash", () => {
-  it("changes with a source's content, a new source or a .env file", () => {
+  it("changes with a source's content, a new source (an MDX page too) or a .env file", () => {
     const before = sourceHash(root);
     write("app/page.tsx", "export default function Page() { return null; }");
     const edited = sourceHash(root);
@@ -29,13 +29,16 @@ describe("sourceHash", () => {
     write("components/new.tsx", "export {}");
     expect(sourceHash(root)).not.toBe(edited);
     const withComponent = sourceHash(root);
+    write("app/docs/guide/page.mdx", "# Guide");
+    const withPage = sourceHash(root);
+    expect(withPage).not.toBe(withComponent);
     write(".env.local", "NEXT_PUBLIC_X=1");
-    expect(sourceHash(root)).not.toBe(withComponent);
+    expect(sourceHash(root)).not.toBe(withPage);
   });
 
-  it("ignores what the build does not read: build folders, dependencies, tests, data, databases, next-env.d.ts", () => {
+  it("ignores what the build does not read: build folders, dependencies, tests, data, databases, next-env.d.ts, Markdown", () => {
     const before = sourceHash(root);
-    for (const path of [".next/BUILD_ID", ".next-other/x.js", "node_modules/a/index.js", "tests/unit/a.test.ts", "data/waitlist.db", "demo.db-wal", "next-env.d.ts", "data/waitlist.db.demo-keys.json", ".git/HEAD"]) write(path, "changed");
+    for (const path of [".next/BUILD_ID", ".next-other/x.js", "node_modules/a/index.js", "tests/unit/a.test.ts", "data/waitlist.db", "demo.db-wal", "next-env.d.ts", "data/waitlist.db.demo-keys.json", ".git/HEAD", "README.md", "tests/bench/README.md"]) write(path, "changed");
     expect(sourceHash(root)).toBe(before);
   });
 });
