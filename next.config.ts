@@ -4,6 +4,8 @@ import { NO_CONTENT_CSP, STATIC_SECURITY_HEADERS } from "@/lib/http/security-hea
 
 const toHeaders = (headers: Record<string, string>) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 
+const distDir = process.env.NEXT_DIST_DIR || ".next";
+
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   // The guide pages under app/docs/(guide) are MDX.
@@ -11,7 +13,11 @@ const nextConfig: NextConfig = {
   // Native module: loaded from node_modules at run time, never bundled.
   serverExternalPackages: ["better-sqlite3"],
   // Lets parallel builds (tests, benchmarks) use their own output folder.
-  distDir: process.env.NEXT_DIST_DIR || ".next",
+  distDir,
+  // Next.js adds the output folder's types to the include of the tsconfig it reads, unless that
+  // tsconfig extends another: a build into another folder reads tsconfig.dist.json (which extends
+  // tsconfig.json), so the tracked tsconfig.json stays as it is.
+  typescript: distDir === ".next" ? {} : { tsconfigPath: "tsconfig.dist.json" },
   // Pages get their CSP (with a per-request nonce) from proxy.ts; everything else gets these.
   async headers() {
     return [

@@ -1,6 +1,5 @@
-import { getInvitationOrThrow, redeemInvitation } from "@/lib/domain/invitations/redeem";
+import { getInvitationOrThrow, writeRedeem } from "@/lib/domain/invitations/redeem";
 import { noParamsSchema, parseApiQuery } from "@/lib/domain/list-params";
-import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 import { CACHE_CONTROL } from "./headers";
 import { conditionalJsonResponse, jsonTextResponse } from "./responses";
 import type { ApiHandler } from "./with-api-key";
@@ -16,7 +15,6 @@ export const getInvitationRoute: ApiHandler<{ token: string }> = ({ request, que
 // POST /v1/invitations/{token}/redeem – complete the invited signup (again: the same answer, nothing changed)
 export const redeemInvitationRoute: ApiHandler<{ token: string }> = async ({ query, params, key }) => {
   parseApiQuery(query, noParamsSchema);
-  // One signup's write, done here: the status writer's jobs are selections without a token to check in their transaction.
-  const answer = await writeWithoutBlocking(() => redeemInvitation({ keyId: key!.id, keyName: key!.name }, params.token));
+  const answer = await writeRedeem({ actor: { keyId: key!.id, keyName: key!.name }, token: params.token, now: Date.now() });
   return jsonTextResponse(JSON.stringify(answer), { "Cache-Control": CACHE_CONTROL.personalData });
 };

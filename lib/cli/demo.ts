@@ -1,10 +1,13 @@
-// `npm run demo`: check the port is free, build, migrate, seed the demo data, replace the demo keys,
-// print where to go, then run the production server in the foreground and print it again once it answers.
+// `npm run demo`: check the port is free, build (unless the sources are those of the last build),
+// migrate, seed the demo data, keep or issue the demo keys, print where to go, then run the production
+// server in the foreground and print it again once it answers.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { getDb } from "@/db/client";
 import { env } from "@/lib/core/env";
+import { startupSummary } from "@/lib/core/startup-summary";
 import { ensurePortFree } from "@/lib/http/listen";
+import { buildIsCurrent, sourceHash, stampBuild } from "./build-stamp";
 import { prepareDemo } from "./demo-banner";
 
 // The keys must stay on screen: no request log (a line per request, prefetches included) and no
@@ -35,18 +38,25 @@ async function main(): Promise<void> {
   const { DATABASE_PATH, PORT, HOST } = env();
   // Before the build: building would overwrite the build folder of a server running there.
   await ensurePortFree(PORT, HOST);
-  const built = await run("npm", ["run", "build"], QUIET);
-  if (built !== 0) {
-    console.error("error: the build failed (see above)");
-    process.exitCode = built;
-    return;
+  const distDir = process.env.NEXT_DIST_DIR || ".next";
+  const sources = sourceHash(process.cwd());
+  if (buildIsCurrent(distDir, sources)) {
+    console.log(`Build: the one in ${distDir} is of these sources: not building again.`);
+  } else {
+    const built = await run("npm", ["run", "build"], QUIET);
+    if (built !== 0) {
+      console.error("error: the build failed (see above)");
+      process.exitCode = built;
+      return;
+    }
+    stampBuild(distDir, sources);
   }
   // The build takes minutes: another server may have started meanwhile. Keys are not touched then.
   await ensurePortFree(PORT, HOST);
 
   const db = getDb();
   const url = `http://localhost:${PORT}`;
-  const banner = prepareDemo(db, { databasePath: DATABASE_PATH, url });
+  const banner = prepareDemo(db, { databasePath: DATABASE_PATH, url, summary: startupSummary(env()) });
   db.$client.close();
   console.log(banner.starting);
 

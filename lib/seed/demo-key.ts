@@ -1,7 +1,7 @@
 import { and, inArray, isNull } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { apiKeys } from "@/db/schema";
-import { ADMIN_ROLE, createApiKey, VIEW_ROLE, type Role } from "@/lib/domain/keys/queries";
+import { ADMIN_ROLE, createApiKey, toApiKeySummary, verifyApiKey, VIEW_ROLE, type Role } from "@/lib/domain/keys/queries";
 import { CLI_ACTOR, recordAudit } from "@/lib/domain/audit/log";
 
 /** The keys `npm run demo` issues, by name: one to act in the dashboard, one to read the API. Each run replaces both. */
@@ -33,4 +33,26 @@ export function issueDemoKeys(db: AppDatabase = getDb()) {
     };
     return { admin: issue(DEMO_KEYS.admin), view: issue(DEMO_KEYS.view), revoked };
   })();
+}
+
+/** The demo keys a previous run printed (kept beside the database by `npm run demo`), if any. */
+export interface PreviousDemoKeys {
+  admin?: string;
+  view?: string;
+}
+
+/**
+ * The previous run's keys when both still work as the demo keys (active, with their names and
+ * roles), so that a reused database keeps its keys and a signed-in dashboard stays signed in;
+ * otherwise new ones from issueDemoKeys (which revokes the previous ones). `kept` says which.
+ */
+export function keepOrIssueDemoKeys(previous: PreviousDemoKeys | undefined, db: AppDatabase = getDb()) {
+  const still = (key: string | undefined, { name, role }: { name: string; role: Role }) => {
+    const check = verifyApiKey(key, role, db);
+    return check.ok && check.key.name === name && check.key.roles.join() === role ? { ...toApiKeySummary(check.key), key: key! } : undefined;
+  };
+  const admin = still(previous?.admin, DEMO_KEYS.admin);
+  const view = still(previous?.view, DEMO_KEYS.view);
+  if (admin && view) return { kept: true as const, admin, view, revoked: [] };
+  return { kept: false as const, ...issueDemoKeys(db) };
 }

@@ -5,6 +5,7 @@
 import cluster from "node:cluster";
 import { DatabaseFailure } from "@/lib/core/database-failure";
 import { env } from "@/lib/core/env";
+import { startupLines, startupSummary } from "@/lib/core/startup-summary";
 import { migrateDatabase } from "@/lib/domain/database";
 import { noteWritesRefused } from "@/lib/sqlite/write-outage";
 import { serverUrl } from "./cluster-link";
@@ -15,6 +16,8 @@ Object.assign(process.env, { NODE_ENV: "production" });
 async function main() {
   if (!cluster.isWorker) {
     const { DATABASE_PATH, WEB_CONCURRENCY, HOST, PORT } = env();
+    // Email, the public URL and the database, a line each (one process says it, for all its workers).
+    for (const msg of startupLines(startupSummary(env()))) console.log(JSON.stringify({ time: new Date().toISOString(), level: "info", msg }));
     const refusal = migrateDatabase(DATABASE_PATH);
     if (refusal) noteWritesRefused(DATABASE_PATH, refusal, { waited: true });
     if (WEB_CONCURRENCY > 1) return runPrimary(WEB_CONCURRENCY, serverUrl(HOST, PORT));

@@ -1,12 +1,13 @@
+import { redeemWriter } from "@/lib/domain/invitations/redeem";
 import { JOIN_WAIT_MS, joinWriter } from "@/lib/domain/joining/join";
 import { statusWriter } from "@/lib/domain/signups/status-write";
 import { threadCalls, type Caller } from "./thread-calls";
 import { keepThread } from "./thread-policy";
 import { THREADS } from "./threads";
 
-// One writer per database, whatever the worker count: joins and status actions each run on one
-// thread, so they never take turns on SQLite's one write lock with a sibling. A single server runs
-// the threads itself; a cluster's primary runs them and its workers hand their writes over
+// One writer per database, whatever the worker count: joins and status actions (with the redeems of
+// invite tokens) each run on one thread, so they never take turns on SQLite's one write lock with a
+// sibling. A single server runs the threads itself; a cluster's primary runs them and its workers hand their writes over
 // (./cluster-writers.ts). Joins stay apart from the status actions' thread, so that a long invite
 // does not hold up a launch's joins.
 
@@ -23,4 +24,5 @@ export function startWriterThreads(): Writers {
 export function provideWriters(writers: Writers): void {
   joinWriter.provide({ write: (job) => writers.join.call(job, { deadline: Date.now() + JOIN_WAIT_MS }) });
   statusWriter.provide({ write: (job) => writers.status.call(job) });
+  redeemWriter.provide({ redeem: (job) => writers.status.call({ redeem: job }) });
 }

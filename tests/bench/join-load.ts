@@ -1,11 +1,10 @@
-import { readFileSync } from "node:fs";
 import { openDatabase } from "@/db/client";
 import { signupPosition } from "@/lib/domain/joining/position";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { setRankingRule } from "@/lib/domain/ranking/apply";
 import { createApiKey, JOIN_ROLE } from "@/lib/domain/keys/queries";
 import { autocannon, type AutocannonRequest } from "./load/autocannon";
-import { percentile } from "./measure";
+import { cpuSeconds, percentile } from "./measure";
 import { seededRandom } from "./random";
 import { row, type Row } from "./report";
 import { measureApi } from "./search-load";
@@ -29,12 +28,6 @@ interface Joined {
   position?: number | null;
   email?: string;
   already_on_list?: true;
-}
-
-/** CPU seconds a process has used (all its threads), from /proc/<pid>/stat (user + system, at 100 ticks a second). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** A new open waitlist (no form fields) and a waitlist:join key, on the bench database. */

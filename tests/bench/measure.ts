@@ -1,6 +1,16 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { get } from "node:http";
 import autocannon from "autocannon";
+
+/**
+ * CPU seconds a process has used (all its threads), from /proc/<pid>/stat (user + system, at 100 ticks
+ * a second); with `mainThread`, those of its main thread alone (/proc/<pid>/task/<pid>/stat).
+ */
+export function cpuSeconds(pid: number, { mainThread = false } = {}): number {
+  const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
 
 export interface LoadResult {
   requestsPerSecond: number;

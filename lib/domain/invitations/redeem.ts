@@ -1,15 +1,18 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
+import { processSlot } from "@/lib/core/process-slots";
 import type { AuditActor } from "../audit/log";
 import { applyStatusAction } from "../signups/transitions";
+import { writeWithoutBlocking } from "../write-without-blocking";
 import { toInvitationResponse, type InvitationResponse } from "./response";
 import { readInvitation, type InvitationReading } from "./token";
 
 // What the product does with an invite token: look at it, and redeem it. Redeeming completes the
 // signup through the status table's `complete` (lib/domain/signups/transitions.ts: the status, the
 // `signup.completed` event and the audit row in one transaction); a second redeem finds it redeemed
-// and answers the same, changing nothing.
+// and answers the same, changing nothing. The production server redeems on its status writer thread,
+// as it runs status actions (lib/server/writers.ts), so that no redeem is written on the serving thread.
 
 /** The refusal of a token that is not valid or redeemed: the same for a look and a redeem. */
 function refusalOf(reading: Exclude<InvitationReading, { state: "valid" | "redeemed" }>): AppError {
@@ -43,4 +46,29 @@ export function redeemInvitation(actor: AuditActor, token: string, now = Date.no
       return toInvitationResponse("redeemed", { ...reading.signup, ...signups[0]! }, reading.claims);
     })
     .immediate();
+}
+
+/** A redeem as a job of the server's status writer: the key that redeems, the token, and when it was asked. */
+export interface RedeemJob {
+  actor: { keyId: string; keyName: string };
+  token: string;
+  now: number;
+}
+
+/** The job, synchronously, on whichever thread runs it. */
+export function runRedeem(job: RedeemJob, db: AppDatabase = getDb()): InvitationResponse {
+  return redeemInvitation(job.actor, job.token, job.now, db);
+}
+
+/** What redeems need of the server: the database's status writer (lib/server/writers.ts provides it at start-up). */
+export interface RedeemWriter {
+  redeem(job: RedeemJob): Promise<InvitationResponse>;
+}
+
+export const redeemWriter = processSlot<RedeemWriter>("redeem writer");
+
+/** Redeems on the server's status writer when there is one, else here without waiting inside SQLite. */
+export function writeRedeem(job: RedeemJob): Promise<InvitationResponse> {
+  const writer = redeemWriter.get();
+  return writer ? writer.redeem(job) : writeWithoutBlocking(() => runRedeem(job));
 }

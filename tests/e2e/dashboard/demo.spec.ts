@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { openDatabase } from "@/db/client";
 import { prepareDemo } from "@/lib/cli/demo-banner";
+import { startupSummary } from "@/lib/core/startup-summary";
 import { DEMO_WAITLISTS } from "@/lib/seed/seed-demo";
 import { freshDatabasePath, startTestServer, type TestServer } from "../support/test-server";
 
@@ -14,7 +15,8 @@ test.beforeAll(async () => {
   test.setTimeout(180_000);
   const databasePath = freshDatabasePath("demo");
   const db = openDatabase(databasePath);
-  banner = prepareDemo(db, { databasePath, url: "http://localhost:3000" });
+  const summary = startupSummary({ SMTP_URL: undefined, MAIL_FROM: "Waitlist <waitlist@localhost>", PUBLIC_URL: "http://localhost:3000", DATABASE_PATH: databasePath }, {});
+  banner = prepareDemo(db, { databasePath, url: "http://localhost:3000", summary });
   db.$client.close();
   server = await startTestServer({ portOffset: 60, name: "demo", databasePath, env: { REQUEST_LOG: "off" } });
 });

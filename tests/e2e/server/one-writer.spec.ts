@@ -2,8 +2,10 @@ import { request as httpRequest } from "node:http";
 import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
 import { storageFailureMessage } from "@/lib/core/storage-failure";
+import { mintInviteToken } from "@/lib/domain/invitations/token";
 import { JOIN_WAIT_MS } from "@/lib/domain/joining/join";
-import { createApiKey, JOIN_ROLE } from "@/lib/domain/keys/queries";
+import { createApiKey, JOIN_ROLE, REDEEM_ROLE } from "@/lib/domain/keys/queries";
+import { applyStatusAction } from "@/lib/domain/signups/transitions";
 import type { RequestLogLine } from "@/lib/server/request-log";
 import { insertSignups } from "@/tests/support/insert-signups";
 import { openWaitlist } from "../support/join-fixtures";
@@ -19,6 +21,7 @@ test.describe.configure({ mode: "serial", timeout: 120_000 });
 let server: TestServer;
 let joinKey: string;
 let adminKey: string;
+let redeemKey: string;
 
 interface Answer {
   status: number;
@@ -67,6 +70,7 @@ test.beforeAll(async () => {
   server = await startTestServer({ portOffset: 90, name: "one-writer", env: { WEB_CONCURRENCY: "2", JOINS_PER_CLIENT_PER_HOUR: "1000000", RATE_LIMIT_PER_MINUTE: "1000000" } });
   joinKey = createApiKey({ name: "one writer joins", roles: [JOIN_ROLE] }, server.db()).key;
   adminKey = createApiKey({ name: "one writer admin", roles: ["waitlist:admin"] }, server.db()).key;
+  redeemKey = createApiKey({ name: "one writer product", roles: [REDEEM_ROLE] }, server.db()).key;
 });
 
 test.afterAll(async () => {
@@ -117,6 +121,24 @@ test("joins and status actions from both workers at once: each stored exactly on
   expect(count("SELECT count(*) AS n FROM signups WHERE waitlist_id = ? AND status = 'invited'", inviting.id)).toBe(200);
   expect(count("SELECT count(*) AS n FROM events WHERE waitlist_id = ? AND type = 'signup.invited'", inviting.id)).toBe(200);
   expect(await servedBy(invites)).toHaveProperty("size", 2);
+});
+
+test("redeems of invite links from both workers at once, each token twice: completed once with one event, both answers the same", async () => {
+  const db = server.db();
+  const waitlist = openWaitlist({}, db);
+  insertSignups(waitlist.id, Array.from({ length: 40 }, (_, index) => ({ email: `invited${index}@example.com`, verified: true, referral: false, customInputs: "[]" })), db);
+  const { signups } = applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId: waitlist.id }, limit: 40 }, withSignups: true }, db);
+  const tokens = signups.map((signup) => mintInviteToken(waitlist.id, signup.id, signup.statusChangedAt!.getTime(), 14, db));
+  // Redeems run on the status writer (the primary's), as status actions do: the two of a token take turns there.
+  const answers = await Promise.all([...tokens, ...tokens].map((token) => post(`/v1/invitations/${token}/redeem`, "", { authorization: `Bearer ${redeemKey}` })));
+  expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+  for (const [index, answer] of answers.slice(0, tokens.length).entries()) {
+    expect(JSON.parse(answer.body)).toMatchObject({ state: "redeemed", signup: { status: "completed" } });
+    expect(answers[index + tokens.length]!.body).toBe(answer.body);
+  }
+  expect(count("SELECT count(*) AS n FROM signups WHERE waitlist_id = ? AND status = 'completed'", waitlist.id)).toBe(40);
+  expect(count("SELECT count(*) AS n FROM events WHERE waitlist_id = ? AND type = 'signup.completed'", waitlist.id)).toBe(40);
+  expect(await servedBy(answers)).toHaveProperty("size", 2);
 });
 
 test("a write lock held elsewhere: joins on both workers, queued or not, wait one JOIN_WAIT_MS, then 503 saying why in one line; nothing stored; then they work again", async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN_ROLE, createApiKey, listApiKeys, verifyApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { listAudit } from "@/lib/domain/audit/log";
-import { issueDemoKeys } from "@/lib/seed/demo-key";
+import { issueDemoKeys, keepOrIssueDemoKeys } from "@/lib/seed/demo-key";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
 
 let temp: TempDatabase;
@@ -56,5 +56,29 @@ describe("issueDemoKeys", () => {
     const demo = listApiKeys(temp.db).filter((key) => key.name === "demo");
     expect(demo.filter((key) => key.revoked_at === null).map((key) => key.id)).toEqual([last.view.id]);
     expect(demo.find((key) => key.id === keys[0]!.id)!.revoked_at).toBe(revokedAt);
+  });
+});
+
+describe("keepOrIssueDemoKeys", () => {
+  it("keeps the previous run's keys while both still work as the demo keys: same ids, nothing revoked or audited", () => {
+    const first = keepOrIssueDemoKeys(undefined, temp.db);
+    expect(first.kept).toBe(false);
+    const audited = listAudit({ limit: 100 }, temp.db).length;
+    const again = keepOrIssueDemoKeys({ admin: first.admin.key, view: first.view.key }, temp.db);
+    expect(again).toMatchObject({ kept: true, revoked: [], admin: { id: first.admin.id, key: first.admin.key, name: "demo admin" }, view: { id: first.view.id, key: first.view.key, name: "demo" } });
+    expect(listAudit({ limit: 100 }, temp.db)).toHaveLength(audited);
+    expect(verifyApiKey(first.admin.key, ADMIN_ROLE, temp.db).ok).toBe(true);
+  });
+
+  it("issues new keys (revoking the old ones) when one of them no longer works, or is not a demo key", () => {
+    const first = keepOrIssueDemoKeys(undefined, temp.db);
+    const other = createApiKey({ name: "reporting script", roles: [VIEW_ROLE] }, temp.db);
+    for (const previous of [{ admin: first.admin.key }, { admin: first.admin.key, view: other.key }, { admin: first.view.key, view: first.view.key }, { admin: "wl_not-a-key", view: first.view.key }]) {
+      const current = listApiKeys(temp.db).filter((key) => key.revoked_at === null && key.name.startsWith("demo"));
+      const next = keepOrIssueDemoKeys(previous, temp.db);
+      expect(next.kept, JSON.stringify(previous)).toBe(false);
+      expect(next.revoked.map((key) => key.id).sort()).toEqual(current.map((key) => key.id).sort());
+    }
+    expect(verifyApiKey(other.key, VIEW_ROLE, temp.db).ok).toBe(true);
   });
 });

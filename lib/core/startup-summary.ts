@@ -1,0 +1,32 @@
+import { resolve } from "node:path";
+import type { Env } from "./env";
+
+// What `npm start` and `npm run demo` say once at start-up, one line each, so that a newcomer sees
+// whether emails leave, where their links point, and which database file is in use: the server logs
+// them as JSON lines, the demo prints them in its banner.
+
+export interface StartupSummary {
+  email: string;
+  publicUrl: string;
+  database: string;
+}
+
+/** The summary of `env`; `source` is the raw environment, which tells a PUBLIC_URL set from its default. */
+export function startupSummary(env: Pick<Env, "SMTP_URL" | "MAIL_FROM" | "PUBLIC_URL" | "DATABASE_PATH">, source: Record<string, string | undefined> = process.env): StartupSummary {
+  // The host and port only: SMTP_URL may carry a password.
+  const smtp = env.SMTP_URL === undefined ? undefined : new URL(env.SMTP_URL);
+  return {
+    email: smtp
+      ? `sent through ${smtp.hostname}:${smtp.port || (smtp.protocol === "smtps:" ? "465" : "587")} (SMTP_URL), from ${env.MAIL_FROM}`
+      : "not configured: emails are kept as not sent; set SMTP_URL (and MAIL_FROM) to send them",
+    publicUrl: source.PUBLIC_URL?.trim()
+      ? `${env.PUBLIC_URL} (PUBLIC_URL), in every link of an email`
+      : `${env.PUBLIC_URL}, which works only on this machine, in every link of an email; set PUBLIC_URL to where people reach this server`,
+    database: `SQLite, ${resolve(env.DATABASE_PATH)} (DATABASE_PATH)`,
+  };
+}
+
+/** The summary as the lines a person reads: "email: …", "public URL: …", "database: …". */
+export function startupLines(summary: StartupSummary): string[] {
+  return [`email: ${summary.email}`, `public URL: ${summary.publicUrl}`, `database: ${summary.database}`];
+}
