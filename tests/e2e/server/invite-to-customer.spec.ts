@@ -98,7 +98,7 @@ test("an admin invites in the dashboard; the email's link reaches the product, w
     await page.goto("/webhooks");
     await page.waitForFunction(() => Object.keys(document.querySelector("#endpoint-url") ?? {}).some((key) => key.startsWith("__reactProps")));
     await page.getByLabel("URL", { exact: true }).fill(receiver.url);
-    await page.getByLabel("Waitlist id (optional)").fill(waitlist.id);
+    await page.getByLabel("Waitlist", { exact: true }).selectOption(waitlist.id);
     await page.getByRole("checkbox", { name: "signup.completed" }).check();
     await page.getByRole("button", { name: "Add endpoint" }).click();
     secret = (await page.getByTestId("new-secret").textContent())!;
