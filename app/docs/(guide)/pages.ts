@@ -1,6 +1,7 @@
 /** The documentation pages, in reading order: the navigation at the top of every guide page. */
 export const DOCS_PAGES = [
   ["/docs", "Overview"],
+  ["/docs/launch", "Launch your first waitlist"],
   ["/docs/configuration", "Configuration"],
   ["/docs/dashboard", "Dashboard"],
   ["/docs/cli", "CLI"],
