@@ -13,6 +13,7 @@ import type { SignupScope } from "./filter";
 import { DEFAULT_SIGNUP_FIELDS, SIGNUP_FIELDS, type SignupField } from "./response";
 import type { SignupRow } from "./row";
 import type { SignupStatus } from "./status";
+import type { SignupSource } from "../funnel/source";
 import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
 
@@ -328,5 +329,9 @@ export interface NewSignup {
   /** Default `waiting`; an import of an export keeps the exported status (and when it changed, epoch ms). */
   status?: SignupStatus;
   statusChangedAt?: number | null;
+  /** Where it came from (lib/domain/funnel/source.ts), and when it was first invited and completed (epoch ms): the funnel's, absent from imports. */
+  source?: SignupSource;
+  invitedAt?: number;
+  completedAt?: number;
 }
 
