@@ -548,17 +548,29 @@ export const signupMilestones = sqliteTable(
 
 // Migration 0023: the funnel (lib/domain/funnel), counted on write; WITHOUT ROWID in the migration.
 
-/** Per waitlist, UTC day of joining and source (utm_source, else referrer, else ''): the signups that reached each stage (triggers on signups, the bulk writer). */
+/** Per waitlist and UTC day of joining: the signups that reached each stage (triggers on signups, the bulk writer). */
 export const funnelCounts = sqliteTable(
   "funnel_counts",
   {
     waitlistId: text("waitlist_id").notNull(),
     day: integer("day").notNull(),
-    source: text("source").notNull(),
     stage: text("stage").notNull(),
     count: integer("count").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.waitlistId, table.day, table.source, table.stage] })],
+  (table) => [primaryKey({ columns: [table.waitlistId, table.day, table.stage] })],
+);
+
+/** funnel_counts per source as well (utm_source, else referrer, else ''), keyed source first. */
+export const funnelSourceCounts = sqliteTable(
+  "funnel_source_counts",
+  {
+    waitlistId: text("waitlist_id").notNull(),
+    source: text("source").notNull(),
+    stage: text("stage").notNull(),
+    day: integer("day").notNull(),
+    count: integer("count").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.waitlistId, table.source, table.stage, table.day] })],
 );
 
 /** Per waitlist and UTC day of joining: how long signups took to their first invitation (`invite`) and from it to completing (`redeem`), in hour buckets. */

@@ -24,7 +24,7 @@ export function funnelScenario(databasePath: string, waitlistId: string, scaleLa
     applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId }, limit: Math.floor(total / 10) } }, db);
     applyStatusAction("cli", { action: "complete", selection: { scope: { waitlistId }, limit: Math.floor(total / 20) } }, db);
     log(`  statuses set in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    const rows = (sqlite.prepare("SELECT count(*) FROM funnel_counts WHERE waitlist_id = ?").pluck().get(waitlistId) as number) ?? 0;
+    const rows = (sqlite.prepare("SELECT (SELECT count(*) FROM funnel_counts WHERE waitlist_id = @w) + (SELECT count(*) FROM funnel_source_counts WHERE waitlist_id = @w)").pluck().get({ w: waitlistId }) as number) ?? 0;
     const lastDay = Math.floor(Date.now() / DAY_MS);
     const time = (range: { fromDay?: number; toDay?: number }) =>
       Array.from({ length: SAMPLES }, () => {

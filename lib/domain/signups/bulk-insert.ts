@@ -54,8 +54,11 @@ function statements(db: AppDatabase) {
         `INSERT INTO signup_input_status_counts (waitlist_id, label, value, status, verified, referral, count) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT DO UPDATE SET count = count + excluded.count`,
       ),
-      funnelCount: sqlite.prepare<[string, number, string, string, number]>(
-        "INSERT INTO funnel_counts (waitlist_id, day, source, stage, count) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET count = count + excluded.count",
+      funnelCount: sqlite.prepare<[string, number, string, number]>(
+        "INSERT INTO funnel_counts (waitlist_id, day, stage, count) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET count = count + excluded.count",
+      ),
+      funnelSourceCount: sqlite.prepare<[string, string, string, number, number]>(
+        "INSERT INTO funnel_source_counts (waitlist_id, source, stage, day, count) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET count = count + excluded.count",
       ),
       funnelDuration: sqlite.prepare<[string, number, string, number, number]>(
         "INSERT INTO funnel_durations (waitlist_id, day, kind, bucket, count) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET count = count + excluded.count",
@@ -157,7 +160,15 @@ export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert
       }
       for (const { label, value, verified, referral, count } of pairCounts.values()) prepared.pairCount.run(waitlistId, label, value, verified, referral, count);
       for (const { label, value, status, verified, referral, count } of pairStatusCounts.values()) prepared.pairStatusCount.run(waitlistId, label, value, status, verified, referral, count);
-      for (const [waitlistDay, source, stage, count] of funnel.stages()) prepared.funnelCount.run(waitlistId, waitlistDay, source, stage, count);
+      const byDay = new Map<string, number>();
+      for (const [day, source, stage, count] of funnel.stages()) {
+        prepared.funnelSourceCount.run(waitlistId, source, stage, day, count);
+        byDay.set(`${day} ${stage}`, (byDay.get(`${day} ${stage}`) ?? 0) + count);
+      }
+      for (const [key, count] of byDay) {
+        const [day, stage] = key.split(" ");
+        prepared.funnelCount.run(waitlistId, Number(day), stage!, count);
+      }
       for (const [waitlistDay, kind, bucket, count] of funnel.durations()) prepared.funnelDuration.run(waitlistId, waitlistDay, kind, bucket, count);
       prepared.search.run({ after });
       for (const trigger of triggers) sqlite.exec(trigger.sql);

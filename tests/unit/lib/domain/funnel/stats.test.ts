@@ -41,8 +41,11 @@ function expectRecount(fromDay?: number, toDay?: number) {
   expect(stats.cohorts.map(({ rates: _rates, ...cohort }) => cohort)).toEqual(expected.cohorts);
   expect(Object.fromEntries(stats.sources.map(({ source, rates: _rates, ...counts }) => [source ?? "(none)", counts]))).toEqual(expected.sources);
   const sql = temp.db.$client;
-  expect(sql.prepare("SELECT waitlist_id, day, source, stage, count FROM funnel_counts ORDER BY 1, 2, 3, 4").all()).toEqual(
-    sql.prepare("SELECT waitlist_id, day, source, stage, count(*) AS count FROM signup_funnel_stages GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4").all(),
+  expect(sql.prepare("SELECT waitlist_id, day, stage, count FROM funnel_counts ORDER BY 1, 2, 3").all()).toEqual(
+    sql.prepare("SELECT waitlist_id, day, stage, count(*) AS count FROM signup_funnel_stages GROUP BY 1, 2, 3 ORDER BY 1, 2, 3").all(),
+  );
+  expect(sql.prepare("SELECT waitlist_id, source, stage, day, count FROM funnel_source_counts ORDER BY 1, 2, 3, 4").all()).toEqual(
+    sql.prepare("SELECT waitlist_id, source, stage, day, count(*) AS count FROM signup_funnel_stages GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4").all(),
   );
   expect(sql.prepare("SELECT waitlist_id, day, kind, bucket, count FROM funnel_durations ORDER BY 1, 2, 3, 4").all()).toEqual(
     sql.prepare("SELECT waitlist_id, day, kind, bucket, count(*) AS count FROM signup_funnel_durations GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4").all(),
