@@ -578,12 +578,12 @@ export const funnelDurations = sqliteTable(
   "funnel_durations",
   {
     waitlistId: text("waitlist_id").notNull(),
-    day: integer("day").notNull(),
     kind: text("kind").notNull(),
     bucket: integer("bucket").notNull(),
+    day: integer("day").notNull(),
     count: integer("count").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.waitlistId, table.day, table.kind, table.bucket] })],
+  (table) => [primaryKey({ columns: [table.waitlistId, table.kind, table.bucket, table.day] })],
 );
 
 /** Views of a waitlist's join page per UTC day (lib/domain/funnel/page-views.ts). */
