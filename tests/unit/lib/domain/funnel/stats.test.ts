@@ -102,6 +102,13 @@ describe("funnelStats", () => {
     temp.db.$client.prepare("DELETE FROM signups WHERE email IN ('p0@example.com', 'p10@example.com')").run();
     const after = expectRecount();
     expect(after.totals.joined).toBe(38);
+    // Direct writes keep them exact too: times moved or cleared, flags and sources changed with them or alone.
+    const sql = temp.db.$client;
+    sql.prepare("UPDATE signups SET invited_at = invited_at + 3600000 WHERE invited_at IS NOT NULL AND id % 3 = 0").run();
+    sql.prepare("UPDATE signups SET verified = 1 - verified, invited_at = NULL WHERE id % 4 = 0").run();
+    sql.prepare("UPDATE signups SET verified = verified, completed_at = NULL WHERE id % 5 = 1").run();
+    sql.prepare("UPDATE signups SET utm_source = 'moved' WHERE id % 6 = 0").run();
+    expectRecount();
     // A range of days of joining.
     const firstDay = Math.floor(START / DAY);
     expectRecount(firstDay + 2, firstDay + 9);
