@@ -50,8 +50,8 @@ CREATE TABLE `funnel_source_counts` (
 --> statement-breakpoint
 -- Per waitlist and day of joining, how long signups took from joining to their first invitation
 -- (`invite`) and from it to completing (`redeem`), in buckets: whole hours under two days, whole
--- days (in hours) beyond. Keyed in the order a median sums them (no sort: 87,000 rows summed in a
--- tenth of the time a GROUP BY that sorts took).
+-- days (in hours) beyond. Keyed in the order a median sums them, so no sort: with 730 days × 120
+-- buckets the whole funnel took 55 ms of CPU instead of 125 keyed by day first (a loaded machine).
 CREATE TABLE `funnel_durations` (
 	`waitlist_id` text NOT NULL,
 	`kind` text NOT NULL,
