@@ -43,6 +43,15 @@ export const signups = sqliteTable(
     // when they did not, and it stands at (created_at, id).
     lineAt: integer("line_at"),
     linePos: real("line_pos"),
+    // Migration 0023 (lib/domain/funnel): where the signup came from, given at join (short single-line
+    // text, or null), and when it was first invited, completed, and first had an invitation expire.
+    utmSource: text("utm_source"),
+    utmMedium: text("utm_medium"),
+    utmCampaign: text("utm_campaign"),
+    referrer: text("referrer"),
+    invitedAt: integer("invited_at", { mode: "timestamp_ms" }),
+    completedAt: integer("completed_at", { mode: "timestamp_ms" }),
+    expiredAt: integer("expired_at", { mode: "timestamp_ms" }),
   },
   (table) => [
     uniqueIndex("signups_waitlist_email_unique").on(table.waitlistId, sql`lower(${table.email})`),
@@ -59,6 +68,11 @@ export const signups = sqliteTable(
     index("signups_waitlist_referred_by_idx").on(table.waitlistId, table.referredBy).where(sql`${table.referredBy} is not null`),
     index("signups_moved_line_idx").on(table.waitlistId, table.lineAt, table.linePos).where(sql`${table.lineAt} is not null and ${table.status} = 'waiting'`),
     index("signups_moved_created_idx").on(table.waitlistId, table.createdAt).where(sql`${table.lineAt} is not null and ${table.status} = 'waiting'`),
+    // The source filters' walks (migration 0023): only signups that have the value.
+    index("signups_utm_source_idx").on(table.waitlistId, table.utmSource, table.createdAt).where(sql`${table.utmSource} is not null`),
+    index("signups_utm_medium_idx").on(table.waitlistId, table.utmMedium, table.createdAt).where(sql`${table.utmMedium} is not null`),
+    index("signups_utm_campaign_idx").on(table.waitlistId, table.utmCampaign, table.createdAt).where(sql`${table.utmCampaign} is not null`),
+    index("signups_referrer_idx").on(table.waitlistId, table.referrer, table.createdAt).where(sql`${table.referrer} is not null`),
     check("signups_custom_inputs_is_array", sql`json_type(${table.customInputs}) = 'array'`),
     // Comparisons, not IN: see migration 0010.
     check("signups_status_known", sql`${table.status} = 'waiting' or ${table.status} = 'invited' or ${table.status} = 'completed' or ${table.status} = 'rejected'`),
@@ -530,4 +544,55 @@ export const signupMilestones = sqliteTable(
     primaryKey({ columns: [table.signupId, table.referrals] }),
     index("signup_milestones_waitlist_idx").on(table.waitlistId, table.referrals, table.signupId),
   ],
+);
+
+// Migration 0023: the funnel (lib/domain/funnel), counted on write; WITHOUT ROWID in the migration.
+
+/** Per waitlist and UTC day of joining: the signups that reached each stage (triggers on signups, the bulk writer). */
+export const funnelCounts = sqliteTable(
+  "funnel_counts",
+  {
+    waitlistId: text("waitlist_id").notNull(),
+    day: integer("day").notNull(),
+    stage: text("stage").notNull(),
+    count: integer("count").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.waitlistId, table.day, table.stage] })],
+);
+
+/** funnel_counts per source as well (utm_source, else referrer, else ''), keyed source first. */
+export const funnelSourceCounts = sqliteTable(
+  "funnel_source_counts",
+  {
+    waitlistId: text("waitlist_id").notNull(),
+    source: text("source").notNull(),
+    stage: text("stage").notNull(),
+    day: integer("day").notNull(),
+    count: integer("count").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.waitlistId, table.source, table.stage, table.day] })],
+);
+
+/** Per waitlist and UTC day of joining: how long signups took to their first invitation (`invite`) and from it to completing (`redeem`), in hour buckets. */
+export const funnelDurations = sqliteTable(
+  "funnel_durations",
+  {
+    waitlistId: text("waitlist_id").notNull(),
+    kind: text("kind").notNull(),
+    bucket: integer("bucket").notNull(),
+    day: integer("day").notNull(),
+    count: integer("count").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.waitlistId, table.kind, table.bucket, table.day] })],
+);
+
+/** Views of a waitlist's join page per UTC day (lib/domain/funnel/page-views.ts). */
+export const joinPageViews = sqliteTable(
+  "join_page_views",
+  {
+    waitlistId: text("waitlist_id").notNull(),
+    day: integer("day").notNull(),
+    count: integer("count").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.waitlistId, table.day] })],
 );

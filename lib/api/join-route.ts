@@ -3,6 +3,7 @@ import { AppError, invalidParameter } from "@/lib/core/errors";
 import { firstIssueOf } from "@/lib/core/zod-issue";
 import { JoinRefused, submitJoin, type JoinRefusal } from "@/lib/domain/joining/join";
 import { joinBodySchema } from "@/lib/domain/joining/request";
+import { SOURCE_FIELDS, sourceValue, type SignupSource, type SourceField } from "@/lib/domain/funnel/source";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
 import { currentClientLimiterKey } from "@/lib/http/client-address";
 import { CACHE_CONTROL } from "./headers";
@@ -44,11 +45,24 @@ function parseBody(body: string) {
   return parsed.data;
 }
 
+/** The body's source fields (lib/domain/funnel/source.ts), each one line of short text. */
+function parseSource(fields: Partial<Record<SourceField, string>>): SignupSource {
+  const source: SignupSource = {};
+  for (const field of SOURCE_FIELDS) {
+    const text = fields[field];
+    if (text === undefined) continue;
+    const parsed = sourceValue(field, text);
+    if (!parsed.ok) throw invalidParameter(field, `The body's "${field}" ${parsed.message}.`);
+    if (parsed.value !== undefined) source[field] = parsed.value;
+  }
+  return source;
+}
+
 export const joinRoute: ApiHandler<{ id: string }> = async ({ request, params, key, requestId }) => {
   const waitlistId = parseWaitlistId(params.id);
   const body = request.text ? await request.text() : "";
-  const { email, custom_inputs: customInputs, referral_code: referralCode } = parseBody(body);
-  const input = { waitlistId, email, customInputs, referralCode, clientAddress: currentClientLimiterKey(request.headers) };
+  const { email, custom_inputs: customInputs, referral_code: referralCode, ...sourceFields } = parseBody(body);
+  const input = { waitlistId, email, customInputs, referralCode, source: parseSource(sourceFields), clientAddress: currentClientLimiterKey(request.headers) };
   const idempotent = idempotencyKey(request.headers.get("idempotency-key"));
   const requestHash = createHash("sha256").update(`join\n${waitlistId}\n${body}`).digest("hex");
   try {

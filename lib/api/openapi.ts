@@ -11,6 +11,7 @@ import { INVITE_PARAMETER } from "@/lib/domain/invitations/link";
 import { actionBodySchema, actionNeedsLimit, MAX_ACTION_EMAILS, MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import { eventResponseSchema } from "@/lib/domain/deliveries/event-body";
 import { alreadyOnListResponseSchema, joinBodySchema, joinedSignupResponseSchema } from "@/lib/domain/joining/request";
+import { funnelStatsResponseSchema, statsParamsSchema } from "@/lib/domain/funnel/schemas";
 import { DEFAULT_EVENT_PAGE } from "@/lib/domain/deliveries/feed";
 import { MAX_ACTION_LIMIT, SIGNUP_STATUSES, STATUS_ACTION_NAMES, STATUS_ACTIONS, type StatusAction } from "@/lib/domain/signups/status";
 import { FLAG_DECISIONS, type FlagDecision } from "@/lib/domain/fraud/reasons";
@@ -634,7 +635,35 @@ Every response carries a \`Request-Id\` header and a \`Cache-Control\` header (s
 ${HTTP_DESCRIPTION}`;
 
 /** The operation of each /v1 route; the route table (./route-table.ts) puts them on their paths. */
-export const operations = { listWaitlists, getWaitlist, listSignups, joinWaitlist, listEvents, getInvitation, redeemInvitation, getOpenApi };
+const getWaitlistStats: OperationObject = {
+  operationId: "getWaitlistStats",
+  summary: "Get a waitlist's funnel",
+  description: [
+    "The funnel of one waitlist: join-page views, joins, verified, invited, completed and expired, with conversion rates, the median time from joining to the first invitation and from it to completing, and the referral factor (referred joins ÷ joins); per day, per week of joining (cohorts) and per source (`utm_source`, else the referring site).",
+    "Counted by day of joining: `from` and `to` (UTC days, both inclusive) select the signups that joined then, and each stage counts for the day its signup joined (a signup that joined on Monday and was invited on Friday is in Monday's `invited`). Views count on the day they happened. The numbers are counted as signups change, not cached: the answer is current. The dashboard's funnel page and `waitlists stats` in the CLI show the same numbers.",
+  ].join("\n\n"),
+  tags: ["Waitlists"],
+  parameters: [
+    pathId,
+    ...Object.entries(z.toJSONSchema(statsParamsSchema, { io: "input", target: "draft-2020-12" }).properties as Record<string, JsonSchema & { description?: string }>).map(([name, { description, ...schema }]) => ({
+      name,
+      in: "query" as const,
+      required: false,
+      description: description ?? name,
+      schema,
+    })),
+    ifNoneMatchParameter,
+  ],
+  responses: {
+    ...successResponses("The funnel.", ref("FunnelStats"), { paged: false, keyed: true, cacheControl: CACHE_CONTROL.revalidatePrivate, etag: etagHeader }),
+    "400": problems.invalid_parameter("The id is not a UUID; a query parameter is unknown or repeated; `from` or `to` is not a date (YYYY-MM-DD) that exists; or `to` is before `from`."),
+    ...errorsCommon,
+    "404": problems.not_found("No waitlist has this id."),
+  },
+  "x-codeSamples": [curl("October's funnel", 'curl -sS -H "Authorization: Bearer $API_KEY" "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/stats?from=2026-10-01&to=2026-10-31"')],
+};
+
+export const operations = { listWaitlists, getWaitlist, listSignups, joinWaitlist, listEvents, getInvitation, redeemInvitation, getOpenApi, getWaitlistStats };
 
 /** The document, with the paths of the route table. */
 export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDocument => ({
@@ -666,6 +695,7 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
       JoinedSignup: responseSchema(joinedSignupResponseSchema),
       AlreadyOnList: responseSchema(alreadyOnListResponseSchema),
       Invitation: responseSchema(invitationResponseSchema),
+      FunnelStats: responseSchema(funnelStatsResponseSchema),
       StatusActionResult: {
         type: "object",
         description: `The answer of a status action (${ACTION_NAMES}).`,

@@ -7,6 +7,7 @@ import { getWaitlistRoute, listEventsRoute, listSignupsRoute, listWaitlistsRoute
 import { joinRoute } from "./join-route";
 import { statusActionRoute } from "./status-routes";
 import { reviewDecisionRoute } from "./review-routes";
+import { getWaitlistStatsRoute } from "./stats-route";
 import { FLAG_DECISION_NAMES } from "@/lib/domain/fraud/reasons";
 import { ADMIN_ROLE, JOIN_ROLE, REDEEM_ROLE, type Role } from "@/lib/domain/keys/queries";
 import { STATUS_ACTION_NAMES } from "@/lib/domain/signups/status";
@@ -54,6 +55,7 @@ export const API_ROUTES = [
   ),
   route({ template: "/invitations/{token}", method: "GET", needsKey: true, role: REDEEM_ROLE, handler: getInvitationRoute, operation: operations.getInvitation }),
   route({ template: "/invitations/{token}/redeem", method: "POST", needsKey: true, role: REDEEM_ROLE, handler: redeemInvitationRoute, operation: operations.redeemInvitation }),
+  route({ template: "/waitlist/{id}/stats", method: "GET", needsKey: true, handler: getWaitlistStatsRoute, operation: operations.getWaitlistStats }),
 ];
 
 // GET /v1/openapi.json – this API's OpenAPI document (public: no key, any origin)

@@ -7,6 +7,7 @@ import { plainTextResponse, seeOther } from "@/lib/http/form-answers";
 import { fieldName, HONEYPOT_FIELD, type JoinError } from "./form-fields";
 import { joinedSetCookie } from "./joined-cookie";
 import { readPublicForm } from "./public-form";
+import { lenientSource, SOURCE_FIELDS } from "@/lib/domain/funnel/source";
 
 // The hosted join form's POST (/join/{id}/submit): a plain HTML form, so it works without JavaScript;
 // every answer is a 303 to a page, the form again with `?error=` or /join/{id}/joined. That one answer
@@ -27,14 +28,17 @@ export async function joinFromForm(request: Request, pathId: string): Promise<Re
   const { waitlist, form } = checked;
   if (form === "invalid") return plainTextResponse(400, "Invalid request: expected the join form.");
   const ref = text(form, "ref").slice(0, 64);
-  const back = (error: JoinError) => seeOther(`/join/${waitlist.id}?error=${error}${ref ? `&ref=${encodeURIComponent(ref)}` : ""}`);
+  const source = lenientSource(Object.fromEntries(SOURCE_FIELDS.map((field) => [field, text(form, field)])));
+  // The way back keeps the link's ref and utm_* (the referring site is lost: the Referer is then this page).
+  const kept = new URLSearchParams([...(ref ? [["ref", ref]] : []), ...SOURCE_FIELDS.filter((field) => field !== "referrer" && source[field]).map((field) => [field, source[field]!])]);
+  const back = (error: JoinError) => seeOther(`/join/${waitlist.id}?error=${error}${kept.size > 0 ? `&${kept}` : ""}`);
   if (text(form, HONEYPOT_FIELD) !== "") return back("refused");
   const settings = joinSettingsOf(waitlist.id);
   if (settings.joining === "closed") return back("closed");
   if (settings.challenge && !(await solvesChallenge(text(form, "altcha"), waitlist.id))) return back("challenge");
   const customInputs = settings.fields.map((field, index) => ({ label: field.label, value: text(form, fieldName(index)) })).filter((input) => input.value !== "");
   try {
-    const reply = await joinWaitlistWithoutBlocking({ waitlistId: waitlist.id, email: text(form, "email"), customInputs, referralCode: ref || undefined, clientAddress: currentClientLimiterKey(request.headers) });
+    const reply = await joinWaitlistWithoutBlocking({ waitlistId: waitlist.id, email: text(form, "email"), customInputs, referralCode: ref || undefined, source, clientAddress: currentClientLimiterKey(request.headers) });
     const answer = seeOther(`/join/${waitlist.id}/joined`);
     answer.headers.set("set-cookie", joinedSetCookie(waitlist.id, reply.created ? { signupId: reply.signup.id } : { existing: true }, settings.embedOrigins.length > 0));
     return answer;

@@ -6,7 +6,7 @@ import { openDatabase, type AppDatabase } from "@/db/client";
 import { keyFileOf } from "@/db/master-key";
 import { DAY_MS } from "@/lib/core/time";
 import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
-import { fakeSignup } from "./people";
+import { fakeSignup, fakeSource } from "./people";
 import { seededRandom, seededUuid } from "./random";
 
 // A deterministic database for the benchmark: one waitlist of 1,000,000 (or 10,000,000) signups
@@ -17,7 +17,7 @@ import { seededRandom, seededUuid } from "./random";
 const SPAN_DAYS = 730;
 const SMALL_WAITLISTS = [25, 1_000, 20_000];
 // Bump when the generator changes in a way the hash below cannot see.
-const GENERATOR_VERSION = 2;
+const GENERATOR_VERSION = 3;
 
 export interface Dataset {
   /** A fresh working copy for this run. */
@@ -81,6 +81,8 @@ function populate(path: string, bigCount: number, end: number): Shape {
   const random = seededRandom(20_261_121);
   const insertWaitlist = sqlite.prepare("INSERT INTO waitlists (id, name, website, created_at) VALUES (?, ?, ?, ?)");
   const start = end - SPAN_DAYS * DAY_MS;
+  // Its own stream, so that every other value is what it was before sources were added.
+  const sourceRandom = seededRandom(20_261_128);
 
   const addWaitlist = (name: string, count: number, createdAt: number) => {
     const id = seededUuid(random);
@@ -92,7 +94,7 @@ function populate(path: string, bigCount: number, end: number): Shape {
     for (let n = 0; n < count; n++) {
       const createdAtMs = Math.floor(start + n * step + random() * step * 0.9);
       const signup = fakeSignup(random, n);
-      if (!bulk.add({ email: signup.email, verified: random() < 0.6, referral: random() < 0.25, customInputs: signup.customInputs }, createdAtMs)) {
+      if (!bulk.add({ email: signup.email, verified: random() < 0.6, referral: random() < 0.25, customInputs: signup.customInputs, source: fakeSource(sourceRandom) }, createdAtMs)) {
         throw new Error(`the generator repeated ${signup.email}`);
       }
     }

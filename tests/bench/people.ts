@@ -1,3 +1,4 @@
+import type { SignupSource } from "@/lib/domain/funnel/source";
 import { pick } from "./random";
 
 // Realistic signups for the benchmark's dataset: emails over personal and company domains, and
@@ -139,4 +140,18 @@ export function searchFragment(random: () => number): string {
   const length = Math.min(source.length, 3 + Math.floor(random() * 3));
   const start = Math.floor(random() * (source.length - length + 1));
   return source.slice(start, start + length);
+}
+
+const UTM_SOURCES = ["newsletter", "twitter", "linkedin", "producthunt", "google", "reddit", "partner", "podcast"];
+const REFERRERS = Array.from({ length: 25 }, (_, index) => `blog${index + 1}.example.net`);
+
+/** Where a signup came from, as the funnel sees a launch: 45 % direct, 35 % tagged links (utm_*), 20 % referring sites. */
+export function fakeSource(random: () => number): SignupSource {
+  const draw = random();
+  if (draw < 0.45) return {};
+  if (draw < 0.8) {
+    const source = UTM_SOURCES[Math.floor(random() * UTM_SOURCES.length)]!;
+    return { utm_source: source, utm_medium: source === "newsletter" ? "email" : "social", utm_campaign: random() < 0.5 ? "launch" : "spring" };
+  }
+  return { referrer: REFERRERS[Math.floor(random() * REFERRERS.length)]! };
 }

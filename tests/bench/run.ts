@@ -24,6 +24,7 @@ import { cliImport, cliNdjsonImport } from "./import-scenario";
 import { inviteScenario } from "./invite-scenario";
 import { positionScenario } from "./positions";
 import { rankingScenario } from "./ranking-scenario";
+import { funnelScenario } from "./funnel-scenario";
 import { deliverScenario } from "./deliver-scenario";
 import { run, start, stop, waitForHttp, type Child } from "./processes";
 import { formatTable, writeJson, type Row } from "./report";
@@ -65,7 +66,7 @@ const SCENARIOS = {
 // These measure the server's memory, so each starts on freshly started servers.
 const FRESH_SERVERS: readonly string[] = ["stream", "csv"];
 // Scenarios without servers.
-const STANDALONE = ["lookup", "invite", "positions", "ranking", "import", "ndjson-import", "deliver"] as const;
+const STANDALONE = ["lookup", "invite", "positions", "ranking", "import", "ndjson-import", "deliver", "funnel"] as const;
 const SCALES = { "1m": 1_000_000, "10m": 10_000_000 } as const;
 
 const { values: options } = parseArgs({
@@ -259,6 +260,10 @@ async function main() {
       if (selected.includes("invite")) {
         log(`invite (load average ${loadavg()[0]!.toFixed(2)})`);
         rows.push(...inviteScenario(dataset.path, dataset.bigWaitlistId, scaleLabel, log));
+      }
+      if (selected.includes("funnel")) {
+        log(`funnel (load average ${loadavg()[0]!.toFixed(2)})`);
+        rows.push(...funnelScenario(dataset.path, dataset.bigWaitlistId, scaleLabel, log));
       }
     }
     if (selected.includes("import")) rows.push(...(await cliImport(workDir, importFile, importRows, log)));

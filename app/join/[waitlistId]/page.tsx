@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { inputClass, linkClass, mutedText, primaryButtonClass } from "@/components/styles";
 import { MAX_JOIN_INPUT_VALUE } from "@/lib/domain/joining/join";
@@ -7,6 +8,8 @@ import { MAX_EMAIL_LENGTH } from "@/lib/domain/signups/email-address";
 import { JOIN_ERRORS, isJoinError, HONEYPOT_FIELD, fieldName } from "@/lib/join/form-fields";
 import { joinBrandOf, joinPageMetadata, joinTitleOf } from "@/lib/join/brand";
 import { waitlistOfPath } from "@/lib/join/public-form";
+import { countJoinPageView } from "@/lib/domain/funnel/page-views";
+import { sourceOfPageView, SOURCE_FIELDS } from "@/lib/domain/funnel/source";
 import { BrandDescription } from "../brand-description";
 import { accentStyle, JoinCard } from "../join-card";
 import { AltchaField } from "./altcha-field";
@@ -45,6 +48,10 @@ export default async function JoinPage({ params, searchParams }: Props) {
   }
   const ref = typeof query.ref === "string" ? query.ref.slice(0, 64) : "";
   const error = isJoinError(query.error) ? JOIN_ERRORS[query.error] : undefined;
+  // The funnel (lib/domain/funnel): a view, and where it came from, carried to the join by the form.
+  if (!error) countJoinPageView(waitlist.id);
+  const requestHeaders = await headers();
+  const source = sourceOfPageView(query, requestHeaders.get("referer"), requestHeaders.get("host"));
   return (
     <JoinCard title={title} brand={brand}>
       <BrandDescription source={settings.description} />
@@ -87,6 +94,7 @@ export default async function JoinPage({ params, searchParams }: Props) {
           <input id="join-hp" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" />
         </div>
         {ref ? <input type="hidden" name="ref" value={ref} /> : null}
+        {SOURCE_FIELDS.map((field) => (source[field] ? <input key={field} type="hidden" name={field} value={source[field]} /> : null))}
         {settings.challenge ? (
           <AltchaField challengeUrl={`/join/${waitlist.id}/challenge`} />
         ) : null}

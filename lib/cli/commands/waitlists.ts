@@ -16,6 +16,7 @@ import { setJoinLogo } from "@/lib/domain/branding/logo";
 import { logoChangeOf, type LogoOptions } from "../logo-option";
 import { collect, describeJoinSettings, JOIN_FIELD_FORMAT, joinChangeOf, type JoinOptions } from "../join-options";
 import { emit, parseOptions, table, type JsonOption } from "../output";
+import { registerWaitlistStatsCommand } from "./waitlists-stats";
 import { describeInviteLinks, inviteChangeOf, type InviteOptions } from "../invite-options";
 import { CLI_ACTOR } from "@/lib/domain/audit/log";
 import { updateInvitationEmail } from "@/lib/domain/emails/invitation";
@@ -202,4 +203,5 @@ export function registerWaitlistCommands(program: Command): void {
         return offDisk ? done : `${done} ${ERASED_DATA_STILL_ON_DISK}`;
       });
     });
+  registerWaitlistStatsCommand(waitlists);
 }

@@ -24,6 +24,7 @@ import { signupPosition } from "./position";
 import { referralCodeOf, signupWithReferralCode, unusedReferralCode } from "./referral-code";
 import { recordReferral } from "./referrals";
 import { joinSettingsOf, type JoinField } from "./settings";
+import type { SignupSource } from "../funnel/source";
 
 // Joining a waitlist (the hosted page /join/{id} and POST /v1/waitlist/{id}/signup): one IMMEDIATE
 // transaction checks the list is open, finds the address (any case) or inserts the signup with its
@@ -81,13 +82,15 @@ export interface JoinInput {
   referralCode?: string;
   /** The client's limiter key (lib/http/client-address.ts): counted against JOINS_PER_CLIENT_PER_HOUR. */
   clientAddress?: string;
+  /** Where the person came from (lib/domain/funnel/source.ts), validated by the transport. */
+  source?: SignupSource;
 }
 
 function statements(db: AppDatabase) {
   return preparedOnce(db, "joining.join", () => ({
     existing: db.$client.prepare<[string, string], { id: number }>("SELECT id FROM signups WHERE waitlist_id = ? AND lower(email) = lower(?)"),
-    insert: db.$client.prepare<[string, string, number, string, number, string, number | null]>(
-      "INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at, status, referral_code, referred_by) VALUES (?, ?, 0, ?, ?, ?, 'waiting', ?, ?)",
+    insert: db.$client.prepare<[string, string, number, string, number, string, number | null, string | null, string | null, string | null, string | null]>(
+      "INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at, status, referral_code, referred_by, utm_source, utm_medium, utm_campaign, referrer) VALUES (?, ?, 0, ?, ?, ?, 'waiting', ?, ?, ?, ?, ?, ?)",
     ),
   }));
 }
@@ -166,7 +169,20 @@ export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinFound 
       if (existing) return { created: false, signupId: existing.id };
       const referrer = input.referralCode === undefined ? undefined : signupWithReferralCode(waitlist.id, input.referralCode, db);
       const at = Date.now();
-      const { lastInsertRowid } = prepared.insert.run(waitlist.id, email, referrer === undefined ? 0 : 1, JSON.stringify(customInputs), at, unusedReferralCode(db), referrer ?? null);
+      const source = input.source ?? {};
+      const { lastInsertRowid } = prepared.insert.run(
+        waitlist.id,
+        email,
+        referrer === undefined ? 0 : 1,
+        JSON.stringify(customInputs),
+        at,
+        unusedReferralCode(db),
+        referrer ?? null,
+        source.utm_source ?? null,
+        source.utm_medium ?? null,
+        source.utm_campaign ?? null,
+        source.referrer ?? null,
+      );
       const id = Number(lastInsertRowid);
       // The rules of lib/domain/fraud: a flagged signup waits for review, and so does its referral.
       const flags: FlagReason[] = [...(disposable ? ["disposable" as const] : []), ...(isBurst(waitlist.id, input.clientAddress, at, db) ? ["burst" as const] : [])];

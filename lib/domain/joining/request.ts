@@ -4,9 +4,18 @@ import { SIGNUP_STATUSES } from "../signups/status";
 import { signupResponseSchema } from "../signups/response";
 import { MAX_JOIN_INPUT_VALUE } from "./join";
 import { MAX_JOIN_FIELDS } from "./settings";
+import { MAX_SOURCE_TEXT } from "../funnel/source";
 
 // POST /v1/waitlist/{id}/signup: its body and its answer, as zod schemas the handler parses and the
 // OpenAPI document shows (the answers are built by toJoinedSignupResponse and toAlreadyOnListResponse, ./join.ts).
+
+function sourceText(description: string) {
+  return z
+    .string()
+    .max(MAX_SOURCE_TEXT)
+    .optional()
+    .meta({ description: `${description} One line of plain text, at most ${MAX_SOURCE_TEXT} characters; empty is none. Stored on the signup: a filter and a facet (\`fields=\` shows it).` });
+}
 
 export const joinBodySchema = z
   .strictObject({
@@ -22,6 +31,14 @@ export const joinBodySchema = z
       .default([])
       .meta({ description: "The answers to the waitlist's join form: every required field, no field twice, no other label. Default `[]`." }),
     referral_code: z.string().max(64).optional().meta({ description: "The referral code of the signup that referred this person (from their referral link). An unknown code is ignored." }),
+    utm_source: sourceText("The `utm_source` of the link that brought the person (`newsletter`)."),
+    utm_medium: sourceText("The `utm_medium` of that link (`email`)."),
+    utm_campaign: sourceText("The `utm_campaign` of that link (`launch`)."),
+    referrer: z
+      .string()
+      .max(2048)
+      .optional()
+      .meta({ description: `The site that referred the person: a host (\`news.ycombinator.com\`), or a URL, of which only the host is stored (at most ${MAX_SOURCE_TEXT} characters). One line of plain text; empty is none.` }),
   })
   .meta({ description: "Who joins, and their answers to the waitlist's form." });
 

@@ -4,6 +4,8 @@ import { cachedCountSignups, cachedSignupsPerDay } from "../signups/cached-stats
 import { referralPanel } from "../joining/referral-panel";
 import { flagFacet } from "../fraud/facet";
 import { milestoneFacet } from "../milestones/facet";
+import { sourceFacets } from "../funnel/facets";
+import { funnelStats } from "../funnel/stats";
 import { countSignupsSince } from "../signups/counts";
 import { inputFacets, inputFacetValues } from "../signups/facets";
 import { findSignupsByEmail } from "../signups/find";
@@ -28,6 +30,8 @@ export const READ_TASKS = {
   flagFacet: (db: AppDatabase, scope: Parameters<typeof flagFacet>[0]) => flagFacet(scope, db),
   milestoneFacet: (db: AppDatabase, scope: Parameters<typeof milestoneFacet>[0]) => milestoneFacet(scope, db),
   launchSteps: (db: AppDatabase, waitlistId: string, emailConfigured: boolean) => launchSteps(waitlistId, emailConfigured, db),
+  sourceFacets: (db: AppDatabase, scope: Parameters<typeof sourceFacets>[0]) => sourceFacets(scope, undefined, db),
+  funnelStats: (db: AppDatabase, waitlistId: string, range: Parameters<typeof funnelStats>[1]) => funnelStats(waitlistId, range, db),
 };
 
 export type ReadTasks = typeof READ_TASKS;

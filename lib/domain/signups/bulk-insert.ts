@@ -2,6 +2,7 @@ import type { AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
 import { preparedOnce } from "@/lib/sqlite/statements";
 import { inputPairs } from "./input-pairs";
+import { bucketOf } from "../funnel/stats";
 import type { NewSignup } from "./queries";
 
 /**
@@ -19,8 +20,8 @@ const PAIR_COLUMNS = 7;
  */
 const BULK_CACHE_KIB = 64 * 1024;
 
-/** The triggers that derive from each row inserted by plain SQL (migrations 0003 and 0012), which a bulk insert does itself. */
-const INSERT_TRIGGERS = ["signups_derive_after_insert", "signup_inputs_count_after_insert", "signup_input_status_counts_after_insert"];
+/** The triggers that derive from each row inserted by plain SQL (migrations 0003, 0012 and 0023), which a bulk insert does itself. */
+const INSERT_TRIGGERS = ["signups_derive_after_insert", "signup_inputs_count_after_insert", "signup_input_status_counts_after_insert", "funnel_after_insert"];
 
 // Raw for speed, per row of a 1M-row import: a row's insert took 10.4 µs raw against 14.6 µs through the builder (best of 7, 100k rows); the search index is a virtual table outside the schema.
 function statements(db: AppDatabase) {
@@ -35,8 +36,9 @@ function statements(db: AppDatabase) {
       triggers: sqlite.prepare<string[], { name: string; sql: string }>(
         `SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND name IN (${INSERT_TRIGGERS.map(() => "?").join(", ")})`,
       ),
-      signup: sqlite.prepare<[string, string, number, number, string, number, string, number | null]>(
-        "INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at, status, status_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (waitlist_id, lower(email)) DO NOTHING",
+      signup: sqlite.prepare<[string, string, number, number, string, number, string, number | null, string | null, string | null, string | null, string | null, number | null, number | null]>(
+        `INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at, status, status_changed_at, utm_source, utm_medium, utm_campaign, referrer, invited_at, completed_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (waitlist_id, lower(email)) DO NOTHING`,
       ),
       pairs: pairsStatement(PAIRS_PER_STATEMENT),
       pair: pairsStatement(1),
@@ -51,6 +53,15 @@ function statements(db: AppDatabase) {
       pairStatusCount: sqlite.prepare<[string, string, string, string, number, number, number]>(
         `INSERT INTO signup_input_status_counts (waitlist_id, label, value, status, verified, referral, count) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT DO UPDATE SET count = count + excluded.count`,
+      ),
+      funnelCount: sqlite.prepare<[string, number, string, number]>(
+        "INSERT INTO funnel_counts (waitlist_id, day, stage, count) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET count = count + excluded.count",
+      ),
+      funnelSourceCount: sqlite.prepare<[string, string, string, number, number]>(
+        "INSERT INTO funnel_source_counts (waitlist_id, source, stage, day, count) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET count = count + excluded.count",
+      ),
+      funnelDuration: sqlite.prepare<[string, number, string, number, number]>(
+        "INSERT INTO funnel_durations (waitlist_id, day, kind, bucket, count) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET count = count + excluded.count",
       ),
       search: sqlite.prepare<{ after: number }>("INSERT INTO signup_email_search (rowid, email) SELECT id, email FROM signups WHERE id > @after"),
     };
@@ -92,6 +103,7 @@ export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert
   const dayCounts = new Map<string, number>();
   const pairCounts = new Map<string, PairTally>();
   const pairStatusCounts = new Map<string, PairTally & { status: string }>();
+  const funnel = funnelTally();
   const pending: unknown[] = [];
   // A full batch in one statement; the last few, fewer than a batch, one by one.
   const flushPairs = () => {
@@ -106,10 +118,31 @@ export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert
       const verified = signup.verified ? 1 : 0;
       const referral = signup.referral ? 1 : 0;
       const status = signup.status ?? "waiting";
-      const inserted = prepared.signup.run(waitlistId, signup.email, verified, referral, signup.customInputs, at, status, signup.statusChangedAt ?? null);
+      const source = signup.source ?? {};
+      // As migration 0023 read them for the signups before it: an imported status dates from its last change.
+      const invitedAt = signup.invitedAt ?? (status === "invited" ? (signup.statusChangedAt ?? null) : null);
+      const completedAt = signup.completedAt ?? (status === "completed" ? (signup.statusChangedAt ?? null) : null);
+      const inserted = prepared.signup.run(
+        waitlistId,
+        signup.email,
+        verified,
+        referral,
+        signup.customInputs,
+        at,
+        status,
+        signup.statusChangedAt ?? null,
+        source.utm_source ?? null,
+        source.utm_medium ?? null,
+        source.utm_campaign ?? null,
+        source.referrer ?? null,
+        invitedAt,
+        completedAt,
+      );
       if (inserted.changes === 0) return false;
-      const dayKey = `${verified}${referral}${status} ${Math.floor(at / DAY_MS)}`;
+      const day = Math.floor(at / DAY_MS);
+      const dayKey = `${verified}${referral}${status} ${day}`;
       dayCounts.set(dayKey, (dayCounts.get(dayKey) ?? 0) + 1);
+      funnel.add({ day, source: source.utm_source ?? source.referrer ?? "", verified, referral, createdAt: at, invitedAt, completedAt });
       for (const { label, value } of inputPairs(JSON.parse(signup.customInputs))) {
         pending.push(waitlistId, label, value, at, inserted.lastInsertRowid, verified, referral);
         if (pending.length === PAIRS_PER_STATEMENT * PAIR_COLUMNS) flushPairs();
@@ -127,6 +160,16 @@ export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert
       }
       for (const { label, value, verified, referral, count } of pairCounts.values()) prepared.pairCount.run(waitlistId, label, value, verified, referral, count);
       for (const { label, value, status, verified, referral, count } of pairStatusCounts.values()) prepared.pairStatusCount.run(waitlistId, label, value, status, verified, referral, count);
+      const byDay = new Map<string, number>();
+      for (const [day, source, stage, count] of funnel.stages()) {
+        prepared.funnelSourceCount.run(waitlistId, source, stage, day, count);
+        byDay.set(`${day} ${stage}`, (byDay.get(`${day} ${stage}`) ?? 0) + count);
+      }
+      for (const [key, count] of byDay) {
+        const [day, stage] = key.split(" ");
+        prepared.funnelCount.run(waitlistId, Number(day), stage!, count);
+      }
+      for (const [waitlistDay, kind, bucket, count] of funnel.durations()) prepared.funnelDuration.run(waitlistId, waitlistDay, kind, bucket, count);
       prepared.search.run({ after });
       for (const trigger of triggers) sqlite.exec(trigger.sql);
       sqlite.pragma(`cache_size = ${cacheSize}`);
@@ -146,4 +189,28 @@ function tallyPair<T extends PairTally>(tallies: Map<string, T>, key: string, pa
   const tally = tallies.get(key);
   if (tally) tally.count++;
   else tallies.set(key, { ...pair, count: 1 } as T);
+}
+
+/** The funnel's counts of the added signups (what the trigger funnel_after_insert and its views of migration 0023 would write), tallied in memory. */
+function funnelTally() {
+  const stages = new Map<string, number>();
+  const durations = new Map<string, number>();
+  const bump = (tallies: Map<string, number>, key: string) => tallies.set(key, (tallies.get(key) ?? 0) + 1);
+  return {
+    add(signup: { day: number; source: string; verified: number; referral: number; createdAt: number; invitedAt: number | null; completedAt: number | null }) {
+      const reached = ["joined", signup.referral && "referred", signup.verified && "verified", signup.invitedAt !== null && "invited", signup.completedAt !== null && "completed"];
+      for (const stage of reached) if (stage) bump(stages, `${signup.day}\u0000${signup.source}\u0000${stage}`);
+      if (signup.invitedAt === null) return;
+      bump(durations, `${signup.day}\u0000invite\u0000${bucketOf(signup.invitedAt - signup.createdAt)}`);
+      if (signup.completedAt !== null) bump(durations, `${signup.day}\u0000redeem\u0000${bucketOf(signup.completedAt - signup.invitedAt)}`);
+    },
+    stages: () => [...stages].map(([key, count]): [number, string, string, number] => {
+      const [day, source, stage] = key.split("\u0000");
+      return [Number(day), source!, stage!, count];
+    }),
+    durations: () => [...durations].map(([key, count]): [number, string, number, number] => {
+      const [day, kind, bucket] = key.split("\u0000");
+      return [Number(day), kind!, Number(bucket), count];
+    }),
+  };
 }

@@ -6,6 +6,7 @@ import { parseSignupPublicId, signupPublicId } from "./id";
 import { andList, code, orList } from "@/lib/core/prose";
 import { isSignupStatus, SIGNUP_STATUSES, STATUS_ACTION_NAMES, type SignupStatus } from "./status";
 import { FLAG_REASON_LABELS, FLAG_REASONS, isFlagReason, type FlagReason } from "../fraud/reasons";
+import { MAX_SOURCE_TEXT, sourceValue, type SourceField } from "../funnel/source";
 
 // The one list of signup filters. Each descriptor holds everything about one filter: its public name
 // (the /v1 query parameter, the dashboard URL's, and `--<name>` in the CLI), how its text is read and
@@ -122,6 +123,37 @@ function milestoneLabels(text: string): Parsed<string[]> {
   const labels = text.split(",").map((word) => word.trim());
   if (labels.some((label) => label === "")) return { ok: false, message: "must name one or more milestones by label, separated by commas (an empty label names none)" };
   return { ok: true, value: labels };
+}
+
+const SOURCE_COLUMNS = { utm_source: "utmSource", utm_medium: "utmMedium", utm_campaign: "utmCampaign", referrer: "referrer" } as const;
+
+/** A filter on one of the source fields given at join (lib/domain/funnel/source.ts): the exact value, as stored. */
+function sourceFilter<Name extends SourceField>(name: Name, what: string, example: string) {
+  const column = SOURCE_COLUMNS[name];
+  return filter<string, Name>({
+    name,
+    parse: (text) => {
+      const parsed = sourceValue(name, text);
+      if (!parsed.ok) return parsed;
+      return parsed.value === undefined ? { ok: false, message: "must not be empty" } : { ok: true, value: parsed.value };
+    },
+    format: (value) => value,
+    lenient: (text) => text.trim() || undefined,
+    keyPart: (value) => value,
+    openapi: {
+      description: `Only signups whose ${what} is exactly this text (as given at join, case-sensitive${name === "referrer" ? "; a URL is read as its host" : ""}): \`${name}=${example}\`. 1–${MAX_SOURCE_TEXT} characters of one line.`,
+      schema: { type: "string", minLength: 1, maxLength: name === "referrer" ? 2048 : MAX_SOURCE_TEXT, examples: [example] },
+      invalid: `is empty, longer than ${MAX_SOURCE_TEXT} characters or not one line of plain text`,
+    },
+    cli: { argument: "<text>", help: `only signups whose ${what} is this text` },
+    chip: (value) => `${name}: ${value}`,
+    // Walked in order, or, when set, through its partial index (waitlist, value, created_at) of migration 0023.
+    planner: "row",
+    aggregated: false,
+    inputSliced: false,
+    bind: (value) => ({ [name]: value }),
+    where: ({ sql, signups, placeholder }) => sql`${signups[column]} = ${placeholder(name)}`,
+  });
 }
 
 /** Day text for chips: an instant at UTC midnight as its date, any other as its ISO form. */
@@ -308,6 +340,10 @@ export const SIGNUP_FILTERS = {
     }),
     where: ({ sql, signups, placeholder }) => sql`${signups.email} like ${placeholder("contains")} escape '\\'`,
   }),
+  utmSource: sourceFilter("utm_source", "`utm_source`", "newsletter"),
+  utmMedium: sourceFilter("utm_medium", "`utm_medium`", "email"),
+  utmCampaign: sourceFilter("utm_campaign", "`utm_campaign`", "launch"),
+  referrer: sourceFilter("referrer", "referring site (`referrer`)", "news.ycombinator.com"),
 };
 
 export type FilterKey = keyof typeof SIGNUP_FILTERS;

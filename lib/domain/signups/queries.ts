@@ -13,6 +13,7 @@ import type { SignupScope } from "./filter";
 import { DEFAULT_SIGNUP_FIELDS, SIGNUP_FIELDS, type SignupField } from "./response";
 import type { SignupRow } from "./row";
 import type { SignupStatus } from "./status";
+import type { SignupSource } from "../funnel/source";
 import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
 
@@ -31,6 +32,10 @@ const SIGNUP_JSON_FIELDS: Record<SignupField, SQL> = {
   id: sql`cast(${signups.id} as text)`,
   status: sql`${signups.status}`,
   status_changed_at: sql`iif(${signups.statusChangedAt} is null, null, strftime('%Y-%m-%dT%H:%M:%fZ', ${signups.statusChangedAt} / 1000.0, 'unixepoch'))`,
+  utm_source: sql`${signups.utmSource}`,
+  utm_medium: sql`${signups.utmMedium}`,
+  utm_campaign: sql`${signups.utmCampaign}`,
+  referrer: sql`${signups.referrer}`,
 };
 
 function signupJson(fields: readonly SignupField[]): SQL<string> {
@@ -41,11 +46,11 @@ function signupJson(fields: readonly SignupField[]): SQL<string> {
 }
 
 /**
- * A signup's JSON with all eight fields as SQL text over the table `signups`, for statements written
- * by hand: an event's body is this snapshot of its signup (lib/domain/event-snapshot.ts).
+ * A signup's JSON with the eight fields up to `status_changed_at` as SQL text over the table `signups`, for statements written
+ * by hand: an event's body is this snapshot of its signup (lib/domain/event-snapshot.ts). Its source fields stay out of webhooks.
  */
 export function signupJsonSqlText(): string {
-  return new SQLiteSyncDialect().sqlToQuery(signupJson(SIGNUP_FIELDS)).sql;
+  return new SQLiteSyncDialect().sqlToQuery(signupJson(SIGNUP_FIELDS.slice(0, SIGNUP_FIELDS.indexOf("status_changed_at") + 1))).sql;
 }
 
 // Rows come as raw arrays (.values()) in this order, mapped here: 2.70 s of CPU for an export's
@@ -324,5 +329,9 @@ export interface NewSignup {
   /** Default `waiting`; an import of an export keeps the exported status (and when it changed, epoch ms). */
   status?: SignupStatus;
   statusChangedAt?: number | null;
+  /** Where it came from (lib/domain/funnel/source.ts), and when it was first invited and completed (epoch ms): the funnel's, absent from imports. */
+  source?: SignupSource;
+  invitedAt?: number;
+  completedAt?: number;
 }
 

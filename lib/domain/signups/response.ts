@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { SignupRow } from "./row";
 import { SIGNUP_STATUSES } from "./status";
+import { SOURCE_FIELDS } from "../funnel/source";
 
 // The API's view of a signup: by default exactly the four fields of the specification; with
 // `fields`, the chosen ones among those four, `created_at` and `id`. The OpenAPI components, the
@@ -33,12 +34,14 @@ export const signupResponseSchema = z
   .meta({ description: "A signup as returned without `fields`: exactly these four fields." });
 export type SignupResponse = z.infer<typeof signupResponseSchema>;
 
-/** The fields a client may ask for with `fields`: the specification's four, then `created_at`, `id`, `status` and `status_changed_at`. */
-export const SIGNUP_FIELDS = ["email", "verified", "referral", "custom_inputs", "created_at", "id", "status", "status_changed_at"] as const;
+/** The fields a client may ask for with `fields`: the specification's four, then `created_at`, `id`, `status` and `status_changed_at`, then where the signup came from (lib/domain/funnel/source.ts). */
+export const SIGNUP_FIELDS = ["email", "verified", "referral", "custom_inputs", "created_at", "id", "status", "status_changed_at", ...SOURCE_FIELDS] as const;
 export type SignupField = (typeof SIGNUP_FIELDS)[number];
 
 /** What a signup object holds when `fields` is not given: exactly the specification's four. */
 export const DEFAULT_SIGNUP_FIELDS: readonly SignupField[] = Object.keys(signupResponseSchema.shape) as (keyof SignupResponse)[];
+
+const sourceSchema = (what: string) => z.string().nullable().meta({ description: `${what}, given at join; null when none was.` });
 
 /**
  * A signup as returned with `fields`: exactly the fields it names, in the order of SIGNUP_FIELDS.
@@ -56,9 +59,13 @@ export const signupWithFieldsSchema = z
       .string()
       .nullable()
       .meta({ format: "date-time", description: "When the status last changed (ISO 8601 in UTC with milliseconds); null for a signup that never left `waiting`." }),
+    utm_source: sourceSchema("The `utm_source` of the link that brought the person"),
+    utm_medium: sourceSchema("The `utm_medium` of that link"),
+    utm_campaign: sourceSchema("The `utm_campaign` of that link"),
+    referrer: sourceSchema("The site that referred the person (the host of the join page's Referer, or the join's `referrer`)"),
   })
   .partial()
-  .meta({ description: "A signup as returned with `fields`: exactly the fields named there (any of these eight), in this order." });
+  .meta({ description: "A signup as returned with `fields`: exactly the fields named there (any of these twelve), in this order." });
 
 /** A signup changed by an action (invite, reject, withdraw, restore, complete): the specification's four fields and its new status. */
 export const signupWithStatusSchema = z

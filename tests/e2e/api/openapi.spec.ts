@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { Ajv2020 } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { eventFeedParamsSchema, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
+import { statsParamsSchema } from "@/lib/domain/funnel/schemas";
 import { INPUT_PARAM_PREFIX } from "@/lib/domain/signups/filter";
 import { Contract } from "../support/api-contract";
 
@@ -15,7 +16,7 @@ test("GET /v1/openapi.json serves an OpenAPI 3.1 document without a key", async 
   const { document } = contract;
   expect(document.openapi).toMatch(/^3\.1\./);
   expect(Object.keys(document.paths).sort()).toEqual(
-    ["/openapi.json", "/waitlist", "/waitlist/{id}", "/waitlist/{id}/signup", "/waitlist/{id}/events", "/invitations/{token}", "/invitations/{token}/redeem", ...["complete", "invite", "reject", "restore", "withdraw", "review/approve", "review/discount"].map((action) => `/waitlist/{id}/signup/${action}`)].sort(),
+    ["/openapi.json", "/waitlist", "/waitlist/{id}", "/waitlist/{id}/signup", "/waitlist/{id}/events", "/waitlist/{id}/stats", "/invitations/{token}", "/invitations/{token}/redeem", ...["complete", "invite", "reject", "restore", "withdraw", "review/approve", "review/discount"].map((action) => `/waitlist/{id}/signup/${action}`)].sort(),
   );
   expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["apiKeyHeader", "bearerAuth"]);
   expect(document.components.securitySchemes.apiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
@@ -36,7 +37,8 @@ test("the documented query parameters are exactly the ones the server accepts", 
   expect(inputs).toMatchObject({ style: "form", explode: true, schema: { type: "object", propertyNames: { pattern: `^${INPUT_PARAM_PREFIX.replace(".", "\\.")}.+$` } } });
   expect(names("/waitlist/{id}")).toEqual([]);
   expect(names("/waitlist/{id}/events")).toEqual(Object.keys(eventFeedParamsSchema.shape).sort());
-  for (const path of ["/waitlist", "/waitlist/{id}", "/waitlist/{id}/signup", "/waitlist/{id}/events"]) {
+  expect(names("/waitlist/{id}/stats")).toEqual(Object.keys(statsParamsSchema.shape).sort());
+  for (const path of ["/waitlist", "/waitlist/{id}", "/waitlist/{id}/signup", "/waitlist/{id}/events", "/waitlist/{id}/stats"]) {
     const operation = document.paths[path]!.get!;
     expect(operation.security, `${path} uses the document's security`).toBeUndefined();
     for (const status of ["200", "400", "401", "403", "500"]) expect(operation.responses[status], `${path} ${status}`).toBeDefined();

@@ -160,6 +160,11 @@ const MEANING: { [Key in FilterKey]-?: (signup: FixtureSignup, value: NonNullabl
   milestone: (signup, value) => ((signup as { milestones?: string[] }).milestones ?? []).some((label) => value.some((wanted) => wanted.toLowerCase() === label.toLowerCase())),
   email: (signup, value) => signup.email.toLowerCase() === value.toLowerCase(),
   emailContains: (signup, value) => signup.email.toLowerCase().includes(value.toLowerCase()),
+  // The source given at join, exactly: these fixtures are inserted with none (the source filters' own spec: api/funnel.spec.ts).
+  utmSource: (signup, value) => (signup as { utmSource?: string }).utmSource === value,
+  utmMedium: (signup, value) => (signup as { utmMedium?: string }).utmMedium === value,
+  utmCampaign: (signup, value) => (signup as { utmCampaign?: string }).utmCampaign === value,
+  referrer: (signup, value) => (signup as { referrer?: string }).referrer === value,
 };
 
 /** What the draw selects, by the documented semantics, in creation order. */

@@ -221,7 +221,7 @@ export const one: Waitlist = {} as Json<operations["getWaitlist"], 200>;
 export const signups: (Signup | SignupWithFields)[] = [] as Json<operations["listSignups"], 200>;
 // With \`fields\`, every field is optional; created_at and id exist only there.
 export function readSignupWithFields(signup: SignupWithFields): (string | boolean | number | null | undefined)[] {
-  return [signup.email, signup.verified, signup.referral, signup.custom_inputs?.length, signup.created_at, signup.id, signup.status, signup.status_changed_at];
+  return [signup.email, signup.verified, signup.referral, signup.custom_inputs?.length, signup.created_at, signup.id, signup.status, signup.status_changed_at, signup.utm_source, signup.utm_medium, signup.utm_campaign, signup.referrer];
 }
 export const etag: string = "" as operations["getWaitlist"]["responses"][200]["headers"]["ETag"];
 export const cached: string = "" as operations["listWaitlists"]["responses"][304]["headers"]["ETag"];
@@ -251,6 +251,19 @@ export function readInvitation(invitation: Invitation): string {
 export const looked: Invitation = {} as Json<operations["getInvitation"], 200>;
 export const redeemed: Invitation = {} as Json<operations["redeemInvitation"], 200>;
 export const after: string | undefined = undefined as NonNullable<operations["listEvents"]["parameters"]["query"]>["after"];
+
+// A waitlist's funnel over a range of days of joining.
+type FunnelStats = components["schemas"]["FunnelStats"];
+export function readFunnel(stats: FunnelStats): (string | number | null)[] {
+  const joined: number = stats.totals.joined;
+  const views: number = stats.totals.views;
+  const rate: number | null = stats.rates.join_to_completed;
+  const week: string = stats.cohorts[0]!.week;
+  const source: string | null = stats.sources[0]!.source;
+  return [stats.from, stats.to, joined, views, rate, stats.referral_factor, stats.median_hours.join_to_invite, stats.days[0]!.day, week, source];
+}
+export const funnel: FunnelStats = {} as Json<operations["getWaitlistStats"], 200>;
+export const range: { from?: string; to?: string } = {} as NonNullable<operations["getWaitlistStats"]["parameters"]["query"]>;
 `;
 
   /** The same reading with one mistake: the type check must catch it. */

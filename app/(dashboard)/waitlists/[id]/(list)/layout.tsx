@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CopyButton } from "@/components/copy-button";
-import { buttonClass, dangerLinkClass, mutedText } from "@/components/styles";
+import { buttonClass, dangerLinkClass, linkClass, mutedText } from "@/components/styles";
 import { WebsiteLink } from "@/components/website-link";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { Breadcrumb } from "../breadcrumb";
@@ -25,6 +25,9 @@ export default async function WaitlistHeaderLayout({ params, children }: { param
             </span>
             <CopyButton value={waitlist.id} label="Copy waitlist id" />
           </span>
+          <Link href={`/waitlists/${waitlist.id}/funnel`} className={linkClass}>
+            Funnel
+          </Link>
         </div>
         {sessionIsAdmin(session) ? (
           <div className="flex gap-2 whitespace-nowrap max-sm:-my-1 max-sm:w-full max-sm:overflow-x-auto max-sm:py-1 sm:ml-auto">

@@ -60,6 +60,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const perDay = readInBackground("signupsPerDay", charted, chart.start);
   const facets = readInBackground("inputFacets", scope);
   const flagCounts = readInBackground("flagFacet", scope);
+  const sources = readInBackground("sourceFacets", scope);
   const milestoneLabels = milestonesOf(waitlist.id).map((milestone) => milestone.label);
   const milestoneCounts = milestoneLabels.length === 0 ? undefined : readInBackground("milestoneFacet", scope).then((facet) => Object.fromEntries(facet.map(({ label, count }) => [label, count])));
   const { facet, facet_q: contains } = state;
@@ -80,7 +81,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
         </Suspense>
       ) : null}
       <div className="mt-4 grid gap-x-6 gap-y-4 lg:grid-cols-[15rem_minmax(0,1fr)]">
-        <FilterPanel waitlistId={waitlist.id} state={state} counts={counts} facets={facets} valueSearch={valueSearch} flagCounts={flagCounts} milestones={milestoneCounts && { labels: milestoneLabels, counts: milestoneCounts }} />
+        <FilterPanel waitlistId={waitlist.id} state={state} counts={counts} facets={facets} valueSearch={valueSearch} flagCounts={flagCounts} milestones={milestoneCounts && { labels: milestoneLabels, counts: milestoneCounts }} sources={sources} />
         <div className="min-w-0">
           <div className="grid gap-3 xl:grid-cols-[22rem_minmax(0,1fr)]">
             <section aria-label="Figures for the current filters">

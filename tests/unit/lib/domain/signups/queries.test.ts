@@ -118,6 +118,11 @@ describe("keyset pages", () => {
       id: signupPublicId(row.id),
       status: row.status,
       status_changed_at: row.statusChangedAt?.toISOString() ?? null,
+      // Inserted without a source: the join's own tests give one (tests/unit/lib/domain/funnel).
+      utm_source: null,
+      utm_medium: null,
+      utm_campaign: null,
+      referrer: null,
     });
 
     const page = signupJsonPage({ scope: { waitlistId: timed }, limit: 100, fields }, temp.db).items.map((text) => JSON.parse(text) as Record<string, unknown>);

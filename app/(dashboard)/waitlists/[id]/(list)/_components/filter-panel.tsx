@@ -10,6 +10,9 @@ import { DateRangeFilter } from "./date-range-filter";
 import type { InputFacet } from "@/lib/domain/signups/facets";
 import type { InputValueSearch } from "./input-facet";
 import { InputFacets } from "./input-facets";
+import { SourceFacets } from "./source-facets";
+import type { SourceField } from "@/lib/domain/funnel/source";
+import type { FacetValues } from "@/lib/domain/signups/facets";
 import { FiltersDrawer } from "./filters-drawer";
 import { signupTableHref } from "@/lib/dashboard/signup-table-url";
 
@@ -23,10 +26,12 @@ interface FilterPanelProps {
   flagCounts: Promise<Record<FlagReason, number>>;
   /** The milestone facet, when the waitlist has milestones: their labels by step, and who reached each under the other filters. */
   milestones?: { labels: string[]; counts: Promise<Record<string, number>> };
+  /** The source facets (utm_* and referrer). */
+  sources: Promise<Record<SourceField, FacetValues> | null>;
 }
 
 /** Every filter of the signups with how many each option selects under the others (needs a PendingNavigationProvider). */
-export function FilterPanel({ waitlistId, state, counts, facets, valueSearch, flagCounts, milestones }: FilterPanelProps) {
+export function FilterPanel({ waitlistId, state, counts, facets, valueSearch, flagCounts, milestones, sources }: FilterPanelProps) {
   const href = (change: Partial<SignupTableParams>) => signupTableHref(waitlistId, state, change);
   return (
     <FiltersDrawer>
@@ -42,6 +47,7 @@ export function FilterPanel({ waitlistId, state, counts, facets, valueSearch, fl
           <DateRangeFilter waitlistId={waitlistId} state={state} />
         </div>
       <InputFacets waitlistId={waitlistId} state={state} facets={facets} valueSearch={valueSearch} counts={counts} />
+      <SourceFacets waitlistId={waitlistId} state={state} facets={sources} />
       </aside>
     </FiltersDrawer>
   );

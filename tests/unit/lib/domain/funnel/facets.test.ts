@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sourceFacets } from "@/lib/domain/funnel/facets";
+import { countSignups } from "@/lib/domain/signups/counts";
+import { listSignupRows } from "@/lib/domain/signups/queries";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups } from "@/tests/support/insert-signups";
+import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
+
+let temp: TempDatabase;
+let waitlistId: string;
+const SOURCES = [{ utm_source: "newsletter", utm_campaign: "launch" }, { utm_source: "newsletter", utm_campaign: "spring" }, { referrer: "news.ycombinator.com" }, {}];
+
+beforeAll(() => {
+  temp = tempDatabase();
+  waitlistId = createWaitlist({ name: "Sources", website: "https://sources.example" }, temp.db).id;
+  insertSignups(
+    waitlistId,
+    Array.from({ length: 40 }, (_, index) => ({ email: `s${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: "[]", createdAt: Date.UTC(2026, 9, 1) + index * 1000, source: SOURCES[index % 4] })),
+    temp.db,
+  );
+});
+afterAll(() => temp.close());
+
+describe("source filters and facets", () => {
+  it("filters by the exact value, alone and with other filters", () => {
+    expect(countSignups({ waitlistId, utmSource: "newsletter" }, temp.db).total).toBe(20);
+    expect(countSignups({ waitlistId, utmSource: "newsletter", utmCampaign: "launch", verified: true }, temp.db).total).toBe(10);
+    expect(countSignups({ waitlistId, utmSource: "Newsletter" }, temp.db).total).toBe(0);
+    const rows = listSignupRows({ scope: { waitlistId, referrer: "news.ycombinator.com" }, sort: "created_at", direction: "asc", offset: 0, limit: 50 }, temp.db);
+    expect(rows.map((row) => row.email)).toEqual(Array.from({ length: 10 }, (_, index) => `s${index * 4 + 2}@example.com`));
+  });
+
+  it("counts each field's values under the other filters, leaving its own out", () => {
+    const facets = sourceFacets({ waitlistId, utmCampaign: "launch" }, 10, temp.db)!;
+    // utm_source under utm_campaign=launch; utm_campaign without its own filter.
+    expect(facets.utm_source).toEqual({ values: [{ value: "newsletter", count: 10 }], exact: true });
+    expect(facets.utm_campaign.values).toEqual([
+      { value: "launch", count: 10 },
+      { value: "spring", count: 10 },
+    ]);
+    expect(facets.referrer.values).toEqual([]);
+    expect(sourceFacets({ waitlistId }, 10, temp.db, 5)!.utm_source.exact).toBe(false);
+  });
+});
