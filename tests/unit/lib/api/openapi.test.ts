@@ -230,7 +230,7 @@ export const ifNoneMatch: string | undefined = undefined as NonNullable<operatio
 
 // An event of the feed: the body a webhook carries, and its id.
 export function readEvent(event: Event): (string | number | undefined)[] {
-  const type: "signup.created" | "signup.verified" | "signup.invited" | "signup.rejected" | "signup.invitation_withdrawn" | "signup.restored" | "signup.completed" | "signup.erased" | "signups.imported" | "signup.updated" | "signup.flag_approved" | "signup.flag_discounted" | "signup.milestone_reached" = event.type;
+  const type: "signup.created" | "signup.verified" | "signup.invited" | "signup.rejected" | "signup.invitation_withdrawn" | "signup.restored" | "signup.completed" | "signup.erased" | "signups.imported" | "signup.updated" | "signup.flag_approved" | "signup.flag_discounted" | "signup.milestone_reached" | "signup.invitation_expired" | "signup.invitation_reminder" | "invitations.batch_sent" = event.type;
   const signup: SignupWithFields | undefined = event.data.signup;
   const previous: "waiting" | "invited" | "completed" | "rejected" | undefined = event.data.previous_status;
   const imported: number | undefined = event.data.imported;

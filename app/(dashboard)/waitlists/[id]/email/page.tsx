@@ -14,6 +14,7 @@ import { listSignupRows } from "@/lib/domain/signups/queries";
 import { Breadcrumb } from "../breadcrumb";
 import { findWaitlist } from "../find-waitlist";
 import { EmailPreview } from "./email-preview";
+import { ExpiryFields } from "./expiry-fields";
 
 export const metadata: Metadata = { title: "Invitation email" };
 
@@ -108,6 +109,7 @@ export default async function InvitationEmailPage({ params, searchParams }: Prop
             <input id="invite-expiry" name="invite_expiry" type="number" required min={1} max={MAX_INVITE_EXPIRY_DAYS} step={1} defaultValue={saved.inviteExpiryDays} className={`${inputClass} mt-1 w-28`} />
           </div>
         </fieldset>
+        <ExpiryFields saved={saved} />
         <div>
           <label htmlFor="email-subject" className="text-sm font-medium">
             Subject
