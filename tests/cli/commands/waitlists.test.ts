@@ -382,7 +382,7 @@ describe("waitlists update --on-invite-expiry --remind-days, and waitlists sched
       "an expired invitation is requeued at the front of the line; no reminder",
     ]);
 
-    expect(cli.run("waitlists", "scheduler", "run", "--at", "2026-12-01T09:00:00Z").stdout).toBe("As of 2026-12-01T09:00:00.000Z: 0 invitations reminded, 0 expired.\n");
+    expect(cli.run("waitlists", "scheduler", "run", "--at", "2026-12-01T09:00:00Z").stdout).toBe("As of 2026-12-01T09:00:00.000Z: 0 invitations reminded, 0 expired, 0 scheduled runs.\n");
     expect(expectOneLineError(cli.run("waitlists", "scheduler", "run", "--at", "tomorrow"))).toBe('error: invalid --at: must be an ISO 8601 instant with its zone, such as 2026-12-01T09:00:00Z (got "tomorrow")');
   });
 });

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { listAudit } from "@/lib/domain/audit/log";
-import { getInvitationEmail } from "@/lib/domain/emails/invitation";
+import { DEFAULT_REMINDER_BODY, DEFAULT_REMINDER_SUBJECT, getInvitationEmail } from "@/lib/domain/emails/invitation";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { baseURL, insertSignups, signIn, unique } from "../support/support";
@@ -50,6 +50,11 @@ test("an admin edits the template, previews it against a signup, saves it; an un
     body: "Hello from {{waitlist.name}}.\nYour company: {{input.Company}}.\n{{waitlist.website}}",
     inviteUrl: null,
     inviteExpiryDays: 14,
+    // The expiry and reminder fields, as they were: saved with the form, unchanged.
+    onInviteExpiry: "requeue",
+    reminderDaysBefore: null,
+    reminderSubject: DEFAULT_REMINDER_SUBJECT,
+    reminderBody: DEFAULT_REMINDER_BODY,
   });
   expect(listAudit({ action: "waitlist.invitation_email", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: waitlist.id, summary: "invitation emails on; subject changed; body changed" });
   await expect(page.getByLabel("Send an invitation email to each signup invited")).toBeChecked();
