@@ -2,8 +2,10 @@ import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
 import { expireInvitations } from "../invitations/expire";
 import { remindInvitations } from "../invitations/remind";
+import { runDueSchedules, type ScheduledRun } from "../invitations/schedules/run";
 
-// The scheduler's work, as of an instant: the invitations that expire, the reminders due. The
+// The scheduler's work, as of an instant: the invitations that expire, the reminders due, the
+// paced invitations' due slots. The
 // server's scheduler thread (lib/server/scheduler-thread.ts) runs it every SCHEDULER_TICK_MS at
 // the clock's time; `waitlists scheduler run --at <instant>` runs it once at any instant (an
 // operator's "run what is due now", and the tests' clock). Each part is idempotent in its own
@@ -21,16 +23,20 @@ export interface DueWorkDone {
   reminded: number;
   /** Invitations expired (each one `signup.invitation_expired` event). */
   expired: number;
+  /** The paced invitations' runs for their due slots (each one `invitations.batch_sent` event). */
+  scheduled: ScheduledRun[];
 }
 
-/** Runs everything due at `now`: reminders first (an invitation reminded and expired in one run got its reminder when it was due), then expiries. */
+/** Runs everything due at `now`: reminders first (an invitation reminded and expired in one run got its reminder when it was due), then expiries, then the schedules' due slots. */
 export function runDueWork(now: number, db: AppDatabase = getDb()): DueWorkDone {
   const reminded = remindInvitations(now, db);
   const expired = expireInvitations(now, db);
-  return { at: new Date(now).toISOString(), reminded, expired };
+  const scheduled = runDueSchedules(now, db);
+  return { at: new Date(now).toISOString(), reminded, expired, scheduled };
 }
 
 /** "2026-11-28T20:00:00.000Z: 3 reminded, 2 expired." */
 export function describeDueWork(done: DueWorkDone): string {
-  return `As of ${done.at}: ${done.reminded} invitation${done.reminded === 1 ? "" : "s"} reminded, ${done.expired} expired.`;
+  const runs = done.scheduled.map((run) => (run.paused ? `\nSchedule ${run.scheduleId} (slot ${run.slot}): paused by ${run.paused}.` : `\nSchedule ${run.scheduleId} (slot ${run.slot}): invited ${run.invited}.`));
+  return `As of ${done.at}: ${done.reminded} invitation${done.reminded === 1 ? "" : "s"} reminded, ${done.expired} expired, ${done.scheduled.length} scheduled run${done.scheduled.length === 1 ? "" : "s"}.${runs.join("")}`;
 }
