@@ -31,6 +31,7 @@ import { csvExport, deepPage, firstPage, fullStream, livePage, singleWaitlist, s
 import { searchLoad } from "./search-load";
 import { uploadLoad } from "./upload-load";
 import { inviteLoad } from "./invite-load";
+import { scheduleLoad } from "./schedule-load";
 import { joinLoad } from "./join-load";
 import { joinWorkers } from "./join-workers";
 import { segments } from "./segments";
@@ -52,6 +53,7 @@ const SCENARIOS = {
   "search-load": searchLoad,
   "upload-load": uploadLoad,
   "invite-load": inviteLoad,
+  "schedule-load": scheduleLoad,
   joins: joinLoad,
   "joins-workers": joinWorkers,
   stream: fullStream,

@@ -20,6 +20,7 @@ import { describeInviteLinks, inviteChangeOf, type InviteOptions } from "../invi
 import { CLI_ACTOR } from "@/lib/domain/audit/log";
 import { updateInvitationEmail } from "@/lib/domain/emails/invitation";
 import { registerSchedulerCommands } from "./waitlists-scheduler";
+import { registerScheduleCommands } from "./waitlists-schedules";
 
 const rankingOptionSchema = z.object({ ranking: rankingRuleSchema });
 
@@ -191,6 +192,7 @@ export function registerWaitlistCommands(program: Command): void {
     });
 
   registerSchedulerCommands(waitlists);
+  registerScheduleCommands(waitlists);
 
   waitlists
     .command("delete")

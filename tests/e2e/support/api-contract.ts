@@ -7,7 +7,7 @@ import type { JsonSchema, OpenApiDocument, ResponseObject } from "@/lib/api/open
 // the status is documented for the operation, required headers are present, every documented
 // header matches its schema, and the body validates against the documented JSON Schema.
 
-export type PathTemplate = "/waitlist" | "/waitlist/{id}" | "/waitlist/{id}/signup" | "/waitlist/{id}/events" | "/openapi.json" | "/invitations/{token}" | "/invitations/{token}/redeem" | `/waitlist/{id}/signup/${"invite" | "reject" | "withdraw" | "restore" | "complete"}` | `/waitlist/{id}/signup/review/${"approve" | "discount"}`;
+export type PathTemplate = "/waitlist" | "/waitlist/{id}" | "/waitlist/{id}/signup" | "/waitlist/{id}/events" | "/openapi.json" | "/invitations/{token}" | "/invitations/{token}/redeem" | `/waitlist/{id}/signup/${"invite" | "reject" | "withdraw" | "restore" | "complete"}` | `/waitlist/{id}/signup/review/${"approve" | "discount"}` | "/waitlist/{id}/schedules" | "/waitlist/{id}/schedules/{schedule_id}" | "/waitlist/{id}/schedules/{schedule_id}/preview";
 
 export class Contract {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });

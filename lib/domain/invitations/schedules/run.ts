@@ -41,6 +41,8 @@ export interface ScheduledRun {
   slot: string;
   /** How many it invited; 0 when its guard paused it instead. */
   invited: number;
+  /** How long its transaction took. */
+  ms: number;
   paused?: string;
 }
 
@@ -57,6 +59,8 @@ function guardReason(schedule: Schedule, now: number, db: AppDatabase): string |
 /** Runs one schedule for `slot` unless a process already did; undefined when it was claimed before. */
 function runSlot(schedule: Schedule, slot: number, now: number, db: AppDatabase): ScheduledRun | undefined {
   const prepared = statements(db);
+  const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
   return db.$client
     .transaction((): ScheduledRun | undefined => {
       if (prepared.claim.run({ scheduleId: schedule.id, slot, at: now }).changes === 0) return undefined;
@@ -65,14 +69,14 @@ function runSlot(schedule: Schedule, slot: number, now: number, db: AppDatabase)
       if (reason) {
         prepared.pause.run({ id: schedule.id, reason });
         recordAudit({ actor: SCHEDULER_ACTOR, action: "waitlist.schedules", target: schedule.waitlistId, summary: `schedule ${schedule.id} paused by ${reason}` }, db);
-        return { ...base, invited: 0, paused: reason };
+        return { ...base, invited: 0, ms: took(), paused: reason };
       }
       const scope = { ...parseFilterQuery(schedule.filter), waitlistId: schedule.waitlistId };
       const { changed } = applyStatusAction(SCHEDULER_ACTOR, { action: "invite", selection: { scope, limit: schedule.batch } }, db);
       prepared.invited.run({ scheduleId: schedule.id, slot, invited: changed });
       appendEvent({ type: "invitations.batch_sent", waitlistId: schedule.waitlistId, payload: { schedule_id: schedule.id, slot: base.slot, invited: changed, batch: schedule.batch } }, db, now);
       recordAudit({ actor: SCHEDULER_ACTOR, action: "signups.scheduled_invite", target: schedule.waitlistId, summary: `schedule ${schedule.id} (${formatScheduleRule(schedule)}) invited ${changed} for its slot ${base.slot}` }, db);
-      return { ...base, invited: changed };
+      return { ...base, invited: changed, ms: took() };
     })
     .immediate();
 }

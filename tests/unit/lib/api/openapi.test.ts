@@ -251,6 +251,18 @@ export function readInvitation(invitation: Invitation): string {
 export const looked: Invitation = {} as Json<operations["getInvitation"], 200>;
 export const redeemed: Invitation = {} as Json<operations["redeemInvitation"], 200>;
 export const after: string | undefined = undefined as NonNullable<operations["listEvents"]["parameters"]["query"]>["after"];
+
+// A paced invitation: its rule in words and parts, its state, its next and last run.
+type Schedule = components["schemas"]["Schedule"];
+const scheduleFields: Record<keyof Schedule, true> = { id: true, waitlist_id: true, rule: true, days: true, time_of_day: true, time_zone: true, batch: true, filter: true, guard: true, paused: true, paused_reason: true, next_run_at: true, last_run: true, created_at: true };
+export function readSchedule(schedule: Schedule): string {
+  const days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[] = schedule.days;
+  const guard: { percent: number; days: number } | null = schedule.guard;
+  const last: { slot: string; ran_at: string; invited: number } | null = schedule.last_run;
+  return [schedule.id, schedule.waitlist_id, schedule.rule, days, schedule.time_of_day, schedule.time_zone, schedule.batch, schedule.filter, guard?.percent, schedule.paused, schedule.paused_reason, schedule.next_run_at, last?.invited, schedule.created_at, Object.keys(scheduleFields)].join();
+}
+export const schedules: Schedule[] = ({} as Json<operations["listSchedules"], 200>).items;
+export const added: Schedule = {} as Json<operations["addSchedule"], 201>;
 `;
 
   /** The same reading with one mistake: the type check must catch it. */

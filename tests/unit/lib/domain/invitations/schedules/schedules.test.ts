@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DAY_MS } from "@/lib/core/time";
 import { formatScheduleRule, parseScheduleRule } from "@/lib/domain/invitations/schedules/rule";
 import { previewSchedule, runDueSchedules } from "@/lib/domain/invitations/schedules/run";
 import { latestSlot, nextSlot } from "@/lib/domain/invitations/schedules/slots";
@@ -67,12 +66,12 @@ describe("paced invitations: a run per slot", () => {
     expect(previewSchedule(schedule, created, temp.db)).toEqual({ nextRunAt: new Date(slot(23)).toISOString(), count: 3, first: ["p0", "p2", "p4"].map((name, index) => ({ id: index * 2 + 1, email: `${name}@example.com` })) });
     // Before its first slot (and the slots before it was made): nothing.
     expect(runDueSchedules(slot(23) - 1, temp.db)).toEqual([]);
-    expect(runDueSchedules(slot(23), temp.db)).toEqual([{ scheduleId: schedule.id, waitlistId, slot: new Date(slot(23)).toISOString(), invited: 3 }]);
+    expect(runDueSchedules(slot(23), temp.db)).toEqual([{ scheduleId: schedule.id, waitlistId, slot: new Date(slot(23)).toISOString(), invited: 3, ms: expect.any(Number) }]);
     expect(runDueSchedules(slot(23) + 60_000, temp.db)).toEqual([]);
     expect(invited()).toEqual(["p0@example.com", "p2@example.com", "p4@example.com"]);
     // Down from Monday to Thursday noon: Tuesday's, Wednesday's and Thursday's slots missed; one run, for Thursday's.
     const runs = runDueSchedules(slot(26) + 3 * 3_600_000, temp.db);
-    expect(runs).toEqual([{ scheduleId: schedule.id, waitlistId, slot: new Date(slot(26)).toISOString(), invited: 3 }]);
+    expect(runs).toEqual([{ scheduleId: schedule.id, waitlistId, slot: new Date(slot(26)).toISOString(), invited: 3, ms: expect.any(Number) }]);
     expect(invited()).toHaveLength(6);
     expect(batchEvents()).toEqual([
       { schedule_id: schedule.id, slot: new Date(slot(23)).toISOString(), invited: 3, batch: 3 },
