@@ -34,7 +34,9 @@ export class Contract {
     // Every answer on a path is documented on its operation, GET or POST (OPTIONS's 204 and other methods' 405 too);
     // a path with both (GET and POST /waitlist/{id}/signup) documents each method's answers on its own.
     const path = this.document.paths[template];
-    const operation = method === "POST" ? (path?.post ?? path?.get) : (path?.get ?? path?.post);
+    // A schedule's PATCH and DELETE are documented under their own method; HEAD and the 405s of other methods under the path's GET or POST.
+    const own = method === "PATCH" ? path?.patch : method === "DELETE" ? path?.delete : undefined;
+    const operation = own ?? (method === "POST" ? (path?.post ?? path?.get) : (path?.get ?? path?.post ?? path?.patch));
     expect(operation, `${method} ${template} is documented`).toBeTruthy();
     const response = operation!.responses[String(status)];
     expect(response, `status ${status} is documented for ${method} ${template}`).toBeTruthy();

@@ -106,7 +106,7 @@ export interface SchedulePreview {
 }
 
 /** Who the schedule's next run would take, were it now. */
-export function previewSchedule(schedule: Schedule, now: number, db: AppDatabase = getDb(), few = 5): SchedulePreview {
+export function previewSchedule(schedule: Schedule, now = Date.now(), db: AppDatabase = getDb(), few = 5): SchedulePreview {
   const scope = { ...parseFilterQuery(schedule.filter), waitlistId: schedule.waitlistId };
   const ids = firstIdsInState("invite", scope, schedule.batch, db);
   const next = schedule.paused ? undefined : nextSlot(schedule, now);

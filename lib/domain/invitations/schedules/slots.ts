@@ -7,7 +7,6 @@ import { DAY_MS, MINUTE_MS } from "@/lib/core/time";
 
 /** Monday first, as ISO 8601 numbers them; bit i of a schedule's `weekdays` is WEEKDAYS[i]. */
 export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
 
 export interface SlotRule {
   /** Bit 0 = Monday … bit 6 = Sunday. */

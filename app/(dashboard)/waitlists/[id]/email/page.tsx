@@ -61,7 +61,11 @@ export default async function InvitationEmailPage({ params, searchParams }: Prop
         <Link href={`/waitlists/${waitlist.id}/deliveries`} className={`${linkClass} underline`}>
           the delivery log
         </Link>
-        . The CLI does the same: <code>emails show|set|preview</code>.
+        . The CLI does the same: <code>emails show|set|preview</code>. To invite on a schedule (&ldquo;every weekday at 09:00, the next 200&rdquo;):{" "}
+        <Link href={`/waitlists/${waitlist.id}/schedules`} className={`${linkClass} underline`}>
+          Paced invitations
+        </Link>
+        .
       </p>
       <DoneNotice done={query.done} messages={DONE} />
       {configured ? null : (
