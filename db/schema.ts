@@ -73,6 +73,8 @@ export const signups = sqliteTable(
     index("signups_utm_medium_idx").on(table.waitlistId, table.utmMedium, table.createdAt).where(sql`${table.utmMedium} is not null`),
     index("signups_utm_campaign_idx").on(table.waitlistId, table.utmCampaign, table.createdAt).where(sql`${table.utmCampaign} is not null`),
     index("signups_referrer_idx").on(table.waitlistId, table.referrer, table.createdAt).where(sql`${table.referrer} is not null`),
+    // Migration 0022: the invited signups in the order their invitations expire (lib/domain/invitations/expire.ts).
+    index("signups_invited_at_idx").on(table.waitlistId, table.statusChangedAt).where(sql`${table.status} = 'invited'`),
     check("signups_custom_inputs_is_array", sql`json_type(${table.customInputs}) = 'array'`),
     // Comparisons, not IN: see migration 0010.
     check("signups_status_known", sql`${table.status} = 'waiting' or ${table.status} = 'invited' or ${table.status} = 'completed' or ${table.status} = 'rejected'`),
@@ -339,6 +341,12 @@ export const invitationEmails = sqliteTable("invitation_emails", {
   inviteUrl: text("invite_url"),
   /** How many days an invite link stays good after the invitation. */
   inviteExpiryDays: integer("invite_expiry_days").notNull().default(14),
+  /** What an invitation not redeemed in time becomes (migration 0022): waiting at the front of the line, or rejected. */
+  onInviteExpiry: text("on_invite_expiry", { enum: ["requeue", "reject"] }).notNull().default("requeue"),
+  /** The reminder email, this many days before the invitation expires; null: none. */
+  reminderDaysBefore: integer("reminder_days_before"),
+  reminderSubject: text("reminder_subject").notNull().default("Your invitation to {{waitlist.name}} expires soon"),
+  reminderBody: text("reminder_body").notNull().default("Hello,\n\nYou were invited to {{waitlist.name}} and have not accepted yet: your invitation expires soon.\n\n{{invite.url}}\n"),
 });
 
 /**
@@ -595,4 +603,53 @@ export const joinPageViews = sqliteTable(
     count: integer("count").notNull(),
   },
   (table) => [primaryKey({ columns: [table.waitlistId, table.day] })],
+);
+
+/** Migration 0022: which invitation (its time) of a signup got its reminder email (lib/domain/invitations/remind.ts). */
+export const invitationReminders = sqliteTable("invitation_reminders", {
+  signupId: integer("signup_id")
+    .primaryKey()
+    .references(() => signups.id, { onDelete: "cascade" }),
+  invitedAt: integer("invited_at").notNull(),
+  sentAt: integer("sent_at").notNull(),
+});
+
+/** Migration 0022: paced invitations (lib/domain/invitations/schedules/). `weekdays`: bit 0 = Monday … bit 6 = Sunday. */
+export const invitationSchedules = sqliteTable(
+  "invitation_schedules",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    waitlistId: text("waitlist_id")
+      .notNull()
+      .references(() => waitlists.id, { onDelete: "cascade" }),
+    weekdays: integer("weekdays").notNull(),
+    timeOfDay: text("time_of_day").notNull(),
+    timeZone: text("time_zone").notNull(),
+    batch: integer("batch").notNull(),
+    filter: text("filter").notNull().default(""),
+    paused: integer("paused", { mode: "boolean" }).notNull().default(false),
+    pausedReason: text("paused_reason"),
+    guardPercent: integer("guard_percent"),
+    guardDays: integer("guard_days"),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [
+    index("invitation_schedules_waitlist_idx").on(table.waitlistId),
+    check("invitation_schedules_weekdays_known", sql`${table.weekdays} > 0 AND ${table.weekdays} < 128`),
+    check("invitation_schedules_batch_positive", sql`${table.batch} > 0`),
+  ],
+);
+
+/** Migration 0022: each slot a schedule ran for; the primary key runs a slot exactly once. */
+export const invitationScheduleRuns = sqliteTable(
+  "invitation_schedule_runs",
+  {
+    scheduleId: integer("schedule_id")
+      .notNull()
+      .references(() => invitationSchedules.id, { onDelete: "cascade" }),
+    slot: integer("slot").notNull(),
+    ranAt: integer("ran_at").notNull(),
+    invited: integer("invited").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.scheduleId, table.slot] })],
 );

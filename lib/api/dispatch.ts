@@ -1,6 +1,5 @@
 import { API_ROUTES, type ApiPathTemplate } from "./route-table";
 import { methodNotAllowed, notFound, optionsHandler } from "./methods";
-import { ALLOWED_METHODS, READ_WRITE_ALLOWED_METHODS, WRITE_ALLOWED_METHODS } from "./problem";
 import { baseHeaders, newRequestId } from "./headers";
 import { withApiKey, type ApiHandler } from "./with-api-key";
 import { env } from "@/lib/core/env";
@@ -36,7 +35,9 @@ const ROUTES = [...new Set(API_ROUTES.map((route) => route.template))].map((temp
     handlers.set(method, withApiKey(handler as ApiHandler<Record<string, string>>, { public: !needsKey, role, write: method !== "GET" }));
   }
   const reads = handlers.has("GET");
-  const allow = reads && handlers.has("POST") ? READ_WRITE_ALLOWED_METHODS : reads ? ALLOWED_METHODS : WRITE_ALLOWED_METHODS;
+  const writes = [...handlers.keys()].filter((method) => method !== "GET");
+  // "GET, HEAD, OPTIONS", "POST, OPTIONS", "GET, HEAD, POST, OPTIONS" (./problem.ts's), or with a schedule's PATCH and DELETE.
+  const allow = [...(reads ? ["GET", "HEAD"] : []), ...writes, "OPTIONS"].join(", ");
   const open = routes.some((route) => !route.needsKey);
   return { template, handlers, allow, ...compile(template), options: optionsHandler({ anyOrigin: open, allow }) };
 });

@@ -8,6 +8,7 @@ import { IDEMPOTENCY_WINDOW_MS } from "@/lib/domain/idempotency";
 import { ADMIN_ROLE, JOIN_ROLE, REDEEM_ROLE, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { invitationResponseSchema } from "@/lib/domain/invitations/response";
 import { INVITE_PARAMETER } from "@/lib/domain/invitations/link";
+import { scheduleResponseSchema } from "@/lib/domain/invitations/schedules/response";
 import { actionBodySchema, actionNeedsLimit, MAX_ACTION_EMAILS, MAX_PAGE_LIMIT, signupListParamsSchema, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import { eventResponseSchema } from "@/lib/domain/deliveries/event-body";
 import { alreadyOnListResponseSchema, joinBodySchema, joinedSignupResponseSchema } from "@/lib/domain/joining/request";
@@ -665,6 +666,141 @@ const getWaitlistStats: OperationObject = {
 
 export const operations = { listWaitlists, getWaitlist, listSignups, joinWaitlist, listEvents, getInvitation, redeemInvitation, getOpenApi, getWaitlistStats };
 
+// Paced invitations (lib/api/schedule-routes.ts), for waitlist:admin.
+const SCHEDULE_METHODS = "GET, HEAD, POST, OPTIONS";
+const ONE_SCHEDULE_METHODS = "PATCH, DELETE, OPTIONS";
+const pathScheduleId: ParameterObject = { name: "schedule_id", in: "path", required: true, description: "The schedule's id (`id` in its object). Not a positive integer is a 400 naming `schedule_id`.", schema: { type: "string", pattern: "^[1-9][0-9]{0,9}$" } };
+const scheduleRefusals = {
+  "401": problems.unauthenticated,
+  "403": problemResponse("forbidden", `The API key does not carry ${code(ADMIN_ROLE)}, or a browser page on another origin sent a write.`, limitHeaders),
+  "404": problems.not_found("No waitlist has this id, or it has no schedule with this id."),
+  "429": problems.rate_limited,
+  "500": problems.internal,
+};
+const scheduleAnswer = (description: string, schema: JsonSchema, cacheControl: CacheControl = CACHE_CONTROL.never): ResponseObject => ({
+  description,
+  headers: { "Request-Id": headers.requestId, "Cache-Control": cacheControlHeader(cacheControl), ...limitHeaders },
+  content: { "application/json": { schema } },
+});
+const otherAnswers = (allow: string) => ({
+  "204": optionsResponse(headers.requestId, false, allow),
+  "308": redirectResponse(headers.requestId),
+  "405": methodNotAllowedResponse((extra) => problemResponse("method_not_allowed", `Only ${allow} on this path.`, extra), allow),
+});
+const SCHEDULES_TEXT =
+  "A paced invitation invites the next `batch` in line of its filter on its weekdays at its local time: the same status action as `POST …/signup/invite?limit=…` (statuses, one `signup.invited` event each, invitation emails), plus one `invitations.batch_sent` event and an audit row naming the schedule. Each slot runs exactly once, whichever server process gets there first; after downtime only the latest missed slot runs.";
+const ruleBody = (required: boolean) => ({
+  required: true,
+  description: required ? "The schedule's rule." : "A new rule, or `paused`, or both.",
+  content: {
+    "application/json": {
+      schema: {
+        type: "object",
+        additionalProperties: false,
+        ...(required ? { required: ["rule"] } : {}),
+        properties: {
+          rule: { type: "string", maxLength: 2000, description: "`<days> at <HH:MM> [<time zone>] invite <N> [where <filter>] [guard <P>% over <D>d]`, such as `weekdays at 09:00 Europe/Berlin invite 200 where verified=true guard 20% over 7d`." },
+          ...(required ? {} : { paused: { type: "boolean", description: "Pause (true) or resume (false) the schedule." } }),
+        },
+      },
+    },
+  },
+});
+
+const listSchedules: OperationObject = {
+  operationId: "listSchedules",
+  summary: "List a waitlist's schedules",
+  description: [SCHEDULES_TEXT, `Needs ${code(ADMIN_ROLE)}.`].join("\n\n"),
+  tags: ["Schedules"],
+  parameters: [pathId],
+  responses: {
+    "200": scheduleAnswer("The waitlist's schedules, oldest first.", { type: "object", required: ["items"], additionalProperties: false, properties: { items: { type: "array", items: ref("Schedule") } } }),
+    ...otherAnswers(SCHEDULE_METHODS),
+    "400": problems.invalid_parameter("The id is not a UUID, or a query parameter was given."),
+    ...scheduleRefusals,
+  },
+  "x-codeSamples": [curl("A waitlist's schedules", 'curl -sS -H "Authorization: Bearer $ADMIN_KEY" "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/schedules"')],
+};
+
+const addSchedule: OperationObject = {
+  operationId: "addSchedule",
+  summary: "Add a schedule",
+  description: [SCHEDULES_TEXT, `A schedule runs only for slots after it was added. Audited. Needs ${code(ADMIN_ROLE)}.`].join("\n\n"),
+  tags: ["Schedules"],
+  parameters: [pathId],
+  requestBody: ruleBody(true),
+  responses: {
+    "201": scheduleAnswer("The schedule, added.", ref("Schedule")),
+    ...otherAnswers(SCHEDULE_METHODS),
+    "400": problems.invalid_parameter("The body is not JSON, has an unknown property, or its rule does not read (the detail says why: days, time, time zone, batch of 1 to 10,000, a filter /v1 refuses, guard)."),
+    ...scheduleRefusals,
+  },
+  "x-codeSamples": [
+    curl("Every weekday at 09:00 in Berlin", `curl -sS -X POST -H "Authorization: Bearer $ADMIN_KEY" -H "Content-Type: application/json" \\\n  -d '{"rule": "weekdays at 09:00 Europe/Berlin invite 200 where verified=true"}' "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/schedules"`),
+  ],
+};
+
+const changeSchedule: OperationObject = {
+  operationId: "changeSchedule",
+  summary: "Change, pause or resume a schedule",
+  description: `A new rule, or \`paused\`: true pauses it (no run until resumed), false resumes it (its next slot runs; a pause by its guard is lifted). Audited. Needs ${code(ADMIN_ROLE)}.`,
+  tags: ["Schedules"],
+  parameters: [pathId, pathScheduleId],
+  requestBody: ruleBody(false),
+  responses: {
+    "200": scheduleAnswer("The schedule, changed.", ref("Schedule")),
+    ...otherAnswers(ONE_SCHEDULE_METHODS),
+    "400": problems.invalid_parameter("The ids are malformed, the body is not JSON or has an unknown property, or its rule does not read."),
+    ...scheduleRefusals,
+  },
+  "x-codeSamples": [curl("Pause", `curl -sS -X PATCH -H "Authorization: Bearer $ADMIN_KEY" -H "Content-Type: application/json" -d '{"paused": true}' "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/schedules/1"`)],
+};
+
+const removeSchedule: OperationObject = {
+  operationId: "removeSchedule",
+  summary: "Remove a schedule",
+  description: `The schedule and the record of its runs go; what it invited stays invited. Audited. Needs ${code(ADMIN_ROLE)}.`,
+  tags: ["Schedules"],
+  parameters: [pathId, pathScheduleId],
+  responses: {
+    "200": scheduleAnswer("The schedule as it was.", ref("Schedule")),
+    ...otherAnswers(ONE_SCHEDULE_METHODS),
+    "400": problems.invalid_parameter("The ids are malformed, or a query parameter was given."),
+    ...scheduleRefusals,
+  },
+  "x-codeSamples": [curl("Remove", 'curl -sS -X DELETE -H "Authorization: Bearer $ADMIN_KEY" "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/schedules/1"')],
+};
+
+const previewSchedule: OperationObject = {
+  operationId: "previewSchedule",
+  summary: "Preview a schedule's next run",
+  description: `Who the schedule's next run would invite, were it now: how many (at most its batch) and the first few, in line order. Nothing changes. Needs ${code(ADMIN_ROLE)}.`,
+  tags: ["Schedules"],
+  parameters: [pathId, pathScheduleId],
+  responses: {
+    "200": scheduleAnswer(
+      "The preview.",
+      {
+        type: "object",
+        required: ["next_run_at", "count", "first"],
+        additionalProperties: false,
+        properties: {
+          next_run_at: { type: ["string", "null"], format: "date-time", description: "The next slot; null while paused." },
+          count: { type: "integer", minimum: 0, description: "How many the run would invite now." },
+          first: { type: "array", description: "The first few of them.", items: { type: "object", required: ["id", "email"], additionalProperties: false, properties: { id: { type: "integer" }, email: { type: "string" } } } },
+        },
+      },
+      CACHE_CONTROL.personalData,
+    ),
+    ...otherAnswers(ALLOWED_METHODS),
+    "400": problems.invalid_parameter("The ids are malformed, or a query parameter was given."),
+    ...scheduleRefusals,
+  },
+  "x-codeSamples": [curl("Preview", 'curl -sS -H "Authorization: Bearer $ADMIN_KEY" "$WAITLIST_URL/v1/waitlist/$WAITLIST_ID/schedules/1/preview"')],
+};
+
+export const scheduleOperations = { listSchedules, addSchedule, changeSchedule, removeSchedule, previewSchedule };
+
 /** The document, with the paths of the route table. */
 export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDocument => ({
   openapi: "3.1.1",
@@ -682,6 +818,7 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
     { name: "Signups", description: "The signups of one waitlist." },
     { name: "Events", description: "What happened to a waitlist's signups: the bodies its webhooks carry." },
     { name: "Invitations", description: "Invite links, for a product's sign-up: look at a token, redeem it." },
+    { name: "Schedules", description: "Paced invitations: invite the next N of a filter on a weekly schedule." },
     { name: "Meta", description: "About the API itself." },
   ],
   security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
@@ -696,6 +833,7 @@ export const openApiDocumentWith = (paths: OpenApiDocument["paths"]): OpenApiDoc
       AlreadyOnList: responseSchema(alreadyOnListResponseSchema),
       Invitation: responseSchema(invitationResponseSchema),
       FunnelStats: responseSchema(funnelStatsResponseSchema),
+      Schedule: responseSchema(scheduleResponseSchema),
       StatusActionResult: {
         type: "object",
         description: `The answer of a status action (${ACTION_NAMES}).`,

@@ -1,5 +1,6 @@
-import { openApiDocumentWith, operations, reviewDecisionOperation, statusActionOperation } from "./openapi";
+import { openApiDocumentWith, operations, reviewDecisionOperation, scheduleOperations, statusActionOperation } from "./openapi";
 import { getInvitationRoute, redeemInvitationRoute } from "./invitation-routes";
+import { addScheduleRoute, changeScheduleRoute, listSchedulesRoute, previewScheduleRoute, removeScheduleRoute } from "./schedule-routes";
 import type { OpenApiDocument, OperationObject } from "./openapi-types";
 import { CACHE_CONTROL } from "./headers";
 import { conditionalJsonResponse } from "./responses";
@@ -27,7 +28,7 @@ interface ApiRoute<Template extends string> {
   /** The path under /v1; `{id}` is a path parameter. */
   template: Template;
   /** The one method with a handler; HEAD answers a GET as it does without the body (withApiKey). */
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   /** false: answered without an API key and outside the rate limits. */
   needsKey: boolean;
   /** The role the key needs (default waitlist:view). */
@@ -56,6 +57,11 @@ export const API_ROUTES = [
   route({ template: "/invitations/{token}", method: "GET", needsKey: true, role: REDEEM_ROLE, handler: getInvitationRoute, operation: operations.getInvitation }),
   route({ template: "/invitations/{token}/redeem", method: "POST", needsKey: true, role: REDEEM_ROLE, handler: redeemInvitationRoute, operation: operations.redeemInvitation }),
   route({ template: "/waitlist/{id}/stats", method: "GET", needsKey: true, handler: getWaitlistStatsRoute, operation: operations.getWaitlistStats }),
+  route({ template: "/waitlist/{id}/schedules", method: "GET", needsKey: true, role: ADMIN_ROLE, handler: listSchedulesRoute, operation: scheduleOperations.listSchedules }),
+  route({ template: "/waitlist/{id}/schedules", method: "POST", needsKey: true, role: ADMIN_ROLE, handler: addScheduleRoute, operation: scheduleOperations.addSchedule }),
+  route({ template: "/waitlist/{id}/schedules/{schedule_id}", method: "PATCH", needsKey: true, role: ADMIN_ROLE, handler: changeScheduleRoute, operation: scheduleOperations.changeSchedule }),
+  route({ template: "/waitlist/{id}/schedules/{schedule_id}", method: "DELETE", needsKey: true, role: ADMIN_ROLE, handler: removeScheduleRoute, operation: scheduleOperations.removeSchedule }),
+  route({ template: "/waitlist/{id}/schedules/{schedule_id}/preview", method: "GET", needsKey: true, role: ADMIN_ROLE, handler: previewScheduleRoute, operation: scheduleOperations.previewSchedule }),
 ];
 
 // GET /v1/openapi.json – this API's OpenAPI document (public: no key, any origin)

@@ -12,7 +12,7 @@ import { goneSignupBodySql, signupEventBodySql } from "./event-snapshot";
 // erasure rewrites the person's bodies to their id alone (redactSignupEvents). The payload never holds
 // an address.
 
-export const EVENT_TYPES = ["signup.created", "signup.verified", "signup.invited", "signup.rejected", "signup.invitation_withdrawn", "signup.restored", "signup.completed", "signup.erased", "signups.imported", "signup.updated", "signup.flag_approved", "signup.flag_discounted", "signup.milestone_reached"] as const;
+export const EVENT_TYPES = ["signup.created", "signup.verified", "signup.invited", "signup.rejected", "signup.invitation_withdrawn", "signup.restored", "signup.completed", "signup.erased", "signups.imported", "signup.updated", "signup.flag_approved", "signup.flag_discounted", "signup.milestone_reached", "signup.invitation_expired", "signup.invitation_reminder", "invitations.batch_sent"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface NewEvent {

@@ -150,3 +150,10 @@ export function parseActionRequest(action: StatusAction, waitlistId: string, sea
   }
   return { scope: { ...filter, waitlistId }, limit: parsed.limit ?? MAX_ACTION_LIMIT };
 }
+
+const filterQuerySchema = z.strictObject(signupFilterParamsShape);
+
+/** A saved filter: /v1's filter parameters as one query string ("verified=true&input.Role=Engineer"), strictly parsed. */
+export function parseFilterQuery(query: string): SignupFilter {
+  return parseSignupFilterValues(uniqueValues(new URLSearchParams(query)), filterQuerySchema).filter;
+}

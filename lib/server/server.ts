@@ -23,6 +23,7 @@ import { provideImportRunner, stopImports } from "./import-runner";
 import { provideWriters, startWriterThreads } from "./writers";
 import { primaryWriters } from "./cluster-writers";
 import { startDeliverySender } from "./delivery-runner";
+import { startScheduler } from "./scheduler-runner";
 import { stopThreads } from "./thread-policy";
 import { removeLeftoverUploads } from "@/lib/dashboard/upload-file";
 import { watchErasures } from "@/lib/domain/signups/erase";
@@ -38,6 +39,7 @@ export async function startServer() {
   // A worker of a cluster hands its writes to the primary's writers: one writer per database.
   provideWriters(cluster.isWorker ? primaryWriters() : startWriterThreads());
   startDeliverySender();
+  startScheduler();
   watchErasures();
   const storage = requestContextStorage();
   const writeLine = batchedLineWriter(writeLog);

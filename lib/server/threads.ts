@@ -13,12 +13,16 @@ import type { ThreadSpec } from "./thread-policy";
 //   import           lib/import/import-thread.ts     events, then outcome   one per upload
 //   delivery sender  ./delivery-thread.ts            none (a loop)          one per process (a lease in SQLite lets one send)
 //   checkpointer     ./checkpoint-thread.ts          none (a loop)          one per database, beside the writers
+//   scheduler        ./scheduler-thread.ts           none (a loop)          one per process (a lease in SQLite lets one work)
 
 /** The one message the delivery sender's thread understands: finish the sends in flight, give the lease up, exit. */
 export const STOP_SENDER_MESSAGE = "stop-sender";
 
 /** The one message the checkpointer's thread understands: stop checkpointing, close, exit. */
 export const STOP_CHECKPOINTER_MESSAGE = "stop-checkpointer";
+
+/** The one message the scheduler's thread understands: stop ticking, give the lease up, exit. */
+export const STOP_SCHEDULER_MESSAGE = "stop-scheduler";
 
 /** How long the calls in flight of a reader or a writer get to be answered when the server stops. */
 const CALLS_STOP_GRACE_MS = 5_000;
@@ -38,6 +42,8 @@ export const THREADS = {
   import: { name: "import", file: new URL("../import/import-thread.ts", import.meta.url), stop: { message: STOP_IMPORT_MESSAGE, graceMs: IMPORT_STOP_GRACE_MS } },
   deliverySender: { name: "delivery sender", file: new URL("./delivery-thread.ts", import.meta.url), stop: { message: STOP_SENDER_MESSAGE, graceMs: SENDER_STOP_GRACE_MS } },
   checkpointer: { name: "checkpointer", file: new URL("./checkpoint-thread.ts", import.meta.url), stop: { message: STOP_CHECKPOINTER_MESSAGE, graceMs: CALLS_STOP_GRACE_MS } },
+  // A tick in progress (a scheduled run of 10,000) finishes before the message is read.
+  scheduler: { name: "scheduler", file: new URL("./scheduler-thread.ts", import.meta.url), stop: { message: STOP_SCHEDULER_MESSAGE, graceMs: CALLS_STOP_GRACE_MS } },
 } as const satisfies Record<string, ThreadSpec>;
 
 /** The longest stop of any thread: a cluster's primary gives its workers more than that to stop (./primary.ts). */

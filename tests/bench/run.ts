@@ -33,6 +33,7 @@ import { searchLoad } from "./search-load";
 import { uploadLoad } from "./upload-load";
 import { inviteLoad } from "./invite-load";
 import { redeemLoad } from "./redeem-load";
+import { scheduleLoad } from "./schedule-load";
 import { joinLoad } from "./join-load";
 import { joinWorkers } from "./join-workers";
 import { segments } from "./segments";
@@ -55,6 +56,7 @@ const SCENARIOS = {
   "upload-load": uploadLoad,
   "invite-load": inviteLoad,
   "redeem-load": redeemLoad,
+  "schedule-load": scheduleLoad,
   joins: joinLoad,
   "joins-workers": joinWorkers,
   stream: fullStream,

@@ -10,22 +10,22 @@ import { describeInviteLinks } from "../invite-options";
 
 const PLACEHOLDERS = "{{email}}, {{waitlist.name}}, {{waitlist.website}}, {{input.<label>}}, {{invite.url}}, {{person.url}}";
 
-function readBody(path: string | undefined): string | undefined {
+function readBody(path: string | undefined, option = "--body-file"): string | undefined {
   if (path === undefined) return undefined;
   try {
     return readFileSync(path, "utf8");
   } catch (error) {
-    throw new AppError("invalid_parameter", `invalid --body-file: ${(error as Error).message}`, "--body-file");
+    throw new AppError("invalid_parameter", `invalid ${option}: ${(error as Error).message}`, option);
   }
 }
 
 function settingsJson(settings: InvitationEmailSettings) {
-  return { waitlist_id: settings.waitlistId, enabled: settings.enabled, subject: settings.subject, body: settings.body, invite_url: settings.inviteUrl, invite_expiry_days: settings.inviteExpiryDays, smtp_configured: env().SMTP_URL !== undefined };
+  return { waitlist_id: settings.waitlistId, enabled: settings.enabled, subject: settings.subject, body: settings.body, invite_url: settings.inviteUrl, invite_expiry_days: settings.inviteExpiryDays, on_invite_expiry: settings.onInviteExpiry, reminder_days_before: settings.reminderDaysBefore, reminder_subject: settings.reminderSubject, reminder_body: settings.reminderBody, smtp_configured: env().SMTP_URL !== undefined };
 }
 
 function settingsText(settings: InvitationEmailSettings): string {
   const sending = env().SMTP_URL === undefined ? " (SMTP_URL is not set: emails are rendered and kept as not sent)" : "";
-  return [`Invitation emails of waitlist ${settings.waitlistId}: ${settings.enabled ? "on" : "off"}${settings.enabled ? sending : ""}.`, describeInviteLinks(settings), `Subject: ${settings.subject}`, "", settings.body].join("\n");
+  return [`Invitation emails of waitlist ${settings.waitlistId}: ${settings.enabled ? "on" : "off"}${settings.enabled ? sending : ""}.`, describeInviteLinks(settings), `Subject: ${settings.subject}`, "", settings.body, `Reminder subject: ${settings.reminderSubject}`, "", settings.reminderBody].join("\n");
 }
 
 export function registerEmailCommands(program: Command): void {
@@ -49,12 +49,20 @@ export function registerEmailCommands(program: Command): void {
     .option("--off", "send none")
     .option("--subject <text>", `the subject line (placeholders: ${PLACEHOLDERS})`)
     .option("--body-file <path>", "a plain-text file with the body (same placeholders)")
+    .option("--reminder-subject <text>", "the reminder's subject line, sent before an invitation expires (waitlists update --remind-days; same placeholders)")
+    .option("--reminder-body-file <path>", "a plain-text file with the reminder's body (same placeholders)")
     .option("--json", "print one JSON object to stdout")
-    .action((waitlist: string, options: { on?: boolean; off?: boolean; subject?: string; bodyFile?: string } & JsonOption) => {
+    .action((waitlist: string, options: { on?: boolean; off?: boolean; subject?: string; bodyFile?: string; reminderSubject?: string; reminderBodyFile?: string } & JsonOption) => {
       if (options.on && options.off) throw new AppError("invalid_parameter", "--on and --off cannot be combined", "--on");
-      const input = parseOptions(invitationEmailSchema, { enabled: options.on ? true : options.off ? false : undefined, subject: options.subject, body: readBody(options.bodyFile) }, (key) =>
-        key === "body" ? "--body-file" : key === "enabled" ? "--on" : `--${key}`,
-      );
+      const fields = {
+        enabled: options.on ? true : options.off ? false : undefined,
+        subject: options.subject,
+        body: readBody(options.bodyFile),
+        reminderSubject: options.reminderSubject,
+        reminderBody: readBody(options.reminderBodyFile, "--reminder-body-file"),
+      };
+      const optionOf: Record<string, string> = { body: "--body-file", enabled: "--on", reminderSubject: "--reminder-subject", reminderBody: "--reminder-body-file" };
+      const input = parseOptions(invitationEmailSchema, fields, (key) => optionOf[key] ?? `--${key}`);
       const settings = updateInvitationEmail(CLI_ACTOR, waitlist, input);
       emit(options, settingsJson(settings), () => settingsText(settings));
     });

@@ -20,6 +20,8 @@ import { registerWaitlistStatsCommand } from "./waitlists-stats";
 import { describeInviteLinks, inviteChangeOf, type InviteOptions } from "../invite-options";
 import { CLI_ACTOR } from "@/lib/domain/audit/log";
 import { updateInvitationEmail } from "@/lib/domain/emails/invitation";
+import { registerSchedulerCommands } from "./waitlists-scheduler";
+import { registerScheduleCommands } from "./waitlists-schedules";
 
 const rankingOptionSchema = z.object({ ranking: rankingRuleSchema });
 
@@ -100,6 +102,8 @@ export function registerWaitlistCommands(program: Command): void {
     .option("--disposable <refuse|flag|allow>", "what joining does with a disposable address: refuse it, flag it for review (the default), or allow it")
     .option("--invite-url <url>", "the product's sign-up page: the invitation email's {{invite.url}} is it with ?invite=<token> (\"\" for none)")
     .option("--invite-expiry <days>", "how many days an invite link stays good after the invitation (14 by default)")
+    .option("--on-invite-expiry <requeue|reject>", "what an invitation not redeemed in time becomes: waiting again at the front of the line (requeue, the default) or rejected")
+    .option("--remind-days <n|off>", "send the reminder email (emails set --reminder-subject/--reminder-body-file) n days before an invitation expires; off for none (the default)")
     .option("--json", "print one JSON object to stdout")
     .action((id: string, options: { name?: string; website?: string; allowDuplicateName?: boolean; ranking?: string } & JoinOptions & LogoOptions & InviteOptions & JsonOption) => {
       // Parsed before any write, so that a bad rule changes nothing.
@@ -117,7 +121,7 @@ export function registerWaitlistCommands(program: Command): void {
       if (logo !== undefined) setJoinLogo(waitlist.id, logo, "cli");
       const rule = ranking && setRankingRule(waitlist.id, ranking, "cli");
       const invites = Object.keys(inviteChange).length === 0 ? undefined : updateInvitationEmail(CLI_ACTOR, waitlist.id, inviteChange);
-      const inviteJson = invites && { invite_url: invites.inviteUrl, invite_expiry_days: invites.inviteExpiryDays };
+      const inviteJson = invites && { invite_url: invites.inviteUrl, invite_expiry_days: invites.inviteExpiryDays, on_invite_expiry: invites.onInviteExpiry, reminder_days_before: invites.reminderDaysBefore };
       emit(options, { ...waitlist, ...(joining && { joining }), ...(rule && { ranking: formatRankingRule(rule) }), ...inviteJson }, () =>
         [
           `Updated waitlist ${waitlist.id} (${waitlist.name}, ${waitlist.website}).${logo === undefined ? "" : logo === null ? " Logo removed." : " Logo set."}`,
@@ -187,6 +191,9 @@ export function registerWaitlistCommands(program: Command): void {
           .join("\n"),
       );
     });
+
+  registerSchedulerCommands(waitlists);
+  registerScheduleCommands(waitlists);
 
   waitlists
     .command("delete")

@@ -7,16 +7,18 @@ import { appSecrets, auditLog } from "@/db/schema";
 import { appSecretAad, openBlob } from "@/db/sealed-secret";
 import { preparedOnce } from "@/lib/sqlite/statements";
 
-export const AUDIT_ACTIONS = ["waitlist.create", "waitlist.update", "waitlist.delete", "signup.erase", "signups.import", "signups.invite", "signups.reject", "signups.withdraw", "signups.restore", "signups.complete", "key.create", "key.revoke", "webhook.create", "webhook.update", "webhook.enable", "webhook.disable", "webhook.remove", "webhook.rotate_secret", "delivery.resend", "waitlist.invitation_email", "waitlist.join_settings", "waitlist.ranking", "waitlist.milestones", "signup.update", "signups.flag_approve", "signups.flag_discount", "waitlist.invitation_email_test"] as const;
+export const AUDIT_ACTIONS = ["waitlist.create", "waitlist.update", "waitlist.delete", "signup.erase", "signups.import", "signups.invite", "signups.reject", "signups.withdraw", "signups.restore", "signups.complete", "key.create", "key.revoke", "webhook.create", "webhook.update", "webhook.enable", "webhook.disable", "webhook.remove", "webhook.rotate_secret", "delivery.resend", "waitlist.invitation_email", "waitlist.join_settings", "waitlist.ranking", "waitlist.milestones", "signup.update", "signups.flag_approve", "signups.flag_discount", "signups.expire", "signups.remind", "signups.scheduled_invite", "waitlist.schedules", "waitlist.invitation_email_test"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const auditActionSchema = z.enum(AUDIT_ACTIONS, { error: (issue) => `unknown action ${JSON.stringify(issue.input)} (known actions: ${AUDIT_ACTIONS.join(", ")})` });
 
 /** Who made a write: the key of a dashboard session, the operator's CLI (which needs no key), or a person from their own page. */
-export type AuditActor = { keyId: string; keyName: string } | typeof CLI_ACTOR | typeof PERSON_ACTOR;
+export type AuditActor = { keyId: string; keyName: string } | typeof CLI_ACTOR | typeof PERSON_ACTOR | typeof SCHEDULER_ACTOR;
 
 export const CLI_ACTOR = "cli";
 /** A signup's own writes from its page (/join/{id}/me): named by the row's target and summary, never by an address. */
 export const PERSON_ACTOR = "person";
+/** The scheduler's own writes (lib/domain/scheduler): expiries, reminders and scheduled invitations. */
+export const SCHEDULER_ACTOR = "scheduler";
 
 export interface AuditRow {
   id: number;

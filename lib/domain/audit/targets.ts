@@ -35,6 +35,10 @@ export const AUDIT_TARGET_KIND: Record<AuditAction, AuditTargetKind> = {
   "signups.flag_approve": "waitlist",
   "signups.flag_discount": "waitlist",
   "waitlist.invitation_email_test": "waitlist",
+  "signups.expire": "waitlist",
+  "signups.remind": "waitlist",
+  "signups.scheduled_invite": "waitlist",
+  "waitlist.schedules": "waitlist",
 };
 
 /** Names of the waitlists and keys that the rows (and their actors) name and that still exist, by id. */

@@ -11,6 +11,7 @@ import { mintInviteToken } from "../invitations/token";
 import { confirmationEmail, personPageFooter, personPagePath } from "../verification/email";
 import { EMAIL_OVER_ADDRESS_LIMIT, personEmailAllowed } from "../verification/email-limit";
 import { getSignup } from "../signups/queries";
+import type { SignupRow } from "../signups/row";
 import { getWaitlist } from "../waitlists/queries";
 import { milestoneEmail } from "../milestones/email";
 import type { OutboxEvent } from "./event-body";
@@ -173,7 +174,7 @@ export function fanOutEvents({ limit, emailConfigured, publicUrl = env().PUBLIC_
 /** The email an event sends to its signup, if any: an invitation, a confirmation of the address, or a milestone reached. */
 function emailOf(event: OutboxEvent, known: KnownWaitlist, publicUrl: string, now: number, db: AppDatabase): RenderedEmail | undefined {
   if (event.signupId === null) return undefined;
-  const sends = event.type === "signup.invited" ? known.email.enabled : event.type === "signup.milestone_reached" || (event.type === "signup.created" && known.verifies);
+  const sends = event.type === "signup.invited" ? known.email.enabled : event.type === "signup.invitation_reminder" || event.type === "signup.milestone_reached" || (event.type === "signup.created" && known.verifies);
   if (!sends) return undefined;
   const signup = getSignup(event.waitlistId, event.signupId, db);
   if (!signup) return undefined;
@@ -183,6 +184,17 @@ function emailOf(event: OutboxEvent, known: KnownWaitlist, publicUrl: string, no
     const links = { invite, person: `${publicUrl}${personPagePath(known.waitlist.id, signup.id, now, db)}` };
     return renderInvitation(known.email, known.waitlist, signup, personPageFooter(known.waitlist.id, signup.id, publicUrl, now, db), links);
   }
+  if (event.type === "signup.invitation_reminder") return reminderEmail(known, signup, publicUrl, now, db);
   if (event.type === "signup.milestone_reached") return milestoneEmail(known.waitlist, signup, event.body, publicUrl, now, db);
   return signup.verified ? undefined : confirmationEmail(known.waitlist, signup, publicUrl, now, db);
+}
+
+/** The reminder of a signup still invited (one that redeemed or expired meanwhile gets none), its link for the invitation it is in now. */
+function reminderEmail(known: KnownWaitlist, signup: SignupRow, publicUrl: string, now: number, db: AppDatabase): RenderedEmail | undefined {
+  if (signup.status !== "invited" || !signup.statusChangedAt) return undefined;
+  const invitedAt = signup.statusChangedAt.getTime();
+  const invite = known.email.inviteUrl === null ? undefined : inviteLink(known.email.inviteUrl, mintInviteToken(known.waitlist.id, signup.id, invitedAt, known.email.inviteExpiryDays, db));
+  const links = { invite, person: `${publicUrl}${personPagePath(known.waitlist.id, signup.id, now, db)}` };
+  const template = { subject: known.email.reminderSubject, body: known.email.reminderBody };
+  return renderInvitation(template, known.waitlist, signup, personPageFooter(known.waitlist.id, signup.id, publicUrl, now, db), links);
 }

@@ -33,29 +33,32 @@ export interface ClaimedDelivery {
   leaseUntil: number;
 }
 
+/** The leases of delivery_sender's rows: the delivery sender's, and the scheduler's (lib/domain/scheduler, migration 0022). */
+export type LeaseName = "sender" | "scheduler";
+
 /**
- * Takes (or renews) the sender's lease for `holder` until now + leaseMs: true when it holds it, false
- * while another holder's lease stands. One UPDATE, so two processes never both get it.
+ * Takes (or renews) the sender's lease (or the scheduler's: `name`) for `holder` until now + leaseMs:
+ * true when it holds it, false while another holder's lease stands. One UPDATE, so two processes never both get it.
  */
-export function takeSenderLease(holder: string, leaseMs: number, now = Date.now(), db: AppDatabase = getDb()): boolean {
+export function takeSenderLease(holder: string, leaseMs: number, now = Date.now(), db: AppDatabase = getDb(), name: LeaseName = "sender"): boolean {
   const take = preparedOnce(db, "sender.take", () =>
     db
       .update(deliverySender)
       .set({ holder: valuePlaceholder("holder"), leaseUntil: valuePlaceholder("until") })
       .where(
         and(
-          eq(deliverySender.name, "sender"),
+          eq(deliverySender.name, sql.placeholder("name")),
           or(eq(deliverySender.holder, sql.placeholder("holder")), isNull(deliverySender.holder), isNull(deliverySender.leaseUntil), lte(deliverySender.leaseUntil, valuePlaceholder("now"))),
         ),
       )
       .prepare(),
   );
-  return take.run({ holder, now, until: now + leaseMs }).changes === 1;
+  return take.run({ name, holder, now, until: now + leaseMs }).changes === 1;
 }
 
 /** Gives the lease up (a sender stopping cleanly), so another process may take over at once. */
-export function releaseSenderLease(holder: string, db: AppDatabase = getDb()): void {
-  db.update(deliverySender).set({ holder: null, leaseUntil: null }).where(and(eq(deliverySender.name, "sender"), eq(deliverySender.holder, holder))).run();
+export function releaseSenderLease(holder: string, db: AppDatabase = getDb(), name: LeaseName = "sender"): void {
+  db.update(deliverySender).set({ holder: null, leaseUntil: null }).where(and(eq(deliverySender.name, name), eq(deliverySender.holder, holder))).run();
 }
 
 /**

@@ -23,6 +23,13 @@ import { inviteLink } from "../invitations/link";
 export const DEFAULT_INVITATION_SUBJECT = "You're invited to {{waitlist.name}}";
 export const DEFAULT_INVITATION_BODY = "Hello,\n\nYour spot on the {{waitlist.name}} waitlist has come up: you're invited.\n\n{{waitlist.website}}\n";
 
+/** The reminder email's template until someone edits it (migration 0022's column defaults hold the same text). */
+export const DEFAULT_REMINDER_SUBJECT = "Your invitation to {{waitlist.name}} expires soon";
+export const DEFAULT_REMINDER_BODY = "Hello,\n\nYou were invited to {{waitlist.name}} and have not accepted yet: your invitation expires soon.\n\n{{invite.url}}\n";
+/** What an invitation not redeemed in time becomes: waiting again at the front of the line, or rejected. */
+export const INVITE_EXPIRY_OUTCOMES = ["requeue", "reject"] as const;
+export type InviteExpiryOutcome = (typeof INVITE_EXPIRY_OUTCOMES)[number];
+
 export const MAX_SUBJECT = 200;
 export const MAX_BODY = 20_000;
 /** How many days an invite link is good for, unless the waitlist says otherwise (issue 32). */
@@ -65,6 +72,21 @@ export const invitationEmailSchema = z.object({
     .min(1, "must be at least 1 day")
     .max(MAX_INVITE_EXPIRY_DAYS, `must be at most ${MAX_INVITE_EXPIRY_DAYS} days`)
     .optional(),
+  onInviteExpiry: z.enum(INVITE_EXPIRY_OUTCOMES, { error: "must be requeue (back to waiting, at the front of the line) or reject" }).optional(),
+  /** The reminder email this many days before the invitation expires (fewer than the invite's days); null: none. */
+  reminderDaysBefore: z
+    .number()
+    .int("must be a whole number of days")
+    .min(1, "must be at least 1 day")
+    .max(MAX_INVITE_EXPIRY_DAYS - 1, `must be at most ${MAX_INVITE_EXPIRY_DAYS - 1} days`)
+    .nullable()
+    .optional(),
+  reminderSubject: templateText(MAX_SUBJECT, LINK_PLACEHOLDERS)
+    .refine((text) => text.trim() !== "" && !/[\r\n]/.test(text), "must be one line of text")
+    .optional(),
+  reminderBody: templateText(MAX_BODY, LINK_PLACEHOLDERS)
+    .refine((text) => text.trim() !== "", "must not be empty")
+    .optional(),
 });
 export type InvitationEmailInput = z.input<typeof invitationEmailSchema>;
 
@@ -75,14 +97,40 @@ export interface InvitationEmailSettings {
   body: string;
   inviteUrl: string | null;
   inviteExpiryDays: number;
+  onInviteExpiry: InviteExpiryOutcome;
+  reminderDaysBefore: number | null;
+  reminderSubject: string;
+  reminderBody: string;
 }
 
 /** A waitlist's settings (the defaults, turned off, until someone saves them). */
 export function getInvitationEmail(waitlistId: string, db: AppDatabase = getDb()): InvitationEmailSettings {
   const [row] = db.select().from(invitationEmails).where(eq(invitationEmails.waitlistId, waitlistId.toLowerCase())).all();
   return row
-    ? { waitlistId: row.waitlistId, enabled: row.enabled, subject: row.subject, body: row.body, inviteUrl: row.inviteUrl, inviteExpiryDays: row.inviteExpiryDays }
-    : { waitlistId: waitlistId.toLowerCase(), enabled: false, subject: DEFAULT_INVITATION_SUBJECT, body: DEFAULT_INVITATION_BODY, inviteUrl: null, inviteExpiryDays: DEFAULT_INVITE_EXPIRY_DAYS };
+    ? {
+        waitlistId: row.waitlistId,
+        enabled: row.enabled,
+        subject: row.subject,
+        body: row.body,
+        inviteUrl: row.inviteUrl,
+        inviteExpiryDays: row.inviteExpiryDays,
+        onInviteExpiry: row.onInviteExpiry,
+        reminderDaysBefore: row.reminderDaysBefore,
+        reminderSubject: row.reminderSubject,
+        reminderBody: row.reminderBody,
+      }
+    : {
+        waitlistId: waitlistId.toLowerCase(),
+        enabled: false,
+        subject: DEFAULT_INVITATION_SUBJECT,
+        body: DEFAULT_INVITATION_BODY,
+        inviteUrl: null,
+        inviteExpiryDays: DEFAULT_INVITE_EXPIRY_DAYS,
+        onInviteExpiry: "requeue",
+        reminderDaysBefore: null,
+        reminderSubject: DEFAULT_REMINDER_SUBJECT,
+        reminderBody: DEFAULT_REMINDER_BODY,
+      };
 }
 
 /** Turns invitation emails on or off, edits the template and the invite links' URL and lifetime; audited when anything changes. */
@@ -99,14 +147,27 @@ export function updateInvitationEmail(actor: AuditActor, waitlistId: string, inp
         after.body !== before.body ? "body changed" : undefined,
         after.inviteUrl !== before.inviteUrl ? (after.inviteUrl === null ? "invite URL removed" : `invite URL ${after.inviteUrl}`) : undefined,
         after.inviteExpiryDays !== before.inviteExpiryDays ? `invite links good for ${after.inviteExpiryDays} day${after.inviteExpiryDays === 1 ? "" : "s"}` : undefined,
+        after.onInviteExpiry !== before.onInviteExpiry ? `an expired invitation is ${after.onInviteExpiry === "requeue" ? "requeued at the front of the line" : "rejected"}` : undefined,
+        after.reminderDaysBefore !== before.reminderDaysBefore ? (after.reminderDaysBefore === null ? "no reminder" : `reminder ${days(after.reminderDaysBefore)} before expiry`) : undefined,
+        after.reminderSubject !== before.reminderSubject ? "reminder subject changed" : undefined,
+        after.reminderBody !== before.reminderBody ? "reminder body changed" : undefined,
       ].filter((change) => change !== undefined);
       if (changes.length === 0) return before;
-      const row = { waitlistId: waitlist.id, enabled: after.enabled, subject: after.subject, body: after.body, inviteUrl: after.inviteUrl, inviteExpiryDays: after.inviteExpiryDays, updatedAt: new Date() };
+      if (after.reminderDaysBefore !== null && after.reminderDaysBefore >= after.inviteExpiryDays) {
+        throw new AppError("invalid_parameter", `The reminder (${days(after.reminderDaysBefore)} before expiry) must come after the invitation: fewer days than the invite links' ${after.inviteExpiryDays}.`, "reminderDaysBefore");
+      }
+      const { waitlistId: _id, ...settings } = after;
+      const row = { waitlistId: waitlist.id, ...settings, updatedAt: new Date() };
       db.insert(invitationEmails).values(row).onConflictDoUpdate({ target: invitationEmails.waitlistId, set: row }).run();
       recordAudit({ actor, action: "waitlist.invitation_email", target: waitlist.id, summary: changes.join("; ") }, db);
       return after;
     })
     .immediate();
+}
+
+/** "3 days", "1 day". */
+export function days(count: number): string {
+  return `${count} day${count === 1 ? "" : "s"}`;
 }
 
 export interface RenderedEmail {

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, gte, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { events } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
@@ -67,6 +67,23 @@ function completedFrom(signup: SignupRow, invitedAt: number, db: AppDatabase): b
   return last === undefined ? (signup.statusChangedAt?.getTime() ?? 0) >= invitedAt : last === invitedAt;
 }
 
+/**
+ * Whether the invitation of `invitedAt` is the signup's newest and the scheduler expired it
+ * (lib/domain/invitations/expire.ts): its `signup.invitation_expired` event came after it.
+ */
+function expiredFrom(signup: SignupRow, invitedAt: number, db: AppDatabase): boolean {
+  if (lastInvitedAt(signup.id, db) !== invitedAt) return false;
+  const select = preparedOnce(db, "invitations.expiredSince", () =>
+    db
+      .select({ found: sql<number>`1` })
+      .from(events)
+      .where(and(eq(events.signupId, sql.placeholder("signupId")), eq(events.type, "signup.invitation_expired"), gte(events.createdAt, sql.placeholder("since"))))
+      .limit(1)
+      .prepare(),
+  );
+  return select.get({ signupId: signup.id, since: invitedAt }) !== undefined;
+}
+
 /** Reads a token against the database at `now`: see InvitationReading. */
 export function readInvitation(token: string, now = Date.now(), db: AppDatabase = getDb()): InvitationReading {
   if (!TOKEN_SHAPE.test(token)) return { state: "malformed" };
@@ -78,5 +95,6 @@ export function readInvitation(token: string, now = Date.now(), db: AppDatabase 
   const claims = { waitlistId, signupId, invitedAt: boundTo!, expiresAt };
   if (signup.status === "invited" && signup.statusChangedAt?.getTime() === claims.invitedAt) return { state: "valid", signup, claims };
   if (signup.status === "completed" && completedFrom(signup, claims.invitedAt, db)) return { state: "redeemed", signup, claims };
+  if (signup.status !== "invited" && expiredFrom(signup, claims.invitedAt, db)) return { state: "expired" };
   return { state: "withdrawn", signup };
 }

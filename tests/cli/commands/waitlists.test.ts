@@ -357,3 +357,32 @@ describe("waitlists update --invite-url --invite-expiry", () => {
     ]);
   });
 });
+
+describe("waitlists update --on-invite-expiry --remind-days, and waitlists scheduler run --at", () => {
+  let cli: CliSandbox;
+  beforeAll(() => (cli = cliSandbox()));
+  afterAll(() => cli.remove());
+
+  it("sets what expiry does and the reminder (audited), refuses bad values, and runs the due work as of an instant", () => {
+    const { id } = cli.json<{ id: string }>("waitlists", "create", "--name", "Timed", "--website", "https://example.com");
+    expect(cli.json("waitlists", "update", id, "--on-invite-expiry", "reject", "--remind-days", "3")).toMatchObject({ id, on_invite_expiry: "reject", reminder_days_before: 3, invite_expiry_days: 14 });
+    expect(cli.run("emails", "show", id).stdout).toContain("good for 14 days after the invitation. Not redeemed by then: rejected; a reminder email 3 days before.");
+    const before = cli.rows("invitation_emails");
+    for (const [args, message] of [
+      [["--on-invite-expiry", "drop"], "error: invalid --on-invite-expiry: must be requeue (back to waiting, at the front of the line) or reject (got \"drop\")"],
+      [["--remind-days", "soon"], "error: invalid --remind-days: must be a whole number of days from 1 to 364 (got \"soon\")"],
+      [["--remind-days", "14"], "error: The reminder (14 days before expiry) must come after the invitation: fewer days than the invite links' 14."],
+    ] as const) {
+      expect(expectOneLineError(cli.run("waitlists", "update", id, ...args))).toBe(message);
+    }
+    expect(cli.rows("invitation_emails")).toEqual(before);
+    expect(cli.json("waitlists", "update", id, "--remind-days", "off", "--on-invite-expiry", "requeue")).toMatchObject({ on_invite_expiry: "requeue", reminder_days_before: null });
+    expect(cli.rows("audit_log").filter((row) => row.action === "waitlist.invitation_email").map((row) => row.summary)).toEqual([
+      "an expired invitation is rejected; reminder 3 days before expiry",
+      "an expired invitation is requeued at the front of the line; no reminder",
+    ]);
+
+    expect(cli.run("waitlists", "scheduler", "run", "--at", "2026-12-01T09:00:00Z").stdout).toBe("As of 2026-12-01T09:00:00.000Z: 0 invitations reminded, 0 expired, 0 scheduled runs.\n");
+    expect(expectOneLineError(cli.run("waitlists", "scheduler", "run", "--at", "tomorrow"))).toBe('error: invalid --at: must be an ISO 8601 instant with its zone, such as 2026-12-01T09:00:00Z (got "tomorrow")');
+  });
+});

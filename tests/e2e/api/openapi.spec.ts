@@ -16,7 +16,7 @@ test("GET /v1/openapi.json serves an OpenAPI 3.1 document without a key", async 
   const { document } = contract;
   expect(document.openapi).toMatch(/^3\.1\./);
   expect(Object.keys(document.paths).sort()).toEqual(
-    ["/openapi.json", "/waitlist", "/waitlist/{id}", "/waitlist/{id}/signup", "/waitlist/{id}/events", "/waitlist/{id}/stats", "/invitations/{token}", "/invitations/{token}/redeem", ...["complete", "invite", "reject", "restore", "withdraw", "review/approve", "review/discount"].map((action) => `/waitlist/{id}/signup/${action}`)].sort(),
+    ["/openapi.json", "/waitlist", "/waitlist/{id}", "/waitlist/{id}/signup", "/waitlist/{id}/events", "/waitlist/{id}/stats", "/invitations/{token}", "/invitations/{token}/redeem", "/waitlist/{id}/schedules", "/waitlist/{id}/schedules/{schedule_id}", "/waitlist/{id}/schedules/{schedule_id}/preview", ...["complete", "invite", "reject", "restore", "withdraw", "review/approve", "review/discount"].map((action) => `/waitlist/{id}/signup/${action}`)].sort(),
   );
   expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["apiKeyHeader", "bearerAuth"]);
   expect(document.components.securitySchemes.apiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });

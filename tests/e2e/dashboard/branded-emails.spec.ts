@@ -19,7 +19,7 @@ import { eventually } from "../support/webhook-receiver";
 // confirmation email arrive as multipart/alternative, text and HTML, the HTML in the list's brand with
 // every answer escaped; the editor previews the HTML and sends a test to the admin.
 
-const PORT_OFFSET = 97;
+const PORT_OFFSET = 99;
 const publicUrl = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + PORT_OFFSET}`;
 
 let server: TestServer;

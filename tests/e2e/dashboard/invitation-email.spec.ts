@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { listAudit } from "@/lib/domain/audit/log";
-import { getInvitationEmail } from "@/lib/domain/emails/invitation";
+import { DEFAULT_REMINDER_BODY, DEFAULT_REMINDER_SUBJECT, getInvitationEmail } from "@/lib/domain/emails/invitation";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { baseURL, insertSignups, signIn, unique } from "../support/support";
@@ -29,8 +29,8 @@ test("an admin edits the template, previews it against a signup, saves it; an un
   await expect(page.getByTestId("preview-to")).toHaveText(`newest.${tag}@example.com`);
   await expect(page.getByTestId("preview-subject")).toHaveText(`You're invited to ${waitlist.name}`);
 
-  await page.getByLabel("Subject").fill("Welcome, {{email}}");
-  await page.getByLabel("Body (plain text)").fill("Hello from {{waitlist.name}}.\nYour company: {{input.Company}}.\n{{waitlist.website}}");
+  await page.getByLabel("Subject", { exact: true }).fill("Welcome, {{email}}");
+  await page.getByLabel("Body (plain text)", { exact: true }).fill("Hello from {{waitlist.name}}.\nYour company: {{input.Company}}.\n{{waitlist.website}}");
   await page.getByLabel("Preview for signup id").fill(String(older.id));
   await page.getByRole("button", { name: "Preview" }).click();
   await expect(page.getByTestId("email-preview")).toContainText("Preview of the edited template");
@@ -50,13 +50,18 @@ test("an admin edits the template, previews it against a signup, saves it; an un
     body: "Hello from {{waitlist.name}}.\nYour company: {{input.Company}}.\n{{waitlist.website}}",
     inviteUrl: null,
     inviteExpiryDays: 14,
+    // The expiry and reminder fields, as they were: saved with the form, unchanged.
+    onInviteExpiry: "requeue",
+    reminderDaysBefore: null,
+    reminderSubject: DEFAULT_REMINDER_SUBJECT,
+    reminderBody: DEFAULT_REMINDER_BODY,
   });
   expect(listAudit({ action: "waitlist.invitation_email", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: waitlist.id, summary: "invitation emails on; subject changed; body changed" });
   await expect(page.getByLabel("Send an invitation email to each signup invited")).toBeChecked();
   await expect(page.getByTestId("preview-text")).toHaveText(`Hello from ${waitlist.name}.\nYour company: Acme.\n${waitlist.website}`);
 
   // An unknown placeholder: the preview says which, and saving is a 400 that names it.
-  await page.getByLabel("Subject").fill("Hi {{first_name}}");
+  await page.getByLabel("Subject", { exact: true }).fill("Hi {{first_name}}");
   await page.getByRole("button", { name: "Preview" }).click();
   await expect(page.getByTestId("preview-error")).toContainText("unknown placeholder {{first_name}}");
   const refused = await page.request.post(`/waitlists/${waitlist.id}/email/save`, { form: { subject: "Hi {{first_name}}", body: "Hello" }, headers: { origin: baseURL }, maxRedirects: 0 });
@@ -79,7 +84,7 @@ test("an admin sets the invite links' sign-up URL and lifetime; the preview show
   insertSignups(waitlist.id, [{ email: `ada.${waitlist.id.slice(0, 6)}@example.com`, verified: true, referral: false, customInputs: [], createdAt: new Date(Date.UTC(2026, 0, 1)) }]);
 
   await page.goto(`/waitlists/${waitlist.id}/email`);
-  await page.getByLabel("Body (plain text)").fill("Sign up: {{invite.url}}\nYour page: {{person.url}}");
+  await page.getByLabel("Body (plain text)", { exact: true }).fill("Sign up: {{invite.url}}\nYour page: {{person.url}}");
   await page.getByLabel("Sign-up URL").fill("https://app.example/signup");
   await page.getByLabel("Days an invite link stays good").fill("5");
   await page.getByRole("button", { name: "Save" }).click();

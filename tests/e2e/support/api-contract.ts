@@ -7,7 +7,7 @@ import type { JsonSchema, OpenApiDocument, ResponseObject } from "@/lib/api/open
 // the status is documented for the operation, required headers are present, every documented
 // header matches its schema, and the body validates against the documented JSON Schema.
 
-export type PathTemplate = "/waitlist" | "/waitlist/{id}" | "/waitlist/{id}/signup" | "/waitlist/{id}/events" | "/waitlist/{id}/stats" | "/openapi.json" | "/invitations/{token}" | "/invitations/{token}/redeem" | `/waitlist/{id}/signup/${"invite" | "reject" | "withdraw" | "restore" | "complete"}` | `/waitlist/{id}/signup/review/${"approve" | "discount"}`;
+export type PathTemplate = "/waitlist" | "/waitlist/{id}" | "/waitlist/{id}/signup" | "/waitlist/{id}/events" | "/waitlist/{id}/stats" | "/openapi.json" | "/invitations/{token}" | "/invitations/{token}/redeem" | `/waitlist/{id}/signup/${"invite" | "reject" | "withdraw" | "restore" | "complete"}` | `/waitlist/{id}/signup/review/${"approve" | "discount"}` | "/waitlist/{id}/schedules" | "/waitlist/{id}/schedules/{schedule_id}" | "/waitlist/{id}/schedules/{schedule_id}/preview";
 
 export class Contract {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -34,7 +34,9 @@ export class Contract {
     // Every answer on a path is documented on its operation, GET or POST (OPTIONS's 204 and other methods' 405 too);
     // a path with both (GET and POST /waitlist/{id}/signup) documents each method's answers on its own.
     const path = this.document.paths[template];
-    const operation = method === "POST" ? (path?.post ?? path?.get) : (path?.get ?? path?.post);
+    // A schedule's PATCH and DELETE are documented under their own method; HEAD and the 405s of other methods under the path's GET or POST.
+    const own = method === "PATCH" ? path?.patch : method === "DELETE" ? path?.delete : undefined;
+    const operation = own ?? (method === "POST" ? (path?.post ?? path?.get) : (path?.get ?? path?.post ?? path?.patch));
     expect(operation, `${method} ${template} is documented`).toBeTruthy();
     const response = operation!.responses[String(status)];
     expect(response, `status ${status} is documented for ${method} ${template}`).toBeTruthy();

@@ -368,7 +368,11 @@ describe("migrations", () => {
     const db = openDatabase(path);
     try {
       const sqlite = db.$client;
-      expect(sqlite.prepare("SELECT name, holder, lease_until, last_event_id FROM delivery_sender").all()).toEqual([{ name: "sender", holder: null, lease_until: null, last_event_id: 3 }]);
+      // The scheduler's lease (migration 0022) sits beside the sender's.
+      expect(sqlite.prepare("SELECT name, holder, lease_until, last_event_id FROM delivery_sender ORDER BY name DESC").all()).toEqual([
+        { name: "sender", holder: null, lease_until: null, last_event_id: 3 },
+        { name: "scheduler", holder: null, lease_until: null, last_event_id: 0 },
+      ]);
       sqlite.prepare("INSERT INTO webhook_endpoints (id, url, secret, created_at, updated_at) VALUES ('e', 'https://x.example', 'whsec_x', 0, 0)").run();
       const insertDelivery = sqlite.prepare("INSERT INTO deliveries (event_id, event_type, waitlist_id, channel, endpoint_id, state, created_at) VALUES (1, 't', ?, ?, ?, ?, 0)");
       insertDelivery.run(waitlistId, "webhook", "e", "pending");

@@ -230,7 +230,7 @@ export const ifNoneMatch: string | undefined = undefined as NonNullable<operatio
 
 // An event of the feed: the body a webhook carries, and its id.
 export function readEvent(event: Event): (string | number | undefined)[] {
-  const type: "signup.created" | "signup.verified" | "signup.invited" | "signup.rejected" | "signup.invitation_withdrawn" | "signup.restored" | "signup.completed" | "signup.erased" | "signups.imported" | "signup.updated" | "signup.flag_approved" | "signup.flag_discounted" | "signup.milestone_reached" = event.type;
+  const type: "signup.created" | "signup.verified" | "signup.invited" | "signup.rejected" | "signup.invitation_withdrawn" | "signup.restored" | "signup.completed" | "signup.erased" | "signups.imported" | "signup.updated" | "signup.flag_approved" | "signup.flag_discounted" | "signup.milestone_reached" | "signup.invitation_expired" | "signup.invitation_reminder" | "invitations.batch_sent" = event.type;
   const signup: SignupWithFields | undefined = event.data.signup;
   const previous: "waiting" | "invited" | "completed" | "rejected" | undefined = event.data.previous_status;
   const imported: number | undefined = event.data.imported;
@@ -264,6 +264,17 @@ export function readFunnel(stats: FunnelStats): (string | number | null)[] {
 }
 export const funnel: FunnelStats = {} as Json<operations["getWaitlistStats"], 200>;
 export const range: { from?: string; to?: string } = {} as NonNullable<operations["getWaitlistStats"]["parameters"]["query"]>;
+// A paced invitation: its rule in words and parts, its state, its next and last run.
+type Schedule = components["schemas"]["Schedule"];
+const scheduleFields: Record<keyof Schedule, true> = { id: true, waitlist_id: true, rule: true, days: true, time_of_day: true, time_zone: true, batch: true, filter: true, guard: true, paused: true, paused_reason: true, next_run_at: true, last_run: true, created_at: true };
+export function readSchedule(schedule: Schedule): string {
+  const days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[] = schedule.days;
+  const guard: { percent: number; days: number } | null = schedule.guard;
+  const last: { slot: string; ran_at: string; invited: number } | null = schedule.last_run;
+  return [schedule.id, schedule.waitlist_id, schedule.rule, days, schedule.time_of_day, schedule.time_zone, schedule.batch, schedule.filter, guard?.percent, schedule.paused, schedule.paused_reason, schedule.next_run_at, last?.invited, schedule.created_at, Object.keys(scheduleFields)].join();
+}
+export const schedules: Schedule[] = ({} as Json<operations["listSchedules"], 200>).items;
+export const added: Schedule = {} as Json<operations["addSchedule"], 201>;
 `;
 
   /** The same reading with one mistake: the type check must catch it. */

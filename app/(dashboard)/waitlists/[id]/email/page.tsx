@@ -16,6 +16,7 @@ import { Breadcrumb } from "../breadcrumb";
 import { findWaitlist } from "../find-waitlist";
 import { EmailPreview } from "./email-preview";
 import { SendTestForm } from "./send-test-form";
+import { ExpiryFields } from "./expiry-fields";
 
 export const metadata: Metadata = { title: "Invitation email" };
 
@@ -64,7 +65,11 @@ export default async function InvitationEmailPage({ params, searchParams }: Prop
         <Link href={`/waitlists/${waitlist.id}/deliveries`} className={`${linkClass} underline`}>
           the delivery log
         </Link>
-        . The CLI does the same: <code>emails show|set|preview</code>.
+        . The CLI does the same: <code>emails show|set|preview</code>. To invite on a schedule (&ldquo;every weekday at 09:00, the next 200&rdquo;):{" "}
+        <Link href={`/waitlists/${waitlist.id}/schedules`} className={`${linkClass} underline`}>
+          Paced invitations
+        </Link>
+        .
       </p>
       <DoneNotice done={query.done} messages={DONE} />
       {configured ? null : (
@@ -112,6 +117,7 @@ export default async function InvitationEmailPage({ params, searchParams }: Prop
             <input id="invite-expiry" name="invite_expiry" type="number" required min={1} max={MAX_INVITE_EXPIRY_DAYS} step={1} defaultValue={saved.inviteExpiryDays} className={`${inputClass} mt-1 w-28`} />
           </div>
         </fieldset>
+        <ExpiryFields saved={saved} />
         <div>
           <label htmlFor="email-subject" className="text-sm font-medium">
             Subject

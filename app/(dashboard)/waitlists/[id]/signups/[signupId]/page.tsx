@@ -13,6 +13,7 @@ import { signupEvents } from "@/lib/domain/events";
 import { signupPosition } from "@/lib/domain/joining/position";
 import { REFERRAL_STATE_LABELS, referralCountOf, referralStateOf, referrerOf } from "@/lib/domain/joining/referrals";
 import { signupPublicId } from "@/lib/domain/signups/id";
+import { invitationExpiryWords } from "@/lib/domain/invitations/policies";
 import { SignupFlags } from "./signup-flags";
 import { Breadcrumb } from "../../breadcrumb";
 import { findWaitlist } from "../../find-waitlist";
@@ -100,6 +101,11 @@ export default async function SignupPage({ params, searchParams }: Props) {
             {STATUS_LABELS[signup.status]}
             {signup.statusChangedAt ? ` since ${signup.statusChangedAt.toISOString()}` : ""}
           </span>
+          {signup.status === "invited" && signup.statusChangedAt ? (
+            <span data-testid="signup-invite-expiry" className={`ml-1 ${mutedText}`}>
+              ({invitationExpiryWords(waitlist.id, signup.statusChangedAt)})
+            </span>
+          ) : null}
         </Field>
         <Field name="Signed up (UTC)" copy={{ value: iso, label: "Copy signup time" }}>
           <time dateTime={iso} className="font-mono" data-testid="signup-created-at">

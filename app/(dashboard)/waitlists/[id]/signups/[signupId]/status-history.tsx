@@ -2,12 +2,13 @@ import Link from "next/link";
 import { formatDateTime } from "@/components/format";
 import { buttonClass, cardClass, dangerLinkClass, mutedText } from "@/components/styles";
 import type { SignupEvent } from "@/lib/domain/events";
+import { INVITATION_EVENT_WORDS } from "@/lib/domain/invitations/words";
 import { actionsFrom, STATUS_ACTION_NAMES, STATUS_ACTIONS, type SignupStatus } from "@/lib/domain/signups/status";
 
-/** What a status event says happened ("Invited"); undefined for events that are not a status change. */
+/** What a status event (or the scheduler's: a reminder, an expiry) says happened ("Invited"); undefined for other events. */
 function happened(type: string): string | undefined {
   const action = STATUS_ACTION_NAMES.find((name) => STATUS_ACTIONS[name].event === type);
-  return action ? STATUS_ACTIONS[action].happened : undefined;
+  return action ? STATUS_ACTIONS[action].happened : INVITATION_EVENT_WORDS[type];
 }
 
 interface StatusHistoryProps {

@@ -1,0 +1,71 @@
+import "server-only";
+import { getDb, type AppDatabase } from "@/db/client";
+import { preparedOnce } from "@/lib/sqlite/statements";
+import { recordAudit, SCHEDULER_ACTOR } from "../audit/log";
+import { appendEventPerSignup } from "../events";
+import { lineSlice } from "../ranking/line";
+import { invitationPolicies, type InvitationPolicy } from "./policies";
+import { DAY_MS } from "@/lib/core/time";
+
+// Invitations not redeemed in time expire (issue 32): as of `now`, each invited signup whose
+// invitation (its status_changed_at) is at least the waitlist's invite_expiry_days old becomes
+// waiting again at the front of the line (`requeue`) or rejected (`reject`), with one
+// `signup.invitation_expired` event each and one audit row per batch, in one transaction per batch
+// of at most `batch` signups, so the writer is never held long on a large list.
+
+/** The most signups one write transaction of the scheduler changes. */
+export const SCHEDULER_BATCH = 2_000;
+
+function statements(db: AppDatabase) {
+  return preparedOnce(db, "invitations.expire", () => ({
+    // Raw: INDEXED BY the partial index of invited signups (migration 0022), which Drizzle's builder does not write.
+    due: db.$client.prepare<{ waitlistId: string; before: number; take: number }, { id: number }>(
+      "SELECT id FROM signups INDEXED BY signups_invited_at_idx WHERE waitlist_id = @waitlistId AND status = 'invited' AND status_changed_at <= @before ORDER BY status_changed_at, id LIMIT @take",
+    ),
+    // Raw: the ids come as one JSON array read by json_each, which Drizzle's builder has no form for.
+    requeue: db.$client.prepare<{ ids: string; at: number; lineAt: number | null; linePos: number | null }>(
+      "UPDATE signups SET status = 'waiting', status_changed_at = @at, line_at = @lineAt, line_pos = @linePos WHERE id IN (SELECT value FROM json_each(@ids)) AND status = 'invited'",
+    ),
+    reject: db.$client.prepare<{ ids: string; at: number }>("UPDATE signups SET status = 'rejected', status_changed_at = @at WHERE id IN (SELECT value FROM json_each(@ids)) AND status = 'invited'"),
+  }));
+}
+
+/**
+ * The place ahead of the whole line: just before the first waiting signup (its time less 1 ms, so
+ * these stand in id order before it); null (their own places) when nobody waits.
+ */
+function frontOfLine(waitlistId: string, db: AppDatabase): { lineAt: number | null; linePos: number | null } {
+  const [first] = lineSlice(waitlistId, undefined, 1, db);
+  return first ? { lineAt: first.at - 1, linePos: 0 } : { lineAt: null, linePos: null };
+}
+
+/** One batch of one waitlist's expired invitations; how many expired. */
+function expireBatch(policy: InvitationPolicy, now: number, batch: number, db: AppDatabase): number {
+  return db.$client
+    .transaction(() => {
+      const prepared = statements(db);
+      const ids = prepared.due.all({ waitlistId: policy.waitlistId, before: now - policy.expiryDays * DAY_MS, take: batch }).map((row) => row.id);
+      if (ids.length === 0) return 0;
+      const idsJson = JSON.stringify(ids);
+      const to = policy.onExpiry === "requeue" ? "waiting" : "rejected";
+      const changed = to === "waiting" ? prepared.requeue.run({ ids: idsJson, at: now, ...frontOfLine(policy.waitlistId, db) }).changes : prepared.reject.run({ ids: idsJson, at: now }).changes;
+      appendEventPerSignup("signup.invitation_expired", policy.waitlistId, idsJson, { from: "invited", to }, db, now);
+      const outcome = to === "waiting" ? "back to waiting at the front of the line" : "rejected";
+      recordAudit({ actor: SCHEDULER_ACTOR, action: "signups.expire", target: policy.waitlistId, summary: `${changed} invitation${changed === 1 ? "" : "s"} expired after ${policy.expiryDays} days: ${outcome}` }, db);
+      return changed;
+    })
+    .immediate();
+}
+
+/** Expires every invitation due as of `now`, batch by batch; how many expired. */
+export function expireInvitations(now: number, db: AppDatabase = getDb(), batch = SCHEDULER_BATCH): number {
+  let expired = 0;
+  for (const policy of invitationPolicies(db)) {
+    for (;;) {
+      const changed = expireBatch(policy, now, batch, db);
+      expired += changed;
+      if (changed < batch) break;
+    }
+  }
+  return expired;
+}

@@ -1,0 +1,65 @@
+import "server-only";
+import { getDb, type AppDatabase } from "@/db/client";
+import { DAY_MS } from "@/lib/core/time";
+import { preparedOnce } from "@/lib/sqlite/statements";
+import { recordAudit, SCHEDULER_ACTOR } from "../audit/log";
+import { days } from "../emails/invitation";
+import { appendEventPerSignup } from "../events";
+import { SCHEDULER_BATCH } from "./expire";
+import { invitationPolicies, type InvitationPolicy } from "./policies";
+
+// The reminder before an invitation expires (issue 32): as of `now`, each invited signup of a
+// waitlist with `reminder_days_before` set, whose invitation expires within that many days and has
+// not had its reminder, gets one `signup.invitation_reminder` event (the outbox renders the reminder
+// email from it, lib/domain/deliveries/fan-out.ts) and a row in invitation_reminders naming the
+// invitation by its time, in the same transaction: so each invitation is reminded once, and a
+// re-invite (a new time) once again.
+
+function statements(db: AppDatabase) {
+  return preparedOnce(db, "invitations.remind", () => ({
+    // Raw: INDEXED BY the partial index of invited signups (migration 0022), which Drizzle's builder does not write.
+    due: db.$client.prepare<{ waitlistId: string; remindBefore: number; expireBefore: number; take: number }, { id: number; invitedAt: number }>(
+      `SELECT id, status_changed_at AS invitedAt FROM signups INDEXED BY signups_invited_at_idx
+       WHERE waitlist_id = @waitlistId AND status = 'invited' AND status_changed_at <= @remindBefore AND status_changed_at > @expireBefore
+         AND NOT EXISTS (SELECT 1 FROM invitation_reminders WHERE signup_id = signups.id AND invited_at = signups.status_changed_at)
+       ORDER BY status_changed_at, id LIMIT @take`,
+    ),
+    // Raw: one row per id of a JSON array (json_each), which Drizzle's builder has no form for.
+    record: db.$client.prepare<{ rows: string; at: number }>(
+      `INSERT INTO invitation_reminders (signup_id, invited_at, sent_at)
+       SELECT value ->> '$[0]', value ->> '$[1]', @at FROM json_each(@rows) WHERE true
+       ON CONFLICT (signup_id) DO UPDATE SET invited_at = excluded.invited_at, sent_at = excluded.sent_at`,
+    ),
+  }));
+}
+
+/** One batch of one waitlist's due reminders; how many were recorded. */
+function remindBatch(policy: InvitationPolicy & { reminderDaysBefore: number }, now: number, batch: number, db: AppDatabase): number {
+  return db.$client
+    .transaction(() => {
+      const prepared = statements(db);
+      const expireBefore = now - policy.expiryDays * DAY_MS;
+      const due = prepared.due.all({ waitlistId: policy.waitlistId, remindBefore: expireBefore + policy.reminderDaysBefore * DAY_MS, expireBefore, take: batch });
+      if (due.length === 0) return 0;
+      prepared.record.run({ rows: JSON.stringify(due.map((row) => [row.id, row.invitedAt])), at: now });
+      appendEventPerSignup("signup.invitation_reminder", policy.waitlistId, JSON.stringify(due.map((row) => row.id)), { days_before_expiry: policy.reminderDaysBefore }, db, now);
+      recordAudit({ actor: SCHEDULER_ACTOR, action: "signups.remind", target: policy.waitlistId, summary: `reminded ${due.length} invited signup${due.length === 1 ? "" : "s"}: their invitations expire within ${days(policy.reminderDaysBefore)}` }, db);
+      return due.length;
+    })
+    .immediate();
+}
+
+/** Records every reminder due as of `now`, batch by batch; how many. */
+export function remindInvitations(now: number, db: AppDatabase = getDb(), batch = SCHEDULER_BATCH): number {
+  let reminded = 0;
+  for (const policy of invitationPolicies(db)) {
+    const { reminderDaysBefore } = policy;
+    if (reminderDaysBefore === null) continue;
+    for (;;) {
+      const recorded = remindBatch({ ...policy, reminderDaysBefore }, now, batch, db);
+      reminded += recorded;
+      if (recorded < batch) break;
+    }
+  }
+  return reminded;
+}
