@@ -16,9 +16,10 @@ Object.assign(process.env, { NODE_ENV: "production" });
 async function main() {
   if (!cluster.isWorker) {
     const { DATABASE_PATH, WEB_CONCURRENCY, HOST, PORT } = env();
-    // Email, the public URL and the database, a line each (one process says it, for all its workers).
-    for (const msg of startupLines(startupSummary(env()))) console.log(JSON.stringify({ time: new Date().toISOString(), level: "info", msg }));
     const refusal = migrateDatabase(DATABASE_PATH);
+    // Email, the public URL and the database, a line each, once the database opened (a file it cannot
+    // use stops the server with its one line alone); one process says it for all its workers.
+    for (const msg of startupLines(startupSummary(env()))) console.log(JSON.stringify({ time: new Date().toISOString(), level: "info", msg }));
     if (refusal) noteWritesRefused(DATABASE_PATH, refusal, { waited: true });
     if (WEB_CONCURRENCY > 1) return runPrimary(WEB_CONCURRENCY, serverUrl(HOST, PORT));
   }
