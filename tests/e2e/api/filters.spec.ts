@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { getSignup } from "@/lib/domain/signups/queries";
 import { parseSignupPublicId } from "@/lib/domain/signups/id";
+import { SOURCE_FIELDS } from "@/lib/domain/funnel/source";
 import { SIGNUP_FIELDS } from "@/lib/domain/signups/response";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { Contract, expectProblem } from "../support/api-contract";
@@ -288,8 +289,9 @@ test("fields chooses the fields of every object, in the documented order, in pag
       const seed = expected[index]!;
       expect(Object.keys(item), asked).toEqual(keys);
       expect(contract.conforms("SignupWithFields", item)).toBe(true);
-      // The seeds were never invited nor rejected: waiting since they signed up.
-      const reference: Body = { ...toBody(seed), created_at: new Date(seed.createdAt).toISOString(), status: "waiting", status_changed_at: null };
+      // The seeds were never invited nor rejected: waiting since they signed up; inserted, not joined through a link: no source.
+      const sources = Object.fromEntries(SOURCE_FIELDS.map((field) => [field, null]));
+      const reference: Body = { ...toBody(seed), created_at: new Date(seed.createdAt).toISOString(), status: "waiting", status_changed_at: null, ...sources };
       for (const key of keys.filter((name) => name !== "id")) expect(item[key]).toEqual(reference[key]);
       if (keys.includes("id")) {
         expect(item.id).toMatch(/^[1-9][0-9]*$/);

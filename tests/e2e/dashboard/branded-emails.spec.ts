@@ -126,7 +126,7 @@ test("the editor previews the HTML in a sandboxed frame beside the text, and sen
 
   // The test goes out with the edited (unsaved) template and sample answers.
   const me = `me.${Date.now().toString(36)}@admin.example`;
-  await page.getByLabel("Body (plain text)").fill("Draft for {{input.Company}}\n\n{{invite.url}}");
+  await page.getByLabel("Body (plain text)", { exact: true }).fill("Draft for {{input.Company}}\n\n{{invite.url}}");
   await page.getByLabel("Your address").fill(me);
   await page.getByRole("button", { name: "Send a test to me" }).click();
   await expect(page.getByTestId("send-test-result")).toContainText(`Test email sent to ${me}: the mail server answered “250`);

@@ -115,7 +115,7 @@ test("the founder's guide, followed step by step, takes a fresh database to a re
   try {
     await page.goto(`/waitlists/${waitlistId}`);
     await page.getByRole("link", { name: "Invitation email" }).click();
-    await page.getByLabel("Body (plain text)").fill("You're in, {{email}}! Create your Acme account: {{invite.url}}");
+    await page.getByLabel("Body (plain text)", { exact: true }).fill("You're in, {{email}}! Create your Acme account: {{invite.url}}");
     await page.getByLabel("Sign-up URL").fill(`${product.url}/signup`);
     await page.getByLabel("Send an invitation email to each signup invited").check();
     await page.getByRole("button", { name: "Save" }).click();

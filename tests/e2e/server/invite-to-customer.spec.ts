@@ -107,7 +107,7 @@ test("an admin invites in the dashboard; the email's link reaches the product, w
     // The invite links' sign-up URL (the product's), {{invite.url}} in the body, and emails on.
     await page.goto(`/waitlists/${waitlist.id}`);
     await page.getByRole("link", { name: "Invitation email" }).click();
-    await page.getByLabel("Body (plain text)").fill("You're in! Create your account: {{invite.url}}");
+    await page.getByLabel("Body (plain text)", { exact: true }).fill("You're in! Create your account: {{invite.url}}");
     await page.getByLabel("Sign-up URL").fill(`${product.url}/signup`);
     await page.getByLabel("Days an invite link stays good").fill("7");
     await page.getByLabel("Send an invitation email to each signup invited").check();
