@@ -3,7 +3,7 @@ import { listAudit } from "@/lib/domain/audit/log";
 import { DEFAULT_REMINDER_BODY, DEFAULT_REMINDER_SUBJECT, getInvitationEmail } from "@/lib/domain/emails/invitation";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { baseURL, insertSignups, signIn, unique } from "../support/support";
+import { baseURL, hydrated, insertSignups, signIn, unique } from "../support/support";
 
 // A waitlist's invitation email in the dashboard: the template, a preview against a real signup of the
 // edited or the saved template, unknown placeholders refused, and what the page says without SMTP_URL.
@@ -84,6 +84,7 @@ test("an admin sets the invite links' sign-up URL and lifetime; the preview show
   insertSignups(waitlist.id, [{ email: `ada.${waitlist.id.slice(0, 6)}@example.com`, verified: true, referral: false, customInputs: [], createdAt: new Date(Date.UTC(2026, 0, 1)) }]);
 
   await page.goto(`/waitlists/${waitlist.id}/email`);
+  await hydrated(page, "#email-body");
   await page.getByLabel("Body (plain text)", { exact: true }).fill("Sign up: {{invite.url}}\nYour page: {{person.url}}");
   await page.getByLabel("Sign-up URL").fill("https://app.example/signup");
   await page.getByLabel("Days an invite link stays good").fill("5");

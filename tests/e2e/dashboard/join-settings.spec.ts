@@ -15,7 +15,7 @@ test("an admin opens joining, adds fields, turns verification on and names an em
   const admin = await signIn(context, ["waitlist:admin"]);
   const waitlist = createWaitlist({ name: unique("Settings list"), website: "https://settings.example" });
   await page.goto(`/waitlists/${waitlist.id}`);
-  await page.getByRole("link", { name: "Joining" }).click();
+  await page.getByRole("link", { name: "Joining", exact: true }).click();
   await expect(page).toHaveURL(`/waitlists/${waitlist.id}/join`);
   // The defaults: closed, the challenge on.
   await expect(page.getByLabel("Closed: the page and the API refuse new signups")).toBeChecked();

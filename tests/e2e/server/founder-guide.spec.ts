@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import { startSmtpInbox, type SmtpInbox } from "../support/smtp-inbox";
+import { hydrated } from "../support/support";
 import { startTestServer, type TestServer } from "../support/test-server";
 import { eventually } from "../support/webhook-receiver";
 
@@ -115,6 +116,7 @@ test("the founder's guide, followed step by step, takes a fresh database to a re
   try {
     await page.goto(`/waitlists/${waitlistId}`);
     await page.getByRole("link", { name: "Invitation email" }).click();
+    await hydrated(page, "#email-body");
     await page.getByLabel("Body (plain text)", { exact: true }).fill("You're in, {{email}}! Create your Acme account: {{invite.url}}");
     await page.getByLabel("Sign-up URL").fill(`${product.url}/signup`);
     await page.getByLabel("Send an invitation email to each signup invited").check();

@@ -11,6 +11,7 @@ import { applyStatusAction } from "@/lib/domain/signups/transitions";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { insertSignups, makeSignups } from "../support/api-fixtures";
 import { startSmtpInbox, type SmtpInbox } from "../support/smtp-inbox";
+import { hydrated } from "../support/support";
 import { startTestServer, type TestServer } from "../support/test-server";
 import { eventually, startReceiver, type Receiver } from "../support/webhook-receiver";
 
@@ -107,6 +108,7 @@ test("an admin invites in the dashboard; the email's link reaches the product, w
     // The invite links' sign-up URL (the product's), {{invite.url}} in the body, and emails on.
     await page.goto(`/waitlists/${waitlist.id}`);
     await page.getByRole("link", { name: "Invitation email" }).click();
+    await hydrated(page, "#email-body");
     await page.getByLabel("Body (plain text)", { exact: true }).fill("You're in! Create your account: {{invite.url}}");
     await page.getByLabel("Sign-up URL").fill(`${product.url}/signup`);
     await page.getByLabel("Days an invite link stays good").fill("7");

@@ -102,3 +102,11 @@ export function forbidDialogs(page: Page): string[] {
   });
   return opened;
 }
+
+/**
+ * Resolves once React has hydrated the element `selector` names (its props are attached): text typed
+ * into a server-rendered field before hydration can be overwritten or doubled by it.
+ */
+export async function hydrated(page: Page, selector: string) {
+  await page.waitForFunction((css) => Object.keys(document.querySelector(css) ?? {}).some((key) => key.startsWith("__reactProps")), selector);
+}
