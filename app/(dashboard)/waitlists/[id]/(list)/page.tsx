@@ -75,11 +75,6 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   return (
     <PendingNavigationProvider>
       <DoneNotice done={query.done} messages={{ ...DONE_MESSAGES, ...statusDoneMessages(query.changed) }} />
-      {launchSteps ? (
-        <Suspense fallback={null}>
-          <LaunchChecklist waitlistId={waitlist.id} steps={launchSteps} />
-        </Suspense>
-      ) : null}
       <div className="mt-4 grid gap-x-6 gap-y-4 lg:grid-cols-[15rem_minmax(0,1fr)]">
         <FilterPanel waitlistId={waitlist.id} state={state} counts={counts} facets={facets} valueSearch={valueSearch} flagCounts={flagCounts} milestones={milestoneCounts && { labels: milestoneLabels, counts: milestoneCounts }} sources={sources} />
         <div className="min-w-0">
@@ -104,6 +99,12 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
             importHref={admin ? `/waitlists/${waitlist.id}/import` : undefined}
             joinHref={admin ? `/waitlists/${waitlist.id}/join` : undefined}
           />
+          {/* Below the table: a new list's table is short, and a busy list's rows stay in the first screen. */}
+          {launchSteps ? (
+            <Suspense fallback={null}>
+              <LaunchChecklist waitlistId={waitlist.id} steps={launchSteps} />
+            </Suspense>
+          ) : null}
           <ApiBox url={apiUrl} cli={signupCliCommand(waitlist.id, state)} />
           <Suspense fallback={null}>
             <TopReferrers waitlistId={waitlist.id} referrals={referrals} />
