@@ -18,11 +18,10 @@ export function ExportLink({ href, columnsHref, counts }: { href: string; column
       <Suspense fallback={<Link href={chosen} detail="CSV" />}>
         <CountedLink href={chosen} counts={counts} />
       </Suspense>
-      <label className="flex items-center gap-1.5 text-sm" title="Each form field in its own column, for spreadsheets">
+      {/* Not on a phone, where the toolbar would take a second line: spreadsheets are opened elsewhere. */}
+      <label className="flex items-center gap-1.5 text-sm max-sm:hidden" title="Each form field in its own column, for spreadsheets">
         <input type="checkbox" checked={inColumns} onChange={(event) => setInColumns(event.target.checked)} className="size-4 accent-blue-700" />
-        <span>
-          Answers<span className="max-sm:sr-only"> in columns</span>
-        </span>
+        <span>Answers in columns</span>
       </label>
     </span>
   );
