@@ -25,13 +25,19 @@ export default async function WaitlistHeaderLayout({ params, children }: { param
             </span>
             <CopyButton value={waitlist.id} label="Copy waitlist id" />
           </span>
-          <Link href={`/waitlists/${waitlist.id}/funnel`} className={linkClass}>
-            Funnel
-          </Link>
+          {/* An admin has it among the buttons, which keep to one line on a phone. */}
+          {sessionIsAdmin(session) ? null : (
+            <Link href={`/waitlists/${waitlist.id}/funnel`} className={linkClass}>
+              Funnel
+            </Link>
+          )}
         </div>
         {sessionIsAdmin(session) ? (
           <div className="flex gap-2 whitespace-nowrap max-sm:-my-1 max-sm:w-full max-sm:overflow-x-auto max-sm:py-1 sm:ml-auto">
             {/* One line on a phone (short labels; it scrolls sideways if it must). */}
+            <Link href={`/waitlists/${waitlist.id}/funnel`} className={buttonClass}>
+              Funnel
+            </Link>
             <Link href={`/waitlists/${waitlist.id}/deliveries`} className={buttonClass}>
               <span className="sm:hidden">Log</span>
               <span className="max-sm:hidden">Deliveries</span>
