@@ -133,7 +133,8 @@ test("the founder's guide, followed step by step, takes a fresh database to a re
     await page.goto(`/waitlists/${waitlistId}`);
     await page.getByRole("button", { name: "Invite next…" }).click();
     await expect(page.getByText("This sends 1 invitation email")).toBeVisible();
-    await page.getByRole("button", { name: "Invite 1 signup" }).click();
+    // The confirmation's button names whom it invites: "Invite this signup" for one, "Invite 50 signups" for more.
+    await page.getByRole("button", { name: /^Invite (this signup|[\d,]+ signups)$/ }).click();
 
     // The person's invitation carries the link to the product, which redeems it.
     await person.goto(await linkInEmail("ada@customer.example", new RegExp(`${product.url}/signup\\?invite=[A-Za-z0-9_.-]+`), "the invitation email"));
