@@ -192,7 +192,9 @@ test("a view session sees no checkboxes or actions, and a forged POST with its s
   await signIn(context);
   await page.goto(`/waitlists/${waitlist.id}`);
   await expect(page.getByRole("link", { name: emails[0] })).toBeVisible();
-  await expect(page.getByRole("checkbox")).toHaveCount(0);
+  // The export's "Answers in columns" is a viewer's option too; selection lives in the table.
+  await expect(page.getByRole("table").getByRole("checkbox")).toHaveCount(0);
+  await expect(page.getByRole("checkbox", { name: "Answers in columns" })).toBeVisible();
   await expect(page.getByRole("button", { name: /Invite|Reject|Withdraw|Restore|Mark completed/ })).toHaveCount(0);
   const id = idOf(waitlist.id, emails[0]!);
   await page.goto(`/waitlists/${waitlist.id}/signups/${id}`);
