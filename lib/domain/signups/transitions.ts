@@ -73,11 +73,19 @@ function listedIdsStatement(db: AppDatabase) {
   );
 }
 
-function updateStatement(db: AppDatabase) {
-  return preparedOnce(db, "transitions.update", () =>
+/**
+ * The funnel's first invitation and completion (migration 0023's `invited_at`, `completed_at`) are
+ * dated in the status change's own UPDATE: done by a trigger, each row was written twice, and inviting
+ * 10,000 of a 40,000 list took 981 ms instead of 553 (migration 0024).
+ */
+const FUNNEL_TIME: Partial<Record<SignupStatus, string>> = { invited: "invited_at", completed: "completed_at" };
+
+function updateStatement(db: AppDatabase, to: SignupStatus) {
+  const dated = FUNNEL_TIME[to];
+  return preparedOnce(db, `transitions.update:${to}`, () =>
     // Raw: 100,000 ids of an invite come as one JSON array read by json_each, which Drizzle's builder has no form for.
     db.$client.prepare<{ ids: string; from: string; to: string; at: number }>(
-      "UPDATE signups SET status = @to, status_changed_at = @at WHERE id IN (SELECT value FROM json_each(@ids)) AND status = @from",
+      `UPDATE signups SET status = @to, status_changed_at = @at${dated ? `, ${dated} = coalesce(${dated}, @at)` : ""} WHERE id IN (SELECT value FROM json_each(@ids)) AND status = @from`,
     ),
   );
 }
@@ -200,7 +208,7 @@ export function applyStatusAction(actor: AuditActor, change: StatusChange, db: A
     let changed = ids.length;
     if (!change.dryRun) {
       const at = Date.now();
-      changed = updateStatement(db).run({ ids: idsJson, from, to, at }).changes;
+      changed = updateStatement(db, to).run({ ids: idsJson, from, to, at }).changes;
       appendEventPerSignup(event, waitlistId, idsJson, { from, to }, db, at);
       recordAudit({ actor, action: `signups.${action}`, target: waitlistId, summary: auditSummary(action, change, changed, skipped) }, db);
     }
