@@ -174,7 +174,9 @@ export function fanOutEvents({ limit, emailConfigured, publicUrl = env().PUBLIC_
 /** The email an event sends to its signup, if any: an invitation, a confirmation of the address, or a milestone reached. */
 function emailOf(event: OutboxEvent, known: KnownWaitlist, publicUrl: string, now: number, db: AppDatabase): RenderedEmail | undefined {
   if (event.signupId === null) return undefined;
-  const sends = event.type === "signup.invited" ? known.email.enabled : event.type === "signup.invitation_reminder" || event.type === "signup.milestone_reached" || (event.type === "signup.created" && known.verifies);
+  // A reminder follows its invitation: while a list's invitation emails are off (its product writes its own), so are its reminders; the event still reaches webhooks.
+  const invitationEmail = event.type === "signup.invited" || event.type === "signup.invitation_reminder";
+  const sends = invitationEmail ? known.email.enabled : event.type === "signup.milestone_reached" || (event.type === "signup.created" && known.verifies);
   if (!sends) return undefined;
   const signup = getSignup(event.waitlistId, event.signupId, db);
   if (!signup) return undefined;

@@ -7,7 +7,7 @@ export function ExpiryFields({ saved }: { saved: InvitationEmailSettings }) {
     <fieldset className="grid gap-3 rounded-md border border-zinc-300 p-3 dark:border-zinc-700">
       <legend className="px-1 text-sm font-medium">Expiry and reminder</legend>
       <p id="expiry-hint" className={`text-xs ${mutedText}`}>
-        An invitation not redeemed within the days above expires: the scheduler (every 15 seconds) moves the signup on and records <code>signup.invitation_expired</code>. An optional reminder email goes out once per invitation, the given number of days before it expires, with the same placeholders.
+        An invitation not redeemed within the days above expires: the scheduler (every 15 seconds) moves the signup on and records <code>signup.invitation_expired</code>. An optional reminder email goes out once per invitation, the given number of days before it expires, with the same placeholders (only while invitation emails are on: the webhooks get <code>signup.invitation_reminder</code> either way).
       </p>
       <div>
         <label htmlFor="on-invite-expiry" className="text-sm font-medium">

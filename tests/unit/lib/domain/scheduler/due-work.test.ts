@@ -66,7 +66,7 @@ describe("the scheduler's due work: expiries and reminders", () => {
   });
 
   it("reminds once per invitation, N days before it expires, with its own template and the invite link; a re-invite is reminded again", () => {
-    updateInvitationEmail(ADMIN, waitlistId, { inviteExpiryDays: 7, reminderDaysBefore: 2, inviteUrl: "https://app.example/signup", reminderSubject: "Hurry, {{waitlist.name}}", reminderBody: "Go: {{invite.url}}" }, temp.db);
+    updateInvitationEmail(ADMIN, waitlistId, { enabled: true, inviteExpiryDays: 7, reminderDaysBefore: 2, inviteUrl: "https://app.example/signup", reminderSubject: "Hurry, {{waitlist.name}}", reminderBody: "Go: {{invite.url}}" }, temp.db);
     invite([ids[0]!]);
     expect(runDueWork(INVITED_AT + 5 * DAY_MS - 1, temp.db).reminded).toBe(0);
     expect(runDueWork(INVITED_AT + 5 * DAY_MS, temp.db).reminded).toBe(1);
@@ -84,6 +84,15 @@ describe("the scheduler's due work: expiries and reminders", () => {
     expect(runDueWork(INVITED_AT + 11 * DAY_MS + 1000, temp.db).reminded).toBe(1);
     expect(eventsOf("signup.invitation_reminder")).toEqual([ids[0], ids[0]]);
     expect(audit("signups.remind")).toHaveLength(2);
+  });
+
+  it("while the list's invitation emails are off, a reminder is an event for the webhooks and no email", () => {
+    updateInvitationEmail(ADMIN, waitlistId, { enabled: false, inviteExpiryDays: 7, reminderDaysBefore: 2 }, temp.db);
+    invite([ids[0]!]);
+    expect(runDueWork(INVITED_AT + 5 * DAY_MS, temp.db).reminded).toBe(1);
+    expect(eventsOf("signup.invitation_reminder")).toEqual([ids[0]]);
+    fanOutEvents({ limit: 100, emailConfigured: true, publicUrl: "https://waitlist.example", now: INVITED_AT + 5 * DAY_MS }, temp.db);
+    expect(temp.db.$client.prepare("SELECT count(*) FROM deliveries WHERE channel = 'email'").pluck().get()).toBe(0);
   });
 
   it("refuses a reminder that would not come after the invitation", () => {
