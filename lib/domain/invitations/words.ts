@@ -14,7 +14,8 @@ export function expiryInWords(expiresAt: number, now: number): string {
   const left = expiresAt - now;
   if (left <= 0) return "expired: the scheduler moves it on its next run";
   if (left >= DAY_MS) {
-    const days = Math.floor(left / DAY_MS);
+    // Rounded, not cut: an invitation of 3 days just sent "expires in 3 days", not 2.
+    const days = Math.round(left / DAY_MS);
     return `expires in ${days} day${days === 1 ? "" : "s"}`;
   }
   const hours = Math.floor(left / HOUR_MS);

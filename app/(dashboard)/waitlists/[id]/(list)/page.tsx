@@ -17,6 +17,7 @@ import { FilterPanel } from "./_components/filter-panel";
 import { Figures, FiguresSkeleton } from "./_components/figures";
 import { findWaitlist } from "../find-waitlist";
 import { milestonesOf } from "@/lib/domain/milestones/store";
+import { getInvitationEmail } from "@/lib/domain/emails/invitation";
 import { toSignupListRow } from "./_components/signup-list-row";
 import { SignupsTable } from "./_components/signups-table";
 import { TopReferrers, TOP_REFERRERS } from "./_components/top-referrers";
@@ -66,7 +67,8 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const { facet, facet_q: contains } = state;
   const valueSearch = facet && contains ? readInBackground("inputFacetValues", scope, facet, contains, VALUE_SEARCH_LIMIT).then((values) => ({ label: facet, contains, values })) : undefined;
   const filteredLabels = state.inputs.map((input) => input.label);
-  const rows = (await pageRows).map((row) => toSignupListRow(row, filteredLabels));
+  const clock = { expiryDays: getInvitationEmail(waitlist.id).inviteExpiryDays, now: Date.now() };
+  const rows = (await pageRows).map((row) => toSignupListRow(row, clock, filteredLabels));
   const apiUrl = (await requestOrigin()) + signupApiPath(waitlist.id, state);
   const referrals = readInBackground("referralPanel", waitlist.id, TOP_REFERRERS);
   const admin = sessionIsAdmin(session);

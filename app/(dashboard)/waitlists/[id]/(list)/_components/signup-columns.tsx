@@ -57,8 +57,18 @@ const STATUS_BADGE: Record<SignupListRow["status"], string> = {
   rejected: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
 };
 
-function StatusBadge({ status }: { status: SignupListRow["status"] }) {
-  return <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_BADGE[status]}`}>{STATUS_LABELS[status]}</span>;
+/** The status, and for an invited signup when its invitation expires ("expires in 3 days"). */
+function StatusBadge({ status, expiry }: { status: SignupListRow["status"]; expiry: string | null }) {
+  const badge = <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_BADGE[status]}`}>{STATUS_LABELS[status]}</span>;
+  if (expiry === null) return badge;
+  return (
+    <span className="inline-flex flex-col items-start gap-0.5">
+      {badge}
+      <span data-testid="invitation-expiry" className={`whitespace-nowrap text-xs ${mutedText}`}>
+        {expiry}
+      </span>
+    </span>
+  );
 }
 
 /** "Select all N matching" is on: the checked rows stand for the filters, and submit no ids of their own. */
@@ -109,7 +119,7 @@ export const signupColumns = helper.columns([
     header: "Status",
     enableSorting: false,
     meta: { headerClassName: PHONE_HIDDEN_HEADER },
-    cell: (info) => <StatusBadge status={info.getValue()} />,
+    cell: (info) => <StatusBadge status={info.getValue()} expiry={info.row.original.invitationExpiry} />,
   }),
   helper.accessor("customInputs", {
     id: "custom_inputs",
