@@ -67,7 +67,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const { facet, facet_q: contains } = state;
   const valueSearch = facet && contains ? readInBackground("inputFacetValues", scope, facet, contains, VALUE_SEARCH_LIMIT).then((values) => ({ label: facet, contains, values })) : undefined;
   const filteredLabels = state.inputs.map((input) => input.label);
-  const clock = { expiryDays: getInvitationEmail(waitlist.id).inviteExpiryDays, now: Date.now() };
+  const clock = { expiryDays: getInvitationEmail(waitlist.id).inviteExpiryDays };
   const rows = (await pageRows).map((row) => toSignupListRow(row, clock, filteredLabels));
   const apiUrl = (await requestOrigin()) + signupApiPath(waitlist.id, state);
   const referrals = readInBackground("referralPanel", waitlist.id, TOP_REFERRERS);

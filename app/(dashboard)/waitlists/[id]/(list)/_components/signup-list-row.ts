@@ -10,10 +10,10 @@ import type { SignupRow } from "@/lib/domain/signups/row";
  */
 export type SignupListRow = Omit<SignupRow, "customInputs"> & { customInputs: CustomInputsPreview; position: number | null; invitationExpiry: string | null };
 
-/** The list's invite links' lifetime and the instant the page is rendered at. */
+/** The list's invite links' lifetime, and the instant the page is rendered at. */
 export interface InvitationClock {
   expiryDays: number;
-  now: number;
+  now?: number;
 }
 
 function labelOf(input: unknown): unknown {
@@ -25,7 +25,7 @@ export function toSignupListRow({ customInputs, ...row }: SignupRow & { position
   const first = new Set<unknown>(firstLabels);
   const ordered = first.size === 0 ? customInputs : [...customInputs.filter((input) => first.has(labelOf(input))), ...customInputs.filter((input) => !first.has(labelOf(input)))];
   const invitedAt = row.status === "invited" ? row.statusChangedAt : null;
-  const invitationExpiry = invitedAt ? expiryInWords(invitedAt.getTime() + clock.expiryDays * DAY_MS, clock.now) : null;
+  const invitationExpiry = invitedAt ? expiryInWords(invitedAt.getTime() + clock.expiryDays * DAY_MS, clock.now ?? Date.now()) : null;
   return { ...row, customInputs: previewCustomInputs(ordered, LIST_ROW_BOUNDS), invitationExpiry };
 }
 
