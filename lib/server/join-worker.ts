@@ -3,13 +3,12 @@
 // day the pages every join touches, the counts, the index leaves, the events, go to the WAL once per
 // batch instead of once per join). It waits for the write lock no longer than the batch's earliest
 // deadline (JOIN_WAIT_MS after its join was sent).
-import { prepareJoinConnection, runJoinJobs, type JoinJob } from "@/lib/domain/joining/join";
+import { runJoinJobs, type JoinJob } from "@/lib/domain/joining/join";
 import { writeBefore } from "@/lib/domain/write-without-blocking";
 import { joinAnswer } from "@/lib/api/write-answers";
-import { leaveCheckpointsToCheckpointer } from "@/lib/sqlite/background-checkpoint";
+import { prepareWriterConnection } from "@/lib/sqlite/writer-connection";
 import { answerBatches } from "./answer-calls";
 
 const MAX_BATCH = 200;
-prepareJoinConnection();
-leaveCheckpointsToCheckpointer();
+prepareWriterConnection();
 answerBatches((jobs: JoinJob[], deadline) => writeBefore(deadline, () => runJoinJobs(jobs, joinAnswer)), MAX_BATCH);

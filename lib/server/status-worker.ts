@@ -4,8 +4,8 @@
 import { runRedeem, type RedeemJob } from "@/lib/domain/invitations/redeem";
 import { runStatusWrite, type StatusWriteJob } from "@/lib/domain/signups/status-write";
 import { statusActionAnswer } from "@/lib/api/write-answers";
-import { leaveCheckpointsToCheckpointer } from "@/lib/sqlite/background-checkpoint";
+import { prepareWriterConnection } from "@/lib/sqlite/writer-connection";
 import { answerCalls } from "./answer-calls";
 
-leaveCheckpointsToCheckpointer();
+prepareWriterConnection();
 answerCalls((job: StatusWriteJob | { redeem: RedeemJob }) => ("redeem" in job ? runRedeem(job.redeem) : runStatusWrite(job, statusActionAnswer)));

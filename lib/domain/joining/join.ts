@@ -313,18 +313,6 @@ export function runJoinJobs(jobs: readonly JoinJob[], record: AnswerRecorder<Joi
 }
 
 /**
- * SQLite's page cache of the join thread's connection, in KiB (the default is 2 MB). Each join touches
- * pages all over a large list's indexes (the unique address index, the search index's trigrams): with
- * the default cache most of them are read again from the file for every join.
- */
-const JOIN_CACHE_KIB = 64 * 1024;
-
-/** Readies the connection of a thread that runs only joins (lib/server/join-worker.ts). */
-export function prepareJoinConnection(db: AppDatabase = getDb()): void {
-  db.$client.pragma(`cache_size = -${JOIN_CACHE_KIB}`);
-}
-
-/**
  * The longest a join waits for the server's writer (its turn, then SQLite's write lock, held by an
  * import, a backup, the CLI) before it is refused as busy (SQLITE_BUSY: each transport answers it with one line saying why), nothing written.
  */
