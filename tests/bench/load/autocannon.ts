@@ -18,7 +18,7 @@ export interface AutocannonOptions {
   requests?: AutocannonRequest[];
   headers?: Record<string, string>;
   timeout?: number;
-  /** Requests per second, all connections together (an open load): without it each connection sends its next request once answered. */
+  /** Requests per second, all connections together: each connection sends its share of a second back to back, then waits for the next second (bursts; load/paced.ts spaces them evenly). Without it each connection sends its next request once answered. */
   overallRate?: number;
 }
 
