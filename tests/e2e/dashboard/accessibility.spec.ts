@@ -51,7 +51,7 @@ pages.push(
       await page.getByText("Same data from the API").click();
     },
   },
-  { name: "waitlist-segments", path: () => `${waitlistPath}?created_since=2020-01-01&input.Role=Engineer&facet=Company&facet_q=1`, signedIn: true },
+  { name: "waitlist-segments", path: () => `${waitlistPath}?created_since=2020-01-01&input.Role=Engineer&facet=input.Company&facet_q=1`, signedIn: true },
   { name: "signup", path: () => signupPath, signedIn: true },
   { name: "finder", path: () => "/find?email=ann.", signedIn: true },
   { name: "not-found", path: () => "/waitlists/00000000-0000-4000-8000-000000000000", signedIn: true },
