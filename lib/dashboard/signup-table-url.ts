@@ -1,6 +1,6 @@
 import { parseInstant } from "@/lib/core/instant";
 import { DAY_MS } from "@/lib/core/time";
-import { FILTER_KEYS, filterToApiParams, filterToCliArgs, type InputMatch, type SignupFilter, type SignupScope } from "@/lib/domain/signups/filter";
+import { FILTER_KEYS, filterToApiParams, INPUT_PARAM_PREFIX, filterToCliArgs, type InputMatch, type SignupFilter, type SignupScope } from "@/lib/domain/signups/filter";
 import type { SignupTableParams } from "./signup-table";
 import { SIGNUP_TABLE_VIEW_DEFAULTS } from "./signup-table-defaults";
 
@@ -77,6 +77,11 @@ export function signupTableHref(waitlistId: string, state: SignupTableParams, ch
 export function withInput(inputs: readonly InputMatch[], label: string, value: string | undefined): InputMatch[] {
   const others = inputs.filter((input) => input.label !== label);
   return value === undefined ? others : [...others, { label, value }];
+}
+
+/** The name of a custom input's facet in the URL's `facet`: the /v1 parameter its values set (`input.company`), as a source field's is its own (`utm_source`). */
+export function inputFacetName(label: string): string {
+  return INPUT_PARAM_PREFIX + label;
 }
 
 /** Whether a state selects fewer than all signups (sort, page and size aside). */

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { FILTER_KEYS, hasInvertedRange, MAX_FILTER_TEXT, SIGNUP_FILTERS, splitInputParams, type FilterDescriptor, type InputMatch, type SignupFilter } from "@/lib/domain/signups/filter";
+import { FILTER_KEYS, hasInvertedRange, INPUT_PARAM_PREFIX, MAX_FILTER_TEXT, SIGNUP_FILTERS, splitInputParams, type FilterDescriptor, type InputMatch, type SignupFilter } from "@/lib/domain/signups/filter";
 import { SIGNUP_SORTS, SORT_DIRECTIONS } from "@/lib/domain/sorting";
 import { firstValues, type PageSearchParams } from "./search-params";
 import { DASHBOARD_PAGE_SIZES, SIGNUP_TABLE_VIEW_DEFAULTS as DEFAULTS } from "./signup-table-defaults";
@@ -27,8 +27,8 @@ export function lastReachablePage(size: number): number {
 export const MAX_DASHBOARD_INPUT_FILTERS = 8;
 
 const viewSchema = z.object({
-  /** The custom-input label whose values `facet_q` searches. */
-  facet: z.string().min(1).max(MAX_FILTER_TEXT).optional().catch(undefined),
+  /** The facet whose values `facet_q` searches, by the /v1 parameter its values set: `input.<label>` or a source field (`utm_source`). */
+  facet: z.string().min(1).max(INPUT_PARAM_PREFIX.length + MAX_FILTER_TEXT).optional().catch(undefined),
   facet_q: searchField,
   sort: z.enum(SIGNUP_SORTS).catch(DEFAULTS.sort),
   dir: z.enum(SORT_DIRECTIONS).catch(DEFAULTS.dir),

@@ -7,7 +7,8 @@ import { milestoneFacet } from "../milestones/facet";
 import { sourceFacets } from "../funnel/facets";
 import { funnelStats } from "../funnel/stats";
 import { countSignupsSince } from "../signups/counts";
-import { inputFacets, inputFacetValues } from "../signups/facets";
+import { inputFacets } from "../signups/facets";
+import { searchFacetValues } from "../signups/facet-search";
 import { findSignupsByEmail } from "../signups/find";
 import { listSignupRows } from "../signups/queries";
 import type { StatusAction } from "../signups/status";
@@ -23,7 +24,7 @@ export const READ_TASKS = {
   countSignupsSince: (db: AppDatabase, scope: Parameters<typeof countSignupsSince>[0], since: Date) => countSignupsSince(scope, since, db),
   signupsPerDay: (db: AppDatabase, scope: Parameters<typeof cachedSignupsPerDay>[0], since: Date) => cachedSignupsPerDay(scope, since, db),
   inputFacets: (db: AppDatabase, scope: Parameters<typeof inputFacets>[0], options?: Parameters<typeof inputFacets>[1]) => inputFacets(scope, options, db),
-  inputFacetValues: (db: AppDatabase, scope: Parameters<typeof inputFacetValues>[0], label: string, text: string, limit: number) => inputFacetValues(scope, label, text, limit, db),
+  searchFacetValues: (db: AppDatabase, scope: Parameters<typeof searchFacetValues>[0], facet: string, text: string, limit: number) => searchFacetValues(scope, facet, text, limit, db),
   findSignupsByEmail: (db: AppDatabase, input: Parameters<typeof findSignupsByEmail>[0]) => findSignupsByEmail(input, db),
   previewStatusAction: (db: AppDatabase, action: StatusAction, selection: StatusSelection) => previewStatusAction(action, selection, db),
   referralPanel: (db: AppDatabase, waitlistId: string, limit: number) => referralPanel(waitlistId, limit, db),

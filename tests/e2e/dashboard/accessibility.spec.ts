@@ -8,6 +8,7 @@ import { addEndpoint, disableEndpoint } from "@/lib/domain/webhooks/endpoints";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { expectNoAxeViolations, settled, SWEEP_TAGS } from "../support/axe";
 import { createFixtureWaitlist, createKey, signIn, unique } from "../support/support";
+import { insertSignups as insertAppSignups } from "../../support/insert-signups";
 
 // Every page, in light and dark mode: no serious or critical axe violation, nothing wider than a
 // 375 px phone, and a screenshot at desktop and phone width (written to the test's output folder,
@@ -25,7 +26,15 @@ async function screenshot(page: Page, name: string, outputPath: (name: string) =
 const pages: { name: string; path: () => string; signedIn: boolean; admin?: boolean; open?: (page: Page) => Promise<void> }[] = [];
 let waitlistPath = "";
 let signupPath = "";
+let sourcesPath = "";
 test.beforeAll(() => {
+  // 12 utm_source values, more than the facet shows: it offers a value search.
+  const sources = createWaitlist({ name: unique("Sources list"), website: "https://sources.example.com" });
+  insertAppSignups(
+    sources.id,
+    Array.from({ length: 12 }, (_, index) => ({ email: `source.${index}@sources.example`, verified: true, referral: false, customInputs: "[]", source: { utm_source: `newsletter-${index}` } })),
+  );
+  sourcesPath = `/waitlists/${sources.id}`;
   const { waitlist } = createFixtureWaitlist(60);
   waitlistPath = `/waitlists/${waitlist.id}`;
   signupPath = `${waitlistPath}/signups/${listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 1, limit: 1 })[0]!.id}`;
@@ -51,7 +60,8 @@ pages.push(
       await page.getByText("Same data from the API").click();
     },
   },
-  { name: "waitlist-segments", path: () => `${waitlistPath}?created_since=2020-01-01&input.Role=Engineer&facet=Company&facet_q=1`, signedIn: true },
+  { name: "waitlist-segments", path: () => `${waitlistPath}?created_since=2020-01-01&input.Role=Engineer&facet=input.Company&facet_q=1`, signedIn: true },
+  { name: "waitlist-source-search", path: () => `${sourcesPath}?facet=utm_source&facet_q=letter-1`, signedIn: true },
   { name: "signup", path: () => signupPath, signedIn: true },
   { name: "finder", path: () => "/find?email=ann.", signedIn: true },
   { name: "not-found", path: () => "/waitlists/00000000-0000-4000-8000-000000000000", signedIn: true },

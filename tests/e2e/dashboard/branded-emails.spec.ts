@@ -77,6 +77,17 @@ test("'Invite the next N' says how many emails go out; each invitation arrives a
   await page.getByRole("spinbutton", { name: /Invite the next/ }).fill("5");
   await page.getByRole("button", { name: "Invite next…" }).click();
   await expect(page.getByTestId("emails-note")).toHaveText("This sends 2 invitation emails, one to each signup invited, in the template of Invitation email.");
+  await expectNoAxeViolations(page, "the bulk-invite confirmation with its test form");
+  // The confirm button is the first stop after the text; below it, a test of exactly this email to oneself (audited), which invites nobody.
+  const me = `me.${tag}@admin.example`;
+  await page.getByLabel("Your address").fill(me);
+  await page.getByRole("button", { name: "Send a test to me" }).click();
+  await expect(page.getByTestId("send-test-result")).toContainText(`Test email sent to ${me}: the mail server answered “250`);
+  const sample = await emailTo(me);
+  expect(sample.data).toContain(`Subject: [Test] You're in, ${me}`);
+  expect(sample.text).toContain("Your spot came up:");
+  expect(listAudit({ action: "waitlist.invitation_email_test", limit: 1 }, db)[0]).toMatchObject({ target: waitlist.id, summary: expect.stringContaining(`test invitation email to ${me}: sent`) });
+  await expect(page.getByTestId("action-count")).toHaveText("2");
   await page.getByRole("button", { name: "Invite 2 signups" }).click();
   await expect(page).toHaveURL(/done=invited/);
 
@@ -145,7 +156,7 @@ test("the editor previews the HTML in a sandboxed frame beside the text, and sen
   expect(invalid.status()).toBe(400);
   expect(await invalid.text()).toContain("Invalid test_to");
   expect(inbox.messages.some((message) => message.to === elsewhere)).toBe(false);
-  expect(listAudit({ action: "waitlist.invitation_email_test", limit: 10 }, db)).toHaveLength(1);
+  expect(listAudit({ action: "waitlist.invitation_email_test", limit: 10 }, db).filter((entry) => entry.target === waitlist.id)).toHaveLength(1);
 });
 
 test("a confirmation email arrives as text and HTML, its link a button in the list's brand", async ({ page }) => {
@@ -169,6 +180,7 @@ test("the bulk-invite confirmation says that no email goes out, and why: invitat
   const admin = await adminPage(browser);
   await admin.page.goto(`${server.url}/waitlists/${off.id}/status/invite?limit=10`);
   await expect(admin.page.getByTestId("emails-note")).toHaveText("No invitation email will be sent: invitation emails are off for this list (turn them on under Invitation email).");
+  await expect(admin.page.getByRole("button", { name: "Send a test to me" })).toHaveCount(0);
 
   // Invitation emails on, but the shared test server has no SMTP_URL.
   await signIn(context, ["waitlist:admin"]);
@@ -177,6 +189,7 @@ test("the bulk-invite confirmation says that no email goes out, and why: invitat
   insertSharedSignups(unset.id, [{ email: `unset.${Date.now().toString(36)}@nosmtp.example`, verified: true, referral: false, customInputs: [], createdAt: new Date() }]);
   await page.goto(`${baseURL}/waitlists/${unset.id}/status/invite?limit=10`);
   await expect(page.getByTestId("emails-note")).toHaveText("No invitation email will be sent: email is not configured (SMTP_URL), so each is kept in the delivery log as not sent.");
+  await expect(page.getByRole("button", { name: "Send a test to me" })).toHaveCount(0);
   // And a test email without a mail server: refused, saying why.
   const test409 = await page.request.post(`${baseURL}/waitlists/${unset.id}/email/send-test`, { form: { test_to: "me@nosmtp.example" }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(test409.status()).toBe(409);

@@ -32,8 +32,8 @@ test("a picked facet value stays in its place, with its count", async ({ page })
   expect(text).toMatch(/1$/);
 
   // A value found by the value search and picked joins the list in its place by count, with its count.
-  await page.goto(`/waitlists/${waitlist.id}?facet=Company&facet_q=97`);
-  await company.getByTestId("input-value-search-results").getByRole("link", { name: /^Company 97/ }).click();
+  await page.goto(`/waitlists/${waitlist.id}?facet=input.Company&facet_q=97`);
+  await company.getByTestId("facet-value-search-results").getByRole("link", { name: /^Company 97/ }).click();
   await expect(page).toHaveURL(/input\.Company=Company\+97/);
   const picked = toolbar.getByRole("link", { name: /^Company 97/ });
   await expect(picked).toHaveAttribute("aria-current", "true");

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import type { Waitlist } from "@/db/schema";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { insertSignups as insertAppSignups } from "../../support/insert-signups";
 import type { FixtureSignup } from "../support/support";
 import { createKey, emailsOnPage, formatCount, insertSignups, signIn, unique } from "../support/support";
 import { COMPANIES, createSegmentWaitlist, dayBefore, inputOf, PER_DAY, ROLES, withinDays } from "../support/segment-fixture";
@@ -145,8 +146,8 @@ test("a label with more values than shown offers a value search", async ({ page 
   await expect(company.locator("ul").first().getByRole("link")).toHaveCount(10);
   await company.getByRole("searchbox", { name: "Search the values of company" }).fill("any 1");
   await company.getByRole("button", { name: "Find" }).click();
-  await expect(page).toHaveURL(`${base}?facet=company&facet_q=any+1`);
-  const results = company.getByTestId("input-value-search-results");
+  await expect(page).toHaveURL(`${base}?facet=input.company&facet_q=any+1`);
+  const results = company.getByTestId("facet-value-search-results");
   // "Company 1" and "Company 10" to "Company 14".
   await expect(results.getByRole("link")).toHaveCount(6);
   const count13 = expected((signup) => inputOf(signup, "company") === "Company 13").total;
@@ -156,6 +157,42 @@ test("a label with more values than shown offers a value search", async ({ page 
   await expectView(page, (signup) => inputOf(signup, "company") === "Company 13");
   // The active value stays visible (and removable) although it is not among the top ten.
   await expect(company.locator('[aria-current="true"]')).toContainText("Company 13");
+});
+
+test("a source facet with more values than shown offers the same value search, and its pick is the /v1 filter", async ({ page }) => {
+  const own = createWaitlist({ name: unique("Sources list"), website: "https://sources.example.com" });
+  // 14 values of utm_source: newsletter-k has k + 1 signups, so the top ten are newsletter-4 to newsletter-13; utm_medium has one value.
+  const rows = Array.from({ length: 14 }, (_, k) =>
+    Array.from({ length: k + 1 }, (_, n) => ({
+      email: `s${k}.${n}.${own.id.slice(0, 6)}@sources.example`,
+      verified: true,
+      referral: false,
+      customInputs: "[]",
+      createdAt: Date.now() - (k * 20 + n) * 60_000,
+      source: { utm_source: `newsletter-${k}`, utm_medium: "email" },
+    })),
+  ).flat();
+  insertAppSignups(own.id, rows);
+  await page.goto(`/waitlists/${own.id}`);
+  await expect(page.getByRole("group", { name: "utm_source" }).getByRole("link")).toHaveCount(10);
+  await expect(page.getByRole("searchbox", { name: "Search the values of utm_medium" })).toHaveCount(0);
+  const search = page.getByRole("searchbox", { name: "Search the values of utm_source" });
+  await expect(search).toHaveAttribute("placeholder", "Search its 14 values");
+  await search.fill("LETTER-2");
+  await search.press("Enter");
+  await expect(page).toHaveURL(`/waitlists/${own.id}?facet=utm_source&facet_q=LETTER-2`);
+  const results = page.getByTestId("facet-value-search-results");
+  await expect(results.getByRole("link")).toHaveCount(1);
+  await expect(results.getByRole("link", { name: /^newsletter-2/ })).toContainText("3");
+  await results.getByRole("link", { name: /^newsletter-2/ }).click();
+  await expect(page).toHaveURL(`/waitlists/${own.id}?utm_source=newsletter-2`);
+  await expect(page.getByTestId("figure-total")).toHaveText("3");
+  // The picked value is listed (and removable) with its count although it is not among the top ten.
+  await expect(page.getByTestId("facet-utm_source-newsletter-2")).toHaveText("3");
+  await expect(page.getByRole("group", { name: "utm_source" }).locator('[aria-current="true"]')).toContainText("newsletter-2");
+  // /v1 takes the same parameter and finds the same signups.
+  const response = await page.request.get(`/v1/waitlist/${own.id}/signup?utm_source=newsletter-2`, { headers: { authorization: `Bearer ${createKey().key}` } });
+  expect(((await response.json()) as unknown[]).length).toBe(3);
 });
 
 test("the API box shows the /v1 URL, curl and CLI export for every filter, and the URL returns the dashboard's count", async ({ page, baseURL }) => {

@@ -101,6 +101,9 @@ test.describe("an admin", () => {
     await expect(page.getByTestId("selection-filter")).toHaveText("Filter: Verified.");
     await expect(page.getByTestId("action-numbers")).toContainText("30 signups match the filter.");
     await expect(page.getByTestId("first-emails").locator("li")).toHaveCount(10);
+    // Rejecting emails nobody, and so offers no test.
+    await expect(page.getByTestId("emails-note")).toHaveText("This sends no email: of the status actions only an invitation is emailed to the signup.");
+    await expect(page.getByRole("button", { name: "Send a test to me" })).toHaveCount(0);
 
     await confirm(page, "Reject 30 signups");
     await expect(page.getByTestId("done-notice")).toHaveText("Rejected: 30 signups.");
@@ -153,6 +156,7 @@ test.describe("an admin", () => {
     await page.goto(`/waitlists/${waitlist.id}/signups/${idOf(waitlist.id, rejected)}`);
     await expect(page.getByTestId("status-actions").getByRole("link")).toHaveText(["Restore…"]);
     await page.getByRole("link", { name: "Restore…" }).click();
+    await expect(page.getByTestId("emails-note")).toHaveText("This sends no email: of the status actions only an invitation is emailed to the signup.");
     await confirm(page, "Restore this signup");
     await expect(page.getByTestId("status-history").locator("li")).toHaveText([/Signed up/, /Rejected/, /Restored/]);
     expect(statusOf(waitlist.id).get(rejected)).toBe("waiting");

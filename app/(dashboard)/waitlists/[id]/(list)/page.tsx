@@ -25,7 +25,7 @@ import { LaunchChecklist } from "./_components/launch-checklist";
 import { env } from "@/lib/core/env";
 import { signupApiPath, signupCliCommand } from "@/lib/dashboard/signup-table-url";
 
-/** How many values of a label a value search lists. */
+/** How many values of a facet a value search lists. */
 const VALUE_SEARCH_LIMIT = 20;
 
 const DONE_MESSAGES = {
@@ -65,7 +65,7 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const milestoneLabels = milestonesOf(waitlist.id).map((milestone) => milestone.label);
   const milestoneCounts = milestoneLabels.length === 0 ? undefined : readInBackground("milestoneFacet", scope).then((facet) => Object.fromEntries(facet.map(({ label, count }) => [label, count])));
   const { facet, facet_q: contains } = state;
-  const valueSearch = facet && contains ? readInBackground("inputFacetValues", scope, facet, contains, VALUE_SEARCH_LIMIT).then((values) => ({ label: facet, contains, values })) : undefined;
+  const valueSearch = facet && contains ? readInBackground("searchFacetValues", scope, facet, contains, VALUE_SEARCH_LIMIT).then((values) => ({ facet, contains, values })) : undefined;
   const filteredLabels = state.inputs.map((input) => input.label);
   const clock = { expiryDays: getInvitationEmail(waitlist.id).inviteExpiryDays };
   const rows = (await pageRows).map((row) => toSignupListRow(row, clock, filteredLabels));

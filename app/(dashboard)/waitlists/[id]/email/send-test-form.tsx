@@ -3,19 +3,23 @@
 import { useState, type FormEvent } from "react";
 import { buttonClass, inputClass, mutedText } from "@/components/styles";
 
+/** Said under the heading when no other text is given: the editor's case. */
+const EDITOR_HINT = "The template above, edited or not, in the list's brand, with sample answers; its links work nowhere (no invite token is made). Sent now through the mail server, and recorded in the audit log.";
+
 /**
  * "Send a test to me": the editor's template as it stands (saved or not) with sample data, sent now
  * to the address typed. Its own form, so that the editor's Save never checks the address; with
- * script it sends the editor's fields along and shows the answer here, without it the saved template.
+ * script it sends the editor's fields along (`editorFormId`) and shows the answer here, without it
+ * (or without an editor: a bulk invitation's confirmation) the saved template.
  */
-export function SendTestForm({ action, editorFormId }: { action: string; editorFormId: string }) {
+export function SendTestForm({ action, editorFormId, hint = EDITOR_HINT }: { action: string; editorFormId?: string; hint?: string }) {
   const [result, setResult] = useState<{ sent: boolean; message: string }>();
   const [sending, setSending] = useState(false);
 
   async function send(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const fields = new URLSearchParams();
-    const editor = document.getElementById(editorFormId);
+    const editor = editorFormId === undefined ? null : document.getElementById(editorFormId);
     if (editor instanceof HTMLFormElement) {
       for (const [name, value] of new FormData(editor)) if (typeof value === "string") fields.append(name, value);
     }
@@ -37,7 +41,7 @@ export function SendTestForm({ action, editorFormId }: { action: string; editorF
         Send a test to me
       </h2>
       <p id="send-test-hint" className={`text-sm ${mutedText}`}>
-        The template above, edited or not, in the list&apos;s brand, with sample answers; its links work nowhere (no invite token is made). Sent now through the mail server, and recorded in the audit log.
+        {hint}
       </p>
       <div className="flex flex-wrap items-end gap-3">
         <div>

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sourceFacets } from "@/lib/domain/funnel/facets";
+import { searchFacetValues } from "@/lib/domain/signups/facet-search";
 import { countSignups } from "@/lib/domain/signups/counts";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
@@ -33,12 +34,24 @@ describe("source filters and facets", () => {
   it("counts each field's values under the other filters, leaving its own out", () => {
     const facets = sourceFacets({ waitlistId, utmCampaign: "launch" }, 10, temp.db)!;
     // utm_source under utm_campaign=launch; utm_campaign without its own filter.
-    expect(facets.utm_source).toEqual({ values: [{ value: "newsletter", count: 10 }], exact: true });
+    expect(facets.utm_source).toEqual({ values: [{ value: "newsletter", count: 10 }], exact: true, distinct: 1 });
     expect(facets.utm_campaign.values).toEqual([
       { value: "launch", count: 10 },
       { value: "spring", count: 10 },
     ]);
     expect(facets.referrer.values).toEqual([]);
     expect(sourceFacets({ waitlistId }, 10, temp.db, 5)!.utm_source.exact).toBe(false);
+  });
+
+  it("searches a field's values by the /v1 name of its filter, under the other filters, as the input facets are searched", () => {
+    // `utm_campaign` has two values under no filter; a search for "SPR" finds one (case-insensitive), counted under verified=false.
+    expect(sourceFacets({ waitlistId }, 1, temp.db)!.utm_campaign).toEqual({ values: [{ value: "launch", count: 10 }], exact: true, distinct: 2 });
+    expect(searchFacetValues({ waitlistId, verified: false }, "utm_campaign", "SPR", 20, temp.db)).toEqual({ values: [{ value: "spring", count: 10 }], exact: true });
+    // The field's own filter is left out, as in the facet; a literal % matches nothing.
+    expect(searchFacetValues({ waitlistId, utmCampaign: "launch" }, "utm_campaign", "n", 20, temp.db)!.values.map((entry) => entry.value)).toEqual(["launch", "spring"]);
+    expect(searchFacetValues({ waitlistId }, "referrer", "%", 20, temp.db)).toEqual({ values: [], exact: true });
+    expect(searchFacetValues({ waitlistId }, "referrer", "ycomb", 20, temp.db)).toEqual({ values: [{ value: "news.ycombinator.com", count: 10 }], exact: true });
+    // A name that is no facet finds nothing.
+    expect(searchFacetValues({ waitlistId }, "email", "s", 20, temp.db)).toEqual({ values: [], exact: true });
   });
 });

@@ -8,11 +8,11 @@ import type { SignupTableParams } from "@/lib/dashboard/signup-table";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
 import { DateRangeFilter } from "./date-range-filter";
 import type { InputFacet } from "@/lib/domain/signups/facets";
-import type { InputValueSearch } from "./input-facet";
+import type { FacetValueSearchResult } from "./facet-value-search";
 import { InputFacets } from "./input-facets";
 import { SourceFacets } from "./source-facets";
+import type { SourceFacet } from "@/lib/domain/funnel/facets";
 import type { SourceField } from "@/lib/domain/funnel/source";
-import type { FacetValues } from "@/lib/domain/signups/facets";
 import { FiltersDrawer } from "./filters-drawer";
 import { signupTableHref } from "@/lib/dashboard/signup-table-url";
 
@@ -21,13 +21,14 @@ interface FilterPanelProps {
   state: SignupTableParams;
   counts: Promise<SignupCounts>;
   facets: Promise<InputFacet[] | null>;
-  valueSearch: Promise<InputValueSearch> | undefined;
+  /** The value search of one facet, when the URL asks for one. */
+  valueSearch: Promise<FacetValueSearchResult> | undefined;
   /** The flag facet: signups waiting for review per reason, under the other filters. */
   flagCounts: Promise<Record<FlagReason, number>>;
   /** The milestone facet, when the waitlist has milestones: their labels by step, and who reached each under the other filters. */
   milestones?: { labels: string[]; counts: Promise<Record<string, number>> };
   /** The source facets (utm_* and referrer). */
-  sources: Promise<Record<SourceField, FacetValues> | null>;
+  sources: Promise<Record<SourceField, SourceFacet> | null>;
 }
 
 /** Every filter of the signups with how many each option selects under the others (needs a PendingNavigationProvider). */
@@ -47,7 +48,7 @@ export function FilterPanel({ waitlistId, state, counts, facets, valueSearch, fl
           <DateRangeFilter waitlistId={waitlistId} state={state} />
         </div>
       <InputFacets waitlistId={waitlistId} state={state} facets={facets} valueSearch={valueSearch} counts={counts} />
-      <SourceFacets waitlistId={waitlistId} state={state} facets={sources} />
+      <SourceFacets waitlistId={waitlistId} state={state} facets={sources} valueSearch={valueSearch} counts={counts} />
       </aside>
     </FiltersDrawer>
   );

@@ -6,14 +6,16 @@ import { mutedText } from "@/components/styles";
 import type { SignupTableParams } from "@/lib/dashboard/signup-table";
 import type { SignupCounts } from "@/lib/domain/signups/counts";
 import type { InputFacet as InputFacetData } from "@/lib/domain/signups/facets";
-import { InputFacet, type InputValueSearch } from "./input-facet";
+import { inputFacetName } from "@/lib/dashboard/signup-table-url";
+import type { FacetValueSearchResult } from "./facet-value-search";
+import { InputFacet } from "./input-facet";
 
 interface InputFacetsProps {
   waitlistId: string;
   state: SignupTableParams;
   /** Null when an email search matches more signups than are counted. */
   facets: Promise<InputFacetData[] | null>;
-  valueSearch: Promise<InputValueSearch> | undefined;
+  valueSearch: Promise<FacetValueSearchResult> | undefined;
   counts: Promise<SignupCounts>;
 }
 
@@ -37,7 +39,7 @@ function FacetList({ waitlistId, state, facets, valueSearch, counts }: InputFace
   if (list === null) return <p className={`text-sm ${mutedText}`}>The search matches too many signups to count their custom inputs: narrow the search to see them.</p>;
   if (list.length === 0) return <p className={`text-sm ${mutedText}`}>No custom inputs among these signups.</p>;
   return list.map((facet) => (
-    <InputFacet key={facet.label} waitlistId={waitlistId} state={state} facet={facet} valueSearch={valueSearch && state.facet === facet.label ? valueSearch : undefined} selected={{ total, exact }} />
+    <InputFacet key={facet.label} waitlistId={waitlistId} state={state} facet={facet} valueSearch={valueSearch && state.facet === inputFacetName(facet.label) ? valueSearch : undefined} selected={{ total, exact }} />
   ));
 }
 

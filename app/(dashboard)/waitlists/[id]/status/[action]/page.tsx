@@ -13,7 +13,8 @@ import type { StatusPreview } from "@/lib/domain/signups/status-preview";
 import { filterWords } from "@/lib/domain/signups/transitions";
 import { Breadcrumb } from "../../breadcrumb";
 import { findWaitlist } from "../../find-waitlist";
-import { InvitationEmailsNote } from "./invitation-emails-note";
+import { ActionEmailsNote, ActionEmailTest } from "./action-emails-note";
+import { FocusedHeading } from "./focused-heading";
 
 type Props = {
   params: Promise<{ id: string; action: string }>;
@@ -90,13 +91,11 @@ export default async function StatusActionPage({ params, searchParams }: Props) 
   return (
     <>
       <Breadcrumb waitlist={waitlist} />
-      <h1 className="mt-2 break-words text-2xl font-semibold">
-        {preview.changes === 0 ? `Nothing to change: ${label.toLowerCase()}` : `${phrase(single ?? signups(preview.changes))}?`}
-      </h1>
+      <FocusedHeading>{preview.changes === 0 ? `Nothing to change: ${label.toLowerCase()}` : `${phrase(single ?? signups(preview.changes))}?`}</FocusedHeading>
       <div className="mt-4 max-w-2xl space-y-3 text-sm">
         <SelectionWords action={action} chosen={chosen} />
         <Numbers action={action} preview={preview} byRows={chosen.ids !== undefined} />
-        {STATUS_ACTIONS[action].event === "signup.invited" && preview.changes > 0 ? <InvitationEmailsNote waitlistId={waitlist.id} count={preview.changes} /> : null}
+        {preview.changes > 0 ? <ActionEmailsNote waitlistId={waitlist.id} action={action} count={preview.changes} /> : null}
         {preview.first.length > 0 ? (
           <div>
             <p>{preview.changes > preview.first.length ? `The first ${preview.first.length}, ${from === "waiting" ? "in line" : "oldest first"}:` : from === "waiting" ? "In line:" : "Oldest first:"}</p>
@@ -133,6 +132,8 @@ export default async function StatusActionPage({ params, searchParams }: Props) 
           cancelHref={chosen.returnTo}
         />
       )}
+      {/* After the decision, so that the confirm button is the first stop after the text. */}
+      {preview.changes > 0 ? <ActionEmailTest waitlistId={waitlist.id} action={action} /> : null}
     </>
   );
 }

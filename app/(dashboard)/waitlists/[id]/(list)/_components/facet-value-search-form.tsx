@@ -7,13 +7,14 @@ import type { SignupTableParams } from "@/lib/dashboard/signup-table";
 import { signupTableHref, signupTableSearch } from "@/lib/dashboard/signup-table-url";
 
 /**
- * Finds values of one label beyond its top ones: a GET form that puts `facet=<label>&facet_q=<text>`
- * in the URL (the page then lists the matching values with their counts), so it works without JavaScript.
+ * Finds values of one facet beyond its top ones: a GET form that puts `facet=<name>&facet_q=<text>`
+ * in the URL (the page then lists the matching values with their counts), so it works without
+ * JavaScript. `facet` is the /v1 parameter the facet's values set (`input.company`, `utm_source`).
  */
-export function InputValueSearchForm({ waitlistId, state, label, distinct }: { waitlistId: string; state: SignupTableParams; label: string; distinct: number }) {
+export function FacetValueSearchForm({ waitlistId, state, facet, label, distinct }: { waitlistId: string; state: SignupTableParams; facet: string; label: string; distinct: number }) {
   const id = useId();
   const { navigate } = usePendingNavigation();
-  const current = state.facet === label ? (state.facet_q ?? "") : "";
+  const current = state.facet === facet ? (state.facet_q ?? "") : "";
   const [text, setText] = useState(current);
   const hidden = [...signupTableSearch({ ...state, facet: undefined, facet_q: undefined, page: 1 })];
   return (
@@ -26,13 +27,13 @@ export function InputValueSearchForm({ waitlistId, state, label, distinct }: { w
       onSubmit={(event) => {
         event.preventDefault();
         const query = text.trim();
-        navigate(signupTableHref(waitlistId, state, { facet: query ? label : undefined, facet_q: query || undefined }), { replace: true });
+        navigate(signupTableHref(waitlistId, state, { facet: query ? facet : undefined, facet_q: query || undefined }), { replace: true });
       }}
     >
       {hidden.map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <input type="hidden" name="facet" value={label} />
+      <input type="hidden" name="facet" value={facet} />
       <label htmlFor={id} className="sr-only">
         Search the values of {label}
       </label>
