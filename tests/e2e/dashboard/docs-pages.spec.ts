@@ -12,14 +12,17 @@ import { refusal, SIGNUP_STATUSES, STATUS_ACTION_NAMES, STATUS_ACTIONS } from "@
 
 const GUIDE: [path: string, heading: string][] = [
   ["/docs", "Documentation"],
+  ["/docs/launch", "Launch your first waitlist in 15 minutes"],
   ["/docs/configuration", "Configuration"],
   ["/docs/dashboard", "The dashboard"],
   ["/docs/cli", "The admin CLI"],
   ["/docs/using-the-api", "Using the API"],
   ["/docs/api", "Waitlist API reference"],
+  ["/docs/connect-your-product", "Connect your product"],
   ["/docs/webhooks", "Webhooks and emails"],
   ["/docs/operations", "Operations"],
   ["/docs/production", "Production"],
+  ["/docs/contributing", "How it works inside"],
 ];
 
 /** Every same-origin link on the page, as absolute URLs (without /v1, which needs a key). */
