@@ -115,10 +115,12 @@ test("/docs/operations quotes the limits' defaults of env.ts", async ({ page }) 
   await expect(main).toContainText(`RateLimit-Policy: "auth-failures";q=${ENV_DEFAULTS.AUTH_FAILURES_PER_MINUTE};w=60`);
 });
 
-// One test per page and scheme: two axe runs over a long page each, within the default timeout.
+// One test per page and scheme: two axe runs over a long page each (the API reference's take
+// 40–60 s on a busy 2-core machine).
 for (const scheme of ["light", "dark"] as const) {
   for (const [path] of GUIDE) {
     test(`${path} in ${scheme} mode is accessible and fits a phone`, async ({ page }) => {
+      test.setTimeout(120_000);
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.goto(path);
