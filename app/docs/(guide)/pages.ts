@@ -11,4 +11,5 @@ export const DOCS_PAGES = [
   ["/docs/webhooks", "Webhooks and emails"],
   ["/docs/operations", "Operations"],
   ["/docs/production", "Production"],
+  ["/docs/contributing", "How it works inside"],
 ] as const;

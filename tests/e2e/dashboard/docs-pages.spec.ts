@@ -12,14 +12,17 @@ import { refusal, SIGNUP_STATUSES, STATUS_ACTION_NAMES, STATUS_ACTIONS } from "@
 
 const GUIDE: [path: string, heading: string][] = [
   ["/docs", "Documentation"],
+  ["/docs/launch", "Launch your first waitlist in 15 minutes"],
   ["/docs/configuration", "Configuration"],
   ["/docs/dashboard", "The dashboard"],
   ["/docs/cli", "The admin CLI"],
   ["/docs/using-the-api", "Using the API"],
   ["/docs/api", "Waitlist API reference"],
+  ["/docs/connect-your-product", "Connect your product"],
   ["/docs/webhooks", "Webhooks and emails"],
   ["/docs/operations", "Operations"],
   ["/docs/production", "Production"],
+  ["/docs/contributing", "How it works inside"],
 ];
 
 /** Every same-origin link on the page, as absolute URLs (without /v1, which needs a key). */
@@ -112,12 +115,13 @@ test("/docs/operations quotes the limits' defaults of env.ts", async ({ page }) 
   await expect(main).toContainText(`RateLimit-Policy: "auth-failures";q=${ENV_DEFAULTS.AUTH_FAILURES_PER_MINUTE};w=60`);
 });
 
+// One test per page and scheme: two axe runs over a long page each (the API reference's take
+// 40–60 s on a busy 2-core machine).
 for (const scheme of ["light", "dark"] as const) {
-  test(`the docs pages in ${scheme} mode are accessible and fit a phone`, async ({ page }) => {
-    // Sixteen axe runs over long pages: 40–60 s on a busy 2-core machine.
-    test.setTimeout(120_000);
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [path] of GUIDE) {
+  for (const [path] of GUIDE) {
+    test(`${path} in ${scheme} mode is accessible and fits a phone`, async ({ page }) => {
+      test.setTimeout(120_000);
+      await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.goto(path);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -127,6 +131,6 @@ for (const scheme of ["light", "dark"] as const) {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${path}: the page itself must not scroll sideways at 375 px`).toBeLessThanOrEqual(0);
       await expectNoAxeViolations(page, `${path} ${scheme} 375px`, { seriousOnly: true });
-    }
-  });
+    });
+  }
 }

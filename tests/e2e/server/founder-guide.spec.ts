@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test, type Page } from "@playwright/test";
+import { join } from "node:path";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { startSmtpInbox, type SmtpInbox } from "../support/smtp-inbox";
 import { hydrated } from "../support/support";
 import { startTestServer, type TestServer } from "../support/test-server";
@@ -11,9 +13,24 @@ import { eventually } from "../support/webhook-receiver";
 // in Chromium, doing only what the guide says, to a redeemed invitation and a funnel that shows it.
 // The server of its own has email configured (a real SMTP server) as step 4 asks; the product is the
 // example server of /docs/connect-your-product, which the guide links to.
+// On its way it takes the guide's screenshots (public/docs/launch/*.png, committed and written again on
+// every run): a fixed viewport, light mode, no animations or caret, so that a run changes them only
+// where the app did. Pixels are never compared.
 
 const PORT_OFFSET = 48;
 const publicUrl = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + PORT_OFFSET}`;
+
+/** The screenshots the walk takes, by file name: the guide shows exactly these. */
+const SCREENSHOTS = ["new-waitlist.png", "join-page-settings.png", "join-page.png", "invitation-email.png", "invite-confirmation.png", "funnel.png"] as const;
+const SCREENSHOT_DIR = "public/docs/launch";
+const GUIDE_PAGE = "app/docs/(guide)/launch/page.mdx";
+const VIEWPORT = { width: 1280, height: 800 };
+
+/** Writes one of the guide's screenshots: the viewport, or one element of the page. */
+async function screenshot(page: Page, name: (typeof SCREENSHOTS)[number], element?: Locator): Promise<void> {
+  await page.evaluate(() => document.fonts.ready);
+  await (element ?? page).screenshot({ path: join(SCREENSHOT_DIR, name), type: "png", animations: "disabled", caret: "hide", scale: "css" });
+}
 
 let server: TestServer;
 let inbox: SmtpInbox;
@@ -68,8 +85,10 @@ async function stepDone(page: Page, step: string): Promise<string | null> {
 
 test("the founder's guide, followed step by step, takes a fresh database to a redeemed invitation and a funnel that shows it", async ({ browser }) => {
   test.setTimeout(300_000);
-  const page = await browser.newPage({ baseURL: server.url });
-  const person = await browser.newPage();
+  const pageOptions = { viewport: VIEWPORT, colorScheme: "light", reducedMotion: "reduce", deviceScaleFactor: 1 } as const;
+  const page = await browser.newPage({ baseURL: server.url, ...pageOptions });
+  const person = await browser.newPage(pageOptions);
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
   // 1. Start the app: the key from `keys create`, pasted into the sign-in page.
   const adminKey = (JSON.parse(cli("keys", "create", "--name", "founder", "--role", "waitlist:admin", "--json")) as { key: string }).key;
@@ -88,6 +107,7 @@ test("the founder's guide, followed step by step, takes a fresh database to a re
   const waitlistId = /\/waitlists\/([0-9a-f-]{36})/.exec(page.url())![1]!;
   await expect(page.getByTestId("launch-checklist").locator("summary")).toHaveText("Launch checklist: 1 of 6 done");
   expect(await stepDone(page, "email")).toBe("true");
+  await screenshot(page, "new-waitlist.png");
 
   // 3. Joining: the page in your brand, a form field, Joining: Open, Save.
   await page.getByRole("link", { name: "Joining", exact: true }).click();
@@ -96,6 +116,7 @@ test("the founder's guide, followed step by step, takes a fresh database to a re
   await page.getByLabel("Open: anyone with the link can join").check();
   // 4. Email verification (email is configured on this server).
   await page.getByLabel("Email verification: send each new signup a link to confirm the address").check();
+  await screenshot(page, "join-page-settings.png");
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByTestId("done-notice")).toBeVisible();
 
@@ -106,6 +127,8 @@ test("the founder's guide, followed step by step, takes a fresh database to a re
   await person.getByLabel("Company").fill("Initech");
   // The anti-spam challenge (on by default) is solved in the browser before the form is sent.
   await expect(person.locator('input[name="altcha"]')).toHaveValue(/.{20,}/, { timeout: 30_000 });
+  await person.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await screenshot(person, "join-page.png");
   await person.getByRole("button", { name: "Join the waitlist" }).click();
   await expect(person.getByRole("heading", { level: 1 })).toHaveText("Check your inbox", { timeout: 30_000 });
   await person.goto(await linkInEmail("ada@customer.example", new RegExp(`${publicUrl}/join/${waitlistId}/confirm\\?token=\\S+`), "the confirmation email"));
@@ -124,6 +147,7 @@ test("the founder's guide, followed step by step, takes a fresh database to a re
     await page.getByLabel("Send an invitation email to each signup invited").check();
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page.getByTestId("done-notice")).toContainText("Invitation email saved");
+    await screenshot(page, "invitation-email.png");
     await page.getByLabel("Your address").fill("founder@acme.example");
     await page.getByRole("button", { name: "Send a test to me" }).click();
     await expect(page.getByTestId("send-test-result")).not.toBeEmpty();
@@ -133,6 +157,7 @@ test("the founder's guide, followed step by step, takes a fresh database to a re
     await page.goto(`/waitlists/${waitlistId}`);
     await page.getByRole("button", { name: "Invite next…" }).click();
     await expect(page.getByText("This sends 1 invitation email")).toBeVisible();
+    await screenshot(page, "invite-confirmation.png");
     // The confirmation's button names whom it invites: "Invite this signup" for one, "Invite 50 signups" for more.
     await page.getByRole("button", { name: /^Invite (this signup|[\d,]+ signups)$/ }).click();
 
@@ -148,10 +173,19 @@ test("the founder's guide, followed step by step, takes a fresh database to a re
   await page.getByRole("link", { name: "Funnel" }).click();
   for (const stage of ["joined", "verified", "invited", "completed"]) await expect(page.getByTestId(`funnel-${stage}`), stage).toHaveText("1");
   await expect(page.getByTestId("funnel-source-newsletter")).toContainText("newsletter");
+  await screenshot(page, "funnel.png");
 
   // Every step of the checklist is done: it is gone.
   await page.goto(`/waitlists/${waitlistId}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Acme");
   await expect(page.getByTestId("launch-checklist")).toHaveCount(0);
   await Promise.all([page.close(), person.close()]);
+});
+
+test("the guide shows the screenshots this walk takes, and each is in public/docs/launch", () => {
+  const shown = [...readFileSync(GUIDE_PAGE, "utf8").matchAll(/src="\/docs\/launch\/([^"]+)"/g)].map((match) => match[1]!);
+  expect(shown.toSorted()).toEqual([...SCREENSHOTS].toSorted());
+  for (const name of shown) expect(existsSync(join(SCREENSHOT_DIR, name)), `${SCREENSHOT_DIR}/${name}`).toBe(true);
+  // No stale file a renamed screenshot left behind.
+  expect(readdirSync(SCREENSHOT_DIR).toSorted()).toEqual([...SCREENSHOTS].toSorted());
 });
