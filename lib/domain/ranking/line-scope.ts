@@ -36,7 +36,10 @@ function lineStatement(db: AppDatabase, scope: SignupScope, name: string, column
   const arm = (moved: boolean) => {
     const key = moved ? sql`${signups.lineAt}, ${signups.linePos}` : sql`${signups.createdAt}, ${signups.id}`;
     const from = moved
-      ? sql`${signups.lineAt} is not null${continued ? sql` and (${signups.lineAt}, ${signups.linePos}, ${signups.id}) > (${placeholder("afterAt")}, ${placeholder("afterPos")}, ${placeholder("afterId")} collate binary)` : sql``}`
+      ? // `status = 'waiting'` again, as a literal: the scope says it as `in (json_each(?))`, which does not
+        // let SQLite use the moved signups' partial index, and the arm walked the whole list (4.1 s of
+        // "invite the next 10,000 verified" on a 10M list, against 40 ms).
+        sql`${signups.lineAt} is not null and ${signups.status} = 'waiting'${continued ? sql` and (${signups.lineAt}, ${signups.linePos}, ${signups.id}) > (${placeholder("afterAt")}, ${placeholder("afterPos")}, ${placeholder("afterId")} collate binary)` : sql``}`
       : sql`${signups.lineAt} is null${continued ? sql` and (${signups.createdAt}, ${signups.id}) > (${placeholder("afterAt")}, ${placeholder("afterPos")} collate binary)` : sql``}`;
     return sql`select ${key}, ${signups.id}, ${columns} from ${signups} where ${scopeWhere(shape)} and ${from}`;
   };

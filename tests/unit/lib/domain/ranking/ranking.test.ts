@@ -6,10 +6,12 @@ import { placeByJoining, signupPosition } from "@/lib/domain/joining/position";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { beginRankingRuleChange, previewRankingRule, RESTAND_BATCH, restandBatch, setRankingRule } from "@/lib/domain/ranking/apply";
 import { lineSlice, moveInLine } from "@/lib/domain/ranking/line";
+import { nextInLine } from "@/lib/domain/ranking/line-scope";
 import { rankingRuleSchema } from "@/lib/domain/ranking/rule";
 import { rankingRuleOf } from "@/lib/domain/ranking/rules";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { insertSignups } from "@/tests/support/insert-signups";
+import { queryPlan, statementsPreparedBy } from "@/tests/support/query-plans";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
 
 const rule = (text: string) => rankingRuleSchema.parse(text);
@@ -28,6 +30,15 @@ describe("ranking rules", () => {
   const place = (id: number) => signupPosition(waitlistId, id, temp.db);
   /** Every waiting signup's place, in line order: must be 1..n. */
   const places = () => lineSlice(waitlistId, undefined, 10_000, temp.db).map((key) => place(key.id));
+
+  it("reads a filtered line as two index walks, the moved signups' through their partial index, with no sort", () => {
+    const texts = statementsPreparedBy(temp.db, () => nextInLine({ waitlistId, verified: true }, 10, temp.db)).filter((text) => /union all/i.test(text));
+    expect(texts).toHaveLength(1);
+    const plan = queryPlan(temp.db, texts[0]!);
+    expect(plan).toMatch(/SEARCH signups USING INDEX signups_waitlist_order_idx \(waitlist_id=\?\)/);
+    expect(plan).toMatch(/SEARCH signups USING INDEX signups_moved_line_idx \(waitlist_id=\? AND line_at>\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE|SCAN signups/);
+  });
 
   it("parses the CLI's rules and refuses anything else", () => {
     expect(rule("first-come")).toEqual({ kind: "first-come" });
