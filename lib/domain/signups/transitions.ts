@@ -84,8 +84,11 @@ function updateStatement(db: AppDatabase, to: SignupStatus) {
   const dated = FUNNEL_TIME[to];
   return preparedOnce(db, `transitions.update:${to}`, () =>
     // Raw: 100,000 ids of an invite come as one JSON array read by json_each, which Drizzle's builder has no form for.
+    // `+status`: bound to 'invited', `status = @from` let SQLite (which replans for a bound value that a
+    // partial index names) walk every invited signup by their partial index instead of the listed ids:
+    // a redeem's UPDATE took 1.52 ms with 3,000 invited, 0.31 ms by id.
     db.$client.prepare<{ ids: string; from: string; to: string; at: number }>(
-      `UPDATE signups SET status = @to, status_changed_at = @at${dated ? `, ${dated} = coalesce(${dated}, @at)` : ""} WHERE id IN (SELECT value FROM json_each(@ids)) AND status = @from`,
+      `UPDATE signups SET status = @to, status_changed_at = @at${dated ? `, ${dated} = coalesce(${dated}, @at)` : ""} WHERE id IN (SELECT value FROM json_each(@ids)) AND +status = @from`,
     ),
   );
 }

@@ -9,6 +9,7 @@ import { SIGNUP_STATUSES, STATUS_ACTIONS, STATUS_ACTION_NAMES, type SignupStatus
 import { applyStatusAction } from "@/lib/domain/signups/transitions";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { insertSignups } from "@/tests/support/insert-signups";
+import { queryPlan, statementsPreparedBy } from "@/tests/support/query-plans";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
 
 // Every transition of status.ts: one event per changed signup and one audit row, in the change's own
@@ -192,4 +193,17 @@ describe("events hold no address", () => {
     expect(answerOnce(scope("second", "hash-2"), ranAgain, recordAs("x@example.com"), temp.db)).toEqual({ replayed: true, answer: answer("p9@example.com") });
     expect(() => answerOnce(scope("second", "other"), () => undefined, recordAs("x@example.com"), temp.db)).toThrow(/another request/);
   });
+});
+
+it("changes listed signups by their ids, never by walking a state's partial index (SQLite replans for the bound state)", () => {
+  // Statistics of a large list taken before anyone was invited (as `PRAGMA optimize` leaves them): the
+  // invited signups' partial index looks empty, so walking it looks free.
+  sqlite().exec("ANALYZE; UPDATE sqlite_stat1 SET stat = '10000000 1000 1' WHERE idx IN ('signups_waitlist_order_idx', 'signups_waitlist_email_unique'); ANALYZE sqlite_schema");
+  const ids = sqlite().prepare("SELECT id FROM signups ORDER BY id LIMIT 30").pluck().all() as number[];
+  applyStatusAction("cli", { action: "invite", selection: { waitlistId, ids } }, temp.db);
+  const texts = statementsPreparedBy(temp.db, () => applyStatusAction("cli", { action: "complete", selection: { waitlistId, ids: [ids[0]!] } }, temp.db)).filter((text) => text.startsWith("UPDATE signups"));
+  expect(texts).toHaveLength(1);
+  // The plan SQLite makes once the state is bound: as if it were written in.
+  const bound = texts[0]!.replaceAll("@from", "'invited'").replaceAll("@to", "'completed'");
+  expect(queryPlan(temp.db, bound)).toMatch(/^SEARCH signups USING INTEGER PRIMARY KEY \(rowid=\?\)/);
 });
