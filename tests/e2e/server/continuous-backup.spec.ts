@@ -146,9 +146,10 @@ test("a stop with SIGTERM loses nothing: Litestream stops the server, then copie
   const { running, replicaUrl, waitlistId, key } = await startReplicating("backup-stop");
   const stream = joinStream(running, waitlistId, key);
   await new Promise((resolve) => setTimeout(resolve, 2_500));
-  await running.stop("SIGTERM");
+  // Stopped right after the last answer, within Litestream's second: only its last copy at exit keeps them.
   await stream.stop();
-  expect(running.process.exitCode).toBe(0);
+  await running.stop("SIGTERM");
+  expect(running.process.exitCode, running.stderr.filter((line) => !line.includes("wal segment")).join("\n")).toBe(0);
 
   const { integrity, emails } = restore(replicaUrl, "backup-stop");
   expect(integrity).toBe("ok");
