@@ -225,7 +225,7 @@ const envSchema = z.object({
       return z.NEVER;
     }),
   /**
-   * Continuous backup (lib/sqlite/litestream.ts): `npm start` runs the server under Litestream, which
+   * Continuous backup (lib/sqlite/litestream.ts): `npm start` runs the server beside Litestream, which
    * copies the database's new pages to this replica every second. S3's credentials are Litestream's own
    * LITESTREAM_ACCESS_KEY_ID and LITESTREAM_SECRET_ACCESS_KEY. Unset: no continuous backup.
    */

@@ -1,16 +1,16 @@
 // `npm start`: the production server (./server.ts), in this process (WEB_CONCURRENCY=1) or in
 // WEB_CONCURRENCY worker processes under a primary (./primary.ts). The database is migrated once,
 // before anything serves. NODE_ENV is set before Next.js and React are loaded, since they pick their
-// production builds when first imported. With continuous backup, under Litestream (./continuous-backup.ts).
+// production builds when first imported. With continuous backup, beside Litestream (./continuous-backup.ts).
 import cluster from "node:cluster";
 import { DatabaseFailure } from "@/lib/core/database-failure";
 import { env } from "@/lib/core/env";
 import { startupLines, startupSummary } from "@/lib/core/startup-summary";
 import { migrateDatabase } from "@/lib/domain/database";
-import { runsUnderLitestream, continuousBackupOf } from "@/lib/sqlite/litestream";
+import { continuousBackupOf, replicatedByLitestream } from "@/lib/sqlite/litestream";
 import { noteWritesRefused } from "@/lib/sqlite/write-outage";
 import { serverUrl } from "./cluster-link";
-import { serveUnderLitestream } from "./continuous-backup";
+import { serveWithLitestream } from "./continuous-backup";
 import { runPrimary } from "./primary";
 
 Object.assign(process.env, { NODE_ENV: "production" });
@@ -19,10 +19,10 @@ async function main() {
   if (!cluster.isWorker) {
     const { DATABASE_PATH, WEB_CONCURRENCY, HOST, PORT } = env();
     const backup = continuousBackupOf(env());
-    if (backup && !runsUnderLitestream()) {
-      // Litestream starts on the migrated file, and starts this command again as its child.
+    if (backup && !replicatedByLitestream()) {
+      // Litestream starts on the migrated file, beside this command started again as the server.
       migrateDatabase(DATABASE_PATH);
-      return serveUnderLitestream(backup, DATABASE_PATH);
+      return serveWithLitestream(backup, DATABASE_PATH);
     }
     const refusal = migrateDatabase(DATABASE_PATH);
     // Email, the public URL and the database, a line each, once the database opened (a file it cannot

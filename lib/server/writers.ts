@@ -1,7 +1,7 @@
 import { redeemWriter } from "@/lib/domain/invitations/redeem";
 import { JOIN_WAIT_MS, joinWriter } from "@/lib/domain/joining/join";
 import { statusWriter } from "@/lib/domain/signups/status-write";
-import { runsUnderLitestream } from "@/lib/sqlite/litestream";
+import { replicatedByLitestream } from "@/lib/sqlite/litestream";
 import { threadCalls, type Caller } from "./thread-calls";
 import { keepThread } from "./thread-policy";
 import { THREADS } from "./threads";
@@ -15,9 +15,9 @@ import { THREADS } from "./threads";
 export type WriterName = "join" | "status";
 export type Writers = Record<WriterName, Caller>;
 
-/** The writer threads of the database and their checkpointer (none under Litestream, which checkpoints), in the process that hosts them. */
+/** The writer threads of the database and their checkpointer (none beside Litestream, which checkpoints), in the process that hosts them. */
 export function startWriterThreads(): Writers {
-  if (!runsUnderLitestream()) keepThread(THREADS.checkpointer);
+  if (!replicatedByLitestream()) keepThread(THREADS.checkpointer);
   return { join: threadCalls(THREADS.joinWriter), status: threadCalls(THREADS.statusWriter) };
 }
 

@@ -2,13 +2,13 @@ import { createRequire } from "node:module";
 
 // Continuous backup of the database with Litestream 0.3 (https://litestream.io): it copies every new
 // page of the WAL to a replica (a folder, an S3-compatible bucket) each second, and from a replica
-// `litestream restore` rebuilds the file. `npm start` runs the server under `litestream replicate
-// -exec` when LITESTREAM_REPLICA_URL or LITESTREAM_CONFIG is set (lib/server/continuous-backup.ts),
+// `litestream restore` rebuilds the file. `npm start` runs the server beside `litestream replicate`
+// when LITESTREAM_REPLICA_URL or LITESTREAM_CONFIG is set (lib/server/continuous-backup.ts), and
 // `db restore` restores (./restore.ts). The binary comes from npm on Linux x64 (an optional
 // dependency, no install script); elsewhere from PATH.
 
-/** Set by `npm start` in the environment of the server it runs under Litestream; never by hand. */
-export const UNDER_LITESTREAM = "WAITLIST_UNDER_LITESTREAM";
+/** Set by `npm start` in the environment of the server it runs beside Litestream; never by hand. */
+export const REPLICATED_BY_LITESTREAM = "WAITLIST_REPLICATED_BY_LITESTREAM";
 
 /** Where continuous backup goes: a replica URL, or a Litestream config file of the operator's. */
 export type ContinuousBackup = { replicaUrl: string } | { configPath: string };
@@ -20,14 +20,14 @@ export function continuousBackupOf(env: { LITESTREAM_REPLICA_URL?: string; LITES
 }
 
 /**
- * Whether this process runs under `litestream replicate`, which then owns the checkpoints: it holds a
+ * Whether `litestream replicate` replicates this server's database, and then owns the checkpoints: it holds a
  * read transaction to follow the WAL and checkpoints after copying it, and a checkpoint of the app's
  * that restarts the WAL meanwhile makes it start a new generation (a full snapshot). So the writers
  * turn SQLite's automatic checkpoint off and the server starts no checkpointer thread
  * (lib/sqlite/background-checkpoint.ts, lib/server/writers.ts), as Litestream's tips advise.
  */
-export function runsUnderLitestream(source: Record<string, string | undefined> = process.env): boolean {
-  return source[UNDER_LITESTREAM] === "1";
+export function replicatedByLitestream(source: Record<string, string | undefined> = process.env): boolean {
+  return source[REPLICATED_BY_LITESTREAM] === "1";
 }
 
 /** The Litestream binary: the npm package's on Linux x64, else `litestream` on PATH. */
