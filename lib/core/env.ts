@@ -1,7 +1,7 @@
 import "server-only";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
-import { REPLICA_SCHEMES } from "./replica-url";
+import { REPLICA_SCHEMES } from "./continuous-backup";
 
 /** CORS_ORIGINS: any origin (`*`), these origins, or none (CORS off). */
 export type CorsPolicy = "*" | readonly string[] | undefined;

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { Env } from "./env";
-import { replicaUrlForDisplay } from "./replica-url";
+import { replicaUrlForDisplay } from "./continuous-backup";
 
 // What `npm start` and `npm run demo` say once at start-up, one line each, so that a newcomer sees
 // whether emails leave, where their links point, and which database file is in use: the server logs

@@ -8,7 +8,7 @@
 // a Ctrl-C in a terminal reaches each once, from here (a second SIGINT ends a server mid-shutdown).
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:os";
-import { litestreamBinary, litestreamMissingMessage, REPLICATED_BY_LITESTREAM, type ContinuousBackup } from "@/lib/sqlite/litestream";
+import { litestreamBinary, litestreamMissingMessage, SERVER_BESIDE_LITESTREAM, type ContinuousBackup } from "@/lib/sqlite/litestream";
 
 /** The arguments of `litestream replicate` for this database. */
 function replicateArguments(backup: ContinuousBackup, databasePath: string): string[] {
@@ -34,7 +34,7 @@ export function serveWithLitestream(backup: ContinuousBackup, databasePath: stri
     process.exit(1);
   });
   litestream.once("spawn", () => {
-    const server = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { env: { ...process.env, [REPLICATED_BY_LITESTREAM]: "1" }, stdio: "inherit", detached: true });
+    const server = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { env: { ...process.env, [SERVER_BESIDE_LITESTREAM]: "1" }, stdio: "inherit", detached: true });
     logLine({ msg: "continuous backup started", litestream_pid: litestream.pid, server_pid: server.pid });
     let stopping = false;
     let litestreamFailed = false;

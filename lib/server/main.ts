@@ -7,7 +7,7 @@ import { DatabaseFailure } from "@/lib/core/database-failure";
 import { env } from "@/lib/core/env";
 import { startupLines, startupSummary } from "@/lib/core/startup-summary";
 import { migrateDatabase } from "@/lib/domain/database";
-import { continuousBackupOf, replicatedByLitestream } from "@/lib/sqlite/litestream";
+import { continuousBackupOf, startedBesideLitestream } from "@/lib/sqlite/litestream";
 import { noteWritesRefused } from "@/lib/sqlite/write-outage";
 import { serverUrl } from "./cluster-link";
 import { serveWithLitestream } from "./continuous-backup";
@@ -19,7 +19,7 @@ async function main() {
   if (!cluster.isWorker) {
     const { DATABASE_PATH, WEB_CONCURRENCY, HOST, PORT } = env();
     const backup = continuousBackupOf(env());
-    if (backup && !replicatedByLitestream()) {
+    if (backup && !startedBesideLitestream()) {
       // Litestream starts on the migrated file, beside this command started again as the server.
       migrateDatabase(DATABASE_PATH);
       return serveWithLitestream(backup, DATABASE_PATH);

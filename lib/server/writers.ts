@@ -1,7 +1,7 @@
+import { checkpointsLeftToLitestream } from "@/lib/core/continuous-backup";
 import { redeemWriter } from "@/lib/domain/invitations/redeem";
 import { JOIN_WAIT_MS, joinWriter } from "@/lib/domain/joining/join";
 import { statusWriter } from "@/lib/domain/signups/status-write";
-import { replicatedByLitestream } from "@/lib/sqlite/litestream";
 import { threadCalls, type Caller } from "./thread-calls";
 import { keepThread } from "./thread-policy";
 import { THREADS } from "./threads";
@@ -17,7 +17,7 @@ export type Writers = Record<WriterName, Caller>;
 
 /** The writer threads of the database and their checkpointer (none beside Litestream, which checkpoints), in the process that hosts them. */
 export function startWriterThreads(): Writers {
-  if (!replicatedByLitestream()) keepThread(THREADS.checkpointer);
+  if (!checkpointsLeftToLitestream()) keepThread(THREADS.checkpointer);
   return { join: threadCalls(THREADS.joinWriter), status: threadCalls(THREADS.statusWriter) };
 }
 

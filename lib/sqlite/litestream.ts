@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 // dependency, no install script); elsewhere from PATH.
 
 /** Set by `npm start` in the environment of the server it runs beside Litestream; never by hand. */
-export const REPLICATED_BY_LITESTREAM = "WAITLIST_REPLICATED_BY_LITESTREAM";
+export const SERVER_BESIDE_LITESTREAM = "WAITLIST_BESIDE_LITESTREAM";
 
 /** Where continuous backup goes: a replica URL, or a Litestream config file of the operator's. */
 export type ContinuousBackup = { replicaUrl: string } | { configPath: string };
@@ -19,15 +19,9 @@ export function continuousBackupOf(env: { LITESTREAM_REPLICA_URL?: string; LITES
   return undefined;
 }
 
-/**
- * Whether `litestream replicate` replicates this server's database, and then owns the checkpoints: it holds a
- * read transaction to follow the WAL and checkpoints after copying it, and a checkpoint of the app's
- * that restarts the WAL meanwhile makes it start a new generation (a full snapshot). So the writers
- * turn SQLite's automatic checkpoint off and the server starts no checkpointer thread
- * (lib/sqlite/background-checkpoint.ts, lib/server/writers.ts), as Litestream's tips advise.
- */
-export function replicatedByLitestream(source: Record<string, string | undefined> = process.env): boolean {
-  return source[REPLICATED_BY_LITESTREAM] === "1";
+/** Whether this process is the server `npm start` started beside Litestream (lib/server/continuous-backup.ts). */
+export function startedBesideLitestream(source: Record<string, string | undefined> = process.env): boolean {
+  return source[SERVER_BESIDE_LITESTREAM] === "1";
 }
 
 /** The Litestream binary: the npm package's on Linux x64, else `litestream` on PATH. */

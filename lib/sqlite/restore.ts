@@ -4,7 +4,7 @@ import { dirname, resolve } from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { AppError } from "@/lib/core/errors";
-import { replicaUrlForDisplay } from "@/lib/core/replica-url";
+import { replicaUrlForDisplay } from "@/lib/core/continuous-backup";
 import { partialPathOf, removeDeadPartials } from "./backup-destination";
 import { litestreamBinary, litestreamMissingMessage, type ContinuousBackup } from "./litestream";
 
