@@ -81,7 +81,11 @@ export function registerDbCommands(program: Command): void {
       if (at && Number.isNaN(at.getTime())) throw new AppError("invalid_parameter", `--at "${options.at}" is not a time such as 2026-05-01T09:30:00Z`, "at");
       const result = await restoreDatabase({ from, databasePath: DATABASE_PATH, to: options.to ?? DATABASE_PATH, at });
       emit(options, result, () =>
-        [`Restored ${result.path} from ${result.replica} (${result.waitlists} waitlists, ${result.signups} signups, ${result.bytes} bytes) in ${result.seconds}s.`, backupKeyNote(keySourceOf(DATABASE_PATH))].join("\n"),
+        [
+          `Restored ${result.path} from ${result.replica}${result.as_of ? ` as of ${result.as_of}` : ""} (${result.waitlists} waitlists, ${result.signups} signups, ${result.bytes} bytes) in ${result.seconds}s.`,
+          ...(result.latest_failed_integrity_check ? [`The latest state failed PRAGMA integrity_check (${result.latest_failed_integrity_check}): this is the latest earlier moment that passed.`] : []),
+          backupKeyNote(keySourceOf(DATABASE_PATH)),
+        ].join("\n"),
       );
     });
 }

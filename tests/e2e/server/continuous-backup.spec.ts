@@ -96,7 +96,7 @@ function restore(replicaUrl: string, name: string) {
     env: { ...process.env, NODE_NO_WARNINGS: "1" },
   });
   expect(cli.status, cli.stderr).toBe(0);
-  const answer = JSON.parse(cli.stdout) as { path: string; signups: number; seconds: number };
+  const answer = JSON.parse(cli.stdout) as { path: string; signups: number; seconds: number; as_of?: string; latest_failed_integrity_check?: string };
   const sqlite = new Database(restored, { readonly: true });
   try {
     return {
@@ -137,7 +137,8 @@ test("the server and Litestream killed at once mid-stream of joins: the restored
   const lostSpan = lost.length === 0 ? 0 : killedAt - Math.min(...lost.map((join) => join.at));
   console.log(
     `continuous backup: ${acknowledged.length} joins acknowledged in ${((killedAt - streamStarted) / 1000).toFixed(1)} s; after SIGKILL of the server and Litestream, ` +
-      `${lost.length} lost, acknowledged in the last ${lostSpan} ms before the kill; restore of ${answer.signups} signups took ${answer.seconds} s`,
+      `${lost.length} lost, acknowledged in the last ${lostSpan} ms before the kill; restore of ${answer.signups} signups took ${answer.seconds} s` +
+      (answer.latest_failed_integrity_check ? ` (the latest state failed integrity_check: ${answer.latest_failed_integrity_check}; restored as of ${answer.as_of})` : ""),
   );
   expect(acknowledged.length).toBeGreaterThan(100);
   expect(lost.filter((join) => join.at <= killedAt - LOSS_WINDOW_MS)).toEqual([]);
