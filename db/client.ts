@@ -3,6 +3,7 @@ import { chmodSync, closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { checkpointsLeftToLitestream } from "@/lib/core/continuous-backup";
 import { asDatabaseFailure, DatabaseFailure } from "@/lib/core/database-failure";
 import { env } from "@/lib/core/env";
 import { applyMigrations } from "./migrate";
@@ -80,6 +81,8 @@ export function openDatabase(path: string, migrationsFolder = defaultMigrationsF
     // waitlist's) cannot be read back from the file's free space. Costs writes only on deletes.
     sqlite.pragma("secure_delete = ON");
     sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    // With continuous backup, Litestream's checkpoints only (lib/core/continuous-backup.ts).
+    if (checkpointsLeftToLitestream()) sqlite.pragma("wal_autocheckpoint = 0");
     // Off while migrating (better-sqlite3 turns them on by default), on for everything after.
     sqlite.pragma("foreign_keys = OFF");
     migrating = true;

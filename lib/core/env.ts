@@ -1,6 +1,7 @@
 import "server-only";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
+import { REPLICA_SCHEMES } from "./continuous-backup";
 
 /** CORS_ORIGINS: any origin (`*`), these origins, or none (CORS off). */
 export type CorsPolicy = "*" | readonly string[] | undefined;
@@ -118,6 +119,16 @@ const smtpUrl = z
   .transform((value) => (value?.trim() ? value.trim() : undefined))
   .refine((value) => value === undefined || (URL.canParse(value) && ["smtp:", "smtps:"].includes(new URL(value).protocol)), "must be an smtp:// or smtps:// URL");
 
+/** A replica URL of Litestream 0.3: file:///folder, s3://bucket/path (or gcs://, abs://, sftp://); unset or empty means off. */
+const replicaUrl = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() ? value.trim() : undefined))
+  .refine(
+    (value) => value === undefined || (URL.canParse(value) && REPLICA_SCHEMES.includes(new URL(value).protocol)),
+    "must be a file:///folder or s3://bucket/path URL (or gcs://, abs://, sftp://)",
+  );
+
 const envSchema = z.object({
   DATABASE_PATH: z.string().min(1).default(ENV_DEFAULTS.DATABASE_PATH),
   PORT: z.coerce.number().int().min(1).max(65_535).default(ENV_DEFAULTS.PORT),
@@ -213,6 +224,21 @@ const envSchema = z.object({
       context.addIssue({ code: "custom", message: SECRETS_KEY_FORMAT });
       return z.NEVER;
     }),
+  /**
+   * Continuous backup (lib/sqlite/litestream.ts): `npm start` runs the server beside Litestream, which
+   * copies the database's new pages to this replica every second. S3's credentials are Litestream's own
+   * LITESTREAM_ACCESS_KEY_ID and LITESTREAM_SECRET_ACCESS_KEY. Unset: no continuous backup.
+   */
+  LITESTREAM_REPLICA_URL: replicaUrl,
+  /** Instead of LITESTREAM_REPLICA_URL: a Litestream configuration file of your own that names DATABASE_PATH's file (another S3-compatible service, several replicas, other intervals, retention). */
+  LITESTREAM_CONFIG: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : undefined)),
+}).superRefine((parsed, context) => {
+  if (parsed.LITESTREAM_REPLICA_URL && parsed.LITESTREAM_CONFIG) {
+    context.addIssue({ code: "custom", path: ["LITESTREAM_CONFIG"], message: "set either LITESTREAM_REPLICA_URL or LITESTREAM_CONFIG, not both (a config file can list several replicas)" });
+  }
 });
 
 /**

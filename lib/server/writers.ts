@@ -1,3 +1,4 @@
+import { checkpointsLeftToLitestream } from "@/lib/core/continuous-backup";
 import { redeemWriter } from "@/lib/domain/invitations/redeem";
 import { JOIN_WAIT_MS, joinWriter } from "@/lib/domain/joining/join";
 import { statusWriter } from "@/lib/domain/signups/status-write";
@@ -14,9 +15,9 @@ import { THREADS } from "./threads";
 export type WriterName = "join" | "status";
 export type Writers = Record<WriterName, Caller>;
 
-/** The writer threads of the database and their checkpointer, in the process that hosts them. */
+/** The writer threads of the database and their checkpointer (none beside Litestream, which checkpoints), in the process that hosts them. */
 export function startWriterThreads(): Writers {
-  keepThread(THREADS.checkpointer);
+  if (!checkpointsLeftToLitestream()) keepThread(THREADS.checkpointer);
   return { join: threadCalls(THREADS.joinWriter), status: threadCalls(THREADS.statusWriter) };
 }
 

@@ -1,4 +1,5 @@
 import { getDb, type AppDatabase } from "@/db/client";
+import { checkpointsLeftToLitestream } from "@/lib/core/continuous-backup";
 
 // Checkpoints apart from the writers. By default SQLite checkpoints inside the commit that takes the
 // WAL past 1,000 pages: on the join thread, a commit of a group of joins then also copies those
@@ -16,9 +17,9 @@ export const CHECKPOINT_EVERY_MS = 200;
  */
 const BACKSTOP_CHECKPOINT_PAGES = 10_000;
 
-/** Readies a writer's connection whose checkpoints the checkpointer makes. */
+/** Readies a writer's connection whose checkpoints the checkpointer makes (or Litestream: lib/core/continuous-backup.ts). */
 export function leaveCheckpointsToCheckpointer(db: AppDatabase = getDb()): void {
-  db.$client.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+  db.$client.pragma(`wal_autocheckpoint = ${checkpointsLeftToLitestream() ? 0 : BACKSTOP_CHECKPOINT_PAGES}`);
 }
 
 /**

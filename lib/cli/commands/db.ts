@@ -1,9 +1,13 @@
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
+import { keySourceOf } from "@/db/master-key";
 import { backupDatabase, backupKeyNote } from "@/lib/sqlite/backup";
 import { env } from "@/lib/core/env";
+import { AppError } from "@/lib/core/errors";
 import { checkDatabase, checkDatabaseIfPresent } from "@/lib/domain/database";
 import { seedDemoData } from "@/lib/seed/seed-demo";
+import { continuousBackupOf, type ContinuousBackup } from "@/lib/sqlite/litestream";
+import { restoreDatabase } from "@/lib/sqlite/restore";
 import { emit, type JsonOption } from "../output";
 
 export function registerDbCommands(program: Command): void {
@@ -58,5 +62,30 @@ export function registerDbCommands(program: Command): void {
       const result = await backupDatabase({ destination: file, force: options.force });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       emit(options, result, () => [`Backed up ${env().DATABASE_PATH} to ${result.path} (${result.waitlists} waitlists, ${result.signups} signups, ${result.bytes} bytes) in ${seconds}s.`, backupKeyNote(result.secrets_key_not_included)].join("\n"));
+    });
+
+  db.command("restore")
+    .description(
+      "Rebuild the database from continuous backup (Litestream's replica) into a new file, checked with PRAGMA integrity_check. " +
+        "It never replaces an existing file: restore into DATABASE_PATH once the old file is gone or moved away, or --to another file.",
+    )
+    .option("--from <replica-url>", "the replica: file:///folder or s3://bucket/path (default: LITESTREAM_REPLICA_URL, or DATABASE_PATH's replicas in LITESTREAM_CONFIG)")
+    .option("--to <file>", "where to write the restored database (default: DATABASE_PATH)")
+    .option("--at <time>", "restore the database as it was at this moment (ISO 8601, e.g. 2026-05-01T09:30:00Z) instead of the latest")
+    .option("--json", "print one JSON object to stdout")
+    .action(async (options: { from?: string; to?: string; at?: string } & JsonOption) => {
+      const { DATABASE_PATH, ...config } = env();
+      const from: ContinuousBackup | undefined = options.from ? { replicaUrl: options.from } : continuousBackupOf(config);
+      if (!from) throw new AppError("invalid_parameter", "give --from <replica-url> (or set LITESTREAM_REPLICA_URL or LITESTREAM_CONFIG)", "from");
+      const at = options.at === undefined ? undefined : new Date(options.at);
+      if (at && Number.isNaN(at.getTime())) throw new AppError("invalid_parameter", `--at "${options.at}" is not a time such as 2026-05-01T09:30:00Z`, "at");
+      const result = await restoreDatabase({ from, databasePath: DATABASE_PATH, to: options.to ?? DATABASE_PATH, at });
+      emit(options, result, () =>
+        [
+          `Restored ${result.path} from ${result.replica}${result.as_of ? ` as of ${result.as_of}` : ""} (${result.waitlists} waitlists, ${result.signups} signups, ${result.bytes} bytes) in ${result.seconds}s.`,
+          ...(result.latest_failed_integrity_check ? [`The latest state failed PRAGMA integrity_check (${result.latest_failed_integrity_check}): this is the latest earlier moment that passed.`] : []),
+          backupKeyNote(keySourceOf(DATABASE_PATH)),
+        ].join("\n"),
+      );
     });
 }

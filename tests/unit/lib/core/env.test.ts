@@ -97,6 +97,27 @@ describe("SECRETS_KEY", () => {
   });
 });
 
+describe("continuous backup: LITESTREAM_REPLICA_URL and LITESTREAM_CONFIG", () => {
+  it("is off unless one is set; a replica is a file:// or s3:// (or gcs, abs, sftp) URL", async () => {
+    const unset = (await envWith({ LITESTREAM_REPLICA_URL: undefined, LITESTREAM_CONFIG: undefined }))();
+    expect([unset.LITESTREAM_REPLICA_URL, unset.LITESTREAM_CONFIG]).toEqual([undefined, undefined]);
+    expect((await envWith({ LITESTREAM_REPLICA_URL: " file:///var/backups/waitlist " }))().LITESTREAM_REPLICA_URL).toBe("file:///var/backups/waitlist");
+    expect((await envWith({ LITESTREAM_REPLICA_URL: "s3://launch-backups/waitlist" }))().LITESTREAM_REPLICA_URL).toBe("s3://launch-backups/waitlist");
+    const config = (await envWith({ LITESTREAM_REPLICA_URL: "", LITESTREAM_CONFIG: "/etc/litestream.yml" }))();
+    expect([config.LITESTREAM_REPLICA_URL, config.LITESTREAM_CONFIG]).toEqual([undefined, "/etc/litestream.yml"]);
+    for (const value of ["/var/backups/waitlist", "https://bucket.example.com/waitlist", "ftp://host/x"]) {
+      vi.unstubAllEnvs();
+      const env = await envWith({ LITESTREAM_REPLICA_URL: value });
+      expect(() => env(), value).toThrow(/^Invalid environment: LITESTREAM_REPLICA_URL: must be a file:\/\/\/folder or s3:\/\/bucket\/path URL/);
+    }
+  });
+
+  it("refuses both at once, naming them", async () => {
+    const env = await envWith({ LITESTREAM_REPLICA_URL: "file:///var/backups/waitlist", LITESTREAM_CONFIG: "/etc/litestream.yml" });
+    expect(() => env()).toThrow(/^Invalid environment: LITESTREAM_CONFIG: set either LITESTREAM_REPLICA_URL or LITESTREAM_CONFIG, not both/);
+  });
+});
+
 describe("ENV_DEFAULTS, the one list of defaults the docs quote", () => {
   it("is what an empty environment gives", async () => {
     const { ENV_DEFAULTS, parseDelay, parseEnv } = await import("@/lib/core/env");

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/core/env";
 import { startupLines, startupSummary } from "@/lib/core/startup-summary";
 
-// The three start-up lines of `npm start` and `npm run demo`, from the environment as the server parses it.
+// The four start-up lines of `npm start` and `npm run demo`, from the environment as the server parses it.
 
 const summaryOf = (source: Record<string, string>) => startupLines(startupSummary(parseEnv(source), source));
 
@@ -23,6 +23,17 @@ describe("startupSummary", () => {
   it("gives the public URL and where it comes from: PUBLIC_URL, or the local default and what to set", () => {
     expect(summaryOf({ PUBLIC_URL: "https://waitlist.example.com/" })[1]).toBe("public URL: https://waitlist.example.com (PUBLIC_URL), in every link of an email");
     expect(summaryOf({ PORT: "4000" })[1]).toBe("public URL: http://localhost:4000, which works only on this machine, in every link of an email; set PUBLIC_URL to where people reach this server");
+  });
+
+  it("says whether continuous backup is on and where it goes, never a password written in the replica's URL", () => {
+    expect(summaryOf({})[3]).toBe("continuous backup: off: set LITESTREAM_REPLICA_URL to copy every change to a folder or a bucket within a second");
+    expect(summaryOf({ LITESTREAM_REPLICA_URL: "file:///var/backups/waitlist" })[3]).toBe(
+      "continuous backup: on: Litestream copies every change to file:///var/backups/waitlist within a second (LITESTREAM_REPLICA_URL)",
+    );
+    const s3 = summaryOf({ LITESTREAM_REPLICA_URL: "s3://AKIAKEY:s3cret-key@launch-backups/waitlist" });
+    expect(s3[3]).toBe("continuous backup: on: Litestream copies every change to s3://launch-backups/waitlist within a second (LITESTREAM_REPLICA_URL)");
+    expect(s3.join("\n")).not.toMatch(/s3cret|AKIAKEY/);
+    expect(summaryOf({ LITESTREAM_CONFIG: "deploy/litestream.yml" })[3]).toBe(`continuous backup: on: Litestream, to the replicas in ${resolve("deploy/litestream.yml")} (LITESTREAM_CONFIG)`);
   });
 
   it("names the engine and the database file, as an absolute path", () => {
