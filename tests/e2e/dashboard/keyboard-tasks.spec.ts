@@ -3,6 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { CountedKeyboard, focusedIn } from "../support/counted-keyboard";
 import { insertSignups, signIn, unique, type FixtureSignup } from "../support/support";
 
 // Issue 33's judges: two tasks from the waitlist page by keyboard alone, each in at most 40 key
@@ -11,33 +12,8 @@ import { insertSignups, signIn, unique, type FixtureSignup } from "../support/su
 
 const MAX_PRESSES = 40;
 
-/** page.keyboard, counted. */
-class CountedKeyboard {
-  presses = 0;
-  constructor(private readonly page: Page) {}
-  async press(key: string, times = 1) {
-    for (let time = 0; time < times; time += 1) {
-      this.presses += 1;
-      await this.page.keyboard.press(key);
-    }
-  }
-  async type(text: string) {
-    this.presses += text.length;
-    await this.page.keyboard.type(text);
-  }
-  /** Tab (or Shift+Tab) until `done` holds for the focused element; fails past `limit` presses. */
-  async tabUntil(done: () => Promise<boolean>, { limit = 20, back = false } = {}) {
-    for (let tries = 0; tries < limit; tries += 1) {
-      await this.press(back ? "Shift+Tab" : "Tab");
-      if (await done()) return;
-    }
-    throw new Error(`the focus never got there in ${limit} presses`);
-  }
-}
-
 /** Whether the focused element is the one `locator` finds. */
 const isFocused = (page: Page, selector: string) => () => page.evaluate((css) => document.activeElement !== null && document.activeElement === document.querySelector(css), selector);
-const focusedIn = (page: Page, selector: string) => () => page.evaluate((css) => document.activeElement !== document.body && document.activeElement?.closest(css) !== null, selector);
 
 /** 150 waiting signups, one an hour up to now, two of three verified, no referrals: the line is oldest first. */
 function taskFixture() {

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { CountedKeyboard, focusedIn } from "../support/counted-keyboard";
 import { insertSignups, signIn, unique, type FixtureSignup } from "../support/support";
 
 // The waitlist page by keyboard alone: a skip link first, one tab stop per facet group with arrow
@@ -29,32 +30,6 @@ function keyboardFixture() {
   return { waitlist, signups };
 }
 
-class Keyboard {
-  presses = 0;
-  constructor(private readonly page: Page) {}
-  async press(key: string) {
-    this.presses += 1;
-    await this.page.keyboard.press(key);
-  }
-  /** Tab until `done` holds for the focused element; at most `limit` presses. */
-  async tabUntil(done: () => Promise<boolean>, limit = 20) {
-    for (let tries = 0; tries < limit; tries += 1) {
-      await this.press("Tab");
-      if (await done()) return;
-    }
-    throw new Error("the focus never got there");
-  }
-  /** Arrow down inside a toolbar until the focused item's text starts with `text`. */
-  async arrowTo(text: string, limit = 10) {
-    for (let tries = 0; tries < limit; tries += 1) {
-      if (await this.page.evaluate((start) => document.activeElement?.textContent?.trim().startsWith(start) ?? false, text)) return;
-      await this.press("ArrowDown");
-    }
-    throw new Error(`no ${text} in the toolbar`);
-  }
-}
-
-const focusedIn = (page: Page, selector: string) => () => page.evaluate((css) => document.activeElement?.closest(css) !== null && document.activeElement !== document.body, selector);
 
 test("verified engineers from Acme last week, exported, by keyboard alone in at most 40 key presses", async ({ page, context }) => {
   const { waitlist, signups } = keyboardFixture();
@@ -62,7 +37,7 @@ test("verified engineers from Acme last week, exported, by keyboard alone in at 
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`/waitlists/${waitlist.id}`);
   await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0);
-  const keys = new Keyboard(page);
+  const keys = new CountedKeyboard(page);
 
   // The first tab stop is the skip link.
   await keys.press("Tab");
