@@ -34,6 +34,8 @@ export interface AccessPlan {
   bound: number;
   /** The email search alone (the waitlist's signups containing the text, other filters aside) matches more than SEARCH_COUNT_CAP. */
   searchOverCap: boolean;
+  /** The share of the list's signups within the scope's date range (1 without one). */
+  rangeShare: number;
 }
 
 function listSizeStatement(db: AppDatabase) {
@@ -77,7 +79,7 @@ function searchSizeStatement(db: AppDatabase) {
 }
 
 function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
-  if (scope.email !== undefined) return { rows: "email", rowsAnyOrder: "email", count: "email", capped: "email", bound: 1, searchOverCap: false };
+  if (scope.email !== undefined) return { rows: "email", rowsAnyOrder: "email", count: "email", capped: "email", bound: 1, searchOverCap: false, rangeShare: 1 };
   const firstDay = scope.createdSince ? Math.floor(scope.createdSince.getTime() / DAY_MS) : Number.MIN_SAFE_INTEGER;
   const lastDay = scope.createdUntil ? Math.floor((scope.createdUntil.getTime() - 1) / DAY_MS) : Number.MAX_SAFE_INTEGER;
   const walked = listSizeStatement(db).get({ waitlistId: scope.waitlistId, firstDay, lastDay })?.n ?? 0;
@@ -127,7 +129,7 @@ function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
   // (scope-sql's newestFirst) finds Engineers still waiting on a drained list of ten million after some
   // 60,000 rows, where collecting every Engineer read two million (1.8 s).
   const capped = density > 0 && FACET_ROW_CAP / density < cheapest.size ? "order" : cheapest.access;
-  return { rows, rowsAnyOrder, count: cheapest.access, capped, bound: cheapest.size, searchOverCap };
+  return { rows, rowsAnyOrder, count: cheapest.access, capped, bound: cheapest.size, searchOverCap, rangeShare };
 }
 
 /** How to read at most `cap` rows of the scope: `capped` is weighed for FACET_ROW_CAP and holds for any smaller cap. */

@@ -7,7 +7,7 @@ import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
 import { cappedAccess, planAccess, SEARCH_COUNT_CAP } from "./access";
 import { scopeKey, setFilters, type SignupScope } from "./filter";
 import { SIGNUP_STATUSES, type SignupStatus } from "./status";
-import { inputSliceOf, sliceCells, sliceExceeds, slicePerDay, type InputSlice } from "./input-slice";
+import { inputSliceOf, sliceCells, sliceExceeds, slicePerDay, statusedSliceOf, type InputSlice } from "./input-slice";
 import { countShape } from "./queries";
 import { canUseSearchIndex, newestFirst, scopeParams, scopeWhere, searchDrivenRows, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
@@ -126,11 +126,14 @@ export function exceedsSearchCap(scope: SignupScope, db: AppDatabase = getDb()):
   const plan = planAccess(scope, db);
   if (plan.bound <= SEARCH_COUNT_CAP) return false;
   // Over the whole list (flags aside), the trigram index finds the first matches of a common text
-  // soonest; a date range or an input filter is cheapest through the scope's own plan.
-  const wholeList = !scope.createdSince && !scope.createdUntil && (scope.inputs?.length ?? 0) === 0;
+  // soonest, and over a date range that holds most of it too (the dashboard's chart cuts its scope at
+  // the end of today: "ana" on a 1M list walked 500,000 signups that way, 87 ms, against 8 ms); a short
+  // range or an input filter is cheapest through the scope's own plan.
+  const noRange = !scope.createdSince && !scope.createdUntil;
+  const mostOfList = (scope.inputs?.length ?? 0) === 0 && plan.rangeShare >= 0.5;
   // The search is the only filter: the plan's probe has counted this very scope up to the cap already.
-  if (wholeList && scope.verified === undefined && scope.referral === undefined && scope.status === undefined && plan.searchOverCap) return true;
-  const access = wholeList && canUseSearchIndex(scope.emailContains) ? "search" : plan.count;
+  if (noRange && mostOfList && scope.verified === undefined && scope.referral === undefined && scope.status === undefined && plan.searchOverCap) return true;
+  const access = mostOfList && canUseSearchIndex(scope.emailContains) ? "search" : plan.count;
   // Remembered: the counts, the chart and the facets of one view all ask.
   return memoizeWhileUnchanged(db, `overSearchCap:${scopeKey(scope)}`, () => {
     const n = cappedCountStatement(db, shapeOf(scope, access)).get({ ...scopeParams(scope), cap: SEARCH_COUNT_CAP + 1 })!.n;
@@ -141,7 +144,7 @@ export function exceedsSearchCap(scope: SignupScope, db: AppDatabase = getDb()):
 /** Whether a scope holds more than `cap` signups, reading at most cap + 1 of them. */
 export function exceedsRowCap(scope: SignupScope, cap: number, db: AppDatabase = getDb()): boolean {
   if (!Number.isFinite(cap)) return false;
-  const slice = inputSliceOf(scope);
+  const slice = inputSliceOf(scope) ?? statusedSliceOf(scope);
   if (slice) return sliceExceeds(scope, slice, cap, db);
   const plan = planAccess(scope, db);
   if (plan.bound <= cap) return false;

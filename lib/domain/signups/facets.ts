@@ -7,7 +7,7 @@ import { cappedAccess, planAccess } from "./access";
 import { exceedsRowCap, exceedsSearchCap } from "./counts";
 import { FACET_ROW_CAP, FACET_TEXT_CHARS } from "./limits";
 import { setFilters, type SignupScope } from "./filter";
-import { inputSliceOf, newestOfSliceParams, newestOfSliceSql } from "./input-slice";
+import { inputSliceOf, newestOfSliceParams, newestOfSliceSql, statusedSliceOf } from "./input-slice";
 import { newestFirst, scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
 export interface FacetValue {
@@ -95,16 +95,18 @@ function rowValuesStatement(db: AppDatabase, shape: ScopeShape, contains: boolea
   });
 }
 
-// The newest signups of a one-input slice (input-slice.ts), then their pairs.
+// The newest signups of a one-input slice (input-slice.ts), then their pairs; one more row, with a null label, tells how many were read.
 function sliceValuesStatement(db: AppDatabase, scope: SignupScope, contains: boolean) {
-  const key = `facets.sliceValues:${scope.verified !== undefined}:${scope.referral !== undefined}:${contains}`;
+  const key = `facets.sliceValues:${scope.verified !== undefined}:${scope.referral !== undefined}:${scope.status !== undefined}:${contains}`;
   return preparedOnce(db, key, () =>
     // Raw: it nests newestOfSliceSql (input-slice.ts) and reads the labels from one JSON array through json_each, which Drizzle's builder has no form for.
-    db.$client.prepare<Record<string, unknown>, { label: string; value: string; count: number }>(
-      `SELECT pairs.label, pairs.value, count(*) AS count FROM (${newestOfSliceSql(scope)}) AS matched
+    db.$client.prepare<Record<string, unknown>, { label: string | null; value: string | null; count: number }>(
+      `WITH matched AS MATERIALIZED (${newestOfSliceSql(scope)})
+       SELECT pairs.label, pairs.value, count(*) AS count FROM matched
        CROSS JOIN signup_inputs AS pairs ON pairs.signup_id = matched.id
        WHERE pairs.label IN (SELECT value FROM json_each(@labels))${contains ? " AND pairs.value LIKE @valueContains ESCAPE '\\'" : ""}
-       GROUP BY 1, 2`,
+       GROUP BY 1, 2
+       UNION ALL SELECT NULL, NULL, count(*) FROM matched`,
     ),
   );
 }
@@ -119,13 +121,10 @@ function valueCounts(scope: SignupScope, labels: string[], valueContains: string
   }
   // SQLite reads LIMIT -1 as no limit.
   const limit = Number.isFinite(rowCap) ? rowCap : -1;
-  const slice = inputSliceOf(scope);
-  if (slice) {
-    const rows = sliceValuesStatement(db, scope, contains).all({ ...newestOfSliceParams(scope, slice, limit), ...shared });
-    return { rows, exact: !exceedsRowCap(scope, rowCap, db) };
-  }
-  const plan = planAccess(scope, db);
-  const all = rowValuesStatement(db, shapeOf(scope, cappedAccess(plan, rowCap)), contains).all({ ...scopeParams(scope), ...shared, rowCap: limit });
+  const slice = inputSliceOf(scope) ?? statusedSliceOf(scope);
+  const all = slice
+    ? sliceValuesStatement(db, scope, contains).all({ ...newestOfSliceParams(scope, slice, limit), ...shared })
+    : rowValuesStatement(db, shapeOf(scope, cappedAccess(planAccess(scope, db), rowCap)), contains).all({ ...scopeParams(scope), ...shared, rowCap: limit });
   const read = all.find((row) => row.label === null)!.count;
   const rows = all.filter((row): row is { label: string; value: string; count: number } => row.label !== null);
   // Fewer than the cap were read: that is all of them. Exactly the cap: only a count can tell.

@@ -65,22 +65,39 @@ export function slicePerDay(scope: SignupScope, slice: InputSlice, db: AppDataba
 }
 
 /**
+ * The scope as a slice narrowed by a status filter that keeps `waiting` (its status is not in
+ * signup_inputs: each row's signup is looked up by id), or undefined. The facets' sample of
+ * role=Engineer and waiting on a 1M list read 11,000 rows of the slice this way, where walking the
+ * list newest first, testing the input on every signup, read 58,000 (180 ms → 25 ms). Statuses
+ * without `waiting` are few and have their own index (access.ts): walking the slice for them would
+ * read all of it (role=Engineer and rejected: 194,000 rows for 177).
+ */
+export function statusedSliceOf(scope: SignupScope): InputSlice | undefined {
+  return scope.status?.includes("waiting") ? inputSliceOf({ ...scope, status: undefined }) : undefined;
+}
+
+/**
  * The SQL of the slice's newest `@rowCap` signup ids (as `id`), for the facets' sample; its
- * placeholders are InputSlice's, the flags' and rowCap.
+ * placeholders are InputSlice's, the flags', the statuses' (a JSON array, with a status filter) and rowCap.
  */
 export function newestOfSliceSql(scope: SignupScope): string {
-  return `SELECT signup_id AS id FROM signup_inputs WHERE ${SLICE}${flagTests(scope.verified !== undefined, scope.referral !== undefined)}
-    ORDER BY created_at DESC LIMIT @rowCap`;
+  const flags = flagTests(scope.verified !== undefined, scope.referral !== undefined);
+  if (scope.status === undefined) return `SELECT signup_id AS id FROM signup_inputs WHERE ${SLICE}${flags} ORDER BY created_at DESC LIMIT @rowCap`;
+  // CROSS JOIN: the slice's key drives, and each signup is one lookup by id.
+  return `SELECT signup_inputs.signup_id AS id FROM signup_inputs CROSS JOIN signups ON signups.id = signup_inputs.signup_id
+    WHERE signup_inputs.${SLICE.replaceAll(" AND ", " AND signup_inputs.")}${flags.replaceAll(" AND ", " AND signup_inputs.")}
+      AND signups.status IN (SELECT value FROM json_each(@statuses))
+    ORDER BY signup_inputs.created_at DESC LIMIT @rowCap`;
 }
 
 /** The placeholders' values of newestOfSliceSql. */
 export function newestOfSliceParams(scope: SignupScope, slice: InputSlice, rowCap: number) {
-  return { ...slice, ...flagParams(scope), rowCap };
+  return { ...slice, ...flagParams(scope), rowCap, ...(scope.status !== undefined && { statuses: JSON.stringify(scope.status) }) };
 }
 
 /** Whether the scope's slice holds more than `cap` signups, reading at most cap + 1 of them. */
 export function sliceExceeds(scope: SignupScope, slice: InputSlice, cap: number, db: AppDatabase = getDb()): boolean {
-  const key = `inputSlice.exceeds:${scope.verified !== undefined}:${scope.referral !== undefined}`;
+  const key = `inputSlice.exceeds:${scope.verified !== undefined}:${scope.referral !== undefined}:${scope.status !== undefined}`;
   const statement = preparedOnce(db, key, () =>
     // Raw: it counts newestOfSliceSql, the text facets.ts nests in its json_each statement.
     db.$client.prepare<ReturnType<typeof newestOfSliceParams>, { n: number }>(`SELECT count(*) AS n FROM (${newestOfSliceSql(scope)})`),

@@ -1,7 +1,7 @@
 import "server-only";
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { signups } from "@/db/schema";
+import { signupCounts } from "@/db/schema";
 import { joinLogoVersion } from "../branding/logo";
 import { getInvitationEmail } from "../emails/invitation";
 import { joinSettingsOf } from "../joining/settings";
@@ -13,10 +13,13 @@ import type { SignupStatus } from "../signups/status";
 export const LAUNCH_STEPS = ["joining", "branding", "email", "first_signup", "first_invitation", "product"] as const;
 export type LaunchStep = (typeof LAUNCH_STEPS)[number];
 
-/** Whether the waitlist has a signup (of one of `statuses`, when given): one step of an index. */
+/**
+ * Whether the waitlist has a signup (of one of `statuses`, when given), from its counting table: asked
+ * of `signups`, a status no signup has yet walked the whole list (300 ms at 1M, on every admin's view).
+ */
 function hasSignup(waitlistId: string, db: AppDatabase, statuses?: readonly SignupStatus[]): boolean {
-  const status = statuses && or(...statuses.map((each) => eq(signups.status, each)));
-  return db.select({ one: sql<number>`1` }).from(signups).where(and(eq(signups.waitlistId, waitlistId), status)).limit(1).all().length > 0;
+  const status = statuses && inArray(signupCounts.status, [...statuses]);
+  return db.select({ one: sql<number>`1` }).from(signupCounts).where(and(eq(signupCounts.waitlistId, waitlistId), gt(signupCounts.count, 0), status)).limit(1).all().length > 0;
 }
 
 /**

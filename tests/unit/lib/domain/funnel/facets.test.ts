@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sourceFacets } from "@/lib/domain/funnel/facets";
 import { searchFacetValues } from "@/lib/domain/signups/facet-search";
 import { countSignups } from "@/lib/domain/signups/counts";
+import { inputFacets } from "@/lib/domain/signups/facets";
+import type { SignupScope } from "@/lib/domain/signups/filter";
+import type { SignupStatus } from "@/lib/domain/signups/status";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { insertSignups } from "@/tests/support/insert-signups";
@@ -43,6 +46,17 @@ describe("source filters and facets", () => {
     expect(sourceFacets({ waitlistId }, 10, temp.db, 5)!.utm_source.exact).toBe(false);
   });
 
+  it("counts the fields without a filter of their own in one walk of the filtered signups, each over the same rows", () => {
+    // The verified signups are every other one: sources 0 (newsletter, launch) and 2 (the referrer).
+    const facets = sourceFacets({ waitlistId, verified: true }, 10, temp.db)!;
+    expect(facets.utm_source).toEqual({ values: [{ value: "newsletter", count: 10 }], exact: true, distinct: 1 });
+    expect(facets.utm_campaign).toEqual({ values: [{ value: "launch", count: 10 }], exact: true, distinct: 1 });
+    expect(facets.referrer).toEqual({ values: [{ value: "news.ycombinator.com", count: 10 }], exact: true, distinct: 1 });
+    expect(facets.utm_medium).toEqual({ values: [], exact: true, distinct: 0 });
+    // Capped: the first 5 of the 20 verified signups are read, whether or not they have a value.
+    expect(sourceFacets({ waitlistId, verified: true }, 10, temp.db, 5)!.referrer.exact).toBe(false);
+  });
+
   it("searches a field's values by the /v1 name of its filter, under the other filters, as the input facets are searched", () => {
     // `utm_campaign` has two values under no filter; a search for "SPR" finds one (case-insensitive), counted under verified=false.
     expect(sourceFacets({ waitlistId }, 1, temp.db)!.utm_campaign).toEqual({ values: [{ value: "launch", count: 10 }], exact: true, distinct: 2 });
@@ -53,5 +67,36 @@ describe("source filters and facets", () => {
     expect(searchFacetValues({ waitlistId }, "referrer", "ycomb", 20, temp.db)).toEqual({ values: [{ value: "news.ycombinator.com", count: 10 }], exact: true });
     // A name that is no facet finds nothing.
     expect(searchFacetValues({ waitlistId }, "email", "s", 20, temp.db)).toEqual({ values: [], exact: true });
+  });
+
+  it("counts a custom input's signups in a status through that input's own rows, as the whole walk would", () => {
+    const sliced = createWaitlist({ name: "Slices", website: "https://slices.example" }, temp.db).id;
+    const made = Array.from({ length: 60 }, (_, index) => ({
+      email: `r${index}@example.com`,
+      role: index % 2 === 0 ? "Engineer" : "Designer",
+      company: index % 3 === 0 ? "Acme" : "Globex",
+      status: (index < 40 ? "waiting" : index < 50 ? "invited" : "rejected") as SignupStatus,
+      source: SOURCES[index % 4]!,
+    }));
+    const customInputs = (each: (typeof made)[number]) => JSON.stringify([{ label: "role", value: each.role }, { label: "company", value: each.company }]);
+    insertSignups(sliced, made.map((each, index) => ({ email: each.email, verified: true, referral: false, customInputs: customInputs(each), createdAt: Date.UTC(2026, 9, 1) + index * 1000, status: each.status, source: each.source })), temp.db);
+    const count = (rows: typeof made, pick: (each: (typeof made)[number]) => string | undefined) => {
+      const counts = new Map<string, number>();
+      for (const each of rows) if (pick(each) !== undefined) counts.set(pick(each)!, (counts.get(pick(each)!) ?? 0) + 1);
+      return [...counts].map(([value, n]) => ({ value, count: n })).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
+    };
+    for (const statuses of [["waiting"], ["waiting", "invited"], ["rejected"]] as SignupStatus[][]) {
+      const scope: SignupScope = { waitlistId: sliced, status: statuses, inputs: [{ label: "role", value: "Engineer" }] };
+      const matching = made.filter((each) => each.role === "Engineer" && statuses.includes(each.status));
+      const sources = sourceFacets(scope, 10, temp.db)!;
+      expect(sources.utm_source.values).toEqual(count(matching, (each) => each.source.utm_source));
+      expect(sources.referrer.values).toEqual(count(matching, (each) => each.source.referrer));
+      const company = inputFacets(scope, {}, temp.db)!.find((facet) => facet.label === "company")!;
+      expect(company).toMatchObject({ values: count(matching, (each) => each.company), exact: true });
+      // Capped at 3 of the matching signups: the newest 3, and no longer exact.
+      const capped = inputFacets(scope, { rowCap: 3 }, temp.db)!.find((facet) => facet.label === "company")!;
+      expect(capped).toMatchObject({ values: count(matching.slice(-3), (each) => each.company), exact: false });
+      expect(sourceFacets(scope, 10, temp.db, 3)!.utm_source).toMatchObject({ values: count(matching.slice(-3), (each) => each.source.utm_source), exact: false });
+    }
   });
 });
