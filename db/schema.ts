@@ -86,6 +86,7 @@ export const signups = sqliteTable(
  * referral × status cell (status since migration 0010). The bulk writer (lib/domain/signups/bulk-insert.ts) adds to it and triggers on `signups`
  * take away on delete (migrations 0002, 0003), so it stays exact and the dashboard's totals,
  * facets and chart add up a few hundred rows instead of scanning every signup of a large list.
+ * WITHOUT ROWID since migration 0025.
  */
 export const signupCounts = sqliteTable(
   "signup_counts",
@@ -142,7 +143,7 @@ export const signupInputCounts = sqliteTable(
 /**
  * signup_input_counts for the signups that are not waiting, per status: with it the status facet of
  * an input filter reads a few rows instead of every invited, completed and rejected signup. Kept by
- * triggers on signups (migration 0012) and, for an import, by the bulk writer.
+ * triggers on signups (migration 0012) and, for an import, by the bulk writer. WITHOUT ROWID since migration 0025.
  */
 export const signupInputStatusCounts = sqliteTable(
   "signup_input_status_counts",

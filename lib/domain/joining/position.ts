@@ -5,6 +5,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { movedSignupCounts, signupCounts } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
 import { afterPosition, beforePosition } from "@/lib/sqlite/keyset";
+import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
 import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
 import { lineSignup, type LineKey } from "../ranking/line";
 import { SIGNUP_STATUSES } from "../signups/status";
@@ -84,7 +85,9 @@ function waitingJoinedBefore(waitlistId: string, key: LineKey, db: AppDatabase):
   const cap = Math.ceil(dayTotal / 2);
   const fromK = prepared.dayFromK.get({ waitlistId, end: start + DAY_MS, at: key.at, pos: key.pos, cap })!.count;
   const beforeInDay = fromK < cap ? dayTotal - fromK : prepared.dayBeforeK.get(range)!.count;
-  return prepared.daysBefore.get({ waitlistId, day })!.count + beforeInDay - prepared.dayLeftBeforeK.get(range)!.count;
+  // The earlier days' sum is the same for every place of one day (a page of the dashboard's list, 25 places).
+  const daysBefore = memoizeWhileUnchanged(db, `position.daysBefore:${waitlistId}:${day}`, () => prepared.daysBefore.get({ waitlistId, day })!.count);
+  return daysBefore + beforeInDay - prepared.dayLeftBeforeK.get(range)!.count;
 }
 
 /** How many waiting signups of the waitlist stand before the place key `key` (itself not counted). */

@@ -11,6 +11,7 @@ import { openDatabase } from "@/db/client";
 import { registerMigrationFunctions } from "@/db/migrate";
 import { insertSignups } from "@/tests/support/insert-signups";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { countSignups } from "@/lib/domain/signups/counts";
 
 const realMigrations = join(process.cwd(), "db", "migrations");
 const REAL_MIGRATION_COUNT = (JSON.parse(readFileSync(join(realMigrations, "meta", "_journal.json"), "utf8")) as { entries: unknown[] }).entries.length;
@@ -60,6 +61,19 @@ function migrationsWith(...extra: { tag: string; sql: string }[]): string {
 }
 
 /** Two waitlists with signups and their counts, on a database at `path`. */
+/** A copy of the real migrations without `upgrade` (a number, "0015") and those after it: a database from before it. */
+function migrationsBefore(upgrade: string): string {
+  const folder = join(dir, `migrations-before-${upgrade}`);
+  cpSync(realMigrations, folder, { recursive: true });
+  const journalPath = join(folder, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
+  const first = journal.entries.findIndex((entry) => entry.tag.startsWith(`${upgrade}_`));
+  expect(first).toBe(Number(upgrade));
+  for (const entry of journal.entries.slice(first)) rmSync(join(folder, `${entry.tag}.sql`));
+  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, first) }, null, 2));
+  return folder;
+}
+
 function seed(): void {
   const db = openDatabase(path);
   for (const name of ["First", "Second"]) {
@@ -210,14 +224,7 @@ describe("migrations", () => {
 
   it("a database from before migration 0009 upgrades: both tables go, its data stays, and every writer still derives", () => {
     // The migrations up to 0008, as a database made before this change has them.
-    const folder = join(dir, "migrations-0008");
-    cpSync(realMigrations, folder, { recursive: true });
-    const journalPath = join(folder, "meta", "_journal.json");
-    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-    const upgrade = journal.entries.findIndex((entry) => entry.tag.startsWith("0009_"));
-    expect(upgrade).toBe(9);
-    for (const entry of journal.entries.slice(upgrade)) rmSync(join(folder, `${entry.tag}.sql`));
-    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upgrade) }, null, 2));
+    const folder = migrationsBefore("0009");
 
     const old = openDatabase(path, folder);
     const waitlistId = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
@@ -273,14 +280,42 @@ describe("migrations", () => {
     }
   });
 
+  it("a database from before migration 0025 upgrades: its counts WITHOUT ROWID, every count kept, and the triggers still keep them", () => {
+    const old = openDatabase(path, migrationsBefore("0025"));
+    const waitlistId = createWaitlist({ name: "Counted", website: "https://example.com" }, old).id;
+    insertSignups(waitlistId, Array.from({ length: 30 }, (_, index) => ({ email: `c${index}@example.com`, verified: index % 2 === 0, referral: index % 3 === 0, customInputs: JSON.stringify([{ label: "role", value: index % 4 === 0 ? "Engineer" : "Designer" }]), createdAt: Date.UTC(2026, 9, 1 + (index % 5)), status: index < 20 ? "waiting" : "invited" })), old);
+    const counts = (sqlite: Database.Database) => ({
+      signups: sqlite.prepare("SELECT * FROM signup_counts ORDER BY 1, 2, 3, 4, 5").all(),
+      inputs: sqlite.prepare("SELECT * FROM signup_input_status_counts ORDER BY 1, 2, 3, 4, 5, 6").all(),
+    });
+    const before = counts(old.$client);
+    expect(before.inputs.length).toBeGreaterThan(0);
+    old.$client.close();
+
+    const db = openDatabase(path);
+    try {
+      const rowidFree = db.$client.prepare("SELECT name FROM sqlite_master WHERE name IN ('signup_counts', 'signup_input_status_counts') AND sql LIKE '%WITHOUT ROWID%' ORDER BY 1").pluck().all();
+      expect(rowidFree).toEqual(["signup_counts", "signup_input_status_counts"]);
+      expect(counts(db.$client)).toEqual(before);
+      expect(db.$client.pragma("legacy_alter_table", { simple: true })).toBe(0);
+      // The triggers on signups still count: a status change, an insert and a delete.
+      const { total, statusFacet } = countSignups({ waitlistId }, db);
+      expect(statusFacet).toMatchObject({ waiting: 20, invited: 10, rejected: 0 });
+      db.$client.prepare("UPDATE signups SET status = 'rejected', status_changed_at = 1 WHERE email = 'c0@example.com'").run();
+      db.$client.prepare("DELETE FROM signups WHERE email = 'c1@example.com'").run();
+      insertSignups(waitlistId, [{ email: "late@example.com", verified: false, referral: false, customInputs: "[]" }], db);
+      const after = countSignups({ waitlistId }, db);
+      expect(after.total).toBe(total);
+      expect(after.statusFacet).toMatchObject({ waiting: 19, invited: 10, rejected: 1 });
+      expect(db.$client.prepare("SELECT sum(count) FROM signup_input_status_counts WHERE status = 'rejected'").pluck().get()).toBe(1);
+      expect(db.$client.prepare("PRAGMA integrity_check").pluck().get()).toBe("ok");
+    } finally {
+      db.$client.close();
+    }
+  });
+
   it("a database from before migration 0015 upgrades: each referral recorded, counted unless unconfirmed on a list that verifies", () => {
-    const folder = join(dir, "migrations-0014");
-    cpSync(realMigrations, folder, { recursive: true });
-    const journalPath = join(folder, "meta", "_journal.json");
-    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-    const upgrade = journal.entries.findIndex((entry) => entry.tag.startsWith("0015_"));
-    for (const entry of journal.entries.slice(upgrade)) rmSync(join(folder, `${entry.tag}.sql`));
-    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upgrade) }, null, 2));
+    const folder = migrationsBefore("0015");
 
     const old = openDatabase(path, folder);
     const open = createWaitlist({ name: "Open", website: "https://example.com" }, old).id;
@@ -311,13 +346,7 @@ describe("migrations", () => {
   });
 
   it("a database from before migration 0017 upgrades: referrals keep their rows, states and indexes; join settings flag disposable addresses", () => {
-    const folder = join(dir, "migrations-0016");
-    cpSync(realMigrations, folder, { recursive: true });
-    const journalPath = join(folder, "meta", "_journal.json");
-    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-    const upgrade = journal.entries.findIndex((entry) => entry.tag.startsWith("0017_"));
-    for (const entry of journal.entries.slice(upgrade)) rmSync(join(folder, `${entry.tag}.sql`));
-    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upgrade) }, null, 2));
+    const folder = migrationsBefore("0017");
 
     const old = openDatabase(path, folder);
     const waitlist = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
@@ -350,14 +379,7 @@ describe("migrations", () => {
   });
 
   it("a database from before migration 0011 upgrades: the sender starts after the newest event, and deliveries go with their waitlist", () => {
-    const folder = join(dir, "migrations-0010");
-    cpSync(realMigrations, folder, { recursive: true });
-    const journalPath = join(folder, "meta", "_journal.json");
-    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-    const upgrade = journal.entries.findIndex((entry) => entry.tag.startsWith("0011_"));
-    expect(upgrade).toBe(11);
-    for (const entry of journal.entries.slice(upgrade)) rmSync(join(folder, `${entry.tag}.sql`));
-    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upgrade) }, null, 2));
+    const folder = migrationsBefore("0011");
 
     const old = openDatabase(path, folder);
     const waitlistId = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
@@ -389,13 +411,7 @@ describe("migrations", () => {
   });
 
   it("a database from before migration 0016 upgrades: deliveries keep their rows and ids; an email may answer no event, a webhook may not", () => {
-    const folder = join(dir, "migrations-0015");
-    cpSync(realMigrations, folder, { recursive: true });
-    const journalPath = join(folder, "meta", "_journal.json");
-    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-    const upgrade = journal.entries.findIndex((entry) => entry.tag.startsWith("0016_"));
-    for (const entry of journal.entries.slice(upgrade)) rmSync(join(folder, `${entry.tag}.sql`));
-    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upgrade) }, null, 2));
+    const folder = migrationsBefore("0016");
 
     const old = openDatabase(path, folder);
     const waitlistId = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
@@ -427,14 +443,7 @@ describe("migrations", () => {
   });
 
   it("a database from before migration 0010 upgrades: every signup waiting, counts by status exact, and a status change moves them", () => {
-    const folder = join(dir, "migrations-0009");
-    cpSync(realMigrations, folder, { recursive: true });
-    const journalPath = join(folder, "meta", "_journal.json");
-    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-    const upgrade = journal.entries.findIndex((entry) => entry.tag.startsWith("0010_"));
-    expect(upgrade).toBe(10);
-    for (const entry of journal.entries.slice(upgrade)) rmSync(join(folder, `${entry.tag}.sql`));
-    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upgrade) }, null, 2));
+    const folder = migrationsBefore("0010");
 
     const old = openDatabase(path, folder);
     const waitlistId = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
@@ -465,14 +474,7 @@ describe("migrations", () => {
 describe("migration 0014: ids never reused, and a body per event", () => {
   /** A database migrated up to 0013 at `path`: two waitlists, referrals, an invitation, events, a delivery, and its newest signup erased. */
   function databaseAt0013() {
-    const folder = join(dir, "migrations-0013");
-    cpSync(realMigrations, folder, { recursive: true });
-    const journalPath = join(folder, "meta", "_journal.json");
-    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-    const upgrade = journal.entries.findIndex((entry) => entry.tag.startsWith("0014_"));
-    expect(upgrade).toBe(14);
-    for (const entry of journal.entries.slice(upgrade)) rmSync(join(folder, `${entry.tag}.sql`));
-    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upgrade) }, null, 2));
+    const folder = migrationsBefore("0014");
 
     const old = openDatabase(path, folder);
     const sqlite = old.$client;
