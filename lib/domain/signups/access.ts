@@ -78,6 +78,33 @@ function searchSizeStatement(db: AppDatabase) {
   );
 }
 
+/** How long a search found to match more than SEARCH_COUNT_CAP signups is taken to still do, whatever was written since. */
+const OVER_CAP_KEPT_MS = 60_000;
+const MAX_OVER_CAP_ENTRIES = 500;
+const overCapSeen = new WeakMap<AppDatabase["$client"], Map<string, number>>();
+
+/**
+ * How many of the waitlist's signups contain `text`, up to SEARCH_COUNT_CAP + 1. Past the cap the
+ * answer is kept for OVER_CAP_KEPT_MS even as signups are written (and a plan made from it as long as
+ * any plan, while nothing more is written): it is shown as a lower bound ("10,000+"), which erasures
+ * meanwhile leave true but for the last few. Probing again after every write on a live list cost
+ * 50–100 ms a view for a common text ("ana", "@acme.com" at 1M).
+ */
+function searchSize(waitlistId: string, text: string, db: AppDatabase, now = Date.now()): number {
+  let seen = overCapSeen.get(db.$client);
+  if (!seen) overCapSeen.set(db.$client, (seen = new Map()));
+  const key = `${waitlistId}\n${text}`;
+  const at = seen.get(key);
+  if (at !== undefined && now - at >= 0 && now - at < OVER_CAP_KEPT_MS) return SEARCH_COUNT_CAP + 1;
+  const size = searchSizeStatement(db).get({ waitlistId, trigrams: `%${text}%`, contains: containsPattern(text), cap: SEARCH_COUNT_CAP + 1 })!.n;
+  seen.delete(key);
+  if (size > SEARCH_COUNT_CAP) {
+    seen.set(key, now);
+    if (seen.size > MAX_OVER_CAP_ENTRIES) seen.delete(seen.keys().next().value!);
+  }
+  return size;
+}
+
 function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
   if (scope.email !== undefined) return { rows: "email", rowsAnyOrder: "email", count: "email", capped: "email", bound: 1, searchOverCap: false, rangeShare: 1 };
   const firstDay = scope.createdSince ? Math.floor(scope.createdSince.getTime() / DAY_MS) : Number.MIN_SAFE_INTEGER;
@@ -111,7 +138,7 @@ function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
     });
     const text = scope.emailContains;
     if (text !== undefined && canUseSearchIndex(text)) {
-      const size = searchSizeStatement(db).get({ waitlistId: scope.waitlistId, trigrams: `%${text}%`, contains: containsPattern(text), cap: SEARCH_COUNT_CAP + 1 })!.n;
+      const size = searchSize(scope.waitlistId, text, db);
       // Past the cap the search's size is unknown: reading it may mean reading every match of a
       // common text in the whole list, so any access whose size is known wins.
       searchOverCap = size > SEARCH_COUNT_CAP;
