@@ -107,7 +107,7 @@ function wholeList(scope: SignupScope): boolean {
 export function sourceFacets(scope: SignupScope, limit = 10, db: AppDatabase = getDb(), rowCap = FACET_ROW_CAP): Record<SourceField, SourceFacet> | null {
   if (exceedsSearchCap(scope, db)) return null;
   const facets = new Map<SourceField, SourceFacet>();
-  const shared = SOURCE_FIELDS.filter((field) => scope[SCOPE_KEYS[field]] === undefined && !wholeList(scope));
+  const shared = wholeList(scope) ? [] : SOURCE_FIELDS.filter((field) => scope[SCOPE_KEYS[field]] === undefined);
   if (shared.length > 0) for (const [field, facet] of walkValues(scope, { fields: shared, withValue: false, contains: false }, limit, rowCap, undefined, db)) facets.set(field, facet);
   for (const field of SOURCE_FIELDS.filter((each) => !shared.includes(each))) {
     const others = othersOf(scope, field);

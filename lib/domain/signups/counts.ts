@@ -305,8 +305,9 @@ export function signupsPerDay(scope: SignupScope, since: Date, db: AppDatabase =
   }
   const slice = inputSliceOf(window);
   if (slice) return slicePerDay(window, slice, db);
-  const statusedSlice = window.status !== undefined ? inputSliceOf({ ...window, status: undefined }) : undefined;
-  if (statusedSlice) return slicePerDayByStatus(window, statusedSlice, db);
+  // Any status here (not only those statusedSliceOf takes): the days are split by the partial index of the signups that are not waiting.
+  const sliceWithoutStatus = window.status !== undefined ? inputSliceOf({ ...window, status: undefined }) : undefined;
+  if (sliceWithoutStatus) return slicePerDayByStatus(window, sliceWithoutStatus, db);
   // The whole scope, not only the chart's window: a search counted as "10,000+" has no chart, and a
   // common text found in a few recent days would otherwise be looked for among all its matches.
   if (exceedsSearchCap(scope, db)) return null;
