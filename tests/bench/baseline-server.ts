@@ -6,12 +6,16 @@
 // the session check), each running a statement prepared once per connection. What it leaves out
 // is everything between the socket and the SQL: Next.js routing, Web Request/Response/
 // ReadableStream, zod parameter parsing and React. It answers only the benchmark's requests,
-// without the API's full error handling.
+// without the API's full error handling. Its joins go to a join writer thread of its own, the
+// server's (lib/server/writers.ts), running the domain's group commit.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { openDatabase } from "@/db/client";
 import { signupsScope } from "@/lib/api/scopes";
-import { verifyApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
+import { JOIN_ROLE, verifyApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
+import { joinAnswer } from "@/lib/api/write-answers";
+import { submitJoin } from "@/lib/domain/joining/join";
+import { provideWriters, startWriterThreads } from "@/lib/server/writers";
 import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
 import { env } from "@/lib/core/env";
 import { DAY_MS } from "@/lib/core/time";
@@ -27,6 +31,7 @@ import { type SignupScope } from "@/lib/domain/signups/filter";
 import { getWaitlist } from "@/lib/domain/waitlists/queries";
 
 const db = openDatabase(env().DATABASE_PATH);
+provideWriters(startWriterThreads());
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 class Refusal extends Error {
@@ -39,10 +44,10 @@ function apiHeaders(extra: Record<string, string> = {}) {
   return { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Request-Id": randomUUID(), ...extra };
 }
 
-function authenticate(request: IncomingMessage) {
+function authenticate(request: IncomingMessage, role = VIEW_ROLE) {
   const authorization = request.headers.authorization;
   const presented = authorization ? /^Bearer +(\S+) *$/i.exec(authorization)?.[1] : (request.headers["x-api-key"] as string | undefined);
-  const check = verifyApiKey(presented, VIEW_ROLE, db);
+  const check = verifyApiKey(presented, role, db);
   if (!check.ok) throw new Refusal(check.reason === "forbidden" ? 403 : 401);
 }
 
@@ -132,6 +137,21 @@ async function signupsRoute(request: IncomingMessage, response: ServerResponse, 
   response.writeHead(200, apiHeaders(headers)).end(`[${items.join(",")}]`);
 }
 
+async function bodyOf(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+// POST /v1/waitlist/{id}/signup {"email": "…"}
+async function joinRoute(request: IncomingMessage, response: ServerResponse, id: string) {
+  authenticate(request, JOIN_ROLE);
+  const { email } = JSON.parse(await bodyOf(request)) as { email: string };
+  const waitlistId = findWaitlist(id).id;
+  const { answer } = await submitJoin({ input: { waitlistId, email, customInputs: [], source: {}, clientAddress: request.socket.remoteAddress }, recorded: {} }, joinAnswer);
+  response.writeHead(answer.code, apiHeaders()).end(answer.body);
+}
+
 function tableScope(waitlistId: string, url: URL) {
   const state = parseSignupTableParams(Object.fromEntries(url.searchParams));
   const scope: SignupScope = { waitlistId, verified: state.verified, referral: state.referral, emailContains: state.emailContains };
@@ -185,6 +205,8 @@ function pageRoute(request: IncomingMessage, response: ServerResponse, id: strin
   response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body.join(""));
 }
 
+const POST_ROUTES: typeof ROUTES = [[/^\/v1\/waitlist\/([^/]+)\/signup$/, joinRoute]];
+
 const ROUTES: [RegExp, (request: IncomingMessage, response: ServerResponse, id: string, url: URL) => void | Promise<void>][] = [
   [/^\/v1\/waitlist\/([^/]+)$/, waitlistRoute],
   [/^\/v1\/waitlist\/([^/]+)\/signup$/, signupsRoute],
@@ -195,9 +217,9 @@ const ROUTES: [RegExp, (request: IncomingMessage, response: ServerResponse, id: 
 const server = createServer(async (request, response) => {
   try {
     const url = new URL(request.url ?? "/", `http://${request.headers.host ?? "localhost"}`);
-    for (const [pattern, route] of ROUTES) {
+    for (const [pattern, route] of request.method === "POST" ? POST_ROUTES : request.method === "GET" ? ROUTES : []) {
       const match = pattern.exec(url.pathname);
-      if (match && request.method === "GET") return await route(request, response, decodeURIComponent(match[1]!), url);
+      if (match) return await route(request, response, decodeURIComponent(match[1]!), url);
     }
     throw new Refusal(404);
   } catch (error) {

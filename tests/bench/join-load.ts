@@ -94,25 +94,32 @@ export async function joinLoad(bench: Bench): Promise<Row[]> {
       headers: { ...joinKey, "content-type": "application/json" },
       setupRequest: (each) => ({ ...each, body: JSON.stringify({ email: `sustained.${++sent}@example.com` }) }),
     };
-    const sustain = (seconds = bench.seconds) => autocannon({ url: bench.app.origin, connections: bench.connections, duration: seconds, requests: [request], timeout: 30 });
-    const warm = await sustain(3); // warm-up: the join thread starts, its cache fills, the code is compiled
+    const sustain = (seconds = bench.seconds, origin = bench.app.origin) => autocannon({ url: origin, connections: bench.connections, duration: seconds, requests: [request], timeout: 30 });
+    // Warm-up: the join threads start, their caches fill, the code is compiled.
+    const warm = [await sustain(3), await sustain(3, bench.baseline.origin)];
     await measureApi(bench, 2); // warm-up
     const quiet = await measureApi(bench, 5);
-    // First the joins alone, then again with the /v1 client of the other scenarios reading in a closed
-    // loop meanwhile (it takes all the CPU it can get: the joins then share the core with it).
+    // First the joins alone, then on the baseline (the same group commit on the same writer thread
+    // behind a bare node:http server: the floor of this SQL on this machine), then again on the app
+    // with the /v1 client of the other scenarios reading in a closed loop meanwhile (it takes all the
+    // CPU it can get: the joins then share the core with it).
     const cpuBefore = cpuSeconds(bench.app.pid);
     const alone = await sustain();
     const serverCpu = cpuSeconds(bench.app.pid) - cpuBefore;
+    const baselineCpuBefore = cpuSeconds(bench.baseline.pid);
+    const floor = await sustain(bench.seconds, bench.baseline.origin);
+    const baselineCpu = cpuSeconds(bench.baseline.pid) - baselineCpuBefore;
     const [load, reads] = await Promise.all([sustain(), measureApi(bench, bench.seconds)]);
-    for (const each of [alone, load]) {
+    for (const each of [alone, floor, load]) {
       if (each.errors > 0 || each.timeouts > 0 || each.non2xx > 0) throw new Error(`${scenario}: ${each.errors} errors, ${each.timeouts} timeouts, ${each.non2xx} non-2xx answers`);
     }
     const stored = (db.$client.prepare("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?").get(sustainedId) as { n: number }).n;
     // Every answered join is stored; autocannon stops counting with joins still in flight, which may be
     // stored too, but never more than were sent (each with an address of its own).
-    const answered = warm["2xx"] + alone["2xx"] + load["2xx"];
+    const answered = [...warm, alone, floor, load].reduce((sum, each) => sum + each["2xx"], 0);
     if (stored < answered || stored > sent) throw new Error(`${scenario}: ${answered} joins answered, ${stored} signups stored`);
     bench.log(`  alone: ${alone["2xx"]} joins in ${alone.duration.toFixed(1)} s, ${alone.requests.average.toFixed(0)}/s, p50 ${alone.latency.p50} ms, p99 ${alone.latency.p99} ms; the server used ${serverCpu.toFixed(1)} CPU s: ${(alone["2xx"] / serverCpu).toFixed(0)} joins per CPU second`);
+    bench.log(`  baseline: ${floor.requests.average.toFixed(0)}/s, p50 ${floor.latency.p50} ms, p99 ${floor.latency.p99} ms; ${(floor["2xx"] / baselineCpu).toFixed(0)} joins per CPU second`);
     bench.log(`  with /v1 reads: ${load.requests.average.toFixed(0)} joins/s, p99 ${load.latency.p99} ms; ${reads.answered} reads, p99 ${reads.p99.toFixed(1)} ms (quiet ${quiet.p99.toFixed(1)} ms)`);
 
     // The burst.
@@ -143,10 +150,10 @@ export async function joinLoad(bench: Bench): Promise<Row[]> {
     bench.log(`  burst: ${BURST} joins (${unique} addresses, ${BURST - unique} retries) from ${BURST_CLIENTS} clients in ${seconds.toFixed(1)} s; p99 ${percentile(times, 0.99).toFixed(0)} ms; ${problems.length === 0 ? "exact" : problems.slice(0, 5).join("; ")}`);
     if (problems.length > 0) throw new Error(`${scenario}: the burst is not exact: ${problems.slice(0, 10).join("; ")}`);
     return [
-      row(scenario, "sustained joins", "joins/s", alone.requests.average, null, { appAtLeast: TARGET_JOINS_PER_SECOND }),
-      row(scenario, "join p99 latency", "ms", alone.latency.p99, null, { appBelow: TARGET_P99_MS }),
+      row(scenario, "sustained joins", "joins/s", alone.requests.average, floor.requests.average, { appAtLeast: TARGET_JOINS_PER_SECOND }),
+      row(scenario, "join p99 latency", "ms", alone.latency.p99, floor.latency.p99, { appBelow: TARGET_P99_MS }),
       // The server's own cost, whatever share of the cores the machine gives it.
-      row(scenario, "joins per CPU second of the server", "joins/s", alone["2xx"] / serverCpu, null),
+      row(scenario, "joins per CPU second of the server", "joins/s", alone["2xx"] / serverCpu, floor["2xx"] / baselineCpu),
       row(scenario, "/v1 read p99 latency, quiet server", "ms", quiet.p99, null),
       row(scenario, "/v1 read p99 latency during the joins", "ms", reads.p99, null, { appBelow: TARGET_P99_MS }),
       row(scenario, "joins while /v1 reads in a closed loop", "joins/s", load.requests.average, null),

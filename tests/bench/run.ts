@@ -174,6 +174,9 @@ function fixtures(dataset: Dataset, importFile: string, importRows: number): Fix
 const APP_PORT = () => count("port");
 const ORIGIN = (port: number) => `http://127.0.0.1:${port}`;
 
+/** The limits raised so that the load is measured rather than refused (every load comes from 127.0.0.1). */
+const LOAD_LIMITS = { RATE_LIMIT_PER_MINUTE: "1000000000", DASHBOARD_REQUESTS_PER_MINUTE: "1000000000", JOINS_PER_CLIENT_PER_HOUR: "1000000000", JOIN_BURST_PER_CLIENT: "1000000000" };
+
 /**
  * The production app (what `npm start` runs: lib/server/main.ts, Next.js behind the request-log
  * server), answering. The per-key rate limit, the dashboard's per-session budget and the per-client
@@ -181,7 +184,7 @@ const ORIGIN = (port: number) => `http://127.0.0.1:${port}`;
  * refused; their bookkeeping still runs on every request.
  */
 async function startApp(databasePath: string, port: number, env: Record<string, string> = {}): Promise<Child> {
-  const appEnv = { DATABASE_PATH: databasePath, NEXT_DIST_DIR: DIST_DIR, HOST: "127.0.0.1", PORT: String(port), RATE_LIMIT_PER_MINUTE: "1000000000", DASHBOARD_REQUESTS_PER_MINUTE: "1000000000", JOINS_PER_CLIENT_PER_HOUR: "1000000000", JOIN_BURST_PER_CLIENT: "1000000000", ...env };
+  const appEnv = { DATABASE_PATH: databasePath, NEXT_DIST_DIR: DIST_DIR, HOST: "127.0.0.1", PORT: String(port), ...LOAD_LIMITS, ...env };
   const app = start(process.execPath, ["--import", "tsx", "lib/server/main.ts"], appEnv);
   // One that never answers (a slow start on a busy machine) is stopped, not left holding the port for the next run.
   await waitForHttp(`${ORIGIN(port)}/v1/openapi.json`, app).catch(async (error: unknown) => {
@@ -194,7 +197,7 @@ async function startApp(databasePath: string, port: number, env: Record<string, 
 /** The app as one process (the per-worker figures; the workers scenario scales it) and the baseline, on the same database file. */
 async function startServers(databasePath: string): Promise<[Child, Child]> {
   const app = await startApp(databasePath, APP_PORT(), { WEB_CONCURRENCY: "1" });
-  const baseline = start(process.execPath, ["--import", "tsx", "tests/bench/baseline-server.ts"], { DATABASE_PATH: databasePath, PORT: String(APP_PORT() + 10) });
+  const baseline = start(process.execPath, ["--import", "tsx", "tests/bench/baseline-server.ts"], { DATABASE_PATH: databasePath, PORT: String(APP_PORT() + 10), ...LOAD_LIMITS });
   await waitForHttp(`${ORIGIN(APP_PORT() + 10)}/`, baseline);
   return [app, baseline];
 }

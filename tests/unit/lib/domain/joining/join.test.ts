@@ -124,6 +124,23 @@ describe("joinWaitlist", () => {
     expect(temp.db.$client.prepare("SELECT count FROM rate_limits ORDER BY key").pluck().all()).toEqual([11, 11, 11]);
   });
 
+  it("a job that fails in a batch undoes only itself, keeps its count, and the others are stored once", () => {
+    const job = (email: string, key: string, requestHash: string) => ({
+      input: { waitlistId, email, customInputs: [{ label: "Company", value: "A" }], clientAddress: "192.0.2.7" },
+      recorded: { idempotency: { apiKeyId: "k", key, requestHash } },
+    });
+    // The second job reuses the first one's Idempotency-Key for another request: it fails (thrown, not refused).
+    const outcomes = runJoinJobs([job("one@example.com", "1", "a"), job("two@example.com", "1", "b"), job("three@example.com", "3", "c")], joinAnswer, temp.db);
+    expect(outcomes[0]).toMatchObject({ result: { replayed: false, answer: { code: 201 } } });
+    expect(outcomes[1]).toMatchObject({ error: { code: "unprocessable" } });
+    expect(outcomes[2]).toMatchObject({ result: { replayed: false, answer: { code: 201 } } });
+    expect(temp.db.$client.prepare("SELECT email FROM signups ORDER BY id").pluck().all()).toEqual(["one@example.com", "three@example.com"]);
+    expect(count("SELECT count(*) AS n FROM events")).toBe(2);
+    expect(count("SELECT count(*) AS n FROM idempotent_requests")).toBe(2);
+    // Three attempts from the client, each counted once (the failed job too), though the batch ran twice.
+    expect(temp.db.$client.prepare("SELECT count FROM rate_limits WHERE key LIKE 'join.client %'").pluck().get()).toBe(3);
+  });
+
   it("a job for an address already on the list answers nothing stored about it (a replay neither), and emails it a link to its page when email is configured", () => {
     insertSignups(waitlistId, [{ email: "Known@Example.com", verified: true, referral: true, customInputs: '[{"label":"Company","value":"Secret Corp"}]' }], temp.db);
     const job = (email: string, key: string, emailConfigured: boolean) => ({
