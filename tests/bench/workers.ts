@@ -30,7 +30,7 @@ const TARGET = { ratioAtMost: 1.1 };
 const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
 
 /** User + system CPU time of these processes (all their threads), in ms. */
-function cpuMs(pids: number[]): number {
+export function cpuMs(pids: number[]): number {
   let ticks = 0;
   for (const pid of pids) {
     try {
