@@ -314,6 +314,33 @@ describe("migrations", () => {
     }
   });
 
+  it("a database from before migration 0026 upgrades: its email search merges 16 segments of a level, not 4, and still finds every address", () => {
+    const automerge = (sqlite: Database.Database) => sqlite.prepare("SELECT v FROM signup_email_search_config WHERE k = 'automerge'").pluck().get();
+    const old = openDatabase(path, migrationsBefore("0026"));
+    const waitlistId = createWaitlist({ name: "Searched", website: "https://example.com" }, old).id;
+    insertSignups(waitlistId, [{ email: "ada@example.com", verified: false, referral: false, customInputs: "[]" }], old);
+    expect(automerge(old.$client)).toBeUndefined();
+    old.$client.close();
+
+    const db = openDatabase(path);
+    try {
+      expect(automerge(db.$client)).toBe(16);
+      // Many small segments (a statement each, as joins write them) and the search still finds each one.
+      const insert = db.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, 0, 0, '[]', ?)");
+      const count = db.$client.prepare("SELECT count(*) FROM signup_email_search WHERE email LIKE ?").pluck();
+      db.$client.transaction(() => {
+        for (let index = 0; index < 200; index++) db.$client.transaction(() => insert.run(waitlistId, `person${index}@searched.example`, index))();
+      })();
+      expect(count.get("%searched.example")).toBe(200);
+      expect(count.get("%person17@%")).toBe(1);
+      expect(count.get("ada@example%")).toBe(1);
+      // The index matches its content table (an integrity-check that finds a difference throws).
+      expect(() => db.$client.prepare("INSERT INTO signup_email_search (signup_email_search, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
+    } finally {
+      db.$client.close();
+    }
+  });
+
   it("a database from before migration 0015 upgrades: each referral recorded, counted unless unconfirmed on a list that verifies", () => {
     const folder = migrationsBefore("0015");
 
