@@ -167,10 +167,10 @@ const envSchema = z.object({
    */
   READ_THREADS: z.coerce.number().int().min(0).max(16).optional(),
   /**
-   * Worker processes of `npm start` (node:cluster), one per core but one by default
-   * (defaultWebConcurrency); 1 runs the server in the one process, without a cluster.
+   * Worker processes of `npm start` (node:cluster), one per core by default; 1 runs the server in
+   * the one process, without a cluster.
    */
-  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(() => defaultWebConcurrency()),
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(() => availableParallelism()),
   /** One JSON line per request on stdout (`npm start`); "off" silences it. */
   REQUEST_LOG: z.enum(["on", "off"]).default(ENV_DEFAULTS.REQUEST_LOG),
   /** The largest file the dashboard accepts for an import, in bytes (200 MB); larger uploads get 413. */
@@ -245,17 +245,6 @@ const envSchema = z.object({
  * Reader threads per worker unless READ_THREADS says: 2 for a single process, 1 each when there are
  * several workers, so that on 2 cores both layouts run 2 (tests/bench/README.md, "Workers").
  */
-/**
- * One worker per core but one, which the database's writer threads take (they run in the primary,
- * or in the one process): on two cores a second worker made each join cost 28 % more CPU (its
- * relay to the primary's writer) and launch day's 1,000 joins a second could not be kept up (p99
- * 1.3–1.5 s against 0.12–0.13 s on one worker), for 1.4–1.5× the reads (4,900 against 3,400 of one
- * waitlist a second): `npm run bench -- --only joins-workers,workers`, 2026-11-29.
- */
-export function defaultWebConcurrency(cores = availableParallelism()): number {
-  return Math.max(1, cores - 1);
-}
-
 export function defaultReadThreads(workers: number): number {
   return workers > 1 ? 1 : 2;
 }

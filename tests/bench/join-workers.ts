@@ -8,17 +8,16 @@ import { processTree, stop, type Child } from "./processes";
 import { row, type Row } from "./report";
 import { cpuMs, type WorkersBench } from "./workers";
 
-// Issue 30: `npm start` as shipped (WEB_CONCURRENCY unset: one worker per core but one, the writers')
-// against one worker, and two workers beside (what a second worker costs a join: its relay to the
-// primary's writer), the joins of 200 concurrent clients on each, alternately. Every worker's joins
-// must reach the database through one writer, not take turns on SQLite's write lock: in the first
-// rows "app" is the default worker count and "baseline" one worker of the same run, in the last ones
-// "app" is two workers. Two loads: each of 200 clients sending its next join once answered (the most
-// joins a second the server takes; in that closed loop a join's latency is only 200 ÷ the rate,
-// whatever the server), and launch day's OFFERED_JOINS_PER_SECOND as a steady open load
-// (load/paced.ts: join i sent at start + i/rate, timed from then), whose p99 is the latency target.
-// autocannon's `overallRate` sent those as 200 at once at the start of every second: 279–324 ms p99
-// on either server, the queue of each second's burst.
+// Issue 30: `npm start` as shipped (WEB_CONCURRENCY unset: one worker per core) against one worker,
+// the joins of 200 concurrent clients on each, alternately. Every worker's joins must reach the
+// database through one writer, not take turns on SQLite's write lock: in the rows "app" is the
+// default worker count and "baseline" one worker of the same run, with what a join costs each in CPU
+// (a worker's join is relayed to the primary's writer). Two loads: each of 200 clients sending its
+// next join once answered (the most joins a second the server takes; in that closed loop a join's
+// latency is only 200 ÷ the rate, whatever the server), and launch day's OFFERED_JOINS_PER_SECOND
+// as a steady open load (load/paced.ts: join i sent at start + i/rate, timed from then), whose p99
+// is the latency target. autocannon's `overallRate` sent those as 200 at once at the start of every
+// second: 279–324 ms p99 on either server, the queue of each second's burst.
 
 const CLIENTS = 200;
 /** Launch day's rate (join-load.ts's target for one worker). */
@@ -65,14 +64,14 @@ export async function joinWorkers(bench: WorkersBench): Promise<Row[]> {
   const scenario = `joins through /v1, ${CLIENTS} clients: default workers ÷ 1`;
   const started: Child[] = [];
   try {
-    // WEB_CONCURRENCY unset: what `npm start` runs (env.ts, defaultWebConcurrency).
-    const launched = { default: await bench.startApp({}, 22), one: await bench.startApp({ WEB_CONCURRENCY: "1" }, 23), two: await bench.startApp({ WEB_CONCURRENCY: "2" }, 24) };
+    // WEB_CONCURRENCY unset: what `npm start` runs (one worker per core).
+    const launched = { default: await bench.startApp({}, 22), one: await bench.startApp({ WEB_CONCURRENCY: "1" }, 23) };
     started.push(...Object.values(launched).map((each) => each.child));
-    const servers = { default: launched.default.origin, one: launched.one.origin, two: launched.two.origin };
-    const pids = { default: launched.default.child.process.pid!, one: launched.one.child.process.pid!, two: launched.two.child.process.pid! };
+    const servers = { default: launched.default.origin, one: launched.one.origin };
+    const pids = { default: launched.default.child.process.pid!, one: launched.one.child.process.pid! };
     for (const origin of Object.values(servers)) await closedLoopJoins(bench, origin, 3); // warm-up: threads started, caches filled
     type Name = keyof typeof servers;
-    const runs: Record<Name, { closed: AutocannonResult; offered: PacedResult; cpuUs: number; primaryCpuUs: number }[]> = { default: [], one: [], two: [] };
+    const runs: Record<Name, { closed: AutocannonResult; offered: PacedResult; cpuUs: number; primaryCpuUs: number }[]> = { default: [], one: [] };
     for (let round = 0; round < bench.rounds; round++) {
       const order = Object.keys(servers) as Name[];
       for (const name of round % 2 ? order.reverse() : order) {
@@ -90,17 +89,13 @@ export async function joinWorkers(bench: WorkersBench): Promise<Row[]> {
       }
     }
     const average = (name: Name, figure: (run: (typeof runs)[Name][number]) => number) => mean(runs[name].map(figure));
-    const twoWorkers = `joins through /v1, ${CLIENTS} clients: 2 workers ÷ 1`;
     return [
       row(scenario, "sustained joins", "joins/s", average("default", (each) => each.closed.requests.average), average("one", (each) => each.closed.requests.average), { ratioAtLeast: 1 }),
       row(scenario, "join p99 latency, each client in a closed loop", "ms", average("default", (each) => each.closed.latency.p99), average("one", (each) => each.closed.latency.p99)),
-      row(scenario, `join p99 latency at ${OFFERED_JOINS_PER_SECOND.toLocaleString("en")} joins/s, steady`, "ms", average("default", (each) => each.offered.p99), average("one", (each) => each.offered.p99), { appBelow: TARGET_P99_MS }),
-      row(twoWorkers, "sustained joins", "joins/s", average("two", (each) => each.closed.requests.average), average("one", (each) => each.closed.requests.average)),
-      row(twoWorkers, `joins a second kept up of ${OFFERED_JOINS_PER_SECOND.toLocaleString("en")} offered`, "joins/s", average("two", (each) => each.offered.perSecond), average("one", (each) => each.offered.perSecond)),
-      row(twoWorkers, `join p99 latency at ${OFFERED_JOINS_PER_SECOND.toLocaleString("en")} joins/s, steady`, "ms", average("two", (each) => each.offered.p99), average("one", (each) => each.offered.p99)),
       // What a join costs the machine: with the cores busy, the rate is about the cores' time ÷ this.
-      row(twoWorkers, "server CPU per join, all processes", "µs", average("two", (each) => each.cpuUs), average("one", (each) => each.cpuUs)),
-      row(twoWorkers, "of which the primary (the writer threads' process)", "µs", average("two", (each) => each.primaryCpuUs), null),
+      row(scenario, "server CPU per join, all processes", "µs", average("default", (each) => each.cpuUs), average("one", (each) => each.cpuUs)),
+      row(scenario, "of which the first process (the primary, which runs the writer threads)", "µs", average("default", (each) => each.primaryCpuUs), null),
+      row(scenario, `join p99 latency at ${OFFERED_JOINS_PER_SECOND.toLocaleString("en")} joins/s, steady`, "ms", average("default", (each) => each.offered.p99), average("one", (each) => each.offered.p99), { appBelow: TARGET_P99_MS }),
     ];
   } finally {
     await Promise.all(started.map(stop));

@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { defaultWebConcurrency } from "@/lib/core/env";
 
 /** env() as the server would see it with `values` in its environment (a fresh module: env() parses once). */
 async function envWith(values: Record<string, string | undefined>) {
@@ -17,11 +16,10 @@ afterEach(() => {
 });
 
 describe("WEB_CONCURRENCY and READ_THREADS", () => {
-  it("run one worker per available core but one (the writers' core) by default, each with 2 reader threads alone or 1 among several", async () => {
+  it("run one worker per available core by default, each with 2 reader threads alone or 1 among several", async () => {
     const env = (await envWith({ WEB_CONCURRENCY: undefined, READ_THREADS: undefined }))();
-    expect(env.WEB_CONCURRENCY).toBe(Math.max(1, availableParallelism() - 1));
-    expect(env.READ_THREADS).toBe(availableParallelism() > 2 ? 1 : 2);
-    expect([1, 2, 4, 16].map((cores) => defaultWebConcurrency(cores))).toEqual([1, 1, 3, 15]);
+    expect(env.WEB_CONCURRENCY).toBe(availableParallelism());
+    expect(env.READ_THREADS).toBe(availableParallelism() > 1 ? 1 : 2);
     expect((await envWith({ WEB_CONCURRENCY: "1", READ_THREADS: undefined }))()).toMatchObject({ WEB_CONCURRENCY: 1, READ_THREADS: 2 });
     expect((await envWith({ WEB_CONCURRENCY: "4", READ_THREADS: undefined }))()).toMatchObject({ WEB_CONCURRENCY: 4, READ_THREADS: 1 });
     expect((await envWith({ WEB_CONCURRENCY: "4", READ_THREADS: "0" }))()).toMatchObject({ WEB_CONCURRENCY: 4, READ_THREADS: 0 });
