@@ -4,6 +4,7 @@ import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { setRankingRule } from "@/lib/domain/ranking/apply";
 import { createApiKey, JOIN_ROLE } from "@/lib/domain/keys/queries";
 import { autocannon, type AutocannonRequest } from "./load/autocannon";
+import { pacedLoad } from "./load/paced";
 import { cpuSeconds, percentile } from "./measure";
 import { seededRandom } from "./random";
 import { row, type Row } from "./report";
@@ -113,13 +114,22 @@ export async function joinLoad(bench: Bench): Promise<Row[]> {
     for (const each of [alone, floor, load]) {
       if (each.errors > 0 || each.timeouts > 0 || each.non2xx > 0) throw new Error(`${scenario}: ${each.errors} errors, ${each.timeouts} timeouts, ${each.non2xx} non-2xx answers`);
     }
+    // Launch day's TARGET_JOINS_PER_SECOND as a steady open load (load/paced.ts), on the app and on the baseline.
+    const steady = async (origin: string) => {
+      const result = await pacedLoad({ origin, rate: TARGET_JOINS_PER_SECOND, seconds: bench.seconds, next: () => ({ method: "POST", path, headers: request.headers, body: JSON.stringify({ email: `sustained.${++sent}@example.com` }) }) });
+      if (Object.keys(result.failed).length > 0) throw new Error(`${scenario}: steady joins failed ${JSON.stringify(result.failed)}`);
+      return result;
+    };
+    const steadyApp = await steady(bench.app.origin);
+    const steadyFloor = await steady(bench.baseline.origin);
     const stored = (db.$client.prepare("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?").get(sustainedId) as { n: number }).n;
     // Every answered join is stored; autocannon stops counting with joins still in flight, which may be
     // stored too, but never more than were sent (each with an address of its own).
-    const answered = [...warm, alone, floor, load].reduce((sum, each) => sum + each["2xx"], 0);
+    const answered = [...warm, alone, floor, load].reduce((sum, each) => sum + each["2xx"], steadyApp.ok + steadyFloor.ok);
     if (stored < answered || stored > sent) throw new Error(`${scenario}: ${answered} joins answered, ${stored} signups stored`);
     bench.log(`  alone: ${alone["2xx"]} joins in ${alone.duration.toFixed(1)} s, ${alone.requests.average.toFixed(0)}/s, p50 ${alone.latency.p50} ms, p99 ${alone.latency.p99} ms; the server used ${serverCpu.toFixed(1)} CPU s: ${(alone["2xx"] / serverCpu).toFixed(0)} joins per CPU second`);
     bench.log(`  baseline: ${floor.requests.average.toFixed(0)}/s, p50 ${floor.latency.p50} ms, p99 ${floor.latency.p99} ms; ${(floor["2xx"] / baselineCpu).toFixed(0)} joins per CPU second`);
+    bench.log(`  at ${TARGET_JOINS_PER_SECOND}/s steady: app p50 ${steadyApp.p50.toFixed(1)} ms, p99 ${steadyApp.p99.toFixed(1)} ms, max ${steadyApp.max.toFixed(0)} ms; baseline p50 ${steadyFloor.p50.toFixed(1)} ms, p99 ${steadyFloor.p99.toFixed(1)} ms, max ${steadyFloor.max.toFixed(0)} ms`);
     bench.log(`  with /v1 reads: ${load.requests.average.toFixed(0)} joins/s, p99 ${load.latency.p99} ms; ${reads.answered} reads, p99 ${reads.p99.toFixed(1)} ms (quiet ${quiet.p99.toFixed(1)} ms)`);
 
     // The burst.
@@ -154,6 +164,8 @@ export async function joinLoad(bench: Bench): Promise<Row[]> {
       row(scenario, "join p99 latency", "ms", alone.latency.p99, floor.latency.p99, { appBelow: TARGET_P99_MS }),
       // The server's own cost, whatever share of the cores the machine gives it.
       row(scenario, "joins per CPU second of the server", "joins/s", alone["2xx"] / serverCpu, floor["2xx"] / baselineCpu),
+      row(scenario, `join p99 latency at ${TARGET_JOINS_PER_SECOND.toLocaleString("en")} joins/s, steady`, "ms", steadyApp.p99, steadyFloor.p99),
+      row(scenario, `longest join at ${TARGET_JOINS_PER_SECOND.toLocaleString("en")} joins/s, steady`, "ms", steadyApp.max, steadyFloor.max),
       row(scenario, "/v1 read p99 latency, quiet server", "ms", quiet.p99, null),
       row(scenario, "/v1 read p99 latency during the joins", "ms", reads.p99, null, { appBelow: TARGET_P99_MS }),
       row(scenario, "joins while /v1 reads in a closed loop", "joins/s", load.requests.average, null),
