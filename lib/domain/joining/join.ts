@@ -291,8 +291,8 @@ class JobFailed extends Error {}
 
 /**
  * Several jobs in one transaction (the join thread's group commit), each counted against the limits
- * and then run. The jobs share the transaction without a savepoint each (lib/sqlite/transaction.ts:
- * a savepoint a join was a third of its cost). When a job fails, the group is undone and run again
+ * and then run. The jobs share the transaction without a savepoint each (lib/sqlite/transaction.ts
+ * says what one costs). When a job fails, the group is undone and run again
  * with a savepoint around each job, so that one undoes only itself (not its count) and gives its
  * error; the others are stored once. When the transaction itself fails (the write lock, the
  * commit), every job gives that error (none was stored).
