@@ -314,8 +314,9 @@ describe("migrations", () => {
     }
   });
 
-  it("a database from before migration 0026 upgrades: its email search merges 16 segments of a level, not 4, and still finds every address", () => {
+  it("a database from before migration 0026 upgrades: its email search merges 16 segments of a level, not 4 (all of a level at 64, not 16), and still finds every address", () => {
     const automerge = (sqlite: Database.Database) => sqlite.prepare("SELECT v FROM signup_email_search_config WHERE k = 'automerge'").pluck().get();
+    const crisismerge = (sqlite: Database.Database) => sqlite.prepare("SELECT v FROM signup_email_search_config WHERE k = 'crisismerge'").pluck().get();
     const old = openDatabase(path, migrationsBefore("0026"));
     const waitlistId = createWaitlist({ name: "Searched", website: "https://example.com" }, old).id;
     insertSignups(waitlistId, [{ email: "ada@example.com", verified: false, referral: false, customInputs: "[]" }], old);
@@ -325,6 +326,7 @@ describe("migrations", () => {
     const db = openDatabase(path);
     try {
       expect(automerge(db.$client)).toBe(16);
+      expect(crisismerge(db.$client)).toBe(64);
       // Many small segments (a statement each, as joins write them) and the search still finds each one.
       const insert = db.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, 0, 0, '[]', ?)");
       const count = db.$client.prepare("SELECT count(*) FROM signup_email_search WHERE email LIKE ?").pluck();
