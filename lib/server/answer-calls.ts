@@ -23,22 +23,11 @@ export function answerCalls<Message>(handle: (message: Message, deadline: number
 /**
  * Answers the calls that arrived together in one batch of up to `maxBatch` (a group commit: one
  * transaction for all of them): `handle` gets their messages and the earliest of their deadlines, and
- * gives one outcome per message, in order. While no call waits, `idle` runs, a step per turn of the
- * event loop (so a call that arrives waits for one step at most), for as long as it says there is more.
+ * gives one outcome per message, in order.
  */
-export function answerBatches<Message>(handle: (messages: Message[], deadline: number | undefined) => Outcome[], maxBatch: number, idle?: () => boolean): void {
+export function answerBatches<Message>(handle: (messages: Message[], deadline: number | undefined) => Outcome[], maxBatch: number): void {
   const queue: Call[] = [];
   let scheduled = false;
-  let idling = false;
-  const idleStep = () => {
-    idling = false;
-    if (queue.length === 0 && idle!()) startIdling();
-  };
-  const startIdling = () => {
-    if (idling || !idle) return;
-    idling = true;
-    setImmediate(idleStep);
-  };
   const flush = () => {
     scheduled = false;
     const now = Date.now();
@@ -55,8 +44,6 @@ export function answerBatches<Message>(handle: (messages: Message[], deadline: n
       deadlines.length > 0 ? Math.min(...deadlines) : undefined,
     );
     outcomes.forEach((outcome, index) => parentPort!.postMessage(answerOf(batch[index]!.id, outcome)));
-    // After a group that wrote nothing (the lock was held, the disk refused), no idle work either.
-    if (queue.length === 0 && outcomes.some((outcome) => !("error" in outcome))) startIdling();
   };
   const schedule = () => {
     if (scheduled) return;
