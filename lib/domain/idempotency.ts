@@ -3,7 +3,6 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
 import { DAY_MS } from "@/lib/core/time";
 import { preparedOnce } from "@/lib/sqlite/statements";
-import { inTransaction } from "@/lib/sqlite/transaction";
 
 // The first answers to writes sent with an Idempotency-Key (the `idempotent_requests` table), per
 // API key, kept for a day: the same key with the same request gets that answer again, and nothing is
@@ -73,21 +72,22 @@ export function forgetAnswersNaming(address: string, db: AppDatabase): void {
  * the window: in one transaction with the write it makes, the answer is stored; the same key with
  * the same request gets that answer again without writing anything, the same key with another
  * request is refused as unprocessable. A write that fails stores nothing, so it may be retried with the same key.
- * Without a scope, `produce` just runs (in the caller's transaction) and nothing is stored; with one,
- * in the caller's transaction or one of its own.
+ * Without a scope, `produce` just runs (in the caller's transaction) and nothing is stored.
  */
 export function answerOnce<Value>(scope: IdempotencyScope | undefined, produce: () => Value, record: AnswerRecorder<Value>, db: AppDatabase = getDb()): RecordedOutcome {
   if (scope === undefined) return { replayed: false, answer: record(produce()) };
-  return inTransaction(db, (): RecordedOutcome => {
-    const stored = findAnswer(scope, db);
-    if (stored) {
-      if (stored.requestHash !== scope.requestHash) {
-        throw new AppError("unprocessable", `The Idempotency-Key "${scope.key}" was used in the last 24 hours for another request: send a new key for a new request.`, "Idempotency-Key");
+  return db.$client
+    .transaction((): RecordedOutcome => {
+      const stored = findAnswer(scope, db);
+      if (stored) {
+        if (stored.requestHash !== scope.requestHash) {
+          throw new AppError("unprocessable", `The Idempotency-Key "${scope.key}" was used in the last 24 hours for another request: send a new key for a new request.`, "Idempotency-Key");
+        }
+        return { replayed: true, answer: { code: stored.code, body: stored.body } };
       }
-      return { replayed: true, answer: { code: stored.code, body: stored.body } };
-    }
-    const answer = record(produce());
-    storeAnswer(scope, answer, db);
-    return { replayed: false, answer };
-  });
+      const answer = record(produce());
+      storeAnswer(scope, answer, db);
+      return { replayed: false, answer };
+    })
+    .immediate();
 }

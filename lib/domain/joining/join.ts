@@ -5,7 +5,6 @@ import { env } from "@/lib/core/env";
 import { processSlot } from "@/lib/core/process-slots";
 import { unsafeCharacterIn } from "@/lib/core/single-line-text";
 import { preparedOnce } from "@/lib/sqlite/statements";
-import { inTransaction } from "@/lib/sqlite/transaction";
 import { appendEvent } from "../events";
 import { answerOnce, type AnswerRecorder, type IdempotencyScope, type RecordedOutcome } from "../idempotency";
 import { MAX_EMAIL_LENGTH } from "../signups/email-address";
@@ -150,47 +149,49 @@ export function joinedSignup(waitlistId: string, signupId: number, db: AppDataba
   return row && joined(row, waitlistId, db);
 }
 
-/** The join itself, in the caller's transaction (or one of its own), without counting it against the limits (countJoinAttempt does). Every refusal comes before its first write. */
+/** The join itself, in its transaction, without counting it against the limits (countJoinAttempt does). */
 export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinFound {
-  return inTransaction(db, (): JoinFound => {
-    const waitlist = getWaitlist(input.waitlistId, db);
-    if (!waitlist) throw new JoinRefused("not_found", "This waitlist does not exist.");
-    const settings = joinSettingsOf(waitlist.id, db);
-    if (settings.joining !== "open") throw new JoinRefused("closed", `${waitlist.name} is not taking signups right now.`);
-    const unsafe = unsafeCharacterIn(input.email);
-    const email = input.email.trim();
-    if (unsafe) throw new JoinRefused("invalid_email", `The email address contains ${unsafe}.`);
-    if (!emailSchema.safeParse(email).success) throw new JoinRefused("invalid_email", "That is not a valid email address.");
-    const disposable = settings.disposable !== "allow" && isDisposableAddress(email);
-    if (disposable && settings.disposable === "refuse") throw new JoinRefused("disposable_email", "This waitlist does not accept addresses from disposable email services: please use an address of your own.");
-    const customInputs = matchInputs(settings.fields, input.customInputs);
-    const prepared = statements(db);
-    const existing = prepared.existing.get(waitlist.id, email);
-    if (existing) return { created: false, signupId: existing.id };
-    const referrer = input.referralCode === undefined ? undefined : signupWithReferralCode(waitlist.id, input.referralCode, db);
-    const at = Date.now();
-    const source = input.source ?? {};
-    const { lastInsertRowid } = prepared.insert.run(
-      waitlist.id,
-      email,
-      referrer === undefined ? 0 : 1,
-      JSON.stringify(customInputs),
-      at,
-      unusedReferralCode(db),
-      referrer ?? null,
-      source.utm_source ?? null,
-      source.utm_medium ?? null,
-      source.utm_campaign ?? null,
-      source.referrer ?? null,
-    );
-    const id = Number(lastInsertRowid);
-    // The rules of lib/domain/fraud: a flagged signup waits for review, and so does its referral.
-    const flags: FlagReason[] = [...(disposable ? ["disposable" as const] : []), ...(isBurst(waitlist.id, input.clientAddress, at, db) ? ["burst" as const] : [])];
-    recordFlags(id, waitlist.id, flags, at, db);
-    if (referrer !== undefined) recordReferral({ signupId: id, referrerId: referrer, waitlistId: waitlist.id, email, verifies: settings.verification, held: flags.length > 0 }, at, db);
-    appendEvent({ type: "signup.created", waitlistId: waitlist.id, signupId: id, payload: {} }, db, at);
-    return { created: true, signup: joined(getSignup(waitlist.id, id, db)!, waitlist.id, db) };
-  });
+  return db.$client
+    .transaction((): JoinFound => {
+      const waitlist = getWaitlist(input.waitlistId, db);
+      if (!waitlist) throw new JoinRefused("not_found", "This waitlist does not exist.");
+      const settings = joinSettingsOf(waitlist.id, db);
+      if (settings.joining !== "open") throw new JoinRefused("closed", `${waitlist.name} is not taking signups right now.`);
+      const unsafe = unsafeCharacterIn(input.email);
+      const email = input.email.trim();
+      if (unsafe) throw new JoinRefused("invalid_email", `The email address contains ${unsafe}.`);
+      if (!emailSchema.safeParse(email).success) throw new JoinRefused("invalid_email", "That is not a valid email address.");
+      const disposable = settings.disposable !== "allow" && isDisposableAddress(email);
+      if (disposable && settings.disposable === "refuse") throw new JoinRefused("disposable_email", "This waitlist does not accept addresses from disposable email services: please use an address of your own.");
+      const customInputs = matchInputs(settings.fields, input.customInputs);
+      const prepared = statements(db);
+      const existing = prepared.existing.get(waitlist.id, email);
+      if (existing) return { created: false, signupId: existing.id };
+      const referrer = input.referralCode === undefined ? undefined : signupWithReferralCode(waitlist.id, input.referralCode, db);
+      const at = Date.now();
+      const source = input.source ?? {};
+      const { lastInsertRowid } = prepared.insert.run(
+        waitlist.id,
+        email,
+        referrer === undefined ? 0 : 1,
+        JSON.stringify(customInputs),
+        at,
+        unusedReferralCode(db),
+        referrer ?? null,
+        source.utm_source ?? null,
+        source.utm_medium ?? null,
+        source.utm_campaign ?? null,
+        source.referrer ?? null,
+      );
+      const id = Number(lastInsertRowid);
+      // The rules of lib/domain/fraud: a flagged signup waits for review, and so does its referral.
+      const flags: FlagReason[] = [...(disposable ? ["disposable" as const] : []), ...(isBurst(waitlist.id, input.clientAddress, at, db) ? ["burst" as const] : [])];
+      recordFlags(id, waitlist.id, flags, at, db);
+      if (referrer !== undefined) recordReferral({ signupId: id, referrerId: referrer, waitlistId: waitlist.id, email, verifies: settings.verification, held: flags.length > 0 }, at, db);
+      appendEvent({ type: "signup.created", waitlistId: waitlist.id, signupId: id, payload: {} }, db, at);
+      return { created: true, signup: joined(getSignup(waitlist.id, id, db)!, waitlist.id, db) };
+    })
+    .immediate();
 }
 
 const LIMIT_MESSAGES = {
@@ -286,41 +287,19 @@ function runCountedJoinJob(job: JoinJob, record: AnswerRecorder<JoinReply>, db: 
   return limited ? refusalData(limited) : runJoinJob(job, record, db);
 }
 
-/** Thrown out of a group commit to undo it when one of its jobs failed. */
-class JobFailed extends Error {}
-
 /**
  * Several jobs in one transaction (the join thread's group commit), each counted against the limits
- * and then run. The jobs share the transaction without a savepoint each (lib/sqlite/transaction.ts
- * says what one costs). When a job fails, the group is undone and run again
- * with a savepoint around each job, so that one undoes only itself (not its count) and gives its
- * error; the others are stored once. When the transaction itself fails (the write lock, the
- * commit), every job gives that error (none was stored).
+ * and then run in a savepoint of its own: a job that fails undoes only itself (not its count) and
+ * gives its error. When the commit itself fails, every job gives that error (none was stored).
  */
 export function runJoinJobs(jobs: readonly JoinJob[], record: AnswerRecorder<JoinReply>, db: AppDatabase = getDb()): ({ result: JoinJobResult } | { error: unknown })[] {
-  try {
-    return db.$client
-      .transaction(() =>
-        jobs.map((job) => {
-          try {
-            return { result: runCountedJoinJob(job, record, db) };
-          } catch (error) {
-            throw new JobFailed("a job of the group failed", { cause: error });
-          }
-        }),
-      )
-      .immediate();
-  } catch (error) {
-    if (!(error instanceof JobFailed)) return jobs.map(() => ({ error }));
-  }
   const outcomes: ({ result: JoinJobResult } | { error: unknown })[] = [];
   try {
     db.$client
       .transaction(() => {
         for (const job of jobs) {
-          const limited = countJoinAttempt(job.input, db);
           try {
-            outcomes.push({ result: limited ? refusalData(limited) : db.$client.transaction(() => runJoinJob(job, record, db))() });
+            outcomes.push({ result: runCountedJoinJob(job, record, db) });
           } catch (error) {
             outcomes.push({ error });
           }
@@ -359,14 +338,9 @@ export async function submitJoin(job: JoinJob & { recorded?: undefined }, record
 export async function submitJoin(job: JoinJob, record: AnswerRecorder<JoinReply> = unrecorded, db: AppDatabase = getDb()): Promise<RecordedOutcome | { reply: JoinReply }> {
   job = { alreadyOnList: { emailConfigured: env().SMTP_URL !== undefined, publicUrl: env().PUBLIC_URL }, ...job };
   const writer = joinWriter.get();
-  const result = writer ? await writer.write(job) : await writeWithoutBlocking(() => outcomeOf(runJoinJobs([job], record, db)[0]!), db);
+  const result = writer ? await writer.write(job) : await writeWithoutBlocking(() => db.$client.transaction(() => runCountedJoinJob(job, record, db)).immediate(), db);
   if ("refused" in result) throw new JoinRefused(result.refused.reason, result.refused.message, result.refused.retryAfterSeconds);
   return result;
-}
-
-function outcomeOf(outcome: { result: JoinJobResult } | { error: unknown }): JoinJobResult {
-  if ("error" in outcome) throw outcome.error;
-  return outcome.result;
 }
 
 /** The recorder of a job that records nothing (the join page's): never called. */
