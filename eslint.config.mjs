@@ -6,8 +6,11 @@ import nextTs from "eslint-config-next/typescript";
 //
 //   lib/core        errors, env                                   imports nothing of ours
 //   db/             schema, migrations, the connection            core
-//   lib/sqlite      statements, memoized aggregates, busy, backup db, core
-//   lib/domain      queries and schemas of waitlists, signups,    sqlite, db, core
+//   lib/store       the engine seam: statements, dialect,         db, core
+//                   transactions (what the domain writes once)
+//   lib/sqlite      SQLite's own: memoized aggregates, busy,      store, db, core
+//                   checkpoints, backup
+//   lib/domain      queries and schemas of waitlists, signups,    sqlite, store, db, core
 //                   keys, sessions (no HTTP, no next/*)
 //   lib/http        request context, addresses, headers, limits   core
 //   lib/import      the import: files, rows, its thread, its events   domain and below
@@ -28,8 +31,8 @@ const layer = (name) => ({ group: [`@/lib/${name}/*`, `@/lib/${name}`], message:
 // The pages show an import's events (lib/import/events.ts) but never run one.
 const importTypesOnly = { ...layer("import"), allowTypeImports: true, message: "Pages take only lib/import's types: an import runs on its own thread (lib/server/import-runner.ts)." };
 const database = [
-  { group: ["@/db/*"], message: "Only lib/sqlite, lib/domain, lib/import, lib/seed and lib/cli reach the database: go through the query layer (lib/domain)." },
-  { group: ["drizzle-orm", "drizzle-orm/*"], message: "Drizzle is used in lib/domain, lib/sqlite and db/ only." },
+  { group: ["@/db/*"], message: "Only lib/store, lib/sqlite, lib/domain, lib/import, lib/seed and lib/cli reach the database: go through the query layer (lib/domain)." },
+  { group: ["drizzle-orm", "drizzle-orm/*"], message: "Drizzle is used in lib/domain, lib/store, lib/sqlite and db/ only." },
 ];
 const nextImports = { group: ["next", "next/*"], message: "This layer is framework-free: Next.js belongs to lib/api, lib/dashboard, lib/join, lib/server and app/." };
 const privateNext = { group: ["next/dist/*"], message: "Private Next.js paths break on any upgrade: use a public API." };
@@ -38,10 +41,11 @@ const restrict = (files, patterns, paths = []) => ({ files, rules: { "no-restric
 const betterSqlite = { name: "better-sqlite3", message: "Use the query layer (lib/domain)." };
 
 const above = {
-  core: ["sqlite", "domain", "http", "import", "seed", "delivery", "api", "dashboard", "join", "server", "cli"],
+  core: ["store", "sqlite", "domain", "http", "import", "seed", "delivery", "api", "dashboard", "join", "server", "cli"],
+  store: ["sqlite", "domain", "http", "import", "seed", "delivery", "api", "dashboard", "join", "server", "cli"],
   sqlite: ["domain", "http", "import", "seed", "delivery", "api", "dashboard", "join", "server", "cli"],
   domain: ["http", "import", "seed", "delivery", "api", "dashboard", "join", "server", "cli"],
-  http: ["sqlite", "domain", "import", "seed", "delivery", "api", "dashboard", "join", "server", "cli"],
+  http: ["store", "sqlite", "domain", "import", "seed", "delivery", "api", "dashboard", "join", "server", "cli"],
   importSeed: ["http", "delivery", "api", "dashboard", "join", "server", "cli"],
   delivery: ["import", "seed", "api", "dashboard", "join", "server", "cli"],
   api: ["import", "seed", "delivery", "dashboard", "join", "server", "cli"],
@@ -49,7 +53,7 @@ const above = {
   join: ["import", "seed", "delivery", "api", "dashboard", "server", "cli"],
   server: ["seed", "cli"],
   cli: ["api", "dashboard", "join", "server"],
-  web: ["sqlite", "seed", "server", "cli"],
+  web: ["store", "sqlite", "seed", "server", "cli"],
 };
 
 export default defineConfig([
@@ -61,6 +65,7 @@ export default defineConfig([
   },
   restrict(["lib/core/**"], [...above.core.map(layer), ...database, nextImports, appImports], [betterSqlite]),
   restrict(["db/**"], [...["core", ...above.core].filter((name) => name !== "core").map(layer), nextImports, appImports]),
+  restrict(["lib/store/**"], [...above.store.map(layer), nextImports, appImports]),
   restrict(["lib/sqlite/**"], [...above.sqlite.map(layer), nextImports, appImports]),
   restrict(["lib/domain/**"], [...above.domain.map(layer), nextImports, appImports]),
   restrict(["lib/http/**"], [...above.http.map(layer), ...database, nextImports, appImports], [betterSqlite]),
@@ -73,6 +78,14 @@ export default defineConfig([
   restrict(["lib/cli/**"], [...above.cli.map(layer), nextImports, appImports]),
   restrict(["app/**", "components/**", "proxy.ts"], [...above.web.map(layer), importTypesOnly, ...database, privateNext], [betterSqlite]),
   restrict(["tests/**"], [privateNext]),
+  // The domain writes its SQL once, for any engine: statements, transactions and connections through
+  // lib/store. The files named here are SQLite's own machinery (a check of the file, the import's
+  // bulk insert) until PostgreSQL has its counterparts (issue 34).
+  {
+    files: ["lib/domain/**"],
+    ignores: ["lib/domain/database.ts", "lib/domain/signups/bulk-insert.ts"],
+    rules: { "no-restricted-syntax": ["error", { selector: "MemberExpression[property.name='$client']", message: "The domain reaches its connection through lib/store (preparedSql, writeTransaction, transaction, connectionOf): one way per engine." }] },
+  },
   // One component per file, none over ~200 lines (generic table parts live in components/data-table/).
   { files: ["app/**/*.tsx", "components/**/*.tsx"], rules: { "max-lines": ["error", { max: 200 }] } },
 ]);

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { LineKey } from "@/lib/domain/ranking/line";
-import type { Position } from "@/lib/sqlite/keyset";
+import type { Position } from "@/lib/store/keyset";
 import { invalidParameter } from "@/lib/core/errors";
 
 const payloadSchema = z.tuple([z.string(), z.number().int().nonnegative(), z.union([z.number().int(), z.string().max(64)])]);

@@ -1,5 +1,5 @@
 import type { RecordedOutcome } from "@/lib/domain/idempotency";
-import type { Position } from "@/lib/sqlite/keyset";
+import type { Position } from "@/lib/store/keyset";
 import { ifNoneMatchMatches, weakEtag } from "@/lib/http/conditional";
 import type { IncomingRequest } from "@/lib/http/incoming";
 import { BufferedResponse } from "./buffered-response";

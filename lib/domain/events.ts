@@ -2,7 +2,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { events } from "@/db/schema";
-import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
+import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
 import { goneSignupBodySql, signupEventBodySql } from "./event-snapshot";
 
 // The transactional outbox (the `events` table, migration 0010): every join, verification, status

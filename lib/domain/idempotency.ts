@@ -2,7 +2,7 @@ import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
 import { DAY_MS } from "@/lib/core/time";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 
 // The first answers to writes sent with an Idempotency-Key (the `idempotent_requests` table), per
 // API key, kept for a day: the same key with the same request gets that answer again, and nothing is

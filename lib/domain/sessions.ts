@@ -3,7 +3,7 @@ import { eq, lt, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { apiKeys, sessions, type ApiKey } from "@/db/schema";
 import { writeWhenUnlocked } from "@/lib/sqlite/busy";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { findApiKeyByHash, hashSecret, isKeyActive, looksLikeApiKey, rolesGrant, verifyApiKey, VIEW_ROLE, type ApiKeySummary, toApiKeySummary } from "./keys/queries";
 import { SESSION_COOKIE_GRACE_MS, SESSION_LIFETIME_MS } from "./session-lifetime";
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { AppDatabase } from "@/db/client";
-import { preparedOnce } from "./statements";
+import { preparedOnce } from "@/lib/store/statements";
 
 const MAX_ENTRIES = 500;
 const MAX_AGE_MS = 60_000;

@@ -3,7 +3,7 @@ import type { AppDatabase } from "@/db/client";
 /**
  * The SQL texts of the statements the app prepares on `db` while `run` runs (its own statements,
  * through Drizzle or by hand: both call the connection's prepare). Use a fresh connection: a
- * statement prepared before (lib/sqlite/statements.ts keeps them) is not prepared again.
+ * statement prepared before (lib/store/statements.ts keeps them) is not prepared again.
  */
 export function statementsPreparedBy(db: AppDatabase, run: () => void): string[] {
   const client = db.$client;

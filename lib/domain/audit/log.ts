@@ -5,7 +5,7 @@ import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { appSecrets, auditLog } from "@/db/schema";
 import { appSecretAad, openBlob } from "@/db/sealed-secret";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 
 export const AUDIT_ACTIONS = ["waitlist.create", "waitlist.update", "waitlist.delete", "signup.erase", "signups.import", "signups.invite", "signups.reject", "signups.withdraw", "signups.restore", "signups.complete", "key.create", "key.revoke", "webhook.create", "webhook.update", "webhook.enable", "webhook.disable", "webhook.remove", "webhook.rotate_secret", "delivery.resend", "waitlist.invitation_email", "waitlist.join_settings", "waitlist.ranking", "waitlist.milestones", "signup.update", "signups.flag_approve", "signups.flag_discount", "signups.expire", "signups.remind", "signups.scheduled_invite", "waitlist.schedules", "waitlist.invitation_email_test"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -4,7 +4,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { joinLogos } from "@/db/schema";
 import { formatBytes } from "@/lib/core/bytes";
 import { AppError } from "@/lib/core/errors";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { getWaitlistOrThrow } from "../waitlists/queries";
 import { sniffImage, type LogoType } from "./image-type";

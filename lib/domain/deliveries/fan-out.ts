@@ -3,7 +3,7 @@ import { and, count, eq, gt, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { env } from "@/lib/core/env";
 import { deliveries, deliverySender, events, webhookEndpoints, type Waitlist } from "@/db/schema";
-import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
+import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
 import { getInvitationEmail, renderInvitation, type InvitationEmailSettings, type RenderedEmail } from "../emails/invitation";
 import { joinSettingsOf } from "../joining/settings";
 import { inviteLink } from "../invitations/link";

@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
-import type { Position } from "@/lib/sqlite/keyset";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import type { Position } from "@/lib/store/keyset";
+import { preparedOnce } from "@/lib/store/statements";
 import { eventMessageId } from "./event-body";
 
 // GET /v1/waitlist/{id}/events: a waitlist's events oldest first, in keyset pages, each the body a

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { deliveries, deliverySender, webhookEndpoints } from "@/db/schema";
-import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
+import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
 import { failWaitingDeliveries } from "../webhooks/endpoints";
 import { retryDelay } from "./schedule";
 

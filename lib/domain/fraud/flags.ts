@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signupFlags, signups } from "@/db/schema";
-import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
+import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
 import { FLAG_REASONS, type FlagReason } from "./reasons";
 
 // The flags that hold a signup for review (table signup_flags, migration 0017): one row per signup and

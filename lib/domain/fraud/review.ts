@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { appendEventPerSignup } from "../events";
 import { countReferralsOf } from "../joining/referrals";

@@ -1,8 +1,8 @@
 import { and, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
-import { containsPattern } from "@/lib/sqlite/contains";
-import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
+import { containsPattern } from "@/lib/store/contains";
+import { preparedOnce, preparedSql } from "@/lib/store/statements";
 import { inputSliceOf, newestOfSliceParams, newestOfSliceSql, statusedSliceOf } from "../signups/input-slice";
 import { cappedAccess, planAccess } from "../signups/access";
 import { exceedsSearchCap } from "../signups/counts";

@@ -1,7 +1,7 @@
 import { getDb, type AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
 import { skippableWrite } from "@/lib/sqlite/busy";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 
 // Views of the join pages, counted by the server that renders them: no cookie, no script, nobody
 // else. A view only adds to a number in memory; every FLUSH_MS the numbers go into join_page_views in

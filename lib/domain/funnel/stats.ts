@@ -1,6 +1,6 @@
 import { getDb, type AppDatabase } from "@/db/client";
 import { DAY_MS, HOUR_MS } from "@/lib/core/time";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 
 // A waitlist's funnel: join-page views, joins, verified, invited, completed and expired, for the
 // signups that joined in a range of UTC days (a cohort: a stage counts for the day its signup

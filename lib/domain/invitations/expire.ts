@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { recordAudit, SCHEDULER_ACTOR } from "../audit/log";
 import { appendEventPerSignup } from "../events";
 import { lineSlice } from "../ranking/line";

@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { recordAudit, SCHEDULER_ACTOR } from "../audit/log";
 import { days } from "../emails/invitation";
 import { appendEventPerSignup } from "../events";

@@ -3,7 +3,7 @@ import { and, desc, eq, gte, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { events } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { getSignup } from "../signups/queries";
 import type { SignupRow } from "../signups/row";
 import { readLinkToken, signLinkToken } from "../verification/link-token";

@@ -4,7 +4,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { env } from "@/lib/core/env";
 import { processSlot } from "@/lib/core/process-slots";
 import { unsafeCharacterIn } from "@/lib/core/single-line-text";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { appendEvent } from "../events";
 import { answerOnce, type AnswerRecorder, type IdempotencyScope, type RecordedOutcome } from "../idempotency";
 import { MAX_EMAIL_LENGTH } from "../signups/email-address";

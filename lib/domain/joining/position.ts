@@ -4,9 +4,10 @@ import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { getDb, type AppDatabase } from "@/db/client";
 import { movedSignupCounts, signupCounts } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
-import { afterPosition, beforePosition } from "@/lib/sqlite/keyset";
+import { afterPosition, beforePosition } from "@/lib/store/keyset";
+import { sqliteDialect } from "@/lib/store/dialect";
 import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
-import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
+import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
 import { lineSignup, type LineKey } from "../ranking/line";
 import { SIGNUP_STATUSES } from "../signups/status";
 
@@ -24,8 +25,8 @@ import { SIGNUP_STATUSES } from "../signups/status";
 
 const K = { createdAt: sql.raw("@at"), id: sql.raw("@pos") };
 const dialect = new SQLiteSyncDialect();
-const AT_OR_AFTER_K = dialect.sqlToQuery(afterPosition(sql.raw("created_at"), sql.raw("id"), K)).sql.replace(") > (", ") >= (");
-const BEFORE_K = dialect.sqlToQuery(beforePosition(sql.raw("created_at"), sql.raw("id"), K)).sql;
+const AT_OR_AFTER_K = dialect.sqlToQuery(afterPosition(sqliteDialect, sql.raw("created_at"), sql.raw("id"), K)).sql.replace(") > (", ") >= (");
+const BEFORE_K = dialect.sqlToQuery(beforePosition(sqliteDialect, sql.raw("created_at"), sql.raw("id"), K)).sql;
 
 // Every verified and referral value spelled out, so that SQLite seeks the whole key of signup_counts.
 function countedSignups(db: AppDatabase, status: SQL, day: SQL) {

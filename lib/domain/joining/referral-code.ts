@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
-import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
+import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
 
 // A signup's referral code: 10 characters of a 32-letter alphabet without look-alikes of each other (no 0, 1, l, o: 50 bits from
 // crypto.randomBytes), so a code is short enough to type and cannot be guessed. Unique across all

@@ -2,7 +2,7 @@ import "server-only";
 import { and, count, eq, sum } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { referrals, signupCounts } from "@/db/schema";
-import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
+import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
 import { referralSummary, type NotCountedTally, type Referrer } from "./referrals";
 
 // The dashboard's referrals panel: referralSummary (the top referrers, the referrals that do not

@@ -5,7 +5,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { referrals, signups, type REFERRAL_STATES } from "@/db/schema";
 import { env } from "@/lib/core/env";
 import { DAY_MS } from "@/lib/core/time";
-import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
+import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
 import { moveForCountedReferral } from "../ranking/move";
 import { reachMilestones } from "../milestones/reach";
 import { recordFlags } from "../fraud/flags";

@@ -5,7 +5,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { DISPOSABLE_POLICIES, joinSettings } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
 import { firstIssueOf } from "@/lib/core/zod-issue";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { ACCENT_COLOR_PATTERN, accentContrastProblem } from "../branding/accent-color";
 import { getWaitlistOrThrow } from "../waitlists/queries";

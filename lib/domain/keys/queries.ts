@@ -4,7 +4,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { apiKeys, type ApiKey } from "@/db/schema";
 import { MINUTE_MS } from "@/lib/core/time";
 import { skippableWrite } from "@/lib/sqlite/busy";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 
 export type { ApiKey };
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { auditHash } from "../audit/log";
 
 // Fixed-window counters in SQLite (table rate_limits, migration 0015), so every worker process, every

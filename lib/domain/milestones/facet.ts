@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
-import { preparedSql } from "@/lib/sqlite/statements";
+import { preparedSql } from "@/lib/store/statements";
 import type { SignupScope } from "../signups/filter";
 import { scopeParams, scopeWhere, shapeKey, shapeOf } from "../signups/scope-sql";
 

@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { milestones, referrals, signupMilestones, signups } from "@/db/schema";
-import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
+import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
 import { appendEvent, appendEventPerSignup } from "../events";
 import { movePlacesUp } from "../ranking/move";
 import type { Milestone } from "./milestone";

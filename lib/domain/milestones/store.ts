@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, notInArray } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { milestones } from "@/db/schema";
-import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
+import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { getWaitlistOrThrow } from "../waitlists/queries";
 import { formatMilestone, milestonesSchema, type Milestone } from "./milestone";

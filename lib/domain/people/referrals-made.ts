@@ -2,7 +2,7 @@ import "server-only";
 import { count, eq } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { referrals } from "@/db/schema";
-import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
+import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
 import type { ReferralState } from "../joining/referrals";
 
 // What a person may know of the friends who joined through their link: how many, in which state

@@ -2,8 +2,9 @@ import "server-only";
 import { and, asc, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { milestones, referrals, signupMilestones, signups } from "@/db/schema";
-import { beforePosition } from "@/lib/sqlite/keyset";
-import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
+import { beforePosition } from "@/lib/store/keyset";
+import { dialectOf } from "@/lib/store/dialect";
+import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { referralCountOf, topReferrers } from "../joining/referrals";
 import { signupPosition } from "../joining/position";
@@ -50,7 +51,7 @@ function statements(db: AppDatabase) {
     aheadInJoiningOrder: db
       .select({ at: sql<number>`${signups.createdAt}`, pos: signups.id, id: signups.id })
       .from(signups)
-      .where(and(eq(signups.waitlistId, valuePlaceholder("waitlistId")), eq(signups.status, "waiting"), beforePosition(signups.createdAt, signups.id, FIRST_COME_KEY)))
+      .where(and(eq(signups.waitlistId, valuePlaceholder("waitlistId")), eq(signups.status, "waiting"), beforePosition(dialectOf(db), signups.createdAt, signups.id, FIRST_COME_KEY)))
       .orderBy(desc(signups.createdAt), desc(signups.id))
       .limit(2)
       .offset(sql.placeholder("skip"))

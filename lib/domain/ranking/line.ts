@@ -2,7 +2,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
-import { preparedOnce, valuePlaceholder } from "@/lib/sqlite/statements";
+import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
 
 // The line of a waitlist: its waiting signups in order of their place key (at, pos, id). A signup
 // no referral moved stands at (created_at, id, id); one that referrals moved, at (line_at, line_pos,

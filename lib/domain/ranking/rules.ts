@@ -2,7 +2,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { rankingRules } from "@/db/schema";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { FIRST_COME, type RankingRule } from "./rule";
 
 function statements(db: AppDatabase) {

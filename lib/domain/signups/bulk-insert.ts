@@ -1,6 +1,6 @@
 import type { AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { inputPairs } from "./input-pairs";
 import { bucketOf } from "../funnel/stats";
 import type { NewSignup } from "./queries";

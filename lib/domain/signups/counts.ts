@@ -3,7 +3,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { signupInputCounts, signupInputStatusCounts, signups } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
 import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
-import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
+import { preparedOnce, preparedSql } from "@/lib/store/statements";
 import { cappedAccess, planAccess, SEARCH_COUNT_CAP } from "./access";
 import { scopeKey, setFilters, type SignupScope } from "./filter";
 import { SIGNUP_STATUSES, type SignupStatus } from "./status";

@@ -1,5 +1,5 @@
 import { getDb, type AppDatabase } from "@/db/client";
-import type { Position } from "@/lib/sqlite/keyset";
+import type { Position } from "@/lib/store/keyset";
 import { signupTextPage, type SignupTextRow } from "./queries";
 import type { SignupRow } from "./row";
 import { type SignupScope } from "./filter";

@@ -1,8 +1,8 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signupInputCounts, signupInputs, signups } from "@/db/schema";
-import { containsPattern } from "@/lib/sqlite/contains";
-import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
+import { containsPattern } from "@/lib/store/contains";
+import { preparedOnce, preparedSql } from "@/lib/store/statements";
 import { cappedAccess, planAccess } from "./access";
 import { exceedsRowCap, exceedsSearchCap } from "./counts";
 import { FACET_ROW_CAP, FACET_TEXT_CHARS } from "./limits";

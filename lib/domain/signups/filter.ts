@@ -32,7 +32,7 @@ export interface SqlKit {
   sql: typeof sqlTag;
   signups: typeof signupsTable;
   placeholder: (name: string) => SQL;
-  /** The LIKE pattern of a literal substring (lib/sqlite/contains.ts). */
+  /** The LIKE pattern of a literal substring (lib/store/contains.ts). */
   containsPattern: (text: string) => string;
 }
 

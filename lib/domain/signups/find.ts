@@ -1,6 +1,6 @@
 import { getDb, type AppDatabase } from "@/db/client";
-import { containsPattern } from "@/lib/sqlite/contains";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { containsPattern } from "@/lib/store/contains";
+import { preparedOnce } from "@/lib/store/statements";
 import { canUseSearchIndex } from "./scope-sql";
 
 export interface FoundSignup {

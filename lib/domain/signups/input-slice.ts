@@ -1,6 +1,6 @@
 import { getDb, type AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { setFilters, type InputMatch, type SignupScope } from "./filter";
 
 // A scope that is one custom input, narrowed at most by a date range and the flags, is one range of

@@ -2,8 +2,9 @@ import { and, asc, desc, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm"
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
-import { afterPosition, type Position } from "@/lib/sqlite/keyset";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { afterPosition, type Position } from "@/lib/store/keyset";
+import { dialectOf } from "@/lib/store/dialect";
+import { preparedOnce } from "@/lib/store/statements";
 import type { SignupSort, SortDirection } from "../sorting";
 import { signupPosition } from "../joining/position";
 import type { LineKey } from "../ranking/line";
@@ -99,7 +100,7 @@ function jsonPageStatement(db: AppDatabase, shape: ScopeShape, continued: boolea
     db
       .select({ createdAt: signups.createdAt, id: signups.id, json: signupJson(fields) })
       .from(signups)
-      .where(and(scopeWhere(shape), continued ? afterPosition(signups.createdAt, signups.id, AFTER) : undefined))
+      .where(and(scopeWhere(shape), continued ? afterPosition(dialectOf(db), signups.createdAt, signups.id, AFTER) : undefined))
       .orderBy(...CREATION_ORDER)
       .limit(placeholder("take"))
       .prepare(),
@@ -200,7 +201,7 @@ function textPageStatement(db: AppDatabase, shape: ScopeShape) {
     db
       .select(TEXT_FIELDS)
       .from(signups)
-      .where(and(scopeWhere(shape), afterPosition(signups.createdAt, signups.id, AFTER)))
+      .where(and(scopeWhere(shape), afterPosition(dialectOf(db), signups.createdAt, signups.id, AFTER)))
       .orderBy(...CREATION_ORDER)
       .limit(placeholder("take"))
       .prepare(),
@@ -224,7 +225,7 @@ function rowBatchStatement(db: AppDatabase, shape: ScopeShape) {
     db
       .select(ROW_FIELDS)
       .from(signups)
-      .where(and(scopeWhere(shape), afterPosition(signups.createdAt, signups.id, AFTER)))
+      .where(and(scopeWhere(shape), afterPosition(dialectOf(db), signups.createdAt, signups.id, AFTER)))
       .orderBy(...CREATION_ORDER)
       .limit(placeholder("take"))
       .prepare(),

@@ -1,6 +1,6 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { signups } from "@/db/schema";
-import { containsPattern } from "@/lib/sqlite/contains";
+import { containsPattern } from "@/lib/store/contains";
 import { descriptorOf, FILTER_KEYS, setFilters, type FilterKey, type SignupScope, type SqlKit } from "./filter";
 
 // A scope as SQL over `signups`. Every statement is prepared once per shape (which filters are set,

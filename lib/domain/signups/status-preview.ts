@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { getWaitlistOrThrow } from "../waitlists/queries";
 import { countSignups } from "./counts";
 import type { SignupScope } from "./filter";

@@ -3,7 +3,7 @@ import { asc, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
-import { preparedOnce, preparedSql } from "@/lib/sqlite/statements";
+import { preparedOnce, preparedSql } from "@/lib/store/statements";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { appendEventPerSignup } from "../events";
 import { nextInLine } from "../ranking/line-scope";

@@ -4,7 +4,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
 import { appendEvent } from "../events";
 import { settleReferralOnConfirm } from "../joining/referrals";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { readLinkToken } from "./link-token";
 
 /**

@@ -6,7 +6,7 @@ import { env } from "@/lib/core/env";
 import { queueEmailDelivery, recentEmailsOf } from "../deliveries/fan-out";
 import { getSignup } from "../signups/queries";
 import { getWaitlist } from "../waitlists/queries";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { confirmationEmail } from "./email";
 import { personEmailAllowed } from "./email-limit";
 

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { appSecrets } from "@/db/schema";
 import { appSecretAad, openBlob, sealBlob } from "@/db/sealed-secret";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 
 /** The keys the join page signs with, each made on first use (32 random bytes) and kept in app_secrets beside the audit's. */
 export type SigningKeyName = "link_signing_key" | "challenge_signing_key";

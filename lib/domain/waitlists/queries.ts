@@ -6,9 +6,10 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { signupCounts, signups, waitlists, type Waitlist } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
 import { normalizeWebsite } from "@/lib/core/website";
-import { afterPosition, type Position } from "@/lib/sqlite/keyset";
-import { containsPattern, containsText } from "@/lib/sqlite/contains";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { afterPosition, type Position } from "@/lib/store/keyset";
+import { dialectOf } from "@/lib/store/dialect";
+import { containsPattern, containsText } from "@/lib/store/contains";
+import { preparedOnce } from "@/lib/store/statements";
 import type { SortDirection, WaitlistSummarySort } from "../sorting";
 
 /** The longest waitlist name, and the longest website URL (the forms' maxLength too). */
@@ -68,7 +69,7 @@ function waitlistPageStatement(db: AppDatabase, paged: boolean, continued: boole
     const query = db
       .select({ ...getTableColumns(waitlists), rowid })
       .from(waitlists)
-      .where(continued ? afterPosition(waitlists.createdAt, rowid, { createdAt: sql.placeholder("afterCreatedAt"), id: sql.placeholder("afterId") }) : undefined)
+      .where(continued ? afterPosition(dialectOf(db), waitlists.createdAt, rowid, { createdAt: sql.placeholder("afterCreatedAt"), id: sql.placeholder("afterId") }) : undefined)
       .orderBy(asc(waitlists.createdAt), asc(rowid))
       .$dynamic();
     return (paged ? query.limit(sql.placeholder("take")) : query).prepare();

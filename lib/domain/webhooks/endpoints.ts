@@ -7,7 +7,7 @@ import { deliveries, webhookEndpoints, type WebhookEndpoint } from "@/db/schema"
 import { endpointSecretAad, openText, sealText } from "@/db/sealed-secret";
 import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
-import { preparedOnce } from "@/lib/sqlite/statements";
+import { preparedOnce } from "@/lib/store/statements";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { EVENT_TYPES, type EventType } from "../events";
 import { getWaitlistOrThrow } from "../waitlists/queries";

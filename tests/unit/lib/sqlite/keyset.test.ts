@@ -4,7 +4,7 @@ import type { SignupScope } from "@/lib/domain/signups/filter";
 import { signupJsonBatches, signupJsonPage, signupRowBatches, signupTextPage } from "@/lib/domain/signups/queries";
 import type { SignupStatus } from "@/lib/domain/signups/status";
 import { createWaitlist, listWaitlists } from "@/lib/domain/waitlists/queries";
-import type { Position } from "@/lib/sqlite/keyset";
+import type { Position } from "@/lib/store/keyset";
 import { insertSignups } from "@/tests/support/insert-signups";
 import { queryPlan, statementsPreparedBy } from "@/tests/support/query-plans";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Position } from "@/lib/sqlite/keyset";
+import type { Position } from "@/lib/store/keyset";
 import { countSignups, countSignupsSince, signupsPerDay } from "@/lib/domain/signups/counts";
 import { listSignupRows, signupJsonBatches, signupJsonPage, signupRowBatches } from "@/lib/domain/signups/queries";
 import type { SignupRow } from "@/lib/domain/signups/row";

@@ -1,4 +1,5 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { Dialect } from "./dialect";
 
 /** Where a keyset page ends: the sort key of its last row (created_at, then a tie-breaking id). */
 export interface Position {
@@ -12,18 +13,18 @@ export interface Position {
  * so the range starts at the position itself, however many rows share its created_at.
  * `after` holds values or placeholders (driver values: epoch milliseconds, not Dates).
  *
- * The id's bound is written `COLLATE BINARY`: SQLite seeks on a row value's second column only when
+ * The id's bound is written `COLLATE BINARY` (the dialect's `seekable`): SQLite seeks on a row value's second column only when
  * the comparison has a collating sequence, and a rowid (`id INTEGER PRIMARY KEY`) has none. Without
  * it the plan is `created_at>?` and every page re-reads its tie from the start: streaming a
  * 1,000,000-row list imported with one timestamp took 60–72 s, against 2.75 s with spread
  * timestamps. (`created_at > ? OR (created_at = ? AND id > ?)` is planned worse still: the whole
  * list.) The collation changes no result: both sides are integers.
  */
-export function afterPosition(createdAt: SQLWrapper, id: SQLWrapper, after: { createdAt: unknown; id: unknown }): SQL {
-  return sql`(${createdAt}, ${id}) > (${after.createdAt}, ${after.id} collate binary)`;
+export function afterPosition(dialect: Dialect, createdAt: SQLWrapper, id: SQLWrapper, after: { createdAt: unknown; id: unknown }): SQL {
+  return sql`(${createdAt}, ${id}) > (${after.createdAt}, ${dialect.seekable(sql`${after.id}`)})`;
 }
 
 /** Rows before a position in (created_at, id) order: the mirror of afterPosition, one index range too. */
-export function beforePosition(createdAt: SQLWrapper, id: SQLWrapper, before: { createdAt: unknown; id: unknown }): SQL {
-  return sql`(${createdAt}, ${id}) < (${before.createdAt}, ${before.id} collate binary)`;
+export function beforePosition(dialect: Dialect, createdAt: SQLWrapper, id: SQLWrapper, before: { createdAt: unknown; id: unknown }): SQL {
+  return sql`(${createdAt}, ${id}) < (${before.createdAt}, ${dialect.seekable(sql`${before.id}`)})`;
 }
