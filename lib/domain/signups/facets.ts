@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signupInputCounts, signupInputs, signups } from "@/db/schema";
 import { containsPattern, containsText } from "@/lib/store/contains";
+import { dialectOf } from "@/lib/store/dialect";
 import { preparedOnce, preparedSql } from "@/lib/store/statements";
 import { cappedAccess, planAccess } from "./access";
 import { exceedsRowCap, exceedsSearchCap } from "./counts";
@@ -66,10 +67,10 @@ function countedValuesStatement(db: AppDatabase, flags: { verified: boolean; ref
       .where(
         and(
           eq(signupInputCounts.waitlistId, placeholder("waitlistId")),
-          sql`${signupInputCounts.label} in (select value from json_each(${placeholder("labels")}))`,
+          sql`${signupInputCounts.label} ${dialectOf(db).inJson(placeholder("labels"))}`,
           flags.verified ? eq(signupInputCounts.verified, placeholder("verified")) : undefined,
           flags.referral ? eq(signupInputCounts.referral, placeholder("referral")) : undefined,
-          flags.contains ? sql`${signupInputCounts.value} like ${placeholder("valueContains")} escape '\\'` : undefined,
+          flags.contains ? containsText(signupInputCounts.value, "valueContains") : undefined,
         ),
       )
       .groupBy(signupInputCounts.label, signupInputCounts.value)
@@ -85,11 +86,11 @@ function countedValuesStatement(db: AppDatabase, flags: { verified: boolean; ref
  * tell whether the cap was reached.
  */
 function rowValuesStatement(db: AppDatabase, shape: ScopeShape, contains: boolean) {
-  return preparedSql<{ label: string | null; value: string | null; count: number }>(db, `facets.rowValues:${shapeKey(shape)}:${contains ? "c" : "-"}`, () => {
-    const valueContains = contains ? sql` and pairs.value like ${placeholder("valueContains")} escape '\\'` : sql``;
+  return preparedSql<{ label: string | null; value: string | null; count: number }>(db, `facets.rowValues:${shapeKey(shape)}:${contains ? "c" : "-"}`, (d) => {
+    const valueContains = contains ? sql` and ${containsText(sql.raw("pairs.value"), "valueContains")}` : sql``;
     return sql`with matched as materialized (select ${signups.id} as id from ${signups} where ${scopeWhere(shape)}${newestFirst(shape)} limit ${placeholder("rowCap")})
       select pairs.label, pairs.value, count(*) as count from matched cross join ${signupInputs} as pairs on pairs.signup_id = matched.id
-      where pairs.label in (select value from json_each(${placeholder("labels")}))${valueContains}
+      where pairs.label ${d.inJson(placeholder("labels"))}${valueContains}
       group by 1, 2
       union all select null, null, count(*) from matched`;
   });
