@@ -45,7 +45,7 @@ function statements(db: AppDatabase) {
       .from(movedSignupCounts)
       .where(and(eq(movedSignupCounts.waitlistId, valuePlaceholder("waitlistId")), lt(movedSignupCounts.day, valuePlaceholder("day"))))
       .prepare(),
-    // Raw below: Drizzle's builder has no INDEXED BY.
+    // In SQL below: Drizzle's builder has no INDEXED BY.
     // The signups of K's day from K on (created_at, then id), up to `cap`.
     dayFromK: preparedSql<{ count: number }>(
       db,
