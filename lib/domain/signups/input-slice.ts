@@ -1,8 +1,7 @@
-import { sql, type Placeholder, type SQL } from "drizzle-orm";
-import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { sql, type SQL } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
-import { sqliteDialect, type Dialect } from "@/lib/store/dialect";
+import type { Dialect } from "@/lib/store/dialect";
 import { preparedSql } from "@/lib/store/statements";
 import { setFilters, type InputMatch, type SignupScope } from "./filter";
 
@@ -96,16 +95,6 @@ export function newestOfSlice(dialect: Dialect, scope: SignupScope): SQL {
     WHERE ${sliceTests("signup_inputs.")}${flagTests(verified, referral, "signup_inputs.")}
       AND signups.status ${dialect.inJson(placeholder("statuses"))}
     ORDER BY signup_inputs.created_at DESC LIMIT ${placeholder("rowCap")}`;
-}
-
-/**
- * newestOfSlice as SQLite text with @-named placeholders, for the raw statement of ../funnel/facets.ts
- * until that file moves to lib/store too (issue 34, stage 1); then this goes.
- */
-export function newestOfSliceSql(scope: SignupScope): string {
-  const query = new SQLiteSyncDialect().sqlToQuery(newestOfSlice(sqliteDialect, scope));
-  let index = 0;
-  return query.sql.replace(/\?/g, () => `@${(query.params[index++] as Placeholder).name}`);
 }
 
 /** The placeholders' values of newestOfSlice. */
