@@ -1,4 +1,6 @@
 import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+import { valuePlaceholder } from "@/lib/store/statements";
 import { signupJsonSqlText } from "./signups/queries";
 
 // One body per event (issue 29): the body a webhook carries and the /v1 feed lists (Standard
@@ -12,21 +14,22 @@ import { signupJsonSqlText } from "./signups/queries";
 // In SQL, not JavaScript, so that "invite the next 100,000" appends its events with their bodies in
 // one INSERT … SELECT over json_each (no row comes back to JavaScript).
 
-let signupJson: string | undefined;
+let signupJson: SQL | undefined;
 
 /** SQL: an event body naming its signup only by its id (erased, or `signup.erased`). */
-export function goneSignupBodySql(type: string, timestamp: string, waitlistId: string, signupId: string): string {
-  return `json_object('type', ${type}, 'timestamp', ${timestamp}, 'data', json_object('waitlist_id', ${waitlistId}, 'signup', json_object('id', cast(cast(${signupId} AS integer) AS text))))`;
+export function goneSignupBodySql(type: SQL, timestamp: SQL, waitlistId: SQL, signupId: SQL): SQL {
+  return sql`json_object('type', ${type}, 'timestamp', ${timestamp}, 'data', json_object('waitlist_id', ${waitlistId}, 'signup', json_object('id', cast(cast(${signupId} AS integer) AS text))))`;
 }
 
 /**
  * SQL: the body of a signup event, over a LEFT JOIN of `signups` on the event's signup (its id is
- * `signupId`), with the parameters @type, @timestamp (ISO 8601), @waitlistId, @from (the status
- * before a status change, else null) and @milestone (the milestone reached, as JSON, else null).
+ * `signupId`), with the placeholders type, timestamp (ISO 8601), waitlistId, from (the status
+ * before a status change, else null) and milestone (the milestone reached, as JSON, else null).
  */
-export function signupEventBodySql(signupId: string): string {
-  signupJson ??= signupJsonSqlText();
+export function signupEventBodySql(signupId: SQL): SQL {
+  signupJson ??= sql.raw(signupJsonSqlText());
+  const [type, timestamp, waitlistId, from, milestone] = [valuePlaceholder("type"), valuePlaceholder("timestamp"), valuePlaceholder("waitlistId"), valuePlaceholder("from"), valuePlaceholder("milestone")];
   // Each form whole at the top (no json() around a branch): parsing the body again cost a third of its time.
-  const body = (extra: string) => `json_object('type', @type, 'timestamp', @timestamp, 'data', json_object('waitlist_id', @waitlistId, 'signup', ${signupJson}${extra}))`;
-  return `CASE WHEN "signups"."id" IS NULL THEN ${goneSignupBodySql("@type", "@timestamp", "@waitlistId", signupId)} WHEN @from IS NOT NULL THEN ${body(", 'previous_status', @from")} WHEN @milestone IS NOT NULL THEN ${body(", 'milestone', json(@milestone)")} ELSE ${body("")} END`;
+  const body = (extra: SQL) => sql`json_object('type', ${type}, 'timestamp', ${timestamp}, 'data', json_object('waitlist_id', ${waitlistId}, 'signup', ${signupJson}${extra}))`;
+  return sql`CASE WHEN "signups"."id" IS NULL THEN ${goneSignupBodySql(type, timestamp, waitlistId, signupId)} WHEN ${from} IS NOT NULL THEN ${body(sql`, 'previous_status', ${from}`)} WHEN ${milestone} IS NOT NULL THEN ${body(sql`, 'milestone', json(${milestone})`)} ELSE ${body(sql``)} END`;
 }

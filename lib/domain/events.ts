@@ -2,8 +2,10 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { events } from "@/db/schema";
-import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
+import { preparedOnce, preparedSql, valuePlaceholder } from "@/lib/store/statements";
 import { goneSignupBodySql, signupEventBodySql } from "./event-snapshot";
+
+const placeholder = sql.placeholder;
 
 // The transactional outbox (the `events` table, migration 0010): every join, verification, status
 // change, erasure and import appends its events inside its own transaction, so an event exists exactly
@@ -42,29 +44,25 @@ export function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Dat
     insert.run({ type: event.type, waitlistId: event.waitlistId, at, payload, body: JSON.stringify({ type: event.type, timestamp, data: { waitlist_id: event.waitlistId, ...event.payload } }) });
     return;
   }
-  const insert = preparedOnce(db, "events.insertOfSignup", () =>
-    db.$client.prepare<{ type: string; waitlistId: string; signupId: number; at: number; timestamp: string; payload: string; from: string | null; milestone: string | null }>(
-      // One row of VALUES, the body a scalar subquery. Written as INSERT … SELECT, the same insert made
-      // a group commit of joins read 7.7× and write 2.3× as many pages (4,800 joins: 28,249 reads and
-      // 84,701 writes against 3,680 and 36,343) and stalled 30–150 ms every 9th join: 0.14–0.43 ms per
-      // insert on average against 0.02–0.05 ms.
-      `INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
-       VALUES (@type, @waitlistId, @signupId, @at, @payload, (SELECT ${signupEventBodySql("@signupId")}
-       FROM (SELECT 1) LEFT JOIN signups ON signups.id = @signupId AND signups.waitlist_id = @waitlistId))`,
-    ),
+  const insert = preparedSql(db, "events.insertOfSignup", () =>
+    // One row of VALUES, the body a scalar subquery. Written as INSERT … SELECT, the same insert made
+    // a group commit of joins read 7.7× and write 2.3× as many pages (4,800 joins: 28,249 reads and
+    // 84,701 writes against 3,680 and 36,343) and stalled 30–150 ms every 9th join: 0.14–0.43 ms per
+    // insert on average against 0.02–0.05 ms.
+    sql`INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
+       VALUES (${placeholder("type")}, ${placeholder("waitlistId")}, ${placeholder("signupId")}, ${placeholder("at")}, ${placeholder("payload")}, (SELECT ${signupEventBodySql(sql`${placeholder("signupId")}`)}
+       FROM (SELECT 1) LEFT JOIN signups ON signups.id = ${placeholder("signupId")} AND signups.waitlist_id = ${placeholder("waitlistId")}))`,
   );
   insert.run({ type: event.type, waitlistId: event.waitlistId, signupId: event.signupId, at, timestamp, payload, from: previousStatus(event.payload), milestone: milestoneOf(event.payload) });
 }
 
 /** One event per signup id in the JSON array `idsJson`, with one payload and each its body, in one statement. */
 export function appendEventPerSignup(type: EventType, waitlistId: string, idsJson: string, payload: Record<string, unknown>, db: AppDatabase, at = Date.now()): number {
-  const insert = preparedOnce(db, "events.insertPerSignup", () =>
-    // Raw: INSERT … SELECT over json_each (one event per id of a bulk action), which Drizzle's builder has no form for.
-    db.$client.prepare<{ type: string; waitlistId: string; ids: string; at: number; timestamp: string; payload: string; from: string | null; milestone: string | null }>(
-      `INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
-       SELECT @type, @waitlistId, ids.value, @at, @payload, ${signupEventBodySql("ids.value")}
-       FROM json_each(@ids) AS ids LEFT JOIN signups ON signups.id = ids.value AND signups.waitlist_id = @waitlistId`,
-    ),
+  const insert = preparedSql(db, "events.insertPerSignup", (d) =>
+    // In SQL: INSERT … SELECT over the ids' rows (one event per id of a bulk action), which Drizzle's builder has no form for.
+    sql`INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
+       SELECT ${placeholder("type")}, ${placeholder("waitlistId")}, ids.value, ${placeholder("at")}, ${placeholder("payload")}, ${signupEventBodySql(sql`ids.value`)}
+       FROM ${d.jsonRows(placeholder("ids"), "ids")} LEFT JOIN signups ON signups.id = ids.value AND signups.waitlist_id = ${placeholder("waitlistId")}`,
   );
   return insert.run({ type, waitlistId, ids: idsJson, at, timestamp: new Date(at).toISOString(), payload: JSON.stringify(payload), from: previousStatus(payload), milestone: milestoneOf(payload) }).changes;
 }
@@ -72,14 +70,12 @@ export function appendEventPerSignup(type: EventType, waitlistId: string, idsJso
 /** Erasure: the bodies of these signups' events name them by their id alone. Inside the erasure's transaction. */
 export function redactSignupEvents(signupIds: readonly number[], db: AppDatabase): number {
   if (signupIds.length === 0) return 0;
-  const redact = preparedOnce(db, "events.redact", () =>
-    // Raw: the ids come as one JSON array read by json_each, which Drizzle's builder has no form for.
-    db.$client.prepare<[string]>(
-      `UPDATE events SET body = ${goneSignupBodySql("type", "body ->> '$.timestamp'", "waitlist_id", "signup_id")}
-       WHERE signup_id IN (SELECT value FROM json_each(?))`,
-    ),
+  const redact = preparedSql(db, "events.redact", (d) =>
+    // In SQL: the ids come as one JSON array, which Drizzle's builder has no form for.
+    sql`UPDATE events SET body = ${goneSignupBodySql(sql`type`, sql`body ->> '$.timestamp'`, sql`waitlist_id`, sql`signup_id`)}
+       WHERE signup_id ${d.inJson(placeholder("ids"))}`,
   );
-  return redact.run(JSON.stringify(signupIds)).changes;
+  return redact.run({ ids: JSON.stringify(signupIds) }).changes;
 }
 
 export interface SignupEvent {

@@ -1,8 +1,10 @@
 import "server-only";
+import { sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
 import { DAY_MS } from "@/lib/core/time";
-import { preparedOnce } from "@/lib/store/statements";
+import { preparedSql } from "@/lib/store/statements";
+import { writeTransaction } from "@/lib/store/transaction";
 
 // The first answers to writes sent with an Idempotency-Key (the `idempotent_requests` table), per
 // API key, kept for a day: the same key with the same request gets that answer again, and nothing is
@@ -37,34 +39,31 @@ interface StoredAnswer extends RecordedAnswer {
   requestHash: string;
 }
 
-function statements(db: AppDatabase) {
-  return preparedOnce(db, "idempotency.statements", () => ({
-    find: db.$client.prepare<[string, string, number], StoredAnswer>(
-      "SELECT request_hash AS requestHash, status AS code, body FROM idempotent_requests WHERE api_key_id = ? AND key = ? AND created_at > ?",
-    ),
-    store: db.$client.prepare<[string, string, string, number, string, number]>(
-      "INSERT OR REPLACE INTO idempotent_requests (api_key_id, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-    ),
-    expire: db.$client.prepare<[number]>("DELETE FROM idempotent_requests WHERE created_at <= ?"),
-    forget: db.$client.prepare<[string]>("DELETE FROM idempotent_requests WHERE instr(lower(body), ?) > 0"),
-  }));
-}
+const placeholder = sql.placeholder;
 
 /** The stored answer of this key within the window, if any. */
 function findAnswer(scope: IdempotencyScope, db: AppDatabase, now = Date.now()): StoredAnswer | undefined {
-  return statements(db).find.get(scope.apiKeyId, scope.key, now - IDEMPOTENCY_WINDOW_MS);
+  return preparedSql<StoredAnswer>(
+    db,
+    "idempotency.find",
+    () => sql`SELECT request_hash AS requestHash, status AS code, body FROM idempotent_requests WHERE api_key_id = ${placeholder("apiKeyId")} AND key = ${placeholder("key")} AND created_at > ${placeholder("since")}`,
+  ).get({ apiKeyId: scope.apiKeyId, key: scope.key, since: now - IDEMPOTENCY_WINDOW_MS });
 }
 
 /** Stores a first answer (inside the write's transaction, so the two commit together) and drops expired ones. */
 function storeAnswer(scope: IdempotencyScope, answer: RecordedAnswer, db: AppDatabase, now = Date.now()): void {
-  const prepared = statements(db);
-  prepared.expire.run(now - IDEMPOTENCY_WINDOW_MS);
-  prepared.store.run(scope.apiKeyId, scope.key, scope.requestHash, answer.code, answer.body, now);
+  preparedSql(db, "idempotency.expire", () => sql`DELETE FROM idempotent_requests WHERE created_at <= ${placeholder("expired")}`).run({ expired: now - IDEMPOTENCY_WINDOW_MS });
+  preparedSql(
+    db,
+    "idempotency.store",
+    () =>
+      sql`INSERT OR REPLACE INTO idempotent_requests (api_key_id, key, request_hash, status, body, created_at) VALUES (${placeholder("apiKeyId")}, ${placeholder("key")}, ${placeholder("requestHash")}, ${placeholder("code")}, ${placeholder("body")}, ${placeholder("at")})`,
+  ).run({ ...scope, code: answer.code, body: answer.body, at: now });
 }
 
 /** For an erasure: drops every stored answer that names the address (as a JSON string, any case). */
 export function forgetAnswersNaming(address: string, db: AppDatabase): void {
-  statements(db).forget.run(JSON.stringify(address.trim()).toLowerCase());
+  preparedSql(db, "idempotency.forget", () => sql`DELETE FROM idempotent_requests WHERE instr(lower(body), ${placeholder("text")}) > 0`).run({ text: JSON.stringify(address.trim()).toLowerCase() });
 }
 
 /**
@@ -76,18 +75,16 @@ export function forgetAnswersNaming(address: string, db: AppDatabase): void {
  */
 export function answerOnce<Value>(scope: IdempotencyScope | undefined, produce: () => Value, record: AnswerRecorder<Value>, db: AppDatabase = getDb()): RecordedOutcome {
   if (scope === undefined) return { replayed: false, answer: record(produce()) };
-  return db.$client
-    .transaction((): RecordedOutcome => {
-      const stored = findAnswer(scope, db);
-      if (stored) {
-        if (stored.requestHash !== scope.requestHash) {
-          throw new AppError("unprocessable", `The Idempotency-Key "${scope.key}" was used in the last 24 hours for another request: send a new key for a new request.`, "Idempotency-Key");
-        }
-        return { replayed: true, answer: { code: stored.code, body: stored.body } };
+  return writeTransaction(db, (): RecordedOutcome => {
+    const stored = findAnswer(scope, db);
+    if (stored) {
+      if (stored.requestHash !== scope.requestHash) {
+        throw new AppError("unprocessable", `The Idempotency-Key "${scope.key}" was used in the last 24 hours for another request: send a new key for a new request.`, "Idempotency-Key");
       }
-      const answer = record(produce());
-      storeAnswer(scope, answer, db);
-      return { replayed: false, answer };
-    })
-    .immediate();
+      return { replayed: true, answer: { code: stored.code, body: stored.body } };
+    }
+    const answer = record(produce());
+    storeAnswer(scope, answer, db);
+    return { replayed: false, answer };
+  });
 }

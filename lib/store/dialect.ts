@@ -18,6 +18,8 @@ export interface Dialect {
   notIndexed(column: SQLWrapper): SQL;
   /** An integer compared inside a row value, written so that the engine seeks on it (lib/store/keyset.ts says why SQLite needs it). */
   seekable(value: SQLWrapper): SQL;
+  /** jsonRows with a second column `key`, each element's index in the array from 0: a FROM item whose rows can be ordered as the array is. */
+  jsonRowsInOrder(array: SQLWrapper, alias: string): SQL;
 }
 
 /** SQLite's spellings. */
@@ -27,6 +29,7 @@ export const sqliteDialect: Dialect = {
   indexedBy: (index) => sql.raw(`INDEXED BY ${index}`),
   notIndexed: (column) => sql`+${column}`,
   seekable: (value) => sql`${value} collate binary`,
+  jsonRowsInOrder: (array, alias) => sql`json_each(${array}) AS ${sql.raw(alias)}`,
 };
 
 /** The dialect of a connection's engine: every connection is SQLite's until PostgreSQL lands (issue 34). */

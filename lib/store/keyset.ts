@@ -24,6 +24,11 @@ export function afterPosition(dialect: Dialect, createdAt: SQLWrapper, id: SQLWr
   return sql`(${createdAt}, ${id}) > (${after.createdAt}, ${dialect.seekable(sql`${after.id}`)})`;
 }
 
+/** Rows at or after a position in (created_at, id) order: afterPosition with the position itself included, one index range too. */
+export function atOrAfterPosition(dialect: Dialect, createdAt: SQLWrapper, id: SQLWrapper, at: { createdAt: unknown; id: unknown }): SQL {
+  return sql`(${createdAt}, ${id}) >= (${at.createdAt}, ${dialect.seekable(sql`${at.id}`)})`;
+}
+
 /** Rows before a position in (created_at, id) order: the mirror of afterPosition, one index range too. */
 export function beforePosition(dialect: Dialect, createdAt: SQLWrapper, id: SQLWrapper, before: { createdAt: unknown; id: unknown }): SQL {
   return sql`(${createdAt}, ${id}) < (${before.createdAt}, ${dialect.seekable(sql`${before.id}`)})`;

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { appSecrets, auditLog } from "@/db/schema";
 import { appSecretAad, openBlob } from "@/db/sealed-secret";
+import { connectionOf, databaseLocation } from "@/lib/store/connection";
 import { preparedOnce } from "@/lib/store/statements";
 
 export const AUDIT_ACTIONS = ["waitlist.create", "waitlist.update", "waitlist.delete", "signup.erase", "signups.import", "signups.invite", "signups.reject", "signups.withdraw", "signups.restore", "signups.complete", "key.create", "key.revoke", "webhook.create", "webhook.update", "webhook.enable", "webhook.disable", "webhook.remove", "webhook.rotate_secret", "delivery.resend", "waitlist.invitation_email", "waitlist.join_settings", "waitlist.ranking", "waitlist.milestones", "signup.update", "signups.flag_approve", "signups.flag_discount", "signups.expire", "signups.remind", "signups.scheduled_invite", "waitlist.schedules", "waitlist.invitation_email_test"] as const;
@@ -80,15 +81,15 @@ export function auditHash(text: string, db: AppDatabase = getDb()): string {
 
 // The key, opened once per connection: it never changes once migration 0005 made it (a key rotation
 // seals the same key again). Reading and opening it took 40 µs, twice per join (the limits' keys).
-const openedAuditKeys = new WeakMap<AppDatabase["$client"], KeyObject>();
+const openedAuditKeys = new WeakMap<object, KeyObject>();
 
 function auditHashKey(db: AppDatabase): KeyObject {
-  let key = openedAuditKeys.get(db.$client);
+  let key = openedAuditKeys.get(connectionOf(db));
   if (key) return key;
   const secret = db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.name, "audit_hash_key")).get();
   if (!secret) throw new Error("app_secrets has no audit_hash_key: the database was not migrated (migration 0005)");
-  key = createSecretKey(openBlob(db.$client.name, secret.value, appSecretAad("audit_hash_key")));
-  openedAuditKeys.set(db.$client, key);
+  key = createSecretKey(openBlob(databaseLocation(db), secret.value, appSecretAad("audit_hash_key")));
+  openedAuditKeys.set(connectionOf(db), key);
   return key;
 }
 

@@ -5,6 +5,7 @@ import { joinLogos } from "@/db/schema";
 import { formatBytes } from "@/lib/core/bytes";
 import { AppError } from "@/lib/core/errors";
 import { preparedOnce } from "@/lib/store/statements";
+import { writeTransaction } from "@/lib/store/transaction";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { getWaitlistOrThrow } from "../waitlists/queries";
 import { sniffImage, type LogoType } from "./image-type";
@@ -64,17 +65,15 @@ export function logoTypeOf(bytes: Uint8Array): LogoType {
  */
 export function setJoinLogo(waitlistId: string, bytes: Uint8Array | null, actor: AuditActor, db: AppDatabase = getDb()): void {
   const contentType = bytes === null ? undefined : logoTypeOf(bytes);
-  db.$client
-    .transaction(() => {
-      const waitlist = getWaitlistOrThrow(waitlistId, db);
-      if (bytes === null || contentType === undefined) {
-        const removed = db.delete(joinLogos).where(eq(joinLogos.waitlistId, waitlist.id)).run().changes;
-        if (removed > 0) recordAudit({ actor, action: "waitlist.join_settings", target: waitlist.id, summary: "logo removed" }, db);
-        return;
-      }
-      const stored = { contentType, bytes: Buffer.from(bytes), updatedAt: new Date() };
-      db.insert(joinLogos).values({ waitlistId: waitlist.id, ...stored }).onConflictDoUpdate({ target: joinLogos.waitlistId, set: stored }).run();
-      recordAudit({ actor, action: "waitlist.join_settings", target: waitlist.id, summary: `logo set (${contentType}, ${formatBytes(bytes.length)})` }, db);
-    })
-    .immediate();
+  writeTransaction(db, () => {
+    const waitlist = getWaitlistOrThrow(waitlistId, db);
+    if (bytes === null || contentType === undefined) {
+      const removed = db.delete(joinLogos).where(eq(joinLogos.waitlistId, waitlist.id)).run().changes;
+      if (removed > 0) recordAudit({ actor, action: "waitlist.join_settings", target: waitlist.id, summary: "logo removed" }, db);
+      return;
+    }
+    const stored = { contentType, bytes: Buffer.from(bytes), updatedAt: new Date() };
+    db.insert(joinLogos).values({ waitlistId: waitlist.id, ...stored }).onConflictDoUpdate({ target: joinLogos.waitlistId, set: stored }).run();
+    recordAudit({ actor, action: "waitlist.join_settings", target: waitlist.id, summary: `logo set (${contentType}, ${formatBytes(bytes.length)})` }, db);
+  });
 }

@@ -4,6 +4,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { env } from "@/lib/core/env";
 import { deliveries, deliverySender, events, webhookEndpoints, type Waitlist } from "@/db/schema";
 import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
+import { writeTransaction } from "@/lib/store/transaction";
 import { getInvitationEmail, renderInvitation, type InvitationEmailSettings, type RenderedEmail } from "../emails/invitation";
 import { joinSettingsOf } from "../joining/settings";
 import { inviteLink } from "../invitations/link";
@@ -116,7 +117,6 @@ function wants(endpoint: { waitlistId: string | null; eventTypes: string[] | nul
 
 /** Fans out the next events (at most `limit`); returns how many were read (0: none is waiting). */
 export function fanOutEvents({ limit, emailConfigured, publicUrl = env().PUBLIC_URL, now = Date.now() }: FanOutOptions, db: AppDatabase = getDb()): number {
-  const sqlite = db.$client;
   const readEvents = preparedOnce(db, "fanOut.events", () =>
     db
       .select({ id: events.id, type: events.type, waitlistId: events.waitlistId, signupId: events.signupId, createdAt: sql<number>`${events.createdAt}`, body: sql<string>`${events.body}` })
@@ -137,38 +137,36 @@ export function fanOutEvents({ limit, emailConfigured, publicUrl = env().PUBLIC_
       .prepare(),
   );
   if (!waiting.get()) return 0;
-  return sqlite
-    .transaction(() => {
-      const after = lastFannedOutEvent(db);
-      const batch = readEvents.all({ after, limit });
-      if (batch.length === 0) return 0;
-      const endpoints = db.select({ id: webhookEndpoints.id, waitlistId: webhookEndpoints.waitlistId, eventTypes: webhookEndpoints.eventTypes }).from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true)).all();
-      // Per waitlist: whether it still exists (a deleted one's events have nowhere to go), its email settings and whether it verifies addresses.
-      const waitlistsSeen = new Map<string, KnownWaitlist | undefined>();
-      const waitlistOf = (id: string) => {
-        if (!waitlistsSeen.has(id)) {
-          const waitlist = getWaitlist(id, db);
-          waitlistsSeen.set(id, waitlist && { waitlist, email: getInvitationEmail(id, db), verifies: joinSettingsOf(id, db).verification });
-        }
-        return waitlistsSeen.get(id);
-      };
-      for (const event of batch) {
-        const known = waitlistOf(event.waitlistId);
-        if (!known) continue;
-        const common = { eventId: event.id, eventType: event.type, waitlistId: event.waitlistId, signupId: event.signupId, now };
-        const targets = endpoints.filter((endpoint) => wants(endpoint, event));
-        for (const endpoint of targets) {
-          insert.run({ ...common, channel: "webhook", endpointId: endpoint.id, recipient: null, subject: null, body: event.body, state: "pending", nextAttemptAt: now, lastError: null });
-        }
-        const email = emailOf(event, known, publicUrl, now, db);
-        // A confirmation is one of the emails anyone can trigger by typing an address: limited per address.
-        if (email && emailConfigured && event.type === "signup.created" && !personEmailAllowed(email.to, now, db).allowed) keepUnsentEmail(common, email, EMAIL_OVER_ADDRESS_LIMIT, db);
-        else if (email) queueEmailDelivery(common, email, emailConfigured, db);
+  return writeTransaction(db, () => {
+    const after = lastFannedOutEvent(db);
+    const batch = readEvents.all({ after, limit });
+    if (batch.length === 0) return 0;
+    const endpoints = db.select({ id: webhookEndpoints.id, waitlistId: webhookEndpoints.waitlistId, eventTypes: webhookEndpoints.eventTypes }).from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true)).all();
+    // Per waitlist: whether it still exists (a deleted one's events have nowhere to go), its email settings and whether it verifies addresses.
+    const waitlistsSeen = new Map<string, KnownWaitlist | undefined>();
+    const waitlistOf = (id: string) => {
+      if (!waitlistsSeen.has(id)) {
+        const waitlist = getWaitlist(id, db);
+        waitlistsSeen.set(id, waitlist && { waitlist, email: getInvitationEmail(id, db), verifies: joinSettingsOf(id, db).verification });
       }
-      db.update(deliverySender).set({ lastEventId: batch.at(-1)!.id }).where(eq(deliverySender.name, "sender")).run();
-      return batch.length;
-    })
-    .immediate();
+      return waitlistsSeen.get(id);
+    };
+    for (const event of batch) {
+      const known = waitlistOf(event.waitlistId);
+      if (!known) continue;
+      const common = { eventId: event.id, eventType: event.type, waitlistId: event.waitlistId, signupId: event.signupId, now };
+      const targets = endpoints.filter((endpoint) => wants(endpoint, event));
+      for (const endpoint of targets) {
+        insert.run({ ...common, channel: "webhook", endpointId: endpoint.id, recipient: null, subject: null, body: event.body, state: "pending", nextAttemptAt: now, lastError: null });
+      }
+      const email = emailOf(event, known, publicUrl, now, db);
+      // A confirmation is one of the emails anyone can trigger by typing an address: limited per address.
+      if (email && emailConfigured && event.type === "signup.created" && !personEmailAllowed(email.to, now, db).allowed) keepUnsentEmail(common, email, EMAIL_OVER_ADDRESS_LIMIT, db);
+      else if (email) queueEmailDelivery(common, email, emailConfigured, db);
+    }
+    db.update(deliverySender).set({ lastEventId: batch.at(-1)!.id }).where(eq(deliverySender.name, "sender")).run();
+    return batch.length;
+  });
 }
 
 /** The email an event sends to its signup, if any: an invitation, a confirmation of the address, or a milestone reached. */

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { deliveries, deliverySender, events, webhookEndpoints, type Delivery } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
+import { writeTransaction } from "@/lib/store/transaction";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { EVENT_TYPES } from "../events";
 
@@ -102,20 +103,18 @@ export function getDeliveryOrThrow(id: number, db: AppDatabase = getDb()): Deliv
  * count from 0 again). Refused while it is being sent, or when its endpoint is disabled.
  */
 export function resendDelivery(actor: AuditActor, id: number, db: AppDatabase = getDb()): DeliveryView {
-  return db.$client
-    .transaction(() => {
-      const delivery = getDeliveryOrThrow(id, db);
-      if (delivery.state === "delivering") throw new AppError("conflict", `Delivery ${id} is being sent right now.`);
-      if (delivery.endpointId !== null) {
-        const endpoint = db.select({ enabled: webhookEndpoints.enabled }).from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)).get();
-        if (!endpoint?.enabled) throw new AppError("conflict", `The endpoint of delivery ${id} is disabled: enable it first (webhooks update ${delivery.endpointId} --enable).`);
-      }
-      const now = new Date();
-      db.update(deliveries).set({ state: "pending", attempts: 0, nextAttemptAt: now, lastError: null }).where(eq(deliveries.id, id)).run();
-      recordAudit({ actor, action: "delivery.resend", target: String(id), summary: `resent the ${delivery.eventType} ${delivery.channel} ${delivery.eventId === null ? "" : ` of event ${delivery.eventId}`} to ${delivery.channel === "email" ? "its recipient" : delivery.target}` }, db);
-      return { ...delivery, state: "pending" as const, attempts: 0, nextAttemptAt: now, lastError: null };
-    })
-    .immediate();
+  return writeTransaction(db, () => {
+    const delivery = getDeliveryOrThrow(id, db);
+    if (delivery.state === "delivering") throw new AppError("conflict", `Delivery ${id} is being sent right now.`);
+    if (delivery.endpointId !== null) {
+      const endpoint = db.select({ enabled: webhookEndpoints.enabled }).from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)).get();
+      if (!endpoint?.enabled) throw new AppError("conflict", `The endpoint of delivery ${id} is disabled: enable it first (webhooks update ${delivery.endpointId} --enable).`);
+    }
+    const now = new Date();
+    db.update(deliveries).set({ state: "pending", attempts: 0, nextAttemptAt: now, lastError: null }).where(eq(deliveries.id, id)).run();
+    recordAudit({ actor, action: "delivery.resend", target: String(id), summary: `resent the ${delivery.eventType} ${delivery.channel} ${delivery.eventId === null ? "" : ` of event ${delivery.eventId}`} to ${delivery.channel === "email" ? "its recipient" : delivery.target}` }, db);
+    return { ...delivery, state: "pending" as const, attempts: 0, nextAttemptAt: now, lastError: null };
+  });
 }
 
 /** Erasure (lib/domain/signups/erase.ts): every delivery of these signups goes, sent or not, with its body and rendered email. */

@@ -3,6 +3,7 @@ import { and, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { deliveries, deliverySender, webhookEndpoints } from "@/db/schema";
 import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
+import { writeTransaction } from "@/lib/store/transaction";
 import { failWaitingDeliveries } from "../webhooks/endpoints";
 import { retryDelay } from "./schedule";
 
@@ -124,22 +125,20 @@ export function recordOutcome(delivery: Pick<ClaimedDelivery, "id" | "endpointId
       .where(and(eq(deliveries.id, sql.placeholder("id")), eq(deliveries.state, "delivering"), eq(deliveries.nextAttemptAt, valuePlaceholder("lease"))))
       .prepare(),
   );
-  return db.$client
-    .transaction(() => {
-      const delay = outcome.kind === "failed" ? retryDelay(delivery.attempts, options.schedule, options.random) : undefined;
-      const written = update.run({
-        id: delivery.id,
-        lease: delivery.leaseUntil,
-        state: outcome.kind === "sent" ? "succeeded" : outcome.kind === "not_sent" ? "not_sent" : delay === undefined ? "failed" : "pending",
-        next: delay === undefined ? null : now + delay,
-        response: outcome.kind === "not_sent" ? null : (outcome.response ?? null),
-        error: outcome.kind === "sent" ? null : outcome.error,
-      }).changes;
-      if (written === 0) return false;
-      if (delivery.endpointId !== null && outcome.kind !== "not_sent") noteEndpointHealth(delivery.endpointId, outcome, now, options.disableAfterMs, db);
-      return true;
-    })
-    .immediate();
+  return writeTransaction(db, () => {
+    const delay = outcome.kind === "failed" ? retryDelay(delivery.attempts, options.schedule, options.random) : undefined;
+    const written = update.run({
+      id: delivery.id,
+      lease: delivery.leaseUntil,
+      state: outcome.kind === "sent" ? "succeeded" : outcome.kind === "not_sent" ? "not_sent" : delay === undefined ? "failed" : "pending",
+      next: delay === undefined ? null : now + delay,
+      response: outcome.kind === "not_sent" ? null : (outcome.response ?? null),
+      error: outcome.kind === "sent" ? null : outcome.error,
+    }).changes;
+    if (written === 0) return false;
+    if (delivery.endpointId !== null && outcome.kind !== "not_sent") noteEndpointHealth(delivery.endpointId, outcome, now, options.disableAfterMs, db);
+    return true;
+  });
 }
 
 /**

@@ -5,6 +5,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { invitationEmails, type Waitlist } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
 import { singleLine } from "@/lib/core/single-line-text";
+import { writeTransaction } from "@/lib/store/transaction";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { signupPublicId } from "../signups/id";
 import { getSignup } from "../signups/queries";
@@ -136,33 +137,31 @@ export function getInvitationEmail(waitlistId: string, db: AppDatabase = getDb()
 /** Turns invitation emails on or off, edits the template and the invite links' URL and lifetime; audited when anything changes. */
 export function updateInvitationEmail(actor: AuditActor, waitlistId: string, input: InvitationEmailInput, db: AppDatabase = getDb()): InvitationEmailSettings {
   const fields = invitationEmailSchema.parse(input);
-  return db.$client
-    .transaction(() => {
-      const waitlist = getWaitlistOrThrow(waitlistId, db);
-      const before = getInvitationEmail(waitlist.id, db);
-      const after = { ...before, ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) } as InvitationEmailSettings;
-      const changes = [
-        after.enabled !== before.enabled ? `invitation emails ${after.enabled ? "on" : "off"}` : undefined,
-        after.subject !== before.subject ? "subject changed" : undefined,
-        after.body !== before.body ? "body changed" : undefined,
-        after.inviteUrl !== before.inviteUrl ? (after.inviteUrl === null ? "invite URL removed" : `invite URL ${after.inviteUrl}`) : undefined,
-        after.inviteExpiryDays !== before.inviteExpiryDays ? `invite links good for ${after.inviteExpiryDays} day${after.inviteExpiryDays === 1 ? "" : "s"}` : undefined,
-        after.onInviteExpiry !== before.onInviteExpiry ? `an expired invitation is ${after.onInviteExpiry === "requeue" ? "requeued at the front of the line" : "rejected"}` : undefined,
-        after.reminderDaysBefore !== before.reminderDaysBefore ? (after.reminderDaysBefore === null ? "no reminder" : `reminder ${days(after.reminderDaysBefore)} before expiry`) : undefined,
-        after.reminderSubject !== before.reminderSubject ? "reminder subject changed" : undefined,
-        after.reminderBody !== before.reminderBody ? "reminder body changed" : undefined,
-      ].filter((change) => change !== undefined);
-      if (changes.length === 0) return before;
-      if (after.reminderDaysBefore !== null && after.reminderDaysBefore >= after.inviteExpiryDays) {
-        throw new AppError("invalid_parameter", `The reminder (${days(after.reminderDaysBefore)} before expiry) must come after the invitation: fewer days than the invite links' ${after.inviteExpiryDays}.`, "reminderDaysBefore");
-      }
-      const { waitlistId: _id, ...settings } = after;
-      const row = { waitlistId: waitlist.id, ...settings, updatedAt: new Date() };
-      db.insert(invitationEmails).values(row).onConflictDoUpdate({ target: invitationEmails.waitlistId, set: row }).run();
-      recordAudit({ actor, action: "waitlist.invitation_email", target: waitlist.id, summary: changes.join("; ") }, db);
-      return after;
-    })
-    .immediate();
+  return writeTransaction(db, () => {
+    const waitlist = getWaitlistOrThrow(waitlistId, db);
+    const before = getInvitationEmail(waitlist.id, db);
+    const after = { ...before, ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) } as InvitationEmailSettings;
+    const changes = [
+      after.enabled !== before.enabled ? `invitation emails ${after.enabled ? "on" : "off"}` : undefined,
+      after.subject !== before.subject ? "subject changed" : undefined,
+      after.body !== before.body ? "body changed" : undefined,
+      after.inviteUrl !== before.inviteUrl ? (after.inviteUrl === null ? "invite URL removed" : `invite URL ${after.inviteUrl}`) : undefined,
+      after.inviteExpiryDays !== before.inviteExpiryDays ? `invite links good for ${after.inviteExpiryDays} day${after.inviteExpiryDays === 1 ? "" : "s"}` : undefined,
+      after.onInviteExpiry !== before.onInviteExpiry ? `an expired invitation is ${after.onInviteExpiry === "requeue" ? "requeued at the front of the line" : "rejected"}` : undefined,
+      after.reminderDaysBefore !== before.reminderDaysBefore ? (after.reminderDaysBefore === null ? "no reminder" : `reminder ${days(after.reminderDaysBefore)} before expiry`) : undefined,
+      after.reminderSubject !== before.reminderSubject ? "reminder subject changed" : undefined,
+      after.reminderBody !== before.reminderBody ? "reminder body changed" : undefined,
+    ].filter((change) => change !== undefined);
+    if (changes.length === 0) return before;
+    if (after.reminderDaysBefore !== null && after.reminderDaysBefore >= after.inviteExpiryDays) {
+      throw new AppError("invalid_parameter", `The reminder (${days(after.reminderDaysBefore)} before expiry) must come after the invitation: fewer days than the invite links' ${after.inviteExpiryDays}.`, "reminderDaysBefore");
+    }
+    const { waitlistId: _id, ...settings } = after;
+    const row = { waitlistId: waitlist.id, ...settings, updatedAt: new Date() };
+    db.insert(invitationEmails).values(row).onConflictDoUpdate({ target: invitationEmails.waitlistId, set: row }).run();
+    recordAudit({ actor, action: "waitlist.invitation_email", target: waitlist.id, summary: changes.join("; ") }, db);
+    return after;
+  });
 }
 
 /** "3 days", "1 day". */

@@ -1,7 +1,9 @@
 import "server-only";
+import { sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
-import { preparedOnce } from "@/lib/store/statements";
+import { preparedSql } from "@/lib/store/statements";
+import { writeTransaction } from "@/lib/store/transaction";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { appendEventPerSignup } from "../events";
 import { countReferralsOf } from "../joining/referrals";
@@ -25,22 +27,24 @@ export interface ReviewOutcome {
   ids: number[];
 }
 
+const placeholder = sql.placeholder;
+
 function statements(db: AppDatabase) {
-  return preparedOnce(db, "fraud.review", () => ({
-    // Raw (these five): the ids or addresses come as one JSON array read by json_each, which Drizzle's builder has no form for.
-    byEmail: db.$client.prepare<{ waitlistId: string; list: string }, { id: number; pending: number }>(
-      `SELECT s.id, EXISTS (SELECT 1 FROM signup_flags f WHERE f.signup_id = s.id AND f.decision = 'pending') AS pending
-       FROM signups s WHERE s.waitlist_id = @waitlistId AND lower(s.email) IN (SELECT lower(value) FROM json_each(@list)) ORDER BY s.created_at, s.id`,
+  // In SQL (these four): the ids or addresses come as one JSON array, which Drizzle's builder has no form for.
+  return {
+    byEmail: preparedSql<{ id: number; pending: number }>(db, "fraud.review.byEmail", (d) =>
+      sql`SELECT s.id, EXISTS (SELECT 1 FROM signup_flags f WHERE f.signup_id = s.id AND f.decision = 'pending') AS pending
+       FROM signups s WHERE s.waitlist_id = ${placeholder("waitlistId")} AND lower(s.email) IN (SELECT lower(listed.value) FROM ${d.jsonRows(placeholder("list"), "listed")}) ORDER BY s.created_at, s.id`,
     ),
-    byId: db.$client.prepare<{ waitlistId: string; list: string }, { id: number; pending: number }>(
-      `SELECT s.id, EXISTS (SELECT 1 FROM signup_flags f WHERE f.signup_id = s.id AND f.decision = 'pending') AS pending
-       FROM signups s WHERE s.waitlist_id = @waitlistId AND s.id IN (SELECT value FROM json_each(@list)) ORDER BY s.created_at, s.id`,
+    byId: preparedSql<{ id: number; pending: number }>(db, "fraud.review.byId", (d) =>
+      sql`SELECT s.id, EXISTS (SELECT 1 FROM signup_flags f WHERE f.signup_id = s.id AND f.decision = 'pending') AS pending
+       FROM signups s WHERE s.waitlist_id = ${placeholder("waitlistId")} AND s.id ${d.inJson(placeholder("list"))} ORDER BY s.created_at, s.id`,
     ),
-    decide: db.$client.prepare<{ ids: string; decision: string; at: number }>(
-      "UPDATE signup_flags SET decision = @decision, decided_at = @at WHERE signup_id IN (SELECT value FROM json_each(@ids)) AND decision = 'pending'",
+    decide: preparedSql(db, "fraud.review.decide", (d) =>
+      sql`UPDATE signup_flags SET decision = ${placeholder("decision")}, decided_at = ${placeholder("at")} WHERE signup_id ${d.inJson(placeholder("ids"))} AND decision = 'pending'`,
     ),
-    discount: db.$client.prepare<{ ids: string }>("UPDATE referrals SET state = 'discounted', counted_at = NULL WHERE signup_id IN (SELECT value FROM json_each(@ids))"),
-  }));
+    discount: preparedSql(db, "fraud.review.discount", (d) => sql`UPDATE referrals SET state = 'discounted', counted_at = NULL WHERE signup_id ${d.inJson(placeholder("ids"))}`),
+  };
 }
 
 const listedBy = (selection: ReviewSelection) => ("emails" in selection ? "emails" : "ids");
@@ -67,22 +71,20 @@ export function previewReview(selection: ReviewSelection, db: AppDatabase = getD
  */
 export function decideFlags(actor: AuditActor, decision: FlagDecision, selection: ReviewSelection, db: AppDatabase = getDb()): ReviewOutcome {
   const { stored, event, audit, past } = FLAG_DECISIONS[decision];
-  return db.$client
-    .transaction((): ReviewOutcome => {
-      const found = named(selection, db);
-      if (found.length === 0) throw new AppError("not_found", "None of these signups is on this waitlist.", listedBy(selection));
-      const ids = found.filter((row) => row.pending).map((row) => row.id);
-      if (ids.length === 0) throw new AppError("conflict", `None of these signups is waiting for review (no flag, or one decided before): nothing was ${past}.`, listedBy(selection));
-      const at = Date.now();
-      const idsJson = JSON.stringify(ids);
-      const prepared = statements(db);
-      prepared.decide.run({ ids: idsJson, decision: stored, at });
-      if (decision === "approve") countReferralsOf(ids, at, db);
-      else prepared.discount.run({ ids: idsJson });
-      const waitlistId = getWaitlistOrThrow(selection.waitlistId, db).id;
-      appendEventPerSignup(event, waitlistId, idsJson, { decision: stored }, db, at);
-      recordAudit({ actor, action: audit, target: waitlistId, summary: `${past} ${ids.length} flagged signup${ids.length === 1 ? "" : "s"}` }, db);
-      return { decided: ids.length, skipped: found.length - ids.length, ids };
-    })
-    .immediate();
+  return writeTransaction<ReviewOutcome>(db, () => {
+    const found = named(selection, db);
+    if (found.length === 0) throw new AppError("not_found", "None of these signups is on this waitlist.", listedBy(selection));
+    const ids = found.filter((row) => row.pending).map((row) => row.id);
+    if (ids.length === 0) throw new AppError("conflict", `None of these signups is waiting for review (no flag, or one decided before): nothing was ${past}.`, listedBy(selection));
+    const at = Date.now();
+    const idsJson = JSON.stringify(ids);
+    const prepared = statements(db);
+    prepared.decide.run({ ids: idsJson, decision: stored, at });
+    if (decision === "approve") countReferralsOf(ids, at, db);
+    else prepared.discount.run({ ids: idsJson });
+    const waitlistId = getWaitlistOrThrow(selection.waitlistId, db).id;
+    appendEventPerSignup(event, waitlistId, idsJson, { decision: stored }, db, at);
+    recordAudit({ actor, action: audit, target: waitlistId, summary: `${past} ${ids.length} flagged signup${ids.length === 1 ? "" : "s"}` }, db);
+    return { decided: ids.length, skipped: found.length - ids.length, ids };
+  });
 }

@@ -2,8 +2,8 @@ import { and, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
 import { containsPattern } from "@/lib/store/contains";
-import { preparedOnce, preparedSql } from "@/lib/store/statements";
-import { inputSliceOf, newestOfSliceParams, newestOfSliceSql, statusedSliceOf } from "../signups/input-slice";
+import { preparedSql } from "@/lib/store/statements";
+import { inputSliceOf, newestOfSlice, newestOfSliceParams, statusedSliceOf } from "../signups/input-slice";
 import { cappedAccess, planAccess } from "../signups/access";
 import { exceedsSearchCap } from "../signups/counts";
 import type { FacetValues } from "../signups/facets";
@@ -69,15 +69,13 @@ function othersOf(scope: SignupScope, field: SourceField): SignupScope {
  */
 function sliceValuesStatement(db: AppDatabase, fields: readonly SourceField[], scope: SignupScope) {
   const key = `funnel.sourceFacetSlice:${fields.join("+")}:${scope.verified !== undefined}:${scope.referral !== undefined}:${scope.status !== undefined}`;
-  return preparedOnce(db, key, () => {
-    // Raw: it nests newestOfSliceSql's text, whose placeholders are named. The fields are SOURCE_FIELDS, the columns' own names.
-    const counted = fields.map((field) => `SELECT '${field}' AS field, ${field} AS value, count(*) AS count FROM matched WHERE ${field} IS NOT NULL GROUP BY 2`);
-    return db.$client.prepare<Record<string, unknown>, { field: SourceField | null; value: string | null; count: number }>(
-      `WITH ids AS MATERIALIZED (${newestOfSliceSql(scope)}),
-       matched AS MATERIALIZED (SELECT ${fields.join(", ")} FROM ids CROSS JOIN signups ON signups.id = ids.id)
-       ${counted.join(" UNION ALL ")}
-       UNION ALL SELECT NULL, NULL, count(*) FROM matched`,
-    );
+  return preparedSql<{ field: SourceField | null; value: string | null; count: number }>(db, key, (d) => {
+    // In SQL: it nests newestOfSlice (a statement of signup_inputs, not a builder's). The fields are SOURCE_FIELDS, the columns' own names.
+    const counted = fields.map((field) => sql.raw(`SELECT '${field}' AS field, ${field} AS value, count(*) AS count FROM matched WHERE ${field} IS NOT NULL GROUP BY 2`));
+    return sql`WITH ids AS MATERIALIZED (${newestOfSlice(d, scope)}),
+       matched AS MATERIALIZED (SELECT ${sql.raw(fields.join(", "))} FROM ids CROSS JOIN signups ON signups.id = ids.id)
+       ${sql.join(counted, sql.raw(" UNION ALL "))}
+       UNION ALL SELECT NULL, NULL, count(*) FROM matched`;
   });
 }
 

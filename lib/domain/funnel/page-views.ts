@@ -1,7 +1,9 @@
+import { sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
 import { skippableWrite } from "@/lib/sqlite/busy";
-import { preparedOnce } from "@/lib/store/statements";
+import { preparedSql } from "@/lib/store/statements";
+import { transaction } from "@/lib/store/transaction";
 
 // Views of the join pages, counted by the server that renders them: no cookie, no script, nobody
 // else. A view only adds to a number in memory; every FLUSH_MS the numbers go into join_page_views in
@@ -15,8 +17,8 @@ const pending = new Map<string, number>();
 let timer: ReturnType<typeof setTimeout> | undefined;
 
 function upsertStatement(db: AppDatabase) {
-  return preparedOnce(db, "funnel.pageViews.upsert", () =>
-    db.$client.prepare<[string, number, number]>("INSERT INTO join_page_views (waitlist_id, day, count) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET count = count + excluded.count"),
+  return preparedSql(db, "funnel.pageViews.upsert", () =>
+    sql`INSERT INTO join_page_views (waitlist_id, day, count) VALUES (${sql.placeholder("waitlistId")}, ${sql.placeholder("day")}, ${sql.placeholder("count")}) ON CONFLICT DO UPDATE SET count = count + excluded.count`,
   );
 }
 
@@ -42,12 +44,12 @@ export function flushJoinPageViews(db: AppDatabase = getDb()): void {
   const batch = [...pending];
   pending.clear();
   const written = skippableWrite(db, () =>
-    db.$client.transaction(() => {
+    transaction(db, () => {
       for (const [key, count] of batch) {
         const [waitlistId, day] = key.split(" ");
-        upsertStatement(db).run(waitlistId!, Number(day), count);
+        upsertStatement(db).run({ waitlistId, day: Number(day), count });
       }
-    })(),
+    }),
   );
   if (written) return;
   for (const [key, count] of batch) pending.set(key, (pending.get(key) ?? 0) + count);

@@ -1,6 +1,8 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
-import { preparedOnce } from "@/lib/store/statements";
+import { sql } from "drizzle-orm";
+import { preparedSql } from "@/lib/store/statements";
+import { writeTransaction } from "@/lib/store/transaction";
 import { recordAudit, SCHEDULER_ACTOR } from "../audit/log";
 import { appendEventPerSignup } from "../events";
 import { lineSlice } from "../ranking/line";
@@ -16,20 +18,24 @@ import { DAY_MS } from "@/lib/core/time";
 /** The most signups one write transaction of the scheduler changes. */
 export const SCHEDULER_BATCH = 2_000;
 
+const placeholder = sql.placeholder;
+
 function statements(db: AppDatabase) {
-  return preparedOnce(db, "invitations.expire", () => ({
-    // Raw: INDEXED BY the partial index of invited signups (migration 0022), which Drizzle's builder does not write.
-    due: db.$client.prepare<{ waitlistId: string; before: number; take: number }, { id: number }>(
-      "SELECT id FROM signups INDEXED BY signups_invited_at_idx WHERE waitlist_id = @waitlistId AND status = 'invited' AND status_changed_at <= @before ORDER BY status_changed_at, id LIMIT @take",
+  return {
+    // In SQL: the partial index of invited signups (migration 0022) is chosen, which Drizzle's builder does not write.
+    due: preparedSql<{ id: number }>(db, "invitations.expire.due", (d) =>
+      sql`SELECT id FROM signups ${d.indexedBy("signups_invited_at_idx")} WHERE waitlist_id = ${placeholder("waitlistId")} AND status = 'invited' AND status_changed_at <= ${placeholder("before")} ORDER BY status_changed_at, id LIMIT ${placeholder("take")}`,
     ),
-    // Raw: the ids come as one JSON array read by json_each, which Drizzle's builder has no form for;
-    // `+status` keeps SQLite on the ids rather than walking every invited signup by their partial index
-    // (the transitions' UPDATE says how much that cost).
-    requeue: db.$client.prepare<{ ids: string; at: number; lineAt: number | null; linePos: number | null }>(
-      "UPDATE signups SET status = 'waiting', status_changed_at = @at, line_at = @lineAt, line_pos = @linePos WHERE id IN (SELECT value FROM json_each(@ids)) AND +status = 'invited'",
+    // In SQL: the ids come as one JSON array, which Drizzle's builder has no form for; `status` is
+    // kept out of the index choice so that SQLite stays on the ids rather than walking every invited
+    // signup by their partial index (the transitions' UPDATE says how much that cost).
+    requeue: preparedSql(db, "invitations.expire.requeue", (d) =>
+      sql`UPDATE signups SET status = 'waiting', status_changed_at = ${placeholder("at")}, line_at = ${placeholder("lineAt")}, line_pos = ${placeholder("linePos")} WHERE id ${d.inJson(placeholder("ids"))} AND ${d.notIndexed(sql`status`)} = 'invited'`,
     ),
-    reject: db.$client.prepare<{ ids: string; at: number }>("UPDATE signups SET status = 'rejected', status_changed_at = @at WHERE id IN (SELECT value FROM json_each(@ids)) AND +status = 'invited'"),
-  }));
+    reject: preparedSql(db, "invitations.expire.reject", (d) =>
+      sql`UPDATE signups SET status = 'rejected', status_changed_at = ${placeholder("at")} WHERE id ${d.inJson(placeholder("ids"))} AND ${d.notIndexed(sql`status`)} = 'invited'`,
+    ),
+  };
 }
 
 /**
@@ -43,20 +49,18 @@ function frontOfLine(waitlistId: string, db: AppDatabase): { lineAt: number | nu
 
 /** One batch of one waitlist's expired invitations; how many expired. */
 function expireBatch(policy: InvitationPolicy, now: number, batch: number, db: AppDatabase): number {
-  return db.$client
-    .transaction(() => {
-      const prepared = statements(db);
-      const ids = prepared.due.all({ waitlistId: policy.waitlistId, before: now - policy.expiryDays * DAY_MS, take: batch }).map((row) => row.id);
-      if (ids.length === 0) return 0;
-      const idsJson = JSON.stringify(ids);
-      const to = policy.onExpiry === "requeue" ? "waiting" : "rejected";
-      const changed = to === "waiting" ? prepared.requeue.run({ ids: idsJson, at: now, ...frontOfLine(policy.waitlistId, db) }).changes : prepared.reject.run({ ids: idsJson, at: now }).changes;
-      appendEventPerSignup("signup.invitation_expired", policy.waitlistId, idsJson, { from: "invited", to }, db, now);
-      const outcome = to === "waiting" ? "back to waiting at the front of the line" : "rejected";
-      recordAudit({ actor: SCHEDULER_ACTOR, action: "signups.expire", target: policy.waitlistId, summary: `${changed} invitation${changed === 1 ? "" : "s"} expired after ${policy.expiryDays} days: ${outcome}` }, db);
-      return changed;
-    })
-    .immediate();
+  return writeTransaction(db, () => {
+    const prepared = statements(db);
+    const ids = prepared.due.all({ waitlistId: policy.waitlistId, before: now - policy.expiryDays * DAY_MS, take: batch }).map((row) => row.id);
+    if (ids.length === 0) return 0;
+    const idsJson = JSON.stringify(ids);
+    const to = policy.onExpiry === "requeue" ? "waiting" : "rejected";
+    const changed = to === "waiting" ? prepared.requeue.run({ ids: idsJson, at: now, ...frontOfLine(policy.waitlistId, db) }).changes : prepared.reject.run({ ids: idsJson, at: now }).changes;
+    appendEventPerSignup("signup.invitation_expired", policy.waitlistId, idsJson, { from: "invited", to }, db, now);
+    const outcome = to === "waiting" ? "back to waiting at the front of the line" : "rejected";
+    recordAudit({ actor: SCHEDULER_ACTOR, action: "signups.expire", target: policy.waitlistId, summary: `${changed} invitation${changed === 1 ? "" : "s"} expired after ${policy.expiryDays} days: ${outcome}` }, db);
+    return changed;
+  });
 }
 
 /** Expires every invitation due as of `now`, batch by batch; how many expired. */

@@ -2,6 +2,7 @@ import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
 import { processSlot } from "@/lib/core/process-slots";
+import { writeTransaction } from "@/lib/store/transaction";
 import type { AuditActor } from "../audit/log";
 import { applyStatusAction } from "../signups/transitions";
 import { writeWithoutBlocking } from "../write-without-blocking";
@@ -37,15 +38,13 @@ export function getInvitationOrThrow(token: string, now = Date.now(), db: AppDat
 
 /** Completes the signup of a valid token, in one transaction; a redeemed one is answered as it is. */
 export function redeemInvitation(actor: AuditActor, token: string, now = Date.now(), db: AppDatabase = getDb()): InvitationResponse {
-  return db.$client
-    .transaction(() => {
-      const reading = readInvitation(token, now, db);
-      if (reading.state === "redeemed") return toInvitationResponse("redeemed", reading.signup, reading.claims);
-      if (reading.state !== "valid") throw refusalOf(reading);
-      const { signups } = applyStatusAction(actor, { action: "complete", selection: { waitlistId: reading.claims.waitlistId, ids: [reading.signup.id] }, withSignups: true }, db);
-      return toInvitationResponse("redeemed", { ...reading.signup, ...signups[0]! }, reading.claims);
-    })
-    .immediate();
+  return writeTransaction(db, () => {
+    const reading = readInvitation(token, now, db);
+    if (reading.state === "redeemed") return toInvitationResponse("redeemed", reading.signup, reading.claims);
+    if (reading.state !== "valid") throw refusalOf(reading);
+    const { signups } = applyStatusAction(actor, { action: "complete", selection: { waitlistId: reading.claims.waitlistId, ids: [reading.signup.id] }, withSignups: true }, db);
+    return toInvitationResponse("redeemed", { ...reading.signup, ...signups[0]! }, reading.claims);
+  });
 }
 
 /** A redeem as a job of the server's status writer: the key that redeems, the token, and when it was asked. */

@@ -1,7 +1,9 @@
 import "server-only";
+import { sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
-import { preparedOnce } from "@/lib/store/statements";
+import { preparedSql } from "@/lib/store/statements";
+import { writeTransaction } from "@/lib/store/transaction";
 import { recordAudit, SCHEDULER_ACTOR } from "../audit/log";
 import { days } from "../emails/invitation";
 import { appendEventPerSignup } from "../events";
@@ -15,38 +17,38 @@ import { invitationPolicies, type InvitationPolicy } from "./policies";
 // invitation by its time, in the same transaction: so each invitation is reminded once, and a
 // re-invite (a new time) once again.
 
+const placeholder = sql.placeholder;
+
 function statements(db: AppDatabase) {
-  return preparedOnce(db, "invitations.remind", () => ({
-    // Raw: INDEXED BY the partial index of invited signups (migration 0022), which Drizzle's builder does not write.
-    due: db.$client.prepare<{ waitlistId: string; remindBefore: number; expireBefore: number; take: number }, { id: number; invitedAt: number }>(
-      `SELECT id, status_changed_at AS invitedAt FROM signups INDEXED BY signups_invited_at_idx
-       WHERE waitlist_id = @waitlistId AND status = 'invited' AND status_changed_at <= @remindBefore AND status_changed_at > @expireBefore
+  return {
+    // In SQL: the partial index of invited signups (migration 0022) is chosen, which Drizzle's builder does not write.
+    due: preparedSql<{ id: number; invitedAt: number }>(db, "invitations.remind.due", (d) =>
+      sql`SELECT id, status_changed_at AS invitedAt FROM signups ${d.indexedBy("signups_invited_at_idx")}
+       WHERE waitlist_id = ${placeholder("waitlistId")} AND status = 'invited' AND status_changed_at <= ${placeholder("remindBefore")} AND status_changed_at > ${placeholder("expireBefore")}
          AND NOT EXISTS (SELECT 1 FROM invitation_reminders WHERE signup_id = signups.id AND invited_at = signups.status_changed_at)
-       ORDER BY status_changed_at, id LIMIT @take`,
+       ORDER BY status_changed_at, id LIMIT ${placeholder("take")}`,
     ),
-    // Raw: one row per id of a JSON array (json_each), which Drizzle's builder has no form for.
-    record: db.$client.prepare<{ rows: string; at: number }>(
-      `INSERT INTO invitation_reminders (signup_id, invited_at, sent_at)
-       SELECT value ->> '$[0]', value ->> '$[1]', @at FROM json_each(@rows) WHERE true
+    // In SQL: one row per element of a JSON array, which Drizzle's builder has no form for.
+    record: preparedSql(db, "invitations.remind.record", (d) =>
+      sql`INSERT INTO invitation_reminders (signup_id, invited_at, sent_at)
+       SELECT reminder.value ->> '$[0]', reminder.value ->> '$[1]', ${placeholder("at")} FROM ${d.jsonRows(placeholder("rows"), "reminder")} WHERE true
        ON CONFLICT (signup_id) DO UPDATE SET invited_at = excluded.invited_at, sent_at = excluded.sent_at`,
     ),
-  }));
+  };
 }
 
 /** One batch of one waitlist's due reminders; how many were recorded. */
 function remindBatch(policy: InvitationPolicy & { reminderDaysBefore: number }, now: number, batch: number, db: AppDatabase): number {
-  return db.$client
-    .transaction(() => {
-      const prepared = statements(db);
-      const expireBefore = now - policy.expiryDays * DAY_MS;
-      const due = prepared.due.all({ waitlistId: policy.waitlistId, remindBefore: expireBefore + policy.reminderDaysBefore * DAY_MS, expireBefore, take: batch });
-      if (due.length === 0) return 0;
-      prepared.record.run({ rows: JSON.stringify(due.map((row) => [row.id, row.invitedAt])), at: now });
-      appendEventPerSignup("signup.invitation_reminder", policy.waitlistId, JSON.stringify(due.map((row) => row.id)), { days_before_expiry: policy.reminderDaysBefore }, db, now);
-      recordAudit({ actor: SCHEDULER_ACTOR, action: "signups.remind", target: policy.waitlistId, summary: `reminded ${due.length} invited signup${due.length === 1 ? "" : "s"}: their invitations expire within ${days(policy.reminderDaysBefore)}` }, db);
-      return due.length;
-    })
-    .immediate();
+  return writeTransaction(db, () => {
+    const prepared = statements(db);
+    const expireBefore = now - policy.expiryDays * DAY_MS;
+    const due = prepared.due.all({ waitlistId: policy.waitlistId, remindBefore: expireBefore + policy.reminderDaysBefore * DAY_MS, expireBefore, take: batch });
+    if (due.length === 0) return 0;
+    prepared.record.run({ rows: JSON.stringify(due.map((row) => [row.id, row.invitedAt])), at: now });
+    appendEventPerSignup("signup.invitation_reminder", policy.waitlistId, JSON.stringify(due.map((row) => row.id)), { days_before_expiry: policy.reminderDaysBefore }, db, now);
+    recordAudit({ actor: SCHEDULER_ACTOR, action: "signups.remind", target: policy.waitlistId, summary: `reminded ${due.length} invited signup${due.length === 1 ? "" : "s"}: their invitations expire within ${days(policy.reminderDaysBefore)}` }, db);
+    return due.length;
+  });
 }
 
 /** Records every reminder due as of `now`, batch by batch; how many. */

@@ -1,10 +1,12 @@
 import "server-only";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { env } from "@/lib/core/env";
 import { processSlot } from "@/lib/core/process-slots";
 import { unsafeCharacterIn } from "@/lib/core/single-line-text";
-import { preparedOnce } from "@/lib/store/statements";
+import { preparedSql } from "@/lib/store/statements";
+import { writeTransaction } from "@/lib/store/transaction";
 import { appendEvent } from "../events";
 import { answerOnce, type AnswerRecorder, type IdempotencyScope, type RecordedOutcome } from "../idempotency";
 import { MAX_EMAIL_LENGTH } from "../signups/email-address";
@@ -86,13 +88,17 @@ export interface JoinInput {
   source?: SignupSource;
 }
 
-function statements(db: AppDatabase) {
-  return preparedOnce(db, "joining.join", () => ({
-    existing: db.$client.prepare<[string, string], { id: number }>("SELECT id FROM signups WHERE waitlist_id = ? AND lower(email) = lower(?)"),
-    insert: db.$client.prepare<[string, string, number, string, number, string, number | null, string | null, string | null, string | null, string | null]>(
-      "INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at, status, referral_code, referred_by, utm_source, utm_medium, utm_campaign, referrer) VALUES (?, ?, 0, ?, ?, ?, 'waiting', ?, ?, ?, ?, ?, ?)",
-    ),
-  }));
+function existingSignup(db: AppDatabase) {
+  return preparedSql<{ id: number }>(db, "joining.join.existing", () => sql`SELECT id FROM signups WHERE waitlist_id = ${sql.placeholder("waitlistId")} AND lower(email) = lower(${sql.placeholder("email")})`);
+}
+
+function insertSignup(db: AppDatabase) {
+  return preparedSql(
+    db,
+    "joining.join.insert",
+    () =>
+      sql`INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at, status, referral_code, referred_by, utm_source, utm_medium, utm_campaign, referrer) VALUES (${sql.placeholder("waitlistId")}, ${sql.placeholder("email")}, 0, ${sql.placeholder("referral")}, ${sql.placeholder("customInputs")}, ${sql.placeholder("at")}, 'waiting', ${sql.placeholder("referralCode")}, ${sql.placeholder("referredBy")}, ${sql.placeholder("utmSource")}, ${sql.placeholder("utmMedium")}, ${sql.placeholder("utmCampaign")}, ${sql.placeholder("referrer")})`,
+  );
 }
 
 /**
@@ -151,8 +157,7 @@ export function joinedSignup(waitlistId: string, signupId: number, db: AppDataba
 
 /** The join itself, in its transaction, without counting it against the limits (countJoinAttempt does). */
 export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinFound {
-  return db.$client
-    .transaction((): JoinFound => {
+  return writeTransaction(db, (): JoinFound => {
       const waitlist = getWaitlist(input.waitlistId, db);
       if (!waitlist) throw new JoinRefused("not_found", "This waitlist does not exist.");
       const settings = joinSettingsOf(waitlist.id, db);
@@ -164,34 +169,31 @@ export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinFound 
       const disposable = settings.disposable !== "allow" && isDisposableAddress(email);
       if (disposable && settings.disposable === "refuse") throw new JoinRefused("disposable_email", "This waitlist does not accept addresses from disposable email services: please use an address of your own.");
       const customInputs = matchInputs(settings.fields, input.customInputs);
-      const prepared = statements(db);
-      const existing = prepared.existing.get(waitlist.id, email);
+      const existing = existingSignup(db).get({ waitlistId: waitlist.id, email });
       if (existing) return { created: false, signupId: existing.id };
       const referrer = input.referralCode === undefined ? undefined : signupWithReferralCode(waitlist.id, input.referralCode, db);
       const at = Date.now();
       const source = input.source ?? {};
-      const { lastInsertRowid } = prepared.insert.run(
-        waitlist.id,
+      const { insertedId: id } = insertSignup(db).run({
+        waitlistId: waitlist.id,
         email,
-        referrer === undefined ? 0 : 1,
-        JSON.stringify(customInputs),
+        referral: referrer === undefined ? 0 : 1,
+        customInputs: JSON.stringify(customInputs),
         at,
-        unusedReferralCode(db),
-        referrer ?? null,
-        source.utm_source ?? null,
-        source.utm_medium ?? null,
-        source.utm_campaign ?? null,
-        source.referrer ?? null,
-      );
-      const id = Number(lastInsertRowid);
+        referralCode: unusedReferralCode(db),
+        referredBy: referrer ?? null,
+        utmSource: source.utm_source ?? null,
+        utmMedium: source.utm_medium ?? null,
+        utmCampaign: source.utm_campaign ?? null,
+        referrer: source.referrer ?? null,
+      });
       // The rules of lib/domain/fraud: a flagged signup waits for review, and so does its referral.
       const flags: FlagReason[] = [...(disposable ? ["disposable" as const] : []), ...(isBurst(waitlist.id, input.clientAddress, at, db) ? ["burst" as const] : [])];
       recordFlags(id, waitlist.id, flags, at, db);
       if (referrer !== undefined) recordReferral({ signupId: id, referrerId: referrer, waitlistId: waitlist.id, email, verifies: settings.verification, held: flags.length > 0 }, at, db);
       appendEvent({ type: "signup.created", waitlistId: waitlist.id, signupId: id, payload: {} }, db, at);
       return { created: true, signup: joined(getSignup(waitlist.id, id, db)!, waitlist.id, db) };
-    })
-    .immediate();
+  });
 }
 
 const LIMIT_MESSAGES = {
@@ -217,18 +219,16 @@ function countJoinAttempt(input: JoinInput, db: AppDatabase): JoinRefused | unde
  */
 export function joinWaitlist(input: JoinInput, db: AppDatabase = getDb()): JoinOutcome {
   // The attempt stays counted when the join is refused (joinNow's own savepoint is undone, not this transaction).
-  const found = db.$client
-    .transaction((): JoinFound | JoinRefused => {
-      const limited = countJoinAttempt(input, db);
-      if (limited) return limited;
-      try {
-        return joinNow(input, db);
-      } catch (error) {
-        if (error instanceof JoinRefused) return error;
-        throw error;
-      }
-    })
-    .immediate();
+  const found = writeTransaction(db, (): JoinFound | JoinRefused => {
+    const limited = countJoinAttempt(input, db);
+    if (limited) return limited;
+    try {
+      return joinNow(input, db);
+    } catch (error) {
+      if (error instanceof JoinRefused) return error;
+      throw error;
+    }
+  });
   if (found instanceof JoinRefused) throw found;
   return found.created ? found : { created: false, signup: joinedSignup(input.waitlistId.toLowerCase(), found.signupId, db)! };
 }
@@ -295,17 +295,15 @@ function runCountedJoinJob(job: JoinJob, record: AnswerRecorder<JoinReply>, db: 
 export function runJoinJobs(jobs: readonly JoinJob[], record: AnswerRecorder<JoinReply>, db: AppDatabase = getDb()): ({ result: JoinJobResult } | { error: unknown })[] {
   const outcomes: ({ result: JoinJobResult } | { error: unknown })[] = [];
   try {
-    db.$client
-      .transaction(() => {
-        for (const job of jobs) {
-          try {
-            outcomes.push({ result: runCountedJoinJob(job, record, db) });
-          } catch (error) {
-            outcomes.push({ error });
-          }
+    writeTransaction(db, () => {
+      for (const job of jobs) {
+        try {
+          outcomes.push({ result: runCountedJoinJob(job, record, db) });
+        } catch (error) {
+          outcomes.push({ error });
         }
-      })
-      .immediate();
+      }
+    });
   } catch (error) {
     return jobs.map(() => ({ error }));
   }
@@ -338,7 +336,7 @@ export async function submitJoin(job: JoinJob & { recorded?: undefined }, record
 export async function submitJoin(job: JoinJob, record: AnswerRecorder<JoinReply> = unrecorded, db: AppDatabase = getDb()): Promise<RecordedOutcome | { reply: JoinReply }> {
   job = { alreadyOnList: { emailConfigured: env().SMTP_URL !== undefined, publicUrl: env().PUBLIC_URL }, ...job };
   const writer = joinWriter.get();
-  const result = writer ? await writer.write(job) : await writeWithoutBlocking(() => db.$client.transaction(() => runCountedJoinJob(job, record, db)).immediate(), db);
+  const result = writer ? await writer.write(job) : await writeWithoutBlocking(() => writeTransaction(db, () => runCountedJoinJob(job, record, db)), db);
   if ("refused" in result) throw new JoinRefused(result.refused.reason, result.refused.message, result.refused.retryAfterSeconds);
   return result;
 }

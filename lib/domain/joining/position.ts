@@ -1,13 +1,12 @@
 import "server-only";
 import { and, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
-import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { getDb, type AppDatabase } from "@/db/client";
 import { movedSignupCounts, signupCounts } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
-import { afterPosition, beforePosition } from "@/lib/store/keyset";
-import { sqliteDialect } from "@/lib/store/dialect";
+import { atOrAfterPosition, beforePosition } from "@/lib/store/keyset";
+import type { Dialect } from "@/lib/store/dialect";
 import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
-import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
+import { preparedOnce, preparedSql, valuePlaceholder } from "@/lib/store/statements";
 import { lineSignup, type LineKey } from "../ranking/line";
 import { SIGNUP_STATUSES } from "../signups/status";
 
@@ -23,10 +22,10 @@ import { SIGNUP_STATUSES } from "../signups/status";
 // joined has none after it, so a join's own place costs a few index steps however big its day (a
 // launch day); only when more than half the day comes after K are those before it counted.
 
-const K = { createdAt: sql.raw("@at"), id: sql.raw("@pos") };
-const dialect = new SQLiteSyncDialect();
-const AT_OR_AFTER_K = dialect.sqlToQuery(afterPosition(sqliteDialect, sql.raw("created_at"), sql.raw("id"), K)).sql.replace(") > (", ") >= (");
-const BEFORE_K = dialect.sqlToQuery(beforePosition(sqliteDialect, sql.raw("created_at"), sql.raw("id"), K)).sql;
+const placeholder = sql.placeholder;
+const K = { createdAt: placeholder("at"), id: placeholder("pos") };
+const atOrAfterK = (d: Dialect) => atOrAfterPosition(d, sql.raw("created_at"), sql.raw("id"), K);
+const beforeK = (d: Dialect) => beforePosition(d, sql.raw("created_at"), sql.raw("id"), K);
 
 // Every verified and referral value spelled out, so that SQLite seeks the whole key of signup_counts.
 function countedSignups(db: AppDatabase, status: SQL, day: SQL) {
@@ -46,32 +45,42 @@ function statements(db: AppDatabase) {
       .from(movedSignupCounts)
       .where(and(eq(movedSignupCounts.waitlistId, valuePlaceholder("waitlistId")), lt(movedSignupCounts.day, valuePlaceholder("day"))))
       .prepare(),
-    // Raw below: Drizzle's builder has no INDEXED BY.
-    // The signups of K's day from K on (created_at, then id), up to @cap.
-    dayFromK: db.$client.prepare<{ waitlistId: string; end: number; at: number; pos: number; cap: number }, { count: number }>(
-      `SELECT count(*) AS count FROM (SELECT 1 FROM signups INDEXED BY signups_waitlist_order_idx
-       WHERE waitlist_id = @waitlistId AND ${AT_OR_AFTER_K} AND created_at < @end LIMIT @cap)`,
+    // In SQL below: Drizzle's builder has no INDEXED BY.
+    // The signups of K's day from K on (created_at, then id), up to `cap`.
+    dayFromK: preparedSql<{ count: number }>(
+      db,
+      "joining.position.dayFromK",
+      (d) => sql`SELECT count(*) AS count FROM (SELECT 1 FROM signups ${d.indexedBy("signups_waitlist_order_idx")}
+       WHERE waitlist_id = ${placeholder("waitlistId")} AND ${atOrAfterK(d)} AND created_at < ${placeholder("end")} LIMIT ${placeholder("cap")})`,
     ),
     // Every signup of K's day before it.
-    dayBeforeK: db.$client.prepare<{ waitlistId: string; start: number; at: number; pos: number }, { count: number }>(
-      `SELECT count(*) AS count FROM signups INDEXED BY signups_waitlist_order_idx
-       WHERE waitlist_id = @waitlistId AND created_at >= @start AND ${BEFORE_K}`,
+    dayBeforeK: preparedSql<{ count: number }>(
+      db,
+      "joining.position.dayBeforeK",
+      (d) => sql`SELECT count(*) AS count FROM signups ${d.indexedBy("signups_waitlist_order_idx")}
+       WHERE waitlist_id = ${placeholder("waitlistId")} AND created_at >= ${placeholder("start")} AND ${beforeK(d)}`,
     ),
     // Those of them that are not waiting.
-    dayLeftBeforeK: db.$client.prepare<{ waitlistId: string; start: number; at: number; pos: number }, { count: number }>(
-      `SELECT count(*) AS count FROM signups INDEXED BY signups_changed_status_idx
-       WHERE waitlist_id = @waitlistId AND status <> 'waiting' AND status IN ('invited', 'completed', 'rejected')
-         AND created_at >= @start AND ${BEFORE_K}`,
+    dayLeftBeforeK: preparedSql<{ count: number }>(
+      db,
+      "joining.position.dayLeftBeforeK",
+      (d) => sql`SELECT count(*) AS count FROM signups ${d.indexedBy("signups_changed_status_idx")}
+       WHERE waitlist_id = ${placeholder("waitlistId")} AND status <> 'waiting' AND status IN ('invited', 'completed', 'rejected')
+         AND created_at >= ${placeholder("start")} AND ${beforeK(d)}`,
     ),
     // The waiting moved signups of K's day created before K, and those whose place key comes before K.
-    dayMovedCreatedBeforeK: db.$client.prepare<{ waitlistId: string; start: number; at: number; pos: number }, { count: number }>(
-      `SELECT count(*) AS count FROM signups INDEXED BY signups_moved_created_idx
-       WHERE waitlist_id = @waitlistId AND line_at IS NOT NULL AND status = 'waiting' AND created_at >= @start AND ${BEFORE_K}`,
+    dayMovedCreatedBeforeK: preparedSql<{ count: number }>(
+      db,
+      "joining.position.dayMovedCreatedBeforeK",
+      (d) => sql`SELECT count(*) AS count FROM signups ${d.indexedBy("signups_moved_created_idx")}
+       WHERE waitlist_id = ${placeholder("waitlistId")} AND line_at IS NOT NULL AND status = 'waiting' AND created_at >= ${placeholder("start")} AND ${beforeK(d)}`,
     ),
-    dayMovedLineBeforeK: db.$client.prepare<{ waitlistId: string; start: number; at: number; pos: number; id: number }, { count: number }>(
-      `SELECT count(*) AS count FROM signups INDEXED BY signups_moved_line_idx
-       WHERE waitlist_id = @waitlistId AND line_at IS NOT NULL AND status = 'waiting' AND line_at >= @start
-         AND (line_at, line_pos, id) < (@at, @pos, @id collate binary)`,
+    dayMovedLineBeforeK: preparedSql<{ count: number }>(
+      db,
+      "joining.position.dayMovedLineBeforeK",
+      (d) => sql`SELECT count(*) AS count FROM signups ${d.indexedBy("signups_moved_line_idx")}
+       WHERE waitlist_id = ${placeholder("waitlistId")} AND line_at IS NOT NULL AND status = 'waiting' AND line_at >= ${placeholder("start")}
+         AND (line_at, line_pos, id) < (${placeholder("at")}, ${placeholder("pos")}, ${d.seekable(placeholder("id"))})`,
     ),
   }));
 }

@@ -1,11 +1,11 @@
 import "server-only";
-import { and, count, eq, gt, ne } from "drizzle-orm";
+import { and, count, eq, gt, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { getDb, type AppDatabase } from "@/db/client";
 import { referrals, signups, type REFERRAL_STATES } from "@/db/schema";
 import { env } from "@/lib/core/env";
 import { DAY_MS } from "@/lib/core/time";
-import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
+import { preparedOnce, preparedSql, valuePlaceholder } from "@/lib/store/statements";
 import { moveForCountedReferral } from "../ranking/move";
 import { reachMilestones } from "../milestones/reach";
 import { recordFlags } from "../fraud/flags";
@@ -91,13 +91,15 @@ function statements(db: AppDatabase) {
       .where(and(eq(referrals.waitlistId, valuePlaceholder("waitlistId")), ne(referrals.state, "counted")))
       .groupBy(referrals.state)
       .prepare(),
-    // Raw: Drizzle's builder has no INDEXED BY.
-    top: db.$client.prepare<[string, number], Referrer & { referrals: number }>(
-      `SELECT referrer.id, referrer.email, counted.referrals FROM (
-         SELECT referrer_id, count(*) AS referrals FROM referrals INDEXED BY referrals_waitlist_state_idx
-         WHERE waitlist_id = ? AND state = 'counted' GROUP BY referrer_id
+    // In SQL: Drizzle's builder has no INDEXED BY.
+    top: preparedSql<Referrer & { referrals: number }>(
+      db,
+      "joining.referrals.top",
+      (d) => sql`SELECT referrer.id, referrer.email, counted.referrals FROM (
+         SELECT referrer_id, count(*) AS referrals FROM referrals ${d.indexedBy("referrals_waitlist_state_idx")}
+         WHERE waitlist_id = ${sql.placeholder("waitlistId")} AND state = 'counted' GROUP BY referrer_id
        ) AS counted JOIN signups AS referrer ON referrer.id = counted.referrer_id
-       ORDER BY counted.referrals DESC, referrer.id LIMIT ?`,
+       ORDER BY counted.referrals DESC, referrer.id LIMIT ${sql.placeholder("limit")}`,
     ),
   }));
 }
@@ -170,7 +172,7 @@ export function referralStateOf(signupId: number, db: AppDatabase = getDb()): Re
 
 /** A waitlist's signups with the most counted referrals, most first (ties: the earlier signup first). */
 export function topReferrers(waitlistId: string, limit: number, db: AppDatabase = getDb()): (Referrer & { referrals: number })[] {
-  return statements(db).top.all(waitlistId.toLowerCase(), limit);
+  return statements(db).top.all({ waitlistId: waitlistId.toLowerCase(), limit });
 }
 
 export type NotCountedTally = Record<Exclude<ReferralState, "counted">, number>;

@@ -6,6 +6,7 @@ import { DISPOSABLE_POLICIES, joinSettings } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
 import { firstIssueOf } from "@/lib/core/zod-issue";
 import { preparedOnce } from "@/lib/store/statements";
+import { writeTransaction } from "@/lib/store/transaction";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { ACCENT_COLOR_PATTERN, accentContrastProblem } from "../branding/accent-color";
 import { getWaitlistOrThrow } from "../waitlists/queries";
@@ -195,30 +196,28 @@ export function updateJoinSettings(waitlistId: string, change: JoinSettingsChang
   const parsed = joinSettingsChangeSchema.safeParse(change);
   if (!parsed.success) throw invalidSettings(parsed.error);
   const fields = Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined)) as Partial<JoinSettings>;
-  return db.$client
-    .transaction(() => {
-      const waitlist = getWaitlistOrThrow(waitlistId, db);
-      const before = joinSettingsOf(waitlist.id, db);
-      const after: JoinSettings = { ...before, ...fields };
-      const changes = describeChanges(before, after);
-      if (changes.length === 0) return before;
-      const stored = {
-        joining: after.joining,
-        verification: after.verification,
-        fields: JSON.stringify(after.fields),
-        successMessage: after.successMessage,
-        embedOrigins: JSON.stringify(after.embedOrigins),
-        challenge: after.challenge,
-        headline: after.headline,
-        description: after.description,
-        accentColor: after.accentColor,
-        leaderboard: after.leaderboard,
-        disposable: after.disposable,
-        updatedAt: new Date(),
-      };
-      db.insert(joinSettings).values({ waitlistId: waitlist.id, ...stored }).onConflictDoUpdate({ target: joinSettings.waitlistId, set: stored }).run();
-      recordAudit({ actor, action: "waitlist.join_settings", target: waitlist.id, summary: changes.join("; ") }, db);
-      return after;
-    })
-    .immediate();
+  return writeTransaction(db, () => {
+    const waitlist = getWaitlistOrThrow(waitlistId, db);
+    const before = joinSettingsOf(waitlist.id, db);
+    const after: JoinSettings = { ...before, ...fields };
+    const changes = describeChanges(before, after);
+    if (changes.length === 0) return before;
+    const stored = {
+      joining: after.joining,
+      verification: after.verification,
+      fields: JSON.stringify(after.fields),
+      successMessage: after.successMessage,
+      embedOrigins: JSON.stringify(after.embedOrigins),
+      challenge: after.challenge,
+      headline: after.headline,
+      description: after.description,
+      accentColor: after.accentColor,
+      leaderboard: after.leaderboard,
+      disposable: after.disposable,
+      updatedAt: new Date(),
+    };
+    db.insert(joinSettings).values({ waitlistId: waitlist.id, ...stored }).onConflictDoUpdate({ target: joinSettings.waitlistId, set: stored }).run();
+    recordAudit({ actor, action: "waitlist.join_settings", target: waitlist.id, summary: changes.join("; ") }, db);
+    return after;
+  });
 }

@@ -1,5 +1,6 @@
 import { getDb, type AppDatabase } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
+import { transaction } from "@/lib/store/transaction";
 import { createApiKey, getApiKey, revokeApiKey, type NewApiKey } from "./queries";
 import { recordAudit, type AuditActor } from "../audit/log";
 
@@ -7,12 +8,12 @@ import { recordAudit, type AuditActor } from "../audit/log";
 
 /** Creates a key (returned in clear text, this once) and records who did. */
 export function issueApiKey(input: NewApiKey, actor: AuditActor, db: AppDatabase = getDb()) {
-  return db.$client.transaction(() => {
+  return transaction(db, () => {
     const created = createApiKey(input, db);
     const expires = created.expires_at ? `expires ${created.expires_at}` : "never expires";
     recordAudit({ actor, action: "key.create", target: created.id, summary: `created key "${created.name}" ${created.prefix}… (${created.roles.join(", ")}; ${expires})` }, db);
     return created;
-  })();
+  });
 }
 
 /**
@@ -20,12 +21,12 @@ export function issueApiKey(input: NewApiKey, actor: AuditActor, db: AppDatabase
  * nothing (`revoked: false`). An unknown id is a not_found error.
  */
 export function revokeApiKeyAs(id: string, actor: AuditActor, db: AppDatabase = getDb()) {
-  return db.$client.transaction(() => {
+  return transaction(db, () => {
     const key = getApiKey(id, db);
     if (!key) throw new AppError("not_found", `No API key has the id ${id}`);
     if (key.revokedAt) return { key, revoked: false };
     revokeApiKey(id, db);
     recordAudit({ actor, action: "key.revoke", target: key.id, summary: `revoked key "${key.name}" ${key.prefix}…` }, db);
     return { key, revoked: true };
-  })();
+  });
 }

@@ -1,6 +1,8 @@
 import "server-only";
+import { sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { preparedOnce } from "@/lib/store/statements";
+import { connectionOf } from "@/lib/store/connection";
+import { preparedSql } from "@/lib/store/statements";
 import { auditHash } from "../audit/log";
 
 // Fixed-window counters in SQLite (table rate_limits, migration 0015), so every worker process, every
@@ -14,28 +16,34 @@ import { auditHash } from "../audit/log";
 
 const PRUNE_EVERY_MS = 1_000;
 const PRUNE_BATCH = 5_000;
-const lastPruned = new WeakMap<AppDatabase["$client"], number>();
+const lastPruned = new WeakMap<object, number>();
+const placeholder = sql.placeholder;
 
 export interface LimitWindow {
   limit: number;
   windowMs: number;
 }
 
-function statements(db: AppDatabase) {
-  return preparedOnce(db, "limits.counter", () => ({
-    // Raw: one upsert whose two CASEs must read the same old row. In the UPDATE every right-hand side reads the row as it was, so both CASEs test the old window.
-    hit: db.$client.prepare<{ key: string; now: number; end: number }, { count: number; windowEnd: number }>(
-      `INSERT INTO rate_limits (key, window_end, count) VALUES (@key, @end, 1)
+// In SQL: one upsert whose two CASEs must read the same old row. In the UPDATE every right-hand side reads the row as it was, so both CASEs test the old window.
+function hitStatement(db: AppDatabase) {
+  return preparedSql<{ count: number; windowEnd: number }>(
+    db,
+    "limits.counter.hit",
+    () => sql`INSERT INTO rate_limits (key, window_end, count) VALUES (${placeholder("key")}, ${placeholder("end")}, 1)
        ON CONFLICT (key) DO UPDATE SET
-         count = CASE WHEN window_end <= @now THEN 1 ELSE count + 1 END,
-         window_end = CASE WHEN window_end <= @now THEN @end ELSE window_end END
+         count = CASE WHEN window_end <= ${placeholder("now")} THEN 1 ELSE count + 1 END,
+         window_end = CASE WHEN window_end <= ${placeholder("now")} THEN ${placeholder("end")} ELSE window_end END
        RETURNING count, window_end AS windowEnd`,
-    ),
-    // Raw: Drizzle's builder has no INDEXED BY.
-    prune: db.$client.prepare<[number, number]>(
-      "DELETE FROM rate_limits WHERE key IN (SELECT key FROM rate_limits INDEXED BY rate_limits_window_end_idx WHERE window_end <= ? LIMIT ?)",
-    ),
-  }));
+  );
+}
+
+// In SQL: Drizzle's builder has no INDEXED BY.
+function pruneStatement(db: AppDatabase) {
+  return preparedSql(
+    db,
+    "limits.counter.prune",
+    (d) => sql`DELETE FROM rate_limits WHERE key IN (SELECT key FROM rate_limits ${d.indexedBy("rate_limits_window_end_idx")} WHERE window_end <= ${placeholder("ended")} LIMIT ${placeholder("batch")})`,
+  );
 }
 
 /**
@@ -43,13 +51,12 @@ function statements(db: AppDatabase) {
  * seconds until the window ends (for Retry-After). A refused hit is counted too.
  */
 export function hitLimit(key: string, window: LimitWindow, now = Date.now(), db: AppDatabase = getDb()): number | undefined {
-  const prepared = statements(db);
-  const pruned = lastPruned.get(db.$client);
+  const pruned = lastPruned.get(connectionOf(db));
   if (pruned === undefined || now - pruned >= PRUNE_EVERY_MS || now < pruned) {
-    lastPruned.set(db.$client, now);
-    prepared.prune.run(now, PRUNE_BATCH);
+    lastPruned.set(connectionOf(db), now);
+    pruneStatement(db).run({ ended: now, batch: PRUNE_BATCH });
   }
-  const { count, windowEnd } = prepared.hit.get({ key, now, end: now + window.windowMs })!;
+  const { count, windowEnd } = hitStatement(db).get({ key, now, end: now + window.windowMs })!;
   return count > window.limit ? Math.max(1, Math.ceil((windowEnd - now) / 1000)) : undefined;
 }
 

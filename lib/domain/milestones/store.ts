@@ -3,6 +3,7 @@ import { and, asc, eq, notInArray } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { milestones } from "@/db/schema";
 import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
+import { writeTransaction } from "@/lib/store/transaction";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { getWaitlistOrThrow } from "../waitlists/queries";
 import { formatMilestone, milestonesSchema, type Milestone } from "./milestone";
@@ -32,30 +33,28 @@ export function milestonesOf(waitlistId: string, db: AppDatabase = getDb()): Mil
  */
 export function setMilestones(waitlistId: string, lines: readonly string[], actor: AuditActor, db: AppDatabase = getDb()): { milestones: Milestone[]; reachedNow: number } {
   const list = milestonesSchema.parse(lines);
-  return db.$client
-    .transaction(() => {
-      const waitlist = getWaitlistOrThrow(waitlistId, db);
-      const before = milestonesOf(waitlist.id, db);
-      if (JSON.stringify(before) === JSON.stringify(list)) return { milestones: before, reachedNow: 0 };
-      const steps = list.map((milestone) => milestone.referrals);
-      db.delete(milestones)
-        .where(and(eq(milestones.waitlistId, waitlist.id), steps.length === 0 ? undefined : notInArray(milestones.referrals, steps)))
-        .run();
-      // Labels may swap between steps: clear the kept rows' labels first (the unique index is on the label).
-      for (const milestone of list) db.update(milestones).set({ label: `\u0000${milestone.referrals}` }).where(and(eq(milestones.waitlistId, waitlist.id), eq(milestones.referrals, milestone.referrals))).run();
-      const now = Date.now();
-      let reachedNow = 0;
-      for (const milestone of list) {
-        const kept = before.some((each) => each.referrals === milestone.referrals);
-        const row = { waitlistId: waitlist.id, ...milestone };
-        db.insert(milestones).values(row).onConflictDoUpdate({ target: [milestones.waitlistId, milestones.referrals], set: row }).run();
-        if (!kept) reachedNow += reachNewMilestone(waitlist.id, milestone, now, db);
-      }
-      const summary = list.length === 0 ? "no milestones" : `milestones ${list.map(formatMilestone).join(" | ")}`;
-      recordAudit({ actor, action: "waitlist.milestones", target: waitlist.id, summary: `${summary.slice(0, 900)}${reachedNow > 0 ? ` (${reachedNow} reached at once)` : ""}` }, db);
-      return { milestones: list, reachedNow };
-    })
-    .immediate();
+  return writeTransaction(db, () => {
+    const waitlist = getWaitlistOrThrow(waitlistId, db);
+    const before = milestonesOf(waitlist.id, db);
+    if (JSON.stringify(before) === JSON.stringify(list)) return { milestones: before, reachedNow: 0 };
+    const steps = list.map((milestone) => milestone.referrals);
+    db.delete(milestones)
+      .where(and(eq(milestones.waitlistId, waitlist.id), steps.length === 0 ? undefined : notInArray(milestones.referrals, steps)))
+      .run();
+    // Labels may swap between steps: clear the kept rows' labels first (the unique index is on the label).
+    for (const milestone of list) db.update(milestones).set({ label: `\u0000${milestone.referrals}` }).where(and(eq(milestones.waitlistId, waitlist.id), eq(milestones.referrals, milestone.referrals))).run();
+    const now = Date.now();
+    let reachedNow = 0;
+    for (const milestone of list) {
+      const kept = before.some((each) => each.referrals === milestone.referrals);
+      const row = { waitlistId: waitlist.id, ...milestone };
+      db.insert(milestones).values(row).onConflictDoUpdate({ target: [milestones.waitlistId, milestones.referrals], set: row }).run();
+      if (!kept) reachedNow += reachNewMilestone(waitlist.id, milestone, now, db);
+    }
+    const summary = list.length === 0 ? "no milestones" : `milestones ${list.map(formatMilestone).join(" | ")}`;
+    recordAudit({ actor, action: "waitlist.milestones", target: waitlist.id, summary: `${summary.slice(0, 900)}${reachedNow > 0 ? ` (${reachedNow} reached at once)` : ""}` }, db);
+    return { milestones: list, reachedNow };
+  });
 }
 
 export interface PersonMilestone extends Milestone {

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
+import { writeTransaction } from "@/lib/store/transaction";
 import { PERSON_ACTOR, recordAudit } from "../audit/log";
 import { appendEvent } from "../events";
 import { JoinRefused, matchInputs } from "../joining/join";
@@ -20,30 +21,28 @@ export type AnswersOutcome = { saved: true; changed: string[] } | { saved: false
 const sameLabel = (a: unknown, b: string) => typeof a === "string" && a.trim().toLowerCase() === b.toLowerCase();
 
 export function updateOwnAnswers(waitlistId: string, signupId: number, answers: { label: string; value: string }[], db: AppDatabase = getDb()): AnswersOutcome {
-  return db.$client
-    .transaction((): AnswersOutcome => {
-      const waitlist = getWaitlist(waitlistId, db);
-      const signup = waitlist && getSignup(waitlist.id, signupId, db);
-      if (!waitlist || !signup) return { saved: false, reason: "gone" };
-      const { fields } = joinSettingsOf(waitlist.id, db);
-      let matched: { label: string; value: string }[];
-      try {
-        matched = matchInputs(fields, answers);
-      } catch (error) {
-        if (error instanceof JoinRefused) return { saved: false, reason: "invalid", message: error.message };
-        throw error;
-      }
-      const valueOf = (inputs: Record<string, unknown>[], label: string) => inputs.find((input) => sameLabel(input.label, label))?.value;
-      const changed = fields.map((field) => field.label).filter((label) => valueOf(signup.customInputs, label) !== valueOf(matched, label));
-      if (changed.length === 0) return { saved: true, changed };
-      const others = signup.customInputs.filter((input) => !fields.some((field) => sameLabel(input.label, field.label)));
-      db.update(signups)
-        .set({ customInputs: JSON.stringify([...matched, ...others]) })
-        .where(and(eq(signups.id, signup.id), eq(signups.waitlistId, waitlist.id)))
-        .run();
-      appendEvent({ type: "signup.updated", waitlistId: waitlist.id, signupId: signup.id, payload: { changed } }, db);
-      recordAudit({ actor: PERSON_ACTOR, action: "signup.update", target: waitlist.id, summary: `signup ${signupPublicId(signup.id)} changed ${changed.length} answer${changed.length === 1 ? "" : "s"} on its own page` }, db);
-      return { saved: true, changed };
-    })
-    .immediate();
+  return writeTransaction<AnswersOutcome>(db, () => {
+    const waitlist = getWaitlist(waitlistId, db);
+    const signup = waitlist && getSignup(waitlist.id, signupId, db);
+    if (!waitlist || !signup) return { saved: false, reason: "gone" };
+    const { fields } = joinSettingsOf(waitlist.id, db);
+    let matched: { label: string; value: string }[];
+    try {
+      matched = matchInputs(fields, answers);
+    } catch (error) {
+      if (error instanceof JoinRefused) return { saved: false, reason: "invalid", message: error.message };
+      throw error;
+    }
+    const valueOf = (inputs: Record<string, unknown>[], label: string) => inputs.find((input) => sameLabel(input.label, label))?.value;
+    const changed = fields.map((field) => field.label).filter((label) => valueOf(signup.customInputs, label) !== valueOf(matched, label));
+    if (changed.length === 0) return { saved: true, changed };
+    const others = signup.customInputs.filter((input) => !fields.some((field) => sameLabel(input.label, field.label)));
+    db.update(signups)
+      .set({ customInputs: JSON.stringify([...matched, ...others]) })
+      .where(and(eq(signups.id, signup.id), eq(signups.waitlistId, waitlist.id)))
+      .run();
+    appendEvent({ type: "signup.updated", waitlistId: waitlist.id, signupId: signup.id, payload: { changed } }, db);
+    recordAudit({ actor: PERSON_ACTOR, action: "signup.update", target: waitlist.id, summary: `signup ${signupPublicId(signup.id)} changed ${changed.length} answer${changed.length === 1 ? "" : "s"} on its own page` }, db);
+    return { saved: true, changed };
+  });
 }

@@ -4,6 +4,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { signups, type Waitlist } from "@/db/schema";
 import { singleLine } from "@/lib/core/single-line-text";
 import { HOUR_MS, MINUTE_MS } from "@/lib/core/time";
+import { writeTransaction } from "@/lib/store/transaction";
 import { queueEmailDelivery, recentEmailsOf } from "../deliveries/fan-out";
 import type { RenderedEmail } from "../emails/invitation";
 import { clientLimitHit } from "../joining/limits";
@@ -39,22 +40,20 @@ export function personLinkEmail(waitlist: Pick<Waitlist, "id" | "name">, signup:
  */
 export function emailPersonLink(waitlistId: string, address: string, options: { emailConfigured: boolean; publicUrl: string; clientAddress?: string; now?: number }, db: AppDatabase = getDb()): PersonLinkOutcome {
   const now = options.now ?? Date.now();
-  return db.$client
-    .transaction((): PersonLinkOutcome => {
-      if (options.clientAddress !== undefined && clientLimitHit(options.clientAddress, now, db) !== undefined) return "client_limited";
-      const waitlist = getWaitlist(waitlistId, db);
-      const signup = waitlist && db
-          .select({ id: signups.id, email: signups.email })
-          .from(signups)
-          .where(and(eq(signups.waitlistId, waitlist.id), sql`lower(${signups.email}) = lower(${address.trim()})`))
-          .get();
-      if (!waitlist || !signup) return "not_on_list";
-      if (!options.emailConfigured) return "email_not_configured";
-      const recent = recentEmailsOf(signup.id, PERSON_LINK_EMAIL, now - HOUR_MS, db);
-      if (recent.count >= PERSON_LINK_EMAILS_PER_HOUR || (recent.newest !== null && now - recent.newest < MINUTE_MS)) return "rate_limited";
-      if (!personEmailAllowed(signup.email, now, db).allowed) return "rate_limited";
-      queueEmailDelivery({ eventId: null, eventType: PERSON_LINK_EMAIL, waitlistId: waitlist.id, signupId: signup.id, now }, personLinkEmail(waitlist, signup, options.publicUrl, now, db), true, db);
-      return "sent";
-    })
-    .immediate();
+  return writeTransaction<PersonLinkOutcome>(db, () => {
+    if (options.clientAddress !== undefined && clientLimitHit(options.clientAddress, now, db) !== undefined) return "client_limited";
+    const waitlist = getWaitlist(waitlistId, db);
+    const signup = waitlist && db
+        .select({ id: signups.id, email: signups.email })
+        .from(signups)
+        .where(and(eq(signups.waitlistId, waitlist.id), sql`lower(${signups.email}) = lower(${address.trim()})`))
+        .get();
+    if (!waitlist || !signup) return "not_on_list";
+    if (!options.emailConfigured) return "email_not_configured";
+    const recent = recentEmailsOf(signup.id, PERSON_LINK_EMAIL, now - HOUR_MS, db);
+    if (recent.count >= PERSON_LINK_EMAILS_PER_HOUR || (recent.newest !== null && now - recent.newest < MINUTE_MS)) return "rate_limited";
+    if (!personEmailAllowed(signup.email, now, db).allowed) return "rate_limited";
+    queueEmailDelivery({ eventId: null, eventType: PERSON_LINK_EMAIL, waitlistId: waitlist.id, signupId: signup.id, now }, personLinkEmail(waitlist, signup, options.publicUrl, now, db), true, db);
+    return "sent";
+  });
 }

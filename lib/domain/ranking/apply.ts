@@ -5,6 +5,7 @@ import { milestones, referrals, signupMilestones, signups } from "@/db/schema";
 import { beforePosition } from "@/lib/store/keyset";
 import { dialectOf } from "@/lib/store/dialect";
 import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
+import { transaction, writeTransaction } from "@/lib/store/transaction";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { referralCountOf, topReferrers } from "../joining/referrals";
 import { signupPosition } from "../joining/position";
@@ -125,11 +126,11 @@ export function previewRankingRule(waitlistId: string, rule: RankingRule, db: Ap
   for (const id of ids) emails.set(id, db.select({ email: signups.email }).from(signups).where(eq(signups.id, id)).get()!.email);
   let moves: PlaceMove[] = [];
   try {
-    db.$client.transaction(() => {
+    transaction(db, () => {
       restand(waitlist.id, rule, signupsToRestand(waitlist.id, db), db);
       moves = ids.map((id) => ({ signupId: id, email: emails.get(id)!, before: before.get(id)!, after: signupPosition(waitlist.id, id, db)! }));
       throw ROLL_BACK;
-    })();
+    });
   } catch (error) {
     if (error !== ROLL_BACK) throw error;
   }
@@ -148,22 +149,20 @@ export interface RankingRuleChange {
  * referral moves by the new rule.
  */
 export function beginRankingRuleChange(waitlistId: string, rule: RankingRule, actor: AuditActor, db: AppDatabase = getDb()): RankingRuleChange {
-  return db.$client
-    .transaction((): RankingRuleChange => {
-      const waitlist = getWaitlistOrThrow(waitlistId, db);
-      const before = rankingRuleOf(waitlist.id, db);
-      if (formatRankingRule(before) === formatRankingRule(rule)) return { rule: before, batches: [] };
-      storeRankingRule(waitlist.id, rule, db);
-      recordAudit({ actor, action: "waitlist.ranking", target: waitlist.id, summary: `ranking ${formatRankingRule(rule)} (was ${formatRankingRule(before)})` }, db);
-      const ids = signupsToRestand(waitlist.id, db);
-      return { rule, batches: Array.from({ length: Math.ceil(ids.length / RESTAND_BATCH) }, (_, index) => ids.slice(index * RESTAND_BATCH, (index + 1) * RESTAND_BATCH)) };
-    })
-    .immediate();
+  return writeTransaction(db, (): RankingRuleChange => {
+    const waitlist = getWaitlistOrThrow(waitlistId, db);
+    const before = rankingRuleOf(waitlist.id, db);
+    if (formatRankingRule(before) === formatRankingRule(rule)) return { rule: before, batches: [] };
+    storeRankingRule(waitlist.id, rule, db);
+    recordAudit({ actor, action: "waitlist.ranking", target: waitlist.id, summary: `ranking ${formatRankingRule(rule)} (was ${formatRankingRule(before)})` }, db);
+    const ids = signupsToRestand(waitlist.id, db);
+    return { rule, batches: Array.from({ length: Math.ceil(ids.length / RESTAND_BATCH) }, (_, index) => ids.slice(index * RESTAND_BATCH, (index + 1) * RESTAND_BATCH)) };
+  });
 }
 
 /** One batch of a rule change, in a write of its own, by the rule stored now (a later change wins). */
 export function restandBatch(waitlistId: string, ids: readonly number[], db: AppDatabase = getDb()): void {
-  db.$client.transaction(() => restand(waitlistId.toLowerCase(), rankingRuleOf(waitlistId, db), ids, db)).immediate();
+  writeTransaction(db, () => restand(waitlistId.toLowerCase(), rankingRuleOf(waitlistId, db), ids, db));
 }
 
 /** The whole change, one write after another (the CLI, tests): the rule, then every batch. Returns the rule. */

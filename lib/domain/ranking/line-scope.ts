@@ -2,6 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
+import type { Dialect } from "@/lib/store/dialect";
 import { preparedSql } from "@/lib/store/statements";
 import { planAccess } from "../signups/access";
 import type { SignupScope } from "../signups/filter";
@@ -33,18 +34,18 @@ function lineStatement(db: AppDatabase, scope: SignupScope, name: string, column
   const shape = shapeOf(scope, planAccess(scope, db).rows);
   const direction = read.descending ? sql.raw("desc") : sql.raw("asc");
   const continued = read.after !== undefined;
-  const arm = (moved: boolean) => {
+  const arm = (dialect: Dialect, moved: boolean) => {
     const key = moved ? sql`${signups.lineAt}, ${signups.linePos}` : sql`${signups.createdAt}, ${signups.id}`;
     const from = moved
       ? // `status = 'waiting'` again, as a literal: the scope says it as `in (json_each(?))`, which does not
         // let SQLite use the moved signups' partial index, and the arm walked the whole list (4.1 s of
         // "invite the next 10,000 verified" on a 10M list, against 40 ms).
-        sql`${signups.lineAt} is not null and ${signups.status} = 'waiting'${continued ? sql` and (${signups.lineAt}, ${signups.linePos}, ${signups.id}) > (${placeholder("afterAt")}, ${placeholder("afterPos")}, ${placeholder("afterId")} collate binary)` : sql``}`
-      : sql`${signups.lineAt} is null${continued ? sql` and (${signups.createdAt}, ${signups.id}) > (${placeholder("afterAt")}, ${placeholder("afterPos")} collate binary)` : sql``}`;
+        sql`${signups.lineAt} is not null and ${signups.status} = 'waiting'${continued ? sql` and (${signups.lineAt}, ${signups.linePos}, ${signups.id}) > (${placeholder("afterAt")}, ${placeholder("afterPos")}, ${dialect.seekable(placeholder("afterId"))})` : sql``}`
+      : sql`${signups.lineAt} is null${continued ? sql` and (${signups.createdAt}, ${signups.id}) > (${placeholder("afterAt")}, ${dialect.seekable(placeholder("afterPos"))})` : sql``}`;
     return sql`select ${key}, ${signups.id}, ${columns} from ${signups} where ${scopeWhere(shape)} and ${from}`;
   };
-  return preparedSql(db, `ranking.line:${name}:${shapeKey(shape)}:${continued}:${read.offset !== undefined}:${read.descending === true}`, () =>
-    sql`${arm(false)} union all ${arm(true)} order by 1 ${direction}, 2 ${direction}, 3 ${direction} limit ${placeholder("take")}${read.offset !== undefined ? sql` offset ${placeholder("offset")}` : sql``}`,
+  return preparedSql(db, `ranking.line:${name}:${shapeKey(shape)}:${continued}:${read.offset !== undefined}:${read.descending === true}`, (dialect) =>
+    sql`${arm(dialect, false)} union all ${arm(dialect, true)} order by 1 ${direction}, 2 ${direction}, 3 ${direction} limit ${placeholder("take")}${read.offset !== undefined ? sql` offset ${placeholder("offset")}` : sql``}`,
   );
 }
 

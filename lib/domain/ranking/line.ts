@@ -2,7 +2,8 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
-import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
+import type { Dialect } from "@/lib/store/dialect";
+import { preparedOnce, preparedSql, valuePlaceholder } from "@/lib/store/statements";
 
 // The line of a waitlist: its waiting signups in order of their place key (at, pos, id). A signup
 // no referral moved stands at (created_at, id, id); one that referrals moved, at (line_at, line_pos,
@@ -25,8 +26,9 @@ export interface LineSignup {
   moved: boolean;
 }
 
-const UNMOVED = "SELECT created_at AS at, id AS pos, id FROM signups WHERE waitlist_id = @waitlistId AND status = 'waiting' AND line_at IS NULL";
-const MOVED = "SELECT line_at, line_pos, id FROM signups INDEXED BY signups_moved_line_idx WHERE waitlist_id = @waitlistId AND line_at IS NOT NULL AND status = 'waiting'";
+const placeholder = sql.placeholder;
+const UNMOVED = sql`SELECT created_at AS at, id AS pos, id FROM signups WHERE waitlist_id = ${placeholder("waitlistId")} AND status = 'waiting' AND line_at IS NULL`;
+const moved = (d: Dialect) => sql`SELECT line_at, line_pos, id FROM signups ${d.indexedBy("signups_moved_line_idx")} WHERE waitlist_id = ${placeholder("waitlistId")} AND line_at IS NOT NULL AND status = 'waiting'`;
 
 function statements(db: AppDatabase) {
   return preparedOnce(db, "ranking.line", () => ({
@@ -35,20 +37,24 @@ function statements(db: AppDatabase) {
       .from(signups)
       .where(eq(signups.id, valuePlaceholder("id")))
       .prepare(),
-    // Raw: a compound SELECT that SQLite merges from two index walks, and INDEXED BY, neither of which Drizzle's builder writes.
+    // In SQL: a compound SELECT that SQLite merges from two index walks, and INDEXED BY, neither of which Drizzle's builder writes.
     // The `take` waiting signups just ahead of a place, nearest first.
-    ahead: db.$client.prepare<{ waitlistId: string; at: number; pos: number; id: number; take: number }, LineKey>(
-      `${UNMOVED} AND (created_at, id) < (@at, @pos collate binary)
-       UNION ALL ${MOVED} AND (line_at, line_pos, id) < (@at, @pos, @id collate binary)
-       ORDER BY 1 DESC, 2 DESC, 3 DESC LIMIT @take`,
+    ahead: preparedSql<LineKey>(
+      db,
+      "ranking.line.ahead",
+      (d) => sql`${UNMOVED} AND (created_at, id) < (${placeholder("at")}, ${d.seekable(placeholder("pos"))})
+       UNION ALL ${moved(d)} AND (line_at, line_pos, id) < (${placeholder("at")}, ${placeholder("pos")}, ${d.seekable(placeholder("id"))})
+       ORDER BY 1 DESC, 2 DESC, 3 DESC LIMIT ${placeholder("take")}`,
     ),
     // The first `take` waiting signups of the line.
-    first: db.$client.prepare<{ waitlistId: string; take: number }, LineKey>(`${UNMOVED} UNION ALL ${MOVED} ORDER BY 1, 2, 3 LIMIT @take`),
+    first: preparedSql<LineKey>(db, "ranking.line.first", (d) => sql`${UNMOVED} UNION ALL ${moved(d)} ORDER BY 1, 2, 3 LIMIT ${placeholder("take")}`),
     // The `take` waiting signups after a place, in line order.
-    after: db.$client.prepare<{ waitlistId: string; at: number; pos: number; id: number; take: number }, LineKey>(
-      `${UNMOVED} AND (created_at, id) > (@at, @pos collate binary)
-       UNION ALL ${MOVED} AND (line_at, line_pos, id) > (@at, @pos, @id collate binary)
-       ORDER BY 1, 2, 3 LIMIT @take`,
+    after: preparedSql<LineKey>(
+      db,
+      "ranking.line.after",
+      (d) => sql`${UNMOVED} AND (created_at, id) > (${placeholder("at")}, ${d.seekable(placeholder("pos"))})
+       UNION ALL ${moved(d)} AND (line_at, line_pos, id) > (${placeholder("at")}, ${placeholder("pos")}, ${d.seekable(placeholder("id"))})
+       ORDER BY 1, 2, 3 LIMIT ${placeholder("take")}`,
     ),
     moveTo: db
       .update(signups)

@@ -2,9 +2,10 @@ import { and, between, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signupCounts, signupInputCounts } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
-import { containsPattern } from "@/lib/store/contains";
+import { connectionOf } from "@/lib/store/connection";
+import { containsPattern, containsText } from "@/lib/store/contains";
 import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
-import { preparedOnce } from "@/lib/store/statements";
+import { preparedOnce, preparedSql } from "@/lib/store/statements";
 import { scopeKey, type SignupScope } from "./filter";
 import { FACET_ROW_CAP } from "./limits";
 import { canUseSearchIndex, type Access } from "./scope-sql";
@@ -59,29 +60,30 @@ function inputSizeStatement(db: AppDatabase) {
 }
 
 function statusSizeStatement(db: AppDatabase) {
-  return preparedOnce(db, "access.statusSize", () =>
-    // Raw: the statuses come as one JSON array read by json_each, which Drizzle's builder has no form for.
-    db.$client.prepare<{ waitlistId: string; firstDay: number; lastDay: number; statuses: string }, { n: number | null }>(
-      "SELECT sum(count) AS n FROM signup_counts WHERE waitlist_id = @waitlistId AND day BETWEEN @firstDay AND @lastDay AND status IN (SELECT value FROM json_each(@statuses))",
-    ),
+  // In SQL: the statuses come as one JSON array, which Drizzle's builder has no form for.
+  return preparedSql<{ n: number | null }>(
+    db,
+    "access.statusSize",
+    (d) =>
+      sql`SELECT sum(count) AS n FROM signup_counts WHERE waitlist_id = ${sql.placeholder("waitlistId")} AND day BETWEEN ${sql.placeholder("firstDay")} AND ${sql.placeholder("lastDay")} AND status ${d.inJson(sql.placeholder("statuses"))}`,
   );
 }
 
 // Within the waitlist only, other filters aside: a cheap upper bound, read up to the cap.
 function searchSizeStatement(db: AppDatabase) {
-  return preparedOnce(db, "access.searchSize", () =>
-    // Raw: the trigram index is a virtual table outside the Drizzle schema, and CROSS JOIN fixes SQLite's join order.
-    db.$client.prepare<{ waitlistId: string; trigrams: string; contains: string; cap: number }, { n: number }>(
-      `SELECT count(*) AS n FROM (SELECT 1 FROM signup_email_search CROSS JOIN signups ON signups.id = signup_email_search.rowid
-        WHERE signup_email_search.email LIKE @trigrams AND signups.waitlist_id = @waitlistId AND signups.email LIKE @contains ESCAPE '\\' LIMIT @cap)`,
-    ),
+  // In SQL: the trigram index is a virtual table outside the Drizzle schema, and CROSS JOIN fixes SQLite's join order.
+  return preparedSql<{ n: number }>(
+    db,
+    "access.searchSize",
+    () => sql`SELECT count(*) AS n FROM (SELECT 1 FROM signup_email_search CROSS JOIN signups ON signups.id = signup_email_search.rowid
+        WHERE signup_email_search.email LIKE ${sql.placeholder("trigrams")} AND signups.waitlist_id = ${sql.placeholder("waitlistId")} AND ${containsText(sql.raw("signups.email"), "contains")} LIMIT ${sql.placeholder("cap")})`,
   );
 }
 
 /** How long a search found to match more than SEARCH_COUNT_CAP signups is taken to still do, whatever was written since. */
 const OVER_CAP_KEPT_MS = 60_000;
 const MAX_OVER_CAP_ENTRIES = 500;
-const overCapSeen = new WeakMap<AppDatabase["$client"], Map<string, number>>();
+const overCapSeen = new WeakMap<object, Map<string, number>>();
 
 /**
  * How many of the waitlist's signups contain `text`, up to SEARCH_COUNT_CAP + 1. Past the cap the
@@ -91,8 +93,8 @@ const overCapSeen = new WeakMap<AppDatabase["$client"], Map<string, number>>();
  * 50–100 ms a view for a common text ("ana", "@acme.com" at 1M).
  */
 function searchSize(waitlistId: string, text: string, db: AppDatabase, now = Date.now()): number {
-  let seen = overCapSeen.get(db.$client);
-  if (!seen) overCapSeen.set(db.$client, (seen = new Map()));
+  let seen = overCapSeen.get(connectionOf(db));
+  if (!seen) overCapSeen.set(connectionOf(db), (seen = new Map()));
   const key = `${waitlistId}\n${text}`;
   const at = seen.get(key);
   if (at !== undefined && now - at >= 0 && now - at < OVER_CAP_KEPT_MS) return SEARCH_COUNT_CAP + 1;

@@ -59,21 +59,18 @@ function rangeParams(scope: SignupScope) {
   return { waitlistId: scope.waitlistId, since, headEnd: firstDay * DAY_MS, tailStart: endDay * DAY_MS, until, firstDay, endDay };
 }
 
-const CUT_PARTS = `SELECT verified, referral, status, created_at / ${DAY_MS} AS day, count(*) AS n FROM signups
-  WHERE waitlist_id = @waitlistId AND created_at >= @since AND created_at < @headEnd GROUP BY 1, 2, 3, 4
+const placeholder = sql.placeholder;
+const CUT_PARTS = sql`SELECT verified, referral, status, created_at / ${sql.raw(String(DAY_MS))} AS day, count(*) AS n FROM signups
+  WHERE waitlist_id = ${placeholder("waitlistId")} AND created_at >= ${placeholder("since")} AND created_at < ${placeholder("headEnd")} GROUP BY 1, 2, 3, 4
   UNION ALL
-  SELECT verified, referral, status, created_at / ${DAY_MS}, count(*) FROM signups
-  WHERE waitlist_id = @waitlistId AND created_at >= @tailStart AND created_at < @until GROUP BY 1, 2, 3, 4
+  SELECT verified, referral, status, created_at / ${sql.raw(String(DAY_MS))}, count(*) FROM signups
+  WHERE waitlist_id = ${placeholder("waitlistId")} AND created_at >= ${placeholder("tailStart")} AND created_at < ${placeholder("until")} GROUP BY 1, 2, 3, 4
   UNION ALL
-  SELECT verified, referral, status, day, count FROM signup_counts WHERE waitlist_id = @waitlistId AND day >= @firstDay AND day < @endDay`;
-
-type RangeParams = ReturnType<typeof rangeParams>;
+  SELECT verified, referral, status, day, count FROM signup_counts WHERE waitlist_id = ${placeholder("waitlistId")} AND day >= ${placeholder("firstDay")} AND day < ${placeholder("endDay")}`;
 
 function dayCellsStatement(db: AppDatabase) {
-  return preparedOnce(db, "counts.dayCells", () =>
-    // Raw: CUT_PARTS, a UNION ALL of grouped reads with @-named parameters, is the same text dayPerDay nests with json_each.
-    db.$client.prepare<RangeParams, Cell>(`SELECT verified, referral, status, sum(n) AS n FROM (${CUT_PARTS}) GROUP BY 1, 2, 3`),
-  );
+  // In SQL: CUT_PARTS, a UNION ALL of grouped reads, is the same fragment dayPerDay nests with the statuses' JSON array.
+  return preparedSql<Cell>(db, "counts.dayCells", () => sql`SELECT verified, referral, status, sum(n) AS n FROM (${CUT_PARTS}) GROUP BY 1, 2, 3`);
 }
 
 function inputCellsStatement(db: AppDatabase) {
@@ -172,18 +169,18 @@ const UNWAITING = sql.raw(`${signups.status.name} <> 'waiting' and ${signups.sta
 
 /** By flags and status. */
 function unwaitingCellsStatement(db: AppDatabase, shape: ScopeShape) {
-  return preparedSql<Cell>(db, `counts.unwaiting:${shapeKey(shape)}`, () =>
+  return preparedSql<Cell>(db, `counts.unwaiting:${shapeKey(shape)}`, (d) =>
     sql`select ${signups.verified} as verified, ${signups.referral} as referral, ${signups.status} as status, count(*) as n
-      from ${signups} indexed by signups_changed_status_idx
+      from ${signups} ${d.indexedBy("signups_changed_status_idx")}
       where ${UNWAITING} and ${scopeWhere(shape)} group by 1, 2, 3`,
   );
 }
 
 /** By UTC day and status. */
 function unwaitingPerDayStatement(db: AppDatabase, shape: ScopeShape) {
-  return preparedSql<{ day: string; status: SignupStatus; n: number }>(db, `counts.unwaitingPerDay:${shapeKey(shape)}`, () =>
+  return preparedSql<{ day: string; status: SignupStatus; n: number }>(db, `counts.unwaitingPerDay:${shapeKey(shape)}`, (d) =>
     sql`select date(${signups.createdAt} / 1000, 'unixepoch') as day, ${signups.status} as status, count(*) as n
-      from ${signups} indexed by signups_changed_status_idx
+      from ${signups} ${d.indexedBy("signups_changed_status_idx")}
       where ${UNWAITING} and ${scopeWhere(shape)} group by 1, 2`,
   );
 }
@@ -274,14 +271,14 @@ interface DayCount {
 }
 
 function dayPerDayStatement(db: AppDatabase, flags: string) {
-  return preparedOnce(db, `counts.dayPerDay:${flags}`, () =>
-    // Raw: CUT_PARTS (see dayCellsStatement), and the statuses as one JSON array read by json_each, which Drizzle's builder has no form for.
-    db.$client.prepare<RangeParams & { verified: number; referral: number; status: string | null }, DayCount>(
-      `SELECT date(day * ${DAY_MS / 1000}, 'unixepoch') AS day, sum(n) AS count FROM (${CUT_PARTS})
-       WHERE true ${flags.includes("v") ? "AND verified = @verified" : ""} ${flags.includes("r") ? "AND referral = @referral" : ""}
-       ${flags.includes("s") ? "AND status IN (SELECT value FROM json_each(@status))" : ""}
+  // In SQL: CUT_PARTS (see dayCellsStatement), and the statuses as one JSON array, which Drizzle's builder has no form for.
+  return preparedSql<DayCount>(
+    db,
+    `counts.dayPerDay:${flags}`,
+    (d) => sql`SELECT date(day * ${sql.raw(String(DAY_MS / 1000))}, 'unixepoch') AS day, sum(n) AS count FROM (${CUT_PARTS})
+       WHERE true ${flags.includes("v") ? sql`AND verified = ${placeholder("verified")}` : sql``} ${flags.includes("r") ? sql`AND referral = ${placeholder("referral")}` : sql``}
+       ${flags.includes("s") ? sql`AND status ${d.inJson(placeholder("status"))}` : sql``}
        GROUP BY 1 HAVING sum(n) > 0 ORDER BY 1`,
-    ),
   );
 }
 

@@ -5,6 +5,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { auditLog, signups, waitlists } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
 import { checkpointAfterDeleting, completedWithin } from "@/lib/sqlite/checkpoint";
+import { writeTransaction } from "@/lib/store/transaction";
 import { auditHash, recordAudit, type AuditActor } from "../audit/log";
 import { forgetDeliveriesOf } from "../deliveries/queries";
 import { appendEvent, redactSignupEvents } from "../events";
@@ -62,7 +63,7 @@ function eraseFound(actor: AuditActor, address: string, found: FoundSignup[], db
 }
 
 function erase(db: AppDatabase, write: () => Erasure): Erasure {
-  const erasure = db.$client.transaction(write).immediate();
+  const erasure = writeTransaction(db, write);
   void checkpointAfterDeleting(db);
   return erasure;
 }

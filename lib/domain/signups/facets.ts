@@ -1,13 +1,14 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signupInputCounts, signupInputs, signups } from "@/db/schema";
-import { containsPattern } from "@/lib/store/contains";
+import { containsPattern, containsText } from "@/lib/store/contains";
+import { dialectOf } from "@/lib/store/dialect";
 import { preparedOnce, preparedSql } from "@/lib/store/statements";
 import { cappedAccess, planAccess } from "./access";
 import { exceedsRowCap, exceedsSearchCap } from "./counts";
 import { FACET_ROW_CAP, FACET_TEXT_CHARS } from "./limits";
 import { setFilters, type SignupScope } from "./filter";
-import { inputSliceOf, newestOfSliceParams, newestOfSliceSql, statusedSliceOf } from "./input-slice";
+import { inputSliceOf, newestOfSlice, newestOfSliceParams, statusedSliceOf } from "./input-slice";
 import { newestFirst, scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
 
 export interface FacetValue {
@@ -66,10 +67,10 @@ function countedValuesStatement(db: AppDatabase, flags: { verified: boolean; ref
       .where(
         and(
           eq(signupInputCounts.waitlistId, placeholder("waitlistId")),
-          sql`${signupInputCounts.label} in (select value from json_each(${placeholder("labels")}))`,
+          sql`${signupInputCounts.label} ${dialectOf(db).inJson(placeholder("labels"))}`,
           flags.verified ? eq(signupInputCounts.verified, placeholder("verified")) : undefined,
           flags.referral ? eq(signupInputCounts.referral, placeholder("referral")) : undefined,
-          flags.contains ? sql`${signupInputCounts.value} like ${placeholder("valueContains")} escape '\\'` : undefined,
+          flags.contains ? containsText(signupInputCounts.value, "valueContains") : undefined,
         ),
       )
       .groupBy(signupInputCounts.label, signupInputCounts.value)
@@ -85,11 +86,11 @@ function countedValuesStatement(db: AppDatabase, flags: { verified: boolean; ref
  * tell whether the cap was reached.
  */
 function rowValuesStatement(db: AppDatabase, shape: ScopeShape, contains: boolean) {
-  return preparedSql<{ label: string | null; value: string | null; count: number }>(db, `facets.rowValues:${shapeKey(shape)}:${contains ? "c" : "-"}`, () => {
-    const valueContains = contains ? sql` and pairs.value like ${placeholder("valueContains")} escape '\\'` : sql``;
+  return preparedSql<{ label: string | null; value: string | null; count: number }>(db, `facets.rowValues:${shapeKey(shape)}:${contains ? "c" : "-"}`, (d) => {
+    const valueContains = contains ? sql` and ${containsText(sql.raw("pairs.value"), "valueContains")}` : sql``;
     return sql`with matched as materialized (select ${signups.id} as id from ${signups} where ${scopeWhere(shape)}${newestFirst(shape)} limit ${placeholder("rowCap")})
       select pairs.label, pairs.value, count(*) as count from matched cross join ${signupInputs} as pairs on pairs.signup_id = matched.id
-      where pairs.label in (select value from json_each(${placeholder("labels")}))${valueContains}
+      where pairs.label ${d.inJson(placeholder("labels"))}${valueContains}
       group by 1, 2
       union all select null, null, count(*) from matched`;
   });
@@ -98,16 +99,16 @@ function rowValuesStatement(db: AppDatabase, shape: ScopeShape, contains: boolea
 // The newest signups of a one-input slice (input-slice.ts), then their pairs; one more row, with a null label, tells how many were read.
 function sliceValuesStatement(db: AppDatabase, scope: SignupScope, contains: boolean) {
   const key = `facets.sliceValues:${scope.verified !== undefined}:${scope.referral !== undefined}:${scope.status !== undefined}:${contains}`;
-  return preparedOnce(db, key, () =>
-    // Raw: it nests newestOfSliceSql (input-slice.ts) and reads the labels from one JSON array through json_each, which Drizzle's builder has no form for.
-    db.$client.prepare<Record<string, unknown>, { label: string | null; value: string | null; count: number }>(
-      `WITH matched AS MATERIALIZED (${newestOfSliceSql(scope)})
+  // In SQL: it nests newestOfSlice (input-slice.ts) and reads the labels from one JSON array, which Drizzle's builder has no form for.
+  return preparedSql<{ label: string | null; value: string | null; count: number }>(
+    db,
+    key,
+    (d) => sql`WITH matched AS MATERIALIZED (${newestOfSlice(d, scope)})
        SELECT pairs.label, pairs.value, count(*) AS count FROM matched
        CROSS JOIN signup_inputs AS pairs ON pairs.signup_id = matched.id
-       WHERE pairs.label IN (SELECT value FROM json_each(@labels))${contains ? " AND pairs.value LIKE @valueContains ESCAPE '\\'" : ""}
+       WHERE pairs.label ${d.inJson(placeholder("labels"))}${contains ? sql` AND ${containsText(sql.raw("pairs.value"), "valueContains")}` : sql``}
        GROUP BY 1, 2
        UNION ALL SELECT NULL, NULL, count(*) FROM matched`,
-    ),
   );
 }
 

@@ -1,6 +1,7 @@
+import { sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { containsPattern } from "@/lib/store/contains";
-import { preparedOnce } from "@/lib/store/statements";
+import { containsPattern, containsText } from "@/lib/store/contains";
+import { preparedSql } from "@/lib/store/statements";
 import { canUseSearchIndex } from "./scope-sql";
 
 export interface FoundSignup {
@@ -27,29 +28,29 @@ interface FoundRow {
   createdAt: number;
 }
 
-const COLUMNS = "waitlists.id AS waitlistId, waitlists.name AS waitlistName, signups.id AS signupId, signups.email AS email, signups.created_at AS createdAt";
+const COLUMNS = sql.raw("waitlists.id AS waitlistId, waitlists.name AS waitlistName, signups.id AS signupId, signups.email AS email, signups.created_at AS createdAt");
 
-// One lookup in each waitlist's unique (waitlist, lower(email)) index. Raw: it shares COLUMNS with the contains statement, which must stay raw.
+// One lookup in each waitlist's unique (waitlist, lower(email)) index. In SQL: it shares COLUMNS with the contains statement, which must be SQL.
 function exactStatement(db: AppDatabase) {
-  return preparedOnce(db, "find.exact", () =>
-    db.$client.prepare<{ email: string; limit: number }, FoundRow>(
-      `SELECT ${COLUMNS} FROM waitlists JOIN signups ON signups.waitlist_id = waitlists.id AND lower(signups.email) = lower(@email)
-       ORDER BY waitlists.name, waitlists.id LIMIT @limit`,
-    ),
+  return preparedSql<FoundRow>(
+    db,
+    "find.exact",
+    () => sql`SELECT ${COLUMNS} FROM waitlists JOIN signups ON signups.waitlist_id = waitlists.id AND lower(signups.email) = lower(${sql.placeholder("email")})
+       ORDER BY waitlists.name, waitlists.id LIMIT ${sql.placeholder("limit")}`,
   );
 }
 
 // Candidates from the trigram index, in row order (oldest first), narrowed by the exact test. A join
 // driven by the index stops at the limit (`id IN (…)` would first collect every candidate).
 function containsStatement(db: AppDatabase) {
-  return preparedOnce(db, "find.contains", () =>
-    // Raw: the trigram index is a virtual table outside the Drizzle schema, and CROSS JOIN fixes SQLite's join order.
-    db.$client.prepare<{ trigrams: string; contains: string; limit: number }, FoundRow>(
-      `SELECT ${COLUMNS} FROM signup_email_search CROSS JOIN signups ON signups.id = signup_email_search.rowid
+  // In SQL: the trigram index is a virtual table outside the Drizzle schema, and CROSS JOIN fixes SQLite's join order.
+  return preparedSql<FoundRow>(
+    db,
+    "find.contains",
+    () => sql`SELECT ${COLUMNS} FROM signup_email_search CROSS JOIN signups ON signups.id = signup_email_search.rowid
        CROSS JOIN waitlists ON waitlists.id = signups.waitlist_id
-       WHERE signup_email_search.email LIKE @trigrams AND signups.email LIKE @contains ESCAPE '\\'
-       LIMIT @limit`,
-    ),
+       WHERE signup_email_search.email LIKE ${sql.placeholder("trigrams")} AND ${containsText(sql.raw("signups.email"), "contains")}
+       LIMIT ${sql.placeholder("limit")}`,
   );
 }
 

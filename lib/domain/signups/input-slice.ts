@@ -1,6 +1,8 @@
+import { sql, type SQL } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
-import { preparedOnce } from "@/lib/store/statements";
+import type { Dialect } from "@/lib/store/dialect";
+import { preparedSql } from "@/lib/store/statements";
 import { setFilters, type InputMatch, type SignupScope } from "./filter";
 
 // A scope that is one custom input, narrowed at most by a date range and the flags, is one range of
@@ -24,10 +26,16 @@ export function inputSliceOf(scope: SignupScope): InputSlice | undefined {
   return { waitlistId: scope.waitlistId, label, value, since: scope.createdSince?.getTime() ?? -FAR, until: scope.createdUntil?.getTime() ?? FAR };
 }
 
-const SLICE = "waitlist_id = @waitlistId AND label = @label AND value = @value AND created_at >= @since AND created_at < @until";
+const placeholder = sql.placeholder;
 
-function flagTests(verified: boolean, referral: boolean): string {
-  return `${verified ? " AND verified = @verified" : ""}${referral ? " AND referral = @referral" : ""}`;
+/** The slice's range of signup_inputs' key; `table` qualifies its columns (`signup_inputs.`) where a join needs it. */
+function sliceTests(table = ""): SQL {
+  const column = (name: string) => sql.raw(`${table}${name}`);
+  return sql`${column("waitlist_id")} = ${placeholder("waitlistId")} AND ${column("label")} = ${placeholder("label")} AND ${column("value")} = ${placeholder("value")} AND ${column("created_at")} >= ${placeholder("since")} AND ${column("created_at")} < ${placeholder("until")}`;
+}
+
+function flagTests(verified: boolean, referral: boolean, table = ""): SQL {
+  return sql`${verified ? sql` AND ${sql.raw(`${table}verified`)} = ${placeholder("verified")}` : sql``}${referral ? sql` AND ${sql.raw(`${table}referral`)} = ${placeholder("referral")}` : sql``}`;
 }
 
 function flagParams(scope: SignupScope) {
@@ -42,24 +50,22 @@ interface Cell {
 
 /** The slice's verified × referral cells (its own flag filters left out, as countSignups needs). */
 export function sliceCells(slice: InputSlice, db: AppDatabase = getDb()): Cell[] {
-  const statement = preparedOnce(db, "inputSlice.cells", () =>
-    // Raw: SLICE is the same text newestOfSliceSql gives facets.ts to nest in its json_each statement.
-    db.$client.prepare<InputSlice, Cell>(`SELECT verified, referral, count(*) AS n FROM signup_inputs WHERE ${SLICE} GROUP BY 1, 2`),
-  );
-  return statement.all(slice);
+  // In SQL: sliceTests is the same fragment newestOfSlice gives facets.ts to nest in its statement over the labels' JSON array.
+  const statement = preparedSql<Cell>(db, "inputSlice.cells", () => sql`SELECT verified, referral, count(*) AS n FROM signup_inputs WHERE ${sliceTests()} GROUP BY 1, 2`);
+  return statement.all({ ...slice });
 }
 
 /** Signups of the scope's slice per UTC day from `since` on, as signupsPerDay returns them. */
 export function slicePerDay(scope: SignupScope, slice: InputSlice, db: AppDatabase = getDb()): { day: string; count: number }[] {
   const verified = scope.verified !== undefined;
   const referral = scope.referral !== undefined;
-  const statement = preparedOnce(db, `inputSlice.perDay:${verified}:${referral}`, () =>
-    // Raw: SLICE again (see sliceCells), grouped by a computed day.
-    db.$client.prepare<InputSlice & { verified: number; referral: number }, { day: string; count: number }>(
-      `SELECT date(day * ${DAY_MS / 1000}, 'unixepoch') AS day, n AS count FROM (
-         SELECT created_at / ${DAY_MS} AS day, count(*) AS n FROM signup_inputs WHERE ${SLICE}${flagTests(verified, referral)} GROUP BY 1
+  // In SQL: sliceTests again (see sliceCells), grouped by a computed day.
+  const statement = preparedSql<{ day: string; count: number }>(
+    db,
+    `inputSlice.perDay:${verified}:${referral}`,
+    () => sql`SELECT date(day * ${sql.raw(String(DAY_MS / 1000))}, 'unixepoch') AS day, n AS count FROM (
+         SELECT created_at / ${sql.raw(String(DAY_MS))} AS day, count(*) AS n FROM signup_inputs WHERE ${sliceTests()}${flagTests(verified, referral)} GROUP BY 1
        ) ORDER BY 1`,
-    ),
   );
   return statement.all({ ...slice, ...flagParams(scope) });
 }
@@ -77,20 +83,21 @@ export function statusedSliceOf(scope: SignupScope): InputSlice | undefined {
 }
 
 /**
- * The SQL of the slice's newest `@rowCap` signup ids (as `id`), for the facets' sample; its
+ * The SQL of the slice's newest `rowCap` signup ids (as `id`), for the facets' sample; its
  * placeholders are InputSlice's, the flags', the statuses' (a JSON array, with a status filter) and rowCap.
  */
-export function newestOfSliceSql(scope: SignupScope): string {
-  const flags = flagTests(scope.verified !== undefined, scope.referral !== undefined);
-  if (scope.status === undefined) return `SELECT signup_id AS id FROM signup_inputs WHERE ${SLICE}${flags} ORDER BY created_at DESC LIMIT @rowCap`;
+export function newestOfSlice(dialect: Dialect, scope: SignupScope): SQL {
+  const verified = scope.verified !== undefined;
+  const referral = scope.referral !== undefined;
+  if (scope.status === undefined) return sql`SELECT signup_id AS id FROM signup_inputs WHERE ${sliceTests()}${flagTests(verified, referral)} ORDER BY created_at DESC LIMIT ${placeholder("rowCap")}`;
   // CROSS JOIN: the slice's key drives, and each signup is one lookup by id.
-  return `SELECT signup_inputs.signup_id AS id FROM signup_inputs CROSS JOIN signups ON signups.id = signup_inputs.signup_id
-    WHERE signup_inputs.${SLICE.replaceAll(" AND ", " AND signup_inputs.")}${flags.replaceAll(" AND ", " AND signup_inputs.")}
-      AND signups.status IN (SELECT value FROM json_each(@statuses))
-    ORDER BY signup_inputs.created_at DESC LIMIT @rowCap`;
+  return sql`SELECT signup_inputs.signup_id AS id FROM signup_inputs CROSS JOIN signups ON signups.id = signup_inputs.signup_id
+    WHERE ${sliceTests("signup_inputs.")}${flagTests(verified, referral, "signup_inputs.")}
+      AND signups.status ${dialect.inJson(placeholder("statuses"))}
+    ORDER BY signup_inputs.created_at DESC LIMIT ${placeholder("rowCap")}`;
 }
 
-/** The placeholders' values of newestOfSliceSql. */
+/** The placeholders' values of newestOfSlice. */
 export function newestOfSliceParams(scope: SignupScope, slice: InputSlice, rowCap: number) {
   return { ...slice, ...flagParams(scope), rowCap, ...(scope.status !== undefined && { statuses: JSON.stringify(scope.status) }) };
 }
@@ -98,9 +105,7 @@ export function newestOfSliceParams(scope: SignupScope, slice: InputSlice, rowCa
 /** Whether the scope's slice holds more than `cap` signups, reading at most cap + 1 of them. */
 export function sliceExceeds(scope: SignupScope, slice: InputSlice, cap: number, db: AppDatabase = getDb()): boolean {
   const key = `inputSlice.exceeds:${scope.verified !== undefined}:${scope.referral !== undefined}:${scope.status !== undefined}`;
-  const statement = preparedOnce(db, key, () =>
-    // Raw: it counts newestOfSliceSql, the text facets.ts nests in its json_each statement.
-    db.$client.prepare<ReturnType<typeof newestOfSliceParams>, { n: number }>(`SELECT count(*) AS n FROM (${newestOfSliceSql(scope)})`),
-  );
+  // In SQL: it counts newestOfSlice, the fragment facets.ts nests in its statement over the labels' JSON array.
+  const statement = preparedSql<{ n: number }>(db, key, (d) => sql`SELECT count(*) AS n FROM (${newestOfSlice(d, scope)})`);
   return statement.get(newestOfSliceParams(scope, slice, cap + 1))!.n > cap;
 }

@@ -1,6 +1,7 @@
 import "server-only";
+import { sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { preparedOnce } from "@/lib/store/statements";
+import { preparedSql } from "@/lib/store/statements";
 import { getWaitlistOrThrow } from "../waitlists/queries";
 import { countSignups } from "./counts";
 import type { SignupScope } from "./filter";
@@ -30,14 +31,16 @@ export interface StatusPreview {
 export const PREVIEW_EMAILS = 10;
 
 function emailsStatement(db: AppDatabase) {
-  return preparedOnce(db, "statusPreview.emails", () =>
-    // Raw: the ids come as one JSON array read by json_each, which Drizzle's builder has no form for.
-    db.$client.prepare<[string], { id: number; email: string }>("SELECT signups.id, email FROM json_each(?) AS listed JOIN signups ON signups.id = listed.value ORDER BY listed.key"),
+  // In SQL: the ids come as one JSON array, in their order, which Drizzle's builder has no form for.
+  return preparedSql<{ id: number; email: string }>(
+    db,
+    "statusPreview.emails",
+    (d) => sql`SELECT signups.id, email FROM ${d.jsonRowsInOrder(sql.placeholder("ids"), "listed")} JOIN signups ON signups.id = listed.value ORDER BY listed.key`,
   );
 }
 
 function emailsOf(ids: number[], db: AppDatabase): { id: number; email: string }[] {
-  return ids.length === 0 ? [] : emailsStatement(db).all(JSON.stringify(ids.slice(0, PREVIEW_EMAILS)));
+  return ids.length === 0 ? [] : emailsStatement(db).all({ ids: JSON.stringify(ids.slice(0, PREVIEW_EMAILS)) });
 }
 
 function previewScope(action: StatusAction, scope: SignupScope, limit: number, db: AppDatabase): StatusPreview {

@@ -3,7 +3,9 @@ import { asc, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
+import { dialectOf } from "@/lib/store/dialect";
 import { preparedOnce, preparedSql } from "@/lib/store/statements";
+import { writeTransaction } from "@/lib/store/transaction";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { appendEventPerSignup } from "../events";
 import { nextInLine } from "../ranking/line-scope";
@@ -56,20 +58,21 @@ function scopeIdsStatement(db: AppDatabase, shape: ScopeShape) {
 }
 
 function emailIdsStatement(db: AppDatabase) {
-  return preparedOnce(db, "transitions.emailIds", () =>
-    // Raw: the addresses come as one JSON array read by json_each, which Drizzle's builder has no form for.
-    db.$client.prepare<{ waitlistId: string; emails: string }, ListedRow>(
-      "SELECT id, status FROM signups WHERE waitlist_id = @waitlistId AND lower(email) IN (SELECT lower(value) FROM json_each(@emails)) ORDER BY created_at, id",
-    ),
+  // In SQL: the addresses come as one JSON array, which Drizzle's builder has no form for.
+  return preparedSql<ListedRow>(
+    db,
+    "transitions.emailIds",
+    (d) =>
+      sql`SELECT id, status FROM signups WHERE waitlist_id = ${placeholder("waitlistId")} AND lower(email) IN (SELECT lower(value) FROM ${d.jsonRows(placeholder("emails"), "listed")}) ORDER BY created_at, id`,
   );
 }
 
 function listedIdsStatement(db: AppDatabase) {
-  return preparedOnce(db, "transitions.listedIds", () =>
-    // Raw: the ids come as one JSON array read by json_each, which Drizzle's builder has no form for.
-    db.$client.prepare<{ waitlistId: string; ids: string }, ListedRow>(
-      "SELECT id, status FROM signups WHERE waitlist_id = @waitlistId AND id IN (SELECT value FROM json_each(@ids)) ORDER BY created_at, id",
-    ),
+  // In SQL: the ids come as one JSON array, which Drizzle's builder has no form for.
+  return preparedSql<ListedRow>(
+    db,
+    "transitions.listedIds",
+    (d) => sql`SELECT id, status FROM signups WHERE waitlist_id = ${placeholder("waitlistId")} AND id ${d.inJson(placeholder("ids"))} ORDER BY created_at, id`,
   );
 }
 
@@ -82,14 +85,15 @@ const FUNNEL_TIME: Partial<Record<SignupStatus, string>> = { invited: "invited_a
 
 function updateStatement(db: AppDatabase, to: SignupStatus) {
   const dated = FUNNEL_TIME[to];
-  return preparedOnce(db, `transitions.update:${to}`, () =>
-    // Raw: 100,000 ids of an invite come as one JSON array read by json_each, which Drizzle's builder has no form for.
-    // `+status`: bound to 'invited', `status = @from` let SQLite (which replans for a bound value that a
-    // partial index names) walk every invited signup by their partial index instead of the listed ids:
-    // a redeem's UPDATE took 1.52 ms with 3,000 invited, 0.31 ms by id.
-    db.$client.prepare<{ ids: string; from: string; to: string; at: number }>(
-      `UPDATE signups SET status = @to, status_changed_at = @at${dated ? `, ${dated} = coalesce(${dated}, @at)` : ""} WHERE id IN (SELECT value FROM json_each(@ids)) AND +status = @from`,
-    ),
+  // In SQL: 100,000 ids of an invite come as one JSON array, which Drizzle's builder has no form for.
+  // `+status` (notIndexed): bound to 'invited', `status = @from` let SQLite (which replans for a bound value that a
+  // partial index names) walk every invited signup by their partial index instead of the listed ids:
+  // a redeem's UPDATE took 1.52 ms with 3,000 invited, 0.31 ms by id.
+  return preparedSql(
+    db,
+    `transitions.update:${to}`,
+    (d) =>
+      sql`UPDATE signups SET status = ${placeholder("to")}, status_changed_at = ${placeholder("at")}${dated ? sql`, ${sql.raw(dated)} = coalesce(${sql.raw(dated)}, ${placeholder("at")})` : sql``} WHERE id ${d.inJson(placeholder("ids"))} AND ${d.notIndexed(sql.raw("status"))} = ${placeholder("from")}`,
   );
 }
 
@@ -107,7 +111,7 @@ function readStatement(db: AppDatabase) {
         statusChangedAt: signups.statusChangedAt,
       })
       .from(signups)
-      .where(sql`${signups.id} in (select value from json_each(${placeholder("ids")}))`)
+      .where(sql`${signups.id} ${dialectOf(db).inJson(placeholder("ids"))}`)
       .orderBy(asc(signups.createdAt), asc(signups.id))
       .prepare(),
   );
@@ -218,5 +222,5 @@ export function applyStatusAction(actor: AuditActor, change: StatusChange, db: A
     const rows = change.withSignups && ids.length > 0 ? readStatement(db).all({ ids: idsJson }) : [];
     return { changed, skipped, signups: rows.map((row) => ({ ...row, customInputs: JSON.parse(row.customInputs) as Record<string, unknown>[] })) };
   };
-  return change.dryRun ? run() : db.$client.transaction(run).immediate();
+  return change.dryRun ? run() : writeTransaction(db, run);
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
 import type { Waitlist } from "@/db/schema";
 import { singleLine } from "@/lib/core/single-line-text";
+import { writeTransaction } from "@/lib/store/transaction";
 import { queueEmailDelivery, recentEmailsOf } from "../deliveries/fan-out";
 import type { RenderedEmail } from "../emails/invitation";
 import { getSignup } from "../signups/queries";
@@ -43,21 +44,19 @@ export function alreadyOnListEmail(waitlist: Pick<Waitlist, "id" | "name">, sign
 export function emailAlreadyOnList(waitlistId: string, signupId: number, options: { emailConfigured: boolean; publicUrl: string; now?: number }, db: AppDatabase = getDb()): AlreadyOnListOutcome {
   if (!options.emailConfigured) return { sent: false, reason: "email_not_configured" };
   const now = options.now ?? Date.now();
-  return db.$client
-    .transaction((): AlreadyOnListOutcome => {
-      const waitlist = getWaitlist(waitlistId, db);
-      const signup = waitlist && getSignup(waitlist.id, signupId, db);
-      if (!waitlist || !signup) return { sent: false, reason: "gone" };
-      const { count, oldest, newest } = recentEmailsOf(signup.id, ALREADY_ON_LIST_EMAIL, now - HOUR_MS, db);
-      if (count >= ALREADY_ON_LIST_EMAILS_PER_HOUR || (newest !== null && now - newest < MIN_GAP_MS)) {
-        const waitMs = count >= ALREADY_ON_LIST_EMAILS_PER_HOUR ? oldest! + HOUR_MS - now : newest! + MIN_GAP_MS - now;
-        return { sent: false, reason: "rate_limited", retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
-      }
-      const allowance = personEmailAllowed(signup.email, now, db);
-      if (!allowance.allowed) return { sent: false, reason: "rate_limited", retryAfterSeconds: allowance.retryAfterSeconds };
-      const email = alreadyOnListEmail(waitlist, signup, options.publicUrl, now, db);
-      queueEmailDelivery({ eventId: null, eventType: ALREADY_ON_LIST_EMAIL, waitlistId: waitlist.id, signupId: signup.id, now }, email, true, db);
-      return { sent: true };
-    })
-    .immediate();
+  return writeTransaction<AlreadyOnListOutcome>(db, () => {
+    const waitlist = getWaitlist(waitlistId, db);
+    const signup = waitlist && getSignup(waitlist.id, signupId, db);
+    if (!waitlist || !signup) return { sent: false, reason: "gone" };
+    const { count, oldest, newest } = recentEmailsOf(signup.id, ALREADY_ON_LIST_EMAIL, now - HOUR_MS, db);
+    if (count >= ALREADY_ON_LIST_EMAILS_PER_HOUR || (newest !== null && now - newest < MIN_GAP_MS)) {
+      const waitMs = count >= ALREADY_ON_LIST_EMAILS_PER_HOUR ? oldest! + HOUR_MS - now : newest! + MIN_GAP_MS - now;
+      return { sent: false, reason: "rate_limited", retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+    }
+    const allowance = personEmailAllowed(signup.email, now, db);
+    if (!allowance.allowed) return { sent: false, reason: "rate_limited", retryAfterSeconds: allowance.retryAfterSeconds };
+    const email = alreadyOnListEmail(waitlist, signup, options.publicUrl, now, db);
+    queueEmailDelivery({ eventId: null, eventType: ALREADY_ON_LIST_EMAIL, waitlistId: waitlist.id, signupId: signup.id, now }, email, true, db);
+    return { sent: true };
+  });
 }

@@ -5,6 +5,7 @@ import { signups } from "@/db/schema";
 import { appendEvent } from "../events";
 import { settleReferralOnConfirm } from "../joining/referrals";
 import { preparedOnce } from "@/lib/store/statements";
+import { writeTransaction } from "@/lib/store/transaction";
 import { readLinkToken } from "./link-token";
 
 /**
@@ -22,16 +23,13 @@ export function confirmSignup(waitlistId: string, token: string, now = Date.now(
   if (!reading.ok) return reading.reason;
   const { claims } = reading;
   if (claims.waitlistId !== waitlistId.toLowerCase()) return "invalid";
-  const sqlite = db.$client;
   const signup = { signupId: claims.signupId, waitlistId: claims.waitlistId };
   const verify = preparedOnce(db, "confirm.verify", () => db.update(signups).set({ verified: true }).where(and(ofSignup, eq(signups.verified, false))).prepare());
   const exists = preparedOnce(db, "confirm.exists", () => db.select({ found: sql<number>`1` }).from(signups).where(ofSignup).prepare());
-  return sqlite
-    .transaction((): ConfirmOutcome => {
-      if (verify.run(signup).changes === 0) return exists.get(signup) ? "already" : "gone";
-      appendEvent({ type: "signup.verified", waitlistId: claims.waitlistId, signupId: claims.signupId, payload: { verified: true } }, db, now);
-      settleReferralOnConfirm(claims.signupId, now, db);
-      return "confirmed";
-    })
-    .immediate();
+  return writeTransaction<ConfirmOutcome>(db, () => {
+    if (verify.run(signup).changes === 0) return exists.get(signup) ? "already" : "gone";
+    appendEvent({ type: "signup.verified", waitlistId: claims.waitlistId, signupId: claims.signupId, payload: { verified: true } }, db, now);
+    settleReferralOnConfirm(claims.signupId, now, db);
+    return "confirmed";
+  });
 }

@@ -5,6 +5,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { appSecrets } from "@/db/schema";
 import { appSecretAad, openBlob, sealBlob } from "@/db/sealed-secret";
 import { preparedOnce } from "@/lib/store/statements";
+import { databaseLocation } from "@/lib/store/connection";
 
 /** The keys the join page signs with, each made on first use (32 random bytes) and kept in app_secrets beside the audit's. */
 export type SigningKeyName = "link_signing_key" | "challenge_signing_key";
@@ -19,7 +20,7 @@ export type SigningKeyName = "link_signing_key" | "challenge_signing_key";
 export function signingKey(name: SigningKeyName, db: AppDatabase = getDb()): Buffer {
   const read = preparedOnce(db, `signingKey.${name}`, () => db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.name, name)).prepare());
   const found = read.get();
-  if (found) return openBlob(db.$client.name, found.value, appSecretAad(name));
-  db.insert(appSecrets).values({ name, value: sealBlob(db.$client.name, randomBytes(32), appSecretAad(name)) }).onConflictDoNothing().run();
-  return openBlob(db.$client.name, read.get()!.value, appSecretAad(name));
+  if (found) return openBlob(databaseLocation(db), found.value, appSecretAad(name));
+  db.insert(appSecrets).values({ name, value: sealBlob(databaseLocation(db), randomBytes(32), appSecretAad(name)) }).onConflictDoNothing().run();
+  return openBlob(databaseLocation(db), read.get()!.value, appSecretAad(name));
 }

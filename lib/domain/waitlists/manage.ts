@@ -3,6 +3,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { events, signups, waitlists, type Waitlist } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
 import { checkpointAfterDeleting } from "@/lib/sqlite/checkpoint";
+import { writeTransaction } from "@/lib/store/transaction";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { createWaitlist, getWaitlistOrThrow } from "./queries";
 import { createWaitlistSchema, deleteWaitlistSchema, updateWaitlistSchema, type CreateWaitlistInput, type DeleteWaitlistInput, type UpdateWaitlistInput } from "./schemas";
@@ -32,14 +33,9 @@ function refuseDuplicateName(name: string, allowed: boolean, db: AppDatabase, ex
   if (others.length > 0 && !allowed) throw new DuplicateWaitlistNameError(name, others);
 }
 
-// BEGIN IMMEDIATE: the write lock from the start, so the name check and the write see the same data.
-function inWriteTransaction<T>(db: AppDatabase, write: () => T): T {
-  return db.$client.transaction(write).immediate();
-}
-
 export function createWaitlistAs(actor: AuditActor, input: CreateWaitlistInput, db: AppDatabase = getDb()): Waitlist {
   const { allowDuplicateName, ...fields } = createWaitlistSchema.parse(input);
-  return inWriteTransaction(db, () => {
+  return writeTransaction(db, () => {
     refuseDuplicateName(fields.name, allowDuplicateName, db);
     const waitlist = createWaitlist(fields, db);
     recordAudit({ actor, action: "waitlist.create", target: waitlist.id, summary: `created "${waitlist.name}" (${waitlist.website})` }, db);
@@ -49,7 +45,7 @@ export function createWaitlistAs(actor: AuditActor, input: CreateWaitlistInput, 
 
 export function updateWaitlistAs(actor: AuditActor, id: string, input: UpdateWaitlistInput, db: AppDatabase = getDb()): Waitlist {
   const { allowDuplicateName, ...fields } = updateWaitlistSchema.parse(input);
-  return inWriteTransaction(db, () => {
+  return writeTransaction(db, () => {
     const before = getWaitlistOrThrow(id, db);
     const after = { ...before, ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) };
     if (after.name.toLowerCase() !== before.name.toLowerCase()) refuseDuplicateName(after.name, allowDuplicateName, db, before.id);
@@ -74,7 +70,7 @@ export interface DeletedWaitlist {
 /** Deletes a waitlist, its signups (their derived rows go through the delete triggers) and its events. */
 export function deleteWaitlistAs(actor: AuditActor, id: string, input: DeleteWaitlistInput, db: AppDatabase = getDb()): DeletedWaitlist {
   const { confirm } = deleteWaitlistSchema.parse(input);
-  const deleted = inWriteTransaction(db, () => {
+  const deleted = writeTransaction(db, () => {
     const waitlist = getWaitlistOrThrow(id, db);
     if (confirm !== waitlist.name) throw new AppError("invalid_parameter", `the confirmation must be the waitlist's name exactly ("${waitlist.name}")`, "confirm");
     const [{ total } = { total: 0 }] = db.select({ total: count() }).from(signups).where(eq(signups.waitlistId, waitlist.id)).all();

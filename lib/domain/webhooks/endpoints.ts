@@ -7,7 +7,9 @@ import { deliveries, webhookEndpoints, type WebhookEndpoint } from "@/db/schema"
 import { endpointSecretAad, openText, sealText } from "@/db/sealed-secret";
 import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
+import { databaseLocation } from "@/lib/store/connection";
 import { preparedOnce } from "@/lib/store/statements";
+import { writeTransaction } from "@/lib/store/transaction";
 import { recordAudit, type AuditActor } from "../audit/log";
 import { EVENT_TYPES, type EventType } from "../events";
 import { getWaitlistOrThrow } from "../waitlists/queries";
@@ -80,10 +82,6 @@ function describe(endpoint: Pick<WebhookEndpoint, "url" | "waitlistId" | "eventT
   return `${endpoint.url} (${endpoint.waitlistId ? `waitlist ${endpoint.waitlistId}` : "every waitlist"}; ${endpoint.eventTypes ? endpoint.eventTypes.join(", ") : "every event"})`;
 }
 
-function write<T>(db: AppDatabase, work: () => T): T {
-  return db.$client.transaction(work).immediate();
-}
-
 /** An endpoint as stored: its secret encrypted (openEndpointSecret gives it to sign with). */
 export function getEndpointOrThrow(id: string, db: AppDatabase = getDb()): WebhookEndpoint {
   const [endpoint] = db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id.trim().toLowerCase())).all();
@@ -99,7 +97,7 @@ export function listEndpoints(db: AppDatabase = getDb()): EndpointView[] {
 /** Adds an endpoint, enabled; returns it with its secret (shown this once). */
 export function addEndpoint(actor: AuditActor, input: AddEndpointInput, db: AppDatabase = getDb()): EndpointView & { secret: string } {
   const { url, waitlist, events } = addEndpointSchema.parse(input);
-  return write(db, () => {
+  return writeTransaction(db, () => {
     if (waitlist !== undefined) getWaitlistOrThrow(waitlist, db);
     const now = new Date();
     const row: WebhookEndpoint = {
@@ -114,7 +112,7 @@ export function addEndpoint(actor: AuditActor, input: AddEndpointInput, db: AppD
       createdAt: now,
       updatedAt: now,
     };
-    db.insert(webhookEndpoints).values({ ...row, secret: sealText(db.$client.name, row.secret, endpointSecretAad(row.id)) }).run();
+    db.insert(webhookEndpoints).values({ ...row, secret: sealText(databaseLocation(db), row.secret, endpointSecretAad(row.id)) }).run();
     recordAudit({ actor, action: "webhook.create", target: row.id, summary: `added webhook endpoint ${describe(row)}` }, db);
     return { ...toView(row), secret: row.secret };
   });
@@ -123,7 +121,7 @@ export function addEndpoint(actor: AuditActor, input: AddEndpointInput, db: AppD
 /** Changes an endpoint's URL, waitlist, event types or enabled state (enabling clears the failure record). */
 export function updateEndpoint(actor: AuditActor, id: string, input: UpdateEndpointInput, db: AppDatabase = getDb()): EndpointView {
   const fields = updateEndpointSchema.parse(input);
-  return write(db, () => {
+  return writeTransaction(db, () => {
     const before = getEndpointOrThrow(id, db);
     if (fields.waitlist) getWaitlistOrThrow(fields.waitlist, db);
     const after: WebhookEndpoint = {
@@ -159,7 +157,7 @@ export function disableEndpoint(actor: AuditActor, id: string, db: AppDatabase =
 
 /** Removes an endpoint and its deliveries. */
 export function removeEndpoint(actor: AuditActor, id: string, db: AppDatabase = getDb()): EndpointView {
-  return write(db, () => {
+  return writeTransaction(db, () => {
     const endpoint = getEndpointOrThrow(id, db);
     db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id)).run();
     recordAudit({ actor, action: "webhook.remove", target: endpoint.id, summary: `removed webhook endpoint ${describe(endpoint)}` }, db);
@@ -172,11 +170,11 @@ export function removeEndpoint(actor: AuditActor, id: string, db: AppDatabase = 
  * receiver should accept both secrets for a while (Standard Webhooks allows several signatures).
  */
 export function rotateEndpointSecret(actor: AuditActor, id: string, db: AppDatabase = getDb()): EndpointView & { secret: string } {
-  return write(db, () => {
+  return writeTransaction(db, () => {
     const endpoint = getEndpointOrThrow(id, db);
     const secret = newSecret();
     const updatedAt = new Date();
-    db.update(webhookEndpoints).set({ secret: sealText(db.$client.name, secret, endpointSecretAad(endpoint.id)), updatedAt }).where(eq(webhookEndpoints.id, endpoint.id)).run();
+    db.update(webhookEndpoints).set({ secret: sealText(databaseLocation(db), secret, endpointSecretAad(endpoint.id)), updatedAt }).where(eq(webhookEndpoints.id, endpoint.id)).run();
     recordAudit({ actor, action: "webhook.rotate_secret", target: endpoint.id, summary: `rotated the signing secret of ${endpoint.url}` }, db);
     return { ...toView({ ...endpoint, updatedAt }), secret };
   });
@@ -184,7 +182,7 @@ export function rotateEndpointSecret(actor: AuditActor, id: string, db: AppDatab
 
 /** An endpoint's signing secret, decrypted, to sign with (never shown). */
 export function openEndpointSecret(endpoint: Pick<WebhookEndpoint, "id" | "secret">, db: AppDatabase = getDb()): string {
-  return openText(db.$client.name, endpoint.secret, endpointSecretAad(endpoint.id));
+  return openText(databaseLocation(db), endpoint.secret, endpointSecretAad(endpoint.id));
 }
 
 /** The deliveries of an endpoint that wait (pending, or leased by a sender) are marked failed. */

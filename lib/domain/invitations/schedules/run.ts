@@ -1,7 +1,9 @@
 import "server-only";
+import { sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
-import { preparedOnce } from "@/lib/store/statements";
+import { preparedSql } from "@/lib/store/statements";
+import { writeTransaction } from "@/lib/store/transaction";
 import { recordAudit, SCHEDULER_ACTOR } from "../../audit/log";
 import { appendEvent } from "../../events";
 import { parseFilterQuery } from "../../list-params";
@@ -18,21 +20,25 @@ import { listSchedules, type Schedule } from "./store";
 // there first runs it, exactly once. Only the latest slot at or before `now` is looked at, so after
 // downtime the missed slots make one catch-up run, never one each.
 
+const placeholder = sql.placeholder;
+
 function statements(db: AppDatabase) {
-  return preparedOnce(db, "schedules.run", () => ({
-    // Raw: INSERT … ON CONFLICT DO NOTHING whose `changes` says who claimed it.
-    claim: db.$client.prepare<{ scheduleId: number; slot: number; at: number }>("INSERT INTO invitation_schedule_runs (schedule_id, slot, ran_at, invited) VALUES (@scheduleId, @slot, @at, 0) ON CONFLICT DO NOTHING"),
-    ran: db.$client.prepare<{ scheduleId: number; slot: number }, { found: number }>("SELECT 1 AS found FROM invitation_schedule_runs WHERE schedule_id = @scheduleId AND slot = @slot"),
-    invited: db.$client.prepare<{ scheduleId: number; slot: number; invited: number }>("UPDATE invitation_schedule_runs SET invited = @invited WHERE schedule_id = @scheduleId AND slot = @slot"),
-    pause: db.$client.prepare<{ id: number; reason: string }>("UPDATE invitation_schedules SET paused = 1, paused_reason = @reason WHERE id = @id"),
-    // The invitations of the last days and how many of them are completed now. Raw: the events after
-    // the newest one before `since`, walked by events_waitlist_idx from the newest back.
-    redeemed: db.$client.prepare<{ waitlistId: string; since: number }, { invited: number; completed: number | null }>(
-      `SELECT count(*) AS invited, sum(signups.status = 'completed') AS completed FROM events LEFT JOIN signups ON signups.id = events.signup_id
-       WHERE events.waitlist_id = @waitlistId AND events.type = 'signup.invited'
-         AND events.id > coalesce((SELECT id FROM events WHERE waitlist_id = @waitlistId AND created_at < @since ORDER BY id DESC LIMIT 1), 0)`,
+  return {
+    // In SQL: INSERT … ON CONFLICT DO NOTHING whose `changes` says who claimed it.
+    claim: preparedSql(db, "schedules.run.claim", () =>
+      sql`INSERT INTO invitation_schedule_runs (schedule_id, slot, ran_at, invited) VALUES (${placeholder("scheduleId")}, ${placeholder("slot")}, ${placeholder("at")}, 0) ON CONFLICT DO NOTHING`,
     ),
-  }));
+    ran: preparedSql<{ found: number }>(db, "schedules.run.ran", () => sql`SELECT 1 AS found FROM invitation_schedule_runs WHERE schedule_id = ${placeholder("scheduleId")} AND slot = ${placeholder("slot")}`),
+    invited: preparedSql(db, "schedules.run.invited", () => sql`UPDATE invitation_schedule_runs SET invited = ${placeholder("invited")} WHERE schedule_id = ${placeholder("scheduleId")} AND slot = ${placeholder("slot")}`),
+    pause: preparedSql(db, "schedules.run.pause", () => sql`UPDATE invitation_schedules SET paused = 1, paused_reason = ${placeholder("reason")} WHERE id = ${placeholder("id")}`),
+    // The invitations of the last days and how many of them are completed now. In SQL: the events after
+    // the newest one before `since`, walked by events_waitlist_idx from the newest back.
+    redeemed: preparedSql<{ invited: number; completed: number | null }>(db, "schedules.run.redeemed", () =>
+      sql`SELECT count(*) AS invited, sum(signups.status = 'completed') AS completed FROM events LEFT JOIN signups ON signups.id = events.signup_id
+       WHERE events.waitlist_id = ${placeholder("waitlistId")} AND events.type = 'signup.invited'
+         AND events.id > coalesce((SELECT id FROM events WHERE waitlist_id = ${placeholder("waitlistId")} AND created_at < ${placeholder("since")} ORDER BY id DESC LIMIT 1), 0)`,
+    ),
+  };
 }
 
 export interface ScheduledRun {
@@ -61,24 +67,22 @@ function runSlot(schedule: Schedule, slot: number, now: number, db: AppDatabase)
   const prepared = statements(db);
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
-  return db.$client
-    .transaction((): ScheduledRun | undefined => {
-      if (prepared.claim.run({ scheduleId: schedule.id, slot, at: now }).changes === 0) return undefined;
-      const base = { scheduleId: schedule.id, waitlistId: schedule.waitlistId, slot: new Date(slot).toISOString() };
-      const reason = guardReason(schedule, now, db);
-      if (reason) {
-        prepared.pause.run({ id: schedule.id, reason });
-        recordAudit({ actor: SCHEDULER_ACTOR, action: "waitlist.schedules", target: schedule.waitlistId, summary: `schedule ${schedule.id} paused by ${reason}` }, db);
-        return { ...base, invited: 0, ms: took(), paused: reason };
-      }
-      const scope = { ...parseFilterQuery(schedule.filter), waitlistId: schedule.waitlistId };
-      const { changed } = applyStatusAction(SCHEDULER_ACTOR, { action: "invite", selection: { scope, limit: schedule.batch } }, db);
-      prepared.invited.run({ scheduleId: schedule.id, slot, invited: changed });
-      appendEvent({ type: "invitations.batch_sent", waitlistId: schedule.waitlistId, payload: { schedule_id: schedule.id, slot: base.slot, invited: changed, batch: schedule.batch } }, db, now);
-      recordAudit({ actor: SCHEDULER_ACTOR, action: "signups.scheduled_invite", target: schedule.waitlistId, summary: `schedule ${schedule.id} (${formatScheduleRule(schedule)}) invited ${changed} for its slot ${base.slot}` }, db);
-      return { ...base, invited: changed, ms: took() };
-    })
-    .immediate();
+  return writeTransaction<ScheduledRun | undefined>(db, () => {
+    if (prepared.claim.run({ scheduleId: schedule.id, slot, at: now }).changes === 0) return undefined;
+    const base = { scheduleId: schedule.id, waitlistId: schedule.waitlistId, slot: new Date(slot).toISOString() };
+    const reason = guardReason(schedule, now, db);
+    if (reason) {
+      prepared.pause.run({ id: schedule.id, reason });
+      recordAudit({ actor: SCHEDULER_ACTOR, action: "waitlist.schedules", target: schedule.waitlistId, summary: `schedule ${schedule.id} paused by ${reason}` }, db);
+      return { ...base, invited: 0, ms: took(), paused: reason };
+    }
+    const scope = { ...parseFilterQuery(schedule.filter), waitlistId: schedule.waitlistId };
+    const { changed } = applyStatusAction(SCHEDULER_ACTOR, { action: "invite", selection: { scope, limit: schedule.batch } }, db);
+    prepared.invited.run({ scheduleId: schedule.id, slot, invited: changed });
+    appendEvent({ type: "invitations.batch_sent", waitlistId: schedule.waitlistId, payload: { schedule_id: schedule.id, slot: base.slot, invited: changed, batch: schedule.batch } }, db, now);
+    recordAudit({ actor: SCHEDULER_ACTOR, action: "signups.scheduled_invite", target: schedule.waitlistId, summary: `schedule ${schedule.id} (${formatScheduleRule(schedule)}) invited ${changed} for its slot ${base.slot}` }, db);
+    return { ...base, invited: changed, ms: took() };
+  });
 }
 
 /** Runs every schedule whose latest slot at or before `now` has not run (and came after the schedule was made). */

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { invitationScheduleRuns, invitationSchedules } from "@/db/schema";
 import { AppError } from "@/lib/core/errors";
+import { writeTransaction } from "@/lib/store/transaction";
 import { recordAudit, type AuditActor } from "../../audit/log";
 import { parseFilterQuery } from "../../list-params";
 import { getWaitlistOrThrow } from "../../waitlists/queries";
@@ -71,43 +72,37 @@ export function lastRunOf(scheduleId: number, db: AppDatabase = getDb()): Schedu
 export function addSchedule(actor: AuditActor, waitlistId: string, input: { rule: string }, db: AppDatabase = getDb()): Schedule {
   const { rule } = z.strictObject({ rule: scheduleChangeSchema.shape.rule.unwrap() }).parse(input);
   checkedRule(rule);
-  return db.$client
-    .transaction(() => {
-      const waitlist = getWaitlistOrThrow(waitlistId, db);
-      const row = db.insert(invitationSchedules).values({ waitlistId: waitlist.id, ...ruleColumns(rule), createdAt: new Date() }).returning().get();
-      recordAudit({ actor, action: "waitlist.schedules", target: waitlist.id, summary: `added schedule ${row.id}: ${formatScheduleRule(rule)}` }, db);
-      return toSchedule(row);
-    })
-    .immediate();
+  return writeTransaction(db, () => {
+    const waitlist = getWaitlistOrThrow(waitlistId, db);
+    const row = db.insert(invitationSchedules).values({ waitlistId: waitlist.id, ...ruleColumns(rule), createdAt: new Date() }).returning().get();
+    recordAudit({ actor, action: "waitlist.schedules", target: waitlist.id, summary: `added schedule ${row.id}: ${formatScheduleRule(rule)}` }, db);
+    return toSchedule(row);
+  });
 }
 
 /** Changes a schedule's rule, or pauses or resumes it (a resume clears the guard's reason). */
 export function changeSchedule(actor: AuditActor, waitlistId: string, scheduleId: number, input: ScheduleChange, db: AppDatabase = getDb()): Schedule {
   const change = scheduleChangeSchema.parse(input);
   if (change.rule) checkedRule(change.rule);
-  return db.$client
-    .transaction(() => {
-      const before = getScheduleOrThrow(waitlistId, scheduleId, db);
-      const words = [change.rule ? `rule ${formatScheduleRule(change.rule)}` : undefined, change.paused === undefined || change.paused === before.paused ? undefined : change.paused ? "paused" : "resumed"].filter(Boolean);
-      if (words.length === 0) return before;
-      const paused = change.paused ?? before.paused;
-      db.update(invitationSchedules)
-        .set({ ...(change.rule && ruleColumns(change.rule)), paused, pausedReason: paused ? (change.paused ? null : before.pausedReason) : null })
-        .where(eq(invitationSchedules.id, before.id))
-        .run();
-      recordAudit({ actor, action: "waitlist.schedules", target: before.waitlistId, summary: `schedule ${before.id} ${words.join("; ")}` }, db);
-      return getScheduleOrThrow(waitlistId, scheduleId, db);
-    })
-    .immediate();
+  return writeTransaction(db, () => {
+    const before = getScheduleOrThrow(waitlistId, scheduleId, db);
+    const words = [change.rule ? `rule ${formatScheduleRule(change.rule)}` : undefined, change.paused === undefined || change.paused === before.paused ? undefined : change.paused ? "paused" : "resumed"].filter(Boolean);
+    if (words.length === 0) return before;
+    const paused = change.paused ?? before.paused;
+    db.update(invitationSchedules)
+      .set({ ...(change.rule && ruleColumns(change.rule)), paused, pausedReason: paused ? (change.paused ? null : before.pausedReason) : null })
+      .where(eq(invitationSchedules.id, before.id))
+      .run();
+    recordAudit({ actor, action: "waitlist.schedules", target: before.waitlistId, summary: `schedule ${before.id} ${words.join("; ")}` }, db);
+    return getScheduleOrThrow(waitlistId, scheduleId, db);
+  });
 }
 
 export function removeSchedule(actor: AuditActor, waitlistId: string, scheduleId: number, db: AppDatabase = getDb()): Schedule {
-  return db.$client
-    .transaction(() => {
-      const schedule = getScheduleOrThrow(waitlistId, scheduleId, db);
-      db.delete(invitationSchedules).where(eq(invitationSchedules.id, schedule.id)).run();
-      recordAudit({ actor, action: "waitlist.schedules", target: schedule.waitlistId, summary: `removed schedule ${schedule.id}: ${formatScheduleRule(schedule)}` }, db);
-      return schedule;
-    })
-    .immediate();
+  return writeTransaction(db, () => {
+    const schedule = getScheduleOrThrow(waitlistId, scheduleId, db);
+    db.delete(invitationSchedules).where(eq(invitationSchedules.id, schedule.id)).run();
+    recordAudit({ actor, action: "waitlist.schedules", target: schedule.waitlistId, summary: `removed schedule ${schedule.id}: ${formatScheduleRule(schedule)}` }, db);
+    return schedule;
+  });
 }
