@@ -37,7 +37,7 @@ interface Walk {
 /** The walk's rows first (a materialized CTE), then each field's values among them. One more row, with a null field, tells how many signups were read. */
 function valuesStatement(db: AppDatabase, walk: Walk, shape: ScopeShape) {
   const key = `funnel.sourceFacet:${walk.fields.join("+")}:${walk.withValue ? "v" : "-"}${walk.contains ? "c" : "-"}:${shapeKey(shape)}`;
-  return preparedSql<{ field: SourceField | null; value: string | null; count: number }>(db, key, () => {
+  return preparedSql<{ field: SourceField | null; value: string | null; count: number }>(db, key, (d) => {
     const first = COLUMNS[walk.fields[0]!];
     const columns = sql.join(
       walk.fields.map((field) => sql`${COLUMNS[field]} as ${sql.identifier(field)}`),
@@ -46,7 +46,7 @@ function valuesStatement(db: AppDatabase, walk: Walk, shape: ScopeShape) {
     const withValue = walk.withValue ? sql`${first} is not null` : undefined;
     const valueContains = walk.contains ? sql`${first} like ${sql.placeholder("valueContains")} escape '\\'` : undefined;
     const counted = walk.fields.map((field) => sql`select ${field} as field, ${sql.identifier(field)} as value, count(*) as count from matched where ${sql.identifier(field)} is not null group by 2`);
-    return sql`with matched as materialized (select ${columns} from ${signups} where ${and(scopeWhere(shape), withValue, valueContains)}${newestFirst(shape)} limit ${sql.placeholder("rowCap")})
+    return sql`with matched as materialized (select ${columns} from ${signups} where ${and(scopeWhere(shape, d), withValue, valueContains)}${newestFirst(shape)} limit ${sql.placeholder("rowCap")})
       ${sql.join(counted, sql` union all `)}
       union all select null, null, count(*) from matched`;
   });

@@ -42,7 +42,7 @@ function lineStatement(db: AppDatabase, scope: SignupScope, name: string, column
         // "invite the next 10,000 verified" on a 10M list, against 40 ms).
         sql`${signups.lineAt} is not null and ${signups.status} = 'waiting'${continued ? sql` and (${signups.lineAt}, ${signups.linePos}, ${signups.id}) > (${placeholder("afterAt")}, ${placeholder("afterPos")}, ${dialect.seekable(placeholder("afterId"))})` : sql``}`
       : sql`${signups.lineAt} is null${continued ? sql` and (${signups.createdAt}, ${signups.id}) > (${placeholder("afterAt")}, ${dialect.seekable(placeholder("afterPos"))})` : sql``}`;
-    return sql`select ${key}, ${signups.id}, ${columns} from ${signups} where ${scopeWhere(shape)} and ${from}`;
+    return sql`select ${key}, ${signups.id}, ${columns} from ${signups} where ${scopeWhere(shape, dialect)} and ${from}`;
   };
   return preparedSql(db, `ranking.line:${name}:${shapeKey(shape)}:${continued}:${read.offset !== undefined}:${read.descending === true}`, (dialect) =>
     sql`${arm(dialect, false)} union all ${arm(dialect, true)} order by 1 ${direction}, 2 ${direction}, 3 ${direction} limit ${placeholder("take")}${read.offset !== undefined ? sql` offset ${placeholder("offset")}` : sql``}`,

@@ -3,6 +3,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { signupInputCounts, signupInputStatusCounts, signups } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
 import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
+import { dialectOf } from "@/lib/store/dialect";
 import { preparedOnce, preparedSql } from "@/lib/store/statements";
 import { cappedAccess, planAccess, SEARCH_COUNT_CAP } from "./access";
 import { scopeKey, setFilters, type SignupScope } from "./filter";
@@ -102,7 +103,7 @@ function rowCellsStatement(db: AppDatabase, shape: ScopeShape) {
     db
       .select({ verified: signups.verified, referral: signups.referral, status: signups.status, n: count() })
       .from(signups)
-      .where(scopeWhere(shape))
+      .where(scopeWhere(shape, dialectOf(db)))
       .groupBy(signups.verified, signups.referral, signups.status)
       .prepare(),
   );
@@ -110,10 +111,10 @@ function rowCellsStatement(db: AppDatabase, shape: ScopeShape) {
 
 // Capped either way: from the trigram index when the text has trigrams, else by walking the list.
 function cappedCountStatement(db: AppDatabase, shape: ScopeShape) {
-  return preparedSql<{ n: number }>(db, `counts.capped:${shapeKey(shape)}`, () =>
+  return preparedSql<{ n: number }>(db, `counts.capped:${shapeKey(shape)}`, (d) =>
     shape.access === "search"
-      ? sql`select count(*) as n from (${searchDrivenRows(shape)})`
-      : sql`select count(*) as n from (select 1 from ${signups} where ${scopeWhere(shape)}${newestFirst(shape)} limit ${sql.placeholder("cap")})`,
+      ? sql`select count(*) as n from (${searchDrivenRows(shape, d)})`
+      : sql`select count(*) as n from (select 1 from ${signups} where ${scopeWhere(shape, d)}${newestFirst(shape)} limit ${sql.placeholder("cap")})`,
   );
 }
 
@@ -172,7 +173,7 @@ function unwaitingCellsStatement(db: AppDatabase, shape: ScopeShape) {
   return preparedSql<Cell>(db, `counts.unwaiting:${shapeKey(shape)}`, (d) =>
     sql`select ${signups.verified} as verified, ${signups.referral} as referral, ${signups.status} as status, count(*) as n
       from ${signups} ${d.indexedBy("signups_changed_status_idx")}
-      where ${UNWAITING} and ${scopeWhere(shape)} group by 1, 2, 3`,
+      where ${UNWAITING} and ${scopeWhere(shape, d)} group by 1, 2, 3`,
   );
 }
 
@@ -181,7 +182,7 @@ function unwaitingPerDayStatement(db: AppDatabase, shape: ScopeShape) {
   return preparedSql<{ day: string; status: SignupStatus; n: number }>(db, `counts.unwaitingPerDay:${shapeKey(shape)}`, (d) =>
     sql`select date(${signups.createdAt} / 1000, 'unixepoch') as day, ${signups.status} as status, count(*) as n
       from ${signups} ${d.indexedBy("signups_changed_status_idx")}
-      where ${UNWAITING} and ${scopeWhere(shape)} group by 1, 2`,
+      where ${UNWAITING} and ${scopeWhere(shape, d)} group by 1, 2`,
   );
 }
 
@@ -285,7 +286,7 @@ function dayPerDayStatement(db: AppDatabase, flags: string) {
 function rowPerDayStatement(db: AppDatabase, shape: ScopeShape) {
   const day = sql<string>`date(${signups.createdAt} / 1000, 'unixepoch')`;
   return preparedOnce(db, `counts.rowPerDay:${shapeKey(shape)}`, () =>
-    db.select({ day, count: count() }).from(signups).where(scopeWhere(shape)).groupBy(day).orderBy(day).prepare(),
+    db.select({ day, count: count() }).from(signups).where(scopeWhere(shape, dialectOf(db))).groupBy(day).orderBy(day).prepare(),
   );
 }
 

@@ -88,7 +88,7 @@ function countedValuesStatement(db: AppDatabase, flags: { verified: boolean; ref
 function rowValuesStatement(db: AppDatabase, shape: ScopeShape, contains: boolean) {
   return preparedSql<{ label: string | null; value: string | null; count: number }>(db, `facets.rowValues:${shapeKey(shape)}:${contains ? "c" : "-"}`, (d) => {
     const valueContains = contains ? sql` and ${containsText(sql.raw("pairs.value"), "valueContains")}` : sql``;
-    return sql`with matched as materialized (select ${signups.id} as id from ${signups} where ${scopeWhere(shape)}${newestFirst(shape)} limit ${placeholder("rowCap")})
+    return sql`with matched as materialized (select ${signups.id} as id from ${signups} where ${scopeWhere(shape, d)}${newestFirst(shape)} limit ${placeholder("rowCap")})
       select pairs.label, pairs.value, count(*) as count from matched cross join ${signupInputs} as pairs on pairs.signup_id = matched.id
       where pairs.label ${d.inJson(placeholder("labels"))}${valueContains}
       group by 1, 2

@@ -1,5 +1,6 @@
-import type { SQL, sql as sqlTag } from "drizzle-orm";
+import type { SQL, SQLWrapper, sql as sqlTag } from "drizzle-orm";
 import type { signups as signupsTable } from "@/db/schema";
+import type { Dialect } from "@/lib/store/dialect";
 import { instantParamValue, parseInstant } from "@/lib/core/instant";
 import { MAX_EMAIL_LENGTH } from "./email-address";
 import { parseSignupPublicId, signupPublicId } from "./id";
@@ -27,13 +28,19 @@ export const MAX_FILTER_TEXT = 320;
 /** A parameter's text read as a value, or why not: the rest of "The query parameter "x" …". */
 export type Parsed<Value> = { ok: true; value: Value } | { ok: false; message: string };
 
-/** What scope-sql.ts hands a descriptor to write its test: the tag, the table, and named placeholders. */
+/** What scope-sql.ts hands a descriptor to bind its values: the pattern of a literal substring (lib/store/contains.ts). */
+export interface BindKit {
+  containsPattern: (text: string) => string;
+}
+
+/** What scope-sql.ts hands a descriptor to write its test: the tag, the table, named placeholders, and the connection's dialect. */
 export interface SqlKit {
   sql: typeof sqlTag;
   signups: typeof signupsTable;
   placeholder: (name: string) => SQL;
-  /** The LIKE pattern of a literal substring (lib/store/contains.ts). */
-  containsPattern: (text: string) => string;
+  dialect: Dialect;
+  /** A case-insensitive "contains" of a column, matched against the pattern bound to the placeholder (lib/store/contains.ts). */
+  containsText: (column: SQL | SQLWrapper, placeholderName: string) => SQL;
 }
 
 /**
@@ -64,7 +71,7 @@ export interface FilterDescriptor<Value, Name extends string = string> {
   /** signup_inputs' rows keep it too (the flags and the creation time): custom-input slices of scopes with only such filters are read there. */
   inputSliced: boolean;
   /** The placeholder values (the driver's: 1/0, epoch ms, text) when the filter is set. */
-  bind(value: Value, kit: SqlKit): Record<string, string | number>;
+  bind(value: Value, kit: BindKit): Record<string, string | number>;
   where(kit: SqlKit): SQL;
 }
 
@@ -197,7 +204,7 @@ export const SIGNUP_FILTERS = {
     aggregated: true,
     inputSliced: false,
     bind: (value) => ({ status: JSON.stringify(value) }),
-    where: ({ sql, signups, placeholder }) => sql`${signups.status} in (select value from json_each(${placeholder("status")}))`,
+    where: ({ sql, signups, placeholder, dialect }) => sql`${signups.status} ${dialect.inJson(placeholder("status"))}`,
   }),
   referredBy: filter({
     name: "referred_by",
@@ -240,8 +247,8 @@ export const SIGNUP_FILTERS = {
     aggregated: false,
     inputSliced: false,
     bind: (value) => ({ flag: JSON.stringify(value) }),
-    where: ({ sql, signups, placeholder }) =>
-      sql`exists (select 1 from signup_flags where signup_flags.signup_id = ${signups.id} and signup_flags.decision = 'pending' and signup_flags.reason in (select value from json_each(${placeholder("flag")})))`,
+    where: ({ sql, signups, placeholder, dialect }) =>
+      sql`exists (select 1 from signup_flags where signup_flags.signup_id = ${signups.id} and signup_flags.decision = 'pending' and signup_flags.reason ${dialect.inJson(placeholder("flag"))})`,
   }),
   milestone: filter({
     name: "milestone",
@@ -261,8 +268,8 @@ export const SIGNUP_FILTERS = {
     aggregated: false,
     inputSliced: false,
     bind: (value) => ({ milestone: JSON.stringify(value.map((label) => label.toLowerCase())) }),
-    where: ({ sql, signups, placeholder }) =>
-      sql`exists (select 1 from signup_milestones join milestones on milestones.waitlist_id = signup_milestones.waitlist_id and milestones.referrals = signup_milestones.referrals where signup_milestones.signup_id = ${signups.id} and lower(milestones.label) in (select value from json_each(${placeholder("milestone")})))`,
+    where: ({ sql, signups, placeholder, dialect }) =>
+      sql`exists (select 1 from signup_milestones join milestones on milestones.waitlist_id = signup_milestones.waitlist_id and milestones.referrals = signup_milestones.referrals where signup_milestones.signup_id = ${signups.id} and lower(milestones.label) ${dialect.inJson(placeholder("milestone"))})`,
   }),
   createdSince: filter({
     name: "created_since",
@@ -338,7 +345,7 @@ export const SIGNUP_FILTERS = {
       // The trigram index reads % and _ as wildcards: it returns a superset, which `contains` then narrows.
       containsTrigrams: `%${value}%`,
     }),
-    where: ({ sql, signups, placeholder }) => sql`${signups.email} like ${placeholder("contains")} escape '\\'`,
+    where: ({ signups, containsText }) => containsText(signups.email, "contains"),
   }),
   utmSource: sourceFilter("utm_source", "`utm_source`", "newsletter"),
   utmMedium: sourceFilter("utm_medium", "`utm_medium`", "email"),

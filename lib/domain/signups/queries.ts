@@ -100,7 +100,7 @@ function jsonPageStatement(db: AppDatabase, shape: ScopeShape, continued: boolea
     db
       .select({ createdAt: signups.createdAt, id: signups.id, json: signupJson(fields) })
       .from(signups)
-      .where(and(scopeWhere(shape), continued ? afterPosition(dialectOf(db), signups.createdAt, signups.id, AFTER) : undefined))
+      .where(and(scopeWhere(shape, dialectOf(db)), continued ? afterPosition(dialectOf(db), signups.createdAt, signups.id, AFTER) : undefined))
       .orderBy(...CREATION_ORDER)
       .limit(placeholder("take"))
       .prepare(),
@@ -201,7 +201,7 @@ function textPageStatement(db: AppDatabase, shape: ScopeShape) {
     db
       .select(TEXT_FIELDS)
       .from(signups)
-      .where(and(scopeWhere(shape), afterPosition(dialectOf(db), signups.createdAt, signups.id, AFTER)))
+      .where(and(scopeWhere(shape, dialectOf(db)), afterPosition(dialectOf(db), signups.createdAt, signups.id, AFTER)))
       .orderBy(...CREATION_ORDER)
       .limit(placeholder("take"))
       .prepare(),
@@ -225,7 +225,7 @@ function rowBatchStatement(db: AppDatabase, shape: ScopeShape) {
     db
       .select(ROW_FIELDS)
       .from(signups)
-      .where(and(scopeWhere(shape), afterPosition(dialectOf(db), signups.createdAt, signups.id, AFTER)))
+      .where(and(scopeWhere(shape, dialectOf(db)), afterPosition(dialectOf(db), signups.createdAt, signups.id, AFTER)))
       .orderBy(...CREATION_ORDER)
       .limit(placeholder("take"))
       .prepare(),
@@ -264,7 +264,7 @@ function offsetPageStatement(db: AppDatabase, shape: ScopeShape, sort: Exclude<S
     db
       .select(ROW_FIELDS)
       .from(signups)
-      .where(scopeWhere(shape))
+      .where(scopeWhere(shape, dialectOf(db)))
       .orderBy(order(ORDER_EXPRESSIONS[sort]), order(signups.id))
       .limit(placeholder("limit"))
       .offset(placeholder("offset"))

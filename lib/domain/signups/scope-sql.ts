@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { signups } from "@/db/schema";
-import { containsPattern } from "@/lib/store/contains";
+import { containsPattern, containsText } from "@/lib/store/contains";
+import type { Dialect } from "@/lib/store/dialect";
 import { descriptorOf, FILTER_KEYS, setFilters, type FilterKey, type SignupScope, type SqlKit } from "./filter";
 
 // A scope as SQL over `signups`. Every statement is prepared once per shape (which filters are set,
@@ -42,12 +43,12 @@ export function shapeKey(shape: ScopeShape): string {
   return `${FILTER_KEYS.map((key) => (shape.filters.includes(key) ? key : "-")).join(",")}${shape.inputs}:${shape.access}`;
 }
 
-const kit: SqlKit = { sql, signups, placeholder: (name) => sql`${sql.placeholder(name)}`, containsPattern };
+const kitOf = (dialect: Dialect): SqlKit => ({ sql, signups, placeholder: (name) => sql`${sql.placeholder(name)}`, dialect, containsText });
 
 /** The values of a scope's placeholders (the driver's: 1/0 for booleans, epoch ms, LIKE patterns). */
 export function scopeParams(scope: SignupScope): Record<string, string | number | null> {
   const params: Record<string, string | number | null> = { waitlistId: scope.waitlistId };
-  for (const { descriptor, value } of setFilters(scope)) Object.assign(params, descriptor.bind(value, kit));
+  for (const { descriptor, value } of setFilters(scope)) Object.assign(params, descriptor.bind(value, { containsPattern }));
   (scope.inputs ?? []).forEach((input, index) => {
     params[`label${index}`] = input.label;
     params[`value${index}`] = input.value;
@@ -76,9 +77,9 @@ const searchRows = sql`${signups.id} in (select rowid from signup_email_search w
  * Up to `cap` rows of a scope with an email search, driven by the trigram index through a join, so
  * that reading stops at the cap (`id IN (…)` would first collect every candidate of the index).
  */
-export function searchDrivenRows(shape: ScopeShape): SQL {
+export function searchDrivenRows(shape: ScopeShape, dialect: Dialect): SQL {
   return sql`select 1 from signup_email_search cross join ${signups} on ${signups.id} = signup_email_search.rowid
-    where signup_email_search.email like ${placeholder("containsTrigrams")} and ${scopeWhere({ ...shape, access: "order" })}
+    where signup_email_search.email like ${placeholder("containsTrigrams")} and ${scopeWhere({ ...shape, access: "order" }, dialect)}
     limit ${placeholder("cap")}`;
 }
 
@@ -88,13 +89,14 @@ const notWaiting = sql`${signups.status} <> 'waiting'`;
 
 /**
  * The WHERE clause of a shape. With the `search` and `input` accesses the waitlist test is written
- * `+waitlist_id`, which keeps SQLite from walking the list's own index instead of the chosen one.
+ * `+waitlist_id` (the dialect's notIndexed), which keeps SQLite from walking the list's own index instead of the chosen one.
  */
-export function scopeWhere(shape: ScopeShape): SQL | undefined {
+export function scopeWhere(shape: ScopeShape, dialect: Dialect): SQL | undefined {
+  const kit = kitOf(dialect);
   const collected = shape.access === "search" || shape.access.startsWith("input");
   const inputs = Array.from({ length: shape.inputs }, (_, index) => (shape.access === `input${index}` ? inputRows(index, shape) : hasInput(index)));
   return and(
-    collected ? sql`+${signups.waitlistId} = ${placeholder("waitlistId")}` : eq(signups.waitlistId, placeholder("waitlistId")),
+    collected ? sql`${dialect.notIndexed(signups.waitlistId)} = ${placeholder("waitlistId")}` : eq(signups.waitlistId, placeholder("waitlistId")),
     ...(shape.access === "status" ? [notWaiting] : []),
     // The search access adds the trigram index's candidates just before the search's own test.
     ...shape.filters.flatMap((key) => (key === "emailContains" && shape.access === "search" ? [searchRows, descriptorOf(key).where(kit)] : [descriptorOf(key).where(kit)])),
