@@ -607,8 +607,11 @@ BEGIN
 		CROSS JOIN LATERAL (SELECT
 			(o.waitlist_id, o.verified, o.referral, o.status, o.created_at) IS DISTINCT FROM (n.waitlist_id, n.verified, n.referral, n.status, n.created_at) AS counts,
 			(o.waitlist_id, o.verified, o.referral, o.custom_inputs, o.created_at) IS DISTINCT FROM (n.waitlist_id, n.verified, n.referral, n.custom_inputs, n.created_at) AS inputs,
-			(o.waitlist_id, o.verified, o.referral, o.status, o.custom_inputs) IS DISTINCT FROM (n.waitlist_id, n.verified, n.referral, n.status, n.custom_inputs) AS input_statuses,
-			(o.line_at, o.line_pos, o.status) IS DISTINCT FROM (n.line_at, n.line_pos, n.status) AS moved,
+			-- Only where a side is counted, so that a statement the count ignores carries nothing through.
+			(o.waitlist_id, o.verified, o.referral, o.status, o.custom_inputs) IS DISTINCT FROM (n.waitlist_id, n.verified, n.referral, n.status, n.custom_inputs)
+				AND (o.status <> 'waiting' OR n.status <> 'waiting') AS input_statuses,
+			(o.line_at, o.line_pos, o.status) IS DISTINCT FROM (n.line_at, n.line_pos, n.status)
+				AND (o.line_at IS NOT NULL AND o.status = 'waiting' OR n.line_at IS NOT NULL AND n.status = 'waiting') AS moved,
 			(o.waitlist_id, o.created_at, o.verified, o.referral, coalesce(o.utm_source, o.referrer, ''), o.invited_at, o.completed_at, o.expired_at)
 				IS DISTINCT FROM (n.waitlist_id, n.created_at, n.verified, n.referral, coalesce(n.utm_source, n.referrer, ''), n.invited_at, n.completed_at, n.expired_at) AS funnel
 		) AS f

@@ -48,9 +48,7 @@ interface IndexShape {
 
 let pg: PGlite;
 let sqlite: TempDatabase;
-const tables = Object.values(schema)
-  .filter((value): value is SQLiteTable => is(value, SQLiteTable))
-  .map((table) => getTableConfig(table));
+const tables = (Object.values(schema) as unknown[]).flatMap((value) => (is(value, SQLiteTable) ? [getTableConfig(value)] : []));
 
 beforeAll(async () => {
   sqlite = tempDatabase();
