@@ -376,7 +376,8 @@ CREATE INDEX signups_utm_medium_idx ON signups (waitlist_id, utm_medium, created
 CREATE INDEX signups_utm_campaign_idx ON signups (waitlist_id, utm_campaign, created_at, id) WHERE utm_campaign IS NOT NULL;
 CREATE INDEX signups_referrer_idx ON signups (waitlist_id, referrer, created_at, id) WHERE referrer IS NOT NULL;
 CREATE INDEX signups_invited_at_idx ON signups (waitlist_id, status_changed_at, id) WHERE status = 'invited';
--- In place of SQLite's FTS5 trigram table: serves email LIKE/ILIKE '%term%' (3 characters or more).
+-- In place of SQLite's FTS5 trigram table: serves email LIKE/ILIKE '%term%' (3 characters or more). ILIKE on
+-- this "C" column folds ASCII letters only, as SQLite's LIKE does (under the default collation it folds all).
 CREATE INDEX signups_email_trgm_idx ON signups USING gin (email gin_trgm_ops);
 CREATE INDEX signup_inputs_signup_idx ON signup_inputs (signup_id);
 CREATE UNIQUE INDEX api_keys_key_hash_unique ON api_keys (key_hash);
