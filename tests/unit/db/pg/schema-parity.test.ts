@@ -122,6 +122,43 @@ describe("the PostgreSQL baseline against db/schema.ts and SQLite's migrated sch
     for (const column of booleans) expect(rows.filter((row) => row.column === column).map((row) => row.definition), column).toContain(`CHECK ((${column.split(".")[1]} = ANY (ARRAY[0, 1])))`);
   });
 
+  it("has every named check of db/schema.ts and of SQLite's tables", async () => {
+    const fromSchema = tables.flatMap((table) => table.checks.map((check) => check.name));
+    const sqliteSql = (sqlite.db.$client.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND sql IS NOT NULL").all() as { sql: string }[]).map((row) => row.sql).join("\n");
+    const fromSqlite = [...sqliteSql.matchAll(/CONSTRAINT "(\w+)" CHECK/g)].map((match) => match[1]!);
+    const { rows } = await pg.query<{ conname: string }>("SELECT conname FROM pg_constraint WHERE contype = 'c'");
+    const pgChecks = new Set(rows.map((row) => row.conname));
+    expect(fromSchema.length + fromSqlite.length).toBeGreaterThan(20);
+    expect([...new Set([...fromSchema, ...fromSqlite])].filter((name) => !pgChecks.has(name))).toEqual([]);
+  });
+
+  it("refuses the rows SQLite's checks refuse", async () => {
+    const waitlist = "INSERT INTO waitlists (id, name, website, created_at) VALUES ('checks', 'Checks', 'https://checks.example', 0)";
+    sqlite.db.$client.exec(waitlist);
+    await pg.exec(waitlist);
+    const signup = (column: string, value: string, email = "b@checks.example") => `INSERT INTO signups (waitlist_id, email, created_at, ${column}) VALUES ('checks', '${email}', 0, ${value})`;
+    const accepted = signup("custom_inputs", "'[{\"label\":\"Plan\",\"value\":\"Pro\"}]'", "a@checks.example");
+    sqlite.db.$client.exec(accepted);
+    await pg.exec(accepted);
+    const refused = [
+      signup("status", "'unknown'"),
+      signup("custom_inputs", "'{}'"),
+      signup("custom_inputs", "'not json'"),
+      "INSERT INTO events (type, waitlist_id, created_at, payload) VALUES ('x', 'checks', 0, 'not json')",
+      "INSERT INTO join_settings (waitlist_id, updated_at, fields) VALUES ('checks', 0, '{}')",
+      "INSERT INTO referrals (signup_id, referrer_id, waitlist_id, state, counted_at) SELECT id, id, 'checks', 'counted', NULL FROM signups WHERE waitlist_id = 'checks'",
+      "INSERT INTO milestones (waitlist_id, referrals, label) VALUES ('checks', 0, 'Zero')",
+    ];
+    for (const statement of refused) {
+      expect(() => sqlite.db.$client.exec(statement), statement).toThrow();
+      await expect(pg.exec(statement), statement).rejects.toThrow();
+    }
+    // The same address in another ASCII case is the same signup on both.
+    const again = "INSERT INTO signups (waitlist_id, email, created_at) VALUES ('checks', 'A@Checks.Example', 0)";
+    expect(() => sqlite.db.$client.exec(again)).toThrow(/UNIQUE/);
+    await expect(pg.exec(again)).rejects.toThrow(/signups_waitlist_email_unique/);
+  });
+
   it("has every SQLite index by name, as unique and as partial as it, starting with its key", async () => {
     const client = sqlite.db.$client;
     const fromSqlite = new Map<string, IndexShape>();
