@@ -491,6 +491,14 @@ CREATE TYPE signup_change AS (
 	funnel boolean
 );
 
+-- One side of a signup's change: its row, counted with `sign` (1 added, -1 taken away) in the tables the
+-- flags name.
+CREATE FUNCTION signup_change_of(sign integer, s signups, counts boolean, inputs boolean, input_statuses boolean, moved boolean, funnel boolean)
+RETURNS signup_change LANGUAGE sql IMMUTABLE AS $$
+	SELECT ROW(sign, s.id, s.waitlist_id, s.verified, s.referral, s.status, s.created_at, s.custom_inputs, s.line_at,
+		coalesce(s.utm_source, s.referrer, ''), s.invited_at, s.completed_at, s.expired_at, counts, inputs, input_statuses, moved, funnel)::signup_change
+$$;
+
 CREATE FUNCTION signups_apply_changes(changes signup_change[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
 	-- signup_input_status_counts, the side before: its pairs read before signup_inputs is rebuilt.
@@ -587,9 +595,7 @@ END $$;
 CREATE FUNCTION signups_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
 	PERFORM signups_apply_changes(ARRAY(
-		SELECT ROW(1, n.id, n.waitlist_id, n.verified, n.referral, n.status, n.created_at, n.custom_inputs, n.line_at,
-			coalesce(n.utm_source, n.referrer, ''), n.invited_at, n.completed_at, n.expired_at, true, true, true, false, true)::signup_change
-		FROM new_rows AS n
+		SELECT signup_change_of(1, n, true, true, true, false, true) FROM new_rows AS n
 	));
 	RETURN NULL;
 END $$;
@@ -617,10 +623,8 @@ BEGIN
 				IS DISTINCT FROM (n.waitlist_id, n.created_at, n.verified, n.referral, coalesce(n.utm_source, n.referrer, ''), n.invited_at, n.completed_at, n.expired_at) AS funnel
 		) AS f
 		CROSS JOIN LATERAL (VALUES
-			(ROW(-1, o.id, o.waitlist_id, o.verified, o.referral, o.status, o.created_at, o.custom_inputs, o.line_at,
-				coalesce(o.utm_source, o.referrer, ''), o.invited_at, o.completed_at, o.expired_at, f.counts, f.inputs, f.input_statuses, f.moved, f.funnel)::signup_change),
-			(ROW(1, n.id, n.waitlist_id, n.verified, n.referral, n.status, n.created_at, n.custom_inputs, n.line_at,
-				coalesce(n.utm_source, n.referrer, ''), n.invited_at, n.completed_at, n.expired_at, f.counts, f.inputs, f.input_statuses, f.moved, f.funnel)::signup_change)
+			(signup_change_of(-1, o, f.counts, f.inputs, f.input_statuses, f.moved, f.funnel)),
+			(signup_change_of(1, n, f.counts, f.inputs, f.input_statuses, f.moved, f.funnel))
 		) AS side (change)
 		WHERE f.counts OR f.inputs OR f.input_statuses OR f.moved OR f.funnel
 	);
@@ -635,9 +639,7 @@ FOR EACH STATEMENT EXECUTE FUNCTION signups_after_update();
 CREATE FUNCTION signups_after_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
 	PERFORM signups_apply_changes(ARRAY(
-		SELECT ROW(-1, o.id, o.waitlist_id, o.verified, o.referral, o.status, o.created_at, o.custom_inputs, o.line_at,
-			coalesce(o.utm_source, o.referrer, ''), o.invited_at, o.completed_at, o.expired_at, true, true, true, true, true)::signup_change
-		FROM old_rows AS o
+		SELECT signup_change_of(-1, o, true, true, true, true, true) FROM old_rows AS o
 	));
 	RETURN NULL;
 END $$;
