@@ -2,15 +2,26 @@ import "server-only";
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
-import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import { drizzle } from "drizzle-orm/sqlite-proxy";
 import { checkpointsLeftToLitestream } from "@/lib/core/continuous-backup";
 import { asDatabaseFailure, DatabaseFailure } from "@/lib/core/database-failure";
 import { env } from "@/lib/core/env";
 import { applyMigrations } from "./migrate";
 import { sealSecretsAtRest } from "./seal-at-rest";
 import * as schema from "./schema";
+import { sqliteExecutor, type RunResult } from "./sqlite-executor";
 
-export type AppDatabase = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/**
+ * The database as the domain sees it: Drizzle's SQLite query builder, asynchronous (as on PostgreSQL),
+ * and the connection behind it for what is SQLite's own (lib/sqlite, migrations, the bulk insert).
+ */
+export type AppDatabase = BaseSQLiteDatabase<"async", RunResult, typeof schema> & { $client: Database.Database };
+
+/** The domain's database over a better-sqlite3 connection (db/sqlite-executor.ts). */
+export function overConnection(sqlite: Database.Database): AppDatabase {
+  return Object.assign(drizzle(sqliteExecutor(sqlite), { schema }) as unknown as BaseSQLiteDatabase<"async", RunResult, typeof schema>, { $client: sqlite });
+}
 
 const defaultMigrationsFolder = join(process.cwd(), "db", "migrations");
 
@@ -94,7 +105,7 @@ export function openDatabase(path: string, migrationsFolder = defaultMigrationsF
     sqlite.close();
     throw asDatabaseFailure(error, path, migrating ? "its pending migrations were not applied" : undefined);
   }
-  return drizzle(sqlite, { schema });
+  return overConnection(sqlite);
 }
 
 // Next.js may evaluate this module once per route bundle: keep one connection per process.
@@ -113,5 +124,5 @@ export function getDb(): AppDatabase {
 export function openReadOnlyDatabase(path: string): AppDatabase {
   const sqlite = new Database(path, { readonly: true, fileMustExist: true });
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  return drizzle(sqlite, { schema });
+  return overConnection(sqlite);
 }

@@ -2,7 +2,7 @@ import type { AppDatabase } from "@/db/client";
 import { storageFailureOf } from "@/lib/core/storage-failure";
 import { noteWritesRefused, noteWritesWork } from "./write-outage";
 
-// better-sqlite3 is synchronous: while another process holds SQLite's write lock (a CLI import
+// better-sqlite3 runs each statement synchronously: while another process holds SQLite's write lock (a CLI import
 // holds it until it commits, up to half a minute), a write waits inside SQLite for the busy
 // timeout and blocks the whole server meanwhile, then fails. These helpers never wait inside
 // SQLite: a hint is skipped, and a write that matters is retried between turns of the event loop.
@@ -13,19 +13,19 @@ export function isBusy(error: unknown): boolean {
 }
 
 /** Runs `write` with SQLite's busy timeout at `waitMs` (at most the connection's own): a lock held elsewhere longer fails it (SQLITE_BUSY). */
-export function withBusyWait<T>(db: AppDatabase, waitMs: number, write: () => T): T {
+export async function withBusyWait<T>(db: AppDatabase, waitMs: number, write: () => Promise<T>): Promise<T> {
   const sqlite = db.$client;
   const busyTimeout = sqlite.pragma("busy_timeout", { simple: true }) as number;
   sqlite.pragma(`busy_timeout = ${Math.max(0, Math.min(Math.floor(waitMs), busyTimeout))}`);
   try {
-    return write();
+    return await write();
   } finally {
     sqlite.pragma(`busy_timeout = ${busyTimeout}`);
   }
 }
 
 /** Runs `write` with SQLite's busy timeout at 0: a lock held elsewhere fails (or reports busy) at once. */
-export function withoutBusyWait<T>(db: AppDatabase, write: () => T): T {
+export function withoutBusyWait<T>(db: AppDatabase, write: () => Promise<T>): Promise<T> {
   return withBusyWait(db, 0, write);
 }
 
@@ -34,9 +34,9 @@ export function withoutBusyWait<T>(db: AppDatabase, write: () => T): T {
  * database cannot be written now (the write lock held elsewhere, a full disk, a read-only file), which
  * the log says once (write-outage.ts), not once per request.
  */
-export function skippableWrite(db: AppDatabase, write: () => void): boolean {
+export async function skippableWrite(db: AppDatabase, write: () => Promise<void>): Promise<boolean> {
   try {
-    withoutBusyWait(db, write);
+    await withoutBusyWait(db, write);
   } catch (error) {
     const failure = storageFailureOf(error);
     if (!failure) throw error;
@@ -51,11 +51,11 @@ export function skippableWrite(db: AppDatabase, write: () => void): boolean {
  * A write that must happen, without blocking the server: tried at once, then every 25 ms while the
  * write lock is held elsewhere, for up to `maxWaitMs` (then the busy error is thrown).
  */
-export async function writeWhenUnlocked<T>(db: AppDatabase, write: () => T, maxWaitMs = 60_000): Promise<T> {
+export async function writeWhenUnlocked<T>(db: AppDatabase, write: () => Promise<T>, maxWaitMs = 60_000): Promise<T> {
   const deadline = Date.now() + maxWaitMs;
   for (;;) {
     try {
-      return withoutBusyWait(db, write);
+      return await withoutBusyWait(db, write);
     } catch (error) {
       if (!isBusy(error) || Date.now() > deadline) throw error;
     }

@@ -17,11 +17,11 @@ const caches = new WeakMap<AppDatabase["$client"], Map<string, Entry>>();
  * Where the database stands: `data_version` moves when another connection commits, and
  * `total_changes()` when this one writes. Equal versions mean every count is still right.
  */
-function databaseVersion(db: AppDatabase): string {
+async function databaseVersion(db: AppDatabase): Promise<string> {
   const version = preparedOnce(db, "sqlite.version", () =>
     db.select({ dataVersion: sql<number>`data_version`, ownChanges: sql<number>`total_changes()` }).from(sql`pragma_data_version`).prepare(),
   );
-  const { dataVersion, ownChanges } = version.get()!;
+  const { dataVersion, ownChanges } = (await version.get())!;
   return `${dataVersion}:${ownChanges}`;
 }
 
@@ -29,17 +29,17 @@ function databaseVersion(db: AppDatabase): string {
  * Memoizes an expensive aggregate (counts over a million rows) until the database changes, for
  * at most a minute. Paging through a big list then recounts nothing. Errors are never cached.
  */
-export function memoizeWhileUnchanged<T>(db: AppDatabase, key: string, compute: () => T, now = Date.now()): T {
+export async function memoizeWhileUnchanged<T>(db: AppDatabase, key: string, compute: () => Promise<T>, now = Date.now()): Promise<T> {
   let cache = caches.get(db.$client);
   if (!cache) caches.set(db.$client, (cache = new Map()));
-  const version = databaseVersion(db);
+  const version = await databaseVersion(db);
   const hit = cache.get(key);
   if (hit && hit.version === version && now - hit.storedAt < MAX_AGE_MS) {
     cache.delete(key);
     cache.set(key, hit);
     return hit.value as T;
   }
-  const value = compute();
+  const value = await compute();
   cache.delete(key);
   cache.set(key, { version, storedAt: now, value });
   if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);

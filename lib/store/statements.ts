@@ -1,18 +1,12 @@
 import { fillPlaceholders, sql, type SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { AppDatabase } from "@/db/client";
+import { awaitTurn, mayRunNow } from "@/db/connection-turns";
+import { cachedStatement } from "@/db/statement-cache";
 import { connectionOf } from "./connection";
 import { dialectOf, type Dialect } from "./dialect";
 
 const caches = new WeakMap<object, Map<string, unknown>>();
-
-/**
- * Statements kept per connection. Filter shapes × page positions × `fields` choices make thousands
- * of possible statements (about 23 KB each): the least recently used ones beyond this are dropped
- * (better-sqlite3 finalizes a statement once nothing references it), so a client cycling through
- * shapes cannot grow the cache without end.
- */
-export const MAX_CACHED_STATEMENTS = 1000;
 
 /**
  * The one statement cache: a statement built once per connection and key (a name, plus the filter
@@ -23,15 +17,7 @@ export const MAX_CACHED_STATEMENTS = 1000;
 export function preparedOnce<T>(db: AppDatabase, key: string, prepare: () => T): T {
   let cache = caches.get(connectionOf(db));
   if (!cache) caches.set(connectionOf(db), (cache = new Map()));
-  let statement = cache.get(key) as T | undefined;
-  if (statement === undefined) {
-    statement = prepare();
-    if (cache.size >= MAX_CACHED_STATEMENTS) cache.delete(cache.keys().next().value!);
-  } else {
-    cache.delete(key);
-  }
-  cache.set(key, statement);
-  return statement;
+  return cachedStatement(cache as Map<string, T>, key, prepare);
 }
 
 /**
@@ -56,22 +42,29 @@ export interface WriteResult {
  */
 export function preparedSql<Row>(db: AppDatabase, key: string, fragment: (dialect: Dialect) => SQL) {
   return preparedOnce(db, key, () => {
+    const sqlite = db.$client;
     const query = renderer.sqlToQuery(fragment(dialectOf(db)));
-    const statement = db.$client.prepare<unknown[], Row>(query.sql);
+    const statement = sqlite.prepare<unknown[], Row>(query.sql);
     const bind = (values: Record<string, unknown>) => fillPlaceholders(query.params, values);
+    const onItsTurn = async <T>(execute: () => T): Promise<T> => {
+      while (!mayRunNow(sqlite)) await awaitTurn(sqlite);
+      return execute();
+    };
     return {
-      get: (values: Record<string, unknown> = {}) => statement.get(...bind(values)),
-      all: (values: Record<string, unknown> = {}) => statement.all(...bind(values)),
+      get: (values: Record<string, unknown> = {}) => onItsTurn(() => statement.get(...bind(values))),
+      all: (values: Record<string, unknown> = {}) => onItsTurn(() => statement.all(...bind(values))),
       /** The rows as arrays of their columns, in the order selected (columns may share a name). */
-      values: (values: Record<string, unknown> = {}) => {
-        const rows = statement.raw(true).all(...bind(values)) as unknown[][];
-        statement.raw(false);
-        return rows;
-      },
-      run: (values: Record<string, unknown> = {}): WriteResult => {
-        const { changes, lastInsertRowid } = statement.run(...bind(values));
-        return { changes, insertedId: Number(lastInsertRowid) };
-      },
+      values: (values: Record<string, unknown> = {}) =>
+        onItsTurn(() => {
+          const rows = statement.raw(true).all(...bind(values)) as unknown[][];
+          statement.raw(false);
+          return rows;
+        }),
+      run: (values: Record<string, unknown> = {}) =>
+        onItsTurn((): WriteResult => {
+          const { changes, lastInsertRowid } = statement.run(...bind(values));
+          return { changes, insertedId: Number(lastInsertRowid) };
+        }),
     };
   });
 }

@@ -8,7 +8,8 @@ import { type SignupScope } from "@/lib/domain/signups/filter";
 import { createWaitlist, getWaitlist, listWaitlists, listWaitlistSummaries, signupTotals } from "@/lib/domain/waitlists/queries";
 import { insertSignups } from "@/tests/support/insert-signups";
 import { tempDatabase } from "@/tests/support/temp-db";
-import { MAX_CACHED_STATEMENTS, preparedOnce } from "@/lib/store/statements";
+import { MAX_CACHED_STATEMENTS } from "@/db/statement-cache";
+import { preparedOnce } from "@/lib/store/statements";
 
 const temp = tempDatabase();
 afterAll(() => temp.close());
