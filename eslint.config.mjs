@@ -63,6 +63,17 @@ export default defineConfig([
   {
     rules: { "@typescript-eslint/no-unused-vars": ["error", { ignoreRestSiblings: true, argsIgnorePattern: "^_" }] },
   },
+  // Every query is asynchronous (on SQLite as on PostgreSQL): a Promise not awaited is a write that may
+  // land after its answer, or a check that is always true. The type checker finds them.
+  {
+    files: ["**/*.ts", "**/*.tsx"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+      "@typescript-eslint/await-thenable": "error",
+    },
+  },
   restrict(["lib/core/**"], [...above.core.map(layer), ...database, nextImports, appImports], [betterSqlite]),
   restrict(["db/**"], [...["core", ...above.core].filter((name) => name !== "core").map(layer), nextImports, appImports]),
   restrict(["lib/store/**"], [...above.store.map(layer), nextImports, appImports]),

@@ -7,8 +7,8 @@ import { withPageCsp } from "@/lib/dashboard/page-security";
 // a fresh nonce (lib/dashboard/page-security.ts), and dashboard pages and the CSV export need a session
 // (lib/dashboard/proxy.ts); /docs, /signin and the public join pages (/join/…, framed by their waitlist's
 // embed origins: lib/join/framing.ts) pass through. Static security headers: next.config.ts.
-export function proxy(request: NextRequest) {
-  return withPageCsp(request, (requestHeaders) => dashboardProxy(request, requestHeaders), joinPageCspOptions(request.nextUrl.pathname));
+export async function proxy(request: NextRequest) {
+  return withPageCsp(request, (requestHeaders) => dashboardProxy(request, requestHeaders), await joinPageCspOptions(request.nextUrl.pathname));
 }
 
 // /v1 never reaches the proxy: running it costs an API request about as much CPU as the route

@@ -36,7 +36,7 @@ export async function signIn(_previous: SignInState, form: FormData): Promise<Si
   }
   const key = String(form.get("key") ?? "").trim();
   if (!key) return { error: "Paste an API key to sign in." };
-  const verdict = checkSignInKey(key);
+  const verdict = await checkSignInKey(key);
   if (!verdict.ok) {
     limits.hit(SIGN_IN_FAILURES, clientKey);
     return { error: REFUSALS[verdict.reason] };

@@ -15,13 +15,13 @@ const DONE = { resent: "Delivery queued again: it is sent within seconds, with a
  * A delivery log at `basePath` (every waitlist's, or one's): disabled endpoints that concern it and
  * why, the filters of the URL, the deliveries newest first, and Older/Newest links.
  */
-export function DeliveryLog({ basePath, params, waitlistId }: { basePath: string; params: SearchParams; waitlistId?: string }) {
+export async function DeliveryLog({ basePath, params, waitlistId }: { basePath: string; params: SearchParams; waitlistId?: string }) {
   const query = parseDeliveryParams(params);
   // One more than shown, to know whether there is an older page.
-  const rows = listDeliveries({ ...query, waitlist: waitlistId, limit: DELIVERY_PAGE_SIZE + 1 });
+  const rows = await listDeliveries({ ...query, waitlist: waitlistId, limit: DELIVERY_PAGE_SIZE + 1 });
   const shown = rows.slice(0, DELIVERY_PAGE_SIZE);
   const older = rows.length > DELIVERY_PAGE_SIZE ? deliveryHref(basePath, { ...query, before: shown.at(-1)!.id }) : undefined;
-  const disabled = listEndpoints().filter((endpoint) => !endpoint.enabled && (waitlistId === undefined || endpoint.waitlistId === null || endpoint.waitlistId === waitlistId) && (query.endpoint === undefined || endpoint.id === query.endpoint));
+  const disabled = (await listEndpoints()).filter((endpoint) => !endpoint.enabled && (waitlistId === undefined || endpoint.waitlistId === null || endpoint.waitlistId === waitlistId) && (query.endpoint === undefined || endpoint.id === query.endpoint));
   return (
     <>
       <DoneNotice done={params.done} messages={DONE} />

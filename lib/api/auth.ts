@@ -41,7 +41,7 @@ const failuresLimited = (retryAfter: number) => rateLimited(retryAfter, "Too man
 export async function admitApiRequest(headers: HeaderReader, role: Role = VIEW_ROLE): Promise<Admission> {
   const { perKey, authFailures } = apiLimits();
   const clientKey = currentClientLimiterKey(headers);
-  const check = verifyApiKey(presentedApiKey(headers), role);
+  const check = await verifyApiKey(presentedApiKey(headers), role);
   if (!check.ok && check.reason === "unauthenticated") {
     const state = serverLimits().hit(authFailures, clientKey);
     return { error: state.allowed ? new AppError("unauthenticated", UNAUTHENTICATED) : failuresLimited(state.resetSeconds), headers: rateLimitHeaders("auth-failures", state) };

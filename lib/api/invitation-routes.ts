@@ -7,9 +7,9 @@ import type { ApiHandler } from "./with-api-key";
 // The invitations of /v1 (lib/domain/invitations), for a product's sign-up: each listed in the route table.
 
 // GET /v1/invitations/{token} – whether an invite token is good, and whose invitation it is
-export const getInvitationRoute: ApiHandler<{ token: string }> = ({ request, query, params }) => {
+export const getInvitationRoute: ApiHandler<{ token: string }> = async ({ request, query, params }) => {
   parseApiQuery(query, noParamsSchema);
-  return conditionalJsonResponse(request, JSON.stringify(getInvitationOrThrow(params.token)), {}, CACHE_CONTROL.personalData);
+  return conditionalJsonResponse(request, JSON.stringify(await getInvitationOrThrow(params.token)), {}, CACHE_CONTROL.personalData);
 };
 
 // POST /v1/invitations/{token}/redeem – complete the invited signup (again: the same answer, nothing changed)

@@ -4,15 +4,15 @@
  * that, one batch is read per pull: a slow client slows the reads (back-pressure) and memory stays
  * at about one batch; cancelling (the client went away) closes the generator and stops reading.
  */
-export function jsonArrayStream(batches: Generator<string[], void, undefined>, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
+export async function jsonArrayStream(batches: AsyncGenerator<string[], void, undefined>, onError: (error: unknown) => void): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
-  let pending: IteratorResult<string[], void> | null = batches.next();
+  let pending: IteratorResult<string[], void> | null = await batches.next();
   let opened = false;
   return new ReadableStream<Uint8Array>(
     {
-      pull(controller) {
+      async pull(controller) {
         try {
-          const batch = pending ?? batches.next();
+          const batch = pending ?? (await batches.next());
           pending = null;
           if (batch.done) {
             controller.enqueue(encoder.encode(opened ? "]" : "[]"));
@@ -27,8 +27,8 @@ export function jsonArrayStream(batches: Generator<string[], void, undefined>, o
           controller.error(error);
         }
       },
-      cancel() {
-        batches.return();
+      async cancel() {
+        await batches.return();
       },
     },
     // 0: nothing more is read until the client asks for it.

@@ -37,7 +37,7 @@ export function reviewDecisionRoute(decision: FlagDecision): ApiHandler<{ id: st
     parseApiQuery(query, noParamsSchema);
     const emails = parseEmails(request.text ? await request.text() : "");
     const actor = { keyId: key!.id, keyName: key!.name };
-    const outcome = await writeWithoutBlocking(() => decideFlags(actor, decision, { waitlistId, emails }));
+    const outcome = await writeWithoutBlocking(async () => await decideFlags(actor, decision, { waitlistId, emails }));
     const body = { decided: outcome.decided, skipped: outcome.skipped, ids: outcome.ids.map(signupPublicId) };
     return jsonTextResponse(JSON.stringify(body), { "Cache-Control": CACHE_CONTROL.personalData });
   };

@@ -18,57 +18,57 @@ import { getWaitlistOrThrow, listWaitlists } from "@/lib/domain/waitlists/querie
 import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
 
 // GET /v1/waitlist – list waitlists (all, or one keyset page with ?limit&cursor)
-export const listWaitlistsRoute: ApiHandler<object> = ({ request, query, url }) => {
+export const listWaitlistsRoute: ApiHandler<object> = async ({ request, query, url }) => {
   const page = parseKeyset(WAITLISTS_SCOPE, parseApiQuery(query, waitlistListParamsSchema), "number");
-  const { items, next } = listWaitlists(page ?? {});
+  const { items, next } = await listWaitlists(page ?? {});
   return conditionalJsonResponse(request, JSON.stringify(items.map(toWaitlistResponse)), nextPageHeaders(url, WAITLISTS_SCOPE, next), CACHE_CONTROL.revalidatePrivate);
 };
 
 // GET /v1/waitlist/{id} – one waitlist
-export const getWaitlistRoute: ApiHandler<{ id: string }> = ({ request, query, params }) => {
+export const getWaitlistRoute: ApiHandler<{ id: string }> = async ({ request, query, params }) => {
   const id = parseWaitlistId(params.id);
   parseApiQuery(query, noParamsSchema);
-  return conditionalJsonResponse(request, JSON.stringify(toWaitlistResponse(getWaitlistOrThrow(id))), {}, CACHE_CONTROL.revalidatePrivate);
+  return conditionalJsonResponse(request, JSON.stringify(toWaitlistResponse(await getWaitlistOrThrow(id))), {}, CACHE_CONTROL.revalidatePrivate);
 };
 
 // GET /v1/waitlist/{id}/signup – a waitlist's signups (all of them streamed, or one keyset page with ?limit&cursor)
-export const listSignupsRoute: ApiHandler<{ id: string }> = ({ request, query, url, params, requestId }) => {
+export const listSignupsRoute: ApiHandler<{ id: string }> = async ({ request, query, url, params, requestId }) => {
   const waitlistId = parseWaitlistId(params.id);
   const { filter, fields, sort, keyset } = parseSignupListQuery(query);
   const scope = { waitlistId, ...filter };
   if (sort === "position") return listLine({ request, url, requestId }, scope, fields, keyset);
   const cursorScope = signupsScope(scope);
   const page = parseKeyset(cursorScope, keyset, "number");
-  getWaitlistOrThrow(waitlistId);
+  await getWaitlistOrThrow(waitlistId);
   if (!page) {
     const onError = (error: unknown) => console.error(`[request ${requestId}] signup stream failed`, error);
-    return jsonStreamResponse(jsonArrayStream(signupJsonBatches(scope, undefined, undefined, fields), onError), CACHE_CONTROL.personalData);
+    return jsonStreamResponse(await jsonArrayStream(signupJsonBatches(scope, undefined, undefined, fields), onError), CACHE_CONTROL.personalData);
   }
-  const { items, next } = signupJsonPage({ scope, ...page, fields });
+  const { items, next } = await signupJsonPage({ scope, ...page, fields });
   return conditionalJsonResponse(request, `[${items.join(",")}]`, nextPageHeaders(url, cursorScope, next), CACHE_CONTROL.personalData);
 };
 
 /** GET /v1/waitlist/{id}/signup?sort=position: the line (waiting signups in their places), streamed or a keyset page. */
-function listLine({ request, url, requestId }: { request: IncomingRequest; url: URL; requestId: string }, scope: SignupScope, fields: readonly SignupField[] | undefined, keyset: { limit?: number; cursor?: string }) {
+async function listLine({ request, url, requestId }: { request: IncomingRequest; url: URL; requestId: string }, scope: SignupScope, fields: readonly SignupField[] | undefined, keyset: { limit?: number; cursor?: string }) {
   const cursorScope = `${signupsScope(scope)}:position`;
   const page = parseLineKeyset(cursorScope, keyset);
-  getWaitlistOrThrow(scope.waitlistId);
+  await getWaitlistOrThrow(scope.waitlistId);
   if (!page) {
     const onError = (error: unknown) => console.error(`[request ${requestId}] line stream failed`, error);
-    return jsonStreamResponse(jsonArrayStream(signupJsonLineBatches(scope, undefined, undefined, fields), onError), CACHE_CONTROL.personalData);
+    return jsonStreamResponse(await jsonArrayStream(signupJsonLineBatches(scope, undefined, undefined, fields), onError), CACHE_CONTROL.personalData);
   }
-  const { items, next } = signupJsonLinePage({ scope, ...page, fields });
+  const { items, next } = await signupJsonLinePage({ scope, ...page, fields });
   return conditionalJsonResponse(request, `[${items.join(",")}]`, next ? nextPageLink(url, encodeLineCursor(cursorScope, next)) : {}, CACHE_CONTROL.personalData);
 }
 
 // GET /v1/waitlist/{id}/events – a waitlist's events, oldest first, a page at a time (?after&limit): the bodies its webhooks carry
-export const listEventsRoute: ApiHandler<{ id: string }> = ({ request, query, url, params }) => {
+export const listEventsRoute: ApiHandler<{ id: string }> = async ({ request, query, url, params }) => {
   const waitlistId = parseWaitlistId(params.id);
   const { limit, after } = parseApiQuery(query, eventFeedParamsSchema);
   const scope = eventsScope(waitlistId);
   const position = after === undefined ? undefined : decodeCursor(scope, after, "after");
   if (position && typeof position.id !== "number") throw invalidParameter("after", "The cursor is not one this API issued.");
-  getWaitlistOrThrow(waitlistId);
-  const { items, next } = listEventFeed(waitlistId, { limit, after: position });
+  await getWaitlistOrThrow(waitlistId);
+  const { items, next } = await listEventFeed(waitlistId, { limit, after: position });
   return conditionalJsonResponse(request, `[${items.join(",")}]`, nextPageHeaders(url, scope, next, "after"), CACHE_CONTROL.personalData);
 };

@@ -42,11 +42,12 @@ async function bodyOf(request: Parameters<ApiHandler<object>>[0]["request"], req
 }
 
 // GET /v1/waitlist/{id}/schedules – a waitlist's paced invitations, each with its next and last run
-export const listSchedulesRoute: ApiHandler<{ id: string }> = ({ query, params }) => {
+export const listSchedulesRoute: ApiHandler<{ id: string }> = async ({ query, params }) => {
   parseApiQuery(query, noParamsSchema);
-  const waitlist = getWaitlistOrThrow(parseWaitlistId(params.id));
+  const waitlist = await getWaitlistOrThrow(parseWaitlistId(params.id));
   const now = Date.now();
-  return jsonTextResponse(JSON.stringify({ items: listSchedules(waitlist.id).map((schedule) => toScheduleResponse(schedule, now)) }), headers);
+  const items = await Promise.all((await listSchedules(waitlist.id)).map((schedule) => toScheduleResponse(schedule, now)));
+  return jsonTextResponse(JSON.stringify({ items }), headers);
 };
 
 // POST /v1/waitlist/{id}/schedules – add a paced invitation
@@ -54,15 +55,15 @@ export const addScheduleRoute: ApiHandler<{ id: string }> = async ({ request, qu
   parseApiQuery(query, noParamsSchema);
   const waitlistId = parseWaitlistId(params.id);
   const { rule } = await bodyOf(request, true);
-  const schedule = await writeWithoutBlocking(() => addSchedule({ keyId: key!.id, keyName: key!.name }, waitlistId, { rule: rule! }));
-  return jsonTextResponse(JSON.stringify(toScheduleResponse(schedule)), headers, 201);
+  const schedule = await writeWithoutBlocking(async () => await addSchedule({ keyId: key!.id, keyName: key!.name }, waitlistId, { rule: rule! }));
+  return jsonTextResponse(JSON.stringify(await toScheduleResponse(schedule)), headers, 201);
 };
 
 // GET /v1/waitlist/{id}/schedules/{schedule_id}/preview – who the schedule's next run would invite, were it now
-export const previewScheduleRoute: ApiHandler<{ id: string; schedule_id: string }> = ({ query, params }) => {
+export const previewScheduleRoute: ApiHandler<{ id: string; schedule_id: string }> = async ({ query, params }) => {
   parseApiQuery(query, noParamsSchema);
-  const schedule = getScheduleOrThrow(parseWaitlistId(params.id), scheduleIdOf(params.schedule_id));
-  const preview = previewSchedule(schedule, Date.now());
+  const schedule = await getScheduleOrThrow(parseWaitlistId(params.id), scheduleIdOf(params.schedule_id));
+  const preview = await previewSchedule(schedule, Date.now());
   return jsonTextResponse(JSON.stringify({ next_run_at: preview.nextRunAt, count: preview.count, first: preview.first }), { "Cache-Control": CACHE_CONTROL.personalData });
 };
 
@@ -72,8 +73,8 @@ export const changeScheduleRoute: ApiHandler<{ id: string; schedule_id: string }
   const waitlistId = parseWaitlistId(params.id);
   const scheduleId = scheduleIdOf(params.schedule_id);
   const change = await bodyOf(request, false);
-  const schedule = await writeWithoutBlocking(() => changeSchedule({ keyId: key!.id, keyName: key!.name }, waitlistId, scheduleId, change));
-  return jsonTextResponse(JSON.stringify(toScheduleResponse(schedule)), headers);
+  const schedule = await writeWithoutBlocking(async () => await changeSchedule({ keyId: key!.id, keyName: key!.name }, waitlistId, scheduleId, change));
+  return jsonTextResponse(JSON.stringify(await toScheduleResponse(schedule)), headers);
 };
 
 // DELETE /v1/waitlist/{id}/schedules/{schedule_id} – remove a schedule (its runs go with it)
@@ -81,6 +82,6 @@ export const removeScheduleRoute: ApiHandler<{ id: string; schedule_id: string }
   parseApiQuery(query, noParamsSchema);
   const waitlistId = parseWaitlistId(params.id);
   const scheduleId = scheduleIdOf(params.schedule_id);
-  const schedule = await writeWithoutBlocking(() => removeSchedule({ keyId: key!.id, keyName: key!.name }, waitlistId, scheduleId));
-  return jsonTextResponse(JSON.stringify(toScheduleResponse(schedule)), headers);
+  const schedule = await writeWithoutBlocking(async () => await removeSchedule({ keyId: key!.id, keyName: key!.name }, waitlistId, scheduleId));
+  return jsonTextResponse(JSON.stringify(await toScheduleResponse(schedule)), headers);
 };

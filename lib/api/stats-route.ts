@@ -8,9 +8,9 @@ import { conditionalJsonResponse } from "./responses";
 import type { ApiHandler } from "./with-api-key";
 
 // GET /v1/waitlist/{id}/stats – the waitlist's funnel (lib/domain/funnel/stats.ts) over a range of days of joining
-export const getWaitlistStatsRoute: ApiHandler<{ id: string }> = ({ request, query, params }) => {
+export const getWaitlistStatsRoute: ApiHandler<{ id: string }> = async ({ request, query, params }) => {
   const waitlistId = parseWaitlistId(params.id);
   const range = statsRangeOf(parseApiQuery(query, statsParamsSchema));
-  getWaitlistOrThrow(waitlistId);
-  return conditionalJsonResponse(request, JSON.stringify(funnelStats(waitlistId, range)), {}, CACHE_CONTROL.revalidatePrivate);
+  await getWaitlistOrThrow(waitlistId);
+  return conditionalJsonResponse(request, JSON.stringify(await funnelStats(waitlistId, range)), {}, CACHE_CONTROL.revalidatePrivate);
 };

@@ -35,10 +35,10 @@ function readPreviousKeys(file: string): PreviousDemoKeys | undefined {
  * owner) or issues new ones, and returns the banner that hands them out, each labelled with what it
  * is for, with the start-up summary (email, public URL, database).
  */
-export function prepareDemo(db: AppDatabase, { databasePath, url, summary }: { databasePath: string; url: string; summary: StartupSummary }): DemoBanner {
-  const seeded = seedDemoData({}, db);
+export async function prepareDemo(db: AppDatabase, { databasePath, url, summary }: { databasePath: string; url: string; summary: StartupSummary }): Promise<DemoBanner> {
+  const seeded = await seedDemoData({}, db);
   const keysFile = demoKeysFile(databasePath);
-  const { kept, admin, view, revoked } = keepOrIssueDemoKeys(readPreviousKeys(keysFile), db);
+  const { kept, admin, view, revoked } = await keepOrIssueDemoKeys(readPreviousKeys(keysFile), db);
   if (!kept) writeFileSync(keysFile, `${JSON.stringify({ admin: admin.key, view: view.key })}\n`, { mode: 0o600 });
   const seedNote = seeded.waitlists_created > 0 ? `added ${seeded.waitlists_created} demo waitlists with ${count.format(seeded.signups_created)} signups` : "demo data already present";
   const keysNote = kept

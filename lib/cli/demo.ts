@@ -56,7 +56,7 @@ async function main(): Promise<void> {
 
   const db = getDb();
   const url = `http://localhost:${PORT}`;
-  const banner = prepareDemo(db, { databasePath: DATABASE_PATH, url, summary: startupSummary(env()) });
+  const banner = await prepareDemo(db, { databasePath: DATABASE_PATH, url, summary: startupSummary(env()) });
   db.$client.close();
   console.log(banner.starting);
 

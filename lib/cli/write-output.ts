@@ -31,7 +31,7 @@ export function checkOutputPath(path: string): void {
  * that a failed or interrupted export leaves no file (and an existing one untouched). Chunks are
  * pulled only as the destination takes them (backpressure), at most one ahead, so memory stays flat.
  */
-export async function writeOutput(chunks: Iterable<string>, path?: string): Promise<void> {
+export async function writeOutput(chunks: Iterable<string> | AsyncIterable<string>, path?: string): Promise<void> {
   if (path === undefined) {
     try {
       await pipeline(Readable.from(chunks, { highWaterMark: 1 }), process.stdout, { end: false });

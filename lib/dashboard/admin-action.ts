@@ -15,7 +15,7 @@ import { writeRefusalOf } from "./write-refusal";
  */
 export async function adminAction<State extends { error?: string }>(page: string, work: (session: DashboardSession) => Promise<State>): Promise<State> {
   const requestHeaders = await headers();
-  const checked = checkAdminWrite(requestHeaders, () => requestHeaders.get(REQUEST_PATH_HEADER) ?? "/");
+  const checked = await checkAdminWrite(requestHeaders, () => requestHeaders.get(REQUEST_PATH_HEADER) ?? "/");
   if ("refused" in checked) return { error: checked.refused.message } as State;
   if ("signIn" in checked) redirect(checked.signIn);
   try {

@@ -15,10 +15,10 @@ import type { WriteRefusal } from "./write-refusal";
  * a valid session, where to sign in (coming back to `returnPath`); refuses a key without
  * waitlist:admin (403). Returns the refusal, the sign-in page, or the admin session.
  */
-export function checkAdminWrite(headers: Headers, returnPath: () => string): { refused: WriteRefusal } | { signIn: string } | { session: DashboardSession } {
+export async function checkAdminWrite(headers: Headers, returnPath: () => string): Promise<{ refused: WriteRefusal } | { signIn: string } | { session: DashboardSession }> {
   const refusal = crossSiteRefusal(headers);
   if (refusal) return { refused: { status: 403, message: crossSiteRefusalMessage(refusal) } };
-  const lookup = lookupSession(sessionTokenOf(headers));
+  const lookup = await lookupSession(sessionTokenOf(headers));
   if (!lookup.ok) return { signIn: signInHref(returnPath(), lookup.reason) };
   const { session } = lookup;
   // The request log names the key behind the session (never the token).

@@ -24,8 +24,8 @@ export function auditActorOf(session: DashboardSession): Exclude<AuditActor, str
 }
 
 /** checkAdminWrite for a route handler: the refusal as a plain-text page, the sign-in page as a 303; or the admin session. */
-export function adminWriteCheck(request: Request): Response | { session: DashboardSession } {
-  const checked = checkAdminWrite(request.headers, () => returnPathOf(request));
+export async function adminWriteCheck(request: Request): Promise<Response | { session: DashboardSession }> {
+  const checked = await checkAdminWrite(request.headers, () => returnPathOf(request));
   if ("refused" in checked) return plainTextResponse(checked.refused.status, checked.refused.message);
   if ("signIn" in checked) return seeOther(checked.signIn);
   return checked;
@@ -41,7 +41,7 @@ export function adminRoute<Context = unknown>(
   nothingDone?: string,
 ): (request: Request, context: Context) => Promise<Response> {
   return async (request, context) => {
-    const checked = adminWriteCheck(request);
+    const checked = await adminWriteCheck(request);
     if (checked instanceof Response) return checked;
     try {
       return await handler({ session: checked.session, request, context });

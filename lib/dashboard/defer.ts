@@ -7,7 +7,7 @@ const DEFER_MS = 25;
 // requests that arrive meanwhile (the API's) are read and answered between two of them. Without
 // it, the queries of ten searches due at once ran back to back (Node runs every due timer before
 // it looks at the sockets again): seconds on a large list, during which nothing else was served.
-const queue: (() => void)[] = [];
+const queue: (() => Promise<void>)[] = [];
 let running = false;
 
 function runNext() {
@@ -16,20 +16,21 @@ function runNext() {
     running = false;
     return;
   }
-  job();
-  setImmediate(runNext);
+  // A job never rejects (it settles its caller's promise instead): the next one starts a turn after it ends.
+  void job().then(() => setImmediate(runNext));
 }
 
 /**
- * Runs a synchronous query a little later. better-sqlite3 blocks while it works, so a page that
- * wants its first rows streamed before a slow count must not start that count in the same pass.
+ * Runs a query a little later, after the jobs queued before it have ended. SQLite works synchronously
+ * under the asynchronous API, so a page that wants its first rows streamed before a slow count must
+ * not start that count in the same pass.
  */
-export function later<T>(work: () => T): Promise<T> {
+export function later<T>(work: () => T | PromiseLike<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     setTimeout(() => {
-      queue.push(() => {
+      queue.push(async () => {
         try {
-          resolve(work());
+          resolve(await work());
         } catch (error) {
           reject(error instanceof Error ? error : new Error(String(error)));
         }

@@ -60,7 +60,7 @@ async function checkUpload(request: Request, waitlistId: string): Promise<Respon
   const parsed = importUploadParamsSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return plainTextResponse(400, invalidInputMessage(parsed.error, "request", NOTHING_IMPORTED));
   // An unknown waitlist: a 404, answered by adminRoute (app/(dashboard)/waitlists/[id]/import/upload/route.ts).
-  getWaitlistOrThrow(waitlistId);
+  await getWaitlistOrThrow(waitlistId);
   const limit = env().IMPORT_MAX_BYTES;
   if (Number(request.headers.get("content-length") ?? 0) > limit) return plainTextResponse(413, tooLargeMessage(limit));
   if (!request.body) return plainTextResponse(400, `Invalid request: the body must be the file to import. ${NOTHING_IMPORTED}`);

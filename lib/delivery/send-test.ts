@@ -30,14 +30,14 @@ export async function sendTestEvent(endpoint: { id: string; url: string; secret:
  */
 export async function sendTestInvitation(actor: AuditActor, waitlistId: string, to: string, draft: InvitationEmailInput = {}): Promise<Outcome> {
   const { SMTP_URL, MAIL_FROM, DELIVERY_TIMEOUT } = env();
-  const waitlist = getWaitlistOrThrow(waitlistId);
+  const waitlist = await getWaitlistOrThrow(waitlistId);
   if (SMTP_URL === undefined) throw new AppError("conflict", "Email is not configured: set SMTP_URL and MAIL_FROM and restart the server to send a test.");
-  const email = testInvitationEmail(waitlist.id, to, draft);
+  const email = await testInvitationEmail(waitlist.id, to, draft);
   const mailer = createMailer(SMTP_URL, MAIL_FROM, DELIVERY_TIMEOUT);
   try {
     const outcome = await mailer.send(email);
     const result = outcome.kind === "sent" ? `sent (${outcome.response})` : `not sent (${outcome.error})`;
-    await writeWithoutBlocking(() => recordAudit({ actor, action: "waitlist.invitation_email_test", target: waitlist.id, summary: `test invitation email to ${to}: ${result}` }));
+    await writeWithoutBlocking(async () => await recordAudit({ actor, action: "waitlist.invitation_email_test", target: waitlist.id, summary: `test invitation email to ${to}: ${result}` }));
     return outcome;
   } finally {
     mailer.close();

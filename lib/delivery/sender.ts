@@ -60,22 +60,24 @@ export function startSender(
   let renewedAt = 0;
   let lastPrune = 0;
   let lastFailure: string | undefined;
+  /** The round under way (stop() waits for it). */
+  let current: Promise<void> | undefined;
 
-  function holdsLease(now: number): boolean {
+  async function holdsLease(now: number): Promise<boolean> {
     // Renewed a third of the way through, so a sender that is busy never lets it lapse.
     if (now - renewedAt < config.leaseMs / 3) return true;
-    if (!takeSenderLease(holder, config.leaseMs, now, db)) return false;
+    if (!await takeSenderLease(holder, config.leaseMs, now, db)) return false;
     renewedAt = now;
     return true;
   }
 
-  function send(delivery: ClaimedDelivery, target: Target): Promise<Outcome> {
+  async function send(delivery: ClaimedDelivery, target: Target): Promise<Outcome> {
     if (target === null) {
-      if (!mailer) return Promise.resolve({ kind: "not_sent", error: EMAIL_NOT_CONFIGURED });
+      if (!mailer) return { kind: "not_sent", error: EMAIL_NOT_CONFIGURED };
       const text = { to: delivery.recipient ?? "", subject: delivery.subject ?? "", text: delivery.body ?? "" };
       let mail: Mail = text;
       try {
-        mail = composeEmail(delivery.waitlistId, text, undefined, db);
+        mail = await composeEmail(delivery.waitlistId, text, undefined, db);
       } catch (error) {
         // The brand could not be read (a database busy past its timeout): the text alone still says everything.
         log(`delivery ${delivery.id}: its HTML could not be made, so it is sent as text only`, error);
@@ -89,8 +91,8 @@ export function startSender(
     const key = target?.id ?? "";
     inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
     const done: Promise<void> = send(delivery, target)
-      .then((outcome) => {
-        recordOutcome(delivery, outcome, { schedule: config.schedule, disableAfterMs: config.disableAfterMs }, db);
+      .then(async (outcome) => {
+        await recordOutcome(delivery, outcome, { schedule: config.schedule, disableAfterMs: config.disableAfterMs }, db);
         if (target === null) return;
         if (outcome.kind === "failed") pausedUntil.set(target.id, Date.now() + (config.schedule[0] ?? config.pollMs));
         else pausedUntil.delete(target.id);
@@ -105,24 +107,24 @@ export function startSender(
   }
 
   /** One round: fan out, claim what is due for every target with a free slot, send it. True when it found work. */
-  function round(): boolean {
+  async function round(): Promise<boolean> {
     const now = Date.now();
-    if (!holdsLease(now)) return false;
+    if (!await holdsLease(now)) return false;
     let found = false;
     for (let index = 0; index < FAN_OUT_ROUNDS; index++) {
-      const read = fanOutEvents({ limit: FAN_OUT_BATCH, emailConfigured: mailer !== undefined, now }, db);
+      const read = await fanOutEvents({ limit: FAN_OUT_BATCH, emailConfigured: mailer !== undefined, now }, db);
       if (read > 0) found = true;
       if (read < FAN_OUT_BATCH) break;
     }
     if (now - lastPrune >= PRUNE_EVERY_MS) {
       lastPrune = now;
-      pruneDelivered(config.retentionMs, now, db);
+      await pruneDelivered(config.retentionMs, now, db);
     }
-    const targets: Target[] = [...enabledEndpointsForSending(db), null];
+    const targets: Target[] = [...await enabledEndpointsForSending(db), null];
     for (const target of targets) {
       if (target !== null && (pausedUntil.get(target.id) ?? 0) > now) continue;
       const free = config.concurrency - (inFlight.get(target?.id ?? "") ?? 0);
-      for (const delivery of claimDue(target?.id ?? null, free, deliveryLeaseMs, now, db)) {
+      for (const delivery of await claimDue(target?.id ?? null, free, deliveryLeaseMs, now, db)) {
         found = true;
         launch(delivery, target);
       }
@@ -130,12 +132,12 @@ export function startSender(
     return found;
   }
 
-  function tick(): void {
+  async function tick(): Promise<void> {
     woken = false;
     if (stopped) return;
     let again = false;
     try {
-      again = round();
+      again = await round();
       lastFailure = undefined;
     } catch (error) {
       // A database that cannot be written now (locked by an import, read-only, a full disk) is the
@@ -146,14 +148,21 @@ export function startSender(
       lastFailure = failure;
     }
     clearTimeout(timer);
-    timer = setTimeout(tick, again ? 0 : config.pollMs);
+    // A send that finished during the round woke the sender (runTick then left it to this round): its slot is free now.
+    timer = setTimeout(runTick, again || woken ? 0 : config.pollMs);
+  }
+
+  /** Starts a round unless one is under way: two at once would claim past the concurrency. */
+  function runTick(): void {
+    if (current) return;
+    current = tick().finally(() => (current = undefined));
   }
 
   /** Runs a round soon (a send finished: its slot is free). */
   function wake(): void {
     if (woken || stopped) return;
     woken = true;
-    setImmediate(tick);
+    setImmediate(runTick);
   }
 
   wake();
@@ -161,11 +170,14 @@ export function startSender(
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      // A round under way may still claim and launch sends: they are waited for like the others.
+      await current;
+      clearTimeout(timer);
       let grace: NodeJS.Timeout | undefined;
       await Promise.race([Promise.allSettled([...running]), new Promise((resolve) => (grace = setTimeout(resolve, STOP_GRACE_MS)))]);
       clearTimeout(grace);
       mailer?.close();
-      releaseSenderLease(holder, db);
+      await releaseSenderLease(holder, db);
     },
   };
 }

@@ -14,10 +14,10 @@ const PROBLEMS_SHOWN = 3;
  * up-to-date file. A file it cannot use throws a DatabaseFailure (lib/core/database-failure.ts);
  * an up-to-date file that cannot be written (read-only) is served for reading: it returns why.
  */
-export function migrateDatabase(path: string): StorageFailure | undefined {
+export async function migrateDatabase(path: string): Promise<StorageFailure | undefined> {
   const db = openDatabase(path);
   try {
-    return writeRefusal(db);
+    return await writeRefusal(db);
   } finally {
     db.$client.close();
   }

@@ -31,7 +31,7 @@ const previousStatus = (payload: Record<string, unknown>) => (typeof payload.fro
 const milestoneOf = (payload: Record<string, unknown>) => (payload.milestone === undefined ? null : JSON.stringify(payload.milestone));
 
 /** Appends one event with its body. Call it inside the transaction of the write it records, after the write. */
-export function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Date.now()): void {
+export async function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Date.now()): Promise<void> {
   const timestamp = new Date(at).toISOString();
   const payload = JSON.stringify(event.payload);
   if (event.signupId === undefined) {
@@ -41,7 +41,7 @@ export function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Dat
         .values({ type: valuePlaceholder("type"), waitlistId: valuePlaceholder("waitlistId"), signupId: null, createdAt: valuePlaceholder("at"), payload: valuePlaceholder("payload"), body: valuePlaceholder("body") })
         .prepare(),
     );
-    insert.run({ type: event.type, waitlistId: event.waitlistId, at, payload, body: JSON.stringify({ type: event.type, timestamp, data: { waitlist_id: event.waitlistId, ...event.payload } }) });
+    await insert.run({ type: event.type, waitlistId: event.waitlistId, at, payload, body: JSON.stringify({ type: event.type, timestamp, data: { waitlist_id: event.waitlistId, ...event.payload } }) });
     return;
   }
   const insert = preparedSql(db, "events.insertOfSignup", () =>
@@ -53,29 +53,29 @@ export function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at = Dat
        VALUES (${placeholder("type")}, ${placeholder("waitlistId")}, ${placeholder("signupId")}, ${placeholder("at")}, ${placeholder("payload")}, (SELECT ${signupEventBodySql(sql`${placeholder("signupId")}`)}
        FROM (SELECT 1) LEFT JOIN signups ON signups.id = ${placeholder("signupId")} AND signups.waitlist_id = ${placeholder("waitlistId")}))`,
   );
-  insert.run({ type: event.type, waitlistId: event.waitlistId, signupId: event.signupId, at, timestamp, payload, from: previousStatus(event.payload), milestone: milestoneOf(event.payload) });
+  await insert.run({ type: event.type, waitlistId: event.waitlistId, signupId: event.signupId, at, timestamp, payload, from: previousStatus(event.payload), milestone: milestoneOf(event.payload) });
 }
 
 /** One event per signup id in the JSON array `idsJson`, with one payload and each its body, in one statement. */
-export function appendEventPerSignup(type: EventType, waitlistId: string, idsJson: string, payload: Record<string, unknown>, db: AppDatabase, at = Date.now()): number {
+export async function appendEventPerSignup(type: EventType, waitlistId: string, idsJson: string, payload: Record<string, unknown>, db: AppDatabase, at = Date.now()): Promise<number> {
   const insert = preparedSql(db, "events.insertPerSignup", (d) =>
     // In SQL: INSERT … SELECT over the ids' rows (one event per id of a bulk action), which Drizzle's builder has no form for.
     sql`INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
        SELECT ${placeholder("type")}, ${placeholder("waitlistId")}, ids.value, ${placeholder("at")}, ${placeholder("payload")}, ${signupEventBodySql(sql`ids.value`)}
        FROM ${d.jsonRows(placeholder("ids"), "ids")} LEFT JOIN signups ON signups.id = ids.value AND signups.waitlist_id = ${placeholder("waitlistId")}`,
   );
-  return insert.run({ type, waitlistId, ids: idsJson, at, timestamp: new Date(at).toISOString(), payload: JSON.stringify(payload), from: previousStatus(payload), milestone: milestoneOf(payload) }).changes;
+  return (await insert.run({ type, waitlistId, ids: idsJson, at, timestamp: new Date(at).toISOString(), payload: JSON.stringify(payload), from: previousStatus(payload), milestone: milestoneOf(payload) })).changes;
 }
 
 /** Erasure: the bodies of these signups' events name them by their id alone. Inside the erasure's transaction. */
-export function redactSignupEvents(signupIds: readonly number[], db: AppDatabase): number {
+export async function redactSignupEvents(signupIds: readonly number[], db: AppDatabase): Promise<number> {
   if (signupIds.length === 0) return 0;
   const redact = preparedSql(db, "events.redact", (d) =>
     // In SQL: the ids come as one JSON array, which Drizzle's builder has no form for.
     sql`UPDATE events SET body = ${goneSignupBodySql(sql`type`, sql`body ->> '$.timestamp'`, sql`waitlist_id`, sql`signup_id`)}
        WHERE signup_id ${d.inJson(placeholder("ids"))}`,
   );
-  return redact.run({ ids: JSON.stringify(signupIds) }).changes;
+  return (await redact.run({ ids: JSON.stringify(signupIds) })).changes;
 }
 
 export interface SignupEvent {
@@ -84,9 +84,9 @@ export interface SignupEvent {
 }
 
 /** A signup's events, oldest first: its status history. */
-export function signupEvents(signupId: number, db: AppDatabase = getDb()): SignupEvent[] {
+export async function signupEvents(signupId: number, db: AppDatabase = getDb()): Promise<SignupEvent[]> {
   const select = preparedOnce(db, "events.ofSignup", () =>
     db.select({ type: sql<EventType>`${events.type}`, at: events.createdAt }).from(events).where(eq(events.signupId, sql.placeholder("signupId"))).orderBy(events.id).prepare(),
   );
-  return select.all({ signupId });
+  return await select.all({ signupId });
 }

@@ -42,8 +42,8 @@ interface StoredAnswer extends RecordedAnswer {
 const placeholder = sql.placeholder;
 
 /** The stored answer of this key within the window, if any. */
-function findAnswer(scope: IdempotencyScope, db: AppDatabase, now = Date.now()): StoredAnswer | undefined {
-  return preparedSql<StoredAnswer>(
+async function findAnswer(scope: IdempotencyScope, db: AppDatabase, now = Date.now()): Promise<StoredAnswer | undefined> {
+  return await preparedSql<StoredAnswer>(
     db,
     "idempotency.find",
     () => sql`SELECT request_hash AS requestHash, status AS code, body FROM idempotent_requests WHERE api_key_id = ${placeholder("apiKeyId")} AND key = ${placeholder("key")} AND created_at > ${placeholder("since")}`,
@@ -51,9 +51,9 @@ function findAnswer(scope: IdempotencyScope, db: AppDatabase, now = Date.now()):
 }
 
 /** Stores a first answer (inside the write's transaction, so the two commit together) and drops expired ones. */
-function storeAnswer(scope: IdempotencyScope, answer: RecordedAnswer, db: AppDatabase, now = Date.now()): void {
-  preparedSql(db, "idempotency.expire", () => sql`DELETE FROM idempotent_requests WHERE created_at <= ${placeholder("expired")}`).run({ expired: now - IDEMPOTENCY_WINDOW_MS });
-  preparedSql(
+async function storeAnswer(scope: IdempotencyScope, answer: RecordedAnswer, db: AppDatabase, now = Date.now()): Promise<void> {
+  await preparedSql(db, "idempotency.expire", () => sql`DELETE FROM idempotent_requests WHERE created_at <= ${placeholder("expired")}`).run({ expired: now - IDEMPOTENCY_WINDOW_MS });
+  await preparedSql(
     db,
     "idempotency.store",
     () =>
@@ -62,8 +62,8 @@ function storeAnswer(scope: IdempotencyScope, answer: RecordedAnswer, db: AppDat
 }
 
 /** For an erasure: drops every stored answer that names the address (as a JSON string, any case). */
-export function forgetAnswersNaming(address: string, db: AppDatabase): void {
-  preparedSql(db, "idempotency.forget", () => sql`DELETE FROM idempotent_requests WHERE instr(lower(body), ${placeholder("text")}) > 0`).run({ text: JSON.stringify(address.trim()).toLowerCase() });
+export async function forgetAnswersNaming(address: string, db: AppDatabase): Promise<void> {
+  await preparedSql(db, "idempotency.forget", () => sql`DELETE FROM idempotent_requests WHERE instr(lower(body), ${placeholder("text")}) > 0`).run({ text: JSON.stringify(address.trim()).toLowerCase() });
 }
 
 /**
@@ -73,18 +73,18 @@ export function forgetAnswersNaming(address: string, db: AppDatabase): void {
  * request is refused as unprocessable. A write that fails stores nothing, so it may be retried with the same key.
  * Without a scope, `produce` just runs (in the caller's transaction) and nothing is stored.
  */
-export function answerOnce<Value>(scope: IdempotencyScope | undefined, produce: () => Value, record: AnswerRecorder<Value>, db: AppDatabase = getDb()): RecordedOutcome {
-  if (scope === undefined) return { replayed: false, answer: record(produce()) };
-  return writeTransaction(db, (): RecordedOutcome => {
-    const stored = findAnswer(scope, db);
+export async function answerOnce<Value>(scope: IdempotencyScope | undefined, produce: () => Promise<Value>, record: AnswerRecorder<Value>, db: AppDatabase = getDb()): Promise<RecordedOutcome> {
+  if (scope === undefined) return { replayed: false, answer: record(await produce()) };
+  return await writeTransaction(db, async (): Promise<RecordedOutcome> => {
+    const stored = await findAnswer(scope, db);
     if (stored) {
       if (stored.requestHash !== scope.requestHash) {
         throw new AppError("unprocessable", `The Idempotency-Key "${scope.key}" was used in the last 24 hours for another request: send a new key for a new request.`, "Idempotency-Key");
       }
       return { replayed: true, answer: { code: stored.code, body: stored.body } };
     }
-    const answer = record(produce());
-    storeAnswer(scope, answer, db);
+    const answer = record(await produce());
+    await storeAnswer(scope, answer, db);
     return { replayed: false, answer };
   });
 }

@@ -26,7 +26,7 @@ export function isSessionEndReason(value: unknown): value is SessionEndReason {
 export type SessionLookup = { ok: true; session: DashboardSession } | { ok: false; reason?: SessionEndReason };
 
 /** Starts a session for a key; returns the token for the cookie (the table keeps only its SHA-256). */
-export function createSession(apiKeyId: string, db: AppDatabase = getDb(), now = new Date()) {
+export async function createSession(apiKeyId: string, db: AppDatabase = getDb(), now = new Date()) {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
   // Expired sessions are dead weight once their cookies have gone too (sessions of revoked keys go
@@ -38,8 +38,8 @@ export function createSession(apiKeyId: string, db: AppDatabase = getDb(), now =
       .values({ tokenHash: sql.placeholder("tokenHash"), apiKeyId: sql.placeholder("apiKeyId"), createdAt: sql.placeholder("createdAt"), expiresAt: sql.placeholder("expiresAt") })
       .prepare(),
   );
-  sweep.run({ before: new Date(now.getTime() - SESSION_COOKIE_GRACE_MS).getTime() });
-  insert.run({ tokenHash: hashSecret(token), apiKeyId, createdAt: now, expiresAt });
+  await sweep.run({ before: new Date(now.getTime() - SESSION_COOKIE_GRACE_MS).getTime() });
+  await insert.run({ tokenHash: hashSecret(token), apiKeyId, createdAt: now, expiresAt });
   return { token, expiresAt };
 }
 
@@ -48,7 +48,7 @@ export function createSession(apiKeyId: string, db: AppDatabase = getDb(), now =
  * been revoked, has expired or lost `waitlist:view`: those end the session on its next request, and
  * the lookup says which.
  */
-export function lookupSession(token: string | null | undefined, db: AppDatabase = getDb(), now = new Date()): SessionLookup {
+export async function lookupSession(token: string | null | undefined, db: AppDatabase = getDb(), now = new Date()): Promise<SessionLookup> {
   if (!token || token.length > 128) return { ok: false };
   const byToken = preparedOnce(db, "sessions.byToken", () =>
     db
@@ -58,7 +58,7 @@ export function lookupSession(token: string | null | undefined, db: AppDatabase 
       .where(eq(sessions.tokenHash, sql.placeholder("tokenHash")))
       .prepare(),
   );
-  const row = byToken.get({ tokenHash: hashSecret(token) });
+  const row = await byToken.get({ tokenHash: hashSecret(token) });
   if (!row) return { ok: false };
   // A refused session stays until createSession's sweep: one page runs several lookups (metadata,
   // layouts, page), and each must be able to say why.
@@ -77,26 +77,26 @@ function sessionEndReason(row: { expiresAt: Date; key: ApiKey }, now: Date): Ses
 }
 
 /** The session a token belongs to, or null (see lookupSession). */
-export function getSessionFromToken(token: string | null | undefined, db: AppDatabase = getDb(), now = new Date()): DashboardSession | null {
-  const lookup = lookupSession(token, db, now);
+export async function getSessionFromToken(token: string | null | undefined, db: AppDatabase = getDb(), now = new Date()): Promise<DashboardSession | null> {
+  const lookup = await lookupSession(token, db, now);
   return lookup.ok ? lookup.session : null;
 }
 
-export function deleteSession(token: string, db: AppDatabase = getDb()): void {
+export async function deleteSession(token: string, db: AppDatabase = getDb()): Promise<void> {
   const remove = preparedOnce(db, "sessions.delete", () => db.delete(sessions).where(eq(sessions.tokenHash, sql.placeholder("tokenHash"))).prepare());
-  remove.run({ tokenHash: hashSecret(token) });
+  await remove.run({ tokenHash: hashSecret(token) });
 }
 
 /**
  * createSession and deleteSession for a request: while another process holds the write lock (an
  * import), they wait between turns of the event loop instead of blocking the server inside SQLite.
  */
-export function startSession(apiKeyId: string, db: AppDatabase = getDb()) {
-  return writeWhenUnlocked(db, () => createSession(apiKeyId, db));
+export async function startSession(apiKeyId: string, db: AppDatabase = getDb()) {
+  return await writeWhenUnlocked(db, async () => await createSession(apiKeyId, db));
 }
 
-export function endSession(token: string, db: AppDatabase = getDb()) {
-  return writeWhenUnlocked(db, () => deleteSession(token, db));
+export async function endSession(token: string, db: AppDatabase = getDb()) {
+  return await writeWhenUnlocked(db, async () => await deleteSession(token, db));
 }
 
 export type SignInCheck =
@@ -107,13 +107,13 @@ export type SignInCheck =
  * Checks a key pasted into the sign-in form. The person already holds the key, so a revoked,
  * expired or role-less key gets its own message; anything else is just "not a valid key".
  */
-export function checkSignInKey(presented: string, db: AppDatabase = getDb()): SignInCheck {
+export async function checkSignInKey(presented: string, db: AppDatabase = getDb()): Promise<SignInCheck> {
   const candidate = presented.trim();
-  const verdict = verifyApiKey(candidate, VIEW_ROLE, db);
+  const verdict = await verifyApiKey(candidate, VIEW_ROLE, db);
   if (verdict.ok) return { ok: true, apiKeyId: verdict.key.id };
   if (verdict.reason === "forbidden") return { ok: false, reason: "forbidden" };
   if (!looksLikeApiKey(candidate)) return { ok: false, reason: "invalid" };
-  const row = findApiKeyByHash(hashSecret(candidate), db);
+  const row = await findApiKeyByHash(hashSecret(candidate), db);
   if (!row) return { ok: false, reason: "invalid" };
   return { ok: false, reason: row.revokedAt ? "revoked" : "expired" };
 }

@@ -14,6 +14,6 @@ export function writeWithoutBlocking<T>(write: () => Promise<T>, db: AppDatabase
  * For a thread that may wait inside SQLite (a writer thread of the server): `write`, waiting for the
  * write lock no longer than until `deadline` (ms since the epoch; without one, the busy timeout).
  */
-export function writeBefore<T>(deadline: number | undefined, write: () => Promise<T>, db: AppDatabase = getDb()): Promise<T> {
-  return deadline === undefined ? write() : withBusyWait(db, deadline - Date.now(), write);
+export async function writeBefore<T>(deadline: number | undefined, write: () => Promise<T>, db: AppDatabase = getDb()): Promise<T> {
+  return deadline === undefined ? await write() : await withBusyWait(db, deadline - Date.now(), write);
 }

@@ -4,6 +4,7 @@ import { AppError } from "@/lib/core/errors";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "@/lib/domain/audit/log";
 import { appendEvent } from "@/lib/domain/events";
 import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
+import { writeTransaction } from "@/lib/store/transaction";
 import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
 import { formatOf, type ImportFormat } from "./formats";
 import { readFileRecords } from "./read-file";
@@ -126,7 +127,7 @@ export class InvalidImportFileError extends AppError {
  * it gives; the others get the import's time.
  */
 export async function importSignups(input: ImportInput, db: AppDatabase = getDb()): Promise<ImportResult> {
-  const waitlist = getWaitlistOrThrow(input.waitlistId, db);
+  const waitlist = await getWaitlistOrThrow(input.waitlistId, db);
   const format = "path" in input ? formatOf(input.path) : input.format;
   if (input.delimiter !== undefined && format !== "csv") throw new AppError("invalid_parameter", "--delimiter applies to .csv files only", "delimiter");
   const file = openFile(input);
@@ -141,30 +142,29 @@ async function importFile(input: ImportInput, waitlistId: string, format: Import
   const now = (input.now ?? new Date()).getTime();
   const result: ImportResult = { imported: 0, skipped_duplicates: 0 };
   let invalid = 0;
-  const sqlite = db.$client;
-  // better-sqlite3's transaction() cannot span the awaits of a stream, so BEGIN/COMMIT by hand.
-  sqlite.exec("BEGIN IMMEDIATE");
+  // A file with an invalid row writes nothing: its transaction is undone (and the file read again for the report).
+  const NOTHING_WRITTEN = new Error("invalid rows: nothing written");
   try {
-    const bulk = startBulkInsert(waitlistId, db);
-    for await (const batch of records(input, fd, { format, phase: "importing", total, now })) {
-      for (const record of batch) {
-        if (record.error !== undefined) invalid++;
-        else if (invalid === 0) {
-          if (bulk.add(record.row, now)) result.imported++;
-          else result.skipped_duplicates++;
+    await writeTransaction(db, async () => {
+      const bulk = startBulkInsert(waitlistId, db);
+      for await (const batch of records(input, fd, { format, phase: "importing", total, now })) {
+        for (const record of batch) {
+          if (record.error !== undefined) invalid++;
+          else if (invalid === 0) {
+            if (bulk.add(record.row, now)) result.imported++;
+            else result.skipped_duplicates++;
+          }
         }
       }
-    }
-    if (invalid === 0) {
+      if (invalid > 0) throw NOTHING_WRITTEN;
       input.onProgress?.("deriving", total, total, result.imported + result.skipped_duplicates);
       bulk.finish();
       const summary = `imported ${result.imported} signups, skipped ${result.skipped_duplicates} duplicates (a ${format.toUpperCase()} file)`;
-      recordAudit({ actor: input.actor ?? CLI_ACTOR, action: "signups.import", target: waitlistId, summary }, db);
-      appendEvent({ type: "signups.imported", waitlistId, payload: { imported: result.imported, skipped_duplicates: result.skipped_duplicates, format } }, db);
-      sqlite.exec("COMMIT");
-    }
-  } finally {
-    if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+      await recordAudit({ actor: input.actor ?? CLI_ACTOR, action: "signups.import", target: waitlistId, summary }, db);
+      await appendEvent({ type: "signups.imported", waitlistId, payload: { imported: result.imported, skipped_duplicates: result.skipped_duplicates, format } }, db);
+    });
+  } catch (error) {
+    if (error !== NOTHING_WRITTEN) throw error;
   }
   if (invalid > 0) {
     const report = await validate(input, fd, { format, phase: "validating", total, now, exactLines: true });

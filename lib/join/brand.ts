@@ -17,13 +17,13 @@ export interface JoinBrand {
 }
 
 /** The logo's path with its version, or undefined without a logo. */
-export function logoPathOf(waitlistId: string): string | undefined {
-  const version = joinLogoVersion(waitlistId);
+export async function logoPathOf(waitlistId: string): Promise<string | undefined> {
+  const version = await joinLogoVersion(waitlistId);
   return version === undefined ? undefined : `/join/${waitlistId}/logo?v=${version}`;
 }
 
-export function joinBrandOf(waitlist: JoinPageWaitlist, settings: Pick<JoinSettings, "accentColor">): JoinBrand {
-  return { logoUrl: logoPathOf(waitlist.id), logoAlt: `${waitlist.name} logo`, accentColor: settings.accentColor || undefined };
+export async function joinBrandOf(waitlist: JoinPageWaitlist, settings: Pick<JoinSettings, "accentColor">): Promise<JoinBrand> {
+  return { logoUrl: await logoPathOf(waitlist.id), logoAlt: `${waitlist.name} logo`, accentColor: settings.accentColor || undefined };
 }
 
 /** The join page's title: the headline, else "Join the … waitlist". */

@@ -10,9 +10,9 @@ const JOIN_PATH = /^\/join\/([^/]+)(\/|$)/;
  * The CSP options of a join page: framed by its own origin and the waitlist's embed origins (its
  * join settings), running the challenge's workers. Undefined for any other path.
  */
-export function joinPageCspOptions(pathname: string): PageCspOptions | undefined {
+export async function joinPageCspOptions(pathname: string): Promise<PageCspOptions | undefined> {
   const id = JOIN_PATH.exec(pathname)?.[1];
   if (id === undefined) return undefined;
-  const embedOrigins = isWaitlistId(id) ? joinSettingsOf(id.toLowerCase()).embedOrigins : [];
+  const embedOrigins = isWaitlistId(id) ? (await joinSettingsOf(id.toLowerCase())).embedOrigins : [];
   return { frameAncestors: embedOrigins, blobWorkers: true };
 }

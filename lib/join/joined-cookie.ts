@@ -14,14 +14,14 @@ export const JOINED_COOKIE = "joined";
  * embedded on other sites over https gets SameSite=None; Secure; Partitioned instead, so that the frame
  * on the partner's page keeps it (partitioned: only under that partner's site).
  */
-export function joinedSetCookie(waitlistId: string, seal: JoinedSeal, embedded: boolean, now = Date.now()): string {
+export async function joinedSetCookie(waitlistId: string, seal: JoinedSeal, embedded: boolean, now = Date.now()): Promise<string> {
   const secure = env().PUBLIC_URL.startsWith("https:");
-  const value = sealJoined(waitlistId, seal, new Date(now + JOINED_LINK_LIFETIME_MS));
+  const value = await sealJoined(waitlistId, seal, new Date(now + JOINED_LINK_LIFETIME_MS));
   const site = embedded && secure ? "SameSite=None; Secure; Partitioned" : `SameSite=Lax${secure ? "; Secure" : ""}`;
   return `${JOINED_COOKIE}=${value}; Path=/join/${waitlistId}; Max-Age=${JOINED_LINK_LIFETIME_MS / 1000}; HttpOnly; ${site}`;
 }
 
 /** What the cookie of this list holds, or undefined (none, forged, expired, another list's). */
-export function joinedCookieOf(waitlistId: string, value: string | undefined): JoinedSeal | undefined {
-  return openJoined(value, waitlistId);
+export async function joinedCookieOf(waitlistId: string, value: string | undefined): Promise<JoinedSeal | undefined> {
+  return await openJoined(value, waitlistId);
 }

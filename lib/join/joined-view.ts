@@ -24,19 +24,19 @@ export type JoinedView = JoinedWaitlist &
   ({ kind: "own"; signup: JoinedSignup; token?: string } | { kind: "check_inbox" } | { kind: "already_on_list"; emailed: boolean } | { kind: "nothing" });
 
 /** The view of /join/{id}/joined from its `t` and the form's cookie; undefined for an unknown waitlist or a link that does not work (forged, expired, another list's, erased). */
-export function joinedViewOf(pathId: string, token: string | undefined, cookie: string | undefined): JoinedView | undefined {
-  const waitlist = waitlistOfPath(pathId);
+export async function joinedViewOf(pathId: string, token: string | undefined, cookie: string | undefined): Promise<JoinedView | undefined> {
+  const waitlist = await waitlistOfPath(pathId);
   if (!waitlist) return undefined;
-  const base = { waitlist, settings: joinSettingsOf(waitlist.id) };
+  const base = { waitlist, settings: await joinSettingsOf(waitlist.id) };
   if (token !== undefined) {
-    const reading = readLinkToken(token, "joined");
-    const signup = reading.ok && reading.claims.waitlistId === waitlist.id ? joinedSignup(waitlist.id, reading.claims.signupId) : undefined;
+    const reading = await readLinkToken(token, "joined");
+    const signup = reading.ok && reading.claims.waitlistId === waitlist.id ? await joinedSignup(waitlist.id, reading.claims.signupId) : undefined;
     return signup && { ...base, kind: "own", signup, token };
   }
-  const seal = joinedCookieOf(waitlist.id, cookie);
+  const seal = await joinedCookieOf(waitlist.id, cookie);
   if (!seal) return { ...base, kind: "nothing" };
   if (base.settings.verification) return { ...base, kind: "check_inbox" };
   if ("existing" in seal) return { ...base, kind: "already_on_list", emailed: env().SMTP_URL !== undefined };
-  const signup = joinedSignup(waitlist.id, seal.signupId);
+  const signup = await joinedSignup(waitlist.id, seal.signupId);
   return signup ? { ...base, kind: "own", signup } : { ...base, kind: "nothing" };
 }

@@ -11,11 +11,11 @@ export const LEADERBOARD_TTL_MS = 60_000;
 const cache = new Map<string, { until: number; rows: LeaderboardRow[] }>();
 
 /** The leaderboard as it was at most LEADERBOARD_TTL_MS ago; undefined when the waitlist does not show one. */
-export function cachedLeaderboard(waitlistId: string, now = Date.now()): LeaderboardRow[] | undefined {
-  if (!joinSettingsOf(waitlistId).leaderboard) return undefined;
+export async function cachedLeaderboard(waitlistId: string, now = Date.now()): Promise<LeaderboardRow[] | undefined> {
+  if (!(await joinSettingsOf(waitlistId)).leaderboard) return undefined;
   const hit = cache.get(waitlistId);
   if (hit && hit.until > now) return hit.rows;
-  const rows = leaderboardRows(waitlistId);
+  const rows = await leaderboardRows(waitlistId);
   cache.set(waitlistId, { until: now + LEADERBOARD_TTL_MS, rows });
   return rows;
 }

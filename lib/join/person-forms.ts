@@ -25,7 +25,7 @@ async function readPersonForm(request: Request, pathId: string): Promise<Respons
   const { waitlist, form } = checked;
   if (form === "invalid") return plainTextResponse(400, "Invalid request: expected the form of your page.");
   const token = form.get("t");
-  const reading = readPersonToken(waitlist.id, token);
+  const reading = await readPersonToken(waitlist.id, token);
   if (!reading.ok) return plainTextResponse(reading.reason === "expired" ? 410 : 400, "Invalid request: this page's link does not work any more. Ask for a new one on the join page.");
   return { waitlist, form, token: token as string, signupId: reading.signupId };
 }
@@ -37,11 +37,11 @@ export async function answersFromForm(request: Request, pathId: string): Promise
   const checked = await readPersonForm(request, pathId);
   if (checked instanceof Response) return checked;
   const { waitlist, form, token, signupId } = checked;
-  const answers = joinSettingsOf(waitlist.id).fields.map((field, index) => {
+  const answers = (await joinSettingsOf(waitlist.id)).fields.map((field, index) => {
     const value = form.get(fieldName(index));
     return { label: field.label, value: typeof value === "string" ? value.trim() : "" };
   });
-  const outcome = await writeWithoutBlocking(() => updateOwnAnswers(waitlist.id, signupId, answers.filter((answer) => answer.value !== "")));
+  const outcome = await writeWithoutBlocking(async () => await updateOwnAnswers(waitlist.id, signupId, answers.filter((answer) => answer.value !== "")));
   if (outcome.saved) return seeOther(personPageUrl(waitlist.id, token, `&saved=${outcome.changed.length > 0 ? "changed" : "same"}#answers`));
   if (outcome.reason === "gone") return gone(waitlist.id, token);
   return seeOther(personPageUrl(waitlist.id, token, `&error=${encodeURIComponent(outcome.message.slice(0, MAX_SHOWN_ERROR))}#answers`));
@@ -52,9 +52,9 @@ export async function leaveFromForm(request: Request, pathId: string): Promise<R
   const checked = await readPersonForm(request, pathId);
   if (checked instanceof Response) return checked;
   const { waitlist, token, signupId } = checked;
-  const erased = await writeWithoutBlocking(() => {
+  const erased = await writeWithoutBlocking(async () => {
     try {
-      return eraseSignup(PERSON_ACTOR, waitlist.id, signupId).erased;
+      return (await eraseSignup(PERSON_ACTOR, waitlist.id, signupId)).erased;
     } catch (error) {
       // Erased already (a second tab, a double click): the page says it is not on the list.
       if (error instanceof AppError && error.code === "not_found") return 0;

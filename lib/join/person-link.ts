@@ -27,8 +27,8 @@ export async function linkRequestFromForm(request: Request, pathId: string): Pro
   const { waitlist, form } = checked;
   const email = form === "invalid" ? undefined : form.get("email");
   if (typeof email !== "string") return plainTextResponse(400, "Invalid request: expected the form asking for your link.");
-  const outcome = await writeWithoutBlocking(() =>
-    emailPersonLink(waitlist.id, email.slice(0, 1000), { emailConfigured: env().SMTP_URL !== undefined, publicUrl: env().PUBLIC_URL, clientAddress: currentClientLimiterKey(request.headers) }),
+  const outcome = await writeWithoutBlocking(async () =>
+    await emailPersonLink(waitlist.id, email.slice(0, 1000), { emailConfigured: env().SMTP_URL !== undefined, publicUrl: env().PUBLIC_URL, clientAddress: currentClientLimiterKey(request.headers) }),
   );
   const answer: LinkRequestAnswer = outcome === "client_limited" ? "busy" : "sent";
   return seeOther(`/join/${waitlist.id}?link=${answer}#get-link`);

@@ -15,8 +15,8 @@ import { waitlistOfPath, type JoinPageWaitlist } from "./public-form";
 /** The signup a token names on this list, or why it opens nothing: forged or another list's (invalid), past its time (expired), erased (gone). */
 export type PersonReading = { ok: true; signupId: number } | { ok: false; reason: "invalid" | "expired" | "gone" };
 
-export function readPersonToken(waitlistId: string, token: unknown): Exclude<PersonReading, { reason: "gone" }> {
-  const reading = typeof token === "string" ? readLinkToken(token, "person") : { ok: false as const, reason: "invalid" as const };
+export async function readPersonToken(waitlistId: string, token: unknown): Promise<Exclude<PersonReading, { reason: "gone" }>> {
+  const reading = typeof token === "string" ? await readLinkToken(token, "person") : { ok: false as const, reason: "invalid" as const };
   if (!reading.ok) return reading;
   return reading.claims.waitlistId === waitlistId ? { ok: true, signupId: reading.claims.signupId } : { ok: false, reason: "invalid" };
 }
@@ -27,20 +27,20 @@ export type PersonView = { waitlist: JoinPageWaitlist } & (
 );
 
 /** What /join/{id}/me shows for its `t`; undefined for an unknown waitlist. */
-export function personViewOf(pathId: string, token: string | undefined): PersonView | undefined {
-  const waitlist = waitlistOfPath(pathId);
+export async function personViewOf(pathId: string, token: string | undefined): Promise<PersonView | undefined> {
+  const waitlist = await waitlistOfPath(pathId);
   if (!waitlist) return undefined;
-  const reading = readPersonToken(waitlist.id, token);
+  const reading = await readPersonToken(waitlist.id, token);
   if (!reading.ok) return { waitlist, kind: reading.reason };
-  const signup = joinedSignup(waitlist.id, reading.signupId);
+  const signup = await joinedSignup(waitlist.id, reading.signupId);
   if (!signup) return { waitlist, kind: "gone" };
-  return { waitlist, kind: "own", token: token!, settings: joinSettingsOf(waitlist.id), signup, referrals: referralsMadeBy(signup.id), placeByJoining: placeByJoining(waitlist.id, signup.id), milestones: milestonesOfPerson(waitlist, signup.id) };
+  return { waitlist, kind: "own", token: token!, settings: await joinSettingsOf(waitlist.id), signup, referrals: await referralsMadeBy(signup.id), placeByJoining: await placeByJoining(waitlist.id, signup.id), milestones: await milestonesOfPerson(waitlist, signup.id) };
 }
 
 /** The waitlist's milestones as the person stands, each message filled in for them as their email was. */
-function milestonesOfPerson(waitlist: JoinPageWaitlist, signupId: number): PersonMilestone[] {
-  const row = getSignup(waitlist.id, signupId)!;
-  return personMilestones(waitlist.id, signupId).map((milestone) => ({ ...milestone, message: milestone.message && renderTemplate(milestone.message, waitlist, row) }));
+async function milestonesOfPerson(waitlist: JoinPageWaitlist, signupId: number): Promise<PersonMilestone[]> {
+  const row = (await getSignup(waitlist.id, signupId))!;
+  return (await personMilestones(waitlist.id, signupId)).map((milestone) => ({ ...milestone, message: milestone.message && renderTemplate(milestone.message, waitlist, row) }));
 }
 
 /** A page of a token: /join/{id}/me (or its leave page, its data download)?t=…, with more of its query. */

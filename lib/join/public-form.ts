@@ -8,11 +8,11 @@ import { crossSiteRefusal, crossSiteRefusalMessage } from "@/lib/http/same-origi
 // What every public page of a waitlist's join form starts with: the waitlist of its path, and for
 // its forms' POSTs the checks before the body is used.
 
-export type JoinPageWaitlist = NonNullable<ReturnType<typeof getWaitlist>>;
+export type JoinPageWaitlist = NonNullable<Awaited<ReturnType<typeof getWaitlist>>>;
 
 /** The waitlist of a join page's path (`/join/{id}/…`), or undefined (a malformed or unknown id). */
-export function waitlistOfPath(pathId: string): JoinPageWaitlist | undefined {
-  return isWaitlistId(pathId) ? getWaitlist(pathId.toLowerCase()) : undefined;
+export async function waitlistOfPath(pathId: string): Promise<JoinPageWaitlist | undefined> {
+  return isWaitlistId(pathId) ? await getWaitlist(pathId.toLowerCase()) : undefined;
 }
 
 /**
@@ -22,7 +22,7 @@ export function waitlistOfPath(pathId: string): JoinPageWaitlist | undefined {
  * waitlist and the form ("invalid" when the body is not a form).
  */
 export async function readPublicForm(request: Request, pathId: string): Promise<Response | { waitlist: JoinPageWaitlist; form: FormData | "invalid" }> {
-  const waitlist = waitlistOfPath(pathId);
+  const waitlist = await waitlistOfPath(pathId);
   if (!waitlist) return plainTextResponse(404, "Not found: this waitlist does not exist.");
   const refusal = crossSiteRefusal(request.headers);
   if (refusal) return plainTextResponse(403, crossSiteRefusalMessage(refusal));

@@ -13,10 +13,10 @@ export async function resendFromForm(request: Request, pathId: string): Promise<
   if (checked instanceof Response) return checked;
   const { waitlist, form } = checked;
   const token = form === "invalid" ? undefined : form.get("t");
-  const reading = typeof token === "string" ? readLinkToken(token, "joined") : undefined;
+  const reading = typeof token === "string" ? await readLinkToken(token, "joined") : undefined;
   if (!reading?.ok || reading.claims.waitlistId !== waitlist.id) return plainTextResponse(400, "Invalid request: this page's link is not valid any more. Join again to get a new one.");
-  const outcome = joinSettingsOf(waitlist.id).verification
-    ? await writeWithoutBlocking(() => resendConfirmation(waitlist.id, reading.claims.signupId, { emailConfigured: env().SMTP_URL !== undefined }))
+  const outcome = (await joinSettingsOf(waitlist.id)).verification
+    ? await writeWithoutBlocking(async () => await resendConfirmation(waitlist.id, reading.claims.signupId, { emailConfigured: env().SMTP_URL !== undefined }))
     : { sent: false, reason: "gone" as const };
   const said = outcome.sent ? "sent" : outcome.reason;
   return seeOther(`/join/${waitlist.id}/joined?t=${encodeURIComponent(token as string)}&resent=${said}`);

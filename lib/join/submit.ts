@@ -33,14 +33,14 @@ export async function joinFromForm(request: Request, pathId: string): Promise<Re
   const kept = new URLSearchParams([...(ref ? [["ref", ref]] : []), ...SOURCE_FIELDS.filter((field) => field !== "referrer" && source[field]).map((field) => [field, source[field]!])]);
   const back = (error: JoinError) => seeOther(`/join/${waitlist.id}?error=${error}${kept.size > 0 ? `&${kept}` : ""}`);
   if (text(form, HONEYPOT_FIELD) !== "") return back("refused");
-  const settings = joinSettingsOf(waitlist.id);
+  const settings = await joinSettingsOf(waitlist.id);
   if (settings.joining === "closed") return back("closed");
   if (settings.challenge && !(await solvesChallenge(text(form, "altcha"), waitlist.id))) return back("challenge");
   const customInputs = settings.fields.map((field, index) => ({ label: field.label, value: text(form, fieldName(index)) })).filter((input) => input.value !== "");
   try {
     const reply = await joinWaitlistWithoutBlocking({ waitlistId: waitlist.id, email: text(form, "email"), customInputs, referralCode: ref || undefined, source, clientAddress: currentClientLimiterKey(request.headers) });
     const answer = seeOther(`/join/${waitlist.id}/joined`);
-    answer.headers.set("set-cookie", joinedSetCookie(waitlist.id, reply.created ? { signupId: reply.signup.id } : { existing: true }, settings.embedOrigins.length > 0));
+    answer.headers.set("set-cookie", await joinedSetCookie(waitlist.id, reply.created ? { signupId: reply.signup.id } : { existing: true }, settings.embedOrigins.length > 0));
     return answer;
   } catch (error) {
     if (error instanceof JoinRefused) return back(error.reason === "not_found" ? "closed" : error.reason);

@@ -2,6 +2,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { waitlists } from "@/db/schema";
 import { DAY_MS, MINUTE_MS } from "@/lib/core/time";
 import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
+import { writeTransaction } from "@/lib/store/transaction";
 import type { NewSignup } from "@/lib/domain/signups/queries";
 import { seededRandom, type Random } from "./random";
 import { COMPANIES, COMPANY_DOMAINS, FIRST_NAMES, JOB_ROLES, LAST_NAMES, MAIL_DOMAINS, REFERRAL_SOURCES } from "./vocabulary";
@@ -64,12 +65,12 @@ function demoSignups(seed: number, count: number, now: number): NewSignup[] {
  * Idempotent: each waitlist is written in one transaction together with its signups, and one
  * that already exists is skipped.
  */
-export function seedDemoData({ now = new Date() }: { now?: Date } = {}, db: AppDatabase = getDb()): SeedResult {
+export async function seedDemoData({ now = new Date() }: { now?: Date } = {}, db: AppDatabase = getDb()): Promise<SeedResult> {
   const result: SeedResult = { waitlists_created: 0, signups_created: 0 };
   const nowMs = now.getTime();
-  DEMO_WAITLISTS.forEach((demo, index) => {
-    db.transaction((tx) => {
-      const created = tx
+  for (const [index, demo] of DEMO_WAITLISTS.entries()) {
+    await writeTransaction(db, async () => {
+      const created = await db
         .insert(waitlists)
         .values({ id: demo.id, name: demo.name, website: demo.website, createdAt: new Date(nowMs - (SPREAD_DAYS + 1) * DAY_MS + index * MINUTE_MS) })
         .onConflictDoNothing()
@@ -80,6 +81,6 @@ export function seedDemoData({ now = new Date() }: { now?: Date } = {}, db: AppD
       for (const signup of demoSignups(index + 1, demo.signups, nowMs)) if (bulk.add(signup, nowMs)) result.signups_created++;
       bulk.finish();
     });
-  });
+  }
   return result;
 }

@@ -4,31 +4,35 @@ import { answerOf, isPastDeadline, WAITED_TOO_LONG, type Call, type Outcome } fr
 // The thread's side of ./thread-calls.ts: each call answered by one message, in the envelope of
 // ./call-envelope.ts; a call whose deadline passed before its turn is answered WAITED_TOO_LONG unrun.
 
-function run(handle: () => unknown): Outcome {
+async function run(handle: () => Promise<unknown>): Promise<Outcome> {
   try {
-    return { result: handle() };
+    return { result: await handle() };
   } catch (error) {
     return { error };
   }
 }
 
-/** Answers each call, one at a time, with `handle`'s result or its error. */
-export function answerCalls<Message>(handle: (message: Message, deadline: number | undefined) => unknown): void {
+/** Answers each call, one at a time (in the order they came), with `handle`'s result or its error. */
+export function answerCalls<Message>(handle: (message: Message, deadline: number | undefined) => Promise<unknown>): void {
+  let previous = Promise.resolve();
   parentPort!.on("message", (call: Call) => {
-    if (isPastDeadline(call)) return parentPort!.postMessage({ id: call.id, error: WAITED_TOO_LONG });
-    parentPort!.postMessage(answerOf(call.id, run(() => handle(call.message as Message, call.deadline))));
+    previous = previous.then(async () => {
+      if (isPastDeadline(call)) return parentPort!.postMessage({ id: call.id, error: WAITED_TOO_LONG });
+      parentPort!.postMessage(answerOf(call.id, await run(() => handle(call.message as Message, call.deadline))));
+    });
   });
 }
 
 /**
  * Answers the calls that arrived together in one batch of up to `maxBatch` (a group commit: one
  * transaction for all of them): `handle` gets their messages and the earliest of their deadlines, and
- * gives one outcome per message, in order.
+ * gives one outcome per message, in order. The calls that arrive while a batch runs make the next one.
  */
-export function answerBatches<Message>(handle: (messages: Message[], deadline: number | undefined) => Outcome[], maxBatch: number): void {
+export function answerBatches<Message>(handle: (messages: Message[], deadline: number | undefined) => Promise<Outcome[]>, maxBatch: number): void {
   const queue: Call[] = [];
   let scheduled = false;
-  const flush = () => {
+  let running = false;
+  const flush = async () => {
     scheduled = false;
     const now = Date.now();
     const batch = queue.splice(0, maxBatch).filter((call) => {
@@ -36,19 +40,29 @@ export function answerBatches<Message>(handle: (messages: Message[], deadline: n
       parentPort!.postMessage({ id: call.id, error: WAITED_TOO_LONG });
       return false;
     });
-    if (queue.length > 0) schedule();
-    if (batch.length === 0) return;
+    if (batch.length === 0) {
+      if (queue.length > 0) schedule();
+      return;
+    }
     const deadlines = batch.flatMap((call) => (call.deadline === undefined ? [] : [call.deadline]));
-    const outcomes = handle(
-      batch.map((call) => call.message as Message),
-      deadlines.length > 0 ? Math.min(...deadlines) : undefined,
-    );
-    outcomes.forEach((outcome, index) => parentPort!.postMessage(answerOf(batch[index]!.id, outcome)));
+    running = true;
+    try {
+      const outcomes = await handle(
+        batch.map((call) => call.message as Message),
+        deadlines.length > 0 ? Math.min(...deadlines) : undefined,
+      );
+      outcomes.forEach((outcome, index) => parentPort!.postMessage(answerOf(batch[index]!.id, outcome)));
+    } catch (error) {
+      for (const call of batch) parentPort!.postMessage(answerOf(call.id, { error }));
+    } finally {
+      running = false;
+      if (queue.length > 0) schedule();
+    }
   };
   const schedule = () => {
-    if (scheduled) return;
+    if (scheduled || running) return;
     scheduled = true;
-    setImmediate(flush);
+    setImmediate(() => void flush());
   };
   parentPort!.on("message", (call: Call) => {
     queue.push(call);

@@ -21,10 +21,10 @@ async function main() {
     const backup = continuousBackupOf(env());
     if (backup && !startedBesideLitestream()) {
       // Litestream starts on the migrated file, beside this command started again as the server.
-      migrateDatabase(DATABASE_PATH);
+      await migrateDatabase(DATABASE_PATH);
       return serveWithLitestream(backup, DATABASE_PATH);
     }
-    const refusal = migrateDatabase(DATABASE_PATH);
+    const refusal = await migrateDatabase(DATABASE_PATH);
     // Email, the public URL and the database, a line each, once the database opened (a file it cannot
     // use stops the server with its one line alone); one process says it for all its workers.
     for (const msg of startupLines(startupSummary(env()))) console.log(JSON.stringify({ time: new Date().toISOString(), level: "info", msg }));

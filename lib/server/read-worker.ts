@@ -3,4 +3,4 @@
 import { runReadTask, type ReadTaskName } from "@/lib/domain/reads/read-tasks";
 import { answerCalls } from "./answer-calls";
 
-answerCalls(({ name, args }: { name: ReadTaskName; args: unknown[] }) => runReadTask(name, args as never));
+answerCalls(async ({ name, args }: { name: ReadTaskName; args: unknown[] }) => runReadTask(name, args as never));

@@ -11,28 +11,31 @@ import { STOP_SCHEDULER_MESSAGE } from "./threads";
 const { holder } = workerData as { holder: string };
 let lastFailure = "";
 
-function tick(): void {
+let ticking = false;
+
+async function tick(): Promise<void> {
+  // A tick that outlasts the interval (a long run of invitations) is not overlapped by the next.
+  if (ticking) return;
+  ticking = true;
   try {
     const now = Date.now();
-    if (takeSenderLease(holder, SCHEDULER_LEASE_MS, now, undefined, "scheduler")) runDueWork(now);
+    if (await takeSenderLease(holder, SCHEDULER_LEASE_MS, now, undefined, "scheduler")) await runDueWork(now);
     lastFailure = "";
   } catch (error) {
     // A database that cannot be written now is the server's to report (lib/sqlite/write-outage.ts); anything else once per kind, not every tick.
     const message = (error as Error).message;
     if (!storageFailureOf(error) && message !== lastFailure) console.error(`[scheduler] ${message}`);
     lastFailure = message;
+  } finally {
+    ticking = false;
   }
 }
 
-const timer = setInterval(tick, SCHEDULER_TICK_MS);
-setImmediate(tick);
+const timer = setInterval(() => void tick(), SCHEDULER_TICK_MS);
+setImmediate(() => void tick());
 
 parentPort!.on("message", (message: unknown) => {
   if (message !== STOP_SCHEDULER_MESSAGE) return;
   clearInterval(timer);
-  try {
-    releaseSenderLease(holder, undefined, "scheduler");
-  } finally {
-    process.exit(0);
-  }
+  void releaseSenderLease(holder, undefined, "scheduler").finally(() => process.exit(0));
 });

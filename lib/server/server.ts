@@ -40,7 +40,7 @@ export async function startServer() {
   provideWriters(cluster.isWorker ? primaryWriters() : startWriterThreads());
   startDeliverySender();
   startScheduler();
-  watchErasures();
+  await watchErasures();
   const storage = requestContextStorage();
   const writeLine = batchedLineWriter(writeLog);
 

@@ -8,4 +8,4 @@ import { prepareWriterConnection } from "@/lib/sqlite/writer-connection";
 import { answerCalls } from "./answer-calls";
 
 prepareWriterConnection();
-answerCalls((job: StatusWriteJob | { redeem: RedeemJob }) => ("redeem" in job ? runRedeem(job.redeem) : runStatusWrite(job, statusActionAnswer)));
+answerCalls(async (job: StatusWriteJob | { redeem: RedeemJob }) => ("redeem" in job ? await runRedeem(job.redeem) : await runStatusWrite(job, statusActionAnswer)));

@@ -2,9 +2,9 @@ import type { AppDatabase } from "@/db/client";
 import { storageFailureOf } from "@/lib/core/storage-failure";
 import { noteWritesRefused, noteWritesWork } from "./write-outage";
 
-// better-sqlite3 runs each statement synchronously: while another process holds SQLite's write lock (a CLI import
-// holds it until it commits, up to half a minute), a write waits inside SQLite for the busy
-// timeout and blocks the whole server meanwhile, then fails. These helpers never wait inside
+// better-sqlite3 runs each statement synchronously: while another process holds SQLite's write
+// lock (a CLI import holds it until it commits, up to half a minute), a write waits inside SQLite
+// for the busy timeout and blocks the whole server meanwhile, then fails. These helpers never wait inside
 // SQLite: a hint is skipped, and a write that matters is retried between turns of the event loop.
 
 /** Whether SQLite gave up waiting for a lock another connection holds (SQLITE_BUSY and its variants). */
@@ -12,20 +12,39 @@ export function isBusy(error: unknown): boolean {
   return typeof (error as { code?: unknown }).code === "string" && (error as { code: string }).code.startsWith("SQLITE_BUSY");
 }
 
-/** Runs `write` with SQLite's busy timeout at `waitMs` (at most the connection's own): a lock held elsewhere longer fails it (SQLITE_BUSY). */
-export async function withBusyWait<T>(db: AppDatabase, waitMs: number, write: () => Promise<T>): Promise<T> {
+const shortened = new WeakMap<AppDatabase["$client"], { busyTimeout: number; writes: number }>();
+
+/**
+ * Runs `write` with SQLite's busy timeout at `waitMs` (at most the connection's own): a lock held
+ * elsewhere longer fails it (SQLITE_BUSY). Asynchronous writes may overlap: the connection's own
+ * timeout comes back when the last of them ends.
+ */
+export function withBusyWait<T>(db: AppDatabase, waitMs: number, write: () => T): T {
   const sqlite = db.$client;
-  const busyTimeout = sqlite.pragma("busy_timeout", { simple: true }) as number;
-  sqlite.pragma(`busy_timeout = ${Math.max(0, Math.min(Math.floor(waitMs), busyTimeout))}`);
+  let state = shortened.get(sqlite);
+  if (!state) shortened.set(sqlite, (state = { busyTimeout: sqlite.pragma("busy_timeout", { simple: true }) as number, writes: 0 }));
+  const held = state;
+  held.writes++;
+  const restore = () => {
+    if (--held.writes > 0) return;
+    shortened.delete(sqlite);
+    if (sqlite.open) sqlite.pragma(`busy_timeout = ${held.busyTimeout}`);
+  };
+  sqlite.pragma(`busy_timeout = ${Math.max(0, Math.min(Math.floor(waitMs), held.busyTimeout))}`);
+  let result: T;
   try {
-    return await write();
-  } finally {
-    sqlite.pragma(`busy_timeout = ${busyTimeout}`);
+    result = write();
+  } catch (error) {
+    restore();
+    throw error;
   }
+  if (result instanceof Promise) return result.finally(restore) as T;
+  restore();
+  return result;
 }
 
 /** Runs `write` with SQLite's busy timeout at 0: a lock held elsewhere fails (or reports busy) at once. */
-export function withoutBusyWait<T>(db: AppDatabase, write: () => Promise<T>): Promise<T> {
+export function withoutBusyWait<T>(db: AppDatabase, write: () => T): T {
   return withBusyWait(db, 0, write);
 }
 

@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type Database from "better-sqlite3";
 import type { AppDatabase } from "@/db/client";
 import { storageFailureOf } from "@/lib/core/storage-failure";
+import { onItsTurn } from "@/lib/store/connection";
 import { withoutBusyWait } from "./busy";
 
 // After a deletion of personal data the deleted rows are still on disk twice: the database file holds
@@ -34,10 +36,10 @@ export function checkpointAfterDeleting(db: AppDatabase): Promise<boolean> {
   const sqlite = db.$client;
   const current = running.get(sqlite);
   if (current) return current;
-  const attempt = (): boolean | "retry" => {
+  const attempt = async (): Promise<boolean | "retry"> => {
     if (!sqlite.open) return false;
     try {
-      return withoutBusyWait(db, () => truncateNow(sqlite)) || "retry";
+      return (await onItsTurn(db, () => withoutBusyWait(db, () => truncateNow(sqlite)))) || "retry";
     } catch (error) {
       const failure = storageFailureOf(error);
       if (failure?.cause === "busy") return "retry";
@@ -45,19 +47,15 @@ export function checkpointAfterDeleting(db: AppDatabase): Promise<boolean> {
       return false;
     }
   };
-  const first = attempt();
-  if (first !== "retry") return Promise.resolve(first);
-  const loop = new Promise<boolean>((resolve) => {
+  const loop = (async () => {
     let delay = FIRST_RETRY_MS;
-    const retry = () => {
-      const outcome = attempt();
-      if (outcome !== "retry") return resolve(outcome);
-      delay = Math.min(delay * 2, LONGEST_RETRY_MS);
+    for (let outcome = await attempt(); ; outcome = await attempt()) {
+      if (outcome !== "retry") return outcome;
       // Unreferenced: a CLI that stops waiting may exit (the server's erasure watch takes over).
-      setTimeout(retry, delay).unref();
-    };
-    setTimeout(retry, delay).unref();
-  }).finally(() => running.delete(sqlite));
+      await sleep(delay, undefined, { ref: false });
+      delay = Math.min(delay * 2, LONGEST_RETRY_MS);
+    }
+  })().finally(() => running.delete(sqlite));
   running.set(sqlite, loop);
   return loop;
 }

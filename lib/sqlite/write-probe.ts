@@ -1,5 +1,6 @@
 import type { AppDatabase } from "@/db/client";
 import { storageFailureOf, type StorageFailure } from "@/lib/core/storage-failure";
+import { onItsTurn } from "@/lib/store/connection";
 import { withoutBusyWait } from "./busy";
 
 /**
@@ -7,17 +8,18 @@ import { withoutBusyWait } from "./busy";
  * reaches the disk; undefined when it takes them, or when another process holds the write lock (that
  * says nothing about the file). A full disk shows only when a write reaches it, so not here.
  */
-export function writeRefusal(db: AppDatabase): StorageFailure | undefined {
-  const sqlite = db.$client;
+export async function writeRefusal(db: AppDatabase): Promise<StorageFailure | undefined> {
   try {
-    withoutBusyWait(db, () => {
-      sqlite.exec("BEGIN IMMEDIATE");
-      try {
-        sqlite.exec("CREATE TABLE write_probe (x)");
-      } finally {
-        sqlite.exec("ROLLBACK");
-      }
-    });
+    await onItsTurn(db, (sqlite) =>
+      withoutBusyWait(db, () => {
+        sqlite.exec("BEGIN IMMEDIATE");
+        try {
+          sqlite.exec("CREATE TABLE write_probe (x)");
+        } finally {
+          sqlite.exec("ROLLBACK");
+        }
+      }),
+    );
     return undefined;
   } catch (error) {
     const failure = storageFailureOf(error);

@@ -1,9 +1,8 @@
 import { fillPlaceholders, sql, type SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { AppDatabase } from "@/db/client";
-import { awaitTurn, mayRunNow } from "@/db/connection-turns";
 import { cachedStatement } from "@/db/statement-cache";
-import { connectionOf } from "./connection";
+import { connectionOf, onItsTurn } from "./connection";
 import { dialectOf, type Dialect } from "./dialect";
 
 const caches = new WeakMap<object, Map<string, unknown>>();
@@ -42,26 +41,21 @@ export interface WriteResult {
  */
 export function preparedSql<Row>(db: AppDatabase, key: string, fragment: (dialect: Dialect) => SQL) {
   return preparedOnce(db, key, () => {
-    const sqlite = db.$client;
     const query = renderer.sqlToQuery(fragment(dialectOf(db)));
-    const statement = sqlite.prepare<unknown[], Row>(query.sql);
+    const statement = db.$client.prepare<unknown[], Row>(query.sql);
     const bind = (values: Record<string, unknown>) => fillPlaceholders(query.params, values);
-    const onItsTurn = async <T>(execute: () => T): Promise<T> => {
-      while (!mayRunNow(sqlite)) await awaitTurn(sqlite);
-      return execute();
-    };
     return {
-      get: (values: Record<string, unknown> = {}) => onItsTurn(() => statement.get(...bind(values))),
-      all: (values: Record<string, unknown> = {}) => onItsTurn(() => statement.all(...bind(values))),
+      get: (values: Record<string, unknown> = {}) => onItsTurn(db, () => statement.get(...bind(values))),
+      all: (values: Record<string, unknown> = {}) => onItsTurn(db, () => statement.all(...bind(values))),
       /** The rows as arrays of their columns, in the order selected (columns may share a name). */
       values: (values: Record<string, unknown> = {}) =>
-        onItsTurn(() => {
+        onItsTurn(db, () => {
           const rows = statement.raw(true).all(...bind(values)) as unknown[][];
           statement.raw(false);
           return rows;
         }),
       run: (values: Record<string, unknown> = {}) =>
-        onItsTurn((): WriteResult => {
+        onItsTurn(db, (): WriteResult => {
           const { changes, lastInsertRowid } = statement.run(...bind(values));
           return { changes, insertedId: Number(lastInsertRowid) };
         }),

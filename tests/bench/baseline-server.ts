@@ -44,21 +44,21 @@ function apiHeaders(extra: Record<string, string> = {}) {
   return { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Request-Id": randomUUID(), ...extra };
 }
 
-function authenticate(request: IncomingMessage, role = VIEW_ROLE) {
+async function authenticate(request: IncomingMessage, role = VIEW_ROLE) {
   const authorization = request.headers.authorization;
   const presented = authorization ? /^Bearer +(\S+) *$/i.exec(authorization)?.[1] : (request.headers["x-api-key"] as string | undefined);
-  const check = verifyApiKey(presented, role, db);
+  const check = await verifyApiKey(presented, role, db);
   if (!check.ok) throw new Refusal(check.reason === "forbidden" ? 403 : 401);
 }
 
-function requireSession(request: IncomingMessage) {
+async function requireSession(request: IncomingMessage) {
   const cookie = request.headers.cookie ?? "";
   const token = cookie.split(/; */).find((pair) => pair.startsWith(`${SESSION_COOKIE}=`))?.slice(SESSION_COOKIE.length + 1);
-  if (!getSessionFromToken(token, db)) throw new Refusal(401);
+  if (!await getSessionFromToken(token, db)) throw new Refusal(401);
 }
 
-function findWaitlist(id: string) {
-  const waitlist = UUID.test(id) ? getWaitlist(id, db) : undefined;
+async function findWaitlist(id: string) {
+  const waitlist = UUID.test(id) ? await getWaitlist(id, db) : undefined;
   if (!waitlist) throw new Refusal(404);
   return waitlist;
 }
@@ -77,17 +77,17 @@ function drained(response: ServerResponse): Promise<void> {
 }
 
 /** Writes chunks with back-pressure: the next chunk is made only when the socket took the last. */
-async function writeChunks(response: ServerResponse, chunks: Iterable<string>) {
-  for (const chunk of chunks) {
+async function writeChunks(response: ServerResponse, chunks: AsyncIterable<string>) {
+  for await (const chunk of chunks) {
     if (response.destroyed) return;
     if (!response.write(chunk)) await drained(response);
   }
   response.end();
 }
 
-function* jsonArrayChunks(batches: Iterable<string[]>) {
+async function* jsonArrayChunks(batches: AsyncIterable<string[]>) {
   let opened = false;
-  for (const batch of batches) {
+  for await (const batch of batches) {
     yield (opened ? "," : "[") + batch.join(",");
     opened = true;
   }
@@ -95,10 +95,10 @@ function* jsonArrayChunks(batches: Iterable<string[]>) {
 }
 
 // GET /v1/waitlist/{id}
-function waitlistRoute(request: IncomingMessage, response: ServerResponse, id: string, url: URL) {
-  authenticate(request);
+async function waitlistRoute(request: IncomingMessage, response: ServerResponse, id: string, url: URL) {
+  await authenticate(request);
   if (url.search) throw new Refusal(400);
-  const waitlist = findWaitlist(id);
+  const waitlist = await findWaitlist(id);
   response.writeHead(200, apiHeaders()).end(JSON.stringify({ id: waitlist.id, name: waitlist.name, website: waitlist.website }));
 }
 
@@ -111,14 +111,14 @@ function booleanParam(url: URL, name: string): boolean | undefined {
 
 // GET /v1/waitlist/{id}/signup[?verified&referral&limit&cursor]
 async function signupsRoute(request: IncomingMessage, response: ServerResponse, id: string, url: URL) {
-  authenticate(request);
+  await authenticate(request);
   for (const name of url.searchParams.keys()) if (!["verified", "referral", "limit", "cursor"].includes(name)) throw new Refusal(400);
   const filters = { verified: booleanParam(url, "verified"), referral: booleanParam(url, "referral") };
   const limitText = url.searchParams.get("limit");
   const limit = limitText === null ? undefined : Number(limitText);
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) throw new Refusal(400);
   const cursorText = url.searchParams.get("cursor");
-  const waitlistId = findWaitlist(id).id;
+  const waitlistId = (await findWaitlist(id)).id;
   const cursorScope = signupsScope({ waitlistId, ...filters });
   const scope = { waitlistId, ...filters };
   if (limit === undefined) {
@@ -127,7 +127,7 @@ async function signupsRoute(request: IncomingMessage, response: ServerResponse, 
     return;
   }
   const after = cursorText === null ? undefined : decodeCursor(cursorScope, cursorText);
-  const { items, next } = signupJsonPage({ scope, limit, after }, db);
+  const { items, next } = await signupJsonPage({ scope, limit, after }, db);
   const headers: Record<string, string> = {};
   if (next) {
     const nextUrl = new URL(url);
@@ -145,9 +145,9 @@ async function bodyOf(request: IncomingMessage): Promise<string> {
 
 // POST /v1/waitlist/{id}/signup {"email": "…"}
 async function joinRoute(request: IncomingMessage, response: ServerResponse, id: string) {
-  authenticate(request, JOIN_ROLE);
+  await authenticate(request, JOIN_ROLE);
   const { email } = JSON.parse(await bodyOf(request)) as { email: string };
-  const waitlistId = findWaitlist(id).id;
+  const waitlistId = (await findWaitlist(id)).id;
   const { answer } = await submitJoin({ input: { waitlistId, email, customInputs: [], source: {}, clientAddress: request.socket.remoteAddress }, recorded: {} }, joinAnswer);
   response.writeHead(answer.code, apiHeaders()).end(answer.body);
 }
@@ -168,15 +168,15 @@ function csvLine(row: SignupRow): string {
   return [row.email, String(row.verified), String(row.referral), JSON.stringify(row.customInputs), row.createdAt.toISOString(), row.status, row.statusChangedAt?.toISOString() ?? ""].map(csvCell).join(",");
 }
 
-function* csvChunks(scope: SignupScope) {
+async function* csvChunks(scope: SignupScope) {
   yield `${SIGNUP_CSV_COLUMNS.join(",")}\r\n`;
-  for (const rows of signupRowBatches(scope, 1000, db)) yield `${rows.map(csvLine).join("\r\n")}\r\n`;
+  for await (const rows of signupRowBatches(scope, 1000, db)) yield `${rows.map(csvLine).join("\r\n")}\r\n`;
 }
 
 // GET /waitlists/{id}/export – the dashboard's CSV export
 async function exportRoute(request: IncomingMessage, response: ServerResponse, id: string, url: URL) {
-  requireSession(request);
-  const { scope } = tableScope(findWaitlist(id).id, url);
+  await requireSession(request);
+  const { scope } = tableScope((await findWaitlist(id)).id, url);
   response.writeHead(200, { "content-type": "text/csv; charset=utf-8", "content-disposition": 'attachment; filename="signups.csv"', "cache-control": "no-store" });
   await writeChunks(response, csvChunks(scope));
 }
@@ -184,17 +184,17 @@ async function exportRoute(request: IncomingMessage, response: ServerResponse, i
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 // GET /waitlists/{id} – the queries of the dashboard page, written as bare HTML (no React)
-function pageRoute(request: IncomingMessage, response: ServerResponse, id: string, url: URL) {
-  requireSession(request);
-  const waitlist = findWaitlist(id);
+async function pageRoute(request: IncomingMessage, response: ServerResponse, id: string, url: URL) {
+  await requireSession(request);
+  const waitlist = await findWaitlist(id);
   const { state, scope } = tableScope(waitlist.id, url);
-  const rows = listSignupRows({ scope, sort: state.sort, direction: state.dir, offset: (state.page - 1) * state.size, limit: state.size }, db);
-  const counts = cachedCountSignups(scope, db);
+  const rows = await listSignupRows({ scope, sort: state.sort, direction: state.dir, offset: (state.page - 1) * state.size, limit: state.size }, db);
+  const counts = await cachedCountSignups(scope, db);
   const now = Date.now();
   const today = now - (now % DAY_MS);
   const charted = cutAt(scope, new Date(today + DAY_MS));
-  const lastWeek = countSignupsSince(charted, new Date(now - 7 * DAY_MS), db);
-  const perDay = cachedSignupsPerDay(charted, new Date(today - 89 * DAY_MS), db);
+  const lastWeek = await countSignupsSince(charted, new Date(now - 7 * DAY_MS), db);
+  const perDay = await cachedSignupsPerDay(charted, new Date(today - 89 * DAY_MS), db);
   const body = [
     `<!DOCTYPE html><html><head><title>${escapeHtml(waitlist.name)}</title></head><body><h1>${escapeHtml(waitlist.name)}</h1>`,
     `<dl><dt>Signups</dt><dd>${counts.total}</dd><dt>Verified</dt><dd>${counts.verified}</dd><dt>Referral</dt><dd>${counts.referral}</dd><dt>Last 7 days</dt><dd>${lastWeek}</dd></dl>`,
@@ -207,14 +207,14 @@ function pageRoute(request: IncomingMessage, response: ServerResponse, id: strin
 
 const POST_ROUTES: typeof ROUTES = [[/^\/v1\/waitlist\/([^/]+)\/signup$/, joinRoute]];
 
-const ROUTES: [RegExp, (request: IncomingMessage, response: ServerResponse, id: string, url: URL) => void | Promise<void>][] = [
+const ROUTES: [RegExp, (request: IncomingMessage, response: ServerResponse, id: string, url: URL) => Promise<void>][] = [
   [/^\/v1\/waitlist\/([^/]+)$/, waitlistRoute],
   [/^\/v1\/waitlist\/([^/]+)\/signup$/, signupsRoute],
   [/^\/waitlists\/([^/]+)\/export$/, exportRoute],
   [/^\/waitlists\/([^/]+)$/, pageRoute],
 ];
 
-const server = createServer(async (request, response) => {
+async function answer(request: IncomingMessage, response: ServerResponse) {
   try {
     const url = new URL(request.url ?? "/", `http://${request.headers.host ?? "localhost"}`);
     for (const [pattern, route] of request.method === "POST" ? POST_ROUTES : request.method === "GET" ? ROUTES : []) {
@@ -228,7 +228,9 @@ const server = createServer(async (request, response) => {
     if (response.headersSent) response.destroy();
     else response.writeHead(status, { "Content-Type": "application/problem+json" }).end(JSON.stringify({ status }));
   }
-});
+}
+
+const server = createServer((request, response) => void answer(request, response));
 
 server.listen(env().PORT, "127.0.0.1", () => console.log(`baseline listening on ${env().PORT}`));
 process.on("SIGTERM", () => server.close(() => process.exit(0)));

@@ -38,10 +38,10 @@ export async function deliverScenario(workDir: string, log: (line: string) => vo
     mailFrom: "bench@example.com",
   };
   try {
-    secret = addEndpoint("cli", { url: receiver.url }, db).secret;
-    const waitlistId = createWaitlist({ name: "Deliver", website: "https://deliver.example" }, db).id;
+    secret = (await addEndpoint("cli", { url: receiver.url }, db)).secret;
+    const waitlistId = (await createWaitlist({ name: "Deliver", website: "https://deliver.example" }, db)).id;
     insertSignups(waitlistId, Array.from({ length: EVENTS }, (_, index) => ({ email: `d${index}@example.com`, verified: true, referral: false, customInputs: "[]" })), db);
-    applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId }, limit: EVENTS } }, db);
+    await applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId }, limit: EVENTS } }, db);
     const started = performance.now();
     const sender = startSender(config, (message, error) => log(`  sender: ${message} ${String(error ?? "")}`), db);
     const succeeded = db.$client.prepare("SELECT count(*) FROM deliveries WHERE state = 'succeeded'").pluck();

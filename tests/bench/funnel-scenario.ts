@@ -14,27 +14,30 @@ const SAMPLES = 30;
  * over sources the dataset gives (utm_source, referrers, none). Timed over the whole list and over its
  * last 30 days, from the counting tables, nothing cached; then the list is put back.
  */
-export function funnelScenario(databasePath: string, waitlistId: string, scaleLabel: string, log: (line: string) => void): Row[] {
+export async function funnelScenario(databasePath: string, waitlistId: string, scaleLabel: string, log: (line: string) => void): Promise<Row[]> {
   const scenario = `funnel stats (${scaleLabel} list)`;
   const db = openDatabase(databasePath);
   const sqlite = db.$client;
   try {
-    const total = funnelStats(waitlistId, {}, db).totals.joined;
+    const total = (await funnelStats(waitlistId, {}, db)).totals.joined;
     const started = performance.now();
-    applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId }, limit: Math.floor(total / 10) } }, db);
-    applyStatusAction("cli", { action: "complete", selection: { scope: { waitlistId }, limit: Math.floor(total / 20) } }, db);
+    await applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId }, limit: Math.floor(total / 10) } }, db);
+    await applyStatusAction("cli", { action: "complete", selection: { scope: { waitlistId }, limit: Math.floor(total / 20) } }, db);
     log(`  statuses set in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     const rows = (sqlite.prepare("SELECT (SELECT count(*) FROM funnel_counts WHERE waitlist_id = @w) + (SELECT count(*) FROM funnel_source_counts WHERE waitlist_id = @w)").pluck().get({ w: waitlistId }) as number) ?? 0;
     const lastDay = Math.floor(Date.now() / DAY_MS);
-    const time = (range: { fromDay?: number; toDay?: number }) =>
-      Array.from({ length: SAMPLES }, () => {
+    const time = async (range: { fromDay?: number; toDay?: number }) => {
+      const times: number[] = [];
+      for (let sample = 0; sample < SAMPLES; sample++) {
         const at = performance.now();
-        funnelStats(waitlistId, range, db);
-        return performance.now() - at;
-      });
-    const whole = time({});
-    const month = time({ fromDay: lastDay - 29, toDay: lastDay });
-    const check = funnelStats(waitlistId, {}, db).totals;
+        await funnelStats(waitlistId, range, db);
+        times.push(performance.now() - at);
+      }
+      return times;
+    };
+    const whole = await time({});
+    const month = await time({ fromDay: lastDay - 29, toDay: lastDay });
+    const check = (await funnelStats(waitlistId, {}, db)).totals;
     log(`  ${rows.toLocaleString("en")} counting rows; joined ${check.joined.toLocaleString("en")}, invited ${check.invited.toLocaleString("en")}, completed ${check.completed.toLocaleString("en")}`);
     return [
       row(scenario, "whole list p50", "ms", percentile(whole, 0.5), null),

@@ -13,7 +13,7 @@ import { row, type Row } from "./report";
 async function importOnce(label: string, workDir: string, file: string, rows: number, command: (waitlistId: string) => string[]) {
   const databasePath = join(workDir, `import-${label}.db`);
   const db = openDatabase(databasePath);
-  const waitlistId = createWaitlist({ name: `Import ${label}`, website: "https://import.example.com" }, db).id;
+  const waitlistId = (await createWaitlist({ name: `Import ${label}`, website: "https://import.example.com" }, db)).id;
   db.$client.close();
   const child = start(process.execPath, ["--import", "tsx", ...command(waitlistId)], { DATABASE_PATH: databasePath });
   const started = performance.now();

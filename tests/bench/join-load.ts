@@ -32,9 +32,9 @@ interface Joined {
 }
 
 /** A new open waitlist (no form fields) and a waitlist:join key, on the bench database. */
-function openWaitlist(bench: Bench, db: ReturnType<typeof openDatabase>) {
-  const waitlistId = bench.newWaitlist();
-  updateJoinSettings(waitlistId, { joining: "open" }, "cli", db);
+async function openWaitlist(bench: Bench, db: ReturnType<typeof openDatabase>) {
+  const waitlistId = await bench.newWaitlist();
+  await updateJoinSettings(waitlistId, { joining: "open" }, "cli", db);
   return waitlistId;
 }
 
@@ -83,10 +83,10 @@ export async function joinLoad(bench: Bench): Promise<Row[]> {
   const scenario = `joins through /v1 (one worker, ${bench.scaleLabel} dataset)`;
   const db = openDatabase(bench.databasePath);
   try {
-    const joinKey = { authorization: `Bearer ${createApiKey({ name: "bench join", roles: [JOIN_ROLE] }, db).key}` };
+    const joinKey = { authorization: `Bearer ${(await createApiKey({ name: "bench join", roles: [JOIN_ROLE] }, db)).key}` };
 
     // Sustained: autocannon keeps `connections` joins in flight, each with a new address.
-    const sustainedId = openWaitlist(bench, db);
+    const sustainedId = await openWaitlist(bench, db);
     let sent = 0;
     const path = `/v1/waitlist/${sustainedId}/signup`;
     const request: AutocannonRequest = {
@@ -133,7 +133,7 @@ export async function joinLoad(bench: Bench): Promise<Row[]> {
     bench.log(`  with /v1 reads: ${load.requests.average.toFixed(0)} joins/s, p99 ${load.latency.p99} ms; ${reads.answered} reads, p99 ${reads.p99.toFixed(1)} ms (quiet ${quiet.p99.toFixed(1)} ms)`);
 
     // The burst.
-    const burstId = openWaitlist(bench, db);
+    const burstId = await openWaitlist(bench, db);
     const { emails, unique } = burstEmails(BURST);
     const { answers, seconds } = await burst(bench.app.origin, burstId, joinKey, emails, BURST_CLIENTS);
     const created = answers.filter((answer) => answer.status === 201);
@@ -155,7 +155,7 @@ export async function joinLoad(bench: Bench): Promise<Row[]> {
       if (value !== unique) problems.push(`${what}: ${value}, expected ${unique}`);
     }
     // Each signup's place now, by the query layer, is the one its join answered (nobody has left the line).
-    for (const answer of created) if (signupPosition(burstId, Number(answer.body.id), db) !== answer.body.position) problems.push(`signup ${answer.body.id}: position changed`);
+    for (const answer of created) if (await signupPosition(burstId, Number(answer.body.id), db) !== answer.body.position) problems.push(`signup ${answer.body.id}: position changed`);
     const times = answers.map((answer) => answer.ms);
     bench.log(`  burst: ${BURST} joins (${unique} addresses, ${BURST - unique} retries) from ${BURST_CLIENTS} clients in ${seconds.toFixed(1)} s; p99 ${percentile(times, 0.99).toFixed(0)} ms; ${problems.length === 0 ? "exact" : problems.slice(0, 5).join("; ")}`);
     if (problems.length > 0) throw new Error(`${scenario}: the burst is not exact: ${problems.slice(0, 10).join("; ")}`);
@@ -192,8 +192,8 @@ const RANKING_STEP = 10;
  */
 async function referredBurst(bench: Bench, db: ReturnType<typeof openDatabase>, joinKey: Record<string, string>): Promise<Row[]> {
   const scenario = `joins through /v1, ranked by referrals (one worker, ${bench.scaleLabel} dataset)`;
-  const waitlistId = openWaitlist(bench, db);
-  setRankingRule(waitlistId, { kind: "referrals", step: RANKING_STEP, cap: null }, "cli", db);
+  const waitlistId = await openWaitlist(bench, db);
+  await setRankingRule(waitlistId, { kind: "referrals", step: RANKING_STEP, cap: null }, "cli", db);
   const first = await burst(bench.app.origin, waitlistId, joinKey, Array.from({ length: REFERRERS }, (_, index) => `referrer.${index}@example.com`), 50);
   const referrerCodes = first.answers.map((answer) => answer.body.referral_code!);
   const { emails, unique } = burstEmails(BURST);
@@ -219,7 +219,8 @@ async function referredBurst(bench: Bench, db: ReturnType<typeof openDatabase>, 
     .prepare("SELECT id, coalesce(line_at, created_at) AS at, coalesce(line_pos, id) AS pos FROM signups WHERE waitlist_id = ? AND status = 'waiting'")
     .all(waitlistId) as { id: number; at: number; pos: number }[];
   keys.sort((a, b) => a.at - b.at || a.pos - b.pos || a.id - b.id);
-  const misplaced = keys.filter((key, index) => signupPosition(waitlistId, key.id, db) !== index + 1).length;
+  let misplaced = 0;
+  for (const [index, key] of keys.entries()) if ((await signupPosition(waitlistId, key.id, db)) !== index + 1) misplaced++;
   if (misplaced > 0) problems.push(`${misplaced} places are not the line's`);
   const moved = count("SELECT count(*) AS n FROM signups WHERE waitlist_id = ? AND line_at IS NOT NULL");
   bench.log(`  ranked burst: ${BURST} joins (${referred} referred, ${BURST - unique} retries) in ${seconds.toFixed(1)} s, p99 ${percentile(answers.map((answer) => answer.ms), 0.99).toFixed(0)} ms; ${moved} referrers moved; ${problems.length === 0 ? "exact" : problems.join("; ")}`);

@@ -28,9 +28,9 @@ const TARGET_P99_MS = 50;
 async function onNewWaitlist<Result>(bench: WorkersBench, origin: string, load: (path: string, headers: Record<string, string>, nextBody: () => string) => Promise<{ result: Result; answered: number }>): Promise<Result> {
   const db = openDatabase(bench.databasePath);
   try {
-    const waitlistId = bench.newWaitlist();
-    updateJoinSettings(waitlistId, { joining: "open" }, "cli", db);
-    const key = createApiKey({ name: "bench join workers", roles: [JOIN_ROLE] }, db).key;
+    const waitlistId = await bench.newWaitlist();
+    await updateJoinSettings(waitlistId, { joining: "open" }, "cli", db);
+    const key = (await createApiKey({ name: "bench join workers", roles: [JOIN_ROLE] }, db)).key;
     let sent = 0;
     const { result, answered } = await load(`/v1/waitlist/${waitlistId}/signup`, { authorization: `Bearer ${key}`, "content-type": "application/json" }, () => JSON.stringify({ email: `workers.${++sent}@example.com` }));
     const stored = (db.$client.prepare("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?").get(waitlistId) as { n: number }).n;

@@ -10,10 +10,10 @@ import { SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
 const [base, waitlistId, query = "verified=true"] = process.argv.slice(2);
 if (!base || !waitlistId) throw new Error("usage: measure-page.ts <base-url> <waitlist-id> [query]");
 
-const key = createApiKey({ name: "perf", roles: ["waitlist:view"] });
-const { token } = createSession(key.id);
+const key = await createApiKey({ name: "perf", roles: ["waitlist:view"] });
+const { token } = await createSession(key.id);
 // Any commit from another connection moves SQLite's data_version, which invalidates cached counts.
-const touchDatabase = () => createSession(key.id);
+const touchDatabase = async () => await createSession(key.id);
 
 async function once() {
   const started = performance.now();
@@ -47,7 +47,7 @@ async function main() {
   const cold: Run[] = [];
   const warm: Run[] = [];
   for (let run = 0; run < 5; run++) {
-    touchDatabase();
+    await touchDatabase();
     cold.push(await once());
     warm.push(await once());
   }

@@ -13,7 +13,7 @@ const CHECKED = 5;
  * position by the query layer (signup_counts for the days before, the indexes within the day), timed;
  * a few checked against a plain count of every waiting signup before them (slow: that is the point).
  */
-export function positionScenario(databasePath: string, waitlistId: string, scaleLabel: string, log: (line: string) => void): Row[] {
+export async function positionScenario(databasePath: string, waitlistId: string, scaleLabel: string, log: (line: string) => void): Promise<Row[]> {
   const scenario = `position in line (${scaleLabel} list)`;
   const db = openDatabase(databasePath);
   try {
@@ -21,7 +21,7 @@ export function positionScenario(databasePath: string, waitlistId: string, scale
     const { low, high } = sqlite.prepare("SELECT min(id) AS low, max(id) AS high FROM signups WHERE waitlist_id = ?").get(waitlistId) as { low: number; high: number };
     const random = seededRandom(24);
     const ids = [high, ...Array.from({ length: SAMPLES - 1 }, () => low + Math.floor(random() * (high - low + 1)))];
-    signupPosition(waitlistId, high, db); // prepares the statements
+    await signupPosition(waitlistId, high, db); // prepares the statements
     // Wall time, and this thread's CPU time: on a busy machine the first includes waiting for a core.
     const times: number[] = [];
     const cpuTimes: number[] = [];
@@ -29,7 +29,7 @@ export function positionScenario(databasePath: string, waitlistId: string, scale
     for (const id of ids) {
       const cpu = process.cpuUsage();
       const started = performance.now();
-      positions.set(id, signupPosition(waitlistId, id, db));
+      positions.set(id, await signupPosition(waitlistId, id, db));
       times.push(performance.now() - started);
       const used = process.cpuUsage(cpu);
       cpuTimes.push((used.user + used.system) / 1000);

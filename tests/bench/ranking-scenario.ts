@@ -19,9 +19,9 @@ const WRITES = 500;
 const INVITED = 100_000;
 const CHECKED = 5;
 
-function timed<T>(work: () => T): { result: T; ms: number } {
+async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
   const started = performance.now();
-  const result = work();
+  const result = await work();
   return { result, ms: performance.now() - started };
 }
 
@@ -32,15 +32,15 @@ function timed<T>(work: () => T): { result: T; ms: number } {
  * on a few, 500 referred joins (each moves its referrer at once, checked) and "invite the next
  * 100,000 in line"; then leaves the list as it found it.
  */
-export function rankingScenario(databasePath: string, waitlistId: string, scaleLabel: string, log: (line: string) => void): Row[] {
+export async function rankingScenario(databasePath: string, waitlistId: string, scaleLabel: string, log: (line: string) => void): Promise<Row[]> {
   const scenario = `ranking by referrals (${scaleLabel} list)`;
   const db = openDatabase(databasePath);
   const sqlite = db.$client;
-  const settingsBefore = joinSettingsOf(waitlistId, db);
+  const settingsBefore = await joinSettingsOf(waitlistId, db);
   const joined: number[] = [];
   try {
     // Raw: bench fixtures written set-based, a million rows in one statement.
-    const fixture = timed(() =>
+    const fixture = await timed(async () =>
       sqlite
         .prepare(
           `WITH referrer AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM signups WHERE waitlist_id = @w AND status = 'waiting' AND id % 50 = 0),
@@ -54,8 +54,9 @@ export function rankingScenario(databasePath: string, waitlistId: string, scaleL
     log(`  ${fixture.result.toLocaleString("en")} counted referrals over ${referrers.length.toLocaleString("en")} referrers written in ${(fixture.ms / 1000).toFixed(1)} s`);
 
     // The change as the server makes it: a write storing the rule, then one write per batch of referrers.
-    const begin = timed(() => beginRankingRuleChange(waitlistId, { kind: "referrals", step: STEP, cap: null }, "cli", db));
-    const batchTimes = begin.result.batches.map((batch) => timed(() => restandBatch(waitlistId, batch, db)).ms);
+    const begin = await timed(() => beginRankingRuleChange(waitlistId, { kind: "referrals", step: STEP, cap: null }, "cli", db));
+    const batchTimes: number[] = [];
+    for (const batch of begin.result.batches) batchTimes.push((await timed(() => restandBatch(waitlistId, batch, db))).ms);
     const change = { ms: begin.ms + batchTimes.reduce((sum, ms) => sum + ms, 0) };
     const longestWrite = Math.max(begin.ms, ...batchTimes);
     log(`  rule change: ${(change.ms / 1000).toFixed(1)} s in ${batchTimes.length + 1} writes, the longest ${longestWrite.toFixed(0)} ms`);
@@ -63,14 +64,14 @@ export function rankingScenario(databasePath: string, waitlistId: string, scaleL
     const random = seededRandom(31);
     const { low, high } = sqlite.prepare("SELECT min(id) AS low, max(id) AS high FROM signups WHERE waitlist_id = ?").get(waitlistId) as { low: number; high: number };
     const ids = Array.from({ length: SAMPLES }, (_, index) => (index % 2 === 0 ? referrers[Math.floor(random() * referrers.length)]! : low + Math.floor(random() * (high - low + 1))));
-    signupPosition(waitlistId, ids[0]!, db);
+    await signupPosition(waitlistId, ids[0]!, db);
     const times: number[] = [];
     const cpuTimes: number[] = [];
     const places = new Map<number, number | null>();
     for (const id of ids) {
       const cpu = process.cpuUsage();
       const started = performance.now();
-      places.set(id, signupPosition(waitlistId, id, db));
+      places.set(id, await signupPosition(waitlistId, id, db));
       times.push(performance.now() - started);
       const used = process.cpuUsage(cpu);
       cpuTimes.push((used.user + used.system) / 1000);
@@ -88,32 +89,32 @@ export function rankingScenario(databasePath: string, waitlistId: string, scaleL
     log(`  ${SAMPLES} places: p50 ${percentile(times, 0.5).toFixed(2)} ms, p99 ${percentile(times, 0.99).toFixed(2)} ms; ${checked.length} checked against a plain count`);
 
     // Referred joins: each counts at once and moves its referrer up STEP places.
-    updateJoinSettings(waitlistId, { joining: "open" }, "cli", db);
+    await updateJoinSettings(waitlistId, { joining: "open" }, "cli", db);
     const writeTimes: number[] = [];
     // The same join without a referral code, alternately: what a join costs on this connection
     // (its commits, SQLite's own checkpoints), whatever a referral adds.
     const plainTimes: number[] = [];
     for (let index = 0; index < WRITES; index++) {
       const plainStarted = performance.now();
-      joined.push(joinWaitlist({ waitlistId, email: `ranked.plain${index}@example.com`, customInputs: [] }, db).signup.id);
+      joined.push((await joinWaitlist({ waitlistId, email: `ranked.plain${index}@example.com`, customInputs: [] }, db)).signup.id);
       plainTimes.push(performance.now() - plainStarted);
       const referrer = referrers[Math.floor(random() * referrers.length)]!;
-      const code = referralCodeOf(referrer, db);
-      const before = signupPosition(waitlistId, referrer, db);
+      const code = await referralCodeOf(referrer, db);
+      const before = await signupPosition(waitlistId, referrer, db);
       const started = performance.now();
-      const outcome = joinWaitlist({ waitlistId, email: `ranked.friend${index}@example.com`, customInputs: [], referralCode: code }, db);
+      const outcome = await joinWaitlist({ waitlistId, email: `ranked.friend${index}@example.com`, customInputs: [], referralCode: code }, db);
       writeTimes.push(performance.now() - started);
       joined.push(outcome.signup.id);
-      const after = signupPosition(waitlistId, referrer, db);
+      const after = await signupPosition(waitlistId, referrer, db);
       if (before !== null && after !== Math.max(1, before - STEP)) throw new Error(`${scenario}: a referral moved signup ${referrer} from ${before} to ${after}`);
     }
     log(`  ${WRITES} referred joins: p50 ${percentile(writeTimes, 0.5).toFixed(2)} ms, p99 ${percentile(writeTimes, 0.99).toFixed(2)} ms; ${WRITES} plain joins between them: p50 ${percentile(plainTimes, 0.5).toFixed(2)} ms, p99 ${percentile(plainTimes, 0.99).toFixed(2)} ms`);
 
-    const front = lineSlice(waitlistId, undefined, INVITED, db).map((key) => key.id);
-    const invite = timed(() => applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId }, limit: INVITED } }, db));
+    const front = (await lineSlice(waitlistId, undefined, INVITED, db)).map((key) => key.id);
+    const invite = await timed(() => applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId }, limit: INVITED } }, db));
     const invited = new Set((sqlite.prepare("SELECT id FROM signups WHERE waitlist_id = ? AND status = 'invited'").all(waitlistId) as { id: number }[]).map((signup) => signup.id));
     if (invite.result.changed !== INVITED || front.some((id) => !invited.has(id))) throw new Error(`${scenario}: the invitation did not take the first ${INVITED} in line`);
-    applyStatusAction("cli", { action: "withdraw", selection: { scope: { waitlistId }, limit: INVITED } }, db);
+    await applyStatusAction("cli", { action: "withdraw", selection: { scope: { waitlistId }, limit: INVITED } }, db);
     log(`  invite the next ${INVITED.toLocaleString("en")} in line: ${(invite.ms / 1000).toFixed(2)} s`);
 
     return [
@@ -128,11 +129,11 @@ export function rankingScenario(databasePath: string, waitlistId: string, scaleL
       row(scenario, `invite the next ${INVITED.toLocaleString("en")} in line`, "s", invite.ms / 1000, null, scaleLabel === "1M" ? { appBelow: INVITE_TARGET_S } : undefined),
     ];
   } finally {
-    setRankingRule(waitlistId, { kind: "first-come" }, "cli", db);
+    await setRankingRule(waitlistId, { kind: "first-come" }, "cli", db);
     sqlite.prepare("DELETE FROM referrals WHERE waitlist_id = ?").run(waitlistId);
     const erase = sqlite.prepare("DELETE FROM signups WHERE id = ?");
     sqlite.transaction(() => joined.forEach((id) => erase.run(id)))();
-    updateJoinSettings(waitlistId, settingsBefore, "cli", db);
+    await updateJoinSettings(waitlistId, settingsBefore, "cli", db);
     sqlite.close();
   }
 }

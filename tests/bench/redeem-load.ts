@@ -25,13 +25,15 @@ export async function redeemLoad(bench: Bench): Promise<Row[]> {
   const db = openDatabase(bench.databasePath);
   try {
     const waitlistId = bench.bigWaitlistId;
-    const headers = { authorization: `Bearer ${createApiKey({ name: "bench product", roles: [REDEEM_ROLE] }, db).key}` };
+    const headers = { authorization: `Bearer ${(await createApiKey({ name: "bench product", roles: [REDEEM_ROLE] }, db)).key}` };
     // Tokens for every redeem the three runs can send (autocannon may send a little past its time), plus a margin.
     const needed = RATE * (WARM_UP_SECONDS + 3 * bench.seconds) + 2 * RATE;
-    const invited = applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId, verified: true }, limit: needed }, withSignups: true }, db).signups;
+    const invited = (await applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId, verified: true }, limit: needed }, withSignups: true }, db)).signups;
     if (invited.length !== needed) throw new Error(`${scenario}: ${invited.length} invited, ${needed} needed`);
-    const expiryDays = getInvitationEmail(waitlistId, db).inviteExpiryDays;
-    const tokens = invited.map((signup) => mintInviteToken(waitlistId, signup.id, signup.statusChangedAt!.getTime(), expiryDays, db));
+    const expiryDays = (await getInvitationEmail(waitlistId, db)).inviteExpiryDays;
+    // One after another: the first may create the signing secret.
+    const tokens: string[] = [];
+    for (const signup of invited) tokens.push(await mintInviteToken(waitlistId, signup.id, signup.statusChangedAt!.getTime(), expiryDays, db));
     let sent = 0;
     const nextToken = () => {
       if (sent === tokens.length) throw new Error(`${scenario}: out of tokens`);

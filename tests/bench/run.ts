@@ -116,17 +116,17 @@ async function buildApp() {
 }
 
 /** A key and a dashboard session on the bench database, what the scenarios look for, and a writer of new signups. */
-function fixtures(dataset: Dataset, importFile: string, importRows: number): Fixture & { close: () => void } {
+async function fixtures(dataset: Dataset, importFile: string, importRows: number): Promise<Fixture & { close: () => void }> {
   const waitlistId = dataset.bigWaitlistId;
   const db = openDatabase(dataset.path);
-  const key = createApiKey({ name: "bench", roles: [VIEW_ROLE] }, db);
-  const { token } = createSession(key.id, db);
-  const adminKey = createApiKey({ name: "bench admin", roles: [ADMIN_ROLE] }, db);
-  const admin = createSession(adminKey.id, db);
+  const key = await createApiKey({ name: "bench", roles: [VIEW_ROLE] }, db);
+  const { token } = await createSession(key.id, db);
+  const adminKey = await createApiKey({ name: "bench admin", roles: [ADMIN_ROLE] }, db);
+  const admin = await createSession(adminKey.id, db);
   const verified = { waitlistId, verified: true };
-  const newest = listSignupRows({ scope: verified, offset: 0, limit: 1 }, db)[0]!;
-  const deepCursor = () => {
-    const deep = listSignupRows({ scope: verified, sort: "created_at", direction: "asc", offset: Math.floor(countSignups(verified, db).total * 0.9), limit: 1 }, db)[0]!;
+  const newest = (await listSignupRows({ scope: verified, offset: 0, limit: 1 }, db))[0]!;
+  const deepCursor = async () => {
+    const deep = (await listSignupRows({ scope: verified, sort: "created_at", direction: "asc", offset: Math.floor((await countSignups(verified, db)).total * 0.9), limit: 1 }, db))[0]!;
     return encodeCursor(signupsScope({ waitlistId, verified: true }), { createdAt: deep.createdAt.getTime(), id: deep.id });
   };
   let cursor: string | undefined;
@@ -136,11 +136,11 @@ function fixtures(dataset: Dataset, importFile: string, importRows: number): Fix
     insertSignups(waitlistId, [{ email, verified: true, referral: false, customInputs: "[]" }], db);
     return email;
   };
-  const expect = (filter: SignupFilter) => {
+  const expect = async (filter: SignupFilter) => {
     const scope = { waitlistId, ...filter };
-    const first = listSignupRows({ scope, offset: 0, limit: 1 }, db)[0];
+    const first = (await listSignupRows({ scope, offset: 0, limit: 1 }, db))[0];
     if (!first) throw new Error(`no signup matches ${JSON.stringify(filter)}`);
-    const counts = countSignups(scope, db);
+    const counts = await countSignups(scope, db);
     return { email: first.email, total: `${counts.total.toLocaleString("en")}${counts.exact ? "" : "+"}` };
   };
   return {
@@ -156,13 +156,13 @@ function fixtures(dataset: Dataset, importFile: string, importRows: number): Fix
     expect,
     apiHeaders: { authorization: `Bearer ${key.key}` },
     cookieHeaders: { cookie: `${SESSION_COOKIE}=${token}` },
-    deepCursor: () => (cursor ??= deepCursor()),
+    deepCursor: async () => (cursor ??= await deepCursor()),
     pageMustContain: newest.email,
     pageRequests: count("page-requests"),
     log,
     adminCookieHeaders: { cookie: `${SESSION_COOKIE}=${admin.token}` },
     adminApiHeaders: { authorization: `Bearer ${adminKey.key}` },
-    newWaitlist: () => createWaitlist({ name: `Upload ${Date.now()}`, website: "https://upload.example.com" }, db).id,
+    newWaitlist: async () => (await createWaitlist({ name: `Upload ${Date.now()}`, website: "https://upload.example.com" }, db)).id,
     importFile: () => {
       if (!importFile) throw new Error("no import file was prepared");
       return importFile;
@@ -217,12 +217,12 @@ async function main() {
     const importFile = ["import", "ndjson-import", "upload-load"].some((name) => selected.includes(name)) ? await prepareImportFile(cacheDir, importRows) : "";
     const rows: Row[] = [];
     if (selected.some((name) => name !== "import" && name !== "ndjson-import" && name !== "deliver")) {
-      const { close, ...fixture } = fixtures(dataset, importFile, importRows);
+      const { close, ...fixture } = await fixtures(dataset, importFile, importRows);
       closeDatabase = close;
       if (selected.some((name) => name in SCENARIOS)) {
         await buildApp();
         let tied: TiedDataset | undefined;
-        const tiedDataset = () => (tied ??= prepareTiedDataset(dataset, workDir));
+        const tiedDataset = async () => (tied ??= await prepareTiedDataset(dataset, workDir));
         const shared = { ...fixture, tiedDataset, rounds: count("rounds"), seconds: count("seconds"), connections: count("connections"), searchLoadSeconds: count("search-load-seconds") };
         let bench: WorkersBench | undefined;
         for (const [name, scenario] of Object.entries(SCENARIOS)) {
@@ -252,23 +252,23 @@ async function main() {
       }
       if (selected.includes("lookup")) {
         log(`lookup (load average ${loadavg()[0]!.toFixed(2)})`);
-        rows.push(...emailLookup(fixture));
+        rows.push(...(await emailLookup(fixture)));
       }
       if (selected.includes("positions")) {
         log(`positions (load average ${loadavg()[0]!.toFixed(2)})`);
-        rows.push(...positionScenario(dataset.path, dataset.bigWaitlistId, scaleLabel, log));
+        rows.push(...await positionScenario(dataset.path, dataset.bigWaitlistId, scaleLabel, log));
       }
       if (selected.includes("ranking")) {
         log(`ranking (load average ${loadavg()[0]!.toFixed(2)})`);
-        rows.push(...rankingScenario(dataset.path, dataset.bigWaitlistId, scaleLabel, log));
+        rows.push(...await rankingScenario(dataset.path, dataset.bigWaitlistId, scaleLabel, log));
       }
       if (selected.includes("invite")) {
         log(`invite (load average ${loadavg()[0]!.toFixed(2)})`);
-        rows.push(...inviteScenario(dataset.path, dataset.bigWaitlistId, scaleLabel, log));
+        rows.push(...(await inviteScenario(dataset.path, dataset.bigWaitlistId, scaleLabel, log)));
       }
       if (selected.includes("funnel")) {
         log(`funnel (load average ${loadavg()[0]!.toFixed(2)})`);
-        rows.push(...funnelScenario(dataset.path, dataset.bigWaitlistId, scaleLabel, log));
+        rows.push(...await funnelScenario(dataset.path, dataset.bigWaitlistId, scaleLabel, log));
       }
     }
     if (selected.includes("import")) rows.push(...(await cliImport(workDir, importFile, importRows, log)));

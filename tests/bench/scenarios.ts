@@ -28,11 +28,11 @@ export interface Fixture {
   /** The dataset's signups end before this instant. */
   spanEnd: number;
   /** A keyset cursor 90 % into the verified signups (computed on first use: a long walk on a big list). */
-  deepCursor: () => string;
+  deepCursor: () => Promise<string>;
   /** Text the dashboard page must contain (its newest row's email), so a sign-in or error page never passes. */
   pageMustContain: string;
   /** The newest signup of the big waitlist under a filter, and how many there are ("10,000+" past the search cap), by the query layer. */
-  expect: (filter: SignupFilter) => { email: string; total: string };
+  expect: (filter: SignupFilter) => Promise<{ email: string; total: string }>;
   /** Adds a signup to the big waitlist (as a visitor signing up would) and returns its email. */
   writeSignup: () => string;
   pageRequests: number;
@@ -42,7 +42,7 @@ export interface Fixture {
   /** A key with the role waitlist:admin (the status actions). */
   adminApiHeaders: Record<string, string>;
   /** Creates an empty waitlist and returns its id. */
-  newWaitlist: () => string;
+  newWaitlist: () => Promise<string>;
   /** The import CSV (prepareImportFile) of `importRows` rows; only scenarios that need it call it. */
   importFile: () => string;
   importRows: number;
@@ -106,8 +106,8 @@ export function firstPage(bench: Bench) {
   return loadScenario(bench, "signups page 1 (limit=100, verified)", `/v1/waitlist/${bench.bigWaitlistId}/signup?limit=100&verified=true`, 0.6);
 }
 
-export function deepPage(bench: Bench) {
-  return loadScenario(bench, "signups deep page (90% in)", `/v1/waitlist/${bench.bigWaitlistId}/signup?limit=100&verified=true&cursor=${bench.deepCursor()}`);
+export async function deepPage(bench: Bench) {
+  return loadScenario(bench, "signups deep page (90% in)", `/v1/waitlist/${bench.bigWaitlistId}/signup?limit=100&verified=true&cursor=${await bench.deepCursor()}`);
 }
 
 /**

@@ -23,8 +23,8 @@ export async function scheduleLoad(bench: Bench): Promise<Row[]> {
   const scenario = `/v1 while a schedule invites ${BATCH.toLocaleString("en")} of a filtered segment (${bench.scaleLabel} list)`;
   const db = openDatabase(bench.databasePath);
   try {
-    const schedule = addSchedule("cli", bench.bigWaitlistId, { rule: `daily at 09:00 UTC invite ${BATCH} where verified=true` }, db);
-    const slot = previewSchedule(schedule, Date.now(), db).nextRunAt!;
+    const schedule = await addSchedule("cli", bench.bigWaitlistId, { rule: `daily at 09:00 UTC invite ${BATCH} where verified=true` }, db);
+    const slot = (await previewSchedule(schedule, Date.now(), db)).nextRunAt!;
     await measureApi(bench, 2); // warm-up
     const quiet = await measureApi(bench, 5);
     const child = start(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "waitlists", "scheduler", "run", "--at", slot, "--json"], { DATABASE_PATH: bench.databasePath });
@@ -39,8 +39,8 @@ export async function scheduleLoad(bench: Bench): Promise<Row[]> {
     const done = JSON.parse(child.output().trim().split("\n").at(-1)!) as { scheduled: { scheduleId: number; invited: number; ms: number }[] };
     const run = done.scheduled.find((each) => each.scheduleId === schedule.id);
     if (run?.invited !== BATCH) throw new Error(`${scenario}: ${run?.invited ?? 0} invited`);
-    applyStatusAction("cli", { action: "withdraw", selection: { scope: { waitlistId: bench.bigWaitlistId }, limit: BATCH } }, db);
-    removeSchedule("cli", bench.bigWaitlistId, schedule.id, db);
+    await applyStatusAction("cli", { action: "withdraw", selection: { scope: { waitlistId: bench.bigWaitlistId }, limit: BATCH } }, db);
+    await removeSchedule("cli", bench.bigWaitlistId, schedule.id, db);
     const times = rounds.flatMap((each) => each.times);
     bench.log(`  run ${run.ms} ms; quiet p99 ${quiet.p99.toFixed(1)} ms; during: ${times.length} answers, p99 ${percentile(times, 0.99).toFixed(1)} ms`);
     return [

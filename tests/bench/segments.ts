@@ -22,7 +22,7 @@ export async function measureViews(bench: Bench, views: DashboardView[]): Promis
     const path = dashboardPath(bench.bigWaitlistId, view.filter);
     // Warm-up, and the check that the page shows what the query layer selects: its newest signup.
     bench.writeSignup();
-    const { email, total } = bench.expect(view.filter);
+    const { email, total } = await bench.expect(view.filter);
     const page = await download(bench.app.origin + path, bench.cookieHeaders, { keepText: true });
     if (page.status !== 200) throw new Error(`${path}: status ${page.status}`);
     // A build whose page does not apply a filter yet is timed all the same, and marked, without a target.

@@ -12,13 +12,13 @@ import { measureViews } from "./segments";
  * first would pass every waiting signup before the first match). The working copy is put back after.
  */
 export async function statusViews(bench: Bench): Promise<Row[]> {
-  const total = Number(bench.expect({}).total.replaceAll(",", ""));
+  const total = Number((await bench.expect({})).total.replaceAll(",", ""));
   const db = openDatabase(bench.databasePath);
   const waitlistId = bench.bigWaitlistId;
   const started = performance.now();
-  applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId }, limit: Math.floor(total / 10) } }, db);
-  applyStatusAction("cli", { action: "complete", selection: { scope: { waitlistId }, limit: Math.floor(total / 20) } }, db);
-  applyStatusAction("cli", { action: "reject", selection: { scope: { waitlistId }, limit: 1_000 } }, db);
+  await applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId }, limit: Math.floor(total / 10) } }, db);
+  await applyStatusAction("cli", { action: "complete", selection: { scope: { waitlistId }, limit: Math.floor(total / 20) } }, db);
+  await applyStatusAction("cli", { action: "reject", selection: { scope: { waitlistId }, limit: 1_000 } }, db);
   bench.log(`  statuses set in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const { createdSince, createdUntil } = dateRange(bench.spanEnd);
   const views: DashboardView[] = [

@@ -21,7 +21,7 @@ export interface TiedDataset {
  * own signups, through the import's bulk writer, at one instant. A file of its own, so that the other
  * scenarios keep measuring the dataset they always did; cached next to it (and removed with it).
  */
-export function prepareTiedDataset(dataset: Dataset, workDir: string): TiedDataset {
+export async function prepareTiedDataset(dataset: Dataset, workDir: string): Promise<TiedDataset> {
   const cachedPath = dataset.cachedPath.replace(/\.db$/, "-tied.db");
   const idPath = `${cachedPath}.json`;
   if (!existsSync(cachedPath) || !existsSync(idPath)) {
@@ -31,7 +31,7 @@ export function prepareTiedDataset(dataset: Dataset, workDir: string): TiedDatas
     const sqlite = db.$client;
     sqlite.pragma("journal_mode = MEMORY");
     sqlite.pragma("synchronous = OFF");
-    const tiedWaitlistId = createWaitlist({ name: "Imported addresses", website: "https://imported.example.com" }, db).id;
+    const tiedWaitlistId = (await createWaitlist({ name: "Imported addresses", website: "https://imported.example.com" }, db)).id;
     const importedAt = dataset.spanEnd - DAY_MS;
     sqlite.transaction(() => {
       const bulk = startBulkInsert(tiedWaitlistId, db);

@@ -10,7 +10,7 @@ export interface TiedStreamBench {
   bigWaitlistId: string;
   smallWaitlistId: string;
   log: (line: string) => void;
-  tiedDataset: () => TiedDataset;
+  tiedDataset: () => Promise<TiedDataset>;
   /** Starts the production server (one process) on `databasePath`, on the bench port + `portOffset`. */
   startApp(env: Record<string, string>, portOffset: number, databasePath: string): Promise<{ origin: string; child: Child }>;
 }
@@ -25,9 +25,9 @@ const TARGET = { ratioAtMost: 1.5 };
  * alternately. In its rows "app" is the tied list and "baseline" the list with spread timestamps.
  */
 export async function tiedStream(bench: TiedStreamBench): Promise<Row[]> {
-  const tied = bench.tiedDataset();
+  const tied = await bench.tiedDataset();
   const db = openDatabase(tied.path);
-  const headers = { authorization: `Bearer ${createApiKey({ name: "bench tied", roles: [VIEW_ROLE] }, db).key}` };
+  const headers = { authorization: `Bearer ${(await createApiKey({ name: "bench tied", roles: [VIEW_ROLE] }, db)).key}` };
   db.$client.close();
   const { origin, child } = await bench.startApp({ WEB_CONCURRENCY: "1" }, 30, tied.path);
   try {

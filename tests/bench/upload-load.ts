@@ -24,7 +24,7 @@ export async function uploadLoad(bench: Bench): Promise<Row[]> {
   const quiet = await measureApi(bench, bench.searchLoadSeconds);
   bench.log(`  quiet: ${quiet.answered} answers, p50 ${quiet.p50.toFixed(1)} ms, p99 ${quiet.p99.toFixed(1)} ms, max ${quiet.max.toFixed(0)} ms`);
 
-  const waitlistId = bench.newWaitlist();
+  const waitlistId = await bench.newWaitlist();
   const upload = spawn(process.execPath, ["--import", "tsx", "tests/bench/load/upload-file.ts", bench.app.origin, bench.adminCookieHeaders.cookie!, waitlistId, bench.importFile()], {
     stdio: ["ignore", "pipe", "inherit"],
   });

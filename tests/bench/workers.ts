@@ -20,7 +20,7 @@ export interface WorkersBench extends Bench {
   /** Starts the production server on the bench database (or `databasePath`) with `env`, on the bench port + `portOffset`; resolves once it answers. */
   startApp(env: Record<string, string>, portOffset: number, databasePath?: string): Promise<{ origin: string; child: Child }>;
   /** The bench database plus a list imported without created_at (tied-dataset.ts), built on first use. */
-  tiedDataset: () => TiedDataset;
+  tiedDataset: () => Promise<TiedDataset>;
 }
 
 // Issue 19: a second worker must not make a request dearer, CPU per request within 10 % of one

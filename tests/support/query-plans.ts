@@ -5,7 +5,7 @@ import type { AppDatabase } from "@/db/client";
  * through Drizzle or by hand: both call the connection's prepare). Use a fresh connection: a
  * statement prepared before (lib/store/statements.ts keeps them) is not prepared again.
  */
-export function statementsPreparedBy(db: AppDatabase, run: () => void): string[] {
+export async function statementsPreparedBy(db: AppDatabase, run: () => Promise<unknown>): Promise<string[]> {
   const client = db.$client;
   const prepare = client.prepare;
   const texts: string[] = [];
@@ -14,7 +14,7 @@ export function statementsPreparedBy(db: AppDatabase, run: () => void): string[]
     return prepare.call(client, text);
   }) as typeof prepare;
   try {
-    run();
+    await run();
   } finally {
     client.prepare = prepare;
   }

@@ -13,7 +13,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const session = await requireSession();
   const params = await searchParams;
   const state = parseWaitlistTableParams(params);
-  const waitlists = listWaitlistSummaries({ search: state.q, sort: state.sort, direction: state.dir });
+  const waitlists = await listWaitlistSummaries({ search: state.q, sort: state.sort, direction: state.dir });
   return (
     <>
       <h1 className="text-2xl font-semibold">Waitlists</h1>

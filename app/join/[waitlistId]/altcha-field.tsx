@@ -13,7 +13,7 @@ export function AltchaField({ challengeUrl }: { challengeUrl: string }) {
   const [loaded, setLoaded] = useState(false);
   useEffect(() => {
     let live = true;
-    import("altcha").then(() => live && setLoaded(true));
+    void import("altcha").then(() => live && setLoaded(true));
     return () => {
       live = false;
     };

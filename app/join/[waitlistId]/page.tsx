@@ -17,24 +17,24 @@ import { GetLinkForm } from "./get-link-form";
 
 type Props = { params: Promise<{ waitlistId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-function waitlistOf(id: string) {
-  const waitlist = waitlistOfPath(id);
+async function waitlistOf(id: string) {
+  const waitlist = await waitlistOfPath(id);
   if (!waitlist) notFound();
   return waitlist;
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const waitlist = waitlistOf((await params).waitlistId);
-  return joinPageMetadata(waitlist, joinSettingsOf(waitlist.id));
+  const waitlist = await waitlistOf((await params).waitlistId);
+  return joinPageMetadata(waitlist, await joinSettingsOf(waitlist.id));
 }
 
 /** The hosted join form of a waitlist: a plain form POST (works without JavaScript), the challenge when it is on. */
 export default async function JoinPage({ params, searchParams }: Props) {
-  const waitlist = waitlistOf((await params).waitlistId);
+  const waitlist = await waitlistOf((await params).waitlistId);
   const query = await searchParams;
-  const settings = joinSettingsOf(waitlist.id);
+  const settings = await joinSettingsOf(waitlist.id);
   const title = joinTitleOf(waitlist, settings);
-  const brand = joinBrandOf(waitlist, settings);
+  const brand = await joinBrandOf(waitlist, settings);
   if (settings.joining === "closed") {
     return (
       <JoinCard title={title} brand={brand}>

@@ -13,9 +13,9 @@ export function registerAuditCommands(program: Command): void {
     .option("--limit <n>", "the most rows to show (at most 1000)", "50")
     .option("--before <id>", "only rows older than this row id (the next page: the last id shown)")
     .option("--json", "print one JSON object to stdout")
-    .action((options: { action?: string; actor?: string; limit: string; before?: string } & JsonOption) => {
+    .action(async (options: { action?: string; actor?: string; limit: string; before?: string } & JsonOption) => {
       const query = parseOptions(auditQuerySchema, { action: options.action, actor: options.actor, limit: options.limit, before: options.before });
-      const rows = listAudit(query);
+      const rows = await listAudit(query);
       const entries = rows.map((row) => ({
         id: row.id,
         at: row.at.toISOString(),

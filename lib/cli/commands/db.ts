@@ -38,9 +38,9 @@ export function registerDbCommands(program: Command): void {
   db.command("seed-demo")
     .description("Add demo waitlists and signups (deterministic; running it again adds nothing).")
     .option("--json", "print one JSON object to stdout")
-    .action((options: JsonOption) => {
+    .action(async (options: JsonOption) => {
       const started = performance.now();
-      const result = seedDemoData();
+      const result = await seedDemoData();
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       emit(options, result, () =>
         result.waitlists_created === 0

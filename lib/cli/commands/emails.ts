@@ -36,8 +36,8 @@ export function registerEmailCommands(program: Command): void {
     .description("Show whether a waitlist sends invitation emails, and its template.")
     .argument("<waitlist>", "the waitlist's id")
     .option("--json", "print one JSON object to stdout")
-    .action((waitlist: string, options: JsonOption) => {
-      const settings = getInvitationEmail(getWaitlistOrThrow(waitlist).id);
+    .action(async (waitlist: string, options: JsonOption) => {
+      const settings = await getInvitationEmail((await getWaitlistOrThrow(waitlist)).id);
       emit(options, settingsJson(settings), () => settingsText(settings));
     });
 
@@ -52,7 +52,7 @@ export function registerEmailCommands(program: Command): void {
     .option("--reminder-subject <text>", "the reminder's subject line, sent before an invitation expires (waitlists update --remind-days; same placeholders)")
     .option("--reminder-body-file <path>", "a plain-text file with the reminder's body (same placeholders)")
     .option("--json", "print one JSON object to stdout")
-    .action((waitlist: string, options: { on?: boolean; off?: boolean; subject?: string; bodyFile?: string; reminderSubject?: string; reminderBodyFile?: string } & JsonOption) => {
+    .action(async (waitlist: string, options: { on?: boolean; off?: boolean; subject?: string; bodyFile?: string; reminderSubject?: string; reminderBodyFile?: string } & JsonOption) => {
       if (options.on && options.off) throw new AppError("invalid_parameter", "--on and --off cannot be combined", "--on");
       const fields = {
         enabled: options.on ? true : options.off ? false : undefined,
@@ -63,7 +63,7 @@ export function registerEmailCommands(program: Command): void {
       };
       const optionOf: Record<string, string> = { body: "--body-file", enabled: "--on", reminderSubject: "--reminder-subject", reminderBody: "--reminder-body-file" };
       const input = parseOptions(invitationEmailSchema, fields, (key) => optionOf[key] ?? `--${key}`);
-      const settings = updateInvitationEmail(CLI_ACTOR, waitlist, input);
+      const settings = await updateInvitationEmail(CLI_ACTOR, waitlist, input);
       emit(options, settingsJson(settings), () => settingsText(settings));
     });
 
@@ -75,9 +75,9 @@ export function registerEmailCommands(program: Command): void {
     .option("--subject <text>", "a subject to try instead of the saved one")
     .option("--body-file <path>", "a body to try instead of the saved one")
     .option("--json", "print one JSON object to stdout")
-    .action((waitlist: string, options: { signup: string; subject?: string; bodyFile?: string } & JsonOption) => {
+    .action(async (waitlist: string, options: { signup: string; subject?: string; bodyFile?: string } & JsonOption) => {
       const draft = parseOptions(invitationEmailSchema, { subject: options.subject, body: readBody(options.bodyFile) }, (key) => (key === "body" ? "--body-file" : `--${key}`));
-      const email = previewInvitation(waitlist, options.signup.trim(), draft);
+      const email = await previewInvitation(waitlist, options.signup.trim(), draft);
       emit(options, email, () => [`To: ${email.to}`, `Subject: ${email.subject}`, "", email.text].join("\n"));
     });
 }

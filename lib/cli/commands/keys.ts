@@ -20,9 +20,9 @@ export function registerKeyCommands(program: Command): void {
     .option("--role <role>", `a role to grant, repeatable (${ROLES.join(", ")}; default ${VIEW_ROLE})`, collect)
     .option("--expires-in <duration>", "expire the key after this long, such as 90m, 12h or 30d (default: never)")
     .option("--json", "print one JSON object to stdout")
-    .action((options: { name: string; role?: string[]; expiresIn?: string } & JsonOption) => {
+    .action(async (options: { name: string; role?: string[]; expiresIn?: string } & JsonOption) => {
       const input = parseOptions(newApiKeyOptionsSchema, { name: options.name, role: options.role ?? [VIEW_ROLE], "expires-in": options.expiresIn });
-      const created = issueApiKey({ name: input.name, roles: input.role, expiresAt: expiryFrom(input["expires-in"]) }, CLI_ACTOR);
+      const created = await issueApiKey({ name: input.name, roles: input.role, expiresAt: expiryFrom(input["expires-in"]) }, CLI_ACTOR);
       const result = { id: created.id, name: created.name, key: created.key, roles: created.roles, expires_at: created.expires_at };
       emit(options, result, () =>
         [
@@ -38,8 +38,8 @@ export function registerKeyCommands(program: Command): void {
     .command("list")
     .description("List API keys: prefix, roles and dates (never the keys themselves).")
     .option("--json", "print one JSON object to stdout")
-    .action((options: JsonOption) => {
-      const items = listApiKeys();
+    .action(async (options: JsonOption) => {
+      const items = await listApiKeys();
       emit(options, { keys: items }, () =>
         items.length === 0
           ? "No API keys yet. Create one with: keys create --name <name>"
@@ -65,9 +65,9 @@ export function registerKeyCommands(program: Command): void {
     .description("Revoke an API key: it stops working at once (and so do its dashboard sessions). Revoking twice is harmless. Audited (actor cli).")
     .argument("<key>", "the key's id, its prefix as keys list shows it (when no other key has it), or the whole key")
     .option("--json", "print one JSON object to stdout")
-    .action((reference: string, options: JsonOption) => {
-      const key = resolveApiKeyReference(reference);
-      const { revoked } = revokeApiKeyAs(key.id, CLI_ACTOR);
+    .action(async (reference: string, options: JsonOption) => {
+      const key = await resolveApiKeyReference(reference);
+      const { revoked } = await revokeApiKeyAs(key.id, CLI_ACTOR);
       const result = { id: key.id, name: key.name, prefix: key.prefix, revoked: true };
       emit(options, result, () => `${revoked ? "Revoked" : "Already revoked:"} API key ${key.id} (${key.name}, ${key.prefix}…).`);
     });

@@ -14,7 +14,7 @@ export function registerSignupErase(signups: Command): void {
     .option("--json", "print one JSON object to stdout")
     .action(async (options: { email: string; waitlist?: string } & JsonOption) => {
       const input = parseOptions(eraseAddressSchema, { email: options.email, waitlist: options.waitlist });
-      const { erased, waitlists } = eraseAddress("cli", input);
+      const { erased, waitlists } = await eraseAddress("cli", input);
       const offDisk = await erasedFromDisk(ERASURE_DISK_WAIT_MS.cli);
       emit(options, { erased, off_disk: offDisk }, () => {
         const done = erased === 0 ? "No signup has this address: nothing erased." : `Erased ${erased} signup${erased === 1 ? "" : "s"} from ${waitlists} waitlist${waitlists === 1 ? "" : "s"}.`;

@@ -43,16 +43,16 @@ export function registerSignupExport(signups: Command): void {
       if (columns === "inputs" && format !== "csv") throw new AppError("invalid_parameter", "--columns inputs is for CSV: JSON and NDJSON carry the answers as objects", "--columns");
       if (sort === "position" && filter.status?.some((status) => status !== "waiting")) throw new AppError("invalid_parameter", "--status can only be waiting with --sort position: the line holds waiting signups only", "--status");
       if (options.json && options.output === undefined) throw new AppError("invalid_parameter", "--json needs --output: without it the signups themselves go to stdout", "--json");
-      const waitlist = getWaitlistOrThrow(options.waitlist);
+      const waitlist = await getWaitlistOrThrow(options.waitlist);
       if (options.output !== undefined) checkOutputPath(options.output);
       let exported = 0;
-      function* counted(batches: Iterable<SignupRow[]>) {
-        for (const batch of batches) {
+      async function* counted(batches: AsyncIterable<SignupRow[]>) {
+        for await (const batch of batches) {
           exported += batch.length;
           yield batch;
         }
       }
-      await writeOutput(signupExportChunks(format, counted((sort === "position" ? signupLineRowBatches : signupRowBatches)({ ...filter, waitlistId: waitlist.id })), columns === "inputs" ? inputColumnsOf(waitlist.id) : []), options.output);
+      await writeOutput(signupExportChunks(format, counted((sort === "position" ? signupLineRowBatches : signupRowBatches)({ ...filter, waitlistId: waitlist.id })), columns === "inputs" ? await inputColumnsOf(waitlist.id) : []), options.output);
       if (options.output !== undefined) {
         const result = { exported, format, output: options.output };
         emit(options, result, () => `Exported ${exported} signups to ${options.output}.`);

@@ -22,10 +22,10 @@ const findSchema = z.object({
  * The signups whose address is `text` (case-insensitive) first, then those containing it, at most
  * `limit`: a lookup of the whole address comes first so that many partial matches cannot hide it.
  */
-function findSignups(text: string, limit: number): { found: (FoundSignup & { exact: boolean })[]; truncated: boolean } {
-  const exact = findSignupsByEmail({ email: text, limit: limit + 1 });
+async function findSignups(text: string, limit: number): Promise<{ found: (FoundSignup & { exact: boolean })[]; truncated: boolean }> {
+  const exact = await findSignupsByEmail({ email: text, limit: limit + 1 });
   const exactIds = new Set(exact.map((signup) => signup.signupId));
-  const containing = findSignupsByEmail({ contains: text, limit: limit + 1 + exact.length }).filter((signup) => !exactIds.has(signup.signupId));
+  const containing = (await findSignupsByEmail({ contains: text, limit: limit + 1 + exact.length })).filter((signup) => !exactIds.has(signup.signupId));
   const found = [...exact.map((signup) => ({ ...signup, exact: true })), ...containing.map((signup) => ({ ...signup, exact: false }))];
   return { found: found.slice(0, limit), truncated: found.length > limit };
 }
@@ -37,9 +37,9 @@ export function registerSignupFind(signups: Command): void {
     .requiredOption("--email <text>", `a whole address or a part of one (at least ${MIN_INDEXED_SEARCH} characters)`)
     .option("--limit <n>", `the most signups to show (at most ${MAX_FOUND})`, "100")
     .option("--json", "print one JSON object to stdout")
-    .action((options: { email: string; limit: string } & JsonOption) => {
+    .action(async (options: { email: string; limit: string } & JsonOption) => {
       const { email, limit } = parseOptions(findSchema, { email: options.email, limit: options.limit });
-      const { found, truncated } = findSignups(email, limit);
+      const { found, truncated } = await findSignups(email, limit);
       const signups = found.map((signup) => ({
         email: signup.email,
         exact: signup.exact,

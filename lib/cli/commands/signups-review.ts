@@ -21,9 +21,9 @@ function register(review: Command, decision: FlagDecision): void {
     .requiredOption("--waitlist <id>", "id of the waitlist")
     .requiredOption("--email <address>", "a signup's whole address, in any case (repeat for more)", collect)
     .option("--json", "print one JSON object to stdout")
-    .action((options: JsonOption & { waitlist: string; email: string[] }) => {
+    .action(async (options: JsonOption & { waitlist: string; email: string[] }) => {
       if (options.email.some((email) => email.trim() === "")) throw new AppError("invalid_parameter", "invalid --email: must not be empty", "--email");
-      const outcome = decideFlags("cli", decision, { waitlistId: options.waitlist, emails: options.email });
+      const outcome = await decideFlags("cli", decision, { waitlistId: options.waitlist, emails: options.email });
       const result = { [past]: outcome.decided, skipped: outcome.skipped, ids: outcome.ids.map(signupPublicId) };
       emit(options, result, () => `${past[0]!.toUpperCase()}${past.slice(1)} ${outcome.decided} flagged signup${outcome.decided === 1 ? "" : "s"}.${outcome.skipped > 0 ? ` Skipped ${outcome.skipped} (no flag waiting).` : ""}`);
     });

@@ -37,13 +37,13 @@ function registerBulk(signups: Command, action: Exclude<StatusAction, "complete"
     .option("--limit <n>", "at most this many, the oldest first (default: every one selected)")
     .option("--dry-run", "change nothing: list the signups that would change")
     .option("--json", "print one JSON object to stdout")
-    .action((options: BulkOptions) => {
+    .action(async (options: BulkOptions) => {
       const filter = parseFilterOptions(options);
       const { limit } = parseOptions(limitSchema, { limit: options.limit });
-      const waitlist = getWaitlistOrThrow(options.waitlist);
+      const waitlist = await getWaitlistOrThrow(options.waitlist);
       // SQLite reads LIMIT -1 as no limit.
       const selection = { scope: { ...filter, waitlistId: waitlist.id }, limit: limit ?? -1 };
-      report(action, applyStatusAction("cli", { action, selection, dryRun: options.dryRun, withSignups: options.dryRun }), options);
+      report(action, await applyStatusAction("cli", { action, selection, dryRun: options.dryRun, withSignups: options.dryRun }), options);
     });
 }
 
@@ -56,10 +56,10 @@ export function registerSignupStatusCommands(signups: Command): void {
     .requiredOption("--email <address>", "the signup's whole address, in any case")
     .option("--dry-run", "change nothing: say whether it would change")
     .option("--json", "print one JSON object to stdout")
-    .action((options: JsonOption & { waitlist: string; email: string; dryRun?: boolean }) => {
+    .action(async (options: JsonOption & { waitlist: string; email: string; dryRun?: boolean }) => {
       if (options.email.trim() === "") throw new AppError("invalid_parameter", "invalid --email: must not be empty", "--email");
-      const waitlist = getWaitlistOrThrow(options.waitlist);
+      const waitlist = await getWaitlistOrThrow(options.waitlist);
       const selection = { waitlistId: waitlist.id, emails: [options.email] };
-      report("complete", applyStatusAction("cli", { action: "complete", selection, dryRun: options.dryRun, withSignups: options.dryRun }), options);
+      report("complete", await applyStatusAction("cli", { action: "complete", selection, dryRun: options.dryRun, withSignups: options.dryRun }), options);
     });
 }

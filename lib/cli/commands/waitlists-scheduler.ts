@@ -23,8 +23,8 @@ export function registerSchedulerCommands(waitlists: Command): void {
     .description("Run the scheduler's due work once, as of now or of --at, and print what it did. Audited (actor scheduler).")
     .option("--at <instant>", "the instant to run it as of, ISO 8601 with its zone (2026-12-01T09:00:00Z); now by default")
     .option("--json", "print one JSON object to stdout")
-    .action((options: { at?: string } & JsonOption) => {
-      const done = runDueWork(options.at === undefined ? Date.now() : instantOf(options.at, "--at"));
+    .action(async (options: { at?: string } & JsonOption) => {
+      const done = await runDueWork(options.at === undefined ? Date.now() : instantOf(options.at, "--at"));
       emit(options, done, () => describeDueWork(done));
     });
 }

@@ -41,31 +41,31 @@ export function registerScheduleCommands(waitlists: Command): void {
     .option("--remove <id>", "remove a schedule")
     .option("--preview <id>", "who the schedule's next run would invite, were it now: how many, and the first few")
     .option("--json", "print JSON to stdout")
-    .action((waitlistId: string, options: ScheduleOptions) => {
+    .action(async (waitlistId: string, options: ScheduleOptions) => {
       const given = (["add", "pause", "resume", "remove", "preview"] as const).filter((name) => options[name] !== undefined);
       if (given.length > 1) throw new AppError("invalid_parameter", `--${given[0]} and --${given[1]} cannot be combined`, `--${given[1]}`);
-      const waitlist = getWaitlistOrThrow(waitlistId);
+      const waitlist = await getWaitlistOrThrow(waitlistId);
       if (options.add !== undefined) {
-        const added = toScheduleResponse(addSchedule(CLI_ACTOR, waitlist.id, { rule: options.add }));
+        const added = await toScheduleResponse(await addSchedule(CLI_ACTOR, waitlist.id, { rule: options.add }));
         return emit(options, added, () => `Added schedule ${describe(added)}`);
       }
       if (options.pause !== undefined || options.resume !== undefined) {
         const paused = options.pause !== undefined;
         const id = scheduleIdOf((options.pause ?? options.resume)!, paused ? "--pause" : "--resume");
-        const changed = toScheduleResponse(changeSchedule(CLI_ACTOR, waitlist.id, id, { paused }));
+        const changed = await toScheduleResponse(await changeSchedule(CLI_ACTOR, waitlist.id, id, { paused }));
         return emit(options, changed, () => `${paused ? "Paused" : "Resumed"} schedule ${describe(changed)}`);
       }
       if (options.remove !== undefined) {
-        const removed = toScheduleResponse(removeSchedule(CLI_ACTOR, waitlist.id, scheduleIdOf(options.remove, "--remove")));
+        const removed = await toScheduleResponse(await removeSchedule(CLI_ACTOR, waitlist.id, scheduleIdOf(options.remove, "--remove")));
         return emit(options, { ...removed, removed: true }, () => `Removed schedule ${removed.id} (${removed.rule}).`);
       }
       if (options.preview !== undefined) {
-        const preview = previewSchedule(getScheduleOrThrow(waitlist.id, scheduleIdOf(options.preview, "--preview")), Date.now());
+        const preview = await previewSchedule(await getScheduleOrThrow(waitlist.id, scheduleIdOf(options.preview, "--preview")), Date.now());
         return emit(options, preview, () =>
           [`Its next run (${preview.nextRunAt ?? "paused"}) would invite ${preview.count}, were it now.`, ...preview.first.map((signup) => `  ${signup.id}  ${signup.email}`)].join("\n"),
         );
       }
-      const all = listSchedules(waitlist.id).map((schedule) => toScheduleResponse(schedule));
+      const all = await Promise.all((await listSchedules(waitlist.id)).map((schedule) => toScheduleResponse(schedule)));
       emit(options, { items: all }, () => (all.length === 0 ? `Waitlist ${waitlist.id} has no schedule.` : all.map(describe).join("\n")));
     });
 }

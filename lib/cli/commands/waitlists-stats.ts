@@ -18,11 +18,11 @@ export function registerWaitlistStatsCommand(waitlists: Command): void {
     .option("--from <date>", "the first day of joining counted (YYYY-MM-DD, UTC)")
     .option("--to <date>", "the last day of joining counted (YYYY-MM-DD, UTC, inclusive)")
     .option("--json", "print one JSON object to stdout (the API's answer)")
-    .action((id: string, options: { from?: string; to?: string } & JsonOption) => {
+    .action(async (id: string, options: { from?: string; to?: string } & JsonOption) => {
       const values = Object.fromEntries(Object.entries({ from: options.from, to: options.to }).filter((entry): entry is [string, string] => entry[1] !== undefined));
       const range = statsRangeOf(parseApiValues(values, statsParamsSchema));
-      const waitlist = getWaitlistOrThrow(id);
-      const stats = funnelStats(waitlist.id, range);
+      const waitlist = await getWaitlistOrThrow(id);
+      const stats = await funnelStats(waitlist.id, range);
       emit(options, stats, () => {
         const { totals, rates } = stats;
         const stageHeads = ["joined", "verified", "invited", "completed", "expired", "invited %", "completed %"];

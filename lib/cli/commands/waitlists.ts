@@ -28,9 +28,9 @@ const rankingOptionSchema = z.object({ ranking: rankingRuleSchema });
 const optionOf = (key: string) => (key === "allowDuplicateName" ? "--allow-duplicate-name" : `--${key}`);
 
 /** The CLI's wording of a duplicate name: how to go ahead anyway. */
-function withDuplicateHint<T>(write: () => T): T {
+async function withDuplicateHint<T>(write: () => Promise<T>): Promise<T> {
   try {
-    return write();
+    return await write();
   } catch (error) {
     if (error instanceof DuplicateWaitlistNameError) throw new AppError("invalid_parameter", `${error.message}: pass --allow-duplicate-name to use the name again`, "--name");
     throw error;
@@ -47,10 +47,10 @@ export function registerWaitlistCommands(program: Command): void {
     .requiredOption("--website <url>", "its website, an absolute http or https URL")
     .option("--allow-duplicate-name", "create it even when another waitlist has this name")
     .option("--json", "print one JSON object to stdout")
-    .action((options: { name: string; website: string; allowDuplicateName?: boolean } & JsonOption) => {
+    .action(async (options: { name: string; website: string; allowDuplicateName?: boolean } & JsonOption) => {
       const input = { name: options.name, website: options.website, allowDuplicateName: Boolean(options.allowDuplicateName) };
       parseOptions(createWaitlistSchema, input, optionOf);
-      const waitlist = toWaitlistResponse(withDuplicateHint(() => createWaitlistAs("cli", input)));
+      const waitlist = toWaitlistResponse(await withDuplicateHint(() => createWaitlistAs("cli", input)));
       emit(options, waitlist, () => `Created waitlist ${waitlist.id} (${waitlist.name}, ${waitlist.website}).`);
     });
 
@@ -58,9 +58,9 @@ export function registerWaitlistCommands(program: Command): void {
     .command("list")
     .description("List every waitlist with its number of signups, oldest first.")
     .option("--json", "print one JSON object to stdout")
-    .action((options: JsonOption) => {
-      const totals = signupTotals();
-      const items = listWaitlists().items.map((row) => ({
+    .action(async (options: JsonOption) => {
+      const totals = await signupTotals();
+      const items = (await listWaitlists()).items.map((row) => ({
         ...toWaitlistResponse(row),
         created_at: row.createdAt.toISOString(),
         signups: totals.get(row.id) ?? 0,
@@ -105,7 +105,7 @@ export function registerWaitlistCommands(program: Command): void {
     .option("--on-invite-expiry <requeue|reject>", "what an invitation not redeemed in time becomes: waiting again at the front of the line (requeue, the default) or rejected")
     .option("--remind-days <n|off>", "send the reminder email (emails set --reminder-subject/--reminder-body-file) n days before an invitation expires; off for none (the default)")
     .option("--json", "print one JSON object to stdout")
-    .action((id: string, options: { name?: string; website?: string; allowDuplicateName?: boolean; ranking?: string } & JoinOptions & LogoOptions & InviteOptions & JsonOption) => {
+    .action(async (id: string, options: { name?: string; website?: string; allowDuplicateName?: boolean; ranking?: string } & JoinOptions & LogoOptions & InviteOptions & JsonOption) => {
       // Parsed before any write, so that a bad rule changes nothing.
       const ranking = options.ranking === undefined ? undefined : parseOptions(rankingOptionSchema, { ranking: options.ranking }).ranking;
       const joinChange = joinChangeOf(options);
@@ -114,13 +114,13 @@ export function registerWaitlistCommands(program: Command): void {
       const renames = options.name !== undefined || options.website !== undefined;
       const input = { name: options.name, website: options.website, allowDuplicateName: Boolean(options.allowDuplicateName) };
       if (renames || (Object.keys(joinChange).length === 0 && logo === undefined && !ranking && Object.keys(inviteChange).length === 0)) parseOptions(updateWaitlistSchema, input, optionOf);
-      const updated = renames ? withDuplicateHint(() => updateWaitlistAs("cli", id, input)) : getWaitlistOrThrow(id);
+      const updated = renames ? await withDuplicateHint(() => updateWaitlistAs("cli", id, input)) : await getWaitlistOrThrow(id);
       const waitlist = toWaitlistResponse(updated);
-      const joining = Object.keys(joinChange).length === 0 ? undefined : updateJoinSettings(waitlist.id, joinChange, "cli");
+      const joining = Object.keys(joinChange).length === 0 ? undefined : await updateJoinSettings(waitlist.id, joinChange, "cli");
       // After the settings (validated as they are written); the logo was checked when read.
-      if (logo !== undefined) setJoinLogo(waitlist.id, logo, "cli");
-      const rule = ranking && setRankingRule(waitlist.id, ranking, "cli");
-      const invites = Object.keys(inviteChange).length === 0 ? undefined : updateInvitationEmail(CLI_ACTOR, waitlist.id, inviteChange);
+      if (logo !== undefined) await setJoinLogo(waitlist.id, logo, "cli");
+      const rule = ranking && await setRankingRule(waitlist.id, ranking, "cli");
+      const invites = Object.keys(inviteChange).length === 0 ? undefined : await updateInvitationEmail(CLI_ACTOR, waitlist.id, inviteChange);
       const inviteJson = invites && { invite_url: invites.inviteUrl, invite_expiry_days: invites.inviteExpiryDays, on_invite_expiry: invites.onInviteExpiry, reminder_days_before: invites.reminderDaysBefore };
       emit(options, { ...waitlist, ...(joining && { joining }), ...(rule && { ranking: formatRankingRule(rule) }), ...inviteJson }, () =>
         [
@@ -139,9 +139,9 @@ export function registerWaitlistCommands(program: Command): void {
     .description("Show how people join a waitlist: open or closed, the form's fields, verification, the embed origins.")
     .argument("<id>", "id of the waitlist")
     .option("--json", "print one JSON object to stdout")
-    .action((id: string, options: JsonOption) => {
-      const waitlist = getWaitlistOrThrow(id);
-      const joining = joinSettingsOf(waitlist.id);
+    .action(async (id: string, options: JsonOption) => {
+      const waitlist = await getWaitlistOrThrow(id);
+      const joining = await joinSettingsOf(waitlist.id);
       emit(options, { id: waitlist.id, joining }, () => `${waitlist.name} (${waitlist.id})\n${describeJoinSettings(joining)}`);
     });
 
@@ -151,15 +151,15 @@ export function registerWaitlistCommands(program: Command): void {
     .argument("<id>", "id of the waitlist")
     .option("--preview <rule>", `the rule to preview: ${RANKING_RULE_FORMAT}`)
     .option("--json", "print one JSON object to stdout")
-    .action((id: string, options: { preview?: string } & JsonOption) => {
-      const waitlist = getWaitlistOrThrow(id);
-      const rule = rankingRuleOf(waitlist.id);
+    .action(async (id: string, options: { preview?: string } & JsonOption) => {
+      const waitlist = await getWaitlistOrThrow(id);
+      const rule = await rankingRuleOf(waitlist.id);
       if (options.preview === undefined) {
         emit(options, { id: waitlist.id, ranking: formatRankingRule(rule) }, () => `${waitlist.name} (${waitlist.id})\nRanking: ${describeRankingRule(rule)} (${formatRankingRule(rule)}).`);
         return;
       }
       const preview = parseOptions(z.object({ preview: rankingRuleSchema }), { preview: options.preview }).preview;
-      const moves = previewRankingRule(waitlist.id, preview);
+      const moves = await previewRankingRule(waitlist.id, preview);
       emit(options, { id: waitlist.id, ranking: formatRankingRule(rule), preview: formatRankingRule(preview), moves }, () =>
         [`Under "${describeRankingRule(preview)}" (now: ${describeRankingRule(rule)}):`, ...moves.map((move) => `  ${move.email}: from ${move.before} to ${move.after}`)].join("\n"),
       );
@@ -174,13 +174,13 @@ export function registerWaitlistCommands(program: Command): void {
     .option("--set <milestone>", `a milestone, repeatable (at most ${MAX_MILESTONES}), replacing them all: ${MILESTONE_FORMAT}`, collect)
     .option("--clear", "no milestones")
     .option("--json", "print one JSON object to stdout")
-    .action((id: string, options: { set?: string[]; clear?: boolean } & JsonOption) => {
-      const waitlist = getWaitlistOrThrow(id);
+    .action(async (id: string, options: { set?: string[]; clear?: boolean } & JsonOption) => {
+      const waitlist = await getWaitlistOrThrow(id);
       if (options.set && options.clear) throw new AppError("invalid_parameter", "--set and --clear contradict each other: pass one", "--clear");
       // Checked here first, so that a bad line is said with its option's name.
       if (options.set) parseOptions(z.object({ set: milestonesSchema }), { set: options.set });
       const lines = options.clear ? [] : options.set;
-      const result = lines ? setMilestones(waitlist.id, lines, "cli") : { milestones: milestonesOf(waitlist.id), reachedNow: 0 };
+      const result = lines ? await setMilestones(waitlist.id, lines, "cli") : { milestones: await milestonesOf(waitlist.id), reachedNow: 0 };
       emit(options, { id: waitlist.id, milestones: result.milestones, ...(lines && { reached_now: result.reachedNow }) }, () =>
         [
           `${waitlist.name} (${waitlist.id})`,
@@ -203,7 +203,7 @@ export function registerWaitlistCommands(program: Command): void {
     .option("--json", "print one JSON object to stdout")
     .action(async (id: string, options: { confirm: string } & JsonOption) => {
       const input = parseOptions(deleteWaitlistSchema, { confirm: options.confirm });
-      const deleted = deleteWaitlistAs("cli", id, input);
+      const deleted = await deleteWaitlistAs("cli", id, input);
       const offDisk = await erasedFromDisk(ERASURE_DISK_WAIT_MS.cli);
       emit(options, { id: deleted.id, deleted: true, signups: deleted.signups, off_disk: offDisk }, () => {
         const done = `Deleted waitlist ${deleted.id} (${deleted.name}) and its ${deleted.signups} signups.`;

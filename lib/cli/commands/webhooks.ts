@@ -78,9 +78,9 @@ export function registerWebhookCommands(program: Command): void {
     .option("--waitlist <id>", "only this waitlist's events (default: every waitlist)")
     .option("--events <types>", eventsHelp)
     .option("--json", "print one JSON object to stdout")
-    .action((options: { url: string; waitlist?: string; events?: string } & JsonOption) => {
+    .action(async (options: { url: string; waitlist?: string; events?: string } & JsonOption) => {
       const input = parseOptions(addEndpointSchema, { url: options.url, waitlist: options.waitlist, events: listOrAll(options.events) ?? undefined });
-      const created = addEndpoint(CLI_ACTOR, input);
+      const created = await addEndpoint(CLI_ACTOR, input);
       emit(options, { ...endpointJson(created), secret: created.secret }, () =>
         [`Added webhook endpoint ${created.id}: ${created.url} (${scope(created)}).`, "Copy its signing secret now; it cannot be shown again:", "", `  ${created.secret}`].join("\n"),
       );
@@ -90,8 +90,8 @@ export function registerWebhookCommands(program: Command): void {
     .command("list")
     .description("List webhook endpoints (never their secrets), with why one is disabled.")
     .option("--json", "print one JSON object to stdout")
-    .action((options: JsonOption) => {
-      const endpoints = listEndpoints();
+    .action(async (options: JsonOption) => {
+      const endpoints = await listEndpoints();
       emit(options, { endpoints: endpoints.map(endpointJson) }, () =>
         endpoints.length === 0
           ? "No webhook endpoints yet. Add one with: webhooks add --url <url>"
@@ -118,12 +118,12 @@ export function registerWebhookCommands(program: Command): void {
     .option("--enable", "enable it (clears its failure record)")
     .option("--disable", "disable it (its waiting deliveries are marked failed)")
     .option("--json", "print one JSON object to stdout")
-    .action((id: string, options: { url?: string; waitlist?: string; events?: string; enable?: boolean; disable?: boolean } & JsonOption) => {
+    .action(async (id: string, options: { url?: string; waitlist?: string; events?: string; enable?: boolean; disable?: boolean } & JsonOption) => {
       if (options.enable && options.disable) throw new AppError("invalid_parameter", "--enable and --disable cannot be combined", "--enable");
       const waitlist = options.waitlist === undefined ? undefined : options.waitlist.trim() === "all" ? null : options.waitlist;
       const enabled = options.enable ? true : options.disable ? false : undefined;
       const input = parseOptions(updateEndpointSchema, { url: options.url, waitlist, events: listOrAll(options.events), enabled });
-      const endpoint = updateEndpoint(CLI_ACTOR, id, input);
+      const endpoint = await updateEndpoint(CLI_ACTOR, id, input);
       emit(options, endpointJson(endpoint), () => `Updated webhook endpoint ${endpoint.id}: ${endpoint.url} (${scope(endpoint)}), ${endpoint.enabled ? "enabled" : "disabled"}.`);
     });
 
@@ -132,8 +132,8 @@ export function registerWebhookCommands(program: Command): void {
     .description("Disable an endpoint: nothing more is sent to it and its waiting deliveries are marked failed (update --enable turns it back on). Audited (actor cli).")
     .argument("<id>", "the endpoint's id")
     .option("--json", "print one JSON object to stdout")
-    .action((id: string, options: JsonOption) => {
-      const endpoint = disableEndpoint(CLI_ACTOR, id);
+    .action(async (id: string, options: JsonOption) => {
+      const endpoint = await disableEndpoint(CLI_ACTOR, id);
       emit(options, endpointJson(endpoint), () => `Disabled webhook endpoint ${endpoint.id} (${endpoint.url}).`);
     });
 
@@ -142,8 +142,8 @@ export function registerWebhookCommands(program: Command): void {
     .description("Remove an endpoint and its deliveries. Audited (actor cli).")
     .argument("<id>", "the endpoint's id")
     .option("--json", "print one JSON object to stdout")
-    .action((id: string, options: JsonOption) => {
-      const endpoint = removeEndpoint(CLI_ACTOR, id);
+    .action(async (id: string, options: JsonOption) => {
+      const endpoint = await removeEndpoint(CLI_ACTOR, id);
       emit(options, { ...endpointJson(endpoint), removed: true }, () => `Removed webhook endpoint ${endpoint.id} (${endpoint.url}).`);
     });
 
@@ -152,8 +152,8 @@ export function registerWebhookCommands(program: Command): void {
     .description("Give an endpoint a new signing secret and print it (this once). Deliveries from now on are signed with it. Audited (actor cli).")
     .argument("<id>", "the endpoint's id")
     .option("--json", "print one JSON object to stdout")
-    .action((id: string, options: JsonOption) => {
-      const endpoint = rotateEndpointSecret(CLI_ACTOR, id);
+    .action(async (id: string, options: JsonOption) => {
+      const endpoint = await rotateEndpointSecret(CLI_ACTOR, id);
       emit(options, { ...endpointJson(endpoint), secret: endpoint.secret }, () =>
         [`New signing secret of webhook endpoint ${endpoint.id} (${endpoint.url}). Copy it now; it cannot be shown again:`, "", `  ${endpoint.secret}`].join("\n"),
       );
@@ -165,7 +165,7 @@ export function registerWebhookCommands(program: Command): void {
     .argument("<id>", "the endpoint's id")
     .option("--json", "print one JSON object to stdout")
     .action(async (id: string, options: JsonOption) => {
-      const endpoint = getEndpointOrThrow(id);
+      const endpoint = await getEndpointOrThrow(id);
       const { messageId, outcome } = await sendTestEvent(endpoint);
       if (outcome.kind !== "sent") throw new AppError("unprocessable", `the test event was not delivered to ${endpoint.url}: ${outcome.error}`);
       emit(options, { id: endpoint.id, url: endpoint.url, webhook_id: messageId, delivered: true, response: outcome.response }, () => `Delivered a test event (${messageId}) to ${endpoint.url}: HTTP ${outcome.response}.`);
@@ -182,10 +182,10 @@ export function registerWebhookCommands(program: Command): void {
     .option("--limit <n>", "the most rows to show (at most 1000)", "50")
     .option("--before <id>", "only deliveries older than this id (the next page: the last id shown)")
     .option("--json", "print one JSON object to stdout")
-    .action((options: { failed?: boolean; state?: string; type?: string; waitlist?: string; endpoint?: string; limit: string; before?: string } & JsonOption) => {
+    .action(async (options: { failed?: boolean; state?: string; type?: string; waitlist?: string; endpoint?: string; limit: string; before?: string } & JsonOption) => {
       if (options.failed && options.state !== undefined && options.state !== "failed") throw new AppError("invalid_parameter", "--failed and --state cannot be combined", "--failed");
       const query = parseOptions(deliveryQuerySchema, { ...options, state: options.failed ? "failed" : options.state, failed: undefined, json: undefined });
-      const rows = listDeliveries(query).map(deliveryJson);
+      const rows = (await listDeliveries(query)).map(deliveryJson);
       emit(options, { deliveries: rows }, () =>
         rows.length === 0
           ? "No deliveries match."
@@ -210,8 +210,8 @@ export function registerWebhookCommands(program: Command): void {
     .description("Send a delivery again (any state but delivering) with a fresh retry schedule. Audited (actor cli).")
     .argument("<delivery>", "the delivery's id (webhooks deliveries shows it)")
     .option("--json", "print one JSON object to stdout")
-    .action((id: string, options: JsonOption) => {
-      const delivery = resendDelivery(CLI_ACTOR, parseDeliveryId(id));
+    .action(async (id: string, options: JsonOption) => {
+      const delivery = await resendDelivery(CLI_ACTOR, parseDeliveryId(id));
       emit(options, deliveryJson(delivery), () => `Delivery ${delivery.id} (${delivery.eventType} to ${delivery.target}) will be sent again as soon as the server's sender runs.`);
     });
 }

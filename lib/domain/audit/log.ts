@@ -44,7 +44,7 @@ export interface AuditEntry {
  * Appends one row. Call it inside the transaction of the write it records, so that the write and
  * its row commit (or roll back) together.
  */
-export function recordAudit(entry: AuditEntry, db: AppDatabase = getDb()): void {
+export async function recordAudit(entry: AuditEntry, db: AppDatabase = getDb()): Promise<void> {
   const insert = preparedOnce(db, "audit.insert", () =>
     db
       .insert(auditLog)
@@ -59,7 +59,7 @@ export function recordAudit(entry: AuditEntry, db: AppDatabase = getDb()): void 
       .prepare(),
   );
   const { actor } = entry;
-  insert.run({
+  await insert.run({
     at: new Date(),
     actorKeyId: typeof actor === "string" ? null : actor.keyId,
     actor: typeof actor === "string" ? actor : actor.keyName,
@@ -75,18 +75,18 @@ export function recordAudit(entry: AuditEntry, db: AppDatabase = getDb()): void 
  * the log alone (without the secret) cannot be checked against a list of addresses. The secret is
  * stored encrypted (db/sealed-secret.ts): a copy of the database without its key cannot either.
  */
-export function auditHash(text: string, db: AppDatabase = getDb()): string {
-  return createHmac("sha256", auditHashKey(db)).update(text.toLowerCase(), "utf8").digest("hex");
+export async function auditHash(text: string, db: AppDatabase = getDb()): Promise<string> {
+  return createHmac("sha256", await auditHashKey(db)).update(text.toLowerCase(), "utf8").digest("hex");
 }
 
 // The key, opened once per connection: it never changes once migration 0005 made it (a key rotation
 // seals the same key again). Reading and opening it took 40 µs, twice per join (the limits' keys).
 const openedAuditKeys = new WeakMap<object, KeyObject>();
 
-function auditHashKey(db: AppDatabase): KeyObject {
+async function auditHashKey(db: AppDatabase): Promise<KeyObject> {
   let key = openedAuditKeys.get(connectionOf(db));
   if (key) return key;
-  const secret = db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.name, "audit_hash_key")).get();
+  const secret = await db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.name, "audit_hash_key")).get();
   if (!secret) throw new Error("app_secrets has no audit_hash_key: the database was not migrated (migration 0005)");
   key = createSecretKey(openBlob(databaseLocation(db), secret.value, appSecretAad("audit_hash_key")));
   openedAuditKeys.set(connectionOf(db), key);
@@ -115,7 +115,7 @@ export const auditQuerySchema = z.object({
 });
 
 /** Rows newest first (the id follows the order of the writes). */
-export function listAudit(options: AuditQuery, db: AppDatabase = getDb()): AuditRow[] {
+export async function listAudit(options: AuditQuery, db: AppDatabase = getDb()): Promise<AuditRow[]> {
   const shape = { action: options.action !== undefined, actor: options.actor !== undefined, before: options.before !== undefined };
   const list = preparedOnce(db, `audit.list.${shape.action}.${shape.actor}.${shape.before}`, () => {
     const conditions: SQL[] = [];
@@ -130,6 +130,6 @@ export function listAudit(options: AuditQuery, db: AppDatabase = getDb()): Audit
       .limit(sql.placeholder("limit"))
       .prepare();
   });
-  const rows = list.all({ action: options.action, actor: options.actor, before: options.before, limit: options.limit });
+  const rows = await list.all({ action: options.action, actor: options.actor, before: options.before, limit: options.limit });
   return rows.map((row) => ({ ...row, action: row.action as AuditAction }));
 }

@@ -42,12 +42,12 @@ export const AUDIT_TARGET_KIND: Record<AuditAction, AuditTargetKind> = {
 };
 
 /** Names of the waitlists and keys that the rows (and their actors) name and that still exist, by id. */
-export function auditTargetNames(rows: readonly AuditRow[], db: AppDatabase = getDb()): { waitlists: Map<string, string>; keys: Map<string, string> } {
+export async function auditTargetNames(rows: readonly AuditRow[], db: AppDatabase = getDb()): Promise<{ waitlists: Map<string, string>; keys: Map<string, string> }> {
   const ids = (kind: AuditTargetKind) => [...new Set(rows.filter((row) => AUDIT_TARGET_KIND[row.action] === kind).map((row) => row.target))];
   const keyIds = [...new Set([...ids("key"), ...rows.flatMap((row) => (row.actorKeyId ? [row.actorKeyId] : []))])];
   const waitlistIds = ids("waitlist");
   return {
-    waitlists: new Map(waitlistIds.length === 0 ? [] : db.select({ id: waitlists.id, name: waitlists.name }).from(waitlists).where(inArray(waitlists.id, waitlistIds)).all().map((row) => [row.id, row.name])),
-    keys: new Map(keyIds.length === 0 ? [] : db.select({ id: apiKeys.id, name: apiKeys.name }).from(apiKeys).where(inArray(apiKeys.id, keyIds)).all().map((row) => [row.id, row.name])),
+    waitlists: new Map(waitlistIds.length === 0 ? [] : (await db.select({ id: waitlists.id, name: waitlists.name }).from(waitlists).where(inArray(waitlists.id, waitlistIds)).all()).map((row) => [row.id, row.name])),
+    keys: new Map(keyIds.length === 0 ? [] : (await db.select({ id: apiKeys.id, name: apiKeys.name }).from(apiKeys).where(inArray(apiKeys.id, keyIds)).all()).map((row) => [row.id, row.name])),
   };
 }

@@ -35,13 +35,13 @@ function statements(db: AppDatabase) {
 }
 
 /** A waitlist's logo, or undefined. */
-export function joinLogoOf(waitlistId: string, db: AppDatabase = getDb()): JoinLogo | undefined {
-  return statements(db).logo.get({ waitlistId: waitlistId.toLowerCase() });
+export async function joinLogoOf(waitlistId: string, db: AppDatabase = getDb()): Promise<JoinLogo | undefined> {
+  return await statements(db).logo.get({ waitlistId: waitlistId.toLowerCase() });
 }
 
 /** When the waitlist's logo was last set (its URL's version, so it can be cached for good), or undefined without a logo. */
-export function joinLogoVersion(waitlistId: string, db: AppDatabase = getDb()): number | undefined {
-  return statements(db).version.get({ waitlistId: waitlistId.toLowerCase() })?.updatedAt.getTime();
+export async function joinLogoVersion(waitlistId: string, db: AppDatabase = getDb()): Promise<number | undefined> {
+  return (await statements(db).version.get({ waitlistId: waitlistId.toLowerCase() }))?.updatedAt.getTime();
 }
 
 /** The logo's type, read from its bytes; an AppError says why they cannot be a logo. */
@@ -63,17 +63,17 @@ export function logoTypeOf(bytes: Uint8Array): LogoType {
  * and nothing changes), or removes it (`bytes` null); audited (`waitlist.join_settings`) in the same
  * transaction. Throws `not_found` for an unknown waitlist.
  */
-export function setJoinLogo(waitlistId: string, bytes: Uint8Array | null, actor: AuditActor, db: AppDatabase = getDb()): void {
+export async function setJoinLogo(waitlistId: string, bytes: Uint8Array | null, actor: AuditActor, db: AppDatabase = getDb()): Promise<void> {
   const contentType = bytes === null ? undefined : logoTypeOf(bytes);
-  writeTransaction(db, () => {
-    const waitlist = getWaitlistOrThrow(waitlistId, db);
+  await writeTransaction(db, async () => {
+    const waitlist = await getWaitlistOrThrow(waitlistId, db);
     if (bytes === null || contentType === undefined) {
-      const removed = db.delete(joinLogos).where(eq(joinLogos.waitlistId, waitlist.id)).run().changes;
-      if (removed > 0) recordAudit({ actor, action: "waitlist.join_settings", target: waitlist.id, summary: "logo removed" }, db);
+      const removed = (await db.delete(joinLogos).where(eq(joinLogos.waitlistId, waitlist.id)).run()).changes;
+      if (removed > 0) await recordAudit({ actor, action: "waitlist.join_settings", target: waitlist.id, summary: "logo removed" }, db);
       return;
     }
     const stored = { contentType, bytes: Buffer.from(bytes), updatedAt: new Date() };
-    db.insert(joinLogos).values({ waitlistId: waitlist.id, ...stored }).onConflictDoUpdate({ target: joinLogos.waitlistId, set: stored }).run();
-    recordAudit({ actor, action: "waitlist.join_settings", target: waitlist.id, summary: `logo set (${contentType}, ${formatBytes(bytes.length)})` }, db);
+    await db.insert(joinLogos).values({ waitlistId: waitlist.id, ...stored }).onConflictDoUpdate({ target: joinLogos.waitlistId, set: stored }).run();
+    await recordAudit({ actor, action: "waitlist.join_settings", target: waitlist.id, summary: `logo set (${contentType}, ${formatBytes(bytes.length)})` }, db);
   });
 }

@@ -71,18 +71,18 @@ function emailInsert(db: AppDatabase) {
 }
 
 /** Queues one rendered email of an event (pending, or kept as not sent while email is not configured). Inside the caller's transaction. */
-export function queueEmailDelivery(event: EmailOfEvent, email: RenderedEmail, emailConfigured: boolean, db: AppDatabase = getDb()): void {
+export async function queueEmailDelivery(event: EmailOfEvent, email: RenderedEmail, emailConfigured: boolean, db: AppDatabase = getDb()): Promise<void> {
   if (!emailConfigured) return keepUnsentEmail(event, email, EMAIL_NOT_CONFIGURED, db);
-  emailInsert(db).run({ ...event, channel: "email", endpointId: null, recipient: email.to, subject: email.subject, body: email.text, state: "pending", nextAttemptAt: event.now, lastError: null });
+  await emailInsert(db).run({ ...event, channel: "email", endpointId: null, recipient: email.to, subject: email.subject, body: email.text, state: "pending", nextAttemptAt: event.now, lastError: null });
 }
 
 /** Records an email that will not be sent, with the reason (`last_error`), as the deliveries log shows it. Inside the caller's transaction. */
-export function keepUnsentEmail(event: EmailOfEvent, email: RenderedEmail, reason: string, db: AppDatabase = getDb()): void {
-  emailInsert(db).run({ ...event, channel: "email", endpointId: null, recipient: email.to, subject: email.subject, body: email.text, state: "not_sent", nextAttemptAt: null, lastError: reason });
+export async function keepUnsentEmail(event: EmailOfEvent, email: RenderedEmail, reason: string, db: AppDatabase = getDb()): Promise<void> {
+  await emailInsert(db).run({ ...event, channel: "email", endpointId: null, recipient: email.to, subject: email.subject, body: email.text, state: "not_sent", nextAttemptAt: null, lastError: reason });
 }
 
 /** A signup's emails of one kind queued after `since`: how many, the oldest and the newest (ms), for the limits on sending them again. */
-export function recentEmailsOf(signupId: number, eventType: string, since: number, db: AppDatabase = getDb()): { count: number; oldest: number | null; newest: number | null } {
+export async function recentEmailsOf(signupId: number, eventType: string, since: number, db: AppDatabase = getDb()): Promise<{ count: number; oldest: number | null; newest: number | null }> {
   const recent = preparedOnce(db, "fanOut.recentEmails", () =>
     db
       .select({ count: count(), oldest: sql<number | null>`min(${deliveries.createdAt})`, newest: sql<number | null>`max(${deliveries.createdAt})` })
@@ -97,7 +97,7 @@ export function recentEmailsOf(signupId: number, eventType: string, since: numbe
       )
       .prepare(),
   );
-  return recent.get({ signupId, eventType, since })!;
+  return (await recent.get({ signupId, eventType, since }))!;
 }
 
 interface KnownWaitlist {
@@ -107,8 +107,8 @@ interface KnownWaitlist {
 }
 
 /** The newest event already fanned out. */
-export function lastFannedOutEvent(db: AppDatabase = getDb()): number {
-  return db.select({ last: deliverySender.lastEventId }).from(deliverySender).where(eq(deliverySender.name, "sender")).get()?.last ?? 0;
+export async function lastFannedOutEvent(db: AppDatabase = getDb()): Promise<number> {
+  return (await db.select({ last: deliverySender.lastEventId }).from(deliverySender).where(eq(deliverySender.name, "sender")).get())?.last ?? 0;
 }
 
 function wants(endpoint: { waitlistId: string | null; eventTypes: string[] | null }, event: OutboxEvent): boolean {
@@ -116,7 +116,7 @@ function wants(endpoint: { waitlistId: string | null; eventTypes: string[] | nul
 }
 
 /** Fans out the next events (at most `limit`); returns how many were read (0: none is waiting). */
-export function fanOutEvents({ limit, emailConfigured, publicUrl = env().PUBLIC_URL, now = Date.now() }: FanOutOptions, db: AppDatabase = getDb()): number {
+export async function fanOutEvents({ limit, emailConfigured, publicUrl = env().PUBLIC_URL, now = Date.now() }: FanOutOptions, db: AppDatabase = getDb()): Promise<number> {
   const readEvents = preparedOnce(db, "fanOut.events", () =>
     db
       .select({ id: events.id, type: events.type, waitlistId: events.waitlistId, signupId: events.signupId, createdAt: sql<number>`${events.createdAt}`, body: sql<string>`${events.body}` })
@@ -136,65 +136,65 @@ export function fanOutEvents({ limit, emailConfigured, publicUrl = env().PUBLIC_
       .limit(1)
       .prepare(),
   );
-  if (!waiting.get()) return 0;
-  return writeTransaction(db, () => {
-    const after = lastFannedOutEvent(db);
-    const batch = readEvents.all({ after, limit });
+  if (!await waiting.get()) return 0;
+  return await writeTransaction(db, async () => {
+    const after = await lastFannedOutEvent(db);
+    const batch = await readEvents.all({ after, limit });
     if (batch.length === 0) return 0;
-    const endpoints = db.select({ id: webhookEndpoints.id, waitlistId: webhookEndpoints.waitlistId, eventTypes: webhookEndpoints.eventTypes }).from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true)).all();
+    const endpoints = await db.select({ id: webhookEndpoints.id, waitlistId: webhookEndpoints.waitlistId, eventTypes: webhookEndpoints.eventTypes }).from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true)).all();
     // Per waitlist: whether it still exists (a deleted one's events have nowhere to go), its email settings and whether it verifies addresses.
     const waitlistsSeen = new Map<string, KnownWaitlist | undefined>();
-    const waitlistOf = (id: string) => {
+    const waitlistOf = async (id: string) => {
       if (!waitlistsSeen.has(id)) {
-        const waitlist = getWaitlist(id, db);
-        waitlistsSeen.set(id, waitlist && { waitlist, email: getInvitationEmail(id, db), verifies: joinSettingsOf(id, db).verification });
+        const waitlist = await getWaitlist(id, db);
+        waitlistsSeen.set(id, waitlist && { waitlist, email: await getInvitationEmail(id, db), verifies: (await joinSettingsOf(id, db)).verification });
       }
       return waitlistsSeen.get(id);
     };
     for (const event of batch) {
-      const known = waitlistOf(event.waitlistId);
+      const known = await waitlistOf(event.waitlistId);
       if (!known) continue;
       const common = { eventId: event.id, eventType: event.type, waitlistId: event.waitlistId, signupId: event.signupId, now };
       const targets = endpoints.filter((endpoint) => wants(endpoint, event));
       for (const endpoint of targets) {
-        insert.run({ ...common, channel: "webhook", endpointId: endpoint.id, recipient: null, subject: null, body: event.body, state: "pending", nextAttemptAt: now, lastError: null });
+        await insert.run({ ...common, channel: "webhook", endpointId: endpoint.id, recipient: null, subject: null, body: event.body, state: "pending", nextAttemptAt: now, lastError: null });
       }
-      const email = emailOf(event, known, publicUrl, now, db);
+      const email = await emailOf(event, known, publicUrl, now, db);
       // A confirmation is one of the emails anyone can trigger by typing an address: limited per address.
-      if (email && emailConfigured && event.type === "signup.created" && !personEmailAllowed(email.to, now, db).allowed) keepUnsentEmail(common, email, EMAIL_OVER_ADDRESS_LIMIT, db);
-      else if (email) queueEmailDelivery(common, email, emailConfigured, db);
+      if (email && emailConfigured && event.type === "signup.created" && !(await personEmailAllowed(email.to, now, db)).allowed) await keepUnsentEmail(common, email, EMAIL_OVER_ADDRESS_LIMIT, db);
+      else if (email) await queueEmailDelivery(common, email, emailConfigured, db);
     }
-    db.update(deliverySender).set({ lastEventId: batch.at(-1)!.id }).where(eq(deliverySender.name, "sender")).run();
+    await db.update(deliverySender).set({ lastEventId: batch.at(-1)!.id }).where(eq(deliverySender.name, "sender")).run();
     return batch.length;
   });
 }
 
 /** The email an event sends to its signup, if any: an invitation, a confirmation of the address, or a milestone reached. */
-function emailOf(event: OutboxEvent, known: KnownWaitlist, publicUrl: string, now: number, db: AppDatabase): RenderedEmail | undefined {
+async function emailOf(event: OutboxEvent, known: KnownWaitlist, publicUrl: string, now: number, db: AppDatabase): Promise<RenderedEmail | undefined> {
   if (event.signupId === null) return undefined;
   // A reminder follows its invitation: while a list's invitation emails are off (its product writes its own), so are its reminders; the event still reaches webhooks.
   const invitationEmail = event.type === "signup.invited" || event.type === "signup.invitation_reminder";
   const sends = invitationEmail ? known.email.enabled : event.type === "signup.milestone_reached" || (event.type === "signup.created" && known.verifies);
   if (!sends) return undefined;
-  const signup = getSignup(event.waitlistId, event.signupId, db);
+  const signup = await getSignup(event.waitlistId, event.signupId, db);
   if (!signup) return undefined;
   if (event.type === "signup.invited") {
     // The token is bound to this event's invitation (its time is the status change's): if the signup was invited again since, this email's link is already retired.
-    const invite = known.email.inviteUrl === null ? undefined : inviteLink(known.email.inviteUrl, mintInviteToken(known.waitlist.id, signup.id, event.createdAt, known.email.inviteExpiryDays, db));
-    const links = { invite, person: `${publicUrl}${personPagePath(known.waitlist.id, signup.id, now, db)}` };
-    return renderInvitation(known.email, known.waitlist, signup, personPageFooter(known.waitlist.id, signup.id, publicUrl, now, db), links);
+    const invite = known.email.inviteUrl === null ? undefined : inviteLink(known.email.inviteUrl, await mintInviteToken(known.waitlist.id, signup.id, event.createdAt, known.email.inviteExpiryDays, db));
+    const links = { invite, person: `${publicUrl}${await personPagePath(known.waitlist.id, signup.id, now, db)}` };
+    return renderInvitation(known.email, known.waitlist, signup, await personPageFooter(known.waitlist.id, signup.id, publicUrl, now, db), links);
   }
   if (event.type === "signup.invitation_reminder") return reminderEmail(known, signup, publicUrl, now, db);
-  if (event.type === "signup.milestone_reached") return milestoneEmail(known.waitlist, signup, event.body, publicUrl, now, db);
-  return signup.verified ? undefined : confirmationEmail(known.waitlist, signup, publicUrl, now, db);
+  if (event.type === "signup.milestone_reached") return await milestoneEmail(known.waitlist, signup, event.body, publicUrl, now, db);
+  return signup.verified ? undefined : await confirmationEmail(known.waitlist, signup, publicUrl, now, db);
 }
 
 /** The reminder of a signup still invited (one that redeemed or expired meanwhile gets none), its link for the invitation it is in now. */
-function reminderEmail(known: KnownWaitlist, signup: SignupRow, publicUrl: string, now: number, db: AppDatabase): RenderedEmail | undefined {
+async function reminderEmail(known: KnownWaitlist, signup: SignupRow, publicUrl: string, now: number, db: AppDatabase): Promise<RenderedEmail | undefined> {
   if (signup.status !== "invited" || !signup.statusChangedAt) return undefined;
   const invitedAt = signup.statusChangedAt.getTime();
-  const invite = known.email.inviteUrl === null ? undefined : inviteLink(known.email.inviteUrl, mintInviteToken(known.waitlist.id, signup.id, invitedAt, known.email.inviteExpiryDays, db));
-  const links = { invite, person: `${publicUrl}${personPagePath(known.waitlist.id, signup.id, now, db)}` };
+  const invite = known.email.inviteUrl === null ? undefined : inviteLink(known.email.inviteUrl, await mintInviteToken(known.waitlist.id, signup.id, invitedAt, known.email.inviteExpiryDays, db));
+  const links = { invite, person: `${publicUrl}${await personPagePath(known.waitlist.id, signup.id, now, db)}` };
   const template = { subject: known.email.reminderSubject, body: known.email.reminderBody };
-  return renderInvitation(template, known.waitlist, signup, personPageFooter(known.waitlist.id, signup.id, publicUrl, now, db), links);
+  return renderInvitation(template, known.waitlist, signup, await personPageFooter(known.waitlist.id, signup.id, publicUrl, now, db), links);
 }

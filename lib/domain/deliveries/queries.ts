@@ -67,7 +67,7 @@ const viewColumns = {
 };
 
 /** Deliveries newest first, filtered by state, event type, waitlist and endpoint. */
-export function listDeliveries(query: DeliveryQuery = {}, db: AppDatabase = getDb()): DeliveryView[] {
+export async function listDeliveries(query: DeliveryQuery = {}, db: AppDatabase = getDb()): Promise<DeliveryView[]> {
   const { state, type, waitlist, endpoint, limit, before } = deliveryQuerySchema.parse(query);
   const conditions: (SQL | undefined)[] = [
     state === undefined ? undefined : eq(deliveries.state, state),
@@ -76,7 +76,7 @@ export function listDeliveries(query: DeliveryQuery = {}, db: AppDatabase = getD
     endpoint === undefined ? undefined : eq(deliveries.endpointId, endpoint.toLowerCase()),
     before === undefined ? undefined : lt(deliveries.id, before),
   ];
-  return db
+  return await db
     .select(viewColumns)
     .from(deliveries)
     .leftJoin(webhookEndpoints, eq(webhookEndpoints.id, deliveries.endpointId))
@@ -87,8 +87,8 @@ export function listDeliveries(query: DeliveryQuery = {}, db: AppDatabase = getD
 }
 
 /** One delivery with what it sends: the webhook's JSON body, or the email's subject and text. */
-export function getDeliveryOrThrow(id: number, db: AppDatabase = getDb()): DeliveryView & Pick<Delivery, "subject" | "body"> {
-  const [row] = db
+export async function getDeliveryOrThrow(id: number, db: AppDatabase = getDb()): Promise<DeliveryView & Pick<Delivery, "subject" | "body">> {
+  const [row] = await db
     .select({ ...viewColumns, subject: deliveries.subject, body: deliveries.body })
     .from(deliveries)
     .leftJoin(webhookEndpoints, eq(webhookEndpoints.id, deliveries.endpointId))
@@ -102,25 +102,25 @@ export function getDeliveryOrThrow(id: number, db: AppDatabase = getDb()): Deliv
  * Sends a delivery again as soon as the sender runs, with a fresh retry schedule (its attempts
  * count from 0 again). Refused while it is being sent, or when its endpoint is disabled.
  */
-export function resendDelivery(actor: AuditActor, id: number, db: AppDatabase = getDb()): DeliveryView {
-  return writeTransaction(db, () => {
-    const delivery = getDeliveryOrThrow(id, db);
+export async function resendDelivery(actor: AuditActor, id: number, db: AppDatabase = getDb()): Promise<DeliveryView> {
+  return await writeTransaction(db, async () => {
+    const delivery = await getDeliveryOrThrow(id, db);
     if (delivery.state === "delivering") throw new AppError("conflict", `Delivery ${id} is being sent right now.`);
     if (delivery.endpointId !== null) {
-      const endpoint = db.select({ enabled: webhookEndpoints.enabled }).from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)).get();
+      const endpoint = await db.select({ enabled: webhookEndpoints.enabled }).from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)).get();
       if (!endpoint?.enabled) throw new AppError("conflict", `The endpoint of delivery ${id} is disabled: enable it first (webhooks update ${delivery.endpointId} --enable).`);
     }
     const now = new Date();
-    db.update(deliveries).set({ state: "pending", attempts: 0, nextAttemptAt: now, lastError: null }).where(eq(deliveries.id, id)).run();
-    recordAudit({ actor, action: "delivery.resend", target: String(id), summary: `resent the ${delivery.eventType} ${delivery.channel} ${delivery.eventId === null ? "" : ` of event ${delivery.eventId}`} to ${delivery.channel === "email" ? "its recipient" : delivery.target}` }, db);
+    await db.update(deliveries).set({ state: "pending", attempts: 0, nextAttemptAt: now, lastError: null }).where(eq(deliveries.id, id)).run();
+    await recordAudit({ actor, action: "delivery.resend", target: String(id), summary: `resent the ${delivery.eventType} ${delivery.channel} ${delivery.eventId === null ? "" : ` of event ${delivery.eventId}`} to ${delivery.channel === "email" ? "its recipient" : delivery.target}` }, db);
     return { ...delivery, state: "pending" as const, attempts: 0, nextAttemptAt: now, lastError: null };
   });
 }
 
 /** Erasure (lib/domain/signups/erase.ts): every delivery of these signups goes, sent or not, with its body and rendered email. */
-export function forgetDeliveriesOf(signupIds: readonly number[], db: AppDatabase = getDb()): number {
+export async function forgetDeliveriesOf(signupIds: readonly number[], db: AppDatabase = getDb()): Promise<number> {
   if (signupIds.length === 0) return 0;
-  return db.delete(deliveries).where(inArray(deliveries.signupId, [...signupIds])).run().changes;
+  return (await db.delete(deliveries).where(inArray(deliveries.signupId, [...signupIds])).run()).changes;
 }
 
 /**
@@ -128,10 +128,10 @@ export function forgetDeliveriesOf(signupIds: readonly number[], db: AppDatabase
  * delivery waiting go, with their deliveries (bodies and rendered emails), and so do the emails of no
  * event ("already on the list") older than that which no longer wait. Returns how many events went.
  */
-export function pruneDelivered(retentionMs: number, now = Date.now(), db: AppDatabase = getDb()): number {
+export async function pruneDelivered(retentionMs: number, now = Date.now(), db: AppDatabase = getDb()): Promise<number> {
   const before = new Date(now - retentionMs);
-  db.delete(deliveries).where(and(isNull(deliveries.eventId), lt(deliveries.createdAt, before), isNull(deliveries.nextAttemptAt))).run();
+  await db.delete(deliveries).where(and(isNull(deliveries.eventId), lt(deliveries.createdAt, before), isNull(deliveries.nextAttemptAt))).run();
   const fannedOut = db.select({ last: deliverySender.lastEventId }).from(deliverySender).where(eq(deliverySender.name, "sender"));
   const waiting = db.select({ id: deliveries.eventId }).from(deliveries).where(and(isNotNull(deliveries.nextAttemptAt), isNotNull(deliveries.eventId)));
-  return db.delete(events).where(and(lt(events.createdAt, before), lte(events.id, fannedOut), notInArray(events.id, waiting))).run().changes;
+  return (await db.delete(events).where(and(lt(events.createdAt, before), lte(events.id, fannedOut), notInArray(events.id, waiting))).run()).changes;
 }

@@ -41,7 +41,7 @@ export type LeaseName = "sender" | "scheduler";
  * Takes (or renews) the sender's lease (or the scheduler's: `name`) for `holder` until now + leaseMs:
  * true when it holds it, false while another holder's lease stands. One UPDATE, so two processes never both get it.
  */
-export function takeSenderLease(holder: string, leaseMs: number, now = Date.now(), db: AppDatabase = getDb(), name: LeaseName = "sender"): boolean {
+export async function takeSenderLease(holder: string, leaseMs: number, now = Date.now(), db: AppDatabase = getDb(), name: LeaseName = "sender"): Promise<boolean> {
   const take = preparedOnce(db, "sender.take", () =>
     db
       .update(deliverySender)
@@ -54,12 +54,12 @@ export function takeSenderLease(holder: string, leaseMs: number, now = Date.now(
       )
       .prepare(),
   );
-  return take.run({ name, holder, now, until: now + leaseMs }).changes === 1;
+  return (await take.run({ name, holder, now, until: now + leaseMs })).changes === 1;
 }
 
 /** Gives the lease up (a sender stopping cleanly), so another process may take over at once. */
-export function releaseSenderLease(holder: string, db: AppDatabase = getDb(), name: LeaseName = "sender"): void {
-  db.update(deliverySender).set({ holder: null, leaseUntil: null }).where(and(eq(deliverySender.name, name), eq(deliverySender.holder, holder))).run();
+export async function releaseSenderLease(holder: string, db: AppDatabase = getDb(), name: LeaseName = "sender"): Promise<void> {
+  await db.update(deliverySender).set({ holder: null, leaseUntil: null }).where(and(eq(deliverySender.name, name), eq(deliverySender.holder, holder))).run();
 }
 
 /**
@@ -67,7 +67,7 @@ export function releaseSenderLease(holder: string, db: AppDatabase = getDb(), na
  * due first: each counts an attempt and is due again when its lease ends unless its outcome is
  * recorded before.
  */
-export function claimDue(endpointId: string | null, limit: number, leaseMs: number, now = Date.now(), db: AppDatabase = getDb()): ClaimedDelivery[] {
+export async function claimDue(endpointId: string | null, limit: number, leaseMs: number, now = Date.now(), db: AppDatabase = getDb()): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
   const claim = preparedOnce(db, "deliveries.claim", () =>
     db
@@ -98,7 +98,7 @@ export function claimDue(endpointId: string | null, limit: number, leaseMs: numb
       })
       .prepare(),
   );
-  return claim.all({ endpointId, now, until: now + leaseMs, limit }).sort((a, b) => a.id - b.id);
+  return (await claim.all({ endpointId, now, until: now + leaseMs, limit })).sort((a, b) => a.id - b.id);
 }
 
 /** `response`: the status code or SMTP reply when there was one; `not_sent`: an email with no mail server configured. */
@@ -116,7 +116,7 @@ export interface OutcomeOptions {
  * Records an attempt's outcome; false (nothing written) when the claim's lease was lost (the
  * delivery was claimed again after it expired, resent or its endpoint disabled meanwhile).
  */
-export function recordOutcome(delivery: Pick<ClaimedDelivery, "id" | "endpointId" | "attempts" | "leaseUntil">, outcome: Outcome, options: OutcomeOptions, db: AppDatabase = getDb()): boolean {
+export async function recordOutcome(delivery: Pick<ClaimedDelivery, "id" | "endpointId" | "attempts" | "leaseUntil">, outcome: Outcome, options: OutcomeOptions, db: AppDatabase = getDb()): Promise<boolean> {
   const now = options.now ?? Date.now();
   const update = preparedOnce(db, "deliveries.outcome", () =>
     db
@@ -125,18 +125,18 @@ export function recordOutcome(delivery: Pick<ClaimedDelivery, "id" | "endpointId
       .where(and(eq(deliveries.id, sql.placeholder("id")), eq(deliveries.state, "delivering"), eq(deliveries.nextAttemptAt, valuePlaceholder("lease"))))
       .prepare(),
   );
-  return writeTransaction(db, () => {
+  return await writeTransaction(db, async () => {
     const delay = outcome.kind === "failed" ? retryDelay(delivery.attempts, options.schedule, options.random) : undefined;
-    const written = update.run({
+    const written = (await update.run({
       id: delivery.id,
       lease: delivery.leaseUntil,
       state: outcome.kind === "sent" ? "succeeded" : outcome.kind === "not_sent" ? "not_sent" : delay === undefined ? "failed" : "pending",
       next: delay === undefined ? null : now + delay,
       response: outcome.kind === "not_sent" ? null : (outcome.response ?? null),
       error: outcome.kind === "sent" ? null : outcome.error,
-    }).changes;
+    })).changes;
     if (written === 0) return false;
-    if (delivery.endpointId !== null && outcome.kind !== "not_sent") noteEndpointHealth(delivery.endpointId, outcome, now, options.disableAfterMs, db);
+    if (delivery.endpointId !== null && outcome.kind !== "not_sent") await noteEndpointHealth(delivery.endpointId, outcome, now, options.disableAfterMs, db);
     return true;
   });
 }
@@ -145,7 +145,7 @@ export function recordOutcome(delivery: Pick<ClaimedDelivery, "id" | "endpointId
  * A success clears an endpoint's failure record and makes its deliveries waiting for a retry due now;
  * a failure starts the record, and past `disableAfterMs` disables the endpoint.
  */
-function noteEndpointHealth(endpointId: string, outcome: Exclude<Outcome, { kind: "not_sent" }>, now: number, disableAfterMs: number, db: AppDatabase): void {
+async function noteEndpointHealth(endpointId: string, outcome: Exclude<Outcome, { kind: "not_sent" }>, now: number, disableAfterMs: number, db: AppDatabase): Promise<void> {
   const ofEndpoint = eq(webhookEndpoints.id, sql.placeholder("endpointId"));
   const read = preparedOnce(db, "deliveries.endpointHealth", () =>
     db.select({ failingSince: sql<number | null>`${webhookEndpoints.failingSince}`, enabled: webhookEndpoints.enabled }).from(webhookEndpoints).where(ofEndpoint).prepare(),
@@ -153,13 +153,13 @@ function noteEndpointHealth(endpointId: string, outcome: Exclude<Outcome, { kind
   const setFailingSince = preparedOnce(db, "deliveries.failingSince", () =>
     db.update(webhookEndpoints).set({ failingSince: valuePlaceholder("since") }).where(ofEndpoint).prepare(),
   );
-  const endpoint = read.get({ endpointId });
+  const endpoint = await read.get({ endpointId });
   if (!endpoint) return;
   if (outcome.kind === "sent") {
     if (endpoint.failingSince === null) return;
     // It is back: what waits for a retry goes now, so a backlog built up during an outage drains at once.
-    setFailingSince.run({ since: null, endpointId });
-    preparedOnce(db, "deliveries.resume", () =>
+    await setFailingSince.run({ since: null, endpointId });
+    await preparedOnce(db, "deliveries.resume", () =>
       db
         .update(deliveries)
         .set({ nextAttemptAt: valuePlaceholder("now") })
@@ -169,9 +169,9 @@ function noteEndpointHealth(endpointId: string, outcome: Exclude<Outcome, { kind
     return;
   }
   const since = endpoint.failingSince ?? now;
-  if (endpoint.failingSince === null) setFailingSince.run({ since: now, endpointId });
+  if (endpoint.failingSince === null) await setFailingSince.run({ since: now, endpointId });
   if (!endpoint.enabled || now - since < disableAfterMs) return;
   const reason = `disabled automatically: every delivery failed since ${new Date(since).toISOString()} (last: ${outcome.error})`;
-  db.update(webhookEndpoints).set({ enabled: false, disabledReason: reason, updatedAt: new Date(now) }).where(eq(webhookEndpoints.id, endpointId)).run();
-  failWaitingDeliveries(endpointId, "the endpoint was disabled after failing for too long", db);
+  await db.update(webhookEndpoints).set({ enabled: false, disabledReason: reason, updatedAt: new Date(now) }).where(eq(webhookEndpoints.id, endpointId)).run();
+  await failWaitingDeliveries(endpointId, "the endpoint was disabled after failing for too long", db);
 }

@@ -11,14 +11,14 @@ import type { EmailBrand } from "./layout";
 // only when PUBLIC_URL is https: an email client fetches an image from the internet, over TLS.
 
 /** The brand of a waitlist's emails; undefined for a waitlist that no longer exists. */
-export function emailBrandOf(waitlistId: string, publicUrl: string, db: AppDatabase = getDb()): EmailBrand | undefined {
-  const waitlist = getWaitlist(waitlistId, db);
+export async function emailBrandOf(waitlistId: string, publicUrl: string, db: AppDatabase = getDb()): Promise<EmailBrand | undefined> {
+  const waitlist = await getWaitlist(waitlistId, db);
   if (!waitlist) return undefined;
-  const version = /^https:\/\//i.test(publicUrl) ? joinLogoVersion(waitlist.id, db) : undefined;
+  const version = /^https:\/\//i.test(publicUrl) ? await joinLogoVersion(waitlist.id, db) : undefined;
   return {
     name: waitlist.name,
     website: waitlist.website,
-    accentColor: joinSettingsOf(waitlist.id, db).accentColor || DEFAULT_ACCENT_COLOR,
+    accentColor: (await joinSettingsOf(waitlist.id, db)).accentColor || DEFAULT_ACCENT_COLOR,
     ...(version === undefined ? {} : { logoUrl: `${publicUrl}/join/${waitlist.id}/logo?v=${version}` }),
   };
 }

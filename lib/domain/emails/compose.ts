@@ -19,7 +19,7 @@ export interface ComposedEmail extends PlainEmail {
   html?: string;
 }
 
-export function composeEmail(waitlistId: string, email: PlainEmail, publicUrl = env().PUBLIC_URL, db: AppDatabase = getDb()): ComposedEmail {
-  const brand = emailBrandOf(waitlistId, publicUrl, db);
+export async function composeEmail(waitlistId: string, email: PlainEmail, publicUrl = env().PUBLIC_URL, db: AppDatabase = getDb()): Promise<ComposedEmail> {
+  const brand = await emailBrandOf(waitlistId, publicUrl, db);
   return brand ? { ...email, html: emailHtml({ subject: email.subject, text: email.text, brand }) } : email;
 }

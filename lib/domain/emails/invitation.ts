@@ -105,8 +105,8 @@ export interface InvitationEmailSettings {
 }
 
 /** A waitlist's settings (the defaults, turned off, until someone saves them). */
-export function getInvitationEmail(waitlistId: string, db: AppDatabase = getDb()): InvitationEmailSettings {
-  const [row] = db.select().from(invitationEmails).where(eq(invitationEmails.waitlistId, waitlistId.toLowerCase())).all();
+export async function getInvitationEmail(waitlistId: string, db: AppDatabase = getDb()): Promise<InvitationEmailSettings> {
+  const [row] = await db.select().from(invitationEmails).where(eq(invitationEmails.waitlistId, waitlistId.toLowerCase())).all();
   return row
     ? {
         waitlistId: row.waitlistId,
@@ -135,11 +135,11 @@ export function getInvitationEmail(waitlistId: string, db: AppDatabase = getDb()
 }
 
 /** Turns invitation emails on or off, edits the template and the invite links' URL and lifetime; audited when anything changes. */
-export function updateInvitationEmail(actor: AuditActor, waitlistId: string, input: InvitationEmailInput, db: AppDatabase = getDb()): InvitationEmailSettings {
+export async function updateInvitationEmail(actor: AuditActor, waitlistId: string, input: InvitationEmailInput, db: AppDatabase = getDb()): Promise<InvitationEmailSettings> {
   const fields = invitationEmailSchema.parse(input);
-  return writeTransaction(db, () => {
-    const waitlist = getWaitlistOrThrow(waitlistId, db);
-    const before = getInvitationEmail(waitlist.id, db);
+  return await writeTransaction(db, async () => {
+    const waitlist = await getWaitlistOrThrow(waitlistId, db);
+    const before = await getInvitationEmail(waitlist.id, db);
     const after = { ...before, ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) } as InvitationEmailSettings;
     const changes = [
       after.enabled !== before.enabled ? `invitation emails ${after.enabled ? "on" : "off"}` : undefined,
@@ -158,8 +158,8 @@ export function updateInvitationEmail(actor: AuditActor, waitlistId: string, inp
     }
     const { waitlistId: _id, ...settings } = after;
     const row = { waitlistId: waitlist.id, ...settings, updatedAt: new Date() };
-    db.insert(invitationEmails).values(row).onConflictDoUpdate({ target: invitationEmails.waitlistId, set: row }).run();
-    recordAudit({ actor, action: "waitlist.invitation_email", target: waitlist.id, summary: changes.join("; ") }, db);
+    await db.insert(invitationEmails).values(row).onConflictDoUpdate({ target: invitationEmails.waitlistId, set: row }).run();
+    await recordAudit({ actor, action: "waitlist.invitation_email", target: waitlist.id, summary: changes.join("; ") }, db);
     return after;
   });
 }
@@ -218,13 +218,13 @@ export const PREVIEW_INVITE_TOKEN = "TOKEN-MADE-WHEN-INVITED";
  * The email a signup would get, with the saved template or with `draft` (the dashboard's editor
  * previews before saving): refused like a save when the draft has an unknown placeholder.
  */
-export function previewInvitation(waitlistId: string, signupPublic: string, draft: InvitationEmailInput = {}, db: AppDatabase = getDb()): RenderedEmail {
+export async function previewInvitation(waitlistId: string, signupPublic: string, draft: InvitationEmailInput = {}, db: AppDatabase = getDb()): Promise<RenderedEmail> {
   const fields = invitationEmailSchema.parse(draft);
-  const waitlist = getWaitlistOrThrow(waitlistId, db);
+  const waitlist = await getWaitlistOrThrow(waitlistId, db);
   const signupId = Number(signupPublic);
-  const signup = Number.isSafeInteger(signupId) ? getSignup(waitlist.id, signupId, db) : undefined;
+  const signup = Number.isSafeInteger(signupId) ? await getSignup(waitlist.id, signupId, db) : undefined;
   if (!signup || signupPublicId(signup.id) !== signupPublic) throw new AppError("not_found", `Waitlist ${waitlist.id} has no signup ${signupPublic}.`);
-  const saved = getInvitationEmail(waitlist.id, db);
+  const saved = await getInvitationEmail(waitlist.id, db);
   const inviteUrl = fields.inviteUrl === undefined ? saved.inviteUrl : fields.inviteUrl;
   const links = { invite: inviteUrl === null ? undefined : inviteLink(inviteUrl, PREVIEW_INVITE_TOKEN), person: `/join/${waitlist.id}/me?t=…` };
   return renderInvitation({ subject: fields.subject ?? saved.subject, body: fields.body ?? saved.body }, waitlist, signup, "", links);

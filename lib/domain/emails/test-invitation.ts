@@ -19,19 +19,19 @@ export const TEST_SUBJECT_PREFIX = "[Test] ";
 const SAMPLE_PAGE_TOKEN = "SAMPLE";
 
 /** A signup at `to` whose answers to the join form's fields are samples: a choice's first option, else "Sample <label>". */
-function sampleSignup(waitlistId: string, to: string, now: Date, db: AppDatabase): SignupRow {
-  const customInputs = joinSettingsOf(waitlistId, db).fields.map((field) => ({ label: field.label, value: field.options?.[0] ?? `Sample ${field.label}` }));
+async function sampleSignup(waitlistId: string, to: string, now: Date, db: AppDatabase): Promise<SignupRow> {
+  const customInputs = (await joinSettingsOf(waitlistId, db)).fields.map((field) => ({ label: field.label, value: field.options?.[0] ?? `Sample ${field.label}` }));
   return { id: 0, email: to, verified: true, referral: false, customInputs, createdAt: now, status: "invited", statusChangedAt: now };
 }
 
 /** The test email, composed; refused like a save when the draft has an unknown placeholder (a zod error). */
-export function testInvitationEmail(waitlistId: string, to: string, draft: InvitationEmailInput = {}, publicUrl = env().PUBLIC_URL, now = new Date(), db: AppDatabase = getDb()): ComposedEmail {
+export async function testInvitationEmail(waitlistId: string, to: string, draft: InvitationEmailInput = {}, publicUrl = env().PUBLIC_URL, now = new Date(), db: AppDatabase = getDb()): Promise<ComposedEmail> {
   const fields = invitationEmailSchema.parse(draft);
-  const waitlist = getWaitlistOrThrow(waitlistId, db);
-  const saved = getInvitationEmail(waitlist.id, db);
+  const waitlist = await getWaitlistOrThrow(waitlistId, db);
+  const saved = await getInvitationEmail(waitlist.id, db);
   const inviteUrl = fields.inviteUrl === undefined ? saved.inviteUrl : fields.inviteUrl;
   const person = `${publicUrl}/join/${waitlist.id}/me?t=${SAMPLE_PAGE_TOKEN}`;
   const links = { invite: inviteUrl === null ? undefined : inviteLink(inviteUrl, PREVIEW_INVITE_TOKEN), person };
-  const email = renderInvitation({ subject: fields.subject ?? saved.subject, body: fields.body ?? saved.body }, waitlist, sampleSignup(waitlist.id, to, now, db), personPageFooterOf(person), links);
+  const email = renderInvitation({ subject: fields.subject ?? saved.subject, body: fields.body ?? saved.body }, waitlist, await sampleSignup(waitlist.id, to, now, db), personPageFooterOf(person), links);
   return composeEmail(waitlist.id, { ...email, subject: `${TEST_SUBJECT_PREFIX}${email.subject}` }, publicUrl, db);
 }

@@ -12,7 +12,7 @@ import { hitLimit, personKey, type LimitWindow } from "../limits/counter";
 export const BURST_WINDOW_MS = 10 * MINUTE_MS;
 
 /** Counts one new signup from `clientAddress` (inside the join's transaction): whether it is past the burst. */
-export function isBurst(waitlistId: string, clientAddress: string | undefined, now = Date.now(), db: AppDatabase = getDb(), window: LimitWindow = { limit: env().JOIN_BURST_PER_CLIENT, windowMs: BURST_WINDOW_MS }): boolean {
+export async function isBurst(waitlistId: string, clientAddress: string | undefined, now = Date.now(), db: AppDatabase = getDb(), window: LimitWindow = { limit: env().JOIN_BURST_PER_CLIENT, windowMs: BURST_WINDOW_MS }): Promise<boolean> {
   if (clientAddress === undefined) return false;
-  return hitLimit(`join.burst ${waitlistId.toLowerCase()} ${personKey(clientAddress, db)}`, window, now, db) !== undefined;
+  return await hitLimit(`join.burst ${waitlistId.toLowerCase()} ${await personKey(clientAddress, db)}`, window, now, db) !== undefined;
 }

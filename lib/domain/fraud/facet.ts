@@ -12,7 +12,7 @@ import { FLAG_REASONS, type FlagReason } from "./reasons";
 // signup_flags_waitlist_decision_idx), each tested against the scope through its signup's row.
 
 /** Per reason, the signups of the scope (its flag filter left out) with that flag waiting for review. */
-export function flagFacet(scope: SignupScope, db: AppDatabase = getDb()): Record<FlagReason, number> {
+export async function flagFacet(scope: SignupScope, db: AppDatabase = getDb()): Promise<Record<FlagReason, number>> {
   const others: SignupScope = { ...scope, flag: undefined };
   const shape = shapeOf(others, "order");
   const statement = preparedSql<{ reason: FlagReason; count: number }>(db, `fraud.flagFacet:${shapeKey(shape)}`, (d) => {
@@ -21,6 +21,6 @@ export function flagFacet(scope: SignupScope, db: AppDatabase = getDb()): Record
       group by signup_flags.reason`;
   });
   const counts = Object.fromEntries(FLAG_REASONS.map((reason) => [reason, 0])) as Record<FlagReason, number>;
-  for (const { reason, count } of statement.all(scopeParams(others))) counts[reason] = count;
+  for (const { reason, count } of await statement.all(scopeParams(others))) counts[reason] = count;
   return counts;
 }

@@ -46,26 +46,26 @@ function statements(db: AppDatabase) {
 }
 
 /** Flags a signup for each reason (inside the write that found them); a reason it already has is kept as it was. */
-export function recordFlags(signupId: number, waitlistId: string, reasons: readonly FlagReason[], at: number, db: AppDatabase = getDb()): void {
+export async function recordFlags(signupId: number, waitlistId: string, reasons: readonly FlagReason[], at: number, db: AppDatabase = getDb()): Promise<void> {
   const insert = statements(db).insert;
-  for (const reason of reasons) insert.run({ signupId, waitlistId: waitlistId.toLowerCase(), reason, at });
+  for (const reason of reasons) await insert.run({ signupId, waitlistId: waitlistId.toLowerCase(), reason, at });
 }
 
 /** A signup's flags and what was decided of each. */
-export function flagsOf(signupId: number, db: AppDatabase = getDb()): { reason: FlagReason; decision: "pending" | "approved" | "discounted" }[] {
-  return statements(db).ofSignup.all({ signupId });
+export async function flagsOf(signupId: number, db: AppDatabase = getDb()): Promise<{ reason: FlagReason; decision: "pending" | "approved" | "discounted" }[]> {
+  return await statements(db).ofSignup.all({ signupId });
 }
 
 /** The signups of a waitlist waiting for review, the oldest first, each with its reasons. */
-export function pendingReview(waitlistId: string, limit = REVIEW_PAGE, db: AppDatabase = getDb()): FlaggedSignup[] {
-  return statements(db)
-    .pending.all({ waitlistId: waitlistId.toLowerCase(), limit })
+export async function pendingReview(waitlistId: string, limit = REVIEW_PAGE, db: AppDatabase = getDb()): Promise<FlaggedSignup[]> {
+  return (await statements(db)
+    .pending.all({ waitlistId: waitlistId.toLowerCase(), limit }))
     .map((row) => ({ ...row, reasons: FLAG_REASONS.filter((reason) => (JSON.parse(row.reasons) as string[]).includes(reason)) }));
 }
 
 /** The flag facet: how many flags of each reason wait for review (a signup may have several). */
-export function pendingFlagCounts(waitlistId: string, db: AppDatabase = getDb()): Record<FlagReason, number> {
+export async function pendingFlagCounts(waitlistId: string, db: AppDatabase = getDb()): Promise<Record<FlagReason, number>> {
   const counts = Object.fromEntries(FLAG_REASONS.map((reason) => [reason, 0])) as Record<FlagReason, number>;
-  for (const { reason, count } of statements(db).pendingCounts.all({ waitlistId: waitlistId.toLowerCase() })) counts[reason] = count;
+  for (const { reason, count } of await statements(db).pendingCounts.all({ waitlistId: waitlistId.toLowerCase() })) counts[reason] = count;
   return counts;
 }

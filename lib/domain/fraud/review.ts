@@ -50,16 +50,16 @@ function statements(db: AppDatabase) {
 const listedBy = (selection: ReviewSelection) => ("emails" in selection ? "emails" : "ids");
 
 /** Named signups with whether each has a flag waiting; an unknown waitlist is `not_found`. */
-function named(selection: ReviewSelection, db: AppDatabase): { id: number; pending: boolean }[] {
-  const waitlistId = getWaitlistOrThrow(selection.waitlistId, db).id;
+async function named(selection: ReviewSelection, db: AppDatabase): Promise<{ id: number; pending: boolean }[]> {
+  const waitlistId = (await getWaitlistOrThrow(selection.waitlistId, db)).id;
   const prepared = statements(db);
-  const rows = "emails" in selection ? prepared.byEmail.all({ waitlistId, list: JSON.stringify(selection.emails) }) : prepared.byId.all({ waitlistId, list: JSON.stringify(selection.ids) });
+  const rows = "emails" in selection ? await prepared.byEmail.all({ waitlistId, list: JSON.stringify(selection.emails) }) : await prepared.byId.all({ waitlistId, list: JSON.stringify(selection.ids) });
   return rows.map((row) => ({ id: row.id, pending: row.pending === 1 }));
 }
 
 /** What deciding would change now (the dashboard's confirmation page); changes nothing. */
-export function previewReview(selection: ReviewSelection, db: AppDatabase = getDb()): { decides: number; skipped: number; missing: number } {
-  const found = named(selection, db);
+export async function previewReview(selection: ReviewSelection, db: AppDatabase = getDb()): Promise<{ decides: number; skipped: number; missing: number }> {
+  const found = await named(selection, db);
   const listed = "emails" in selection ? new Set(selection.emails.map((email) => email.toLowerCase())).size : new Set(selection.ids).size;
   const decides = found.filter((row) => row.pending).length;
   return { decides, skipped: found.length - decides, missing: listed - found.length };
@@ -69,22 +69,22 @@ export function previewReview(selection: ReviewSelection, db: AppDatabase = getD
  * Decides the flags of the named signups. Throws `not_found` when none is on the waitlist, `conflict`
  * when none has a flag waiting (decided before, or never flagged): nothing changes then.
  */
-export function decideFlags(actor: AuditActor, decision: FlagDecision, selection: ReviewSelection, db: AppDatabase = getDb()): ReviewOutcome {
+export async function decideFlags(actor: AuditActor, decision: FlagDecision, selection: ReviewSelection, db: AppDatabase = getDb()): Promise<ReviewOutcome> {
   const { stored, event, audit, past } = FLAG_DECISIONS[decision];
-  return writeTransaction<ReviewOutcome>(db, () => {
-    const found = named(selection, db);
+  return await writeTransaction<ReviewOutcome>(db, async () => {
+    const found = await named(selection, db);
     if (found.length === 0) throw new AppError("not_found", "None of these signups is on this waitlist.", listedBy(selection));
     const ids = found.filter((row) => row.pending).map((row) => row.id);
     if (ids.length === 0) throw new AppError("conflict", `None of these signups is waiting for review (no flag, or one decided before): nothing was ${past}.`, listedBy(selection));
     const at = Date.now();
     const idsJson = JSON.stringify(ids);
     const prepared = statements(db);
-    prepared.decide.run({ ids: idsJson, decision: stored, at });
-    if (decision === "approve") countReferralsOf(ids, at, db);
-    else prepared.discount.run({ ids: idsJson });
-    const waitlistId = getWaitlistOrThrow(selection.waitlistId, db).id;
-    appendEventPerSignup(event, waitlistId, idsJson, { decision: stored }, db, at);
-    recordAudit({ actor, action: audit, target: waitlistId, summary: `${past} ${ids.length} flagged signup${ids.length === 1 ? "" : "s"}` }, db);
+    await prepared.decide.run({ ids: idsJson, decision: stored, at });
+    if (decision === "approve") await countReferralsOf(ids, at, db);
+    else await prepared.discount.run({ ids: idsJson });
+    const waitlistId = (await getWaitlistOrThrow(selection.waitlistId, db)).id;
+    await appendEventPerSignup(event, waitlistId, idsJson, { decision: stored }, db, at);
+    await recordAudit({ actor, action: audit, target: waitlistId, summary: `${past} ${ids.length} flagged signup${ids.length === 1 ? "" : "s"}` }, db);
     return { decided: ids.length, skipped: found.length - ids.length, ids };
   });
 }

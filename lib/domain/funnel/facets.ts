@@ -80,12 +80,12 @@ function sliceValuesStatement(db: AppDatabase, fields: readonly SourceField[], s
 }
 
 /** Each field's values among the first `rowCap` signups of `scope` (those with a value, when `walk.withValue`), those that contain `valueContains` if given. */
-function walkValues(scope: SignupScope, walk: Walk, limit: number, rowCap: number, valueContains: string | undefined, db: AppDatabase): Map<SourceField, SourceFacet> {
+async function walkValues(scope: SignupScope, walk: Walk, limit: number, rowCap: number, valueContains: string | undefined, db: AppDatabase): Promise<Map<SourceField, SourceFacet>> {
   const slice = walk.withValue ? undefined : (inputSliceOf(scope) ?? statusedSliceOf(scope));
   const contains = valueContains === undefined ? {} : { valueContains: containsPattern(valueContains) };
   const rows = slice
-    ? sliceValuesStatement(db, walk.fields, scope).all(newestOfSliceParams(scope, slice, rowCap))
-    : valuesStatement(db, walk, shapeOf(scope, cappedAccess(planAccess(scope, db), rowCap))).all({ ...scopeParams(scope), ...contains, rowCap });
+    ? await sliceValuesStatement(db, walk.fields, scope).all(newestOfSliceParams(scope, slice, rowCap))
+    : await valuesStatement(db, walk, shapeOf(scope, cappedAccess(await planAccess(scope, db), rowCap))).all({ ...scopeParams(scope), ...contains, rowCap });
   const read = rows.find((row) => row.field === null)?.count ?? 0;
   return new Map(
     walk.fields.map((field) => {
@@ -102,22 +102,22 @@ function wholeList(scope: SignupScope): boolean {
 }
 
 /** Per source field, its `limit` most common values under the other filters; null when an email search matches more signups than are counted. */
-export function sourceFacets(scope: SignupScope, limit = 10, db: AppDatabase = getDb(), rowCap = FACET_ROW_CAP): Record<SourceField, SourceFacet> | null {
-  if (exceedsSearchCap(scope, db)) return null;
+export async function sourceFacets(scope: SignupScope, limit = 10, db: AppDatabase = getDb(), rowCap = FACET_ROW_CAP): Promise<Record<SourceField, SourceFacet> | null> {
+  if (await exceedsSearchCap(scope, db)) return null;
   const facets = new Map<SourceField, SourceFacet>();
   const shared = wholeList(scope) ? [] : SOURCE_FIELDS.filter((field) => scope[SCOPE_KEYS[field]] === undefined);
-  if (shared.length > 0) for (const [field, facet] of walkValues(scope, { fields: shared, withValue: false, contains: false }, limit, rowCap, undefined, db)) facets.set(field, facet);
+  if (shared.length > 0) for (const [field, facet] of await walkValues(scope, { fields: shared, withValue: false, contains: false }, limit, rowCap, undefined, db)) facets.set(field, facet);
   for (const field of SOURCE_FIELDS.filter((each) => !shared.includes(each))) {
     const others = othersOf(scope, field);
-    facets.set(field, walkValues(others, { fields: [field], withValue: wholeList(others), contains: false }, limit, rowCap, undefined, db).get(field)!);
+    facets.set(field, (await walkValues(others, { fields: [field], withValue: wholeList(others), contains: false }, limit, rowCap, undefined, db)).get(field)!);
   }
   return Object.fromEntries(SOURCE_FIELDS.map((field) => [field, facets.get(field)!])) as Record<SourceField, SourceFacet>;
 }
 
 /** The values of one source field that contain `text` (case-insensitive), with counts under the other filters: the facet's value search. */
-export function sourceFacetValues(scope: SignupScope, field: SourceField, text: string, limit: number, db: AppDatabase = getDb(), rowCap = FACET_ROW_CAP): FacetValues | null {
+export async function sourceFacetValues(scope: SignupScope, field: SourceField, text: string, limit: number, db: AppDatabase = getDb(), rowCap = FACET_ROW_CAP): Promise<FacetValues | null> {
   const others = othersOf(scope, field);
-  if (exceedsSearchCap(others, db)) return null;
-  const { values, exact } = walkValues(others, { fields: [field], withValue: true, contains: true }, limit, rowCap, text, db).get(field)!;
+  if (await exceedsSearchCap(others, db)) return null;
+  const { values, exact } = (await walkValues(others, { fields: [field], withValue: true, contains: true }, limit, rowCap, text, db)).get(field)!;
   return { values, exact };
 }

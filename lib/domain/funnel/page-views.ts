@@ -33,21 +33,21 @@ function flushSoon() {
   if (timer !== undefined) return;
   timer = setTimeout(() => {
     timer = undefined;
-    flushJoinPageViews();
+    void flushJoinPageViews();
   }, FLUSH_MS);
   timer.unref?.();
 }
 
 /** Writes the views counted so far; those the database cannot take now stay for the next flush. */
-export function flushJoinPageViews(db: AppDatabase = getDb()): void {
+export async function flushJoinPageViews(db: AppDatabase = getDb()): Promise<void> {
   if (pending.size === 0) return;
   const batch = [...pending];
   pending.clear();
-  const written = skippableWrite(db, () =>
-    transaction(db, () => {
+  const written = await skippableWrite(db, () =>
+    transaction(db, async () => {
       for (const [key, count] of batch) {
         const [waitlistId, day] = key.split(" ");
-        upsertStatement(db).run({ waitlistId, day: Number(day), count });
+        await upsertStatement(db).run({ waitlistId, day: Number(day), count });
       }
     }),
   );

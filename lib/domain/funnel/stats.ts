@@ -128,20 +128,20 @@ function add(into: StageCounts, stage: string, count: number) {
 }
 
 /** The funnel of a waitlist over the signups that joined in `range` (see the top of this file). */
-export function funnelStats(waitlistId: string, range: FunnelRange = {}, db: AppDatabase = getDb()): FunnelStats {
+export async function funnelStats(waitlistId: string, range: FunnelRange = {}, db: AppDatabase = getDb()): Promise<FunnelStats> {
   const bounds = { waitlistId, fromDay: range.fromDay ?? -FAR_DAY, toDay: range.toDay ?? FAR_DAY };
   const prepared = statements(db);
   const totals = emptyCounts();
   const days = new Map<number, StageCounts & { views: number }>();
   const sources = new Map<string, StageCounts>();
   const dayOf = (day: number) => days.get(day) ?? days.set(day, { ...emptyCounts(), views: 0 }).get(day)!;
-  for (const [day, stage, count] of prepared.byDay.values(bounds) as [number, string, number][]) {
+  for (const [day, stage, count] of await prepared.byDay.values(bounds) as [number, string, number][]) {
     add(totals, stage, count);
     add(dayOf(day), stage, count);
   }
-  for (const [source, stage, count] of prepared.bySource.values(bounds) as [string, string, number][]) add(sources.get(source) ?? sources.set(source, emptyCounts()).get(source)!, stage, count);
+  for (const [source, stage, count] of await prepared.bySource.values(bounds) as [string, string, number][]) add(sources.get(source) ?? sources.set(source, emptyCounts()).get(source)!, stage, count);
   let views = 0;
-  for (const [day, count] of prepared.views.values(bounds) as [number, number][]) {
+  for (const [day, count] of await prepared.views.values(bounds) as [number, number][]) {
     views += count;
     dayOf(day).views += count;
   }
@@ -150,7 +150,7 @@ export function funnelStats(waitlistId: string, range: FunnelRange = {}, db: App
     const week = weeks.get(weekOf(day)) ?? weeks.set(weekOf(day), emptyCounts()).get(weekOf(day))!;
     for (const stage of FUNNEL_STAGES) week[stage] += counts[stage];
   }
-  const durations = prepared.durations.values(bounds) as [string, number, number][];
+  const durations = await prepared.durations.values(bounds) as [string, number, number][];
   const ofKind = (kind: string) => durations.filter(([each]) => each === kind).map(([, bucket, count]): [number, number] => [bucket, count]);
   const sorted = <T>(map: Map<number, T>) => [...map].sort(([a], [b]) => a - b);
   return {

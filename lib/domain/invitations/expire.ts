@@ -42,33 +42,33 @@ function statements(db: AppDatabase) {
  * The place ahead of the whole line: just before the first waiting signup (its time less 1 ms, so
  * these stand in id order before it); null (their own places) when nobody waits.
  */
-function frontOfLine(waitlistId: string, db: AppDatabase): { lineAt: number | null; linePos: number | null } {
-  const [first] = lineSlice(waitlistId, undefined, 1, db);
+async function frontOfLine(waitlistId: string, db: AppDatabase): Promise<{ lineAt: number | null; linePos: number | null }> {
+  const [first] = await lineSlice(waitlistId, undefined, 1, db);
   return first ? { lineAt: first.at - 1, linePos: 0 } : { lineAt: null, linePos: null };
 }
 
 /** One batch of one waitlist's expired invitations; how many expired. */
-function expireBatch(policy: InvitationPolicy, now: number, batch: number, db: AppDatabase): number {
-  return writeTransaction(db, () => {
+async function expireBatch(policy: InvitationPolicy, now: number, batch: number, db: AppDatabase): Promise<number> {
+  return await writeTransaction(db, async () => {
     const prepared = statements(db);
-    const ids = prepared.due.all({ waitlistId: policy.waitlistId, before: now - policy.expiryDays * DAY_MS, take: batch }).map((row) => row.id);
+    const ids = (await prepared.due.all({ waitlistId: policy.waitlistId, before: now - policy.expiryDays * DAY_MS, take: batch })).map((row) => row.id);
     if (ids.length === 0) return 0;
     const idsJson = JSON.stringify(ids);
     const to = policy.onExpiry === "requeue" ? "waiting" : "rejected";
-    const changed = to === "waiting" ? prepared.requeue.run({ ids: idsJson, at: now, ...frontOfLine(policy.waitlistId, db) }).changes : prepared.reject.run({ ids: idsJson, at: now }).changes;
-    appendEventPerSignup("signup.invitation_expired", policy.waitlistId, idsJson, { from: "invited", to }, db, now);
+    const changed = to === "waiting" ? (await prepared.requeue.run({ ids: idsJson, at: now, ...await frontOfLine(policy.waitlistId, db) })).changes : (await prepared.reject.run({ ids: idsJson, at: now })).changes;
+    await appendEventPerSignup("signup.invitation_expired", policy.waitlistId, idsJson, { from: "invited", to }, db, now);
     const outcome = to === "waiting" ? "back to waiting at the front of the line" : "rejected";
-    recordAudit({ actor: SCHEDULER_ACTOR, action: "signups.expire", target: policy.waitlistId, summary: `${changed} invitation${changed === 1 ? "" : "s"} expired after ${policy.expiryDays} days: ${outcome}` }, db);
+    await recordAudit({ actor: SCHEDULER_ACTOR, action: "signups.expire", target: policy.waitlistId, summary: `${changed} invitation${changed === 1 ? "" : "s"} expired after ${policy.expiryDays} days: ${outcome}` }, db);
     return changed;
   });
 }
 
 /** Expires every invitation due as of `now`, batch by batch; how many expired. */
-export function expireInvitations(now: number, db: AppDatabase = getDb(), batch = SCHEDULER_BATCH): number {
+export async function expireInvitations(now: number, db: AppDatabase = getDb(), batch = SCHEDULER_BATCH): Promise<number> {
   let expired = 0;
-  for (const policy of invitationPolicies(db)) {
+  for (const policy of await invitationPolicies(db)) {
     for (;;) {
-      const changed = expireBatch(policy, now, batch, db);
+      const changed = await expireBatch(policy, now, batch, db);
       expired += changed;
       if (changed < batch) break;
     }

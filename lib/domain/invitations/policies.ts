@@ -15,8 +15,8 @@ export interface InvitationPolicy {
 }
 
 /** Every waitlist's policy (the defaults for one whose invitation email was never saved). */
-export function invitationPolicies(db: AppDatabase = getDb()): InvitationPolicy[] {
-  return db
+export async function invitationPolicies(db: AppDatabase = getDb()): Promise<InvitationPolicy[]> {
+  return await db
     .select({
       waitlistId: waitlists.id,
       expiryDays: sql<number>`coalesce(${invitationEmails.inviteExpiryDays}, ${DEFAULT_INVITE_EXPIRY_DAYS})`,
@@ -34,11 +34,11 @@ export function expiresAt(policy: Pick<InvitationPolicy, "expiryDays">, invitedA
 }
 
 /** When the invitation of a signup invited at `invitedAt` expires under its waitlist's setting now. */
-export function invitationExpiresAt(waitlistId: string, invitedAt: Date, db: AppDatabase = getDb()): number {
-  return expiresAt({ expiryDays: getInvitationEmail(waitlistId, db).inviteExpiryDays }, invitedAt.getTime());
+export async function invitationExpiresAt(waitlistId: string, invitedAt: Date, db: AppDatabase = getDb()): Promise<number> {
+  return expiresAt({ expiryDays: (await getInvitationEmail(waitlistId, db)).inviteExpiryDays }, invitedAt.getTime());
 }
 
 /** "expires in 3 days": the invitation of a signup invited at `invitedAt`, as of `now`. */
-export function invitationExpiryWords(waitlistId: string, invitedAt: Date, now = Date.now(), db: AppDatabase = getDb()): string {
-  return expiryInWords(invitationExpiresAt(waitlistId, invitedAt, db), now);
+export async function invitationExpiryWords(waitlistId: string, invitedAt: Date, now = Date.now(), db: AppDatabase = getDb()): Promise<string> {
+  return expiryInWords(await invitationExpiresAt(waitlistId, invitedAt, db), now);
 }

@@ -30,19 +30,19 @@ function refusalOf(reading: Exclude<InvitationReading, { state: "valid" | "redee
 }
 
 /** The invitation of a valid or redeemed token at `now`; refused otherwise (see refusalOf). */
-export function getInvitationOrThrow(token: string, now = Date.now(), db: AppDatabase = getDb()): InvitationResponse {
-  const reading = readInvitation(token, now, db);
+export async function getInvitationOrThrow(token: string, now = Date.now(), db: AppDatabase = getDb()): Promise<InvitationResponse> {
+  const reading = await readInvitation(token, now, db);
   if (reading.state !== "valid" && reading.state !== "redeemed") throw refusalOf(reading);
   return toInvitationResponse(reading.state, reading.signup, reading.claims);
 }
 
 /** Completes the signup of a valid token, in one transaction; a redeemed one is answered as it is. */
-export function redeemInvitation(actor: AuditActor, token: string, now = Date.now(), db: AppDatabase = getDb()): InvitationResponse {
-  return writeTransaction(db, () => {
-    const reading = readInvitation(token, now, db);
+export async function redeemInvitation(actor: AuditActor, token: string, now = Date.now(), db: AppDatabase = getDb()): Promise<InvitationResponse> {
+  return await writeTransaction(db, async () => {
+    const reading = await readInvitation(token, now, db);
     if (reading.state === "redeemed") return toInvitationResponse("redeemed", reading.signup, reading.claims);
     if (reading.state !== "valid") throw refusalOf(reading);
-    const { signups } = applyStatusAction(actor, { action: "complete", selection: { waitlistId: reading.claims.waitlistId, ids: [reading.signup.id] }, withSignups: true }, db);
+    const { signups } = await applyStatusAction(actor, { action: "complete", selection: { waitlistId: reading.claims.waitlistId, ids: [reading.signup.id] }, withSignups: true }, db);
     return toInvitationResponse("redeemed", { ...reading.signup, ...signups[0]! }, reading.claims);
   });
 }
@@ -54,9 +54,9 @@ export interface RedeemJob {
   now: number;
 }
 
-/** The job, synchronously, on whichever thread runs it. */
-export function runRedeem(job: RedeemJob, db: AppDatabase = getDb()): InvitationResponse {
-  return redeemInvitation(job.actor, job.token, job.now, db);
+/** The job, on whichever thread runs it. */
+export async function runRedeem(job: RedeemJob, db: AppDatabase = getDb()): Promise<InvitationResponse> {
+  return await redeemInvitation(job.actor, job.token, job.now, db);
 }
 
 /** What redeems need of the server: the database's status writer (lib/server/writers.ts provides it at start-up). */
@@ -67,7 +67,7 @@ export interface RedeemWriter {
 export const redeemWriter = processSlot<RedeemWriter>("redeem writer");
 
 /** Redeems on the server's status writer when there is one, else here without waiting inside SQLite. */
-export function writeRedeem(job: RedeemJob): Promise<InvitationResponse> {
+export async function writeRedeem(job: RedeemJob): Promise<InvitationResponse> {
   const writer = redeemWriter.get();
-  return writer ? writer.redeem(job) : writeWithoutBlocking(() => runRedeem(job));
+  return writer ? writer.redeem(job) : await writeWithoutBlocking(async () => await runRedeem(job));
 }

@@ -38,27 +38,27 @@ function statements(db: AppDatabase) {
 }
 
 /** One batch of one waitlist's due reminders; how many were recorded. */
-function remindBatch(policy: InvitationPolicy & { reminderDaysBefore: number }, now: number, batch: number, db: AppDatabase): number {
-  return writeTransaction(db, () => {
+async function remindBatch(policy: InvitationPolicy & { reminderDaysBefore: number }, now: number, batch: number, db: AppDatabase): Promise<number> {
+  return await writeTransaction(db, async () => {
     const prepared = statements(db);
     const expireBefore = now - policy.expiryDays * DAY_MS;
-    const due = prepared.due.all({ waitlistId: policy.waitlistId, remindBefore: expireBefore + policy.reminderDaysBefore * DAY_MS, expireBefore, take: batch });
+    const due = await prepared.due.all({ waitlistId: policy.waitlistId, remindBefore: expireBefore + policy.reminderDaysBefore * DAY_MS, expireBefore, take: batch });
     if (due.length === 0) return 0;
-    prepared.record.run({ rows: JSON.stringify(due.map((row) => [row.id, row.invitedAt])), at: now });
-    appendEventPerSignup("signup.invitation_reminder", policy.waitlistId, JSON.stringify(due.map((row) => row.id)), { days_before_expiry: policy.reminderDaysBefore }, db, now);
-    recordAudit({ actor: SCHEDULER_ACTOR, action: "signups.remind", target: policy.waitlistId, summary: `reminded ${due.length} invited signup${due.length === 1 ? "" : "s"}: their invitations expire within ${days(policy.reminderDaysBefore)}` }, db);
+    await prepared.record.run({ rows: JSON.stringify(due.map((row) => [row.id, row.invitedAt])), at: now });
+    await appendEventPerSignup("signup.invitation_reminder", policy.waitlistId, JSON.stringify(due.map((row) => row.id)), { days_before_expiry: policy.reminderDaysBefore }, db, now);
+    await recordAudit({ actor: SCHEDULER_ACTOR, action: "signups.remind", target: policy.waitlistId, summary: `reminded ${due.length} invited signup${due.length === 1 ? "" : "s"}: their invitations expire within ${days(policy.reminderDaysBefore)}` }, db);
     return due.length;
   });
 }
 
 /** Records every reminder due as of `now`, batch by batch; how many. */
-export function remindInvitations(now: number, db: AppDatabase = getDb(), batch = SCHEDULER_BATCH): number {
+export async function remindInvitations(now: number, db: AppDatabase = getDb(), batch = SCHEDULER_BATCH): Promise<number> {
   let reminded = 0;
-  for (const policy of invitationPolicies(db)) {
+  for (const policy of await invitationPolicies(db)) {
     const { reminderDaysBefore } = policy;
     if (reminderDaysBefore === null) continue;
     for (;;) {
-      const recorded = remindBatch({ ...policy, reminderDaysBefore }, now, batch, db);
+      const recorded = await remindBatch({ ...policy, reminderDaysBefore }, now, batch, db);
       reminded += recorded;
       if (recorded < batch) break;
     }

@@ -24,8 +24,8 @@ export interface InviteClaims {
 }
 
 /** A signup's invite token for its invitation at `invitedAt` (epoch ms), good for `expiryDays` from then. */
-export function mintInviteToken(waitlistId: string, signupId: number, invitedAt: number, expiryDays: number, db: AppDatabase = getDb()): string {
-  return signLinkToken({ purpose: "invite", waitlistId, signupId, boundTo: invitedAt, expiresAt: new Date(invitedAt + expiryDays * DAY_MS) }, db);
+export async function mintInviteToken(waitlistId: string, signupId: number, invitedAt: number, expiryDays: number, db: AppDatabase = getDb()): Promise<string> {
+  return await signLinkToken({ purpose: "invite", waitlistId, signupId, boundTo: invitedAt, expiresAt: new Date(invitedAt + expiryDays * DAY_MS) }, db);
 }
 
 /** What a token's text can be at most, and its shape: base64url payload, a dot, a base64url SHA-256. */
@@ -44,7 +44,7 @@ export type InvitationReading =
   | { state: "redeemed"; signup: SignupRow; claims: InviteClaims };
 
 /** When the signup was last invited, by its newest `signup.invited` event; undefined once that event is pruned. */
-function lastInvitedAt(signupId: number, db: AppDatabase): number | undefined {
+async function lastInvitedAt(signupId: number, db: AppDatabase): Promise<number | undefined> {
   const select = preparedOnce(db, "invitations.lastInvited", () =>
     db
       .select({ at: sql<number>`${events.createdAt}` })
@@ -54,7 +54,7 @@ function lastInvitedAt(signupId: number, db: AppDatabase): number | undefined {
       .limit(1)
       .prepare(),
   );
-  return select.get({ signupId })?.at;
+  return (await select.get({ signupId }))?.at;
 }
 
 /**
@@ -62,8 +62,8 @@ function lastInvitedAt(signupId: number, db: AppDatabase): number | undefined {
  * is that one. Past the event log's retention (DELIVERY_RETENTION) the event is gone and the answer
  * rests on the order of the times alone.
  */
-function completedFrom(signup: SignupRow, invitedAt: number, db: AppDatabase): boolean {
-  const last = lastInvitedAt(signup.id, db);
+async function completedFrom(signup: SignupRow, invitedAt: number, db: AppDatabase): Promise<boolean> {
+  const last = await lastInvitedAt(signup.id, db);
   return last === undefined ? (signup.statusChangedAt?.getTime() ?? 0) >= invitedAt : last === invitedAt;
 }
 
@@ -71,8 +71,8 @@ function completedFrom(signup: SignupRow, invitedAt: number, db: AppDatabase): b
  * Whether the invitation of `invitedAt` is the signup's newest and the scheduler expired it
  * (lib/domain/invitations/expire.ts): its `signup.invitation_expired` event came after it.
  */
-function expiredFrom(signup: SignupRow, invitedAt: number, db: AppDatabase): boolean {
-  if (lastInvitedAt(signup.id, db) !== invitedAt) return false;
+async function expiredFrom(signup: SignupRow, invitedAt: number, db: AppDatabase): Promise<boolean> {
+  if (await lastInvitedAt(signup.id, db) !== invitedAt) return false;
   const select = preparedOnce(db, "invitations.expiredSince", () =>
     db
       .select({ found: sql<number>`1` })
@@ -81,20 +81,20 @@ function expiredFrom(signup: SignupRow, invitedAt: number, db: AppDatabase): boo
       .limit(1)
       .prepare(),
   );
-  return select.get({ signupId: signup.id, since: invitedAt }) !== undefined;
+  return await select.get({ signupId: signup.id, since: invitedAt }) !== undefined;
 }
 
 /** Reads a token against the database at `now`: see InvitationReading. */
-export function readInvitation(token: string, now = Date.now(), db: AppDatabase = getDb()): InvitationReading {
+export async function readInvitation(token: string, now = Date.now(), db: AppDatabase = getDb()): Promise<InvitationReading> {
   if (!TOKEN_SHAPE.test(token)) return { state: "malformed" };
-  const reading = readLinkToken(token, "invite", now, db);
+  const reading = await readLinkToken(token, "invite", now, db);
   if (!reading.ok) return { state: reading.reason === "expired" ? "expired" : "unknown" };
   const { waitlistId, signupId, boundTo, expiresAt } = reading.claims;
-  const signup = getSignup(waitlistId, signupId, db);
+  const signup = await getSignup(waitlistId, signupId, db);
   if (!signup) return { state: "unknown" };
   const claims = { waitlistId, signupId, invitedAt: boundTo!, expiresAt };
   if (signup.status === "invited" && signup.statusChangedAt?.getTime() === claims.invitedAt) return { state: "valid", signup, claims };
-  if (signup.status === "completed" && completedFrom(signup, claims.invitedAt, db)) return { state: "redeemed", signup, claims };
-  if (signup.status !== "invited" && expiredFrom(signup, claims.invitedAt, db)) return { state: "expired" };
+  if (signup.status === "completed" && await completedFrom(signup, claims.invitedAt, db)) return { state: "redeemed", signup, claims };
+  if (signup.status !== "invited" && await expiredFrom(signup, claims.invitedAt, db)) return { state: "expired" };
   return { state: "withdrawn", signup };
 }

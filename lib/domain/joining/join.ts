@@ -136,7 +136,7 @@ function asPair(input: Record<string, unknown>): { label: string; value: string 
   return { label: text(input.label), value: text(input.value) };
 }
 
-function joined(row: SignupRow, waitlistId: string, db: AppDatabase): JoinedSignup {
+async function joined(row: SignupRow, waitlistId: string, db: AppDatabase): Promise<JoinedSignup> {
   return {
     id: row.id,
     email: row.email,
@@ -144,23 +144,23 @@ function joined(row: SignupRow, waitlistId: string, db: AppDatabase): JoinedSign
     referral: row.referral,
     custom_inputs: row.customInputs.map(asPair),
     status: row.status,
-    position: signupPosition(waitlistId, row.id, db),
-    referral_code: referralCodeOf(row.id, db),
+    position: await signupPosition(waitlistId, row.id, db),
+    referral_code: await referralCodeOf(row.id, db),
   };
 }
 
 /** A signup of a waitlist as a join answers it, or undefined (the join page's "you're number N" page, reached by its signed link). */
-export function joinedSignup(waitlistId: string, signupId: number, db: AppDatabase = getDb()): JoinedSignup | undefined {
-  const row = getSignup(waitlistId, signupId, db);
-  return row && joined(row, waitlistId, db);
+export async function joinedSignup(waitlistId: string, signupId: number, db: AppDatabase = getDb()): Promise<JoinedSignup | undefined> {
+  const row = await getSignup(waitlistId, signupId, db);
+  return row && await joined(row, waitlistId, db);
 }
 
 /** The join itself, in its transaction, without counting it against the limits (countJoinAttempt does). */
-export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinFound {
-  return writeTransaction(db, (): JoinFound => {
-      const waitlist = getWaitlist(input.waitlistId, db);
+export async function joinNow(input: JoinInput, db: AppDatabase = getDb()): Promise<JoinFound> {
+  return await writeTransaction(db, async (): Promise<JoinFound> => {
+      const waitlist = await getWaitlist(input.waitlistId, db);
       if (!waitlist) throw new JoinRefused("not_found", "This waitlist does not exist.");
-      const settings = joinSettingsOf(waitlist.id, db);
+      const settings = await joinSettingsOf(waitlist.id, db);
       if (settings.joining !== "open") throw new JoinRefused("closed", `${waitlist.name} is not taking signups right now.`);
       const unsafe = unsafeCharacterIn(input.email);
       const email = input.email.trim();
@@ -169,18 +169,18 @@ export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinFound 
       const disposable = settings.disposable !== "allow" && isDisposableAddress(email);
       if (disposable && settings.disposable === "refuse") throw new JoinRefused("disposable_email", "This waitlist does not accept addresses from disposable email services: please use an address of your own.");
       const customInputs = matchInputs(settings.fields, input.customInputs);
-      const existing = existingSignup(db).get({ waitlistId: waitlist.id, email });
+      const existing = await existingSignup(db).get({ waitlistId: waitlist.id, email });
       if (existing) return { created: false, signupId: existing.id };
-      const referrer = input.referralCode === undefined ? undefined : signupWithReferralCode(waitlist.id, input.referralCode, db);
+      const referrer = input.referralCode === undefined ? undefined : await signupWithReferralCode(waitlist.id, input.referralCode, db);
       const at = Date.now();
       const source = input.source ?? {};
-      const { insertedId: id } = insertSignup(db).run({
+      const { insertedId: id } = await insertSignup(db).run({
         waitlistId: waitlist.id,
         email,
         referral: referrer === undefined ? 0 : 1,
         customInputs: JSON.stringify(customInputs),
         at,
-        referralCode: unusedReferralCode(db),
+        referralCode: await unusedReferralCode(db),
         referredBy: referrer ?? null,
         utmSource: source.utm_source ?? null,
         utmMedium: source.utm_medium ?? null,
@@ -188,11 +188,11 @@ export function joinNow(input: JoinInput, db: AppDatabase = getDb()): JoinFound 
         referrer: source.referrer ?? null,
       });
       // The rules of lib/domain/fraud: a flagged signup waits for review, and so does its referral.
-      const flags: FlagReason[] = [...(disposable ? ["disposable" as const] : []), ...(isBurst(waitlist.id, input.clientAddress, at, db) ? ["burst" as const] : [])];
-      recordFlags(id, waitlist.id, flags, at, db);
-      if (referrer !== undefined) recordReferral({ signupId: id, referrerId: referrer, waitlistId: waitlist.id, email, verifies: settings.verification, held: flags.length > 0 }, at, db);
-      appendEvent({ type: "signup.created", waitlistId: waitlist.id, signupId: id, payload: {} }, db, at);
-      return { created: true, signup: joined(getSignup(waitlist.id, id, db)!, waitlist.id, db) };
+      const flags: FlagReason[] = [...(disposable ? ["disposable" as const] : []), ...(await isBurst(waitlist.id, input.clientAddress, at, db) ? ["burst" as const] : [])];
+      await recordFlags(id, waitlist.id, flags, at, db);
+      if (referrer !== undefined) await recordReferral({ signupId: id, referrerId: referrer, waitlistId: waitlist.id, email, verifies: settings.verification, held: flags.length > 0 }, at, db);
+      await appendEvent({ type: "signup.created", waitlistId: waitlist.id, signupId: id, payload: {} }, db, at);
+      return { created: true, signup: await joined((await getSignup(waitlist.id, id, db))!, waitlist.id, db) };
   });
 }
 
@@ -206,8 +206,8 @@ const LIMIT_MESSAGES = {
  * Counts a join attempt against the limits (./limits.ts) in the caller's transaction, outside the
  * join's own savepoint, so a refused join is still counted: the refusal past them, else undefined.
  */
-function countJoinAttempt(input: JoinInput, db: AppDatabase): JoinRefused | undefined {
-  const limited = joinLimitHit(input, Date.now(), db);
+async function countJoinAttempt(input: JoinInput, db: AppDatabase): Promise<JoinRefused | undefined> {
+  const limited = await joinLimitHit(input, Date.now(), db);
   return limited && new JoinRefused("rate_limited", LIMIT_MESSAGES[limited.limit], limited.retryAfterSeconds);
 }
 
@@ -217,20 +217,20 @@ function countJoinAttempt(input: JoinInput, db: AppDatabase): JoinRefused | unde
  * signup the address (any case) already has, changing nothing. A referral code of another signup of
  * this waitlist sets `referral` and `referred_by`; any other code is ignored. Throws JoinRefused.
  */
-export function joinWaitlist(input: JoinInput, db: AppDatabase = getDb()): JoinOutcome {
+export async function joinWaitlist(input: JoinInput, db: AppDatabase = getDb()): Promise<JoinOutcome> {
   // The attempt stays counted when the join is refused (joinNow's own savepoint is undone, not this transaction).
-  const found = writeTransaction(db, (): JoinFound | JoinRefused => {
-    const limited = countJoinAttempt(input, db);
+  const found = await writeTransaction(db, async (): Promise<JoinFound | JoinRefused> => {
+    const limited = await countJoinAttempt(input, db);
     if (limited) return limited;
     try {
-      return joinNow(input, db);
+      return await joinNow(input, db);
     } catch (error) {
       if (error instanceof JoinRefused) return error;
       throw error;
     }
   });
   if (found instanceof JoinRefused) throw found;
-  return found.created ? found : { created: false, signup: joinedSignup(input.waitlistId.toLowerCase(), found.signupId, db)! };
+  return found.created ? found : { created: false, signup: (await joinedSignup(input.waitlistId.toLowerCase(), found.signupId, db))! };
 }
 
 /** The answer of POST /v1/waitlist/{id}/signup for an address already on the list (./request.ts has its schema). */
@@ -262,19 +262,19 @@ type JoinJobResult = RecordedOutcome | { reply: JoinReply } | JoinRefusalData;
 const refusalData = (refused: JoinRefused): JoinRefusalData => ({ refused: { reason: refused.reason, message: refused.message, retryAfterSeconds: refused.retryAfterSeconds } });
 
 /** The join of a job and what it may tell (JoinReply); an address already on the list is emailed its own page (rate-limited), in this transaction. */
-function replyTo(job: JoinJob, db: AppDatabase): JoinReply {
-  const joined = joinNow(job.input, db);
+async function replyTo(job: JoinJob, db: AppDatabase): Promise<JoinReply> {
+  const joined = await joinNow(job.input, db);
   if (joined.created) return joined;
   const { alreadyOnList } = job;
-  if (alreadyOnList) emailAlreadyOnList(job.input.waitlistId.toLowerCase(), joined.signupId, alreadyOnList, db);
+  if (alreadyOnList) await emailAlreadyOnList(job.input.waitlistId.toLowerCase(), joined.signupId, alreadyOnList, db);
   return { created: false, email: job.input.email.trim(), emailSent: alreadyOnList?.emailConfigured ?? false };
 }
 
-/** The job, synchronously (on whichever thread runs it), a recorded one's answer by `record`; a refusal comes back as data, to cross threads whole. */
-export function runJoinJob(job: JoinJob, record: AnswerRecorder<JoinReply>, db: AppDatabase = getDb()): JoinJobResult {
+/** The job (on whichever thread runs it), a recorded one's answer by `record`; a refusal comes back as data, to cross threads whole. */
+export async function runJoinJob(job: JoinJob, record: AnswerRecorder<JoinReply>, db: AppDatabase = getDb()): Promise<JoinJobResult> {
   try {
-    if (!job.recorded) return { reply: replyTo(job, db) };
-    return answerOnce(job.recorded.idempotency, () => replyTo(job, db), record, db);
+    if (!job.recorded) return { reply: await replyTo(job, db) };
+    return await answerOnce(job.recorded.idempotency, () => replyTo(job, db), record, db);
   } catch (error) {
     if (error instanceof JoinRefused) return refusalData(error);
     throw error;
@@ -282,9 +282,9 @@ export function runJoinJob(job: JoinJob, record: AnswerRecorder<JoinReply>, db: 
 }
 
 /** The job counted against the limits first (inside the caller's transaction), then run unless refused. */
-function runCountedJoinJob(job: JoinJob, record: AnswerRecorder<JoinReply>, db: AppDatabase): JoinJobResult {
-  const limited = countJoinAttempt(job.input, db);
-  return limited ? refusalData(limited) : runJoinJob(job, record, db);
+async function runCountedJoinJob(job: JoinJob, record: AnswerRecorder<JoinReply>, db: AppDatabase): Promise<JoinJobResult> {
+  const limited = await countJoinAttempt(job.input, db);
+  return limited ? refusalData(limited) : await runJoinJob(job, record, db);
 }
 
 /**
@@ -292,13 +292,13 @@ function runCountedJoinJob(job: JoinJob, record: AnswerRecorder<JoinReply>, db: 
  * and then run in a savepoint of its own: a job that fails undoes only itself (not its count) and
  * gives its error. When the commit itself fails, every job gives that error (none was stored).
  */
-export function runJoinJobs(jobs: readonly JoinJob[], record: AnswerRecorder<JoinReply>, db: AppDatabase = getDb()): ({ result: JoinJobResult } | { error: unknown })[] {
+export async function runJoinJobs(jobs: readonly JoinJob[], record: AnswerRecorder<JoinReply>, db: AppDatabase = getDb()): Promise<({ result: JoinJobResult } | { error: unknown })[]> {
   const outcomes: ({ result: JoinJobResult } | { error: unknown })[] = [];
   try {
-    writeTransaction(db, () => {
+    await writeTransaction(db, async () => {
       for (const job of jobs) {
         try {
-          outcomes.push({ result: runCountedJoinJob(job, record, db) });
+          outcomes.push({ result: await runCountedJoinJob(job, record, db) });
         } catch (error) {
           outcomes.push({ error });
         }
@@ -336,7 +336,7 @@ export async function submitJoin(job: JoinJob & { recorded?: undefined }, record
 export async function submitJoin(job: JoinJob, record: AnswerRecorder<JoinReply> = unrecorded, db: AppDatabase = getDb()): Promise<RecordedOutcome | { reply: JoinReply }> {
   job = { alreadyOnList: { emailConfigured: env().SMTP_URL !== undefined, publicUrl: env().PUBLIC_URL }, ...job };
   const writer = joinWriter.get();
-  const result = writer ? await writer.write(job) : await writeWithoutBlocking(() => writeTransaction(db, () => runCountedJoinJob(job, record, db)), db);
+  const result = writer ? await writer.write(job) : await writeWithoutBlocking(async () => await writeTransaction(db, async () => await runCountedJoinJob(job, record, db)), db);
   if ("refused" in result) throw new JoinRefused(result.refused.reason, result.refused.message, result.refused.retryAfterSeconds);
   return result;
 }

@@ -16,6 +16,6 @@ export interface LeaderboardRow {
 }
 
 /** The leaderboard's rows, most referrals first (whether the waitlist shows it is its join setting `leaderboard`). */
-export function leaderboardRows(waitlistId: string, db: AppDatabase = getDb()): LeaderboardRow[] {
-  return topReferrers(waitlistId, LEADERBOARD_SIZE, db).map((row, index) => ({ rank: index + 1, referrer: maskEmail(row.email), referrals: row.referrals }));
+export async function leaderboardRows(waitlistId: string, db: AppDatabase = getDb()): Promise<LeaderboardRow[]> {
+  return (await topReferrers(waitlistId, LEADERBOARD_SIZE, db)).map((row, index) => ({ rank: index + 1, referrer: maskEmail(row.email), referrals: row.referrals }));
 }

@@ -20,18 +20,18 @@ export interface JoinAttempt {
 }
 
 /** Counts one request from a client (a join attempt, or asking for one's link by address): the seconds to wait once past JOINS_PER_CLIENT_PER_HOUR. */
-export function clientLimitHit(clientAddress: string, now = Date.now(), db: AppDatabase = getDb()): number | undefined {
-  return hitLimit(`join.client ${personKey(clientAddress, db)}`, { limit: env().JOINS_PER_CLIENT_PER_HOUR, windowMs: HOUR_MS }, now, db);
+export async function clientLimitHit(clientAddress: string, now = Date.now(), db: AppDatabase = getDb()): Promise<number | undefined> {
+  return await hitLimit(`join.client ${await personKey(clientAddress, db)}`, { limit: env().JOINS_PER_CLIENT_PER_HOUR, windowMs: HOUR_MS }, now, db);
 }
 
 /** Counts one join attempt: undefined when allowed, else the seconds to wait and which limit refused it (the narrowest first). */
-export function joinLimitHit(attempt: JoinAttempt, now = Date.now(), db: AppDatabase = getDb()): { retryAfterSeconds: number; limit: JoinLimit } | undefined {
+export async function joinLimitHit(attempt: JoinAttempt, now = Date.now(), db: AppDatabase = getDb()): Promise<{ retryAfterSeconds: number; limit: JoinLimit } | undefined> {
   const limits = env();
   const waitlistId = attempt.waitlistId.toLowerCase();
   const hits: [JoinLimit, number | undefined][] = [
-    ["address", hitLimit(`join.address ${waitlistId} ${personKey(attempt.email.toLowerCase(), db)}`, { limit: limits.JOINS_PER_ADDRESS_PER_HOUR, windowMs: HOUR_MS }, now, db)],
-    ["client", attempt.clientAddress === undefined ? undefined : clientLimitHit(attempt.clientAddress, now, db)],
-    ["waitlist", hitLimit(`join.waitlist ${waitlistId}`, { limit: limits.JOINS_PER_WAITLIST_PER_MINUTE, windowMs: MINUTE_MS }, now, db)],
+    ["address", await hitLimit(`join.address ${waitlistId} ${await personKey(attempt.email.toLowerCase(), db)}`, { limit: limits.JOINS_PER_ADDRESS_PER_HOUR, windowMs: HOUR_MS }, now, db)],
+    ["client", attempt.clientAddress === undefined ? undefined : await clientLimitHit(attempt.clientAddress, now, db)],
+    ["waitlist", await hitLimit(`join.waitlist ${waitlistId}`, { limit: limits.JOINS_PER_WAITLIST_PER_MINUTE, windowMs: MINUTE_MS }, now, db)],
   ];
   const refused = hits.find(([, wait]) => wait !== undefined);
   return refused && { limit: refused[0], retryAfterSeconds: refused[1]! };

@@ -86,45 +86,45 @@ function statements(db: AppDatabase) {
 }
 
 /** How many waiting signups of the waitlist joined before (created_at, id) = (key.at, key.pos), wherever referrals moved them. */
-function waitingJoinedBefore(waitlistId: string, key: LineKey, db: AppDatabase): number {
+async function waitingJoinedBefore(waitlistId: string, key: LineKey, db: AppDatabase): Promise<number> {
   const prepared = statements(db);
   const day = Math.floor(key.at / DAY_MS);
   const start = day * DAY_MS;
   const range = { waitlistId, start, at: key.at, pos: key.pos };
-  const dayTotal = prepared.dayTotal.get({ waitlistId, day })!.count;
+  const dayTotal = (await prepared.dayTotal.get({ waitlistId, day }))!.count;
   const cap = Math.ceil(dayTotal / 2);
-  const fromK = prepared.dayFromK.get({ waitlistId, end: start + DAY_MS, at: key.at, pos: key.pos, cap })!.count;
-  const beforeInDay = fromK < cap ? dayTotal - fromK : prepared.dayBeforeK.get(range)!.count;
+  const fromK = (await prepared.dayFromK.get({ waitlistId, end: start + DAY_MS, at: key.at, pos: key.pos, cap }))!.count;
+  const beforeInDay = fromK < cap ? dayTotal - fromK : (await prepared.dayBeforeK.get(range))!.count;
   // The earlier days' sum is the same for every place of one day (a page of the dashboard's list, 25 places).
-  const daysBefore = memoizeWhileUnchanged(db, `position.daysBefore:${waitlistId}:${day}`, () => prepared.daysBefore.get({ waitlistId, day })!.count);
-  return daysBefore + beforeInDay - prepared.dayLeftBeforeK.get(range)!.count;
+  const daysBefore = await memoizeWhileUnchanged(db, `position.daysBefore:${waitlistId}:${day}`, async () => (await prepared.daysBefore.get({ waitlistId, day }))!.count);
+  return daysBefore + beforeInDay - (await prepared.dayLeftBeforeK.get(range))!.count;
 }
 
 /** How many waiting signups of the waitlist stand before the place key `key` (itself not counted). */
-export function waitingBefore(waitlistId: string, key: LineKey, db: AppDatabase = getDb()): number {
+export async function waitingBefore(waitlistId: string, key: LineKey, db: AppDatabase = getDb()): Promise<number> {
   const prepared = statements(db);
   const day = Math.floor(key.at / DAY_MS);
   const start = day * DAY_MS;
   const range = { waitlistId, start, at: key.at, pos: key.pos };
-  const waitingByCreation = waitingJoinedBefore(waitlistId, key, db);
-  const moved = prepared.movedDaysBefore.get({ waitlistId, day })!;
-  const movedByCreation = moved.byCreated + prepared.dayMovedCreatedBeforeK.get(range)!.count;
-  const movedByLine = moved.byLine + prepared.dayMovedLineBeforeK.get({ ...range, id: key.id })!.count;
+  const waitingByCreation = await waitingJoinedBefore(waitlistId, key, db);
+  const moved = (await prepared.movedDaysBefore.get({ waitlistId, day }))!;
+  const movedByCreation = moved.byCreated + (await prepared.dayMovedCreatedBeforeK.get(range))!.count;
+  const movedByLine = moved.byLine + (await prepared.dayMovedLineBeforeK.get({ ...range, id: key.id }))!.count;
   return waitingByCreation - movedByCreation + movedByLine;
 }
 
 /** The signup's place in line, from 1; null when it is not waiting (or not on this waitlist). */
-export function signupPosition(waitlistId: string, signupId: number, db: AppDatabase = getDb()): number | null {
-  const signup = lineSignup(signupId, db);
+export async function signupPosition(waitlistId: string, signupId: number, db: AppDatabase = getDb()): Promise<number | null> {
+  const signup = await lineSignup(signupId, db);
   const id = waitlistId.toLowerCase();
   if (!signup || signup.waitlistId !== id || signup.status !== "waiting") return null;
-  return 1 + waitingBefore(id, signup.key, db);
+  return 1 + await waitingBefore(id, signup.key, db);
 }
 
 /** Where the signup would stand by the order of joining alone (no referral moving anyone), from 1; null when it is not waiting. */
-export function placeByJoining(waitlistId: string, signupId: number, db: AppDatabase = getDb()): number | null {
-  const signup = lineSignup(signupId, db);
+export async function placeByJoining(waitlistId: string, signupId: number, db: AppDatabase = getDb()): Promise<number | null> {
+  const signup = await lineSignup(signupId, db);
   const id = waitlistId.toLowerCase();
   if (!signup || signup.waitlistId !== id || signup.status !== "waiting") return null;
-  return 1 + waitingJoinedBefore(id, { at: signup.createdAt, pos: signupId, id: signupId }, db);
+  return 1 + await waitingJoinedBefore(id, { at: signup.createdAt, pos: signupId, id: signupId }, db);
 }

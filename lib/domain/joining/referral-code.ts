@@ -38,10 +38,10 @@ function statements(db: AppDatabase) {
 }
 
 /** A code no signup has yet. Call it inside the transaction that stores it. */
-export function unusedReferralCode(db: AppDatabase): string {
+export async function unusedReferralCode(db: AppDatabase): Promise<string> {
   for (;;) {
     const code = newReferralCode();
-    if (!statements(db).taken.get({ code })) return code;
+    if (!await statements(db).taken.get({ code })) return code;
   }
 }
 
@@ -49,18 +49,18 @@ export function unusedReferralCode(db: AppDatabase): string {
  * The signup's code, made and stored now when it has none (a signup imported, not joined). Call it
  * inside a write transaction.
  */
-export function referralCodeOf(signupId: number, db: AppDatabase): string {
+export async function referralCodeOf(signupId: number, db: AppDatabase): Promise<string> {
   const prepared = statements(db);
-  const stored = prepared.ofSignup.get({ id: signupId })?.code;
+  const stored = (await prepared.ofSignup.get({ id: signupId }))?.code;
   if (stored) return stored;
-  const code = unusedReferralCode(db);
-  prepared.assign.run({ code, id: signupId });
+  const code = await unusedReferralCode(db);
+  await prepared.assign.run({ code, id: signupId });
   return code;
 }
 
 /** The signup of this waitlist that has the code; undefined for any other text. */
-export function signupWithReferralCode(waitlistId: string, code: string, db: AppDatabase): number | undefined {
+export async function signupWithReferralCode(waitlistId: string, code: string, db: AppDatabase): Promise<number | undefined> {
   const normalized = code.trim().toLowerCase();
   if (!REFERRAL_CODE_PATTERN.test(normalized)) return undefined;
-  return statements(db).owner.get({ code: normalized, waitlistId })?.id;
+  return (await statements(db).owner.get({ code: normalized, waitlistId }))?.id;
 }

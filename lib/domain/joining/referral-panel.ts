@@ -32,13 +32,13 @@ function statements(db: AppDatabase) {
   }));
 }
 
-export function referralPanel(waitlistId: string, limit: number, db: AppDatabase = getDb()): ReferralPanel {
+export async function referralPanel(waitlistId: string, limit: number, db: AppDatabase = getDb()): Promise<ReferralPanel> {
   const id = waitlistId.toLowerCase();
   const prepared = statements(db);
-  const summary = referralSummary(id, limit, db);
-  const counted = prepared.counted.get({ waitlistId: id })!.count;
+  const summary = await referralSummary(id, limit, db);
+  const counted = (await prepared.counted.get({ waitlistId: id }))!.count;
   // Every referral row names a referrer (it goes with it), so the rest of the flagged signups name none.
   const withReferrer = counted + Object.values(summary.notCounted).reduce((total, count) => total + count, 0);
-  const flagged = prepared.flagged.get({ waitlistId: id })?.count ?? 0;
+  const flagged = (await prepared.flagged.get({ waitlistId: id }))?.count ?? 0;
   return { ...summary, counted, flaggedWithoutReferrer: Math.max(0, flagged - withReferrer) };
 }

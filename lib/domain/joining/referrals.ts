@@ -105,9 +105,9 @@ function statements(db: AppDatabase) {
 }
 
 /** counted, or daily_limit (and the signup flagged for review) when the referrer already has its day's referrals counted. */
-function countedOrOverLimit(referral: { signupId: number; referrerId: number; waitlistId: string }, now: number, db: AppDatabase): ReferralState {
-  if (statements(db).countedSince.get({ referrerId: referral.referrerId, since: now - DAY_MS })!.count < env().REFERRALS_PER_REFERRER_PER_DAY) return "counted";
-  recordFlags(referral.signupId, referral.waitlistId, ["referral_limit"], now, db);
+async function countedOrOverLimit(referral: { signupId: number; referrerId: number; waitlistId: string }, now: number, db: AppDatabase): Promise<ReferralState> {
+  if ((await statements(db).countedSince.get({ referrerId: referral.referrerId, since: now - DAY_MS }))!.count < env().REFERRALS_PER_REFERRER_PER_DAY) return "counted";
+  await recordFlags(referral.signupId, referral.waitlistId, ["referral_limit"], now, db);
   return "daily_limit";
 }
 
@@ -116,70 +116,70 @@ function countedOrOverLimit(referral: { signupId: number; referrerId: number; wa
  * transaction): whether it counts, or why not; `held` when the signup was flagged for review. A
  * look-alike or a referral past the daily limit flags the signup too. Returns the state.
  */
-export function recordReferral(referral: { signupId: number; referrerId: number; waitlistId: string; email: string; verifies: boolean; held: boolean }, now: number, db: AppDatabase = getDb()): ReferralState {
+export async function recordReferral(referral: { signupId: number; referrerId: number; waitlistId: string; email: string; verifies: boolean; held: boolean }, now: number, db: AppDatabase = getDb()): Promise<ReferralState> {
   const prepared = statements(db);
-  const referrerEmail = prepared.referrerEmail.get({ id: referral.referrerId })?.email ?? "";
+  const referrerEmail = (await prepared.referrerEmail.get({ id: referral.referrerId }))?.email ?? "";
   const lookalike = isLookalike(referral.email, referrerEmail);
-  if (lookalike) recordFlags(referral.signupId, referral.waitlistId, ["lookalike"], now, db);
-  const state: ReferralState = lookalike ? "lookalike" : referral.held ? "flagged" : referral.verifies ? "unverified" : countedOrOverLimit(referral, now, db);
-  prepared.insert.run({ signupId: referral.signupId, referrerId: referral.referrerId, waitlistId: referral.waitlistId, state, countedAt: state === "counted" ? now : null });
-  if (state === "counted") referralCounted(referral.referrerId, referral.waitlistId, now, db);
+  if (lookalike) await recordFlags(referral.signupId, referral.waitlistId, ["lookalike"], now, db);
+  const state: ReferralState = lookalike ? "lookalike" : referral.held ? "flagged" : referral.verifies ? "unverified" : await countedOrOverLimit(referral, now, db);
+  await prepared.insert.run({ signupId: referral.signupId, referrerId: referral.referrerId, waitlistId: referral.waitlistId, state, countedAt: state === "counted" ? now : null });
+  if (state === "counted") await referralCounted(referral.referrerId, referral.waitlistId, now, db);
   return state;
 }
 
 /** A signup confirmed its address (inside the confirmation's transaction): its unverified referral counts now, within the referrer's day. */
-export function settleReferralOnConfirm(signupId: number, now: number, db: AppDatabase = getDb()): void {
+export async function settleReferralOnConfirm(signupId: number, now: number, db: AppDatabase = getDb()): Promise<void> {
   const prepared = statements(db);
-  const pending = prepared.unverified.get({ signupId });
+  const pending = await prepared.unverified.get({ signupId });
   if (!pending) return;
-  const state = countedOrOverLimit({ signupId, referrerId: pending.referrerId, waitlistId: pending.waitlistId }, now, db);
-  prepared.settle.run({ state, countedAt: state === "counted" ? now : null, signupId });
-  if (state === "counted") referralCounted(pending.referrerId, pending.waitlistId, now, db);
+  const state = await countedOrOverLimit({ signupId, referrerId: pending.referrerId, waitlistId: pending.waitlistId }, now, db);
+  await prepared.settle.run({ state, countedAt: state === "counted" ? now : null, signupId });
+  if (state === "counted") await referralCounted(pending.referrerId, pending.waitlistId, now, db);
 }
 
 /** An admin approved these signups (lib/domain/fraud/review.ts): their referrals count from `now`, whatever held them. */
-export function countReferralsOf(signupIds: readonly number[], now: number, db: AppDatabase = getDb()): void {
+export async function countReferralsOf(signupIds: readonly number[], now: number, db: AppDatabase = getDb()): Promise<void> {
   const prepared = statements(db);
   for (const signupId of signupIds) {
-    const held = prepared.notCounted.get({ signupId });
+    const held = await prepared.notCounted.get({ signupId });
     if (!held) continue;
-    prepared.settle.run({ state: "counted", countedAt: now, signupId });
-    referralCounted(held.referrerId, held.waitlistId, now, db);
+    await prepared.settle.run({ state: "counted", countedAt: now, signupId });
+    await referralCounted(held.referrerId, held.waitlistId, now, db);
   }
 }
 
 /** Every referral that starts to count goes through here: the referrer's place follows its waitlist's ranking rule, and its milestones are reached, at once. */
-function referralCounted(referrerId: number, waitlistId: string, now: number, db: AppDatabase): void {
-  const counted = referralCountOf(referrerId, db);
-  moveForCountedReferral(referrerId, counted, db);
-  reachMilestones(referrerId, waitlistId, counted, now, db);
+async function referralCounted(referrerId: number, waitlistId: string, now: number, db: AppDatabase): Promise<void> {
+  const counted = await referralCountOf(referrerId, db);
+  await moveForCountedReferral(referrerId, counted, db);
+  await reachMilestones(referrerId, waitlistId, counted, now, db);
 }
 
 /** How many referrals of this signup count (and are still there). */
-export function referralCountOf(signupId: number, db: AppDatabase = getDb()): number {
-  return statements(db).count.get({ referrerId: signupId })!.count;
+export async function referralCountOf(signupId: number, db: AppDatabase = getDb()): Promise<number> {
+  return (await statements(db).count.get({ referrerId: signupId }))!.count;
 }
 
 /** The signup whose referral code this one joined with, while it exists. */
-export function referrerOf(signupId: number, db: AppDatabase = getDb()): Referrer | null {
-  return statements(db).referrer.get({ signupId }) ?? null;
+export async function referrerOf(signupId: number, db: AppDatabase = getDb()): Promise<Referrer | null> {
+  return await statements(db).referrer.get({ signupId }) ?? null;
 }
 
 /** Whether this signup's referral counts for its referrer, or why not; null when it has no referrer. */
-export function referralStateOf(signupId: number, db: AppDatabase = getDb()): ReferralState | null {
-  return statements(db).state.get({ signupId })?.state ?? null;
+export async function referralStateOf(signupId: number, db: AppDatabase = getDb()): Promise<ReferralState | null> {
+  return (await statements(db).state.get({ signupId }))?.state ?? null;
 }
 
 /** A waitlist's signups with the most counted referrals, most first (ties: the earlier signup first). */
-export function topReferrers(waitlistId: string, limit: number, db: AppDatabase = getDb()): (Referrer & { referrals: number })[] {
-  return statements(db).top.all({ waitlistId: waitlistId.toLowerCase(), limit });
+export async function topReferrers(waitlistId: string, limit: number, db: AppDatabase = getDb()): Promise<(Referrer & { referrals: number })[]> {
+  return await statements(db).top.all({ waitlistId: waitlistId.toLowerCase(), limit });
 }
 
 export type NotCountedTally = Record<Exclude<ReferralState, "counted">, number>;
 
 /** The dashboard's referrals panel: the top referrers and how many of the list's referrals do not count, by reason. */
-export function referralSummary(waitlistId: string, limit: number, db: AppDatabase = getDb()): { top: (Referrer & { referrals: number })[]; notCounted: NotCountedTally } {
+export async function referralSummary(waitlistId: string, limit: number, db: AppDatabase = getDb()): Promise<{ top: (Referrer & { referrals: number })[]; notCounted: NotCountedTally }> {
   const notCounted: NotCountedTally = { unverified: 0, lookalike: 0, daily_limit: 0, flagged: 0, discounted: 0 };
-  for (const { state, count } of statements(db).tally.all({ waitlistId: waitlistId.toLowerCase() })) if (state !== "counted") notCounted[state] = count;
-  return { top: topReferrers(waitlistId, limit, db), notCounted };
+  for (const { state, count } of await statements(db).tally.all({ waitlistId: waitlistId.toLowerCase() })) if (state !== "counted") notCounted[state] = count;
+  return { top: await topReferrers(waitlistId, limit, db), notCounted };
 }

@@ -145,8 +145,8 @@ function storedSettings(db: AppDatabase) {
 }
 
 /** A waitlist's join settings: the defaults (joining closed) when none were saved. Does not check that the waitlist exists. */
-export function joinSettingsOf(waitlistId: string, db: AppDatabase = getDb()): JoinSettings {
-  const row = storedSettings(db).get({ waitlistId: waitlistId.toLowerCase() });
+export async function joinSettingsOf(waitlistId: string, db: AppDatabase = getDb()): Promise<JoinSettings> {
+  const row = await storedSettings(db).get({ waitlistId: waitlistId.toLowerCase() });
   if (!row) return { ...DEFAULT_JOIN_SETTINGS, fields: [], embedOrigins: [] };
   return {
     joining: row.joining,
@@ -192,13 +192,13 @@ function invalidSettings(error: z.ZodError): AppError {
  * `invalid_parameter` naming the setting), audited (`waitlist.join_settings`) when anything changed,
  * in one transaction. Throws `not_found` for an unknown waitlist. Returns the settings after.
  */
-export function updateJoinSettings(waitlistId: string, change: JoinSettingsChange, actor: AuditActor, db: AppDatabase = getDb()): JoinSettings {
+export async function updateJoinSettings(waitlistId: string, change: JoinSettingsChange, actor: AuditActor, db: AppDatabase = getDb()): Promise<JoinSettings> {
   const parsed = joinSettingsChangeSchema.safeParse(change);
   if (!parsed.success) throw invalidSettings(parsed.error);
   const fields = Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined)) as Partial<JoinSettings>;
-  return writeTransaction(db, () => {
-    const waitlist = getWaitlistOrThrow(waitlistId, db);
-    const before = joinSettingsOf(waitlist.id, db);
+  return await writeTransaction(db, async () => {
+    const waitlist = await getWaitlistOrThrow(waitlistId, db);
+    const before = await joinSettingsOf(waitlist.id, db);
     const after: JoinSettings = { ...before, ...fields };
     const changes = describeChanges(before, after);
     if (changes.length === 0) return before;
@@ -216,8 +216,8 @@ export function updateJoinSettings(waitlistId: string, change: JoinSettingsChang
       disposable: after.disposable,
       updatedAt: new Date(),
     };
-    db.insert(joinSettings).values({ waitlistId: waitlist.id, ...stored }).onConflictDoUpdate({ target: joinSettings.waitlistId, set: stored }).run();
-    recordAudit({ actor, action: "waitlist.join_settings", target: waitlist.id, summary: changes.join("; ") }, db);
+    await db.insert(joinSettings).values({ waitlistId: waitlist.id, ...stored }).onConflictDoUpdate({ target: joinSettings.waitlistId, set: stored }).run();
+    await recordAudit({ actor, action: "waitlist.join_settings", target: waitlist.id, summary: changes.join("; ") }, db);
     return after;
   });
 }

@@ -55,7 +55,7 @@ export interface NewApiKey {
 }
 
 /** Creates a key and returns it in clear text: the only time it is ever available. */
-export function createApiKey(input: NewApiKey, db: AppDatabase = getDb()) {
+export async function createApiKey(input: NewApiKey, db: AppDatabase = getDb()) {
   const key = generateApiKey();
   const row: ApiKey = {
     id: randomUUID(),
@@ -83,7 +83,7 @@ export function createApiKey(input: NewApiKey, db: AppDatabase = getDb()) {
       })
       .prepare(),
   );
-  insert.run({ ...row, expiresAt: row.expiresAt?.getTime() ?? null });
+  await insert.run({ ...row, expiresAt: row.expiresAt?.getTime() ?? null });
   return { ...toApiKeySummary(row), key };
 }
 
@@ -115,9 +115,9 @@ export function keyStatus(row: Pick<ApiKey, "revokedAt" | "expiresAt">, now = ne
 }
 
 /** Every key, oldest first, with its status (never the key or its hash). */
-export function listApiKeys(db: AppDatabase = getDb(), now = new Date()): (ApiKeySummary & { status: KeyStatus })[] {
+export async function listApiKeys(db: AppDatabase = getDb(), now = new Date()): Promise<(ApiKeySummary & { status: KeyStatus })[]> {
   const all = preparedOnce(db, "apiKeys.all", () => db.select().from(apiKeys).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)).prepare());
-  return all.all().map((row) => ({ ...toApiKeySummary(row), status: keyStatus(row, now) }));
+  return (await all.all()).map((row) => ({ ...toApiKeySummary(row), status: keyStatus(row, now) }));
 }
 
 function keyById(db: AppDatabase) {
@@ -125,18 +125,18 @@ function keyById(db: AppDatabase) {
 }
 
 /** The key with this id, whatever its state. */
-export function getApiKey(id: string, db: AppDatabase = getDb()): ApiKey | undefined {
-  return keyById(db).get({ id });
+export async function getApiKey(id: string, db: AppDatabase = getDb()): Promise<ApiKey | undefined> {
+  return await keyById(db).get({ id });
 }
 
 /** Marks a key revoked; returns false when no such key exists. Revoking twice keeps the first date. */
-export function revokeApiKey(id: string, db: AppDatabase = getDb()): boolean {
-  const row = keyById(db).get({ id });
+export async function revokeApiKey(id: string, db: AppDatabase = getDb()): Promise<boolean> {
+  const row = await keyById(db).get({ id });
   if (!row) return false;
   const revoke = preparedOnce(db, "apiKeys.revoke", () =>
     db.update(apiKeys).set({ revokedAt: sql`${sql.placeholder("revokedAt")}` }).where(eq(apiKeys.id, sql.placeholder("id"))).prepare(),
   );
-  if (!row.revokedAt) revoke.run({ id, revokedAt: Date.now() });
+  if (!row.revokedAt) await revoke.run({ id, revokedAt: Date.now() });
   return true;
 }
 
@@ -146,26 +146,26 @@ export type KeyCheck =
   | { ok: false; reason: "forbidden"; key: ApiKey };
 
 /** The key whose SHA-256 is `keyHash`, whatever its state. */
-export function findApiKeyByHash(keyHash: string, db: AppDatabase = getDb()): ApiKey | undefined {
+export async function findApiKeyByHash(keyHash: string, db: AppDatabase = getDb()): Promise<ApiKey | undefined> {
   const byHash = preparedOnce(db, "apiKeys.byHash", () => db.select().from(apiKeys).where(eq(apiKeys.keyHash, sql.placeholder("keyHash"))).prepare());
-  return byHash.get({ keyHash });
+  return await byHash.get({ keyHash });
 }
 
 /**
  * Finds an active key by the SHA-256 of the presented secret (so timing does not depend on
  * how much of a guess matches) and checks it carries `role`.
  */
-export function verifyApiKey(presented: string | null | undefined, role: Role, db: AppDatabase = getDb()): KeyCheck {
+export async function verifyApiKey(presented: string | null | undefined, role: Role, db: AppDatabase = getDb()): Promise<KeyCheck> {
   if (!presented || !looksLikeApiKey(presented)) return { ok: false, reason: "unauthenticated" };
-  const row = findApiKeyByHash(hashSecret(presented), db);
+  const row = await findApiKeyByHash(hashSecret(presented), db);
   const now = new Date();
   if (!row || !isKeyActive(row, now)) return { ok: false, reason: "unauthenticated" };
-  touchLastUsed(row, now, db);
+  await touchLastUsed(row, now, db);
   if (!rolesGrant(row.roles, role)) return { ok: false, reason: "forbidden", key: row };
   return { ok: true, key: row };
 }
 
-function touchLastUsed(row: ApiKey, now: Date, db: AppDatabase) {
+async function touchLastUsed(row: ApiKey, now: Date, db: AppDatabase) {
   if (row.lastUsedAt && now.getTime() - row.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
   // A hint is neither worth waiting for nor worth failing a read: while the database cannot be written
   // (another process's lock during a long import, a full disk, a read-only file), it is skipped, and a
@@ -173,5 +173,7 @@ function touchLastUsed(row: ApiKey, now: Date, db: AppDatabase) {
   const touch = preparedOnce(db, "apiKeys.touch", () =>
     db.update(apiKeys).set({ lastUsedAt: sql`${sql.placeholder("lastUsedAt")}` }).where(eq(apiKeys.id, sql.placeholder("id"))).prepare(),
   );
-  skippableWrite(db, () => touch.run({ id: row.id, lastUsedAt: now.getTime() }));
+  await skippableWrite(db, async () => {
+    await touch.run({ id: row.id, lastUsedAt: now.getTime() });
+  });
 }

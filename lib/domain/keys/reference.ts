@@ -14,14 +14,14 @@ type FoundKey = ApiKeySummary & { status: KeyStatus };
  * looking it up). An unknown reference is not_found; an ambiguous prefix is an error that lists
  * the candidates. The error never repeats a whole key.
  */
-export function resolveApiKeyReference(reference: string, db: AppDatabase = getDb()): FoundKey {
+export async function resolveApiKeyReference(reference: string, db: AppDatabase = getDb()): Promise<FoundKey> {
   const text = reference.trim().replace(/(…|\.\.\.)$/, "");
   if (looksLikeApiKey(text)) {
-    const row = findApiKeyByHash(hashSecret(text), db);
+    const row = await findApiKeyByHash(hashSecret(text), db);
     if (!row) throw new AppError("not_found", "No API key matches the key given (was it created on another database?)");
     return { ...toApiKeySummary(row), status: keyStatus(row) };
   }
-  const keys = listApiKeys(db);
+  const keys = await listApiKeys(db);
   const byId = keys.find((key) => key.id === text.toLowerCase());
   if (byId) return byId;
   if (!text.startsWith(PREFIX_START)) throw new AppError("not_found", `No API key has the id ${JSON.stringify(text)} (give an id, a prefix such as wl_AbC123 or the whole key)`);

@@ -50,17 +50,17 @@ function pruneStatement(db: AppDatabase) {
  * Counts one hit for `key`: undefined while its window has had at most `limit` hits, else the
  * seconds until the window ends (for Retry-After). A refused hit is counted too.
  */
-export function hitLimit(key: string, window: LimitWindow, now = Date.now(), db: AppDatabase = getDb()): number | undefined {
+export async function hitLimit(key: string, window: LimitWindow, now = Date.now(), db: AppDatabase = getDb()): Promise<number | undefined> {
   const pruned = lastPruned.get(connectionOf(db));
   if (pruned === undefined || now - pruned >= PRUNE_EVERY_MS || now < pruned) {
     lastPruned.set(connectionOf(db), now);
-    pruneStatement(db).run({ ended: now, batch: PRUNE_BATCH });
+    await pruneStatement(db).run({ ended: now, batch: PRUNE_BATCH });
   }
-  const { count, windowEnd } = hitStatement(db).get({ key, now, end: now + window.windowMs })!;
+  const { count, windowEnd } = (await hitStatement(db).get({ key, now, end: now + window.windowMs }))!;
   return count > window.limit ? Math.max(1, Math.ceil((windowEnd - now) / 1000)) : undefined;
 }
 
 /** How a person (an address, a client address) appears in a limit's key: a keyed hash, 128 bits, never the text itself. */
-export function personKey(text: string, db: AppDatabase = getDb()): string {
-  return auditHash(text.trim(), db).slice(0, 32);
+export async function personKey(text: string, db: AppDatabase = getDb()): Promise<string> {
+  return (await auditHash(text.trim(), db)).slice(0, 32);
 }

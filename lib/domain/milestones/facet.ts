@@ -11,7 +11,7 @@ import { scopeParams, scopeWhere, shapeKey, shapeOf } from "../signups/scope-sql
 // milestone (signup_milestones_waitlist_idx), each tested against the scope through its signup's row.
 
 /** Per milestone of the waitlist, by step: its label and the signups of the scope (its milestone filter left out) that reached it. */
-export function milestoneFacet(scope: SignupScope, db: AppDatabase = getDb()): { label: string; count: number }[] {
+export async function milestoneFacet(scope: SignupScope, db: AppDatabase = getDb()): Promise<{ label: string; count: number }[]> {
   const others: SignupScope = { ...scope, milestone: undefined };
   const shape = shapeOf(others, "order");
   const statement = preparedSql<{ label: string; count: number }>(db, `milestones.facet:${shapeKey(shape)}`, (d) => {
@@ -19,5 +19,5 @@ export function milestoneFacet(scope: SignupScope, db: AppDatabase = getDb()): {
         where signup_milestones.waitlist_id = milestones.waitlist_id and signup_milestones.referrals = milestones.referrals and ${scopeWhere(shape, d)}) as count
       from milestones where milestones.waitlist_id = ${sql.placeholder("waitlistId")} order by milestones.referrals`;
   });
-  return statement.all(scopeParams(others));
+  return await statement.all(scopeParams(others));
 }

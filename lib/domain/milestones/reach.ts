@@ -61,28 +61,28 @@ function statements(db: AppDatabase) {
 const payloadOf = (milestone: Pick<Milestone, "referrals" | "label">) => ({ milestone: { referrals: milestone.referrals, label: milestone.label } });
 
 /** A signup of `waitlistId` now has `counted` counted referrals (inside that write's transaction): it reaches every milestone up to there it had not. */
-export function reachMilestones(signupId: number, waitlistId: string, counted: number, now: number, db: AppDatabase = getDb()): void {
+export async function reachMilestones(signupId: number, waitlistId: string, counted: number, now: number, db: AppDatabase = getDb()): Promise<void> {
   const prepared = statements(db);
-  for (const milestone of prepared.unreached.all({ waitlistId, counted, signupId })) {
-    prepared.insert.run({ signupId, waitlistId, referrals: milestone.referrals, at: now });
-    appendEvent({ type: "signup.milestone_reached", waitlistId, signupId, payload: payloadOf(milestone) }, db, now);
-    movePlacesUp(signupId, milestone.places, db);
+  for (const milestone of await prepared.unreached.all({ waitlistId, counted, signupId })) {
+    await prepared.insert.run({ signupId, waitlistId, referrals: milestone.referrals, at: now });
+    await appendEvent({ type: "signup.milestone_reached", waitlistId, signupId, payload: payloadOf(milestone) }, db, now);
+    await movePlacesUp(signupId, milestone.places, db);
   }
 }
 
 /** A milestone just added to a waitlist (inside that write's transaction): everyone already past it reaches it now. Returns how many. */
-export function reachNewMilestone(waitlistId: string, milestone: Milestone, now: number, db: AppDatabase): number {
+export async function reachNewMilestone(waitlistId: string, milestone: Milestone, now: number, db: AppDatabase): Promise<number> {
   const prepared = statements(db);
-  const ids = prepared.pastStep.all({ waitlistId, referrals: milestone.referrals }).map((row) => row.id);
+  const ids = (await prepared.pastStep.all({ waitlistId, referrals: milestone.referrals })).map((row) => row.id);
   for (const signupId of ids) {
-    prepared.insert.run({ signupId, waitlistId, referrals: milestone.referrals, at: now });
-    movePlacesUp(signupId, milestone.places, db);
+    await prepared.insert.run({ signupId, waitlistId, referrals: milestone.referrals, at: now });
+    await movePlacesUp(signupId, milestone.places, db);
   }
-  if (ids.length > 0) appendEventPerSignup("signup.milestone_reached", waitlistId, JSON.stringify(ids), payloadOf(milestone), db, now);
+  if (ids.length > 0) await appendEventPerSignup("signup.milestone_reached", waitlistId, JSON.stringify(ids), payloadOf(milestone), db, now);
   return ids.length;
 }
 
 /** The milestones a signup reached, by step. */
-export function reachedMilestonesOf(signupId: number, db: AppDatabase = getDb()): ReachedMilestone[] {
-  return statements(db).reachedOf.all({ signupId });
+export async function reachedMilestonesOf(signupId: number, db: AppDatabase = getDb()): Promise<ReachedMilestone[]> {
+  return await statements(db).reachedOf.all({ signupId });
 }

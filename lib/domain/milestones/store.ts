@@ -21,8 +21,8 @@ function statements(db: AppDatabase) {
 }
 
 /** A waitlist's milestones, by step (none until an admin sets some). */
-export function milestonesOf(waitlistId: string, db: AppDatabase = getDb()): Milestone[] {
-  return statements(db).of.all({ waitlistId: waitlistId.toLowerCase() });
+export async function milestonesOf(waitlistId: string, db: AppDatabase = getDb()): Promise<Milestone[]> {
+  return await statements(db).of.all({ waitlistId: waitlistId.toLowerCase() });
 }
 
 /**
@@ -31,28 +31,28 @@ export function milestonesOf(waitlistId: string, db: AppDatabase = getDb()): Mil
  * keeps who reached it (its label, places and message may change; places already given stay given);
  * one removed forgets who reached it; one added is reached at once by everyone already past it.
  */
-export function setMilestones(waitlistId: string, lines: readonly string[], actor: AuditActor, db: AppDatabase = getDb()): { milestones: Milestone[]; reachedNow: number } {
+export async function setMilestones(waitlistId: string, lines: readonly string[], actor: AuditActor, db: AppDatabase = getDb()): Promise<{ milestones: Milestone[]; reachedNow: number }> {
   const list = milestonesSchema.parse(lines);
-  return writeTransaction(db, () => {
-    const waitlist = getWaitlistOrThrow(waitlistId, db);
-    const before = milestonesOf(waitlist.id, db);
+  return await writeTransaction(db, async () => {
+    const waitlist = await getWaitlistOrThrow(waitlistId, db);
+    const before = await milestonesOf(waitlist.id, db);
     if (JSON.stringify(before) === JSON.stringify(list)) return { milestones: before, reachedNow: 0 };
     const steps = list.map((milestone) => milestone.referrals);
-    db.delete(milestones)
+    await db.delete(milestones)
       .where(and(eq(milestones.waitlistId, waitlist.id), steps.length === 0 ? undefined : notInArray(milestones.referrals, steps)))
       .run();
     // Labels may swap between steps: clear the kept rows' labels first (the unique index is on the label).
-    for (const milestone of list) db.update(milestones).set({ label: `\u0000${milestone.referrals}` }).where(and(eq(milestones.waitlistId, waitlist.id), eq(milestones.referrals, milestone.referrals))).run();
+    for (const milestone of list) await db.update(milestones).set({ label: `\u0000${milestone.referrals}` }).where(and(eq(milestones.waitlistId, waitlist.id), eq(milestones.referrals, milestone.referrals))).run();
     const now = Date.now();
     let reachedNow = 0;
     for (const milestone of list) {
       const kept = before.some((each) => each.referrals === milestone.referrals);
       const row = { waitlistId: waitlist.id, ...milestone };
-      db.insert(milestones).values(row).onConflictDoUpdate({ target: [milestones.waitlistId, milestones.referrals], set: row }).run();
-      if (!kept) reachedNow += reachNewMilestone(waitlist.id, milestone, now, db);
+      await db.insert(milestones).values(row).onConflictDoUpdate({ target: [milestones.waitlistId, milestones.referrals], set: row }).run();
+      if (!kept) reachedNow += await reachNewMilestone(waitlist.id, milestone, now, db);
     }
     const summary = list.length === 0 ? "no milestones" : `milestones ${list.map(formatMilestone).join(" | ")}`;
-    recordAudit({ actor, action: "waitlist.milestones", target: waitlist.id, summary: `${summary.slice(0, 900)}${reachedNow > 0 ? ` (${reachedNow} reached at once)` : ""}` }, db);
+    await recordAudit({ actor, action: "waitlist.milestones", target: waitlist.id, summary: `${summary.slice(0, 900)}${reachedNow > 0 ? ` (${reachedNow} reached at once)` : ""}` }, db);
     return { milestones: list, reachedNow };
   });
 }
@@ -63,7 +63,7 @@ export interface PersonMilestone extends Milestone {
 }
 
 /** Every milestone of the signup's waitlist, by step, with when the signup reached it (the person's page, their data download). */
-export function personMilestones(waitlistId: string, signupId: number, db: AppDatabase = getDb()): PersonMilestone[] {
-  const reached = new Map(reachedMilestonesOf(signupId, db).map((milestone) => [milestone.referrals, milestone.reachedAt]));
-  return milestonesOf(waitlistId, db).map((milestone) => ({ ...milestone, reachedAt: reached.get(milestone.referrals) ?? null }));
+export async function personMilestones(waitlistId: string, signupId: number, db: AppDatabase = getDb()): Promise<PersonMilestone[]> {
+  const reached = new Map((await reachedMilestonesOf(signupId, db)).map((milestone) => [milestone.referrals, milestone.reachedAt]));
+  return (await milestonesOf(waitlistId, db)).map((milestone) => ({ ...milestone, reachedAt: reached.get(milestone.referrals) ?? null }));
 }

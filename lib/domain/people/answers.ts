@@ -20,12 +20,12 @@ export type AnswersOutcome = { saved: true; changed: string[] } | { saved: false
 
 const sameLabel = (a: unknown, b: string) => typeof a === "string" && a.trim().toLowerCase() === b.toLowerCase();
 
-export function updateOwnAnswers(waitlistId: string, signupId: number, answers: { label: string; value: string }[], db: AppDatabase = getDb()): AnswersOutcome {
-  return writeTransaction<AnswersOutcome>(db, () => {
-    const waitlist = getWaitlist(waitlistId, db);
-    const signup = waitlist && getSignup(waitlist.id, signupId, db);
+export async function updateOwnAnswers(waitlistId: string, signupId: number, answers: { label: string; value: string }[], db: AppDatabase = getDb()): Promise<AnswersOutcome> {
+  return await writeTransaction<AnswersOutcome>(db, async () => {
+    const waitlist = await getWaitlist(waitlistId, db);
+    const signup = waitlist && await getSignup(waitlist.id, signupId, db);
     if (!waitlist || !signup) return { saved: false, reason: "gone" };
-    const { fields } = joinSettingsOf(waitlist.id, db);
+    const { fields } = await joinSettingsOf(waitlist.id, db);
     let matched: { label: string; value: string }[];
     try {
       matched = matchInputs(fields, answers);
@@ -37,12 +37,12 @@ export function updateOwnAnswers(waitlistId: string, signupId: number, answers: 
     const changed = fields.map((field) => field.label).filter((label) => valueOf(signup.customInputs, label) !== valueOf(matched, label));
     if (changed.length === 0) return { saved: true, changed };
     const others = signup.customInputs.filter((input) => !fields.some((field) => sameLabel(input.label, field.label)));
-    db.update(signups)
+    await db.update(signups)
       .set({ customInputs: JSON.stringify([...matched, ...others]) })
       .where(and(eq(signups.id, signup.id), eq(signups.waitlistId, waitlist.id)))
       .run();
-    appendEvent({ type: "signup.updated", waitlistId: waitlist.id, signupId: signup.id, payload: { changed } }, db);
-    recordAudit({ actor: PERSON_ACTOR, action: "signup.update", target: waitlist.id, summary: `signup ${signupPublicId(signup.id)} changed ${changed.length} answer${changed.length === 1 ? "" : "s"} on its own page` }, db);
+    await appendEvent({ type: "signup.updated", waitlistId: waitlist.id, signupId: signup.id, payload: { changed } }, db);
+    await recordAudit({ actor: PERSON_ACTOR, action: "signup.update", target: waitlist.id, summary: `signup ${signupPublicId(signup.id)} changed ${changed.length} answer${changed.length === 1 ? "" : "s"} on its own page` }, db);
     return { saved: true, changed };
   });
 }

@@ -25,11 +25,11 @@ export const PERSON_LINK_EMAILS_PER_HOUR = 3;
 /** What happened; only `client_limited` (the asking client's own limit) may be told. */
 export type PersonLinkOutcome = "sent" | "not_on_list" | "rate_limited" | "email_not_configured" | "client_limited";
 
-export function personLinkEmail(waitlist: Pick<Waitlist, "id" | "name">, signup: { id: number; email: string }, publicUrl: string, now = Date.now(), db: AppDatabase = getDb()): RenderedEmail {
+export async function personLinkEmail(waitlist: Pick<Waitlist, "id" | "name">, signup: { id: number; email: string }, publicUrl: string, now = Date.now(), db: AppDatabase = getDb()): Promise<RenderedEmail> {
   return {
     to: signup.email,
     subject: `Your link to the ${singleLine(waitlist.name)} waitlist`,
-    text: `Hello,\n\nHere is the link to your own page on the ${singleLine(waitlist.name)} waitlist: your place in line, your referral link and your answers; there you can also download your data or leave the list. The link works for 30 days:\n\n${publicUrl}${personPagePath(waitlist.id, signup.id, now, db)}\n\nIf you did not ask for it, ignore this email.\n`,
+    text: `Hello,\n\nHere is the link to your own page on the ${singleLine(waitlist.name)} waitlist: your place in line, your referral link and your answers; there you can also download your data or leave the list. The link works for 30 days:\n\n${publicUrl}${await personPagePath(waitlist.id, signup.id, now, db)}\n\nIf you did not ask for it, ignore this email.\n`,
   };
 }
 
@@ -38,22 +38,22 @@ export function personLinkEmail(waitlist: Pick<Waitlist, "id" | "name">, signup:
  * limits, in one transaction; the request counts against the client's joins of the hour first
  * (`clientAddress`, lib/http/client-address.ts), known address or not.
  */
-export function emailPersonLink(waitlistId: string, address: string, options: { emailConfigured: boolean; publicUrl: string; clientAddress?: string; now?: number }, db: AppDatabase = getDb()): PersonLinkOutcome {
+export async function emailPersonLink(waitlistId: string, address: string, options: { emailConfigured: boolean; publicUrl: string; clientAddress?: string; now?: number }, db: AppDatabase = getDb()): Promise<PersonLinkOutcome> {
   const now = options.now ?? Date.now();
-  return writeTransaction<PersonLinkOutcome>(db, () => {
-    if (options.clientAddress !== undefined && clientLimitHit(options.clientAddress, now, db) !== undefined) return "client_limited";
-    const waitlist = getWaitlist(waitlistId, db);
-    const signup = waitlist && db
+  return await writeTransaction<PersonLinkOutcome>(db, async () => {
+    if (options.clientAddress !== undefined && await clientLimitHit(options.clientAddress, now, db) !== undefined) return "client_limited";
+    const waitlist = await getWaitlist(waitlistId, db);
+    const signup = waitlist && await db
         .select({ id: signups.id, email: signups.email })
         .from(signups)
         .where(and(eq(signups.waitlistId, waitlist.id), sql`lower(${signups.email}) = lower(${address.trim()})`))
         .get();
     if (!waitlist || !signup) return "not_on_list";
     if (!options.emailConfigured) return "email_not_configured";
-    const recent = recentEmailsOf(signup.id, PERSON_LINK_EMAIL, now - HOUR_MS, db);
+    const recent = await recentEmailsOf(signup.id, PERSON_LINK_EMAIL, now - HOUR_MS, db);
     if (recent.count >= PERSON_LINK_EMAILS_PER_HOUR || (recent.newest !== null && now - recent.newest < MINUTE_MS)) return "rate_limited";
-    if (!personEmailAllowed(signup.email, now, db).allowed) return "rate_limited";
-    queueEmailDelivery({ eventId: null, eventType: PERSON_LINK_EMAIL, waitlistId: waitlist.id, signupId: signup.id, now }, personLinkEmail(waitlist, signup, options.publicUrl, now, db), true, db);
+    if (!(await personEmailAllowed(signup.email, now, db)).allowed) return "rate_limited";
+    await queueEmailDelivery({ eventId: null, eventType: PERSON_LINK_EMAIL, waitlistId: waitlist.id, signupId: signup.id, now }, await personLinkEmail(waitlist, signup, options.publicUrl, now, db), true, db);
     return "sent";
   });
 }

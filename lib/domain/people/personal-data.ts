@@ -22,18 +22,18 @@ import { referralsMadeBy } from "./referrals-made";
 const iso = (at: Date | number | null) => (at === null ? null : new Date(at).toISOString());
 
 /** The person's data, or undefined when the signup is gone. Makes the referral code of an imported signup that has none (a write). */
-export function personalDataOf(waitlistId: string, signupId: number, now = Date.now(), db: AppDatabase = getDb()) {
-  const waitlist = getWaitlist(waitlistId, db);
-  const signup = waitlist && getSignup(waitlist.id, signupId, db);
+export async function personalDataOf(waitlistId: string, signupId: number, now = Date.now(), db: AppDatabase = getDb()) {
+  const waitlist = await getWaitlist(waitlistId, db);
+  const signup = waitlist && await getSignup(waitlist.id, signupId, db);
   if (!waitlist || !signup) return undefined;
-  const [stored] = db.select({ referredBy: signups.referredBy }).from(signups).where(eq(signups.id, signup.id)).all();
-  const ownEvents = db
+  const [stored] = await db.select({ referredBy: signups.referredBy }).from(signups).where(eq(signups.id, signup.id)).all();
+  const ownEvents = await db
     .select({ type: events.type, at: sql<number>`${events.createdAt}`, payload: events.payload, body: events.body })
     .from(events)
     .where(and(eq(events.signupId, signup.id), eq(events.waitlistId, waitlist.id)))
     .orderBy(events.id)
     .all();
-  const ownDeliveries = db
+  const ownDeliveries = await db
     .select({ channel: deliveries.channel, kind: deliveries.eventType, subject: deliveries.subject, state: deliveries.state, createdAt: sql<number>`${deliveries.createdAt}`, lastAttemptAt: sql<number | null>`${deliveries.lastAttemptAt}` })
     .from(deliveries)
     .where(eq(deliveries.signupId, signup.id))
@@ -49,16 +49,16 @@ export function personalDataOf(waitlistId: string, signupId: number, now = Date.
       status: signup.status,
       status_changed_at: iso(signup.statusChangedAt),
       created_at: iso(signup.createdAt),
-      position: signupPosition(waitlist.id, signup.id, db),
+      position: await signupPosition(waitlist.id, signup.id, db),
     },
     answers: signup.customInputs,
     verification: { verified: signup.verified, verified_at: iso(verifiedAt) },
-    referral_code: referralCodeOf(signup.id, db),
-    referred: { through_a_referral_link: signup.referral, referrer_still_on_the_list: stored?.referredBy != null, counts_for_the_referrer: referralStateOf(signup.id, db) },
-    referrals_made: referralsMadeBy(signup.id, db),
+    referral_code: await referralCodeOf(signup.id, db),
+    referred: { through_a_referral_link: signup.referral, referrer_still_on_the_list: stored?.referredBy != null, counts_for_the_referrer: await referralStateOf(signup.id, db) },
+    referrals_made: await referralsMadeBy(signup.id, db),
     // What the fraud rules flagged on this signup, and what an admin decided (lib/domain/fraud).
-    flags: flagsOf(signup.id, db),
-    milestones_reached: reachedMilestonesOf(signup.id, db).map((milestone) => ({ referrals: milestone.referrals, label: milestone.label, reached_at: iso(milestone.reachedAt) })),
+    flags: await flagsOf(signup.id, db),
+    milestones_reached: (await reachedMilestonesOf(signup.id, db)).map((milestone) => ({ referrals: milestone.referrals, label: milestone.label, reached_at: iso(milestone.reachedAt) })),
     events: ownEvents.map((event) => ({ type: event.type, at: iso(event.at), payload: JSON.parse(event.payload) as unknown, body: event.body === null ? null : (JSON.parse(event.body) as unknown) })),
     emails: ownDeliveries.filter((each) => each.channel === "email").map((each) => ({ kind: each.kind, subject: each.subject, state: each.state, created_at: iso(each.createdAt), last_attempt_at: iso(each.lastAttemptAt) })),
     webhooks: ownDeliveries.filter((each) => each.channel === "webhook").map((each) => ({ event_type: each.kind, state: each.state, created_at: iso(each.createdAt) })),

@@ -15,12 +15,12 @@ export interface ReferralsMade {
   notCounted: Partial<Record<Exclude<ReferralState, "counted">, number>>;
 }
 
-export function referralsMadeBy(signupId: number, db: AppDatabase = getDb()): ReferralsMade {
+export async function referralsMadeBy(signupId: number, db: AppDatabase = getDb()): Promise<ReferralsMade> {
   const tally = preparedOnce(db, "people.referralsMade", () =>
     db.select({ state: referrals.state, count: count() }).from(referrals).where(eq(referrals.referrerId, valuePlaceholder("referrerId"))).groupBy(referrals.state).prepare(),
   );
   const made: ReferralsMade = { joined: 0, counted: 0, notCounted: {} };
-  for (const { state, count: n } of tally.all({ referrerId: signupId })) {
+  for (const { state, count: n } of await tally.all({ referrerId: signupId })) {
     made.joined += n;
     if (state === "counted") made.counted = n;
     else made.notCounted[state] = n;

@@ -68,33 +68,33 @@ function statements(db: AppDatabase) {
 }
 
 /** Who a rule change stands again: every signup of the waitlist with a counted referral, and every one standing moved. */
-function signupsToRestand(waitlistId: string, db: AppDatabase): number[] {
+async function signupsToRestand(waitlistId: string, db: AppDatabase): Promise<number[]> {
   const prepared = statements(db);
-  const ids = new Set(prepared.referrerIds.all({ waitlistId }).map((row) => row.id));
-  for (const { id } of prepared.moved.all({ waitlistId })) ids.add(id);
+  const ids = new Set((await prepared.referrerIds.all({ waitlistId })).map((row) => row.id));
+  for (const { id } of await prepared.moved.all({ waitlistId })) ids.add(id);
   return [...ids].sort((a, b) => a - b);
 }
 
 /** Stands these signups where the waitlist's rule puts them (inside a write transaction); those no longer waiting stay as they are. */
-function restand(waitlistId: string, rule: RankingRule, ids: readonly number[], db: AppDatabase): void {
+async function restand(waitlistId: string, rule: RankingRule, ids: readonly number[], db: AppDatabase): Promise<void> {
   const prepared = statements(db);
-  const first = prepared.firstInJoiningOrder.get({ waitlistId });
+  const first = await prepared.firstInJoiningOrder.get({ waitlistId });
   for (const id of ids) {
-    const signup = lineSignup(id, db);
+    const signup = await lineSignup(id, db);
     if (!signup || signup.waitlistId !== waitlistId || signup.status !== "waiting") continue;
-    if (signup.moved) prepared.unmove.run({ id });
-    const moving = movingReferrals(rule, referralCountOf(id, db));
-    const milestonePlaces = prepared.milestonePlaces.get({ id })!.places;
+    if (signup.moved) await prepared.unmove.run({ id });
+    const moving = movingReferrals(rule, await referralCountOf(id, db));
+    const milestonePlaces = (await prepared.milestonePlaces.get({ id }))!.places;
     if (rule.kind === "points") {
       const key = { at: signup.createdAt - moving * rule.step * POINT_MS, pos: id };
-      moveInLine(id, (milestonePlaces > 0 && keyPlacesAhead(waitlistId, { ...key, id }, milestonePlaces, db)) || key, db);
+      await moveInLine(id, (milestonePlaces > 0 && await keyPlacesAhead(waitlistId, { ...key, id }, milestonePlaces, db)) || key, db);
       continue;
     }
     const places = (rule.kind === "referrals" ? moving * rule.step : 0) + milestonePlaces;
     if (places === 0) continue;
-    const [target, before] = prepared.aheadInJoiningOrder.all({ waitlistId, createdAt: signup.createdAt, id, skip: places - 1 });
+    const [target, before] = await prepared.aheadInJoiningOrder.all({ waitlistId, createdAt: signup.createdAt, id, skip: places - 1 });
     const key = target ? keyJustAhead(target, before) : first && first.id !== id ? keyJustAhead(first, undefined) : undefined;
-    if (key) moveInLine(id, key, db);
+    if (key) await moveInLine(id, key, db);
   }
 }
 
@@ -116,19 +116,20 @@ const ROLL_BACK = new Error("preview rolled back");
  * and after of its top referrers and of the first in line. The change runs whole in a transaction
  * that is rolled back (it holds the write lock as long as the change's batches together).
  */
-export function previewRankingRule(waitlistId: string, rule: RankingRule, db: AppDatabase = getDb()): PlaceMove[] {
-  const waitlist = getWaitlistOrThrow(waitlistId, db);
+export async function previewRankingRule(waitlistId: string, rule: RankingRule, db: AppDatabase = getDb()): Promise<PlaceMove[]> {
+  const waitlist = await getWaitlistOrThrow(waitlistId, db);
   const emails = new Map<number, string>();
-  const sample = [...lineSlice(waitlist.id, undefined, PREVIEW_FRONT, db).map((key) => key.id), ...topReferrers(waitlist.id, PREVIEW_REFERRERS, db).map((referrer) => referrer.id)];
+  const sample = [...(await lineSlice(waitlist.id, undefined, PREVIEW_FRONT, db)).map((key) => key.id), ...(await topReferrers(waitlist.id, PREVIEW_REFERRERS, db)).map((referrer) => referrer.id)];
   // Top referrers no longer waiting have no place: left out.
-  const before = new Map([...new Set(sample)].map((id) => [id, signupPosition(waitlist.id, id, db)] as const).filter((entry): entry is readonly [number, number] => entry[1] !== null));
+  const places = await Promise.all([...new Set(sample)].map(async (id) => [id, await signupPosition(waitlist.id, id, db)] as const));
+  const before = new Map(places.filter((entry): entry is readonly [number, number] => entry[1] !== null));
   const ids = [...before.keys()];
-  for (const id of ids) emails.set(id, db.select({ email: signups.email }).from(signups).where(eq(signups.id, id)).get()!.email);
+  for (const id of ids) emails.set(id, (await db.select({ email: signups.email }).from(signups).where(eq(signups.id, id)).get())!.email);
   let moves: PlaceMove[] = [];
   try {
-    transaction(db, () => {
-      restand(waitlist.id, rule, signupsToRestand(waitlist.id, db), db);
-      moves = ids.map((id) => ({ signupId: id, email: emails.get(id)!, before: before.get(id)!, after: signupPosition(waitlist.id, id, db)! }));
+    await transaction(db, async () => {
+      await restand(waitlist.id, rule, await signupsToRestand(waitlist.id, db), db);
+      moves = await Promise.all(ids.map(async (id) => ({ signupId: id, email: emails.get(id)!, before: before.get(id)!, after: (await signupPosition(waitlist.id, id, db))! })));
       throw ROLL_BACK;
     });
   } catch (error) {
@@ -148,26 +149,26 @@ export interface RankingRuleChange {
  * stand again, in batches; nothing to do when the rule is the same. From here on every counted
  * referral moves by the new rule.
  */
-export function beginRankingRuleChange(waitlistId: string, rule: RankingRule, actor: AuditActor, db: AppDatabase = getDb()): RankingRuleChange {
-  return writeTransaction(db, (): RankingRuleChange => {
-    const waitlist = getWaitlistOrThrow(waitlistId, db);
-    const before = rankingRuleOf(waitlist.id, db);
+export async function beginRankingRuleChange(waitlistId: string, rule: RankingRule, actor: AuditActor, db: AppDatabase = getDb()): Promise<RankingRuleChange> {
+  return await writeTransaction(db, async (): Promise<RankingRuleChange> => {
+    const waitlist = await getWaitlistOrThrow(waitlistId, db);
+    const before = await rankingRuleOf(waitlist.id, db);
     if (formatRankingRule(before) === formatRankingRule(rule)) return { rule: before, batches: [] };
-    storeRankingRule(waitlist.id, rule, db);
-    recordAudit({ actor, action: "waitlist.ranking", target: waitlist.id, summary: `ranking ${formatRankingRule(rule)} (was ${formatRankingRule(before)})` }, db);
-    const ids = signupsToRestand(waitlist.id, db);
+    await storeRankingRule(waitlist.id, rule, db);
+    await recordAudit({ actor, action: "waitlist.ranking", target: waitlist.id, summary: `ranking ${formatRankingRule(rule)} (was ${formatRankingRule(before)})` }, db);
+    const ids = await signupsToRestand(waitlist.id, db);
     return { rule, batches: Array.from({ length: Math.ceil(ids.length / RESTAND_BATCH) }, (_, index) => ids.slice(index * RESTAND_BATCH, (index + 1) * RESTAND_BATCH)) };
   });
 }
 
 /** One batch of a rule change, in a write of its own, by the rule stored now (a later change wins). */
-export function restandBatch(waitlistId: string, ids: readonly number[], db: AppDatabase = getDb()): void {
-  writeTransaction(db, () => restand(waitlistId.toLowerCase(), rankingRuleOf(waitlistId, db), ids, db));
+export async function restandBatch(waitlistId: string, ids: readonly number[], db: AppDatabase = getDb()): Promise<void> {
+  await writeTransaction(db, async () => await restand(waitlistId.toLowerCase(), await rankingRuleOf(waitlistId, db), ids, db));
 }
 
 /** The whole change, one write after another (the CLI, tests): the rule, then every batch. Returns the rule. */
-export function setRankingRule(waitlistId: string, rule: RankingRule, actor: AuditActor, db: AppDatabase = getDb()): RankingRule {
-  const change = beginRankingRuleChange(waitlistId, rule, actor, db);
-  for (const batch of change.batches) restandBatch(waitlistId, batch, db);
+export async function setRankingRule(waitlistId: string, rule: RankingRule, actor: AuditActor, db: AppDatabase = getDb()): Promise<RankingRule> {
+  const change = await beginRankingRuleChange(waitlistId, rule, actor, db);
+  for (const batch of change.batches) await restandBatch(waitlistId, batch, db);
   return change.rule;
 }

@@ -30,8 +30,8 @@ export function waitingScope(scope: SignupScope): SignupScope | undefined {
   return { ...scope, status: ["waiting"] };
 }
 
-function lineStatement(db: AppDatabase, scope: SignupScope, name: string, columns: SQL, read: LineRead) {
-  const shape = shapeOf(scope, planAccess(scope, db).rows);
+async function lineStatement(db: AppDatabase, scope: SignupScope, name: string, columns: SQL, read: LineRead) {
+  const shape = shapeOf(scope, (await planAccess(scope, db)).rows);
   const direction = read.descending ? sql.raw("desc") : sql.raw("asc");
   const continued = read.after !== undefined;
   const arm = (dialect: Dialect, moved: boolean) => {
@@ -53,10 +53,10 @@ function lineStatement(db: AppDatabase, scope: SignupScope, name: string, column
  * Rows of a scope's line: each [at, pos, id, ...columns]. `name` keys the prepared statement of
  * these `columns` (they are part of its SQL). An empty array when the scope excludes waiting signups.
  */
-export function lineRows(scope: SignupScope, name: string, columns: SQL, read: LineRead, db: AppDatabase = getDb()): unknown[][] {
+export async function lineRows(scope: SignupScope, name: string, columns: SQL, read: LineRead, db: AppDatabase = getDb()): Promise<unknown[][]> {
   const waiting = waitingScope(scope);
   if (!waiting) return [];
-  return lineStatement(db, waiting, name, columns, read).values({
+  return await (await lineStatement(db, waiting, name, columns, read)).values({
     ...scopeParams(waiting),
     afterAt: read.after?.at ?? null,
     afterPos: read.after?.pos ?? null,
@@ -67,6 +67,6 @@ export function lineRows(scope: SignupScope, name: string, columns: SQL, read: L
 }
 
 /** The ids of the first `take` signups in line of a scope (-1: all of them). */
-export function nextInLine(scope: SignupScope, take: number, db: AppDatabase = getDb()): number[] {
-  return lineRows(scope, "ids", sql`null`, { take }, db).map((row) => row[2] as number);
+export async function nextInLine(scope: SignupScope, take: number, db: AppDatabase = getDb()): Promise<number[]> {
+  return (await lineRows(scope, "ids", sql`null`, { take }, db)).map((row) => row[2] as number);
 }

@@ -65,27 +65,27 @@ function statements(db: AppDatabase) {
 }
 
 /** A signup's waitlist, status and place key; undefined when there is no such signup. */
-export function lineSignup(signupId: number, db: AppDatabase = getDb()): LineSignup | undefined {
-  const row = statements(db).signup.get({ id: signupId });
+export async function lineSignup(signupId: number, db: AppDatabase = getDb()): Promise<LineSignup | undefined> {
+  const row = await statements(db).signup.get({ id: signupId });
   if (!row) return undefined;
   const moved = row.lineAt !== null && row.linePos !== null;
   return { waitlistId: row.waitlistId, status: row.status, createdAt: row.createdAt, moved, key: { at: moved ? row.lineAt! : row.createdAt, pos: moved ? row.linePos! : row.id, id: row.id } };
 }
 
 /** The `take` waiting signups just ahead of `key` in its waitlist's line, nearest first. */
-export function waitingAhead(waitlistId: string, key: LineKey, take: number, db: AppDatabase = getDb()): LineKey[] {
-  return statements(db).ahead.all({ waitlistId, ...key, take });
+export async function waitingAhead(waitlistId: string, key: LineKey, take: number, db: AppDatabase = getDb()): Promise<LineKey[]> {
+  return await statements(db).ahead.all({ waitlistId, ...key, take });
 }
 
 /** Up to `take` waiting signups in line order, from the front or after `after`. */
-export function lineSlice(waitlistId: string, after: LineKey | undefined, take: number, db: AppDatabase = getDb()): LineKey[] {
+export async function lineSlice(waitlistId: string, after: LineKey | undefined, take: number, db: AppDatabase = getDb()): Promise<LineKey[]> {
   const prepared = statements(db);
-  return after ? prepared.after.all({ waitlistId, ...after, take }) : prepared.first.all({ waitlistId, take });
+  return after ? await prepared.after.all({ waitlistId, ...after, take }) : await prepared.first.all({ waitlistId, take });
 }
 
 /** Stands a signup in line at `key` (its own id stays the last tie-breaker). */
-export function moveInLine(signupId: number, key: { at: number; pos: number }, db: AppDatabase = getDb()): void {
-  statements(db).moveTo.run({ id: signupId, at: key.at, pos: key.pos });
+export async function moveInLine(signupId: number, key: { at: number; pos: number }, db: AppDatabase = getDb()): Promise<void> {
+  await statements(db).moveTo.run({ id: signupId, at: key.at, pos: key.pos });
 }
 
 /**

@@ -16,17 +16,17 @@ function statements(db: AppDatabase) {
 }
 
 /** A waitlist's ranking rule: first come, first served when none was set. */
-export function rankingRuleOf(waitlistId: string, db: AppDatabase = getDb()): RankingRule {
-  const row = statements(db).rule.get({ waitlistId: waitlistId.toLowerCase() });
+export async function rankingRuleOf(waitlistId: string, db: AppDatabase = getDb()): Promise<RankingRule> {
+  const row = await statements(db).rule.get({ waitlistId: waitlistId.toLowerCase() });
   return row ? { kind: row.rule, step: row.step, cap: row.cap } : FIRST_COME;
 }
 
 /** Stores a waitlist's rule (first-come removes its row). Call inside the transaction that recomputes the line. */
-export function storeRankingRule(waitlistId: string, rule: RankingRule, db: AppDatabase): void {
+export async function storeRankingRule(waitlistId: string, rule: RankingRule, db: AppDatabase): Promise<void> {
   if (rule.kind === "first-come") {
-    db.delete(rankingRules).where(eq(rankingRules.waitlistId, waitlistId)).run();
+    await db.delete(rankingRules).where(eq(rankingRules.waitlistId, waitlistId)).run();
     return;
   }
   const stored = { rule: rule.kind, step: rule.step, cap: rule.cap, updatedAt: new Date() };
-  db.insert(rankingRules).values({ waitlistId, ...stored }).onConflictDoUpdate({ target: rankingRules.waitlistId, set: stored }).run();
+  await db.insert(rankingRules).values({ waitlistId, ...stored }).onConflictDoUpdate({ target: rankingRules.waitlistId, set: stored }).run();
 }

@@ -28,10 +28,10 @@ export interface DueWorkDone {
 }
 
 /** Runs everything due at `now`: reminders first (an invitation reminded and expired in one run got its reminder when it was due), then expiries, then the schedules' due slots. */
-export function runDueWork(now: number, db: AppDatabase = getDb()): DueWorkDone {
-  const reminded = remindInvitations(now, db);
-  const expired = expireInvitations(now, db);
-  const scheduled = runDueSchedules(now, db);
+export async function runDueWork(now: number, db: AppDatabase = getDb()): Promise<DueWorkDone> {
+  const reminded = await remindInvitations(now, db);
+  const expired = await expireInvitations(now, db);
+  const scheduled = await runDueSchedules(now, db);
   return { at: new Date(now).toISOString(), reminded, expired, scheduled };
 }
 

@@ -92,13 +92,13 @@ const overCapSeen = new WeakMap<object, Map<string, number>>();
  * meanwhile leave true but for the last few. Probing again after every write on a live list cost
  * 50–100 ms a view for a common text ("ana", "@acme.com" at 1M).
  */
-function searchSize(waitlistId: string, text: string, db: AppDatabase, now = Date.now()): number {
+async function searchSize(waitlistId: string, text: string, db: AppDatabase, now = Date.now()): Promise<number> {
   let seen = overCapSeen.get(connectionOf(db));
   if (!seen) overCapSeen.set(connectionOf(db), (seen = new Map()));
   const key = `${waitlistId}\n${text}`;
   const at = seen.get(key);
   if (at !== undefined && now - at >= 0 && now - at < OVER_CAP_KEPT_MS) return SEARCH_COUNT_CAP + 1;
-  const size = searchSizeStatement(db).get({ waitlistId, trigrams: `%${text}%`, contains: containsPattern(text), cap: SEARCH_COUNT_CAP + 1 })!.n;
+  const size = (await searchSizeStatement(db).get({ waitlistId, trigrams: `%${text}%`, contains: containsPattern(text), cap: SEARCH_COUNT_CAP + 1 }))!.n;
   seen.delete(key);
   if (size > SEARCH_COUNT_CAP) {
     seen.set(key, now);
@@ -107,15 +107,15 @@ function searchSize(waitlistId: string, text: string, db: AppDatabase, now = Dat
   return size;
 }
 
-function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
+async function planFor(scope: SignupScope, db: AppDatabase): Promise<AccessPlan> {
   if (scope.email !== undefined) return { rows: "email", rowsAnyOrder: "email", count: "email", capped: "email", bound: 1, searchOverCap: false, rangeShare: 1 };
   const firstDay = scope.createdSince ? Math.floor(scope.createdSince.getTime() / DAY_MS) : Number.MIN_SAFE_INTEGER;
   const lastDay = scope.createdUntil ? Math.floor((scope.createdUntil.getTime() - 1) / DAY_MS) : Number.MAX_SAFE_INTEGER;
-  const walked = listSizeStatement(db).get({ waitlistId: scope.waitlistId, firstDay, lastDay })?.n ?? 0;
+  const walked = (await listSizeStatement(db).get({ waitlistId: scope.waitlistId, firstDay, lastDay }))?.n ?? 0;
   // An input's count is kept for the whole list only: within a date range, the range's share of it
   // (the input access reads just that range of signup_inputs' key).
   const ranged = scope.createdSince !== undefined || scope.createdUntil !== undefined;
-  const listTotal = ranged ? (listSizeStatement(db).get({ waitlistId: scope.waitlistId, firstDay: Number.MIN_SAFE_INTEGER, lastDay: Number.MAX_SAFE_INTEGER })?.n ?? 0) : walked;
+  const listTotal = ranged ? ((await listSizeStatement(db).get({ waitlistId: scope.waitlistId, firstDay: Number.MIN_SAFE_INTEGER, lastDay: Number.MAX_SAFE_INTEGER }))?.n ?? 0) : walked;
   const rangeShare = listTotal > 0 ? walked / listTotal : 1;
   const candidates: { access: Access; size: number }[] = [{ access: "order", size: walked }];
   // The share of the list each sized filter keeps (status, inputs): a walk that stops at a cap reads
@@ -124,7 +124,7 @@ function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
   let searchOverCap = false;
   if (walked > SMALL_LIST) {
     if (scope.status !== undefined) {
-      const size = statusSizeStatement(db).get({ waitlistId: scope.waitlistId, firstDay, lastDay, statuses: JSON.stringify(scope.status) })?.n ?? 0;
+      const size = (await statusSizeStatement(db).get({ waitlistId: scope.waitlistId, firstDay, lastDay, statuses: JSON.stringify(scope.status) }))?.n ?? 0;
       // Only signups that left `waiting` are in the status index (migration 0010): few, on most lists,
       // and the oldest (lists are drained oldest first), so a walk from the newest would find them last.
       if (scope.status.includes("waiting")) density *= size / walked;
@@ -133,14 +133,14 @@ function planFor(scope: SignupScope, db: AppDatabase): AccessPlan {
         candidates.push({ access: "status", size });
       }
     }
-    (scope.inputs ?? []).forEach((input, index) => {
-      const size = Math.ceil((inputSizeStatement(db).get({ waitlistId: scope.waitlistId, label: input.label, value: input.value })?.n ?? 0) * rangeShare);
+    for (const [index, input] of (scope.inputs ?? []).entries()) {
+      const size = Math.ceil(((await inputSizeStatement(db).get({ waitlistId: scope.waitlistId, label: input.label, value: input.value }))?.n ?? 0) * rangeShare);
       density *= Math.min(1, size / walked);
       candidates.push({ access: `input${index}`, size });
-    });
+    }
     const text = scope.emailContains;
     if (text !== undefined && canUseSearchIndex(text)) {
-      const size = searchSize(scope.waitlistId, text, db);
+      const size = await searchSize(scope.waitlistId, text, db);
       // Past the cap the search's size is unknown: reading it may mean reading every match of a
       // common text in the whole list, so any access whose size is known wins.
       searchOverCap = size > SEARCH_COUNT_CAP;
@@ -167,6 +167,6 @@ export function cappedAccess(plan: AccessPlan, cap: number): Access {
 }
 
 /** How to read a scope, from the sizes its indexes and counts tables give; remembered while the database is unchanged. */
-export function planAccess(scope: SignupScope, db: AppDatabase = getDb()): AccessPlan {
-  return memoizeWhileUnchanged(db, `plan:${scopeKey(scope)}`, () => planFor(scope, db));
+export async function planAccess(scope: SignupScope, db: AppDatabase = getDb()): Promise<AccessPlan> {
+  return await memoizeWhileUnchanged(db, `plan:${scopeKey(scope)}`, async () => await planFor(scope, db));
 }

@@ -6,10 +6,10 @@ import { scopeKey, type SignupScope } from "./filter";
 // The dashboard's aggregates, remembered until the database changes (see memoizeWhileUnchanged):
 // the same numbers as countSignups/signupsPerDay, without recounting on every page turn.
 
-export function cachedCountSignups(scope: SignupScope, db: AppDatabase = getDb()): SignupCounts {
-  return memoizeWhileUnchanged(db, `counts:${scopeKey(scope)}`, () => countSignups(scope, db));
+export async function cachedCountSignups(scope: SignupScope, db: AppDatabase = getDb()): Promise<SignupCounts> {
+  return await memoizeWhileUnchanged(db, `counts:${scopeKey(scope)}`, async () => await countSignups(scope, db));
 }
 
-export function cachedSignupsPerDay(scope: SignupScope, since: Date, db: AppDatabase = getDb()) {
-  return memoizeWhileUnchanged(db, `per-day:${since.getTime()}:${scopeKey(scope)}`, () => signupsPerDay(scope, since, db));
+export async function cachedSignupsPerDay(scope: SignupScope, since: Date, db: AppDatabase = getDb()) {
+  return await memoizeWhileUnchanged(db, `per-day:${since.getTime()}:${scopeKey(scope)}`, async () => await signupsPerDay(scope, since, db));
 }

@@ -119,9 +119,9 @@ function cappedCountStatement(db: AppDatabase, shape: ScopeShape) {
 }
 
 /** Whether an email search matches more than SEARCH_COUNT_CAP signups (then only a lower bound is given). */
-export function exceedsSearchCap(scope: SignupScope, db: AppDatabase = getDb()): boolean {
+export async function exceedsSearchCap(scope: SignupScope, db: AppDatabase = getDb()): Promise<boolean> {
   if (scope.emailContains === undefined) return false;
-  const plan = planAccess(scope, db);
+  const plan = await planAccess(scope, db);
   if (plan.bound <= SEARCH_COUNT_CAP) return false;
   // Over the whole list (flags aside), the trigram index finds the first matches of a common text
   // soonest, and over a date range that holds most of it too (the dashboard's chart cuts its scope at
@@ -133,33 +133,33 @@ export function exceedsSearchCap(scope: SignupScope, db: AppDatabase = getDb()):
   if (noRange && mostOfList && scope.verified === undefined && scope.referral === undefined && scope.status === undefined && plan.searchOverCap) return true;
   const access = mostOfList && canUseSearchIndex(scope.emailContains) ? "search" : plan.count;
   // Remembered: the counts, the chart and the facets of one view all ask.
-  return memoizeWhileUnchanged(db, `overSearchCap:${scopeKey(scope)}`, () => {
-    const n = cappedCountStatement(db, shapeOf(scope, access)).get({ ...scopeParams(scope), cap: SEARCH_COUNT_CAP + 1 })!.n;
+  return await memoizeWhileUnchanged(db, `overSearchCap:${scopeKey(scope)}`, async () => {
+    const n = (await cappedCountStatement(db, shapeOf(scope, access)).get({ ...scopeParams(scope), cap: SEARCH_COUNT_CAP + 1 }))!.n;
     return n > SEARCH_COUNT_CAP;
   });
 }
 
 /** Whether a scope holds more than `cap` signups, reading at most cap + 1 of them. */
-export function exceedsRowCap(scope: SignupScope, cap: number, db: AppDatabase = getDb()): boolean {
+export async function exceedsRowCap(scope: SignupScope, cap: number, db: AppDatabase = getDb()): Promise<boolean> {
   if (!Number.isFinite(cap)) return false;
   const slice = inputSliceOf(scope) ?? statusedSliceOf(scope);
   if (slice) return sliceExceeds(scope, slice, cap, db);
-  const plan = planAccess(scope, db);
+  const plan = await planAccess(scope, db);
   if (plan.bound <= cap) return false;
-  return cappedCountStatement(db, shapeOf(scope, cappedAccess(plan, cap))).get({ ...scopeParams(scope), cap: cap + 1 })!.n > cap;
+  return (await cappedCountStatement(db, shapeOf(scope, cappedAccess(plan, cap))).get({ ...scopeParams(scope), cap: cap + 1 }))!.n > cap;
 }
 
 /** The scope's verified × referral × status cells, its own flag and status filters left out (the facets need the other options). */
-function cellsOf(scope: SignupScope, db: AppDatabase): Cell[] {
+async function cellsOf(scope: SignupScope, db: AppDatabase): Promise<Cell[]> {
   const unflagged = { ...scope, verified: undefined, referral: undefined, status: undefined };
-  if (usesDayCounts(unflagged)) return dayCellsStatement(db).all(rangeParams(scope));
+  if (usesDayCounts(unflagged)) return await dayCellsStatement(db).all(rangeParams(scope));
   const slice = inputSliceOf(unflagged);
   if (slice && !scope.createdSince && !scope.createdUntil) {
     const pair = { waitlistId: scope.waitlistId, ...scope.inputs![0]! };
-    return withStatuses(inputCellsStatement(db).all(pair), inputStatusCellsStatement(db).all(pair));
+    return withStatuses(await inputCellsStatement(db).all(pair), await inputStatusCellsStatement(db).all(pair));
   }
-  if (slice) return withStatuses(sliceCells(slice, db), unwaitingCellsStatement(db, shapeOf(unflagged, "order")).all(scopeParams(unflagged)));
-  return rowCellsStatement(db, shapeOf(unflagged, planAccess(unflagged, db).count)).all(scopeParams(unflagged));
+  if (slice) return withStatuses(await sliceCells(slice, db), await unwaitingCellsStatement(db, shapeOf(unflagged, "order")).all(scopeParams(unflagged)));
+  return await rowCellsStatement(db, shapeOf(unflagged, (await planAccess(unflagged, db)).count)).all(scopeParams(unflagged));
 }
 
 // The signups of a scope that are not waiting: few where a list is drained a batch at a time, and found
@@ -191,11 +191,11 @@ function unwaitingPerDayStatement(db: AppDatabase, shape: ScopeShape) {
  * status), less its signups that are not waiting when `waiting` is asked for, plus those in the
  * other statuses asked for; the way countSignups splits the slice's cells.
  */
-function slicePerDayByStatus(window: SignupScope, slice: InputSlice, db: AppDatabase): DayCount[] {
+async function slicePerDayByStatus(window: SignupScope, slice: InputSlice, db: AppDatabase): Promise<DayCount[]> {
   const unstatused = { ...window, status: undefined };
   const wanted = new Set(window.status);
-  const byDay = new Map<string, number>(wanted.has("waiting") ? slicePerDay(unstatused, slice, db).map(({ day, count }) => [day, count]) : []);
-  for (const { day, status, n } of unwaitingPerDayStatement(db, shapeOf(unstatused, "order")).all(scopeParams(unstatused))) {
+  const byDay = new Map<string, number>(wanted.has("waiting") ? (await slicePerDay(unstatused, slice, db)).map(({ day, count }) => [day, count]) : []);
+  for (const { day, status, n } of await unwaitingPerDayStatement(db, shapeOf(unstatused, "order")).all(scopeParams(unstatused))) {
     const change = (wanted.has(status) ? n : 0) - (wanted.has("waiting") ? n : 0);
     byDay.set(day, (byDay.get(day) ?? 0) + change);
   }
@@ -217,13 +217,13 @@ function withStatuses(cells: Cell[], unwaiting: Cell[]): Cell[] {
   return [...waiting, ...unwaiting];
 }
 
-export function countSignups(scope: SignupScope, db: AppDatabase = getDb()): SignupCounts {
-  if (exceedsSearchCap(scope, db)) {
+export async function countSignups(scope: SignupScope, db: AppDatabase = getDb()): Promise<SignupCounts> {
+  if (await exceedsSearchCap(scope, db)) {
     const unknown = { yes: 0, no: 0 };
     const statusFacet = Object.fromEntries(SIGNUP_STATUSES.map((status) => [status, 0])) as Record<SignupStatus, number>;
     return { total: SEARCH_COUNT_CAP, verified: 0, referral: 0, verifiedFacet: unknown, referralFacet: unknown, statusFacet, exact: false };
   }
-  const cells = cellsOf(scope, db);
+  const cells = await cellsOf(scope, db);
   const statuses = scope.status;
   const sum = (verified?: boolean, referral?: boolean, status: readonly SignupStatus[] | undefined = statuses) =>
     cells
@@ -262,8 +262,8 @@ export function cutAt(scope: SignupScope, end: Date): SignupScope {
 }
 
 /** Signups of a scope created at or after `since` (a lower bound, like countSignups, for a large search). */
-export function countSignupsSince(scope: SignupScope, since: Date, db: AppDatabase = getDb()): number {
-  return countSignups(narrowedSince(scope, since), db).total;
+export async function countSignupsSince(scope: SignupScope, since: Date, db: AppDatabase = getDb()): Promise<number> {
+  return (await countSignups(narrowedSince(scope, since), db)).total;
 }
 
 interface DayCount {
@@ -294,12 +294,12 @@ function rowPerDayStatement(db: AppDatabase, shape: ScopeShape) {
  * Signups per UTC day from `since` on, as [{ day: "YYYY-MM-DD", count }] for days that have any;
  * null when an email search matches more than SEARCH_COUNT_CAP signups.
  */
-export function signupsPerDay(scope: SignupScope, since: Date, db: AppDatabase = getDb()): DayCount[] | null {
+export async function signupsPerDay(scope: SignupScope, since: Date, db: AppDatabase = getDb()): Promise<DayCount[] | null> {
   const window = narrowedSince(scope, since);
   if (usesDayCounts(window)) {
     const flags = `${window.verified !== undefined ? "v" : ""}${window.referral !== undefined ? "r" : ""}${window.status !== undefined ? "s" : ""}`;
     const status = window.status === undefined ? null : JSON.stringify(window.status);
-    return dayPerDayStatement(db, flags).all({ ...rangeParams(window), verified: window.verified ? 1 : 0, referral: window.referral ? 1 : 0, status });
+    return await dayPerDayStatement(db, flags).all({ ...rangeParams(window), verified: window.verified ? 1 : 0, referral: window.referral ? 1 : 0, status });
   }
   const slice = inputSliceOf(window);
   if (slice) return slicePerDay(window, slice, db);
@@ -308,6 +308,6 @@ export function signupsPerDay(scope: SignupScope, since: Date, db: AppDatabase =
   if (sliceWithoutStatus) return slicePerDayByStatus(window, sliceWithoutStatus, db);
   // The whole scope, not only the chart's window: a search counted as "10,000+" has no chart, and a
   // common text found in a few recent days would otherwise be looked for among all its matches.
-  if (exceedsSearchCap(scope, db)) return null;
-  return rowPerDayStatement(db, countShape(window, db)).all(scopeParams(window)) as DayCount[];
+  if (await exceedsSearchCap(scope, db)) return null;
+  return await rowPerDayStatement(db, await countShape(window, db)).all(scopeParams(window)) as DayCount[];
 }

@@ -54,9 +54,9 @@ export const MAX_INPUT_COLUMNS = 50;
  * as the facets count them), except those an import would read otherwise (a signup field's name,
  * or a label with spaces around it, which the import trims).
  */
-export function inputColumnsOf(waitlistId: string, db: AppDatabase = getDb()): InputColumns {
+export async function inputColumnsOf(waitlistId: string, db: AppDatabase = getDb()): Promise<InputColumns> {
   const fields: readonly string[] = IMPORT_FIELDS;
-  return topInputLabels(waitlistId, MAX_INPUT_COLUMNS, db)
+  return (await topInputLabels(waitlistId, MAX_INPUT_COLUMNS, db))
     .map(({ label }) => label)
     .filter((label) => label !== "" && label.trim() === label && !fields.includes(label.toLowerCase()));
 }
@@ -108,9 +108,9 @@ function textRowsText(rows: readonly SignupTextRow[], inputColumns: InputColumns
 }
 
 /** Signups as CSV texts: the header row, then one text per batch of rows (the CLI's export). */
-export function* signupCsvChunks(batches: Iterable<SignupRow[]>, inputColumns: InputColumns = []): Generator<string> {
+export async function* signupCsvChunks(batches: AsyncIterable<SignupRow[]>, inputColumns: InputColumns = []): AsyncGenerator<string> {
   yield header(inputColumns);
-  for (const batch of batches) yield rowsText(batch, inputColumns);
+  for await (const batch of batches) yield rowsText(batch, inputColumns);
 }
 
 /** Rows read per query by the streamed export: each page becomes bytes before the next is read. */
@@ -152,7 +152,7 @@ export function signupCsvStream(scope: SignupScope, inputColumns: InputColumns =
         let bytes = parts[0]?.byteLength ?? 0;
         state = "more";
         while (bytes < CHUNK_BYTES) {
-          const page = signupTextPage(scope, after, PAGE_ROWS, db);
+          const page = await signupTextPage(scope, after, PAGE_ROWS, db);
           const part = encoder.encode(textRowsText(page.rows, inputColumns));
           parts.push(part);
           bytes += part.byteLength;

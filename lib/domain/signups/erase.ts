@@ -35,8 +35,8 @@ export interface Erasure {
 }
 
 /** The signups an erasure of `email` would take (case-insensitive exact match), by waitlist name. */
-export function signupsWithAddress(email: string, waitlistId?: string, db: AppDatabase = getDb()): FoundSignup[] {
-  return db
+export async function signupsWithAddress(email: string, waitlistId?: string, db: AppDatabase = getDb()): Promise<FoundSignup[]> {
+  return await db
     .select({ waitlistId: waitlists.id, waitlistName: waitlists.name, signupId: signups.id, email: signups.email, createdAt: signups.createdAt })
     .from(waitlists)
     .innerJoin(signups, and(eq(signups.waitlistId, waitlists.id), sql`lower(${signups.email}) = lower(${email.trim()})`))
@@ -45,25 +45,25 @@ export function signupsWithAddress(email: string, waitlistId?: string, db: AppDa
     .all();
 }
 
-function eraseFound(actor: AuditActor, address: string, found: FoundSignup[], db: AppDatabase): Erasure {
-  if (found.length > 0) db.delete(signups).where(inArray(signups.id, found.map((signup) => signup.signupId))).run();
+async function eraseFound(actor: AuditActor, address: string, found: FoundSignup[], db: AppDatabase): Promise<Erasure> {
+  if (found.length > 0) await db.delete(signups).where(inArray(signups.id, found.map((signup) => signup.signupId))).run();
   // Their webhook bodies and invitation emails, sent or waiting, held the address.
-  forgetDeliveriesOf(found.map((signup) => signup.signupId), db);
+  await forgetDeliveriesOf(found.map((signup) => signup.signupId), db);
   // Their events' bodies (the snapshots the feed lists and webhooks carry) held it too; the erasure's own holds none.
-  redactSignupEvents(found.map((signup) => signup.signupId), db);
-  for (const signup of found) appendEvent({ type: "signup.erased", waitlistId: signup.waitlistId, signupId: signup.signupId, payload: {} }, db);
-  forgetAnswersNaming(address, db);
+  await redactSignupEvents(found.map((signup) => signup.signupId), db);
+  for (const signup of found) await appendEvent({ type: "signup.erased", waitlistId: signup.waitlistId, signupId: signup.signupId, payload: {} }, db);
+  await forgetAnswersNaming(address, db);
   const erasure = { erased: found.length, waitlists: new Set(found.map((signup) => signup.waitlistId)).size };
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  recordAudit(
-    { actor, action: "signup.erase", target: auditHash(address, db), summary: `erased ${plural(erasure.erased, "signup")} from ${plural(erasure.waitlists, "waitlist")}` },
+  await recordAudit(
+    { actor, action: "signup.erase", target: await auditHash(address, db), summary: `erased ${plural(erasure.erased, "signup")} from ${plural(erasure.waitlists, "waitlist")}` },
     db,
   );
   return erasure;
 }
 
-function erase(db: AppDatabase, write: () => Erasure): Erasure {
-  const erasure = writeTransaction(db, write);
+async function erase(db: AppDatabase, write: () => Promise<Erasure>): Promise<Erasure> {
+  const erasure = await writeTransaction(db, write);
   void checkpointAfterDeleting(db);
   return erasure;
 }
@@ -87,8 +87,8 @@ export function erasedFromDisk(waitMs: number, db: AppDatabase = getDb()): Promi
 
 const ERASING_ACTIONS = ["signup.erase", "waitlist.delete"] as const;
 
-function latestErasure(db: AppDatabase): number {
-  const [row] = db.select({ id: auditLog.id }).from(auditLog).where(inArray(auditLog.action, [...ERASING_ACTIONS])).orderBy(desc(auditLog.id)).limit(1).all();
+async function latestErasure(db: AppDatabase): Promise<number> {
+  const [row] = await db.select({ id: auditLog.id }).from(auditLog).where(inArray(auditLog.action, [...ERASING_ACTIONS])).orderBy(desc(auditLog.id)).limit(1).all();
   return row?.id ?? 0;
 }
 
@@ -97,33 +97,35 @@ function latestErasure(db: AppDatabase): number {
  * an erasure completed), then every `everyMs` looks for erasures other processes recorded (their
  * audit rows) and checkpoints after them, so erased data leaves the disk once their readers finish.
  */
-export function watchErasures(db: AppDatabase = getDb(), everyMs = 5_000): void {
-  let seen = latestErasure(db);
+export async function watchErasures(db: AppDatabase = getDb(), everyMs = 5_000): Promise<void> {
+  let seen = await latestErasure(db);
   void checkpointAfterDeleting(db);
-  setInterval(() => {
-    const latest = latestErasure(db);
+  const look = async () => {
+    const latest = await latestErasure(db);
     if (latest <= seen) return;
     seen = latest;
     void checkpointAfterDeleting(db);
-  }, everyMs).unref();
+  };
+  // A read that fails now (the database busy or unreadable for a moment) is tried again at the next turn.
+  setInterval(() => void look().catch(() => undefined), everyMs).unref();
 }
 
 /**
  * Erases every signup with this address (any case), from one waitlist or from all of them, in one
  * transaction. A request that finds nothing is still recorded (the request was honoured).
  */
-export function eraseAddress(actor: AuditActor, input: EraseAddressInput, db: AppDatabase = getDb()): Erasure {
+export async function eraseAddress(actor: AuditActor, input: EraseAddressInput, db: AppDatabase = getDb()): Promise<Erasure> {
   const { email, waitlist } = eraseAddressSchema.parse(input);
-  return erase(db, () => {
-    if (waitlist !== undefined) getWaitlistOrThrow(waitlist, db);
-    return eraseFound(actor, email, signupsWithAddress(email, waitlist, db), db);
+  return await erase(db, async () => {
+    if (waitlist !== undefined) await getWaitlistOrThrow(waitlist, db);
+    return await eraseFound(actor, email, await signupsWithAddress(email, waitlist, db), db);
   });
 }
 
 /** Erases one signup of a waitlist. */
-export function eraseSignup(actor: AuditActor, waitlistId: string, signupId: number, db: AppDatabase = getDb()): Erasure {
-  return erase(db, () => {
-    const [signup] = db
+export async function eraseSignup(actor: AuditActor, waitlistId: string, signupId: number, db: AppDatabase = getDb()): Promise<Erasure> {
+  return await erase(db, async () => {
+    const [signup] = await db
       .select({ waitlistId: waitlists.id, waitlistName: waitlists.name, signupId: signups.id, email: signups.email, createdAt: signups.createdAt })
       .from(signups)
       .innerJoin(waitlists, eq(waitlists.id, signups.waitlistId))

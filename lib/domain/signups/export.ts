@@ -20,15 +20,15 @@ function batchJson(batch: SignupRow[], separator: string): string {
   return batch.map((row) => JSON.stringify(toExportedSignup(row))).join(separator);
 }
 
-function* ndjsonChunks(batches: Iterable<SignupRow[]>): Generator<string> {
-  for (const batch of batches) yield `${batchJson(batch, "\n")}\n`;
+async function* ndjsonChunks(batches: AsyncIterable<SignupRow[]>): AsyncGenerator<string> {
+  for await (const batch of batches) yield `${batchJson(batch, "\n")}\n`;
 }
 
 /** One array, one element per line. */
-function* jsonArrayChunks(batches: Iterable<SignupRow[]>): Generator<string> {
+async function* jsonArrayChunks(batches: AsyncIterable<SignupRow[]>): AsyncGenerator<string> {
   let first = true;
   yield "[";
-  for (const batch of batches) {
+  for await (const batch of batches) {
     if (batch.length === 0) continue;
     yield `${first ? "\n" : ",\n"}${batchJson(batch, ",\n")}`;
     first = false;
@@ -36,13 +36,13 @@ function* jsonArrayChunks(batches: Iterable<SignupRow[]>): Generator<string> {
   yield first ? "]\n" : "\n]\n";
 }
 
-const CHUNKS: Record<SignupExportFormat, (batches: Iterable<SignupRow[]>, inputColumns: InputColumns) => Generator<string>> = {
+const CHUNKS: Record<SignupExportFormat, (batches: AsyncIterable<SignupRow[]>, inputColumns: InputColumns) => AsyncGenerator<string>> = {
   csv: signupCsvChunks,
   ndjson: ndjsonChunks,
   json: jsonArrayChunks,
 };
 
 /** Batches of signups (in the order to write) as texts to write one after the other, one per batch; `inputColumns` only for CSV (csv.ts). */
-export function signupExportChunks(format: SignupExportFormat, batches: Iterable<SignupRow[]>, inputColumns: InputColumns = []): Generator<string> {
+export function signupExportChunks(format: SignupExportFormat, batches: AsyncIterable<SignupRow[]>, inputColumns: InputColumns = []): AsyncGenerator<string> {
   return CHUNKS[format](batches, inputColumns);
 }

@@ -13,8 +13,8 @@ function isSourceField(name: string): name is SourceField {
 }
 
 /** The values of facet `name` that contain `text`, at most `limit`; null when the search is too broad to count, none for a name that is no facet. */
-export function searchFacetValues(scope: SignupScope, name: string, text: string, limit: number, db: AppDatabase = getDb()): FacetValues | null {
-  if (name.startsWith(INPUT_PARAM_PREFIX)) return inputFacetValues(scope, name.slice(INPUT_PARAM_PREFIX.length), text, limit, db);
-  if (isSourceField(name)) return sourceFacetValues(scope, name, text, limit, db);
+export async function searchFacetValues(scope: SignupScope, name: string, text: string, limit: number, db: AppDatabase = getDb()): Promise<FacetValues | null> {
+  if (name.startsWith(INPUT_PARAM_PREFIX)) return await inputFacetValues(scope, name.slice(INPUT_PARAM_PREFIX.length), text, limit, db);
+  if (isSourceField(name)) return await sourceFacetValues(scope, name, text, limit, db);
   return { values: [], exact: true };
 }

@@ -48,8 +48,8 @@ function topLabelsStatement(db: AppDatabase) {
 }
 
 /** The labels most signups of a waitlist have, most common first, with their number of distinct values (short labels only: FACET_TEXT_CHARS). */
-export function topInputLabels(waitlistId: string, limit: number, db: AppDatabase = getDb()): { label: string; distinct: number }[] {
-  return topLabelsStatement(db).all({ waitlistId, limit });
+export async function topInputLabels(waitlistId: string, limit: number, db: AppDatabase = getDb()): Promise<{ label: string; distinct: number }[]> {
+  return await topLabelsStatement(db).all({ waitlistId, limit });
 }
 
 /** Only verified/referral filters (tested row by row, kept in signup_inputs): signup_input_counts answers alone. */
@@ -113,23 +113,23 @@ function sliceValuesStatement(db: AppDatabase, scope: SignupScope, contains: boo
 }
 
 /** Value counts of some labels under a scope, from the cheapest source, over at most `rowCap` matching signups. */
-function valueCounts(scope: SignupScope, labels: string[], valueContains: string | undefined, rowCap: number, db: AppDatabase) {
+async function valueCounts(scope: SignupScope, labels: string[], valueContains: string | undefined, rowCap: number, db: AppDatabase) {
   const shared = { labels: JSON.stringify(labels), valueContains: valueContains === undefined ? null : containsPattern(valueContains) };
   const contains = valueContains !== undefined;
   if (onlyFlags(scope)) {
     const statement = countedValuesStatement(db, { verified: scope.verified !== undefined, referral: scope.referral !== undefined, contains });
-    return { rows: statement.all({ waitlistId: scope.waitlistId, verified: scope.verified ? 1 : 0, referral: scope.referral ? 1 : 0, ...shared }), exact: true };
+    return { rows: await statement.all({ waitlistId: scope.waitlistId, verified: scope.verified ? 1 : 0, referral: scope.referral ? 1 : 0, ...shared }), exact: true };
   }
   // SQLite reads LIMIT -1 as no limit.
   const limit = Number.isFinite(rowCap) ? rowCap : -1;
   const slice = inputSliceOf(scope) ?? statusedSliceOf(scope);
   const all = slice
-    ? sliceValuesStatement(db, scope, contains).all({ ...newestOfSliceParams(scope, slice, limit), ...shared })
-    : rowValuesStatement(db, shapeOf(scope, cappedAccess(planAccess(scope, db), rowCap)), contains).all({ ...scopeParams(scope), ...shared, rowCap: limit });
+    ? await sliceValuesStatement(db, scope, contains).all({ ...newestOfSliceParams(scope, slice, limit), ...shared })
+    : await rowValuesStatement(db, shapeOf(scope, cappedAccess(await planAccess(scope, db), rowCap)), contains).all({ ...scopeParams(scope), ...shared, rowCap: limit });
   const read = all.find((row) => row.label === null)!.count;
   const rows = all.filter((row): row is { label: string; value: string; count: number } => row.label !== null);
   // Fewer than the cap were read: that is all of them. Exactly the cap: only a count can tell.
-  const exact = read < rowCap || (read === rowCap && !exceedsRowCap(scope, rowCap, db));
+  const exact = read < rowCap || (read === rowCap && !await exceedsRowCap(scope, rowCap, db));
   return { rows, exact };
 }
 
@@ -152,22 +152,24 @@ function topValues(rows: { label: string; value: string; count: number }[], labe
  * `values` most common values under the other active filters (lower bounds past `rowCap` matches).
  * Null when an email search matches more signups than its counts are given for (see SEARCH_COUNT_CAP).
  */
-export function inputFacets(scope: SignupScope, { labels = 8, values = 10, rowCap = FACET_ROW_CAP } = {}, db: AppDatabase = getDb()): InputFacet[] | null {
-  if (exceedsSearchCap(scope, db)) return null;
-  const top = topInputLabels(scope.waitlistId, labels, db);
+export async function inputFacets(scope: SignupScope, { labels = 8, values = 10, rowCap = FACET_ROW_CAP } = {}, db: AppDatabase = getDb()): Promise<InputFacet[] | null> {
+  if (await exceedsSearchCap(scope, db)) return null;
+  const top = await topInputLabels(scope.waitlistId, labels, db);
   const filtered = new Set((scope.inputs ?? []).map((input) => input.label));
   const free = top.filter((entry) => !filtered.has(entry.label)).map((entry) => entry.label);
-  const shared = free.length > 0 ? valueCounts(scope, free, undefined, rowCap, db) : { rows: [], exact: true };
-  return top.map(({ label, distinct }) => {
-    const counted = filtered.has(label) ? valueCounts(withoutLabel(scope, label), [label], undefined, rowCap, db) : shared;
-    return { label, distinct, values: topValues(counted.rows, label, values), exact: counted.exact };
-  });
+  const shared = free.length > 0 ? await valueCounts(scope, free, undefined, rowCap, db) : { rows: [], exact: true };
+  return Promise.all(
+    top.map(async ({ label, distinct }) => {
+      const counted = filtered.has(label) ? await valueCounts(withoutLabel(scope, label), [label], undefined, rowCap, db) : shared;
+      return { label, distinct, values: topValues(counted.rows, label, values), exact: counted.exact };
+    }),
+  );
 }
 
 /** The values of one label that contain `text` (case-insensitive), with counts under the other active filters. */
-export function inputFacetValues(scope: SignupScope, label: string, text: string, limit: number, db: AppDatabase = getDb(), rowCap = FACET_ROW_CAP): FacetValues | null {
+export async function inputFacetValues(scope: SignupScope, label: string, text: string, limit: number, db: AppDatabase = getDb(), rowCap = FACET_ROW_CAP): Promise<FacetValues | null> {
   const others = withoutLabel(scope, label);
-  if (exceedsSearchCap(others, db)) return null;
-  const counted = valueCounts(others, [label], text, rowCap, db);
+  if (await exceedsSearchCap(others, db)) return null;
+  const counted = await valueCounts(others, [label], text, rowCap, db);
   return { values: topValues(counted.rows, label, limit), exact: counted.exact };
 }

@@ -58,10 +58,10 @@ function containsStatement(db: AppDatabase) {
  * Which waitlists hold an address (exact) or addresses containing a text, across every waitlist:
  * at most `limit` signups, sorted by address and waitlist name.
  */
-export function findSignupsByEmail({ email, contains, limit }: FindInput, db: AppDatabase = getDb()): FoundSignup[] {
+export async function findSignupsByEmail({ email, contains, limit }: FindInput, db: AppDatabase = getDb()): Promise<FoundSignup[]> {
   let rows: FoundRow[];
-  if (email !== undefined) rows = exactStatement(db).all({ email, limit });
-  else if (contains !== undefined && canUseSearchIndex(contains)) rows = containsStatement(db).all({ trigrams: `%${contains}%`, contains: containsPattern(contains), limit });
+  if (email !== undefined) rows = await exactStatement(db).all({ email, limit });
+  else if (contains !== undefined && canUseSearchIndex(contains)) rows = await containsStatement(db).all({ trigrams: `%${contains}%`, contains: containsPattern(contains), limit });
   else throw new RangeError("findSignupsByEmail needs an email, or a text of at least 3 characters");
   return rows
     .map((row) => ({ ...row, createdAt: new Date(row.createdAt) }))

@@ -49,14 +49,14 @@ interface Cell {
 }
 
 /** The slice's verified × referral cells (its own flag filters left out, as countSignups needs). */
-export function sliceCells(slice: InputSlice, db: AppDatabase = getDb()): Cell[] {
+export async function sliceCells(slice: InputSlice, db: AppDatabase = getDb()): Promise<Cell[]> {
   // In SQL: sliceTests is the same fragment newestOfSlice gives facets.ts to nest in its statement over the labels' JSON array.
   const statement = preparedSql<Cell>(db, "inputSlice.cells", () => sql`SELECT verified, referral, count(*) AS n FROM signup_inputs WHERE ${sliceTests()} GROUP BY 1, 2`);
-  return statement.all({ ...slice });
+  return await statement.all({ ...slice });
 }
 
 /** Signups of the scope's slice per UTC day from `since` on, as signupsPerDay returns them. */
-export function slicePerDay(scope: SignupScope, slice: InputSlice, db: AppDatabase = getDb()): { day: string; count: number }[] {
+export async function slicePerDay(scope: SignupScope, slice: InputSlice, db: AppDatabase = getDb()): Promise<{ day: string; count: number }[]> {
   const verified = scope.verified !== undefined;
   const referral = scope.referral !== undefined;
   // In SQL: sliceTests again (see sliceCells), grouped by a computed day.
@@ -67,7 +67,7 @@ export function slicePerDay(scope: SignupScope, slice: InputSlice, db: AppDataba
          SELECT created_at / ${sql.raw(String(DAY_MS))} AS day, count(*) AS n FROM signup_inputs WHERE ${sliceTests()}${flagTests(verified, referral)} GROUP BY 1
        ) ORDER BY 1`,
   );
-  return statement.all({ ...slice, ...flagParams(scope) });
+  return await statement.all({ ...slice, ...flagParams(scope) });
 }
 
 /**
@@ -103,9 +103,9 @@ export function newestOfSliceParams(scope: SignupScope, slice: InputSlice, rowCa
 }
 
 /** Whether the scope's slice holds more than `cap` signups, reading at most cap + 1 of them. */
-export function sliceExceeds(scope: SignupScope, slice: InputSlice, cap: number, db: AppDatabase = getDb()): boolean {
+export async function sliceExceeds(scope: SignupScope, slice: InputSlice, cap: number, db: AppDatabase = getDb()): Promise<boolean> {
   const key = `inputSlice.exceeds:${scope.verified !== undefined}:${scope.referral !== undefined}:${scope.status !== undefined}`;
   // In SQL: it counts newestOfSlice, the fragment facets.ts nests in its statement over the labels' JSON array.
   const statement = preparedSql<{ n: number }>(db, key, (d) => sql`SELECT count(*) AS n FROM (${newestOfSlice(d, scope)})`);
-  return statement.get(newestOfSliceParams(scope, slice, cap + 1))!.n > cap;
+  return (await statement.get(newestOfSliceParams(scope, slice, cap + 1)))!.n > cap;
 }

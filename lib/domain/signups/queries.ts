@@ -82,14 +82,14 @@ function toSignupRow([id, email, verified, referral, customInputs, createdAt, st
 }
 
 /** The shape that reads a scope's rows in creation order (or in `sort`'s) the cheapest way (see access.ts). */
-function rowsShape(scope: SignupScope, db: AppDatabase, sort: SignupSort = "created_at"): ScopeShape {
-  const plan = planAccess(scope, db);
+async function rowsShape(scope: SignupScope, db: AppDatabase, sort: SignupSort = "created_at"): Promise<ScopeShape> {
+  const plan = await planAccess(scope, db);
   return shapeOf(scope, sort === "created_at" ? plan.rows : plan.rowsAnyOrder);
 }
 
 /** The shape that reads every row of a scope the cheapest way, in no particular order. */
-export function countShape(scope: SignupScope, db: AppDatabase): ScopeShape {
-  return shapeOf(scope, planAccess(scope, db).count);
+export async function countShape(scope: SignupScope, db: AppDatabase): Promise<ScopeShape> {
+  return shapeOf(scope, (await planAccess(scope, db)).count);
 }
 
 const AFTER = { createdAt: placeholder("afterCreatedAt"), id: placeholder("afterId") };
@@ -119,9 +119,9 @@ export interface KeysetPageInput {
  * One keyset page in creation order (created_at, then id), as JSON texts of API objects.
  * `next` is the position to continue from, or null on the last page.
  */
-export function signupJsonPage({ scope, limit, after, fields = DEFAULT_SIGNUP_FIELDS }: KeysetPageInput, db: AppDatabase = getDb()) {
+export async function signupJsonPage({ scope, limit, after, fields = DEFAULT_SIGNUP_FIELDS }: KeysetPageInput, db: AppDatabase = getDb()) {
   // Raw rows (.values()): [created_at, id, json], without mapping a Date per row.
-  const rows = jsonPageStatement(db, rowsShape(scope, db), after !== undefined, fields).values({
+  const rows = await jsonPageStatement(db, await rowsShape(scope, db), after !== undefined, fields).values({
     ...scopeParams(scope),
     afterCreatedAt: after?.createdAt ?? null,
     afterId: after?.id ?? null,
@@ -137,8 +137,8 @@ export function signupJsonPage({ scope, limit, after, fields = DEFAULT_SIGNUP_FI
  * One keyset page of a scope's line (its waiting signups in place order), as JSON texts of API
  * objects; `next` is the place to continue after, or null on the last page.
  */
-export function signupJsonLinePage({ scope, limit, after, fields = DEFAULT_SIGNUP_FIELDS }: Omit<KeysetPageInput, "after"> & { after?: LineKey }, db: AppDatabase = getDb()) {
-  const rows = lineRows(scope, `json:${fields.join(",")}`, signupJson(fields), { after, take: limit + 1 }, db) as [number, number, number, string][];
+export async function signupJsonLinePage({ scope, limit, after, fields = DEFAULT_SIGNUP_FIELDS }: Omit<KeysetPageInput, "after"> & { after?: LineKey }, db: AppDatabase = getDb()) {
+  const rows = await lineRows(scope, `json:${fields.join(",")}`, signupJson(fields), { after, take: limit + 1 }, db) as [number, number, number, string][];
   const page = rows.length > limit ? rows.slice(0, limit) : rows;
   const last = page.at(-1);
   const next: LineKey | null = rows.length > limit && last ? { at: last[0], pos: last[1], id: last[2] } : null;
@@ -146,10 +146,10 @@ export function signupJsonLinePage({ scope, limit, after, fields = DEFAULT_SIGNU
 }
 
 /** Every signup of a scope's line in place order, as batches of JSON texts (as signupJsonBatches). */
-export function* signupJsonLineBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb(), fields: readonly SignupField[] = DEFAULT_SIGNUP_FIELDS) {
+export async function* signupJsonLineBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb(), fields: readonly SignupField[] = DEFAULT_SIGNUP_FIELDS) {
   let after: LineKey | undefined;
   do {
-    const page = signupJsonLinePage({ scope, limit: batchSize, after, fields }, db);
+    const page = await signupJsonLinePage({ scope, limit: batchSize, after, fields }, db);
     if (page.items.length > 0) yield page.items;
     after = page.next ?? undefined;
   } while (after);
@@ -159,10 +159,10 @@ export function* signupJsonLineBatches(scope: SignupScope, batchSize = 1000, db:
  * Every signup of a scope in creation order, as batches of JSON texts. No statement stays open
  * between batches, so writers on the same connection are never blocked by a slow reader.
  */
-export function* signupJsonBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb(), fields: readonly SignupField[] = DEFAULT_SIGNUP_FIELDS) {
+export async function* signupJsonBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb(), fields: readonly SignupField[] = DEFAULT_SIGNUP_FIELDS) {
   let after: Position | undefined;
   do {
-    const page = signupJsonPage({ scope, limit: batchSize, after, fields }, db);
+    const page = await signupJsonPage({ scope, limit: batchSize, after, fields }, db);
     if (page.items.length > 0) yield page.items;
     after = page.next ?? undefined;
   } while (after);
@@ -213,9 +213,9 @@ function textPageStatement(db: AppDatabase, shape: ScopeShape) {
  * as texts; `next` is where the following page starts, undefined after the last. Between pages a
  * caller keeps only that position (the dashboard's CSV export, lib/domain/signups/csv.ts).
  */
-export function signupTextPage(scope: SignupScope, after: Position | undefined, limit: number, db: AppDatabase = getDb()): { rows: SignupTextRow[]; next: Position | undefined } {
+export async function signupTextPage(scope: SignupScope, after: Position | undefined, limit: number, db: AppDatabase = getDb()): Promise<{ rows: SignupTextRow[]; next: Position | undefined }> {
   const from = after ?? { createdAt: Number.MIN_SAFE_INTEGER, id: -1 };
-  const rows = textPageStatement(db, rowsShape(scope, db)).values({ ...scopeParams(scope), afterCreatedAt: from.createdAt, afterId: from.id, take: limit }) as SignupTextRow[];
+  const rows = await textPageStatement(db, await rowsShape(scope, db)).values({ ...scopeParams(scope), afterCreatedAt: from.createdAt, afterId: from.id, take: limit }) as SignupTextRow[];
   const last = rows.length === limit ? rows[rows.length - 1] : undefined;
   return { rows, next: last && { createdAt: last[0], id: last[1] } };
 }
@@ -233,12 +233,12 @@ function rowBatchStatement(db: AppDatabase, shape: ScopeShape) {
 }
 
 /** Every signup of a scope in creation order, as batches of rows (for exports). */
-export function* signupRowBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb()) {
-  const statement = rowBatchStatement(db, rowsShape(scope, db));
+export async function* signupRowBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb()) {
+  const statement = rowBatchStatement(db, await rowsShape(scope, db));
   const params = scopeParams(scope);
   let after: Position = { createdAt: Number.MIN_SAFE_INTEGER, id: -1 };
   for (;;) {
-    const rows = statement.values({ ...params, afterCreatedAt: after.createdAt, afterId: after.id, take: batchSize }) as RawRow[];
+    const rows = await statement.values({ ...params, afterCreatedAt: after.createdAt, afterId: after.id, take: batchSize }) as RawRow[];
     if (rows.length === 0) return;
     yield rows.map(toSignupRow);
     const [id, , , , , createdAt] = rows[rows.length - 1]!;
@@ -275,10 +275,10 @@ function offsetPageStatement(db: AppDatabase, shape: ScopeShape, sort: Exclude<S
 const ROW_COLUMNS = sql.join(Object.values(ROW_FIELDS), sql`, `);
 
 /** Every signup of a scope's line in place order, as batches of rows (the CLI's export with --sort position). */
-export function* signupLineRowBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb()) {
+export async function* signupLineRowBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb()) {
   let after: LineKey | undefined;
   for (;;) {
-    const rows = lineRows(scope, "rows", ROW_COLUMNS, { after, take: batchSize }, db);
+    const rows = await lineRows(scope, "rows", ROW_COLUMNS, { after, take: batchSize }, db);
     if (rows.length === 0) return;
     yield rows.map((row) => toSignupRow(row.slice(3) as RawRow));
     const last = rows[rows.length - 1]!;
@@ -292,15 +292,17 @@ export function* signupLineRowBatches(scope: SignupScope, batchSize = 1000, db: 
  * whole line (filters only choose which rows are shown). Ties are broken by id in the same
  * direction. By `position`: the line itself, waiting signups only (lib/domain/ranking/line-scope.ts).
  */
-export function listSignupRows({ scope, sort = "created_at", direction = "desc", offset, limit }: OffsetPageInput, db: AppDatabase = getDb()): (SignupRow & { position: number | null })[] {
+export async function listSignupRows({ scope, sort = "created_at", direction = "desc", offset, limit }: OffsetPageInput, db: AppDatabase = getDb()): Promise<(SignupRow & { position: number | null })[]> {
   const rows =
     sort === "position"
-      ? lineRows(scope, "rows", ROW_COLUMNS, { offset, take: limit, descending: direction === "desc" }, db).map((row) => row.slice(3) as RawRow)
-      : (offsetPageStatement(db, rowsShape(scope, db, sort), sort, direction).values({ ...scopeParams(scope), limit, offset }) as RawRow[]);
-  return rows.map((row) => {
-    const signup = toSignupRow(row);
-    return { ...signup, position: signup.status === "waiting" ? signupPosition(scope.waitlistId, signup.id, db) : null };
-  });
+      ? (await lineRows(scope, "rows", ROW_COLUMNS, { offset, take: limit, descending: direction === "desc" }, db)).map((row) => row.slice(3) as RawRow)
+      : (await offsetPageStatement(db, await rowsShape(scope, db, sort), sort, direction).values({ ...scopeParams(scope), limit, offset }) as RawRow[]);
+  return Promise.all(
+    rows.map(async (row) => {
+      const signup = toSignupRow(row);
+      return { ...signup, position: signup.status === "waiting" ? await signupPosition(scope.waitlistId, signup.id, db) : null };
+    }),
+  );
 }
 
 function oneSignupStatement(db: AppDatabase) {
@@ -314,8 +316,8 @@ function oneSignupStatement(db: AppDatabase) {
 }
 
 /** One signup of a waitlist by its internal id (see id.ts for the public form), or undefined. */
-export function getSignup(waitlistId: string, signupId: number, db: AppDatabase = getDb()): SignupRow | undefined {
-  const row = oneSignupStatement(db).values({ waitlistId, id: signupId })[0] as RawRow | undefined;
+export async function getSignup(waitlistId: string, signupId: number, db: AppDatabase = getDb()): Promise<SignupRow | undefined> {
+  const row = (await oneSignupStatement(db).values({ waitlistId, id: signupId }))[0] as RawRow | undefined;
   return row && toSignupRow(row);
 }
 

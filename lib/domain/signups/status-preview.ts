@@ -39,18 +39,18 @@ function emailsStatement(db: AppDatabase) {
   );
 }
 
-function emailsOf(ids: number[], db: AppDatabase): { id: number; email: string }[] {
-  return ids.length === 0 ? [] : emailsStatement(db).all({ ids: JSON.stringify(ids.slice(0, PREVIEW_EMAILS)) });
+async function emailsOf(ids: number[], db: AppDatabase): Promise<{ id: number; email: string }[]> {
+  return ids.length === 0 ? [] : await emailsStatement(db).all({ ids: JSON.stringify(ids.slice(0, PREVIEW_EMAILS)) });
 }
 
-function previewScope(action: StatusAction, scope: SignupScope, limit: number, db: AppDatabase): StatusPreview {
+async function previewScope(action: StatusAction, scope: SignupScope, limit: number, db: AppDatabase): Promise<StatusPreview> {
   const { from } = STATUS_ACTIONS[action];
-  const counts = countSignups(scope, db);
-  const first = emailsOf(firstIdsInState(action, scope, limit < 0 ? PREVIEW_EMAILS : Math.min(limit, PREVIEW_EMAILS), db), db);
+  const counts = await countSignups(scope, db);
+  const first = await emailsOf(await firstIdsInState(action, scope, limit < 0 ? PREVIEW_EMAILS : Math.min(limit, PREVIEW_EMAILS), db), db);
   const capped = (count: number) => (limit < 0 ? count : Math.min(limit, count));
   if (!counts.exact) {
     // Too many matches to count by state: the action's own selection says how many it changes.
-    return { named: counts.total, exact: false, changes: firstIdsInState(action, scope, limit, db).length, unchanged: [], missing: 0, first };
+    return { named: counts.total, exact: false, changes: (await firstIdsInState(action, scope, limit, db)).length, unchanged: [], missing: 0, first };
   }
   const shown = SIGNUP_STATUSES.filter((status) => scope.status === undefined || scope.status.includes(status));
   const inState = shown.includes(from) ? counts.statusFacet[from] : 0;
@@ -61,20 +61,20 @@ function previewScope(action: StatusAction, scope: SignupScope, limit: number, d
   return { named: counts.total, exact: true, changes, unchanged, missing: 0, first };
 }
 
-function previewListed(action: StatusAction, selection: Exclude<StatusSelection, { scope: SignupScope }>, db: AppDatabase): StatusPreview {
+async function previewListed(action: StatusAction, selection: Exclude<StatusSelection, { scope: SignupScope }>, db: AppDatabase): Promise<StatusPreview> {
   const { from } = STATUS_ACTIONS[action];
-  const { listed, found } = findListed(selection, db);
+  const { listed, found } = await findListed(selection, db);
   const applicable = found.filter((row) => row.status === from).map((row) => row.id);
   const unchanged = SIGNUP_STATUSES.map((status) => ({ status, count: found.filter((row) => row.status === status && status !== from).length })).filter(({ count }) => count > 0);
-  return { named: found.length, exact: true, changes: applicable.length, unchanged, missing: listed - found.length, first: emailsOf(applicable, db) };
+  return { named: found.length, exact: true, changes: applicable.length, unchanged, missing: listed - found.length, first: await emailsOf(applicable, db) };
 }
 
 /** What applying `action` to `selection` would change now; changes nothing. */
-export function previewStatusAction(action: StatusAction, selection: StatusSelection, db: AppDatabase = getDb()): StatusPreview {
+export async function previewStatusAction(action: StatusAction, selection: StatusSelection, db: AppDatabase = getDb()): Promise<StatusPreview> {
   if ("scope" in selection) {
-    const waitlistId = getWaitlistOrThrow(selection.scope.waitlistId, db).id;
-    return previewScope(action, { ...selection.scope, waitlistId }, selection.limit, db);
+    const waitlistId = (await getWaitlistOrThrow(selection.scope.waitlistId, db)).id;
+    return await previewScope(action, { ...selection.scope, waitlistId }, selection.limit, db);
   }
-  const waitlistId = getWaitlistOrThrow(selection.waitlistId, db).id;
-  return previewListed(action, { ...selection, waitlistId }, db);
+  const waitlistId = (await getWaitlistOrThrow(selection.waitlistId, db)).id;
+  return await previewListed(action, { ...selection, waitlistId }, db);
 }

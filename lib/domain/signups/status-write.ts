@@ -39,18 +39,18 @@ export interface StatusWriteResult extends StatusCounts {
 
 export type StatusWriteAnswer = { counts: StatusCounts } | RecordedOutcome;
 
-/** The job, synchronously (on whichever thread runs it): a recorded job's answer by `record`, else the counts. */
-export function runStatusWrite(job: StatusWriteJob, record: AnswerRecorder<StatusWriteResult>, db: AppDatabase = getDb()): StatusWriteAnswer {
+/** The job (on whichever thread runs it): a recorded job's answer by `record`, else the counts. */
+export async function runStatusWrite(job: StatusWriteJob, record: AnswerRecorder<StatusWriteResult>, db: AppDatabase = getDb()): Promise<StatusWriteAnswer> {
   const change = { action: job.action, selection: job.selection };
   if (!job.recorded) {
-    const { changed, skipped } = applyStatusAction(job.actor, { ...change, withSignups: false }, db);
+    const { changed, skipped } = await applyStatusAction(job.actor, { ...change, withSignups: false }, db);
     return { counts: { changed, skipped } };
   }
   const { idempotency } = job.recorded;
-  return answerOnce(
+  return await answerOnce(
     idempotency && { apiKeyId: job.actor.keyId, ...idempotency },
-    (): StatusWriteResult => {
-      const { changed, skipped, signups } = applyStatusAction(job.actor, { ...change, withSignups: true }, db);
+    async (): Promise<StatusWriteResult> => {
+      const { changed, skipped, signups } = await applyStatusAction(job.actor, { ...change, withSignups: true }, db);
       return { changed, skipped, signups: signups.map(toSignupWithStatus) };
     },
     record,
@@ -71,9 +71,9 @@ export const statusWriter = processSlot<StatusWriter>("status writer");
  */
 export function writeStatus(job: StatusWriteJob & { recorded?: undefined }): Promise<{ counts: StatusCounts }>;
 export function writeStatus(job: StatusWriteJob, record: AnswerRecorder<StatusWriteResult>): Promise<RecordedOutcome>;
-export function writeStatus(job: StatusWriteJob, record: AnswerRecorder<StatusWriteResult> = unrecorded): Promise<StatusWriteAnswer> {
+export async function writeStatus(job: StatusWriteJob, record: AnswerRecorder<StatusWriteResult> = unrecorded): Promise<StatusWriteAnswer> {
   const writer = statusWriter.get();
-  return writer ? writer.write(job) : writeWithoutBlocking(() => runStatusWrite(job, record));
+  return writer ? await writer.write(job) : await writeWithoutBlocking(() => runStatusWrite(job, record));
 }
 
 /** The recorder of a job that records nothing (the dashboard's): never called. */

@@ -137,15 +137,15 @@ interface Selected {
  * The ids of the first `limit` signups of the scope in the state `action` applies to (-1: all of
  * them): waiting signups in line (their places, lib/domain/ranking), the others oldest first.
  */
-export function firstIdsInState(action: StatusAction, scope: SignupScope, limit: number, db: AppDatabase): number[] {
+export async function firstIdsInState(action: StatusAction, scope: SignupScope, limit: number, db: AppDatabase): Promise<number[]> {
   const { from } = STATUS_ACTIONS[action];
   if (from === "waiting") return nextInLine(scope, limit, db);
   // The action applies to one state: the filter narrowed to it (nothing, if it names other states only).
   if (scope.status !== undefined && !scope.status.includes(from)) return [];
   const narrowed: SignupScope = { ...scope, status: [from] };
-  const shape = shapeOf(narrowed, planAccess(narrowed, db).rows);
-  return scopeIdsStatement(db, shape)
-    .all({ ...scopeParams(narrowed), limit })
+  const shape = shapeOf(narrowed, (await planAccess(narrowed, db)).rows);
+  return (await scopeIdsStatement(db, shape)
+    .all({ ...scopeParams(narrowed), limit }))
     .map((row) => row.id);
 }
 
@@ -155,12 +155,12 @@ interface ListedRow {
 }
 
 /** The signups a list names (addresses in any case, or ids), oldest first, and how many distinct entries it has. */
-export function findListed(selection: Exclude<StatusSelection, { scope: SignupScope }>, db: AppDatabase): { listed: number; found: ListedRow[] } {
+export async function findListed(selection: Exclude<StatusSelection, { scope: SignupScope }>, db: AppDatabase): Promise<{ listed: number; found: ListedRow[] }> {
   const { waitlistId } = selection;
-  if ("ids" in selection) return { listed: new Set(selection.ids).size, found: listedIdsStatement(db).all({ waitlistId, ids: JSON.stringify(selection.ids) }) };
+  if ("ids" in selection) return { listed: new Set(selection.ids).size, found: await listedIdsStatement(db).all({ waitlistId, ids: JSON.stringify(selection.ids) }) };
   const { emails } = selection;
   const listed = new Set(emails.map((email) => email.trim().toLowerCase())).size;
-  return { listed, found: emailIdsStatement(db).all({ waitlistId, emails: JSON.stringify(emails.map((email) => email.trim())) }) };
+  return { listed, found: await emailIdsStatement(db).all({ waitlistId, emails: JSON.stringify(emails.map((email) => email.trim())) }) };
 }
 
 function listedNoun(selection: Exclude<StatusSelection, { scope: SignupScope }>, count: number): string {
@@ -168,10 +168,10 @@ function listedNoun(selection: Exclude<StatusSelection, { scope: SignupScope }>,
   return count === 1 ? "address given" : `${count} addresses given`;
 }
 
-function selectListed(action: StatusAction, selection: Exclude<StatusSelection, { scope: SignupScope }>, db: AppDatabase): Selected {
+async function selectListed(action: StatusAction, selection: Exclude<StatusSelection, { scope: SignupScope }>, db: AppDatabase): Promise<Selected> {
   const { from } = STATUS_ACTIONS[action];
   const parameter = "ids" in selection ? "ids" : "emails";
-  const { listed, found } = findListed(selection, db);
+  const { listed, found } = await findListed(selection, db);
   const applicable = found.filter((row) => row.status === from);
   if (found.length === 0) throw new AppError("not_found", `Waitlist ${selection.waitlistId} has none of the ${listedNoun(selection, listed)}.`, parameter);
   if (applicable.length === 0) {
@@ -203,24 +203,24 @@ function auditSummary(action: StatusAction, change: StatusChange, changed: numbe
  * and one audit row commit together or not at all. A dry run only reads. Listed addresses that are
  * all unknown are refused as `not_found`; all in other states as `conflict`, naming both states.
  */
-export function applyStatusAction(actor: AuditActor, change: StatusChange, db: AppDatabase = getDb()): StatusOutcome {
+export async function applyStatusAction(actor: AuditActor, change: StatusChange, db: AppDatabase = getDb()): Promise<StatusOutcome> {
   const { action, selection } = change;
   const { from, to, event } = STATUS_ACTIONS[action];
   const waitlistId = waitlistOf(selection).toLowerCase();
-  const run = (): StatusOutcome => {
-    getWaitlistOrThrow(waitlistId, db);
+  const run = async (): Promise<StatusOutcome> => {
+    await getWaitlistOrThrow(waitlistId, db);
     const { ids, skipped } =
-      "scope" in selection ? { ids: firstIdsInState(action, { ...selection.scope, waitlistId }, selection.limit, db), skipped: 0 } : selectListed(action, { ...selection, waitlistId }, db);
+      "scope" in selection ? { ids: await firstIdsInState(action, { ...selection.scope, waitlistId }, selection.limit, db), skipped: 0 } : await selectListed(action, { ...selection, waitlistId }, db);
     const idsJson = JSON.stringify(ids);
     let changed = ids.length;
     if (!change.dryRun) {
       const at = Date.now();
-      changed = updateStatement(db, to).run({ ids: idsJson, from, to, at }).changes;
-      appendEventPerSignup(event, waitlistId, idsJson, { from, to }, db, at);
-      recordAudit({ actor, action: `signups.${action}`, target: waitlistId, summary: auditSummary(action, change, changed, skipped) }, db);
+      changed = (await updateStatement(db, to).run({ ids: idsJson, from, to, at })).changes;
+      await appendEventPerSignup(event, waitlistId, idsJson, { from, to }, db, at);
+      await recordAudit({ actor, action: `signups.${action}`, target: waitlistId, summary: auditSummary(action, change, changed, skipped) }, db);
     }
-    const rows = change.withSignups && ids.length > 0 ? readStatement(db).all({ ids: idsJson }) : [];
+    const rows = change.withSignups && ids.length > 0 ? await readStatement(db).all({ ids: idsJson }) : [];
     return { changed, skipped, signups: rows.map((row) => ({ ...row, customInputs: JSON.parse(row.customInputs) as Record<string, unknown>[] })) };
   };
-  return change.dryRun ? run() : writeTransaction(db, run);
+  return change.dryRun ? await run() : await writeTransaction(db, run);
 }

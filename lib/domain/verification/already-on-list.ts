@@ -25,12 +25,12 @@ const HOUR_MS = 3_600_000;
 
 export type AlreadyOnListOutcome = { sent: true } | { sent: false; reason: "email_not_configured" | "gone" | "rate_limited"; retryAfterSeconds?: number };
 
-export function alreadyOnListEmail(waitlist: Pick<Waitlist, "id" | "name">, signup: Pick<SignupRow, "id" | "email">, publicUrl: string, now = Date.now(), db: AppDatabase = getDb()): RenderedEmail {
-  const page = `${publicUrl}${joinedPagePath(waitlist.id, signup.id, now, db)}`;
+export async function alreadyOnListEmail(waitlist: Pick<Waitlist, "id" | "name">, signup: Pick<SignupRow, "id" | "email">, publicUrl: string, now = Date.now(), db: AppDatabase = getDb()): Promise<RenderedEmail> {
+  const page = `${publicUrl}${await joinedPagePath(waitlist.id, signup.id, now, db)}`;
   return {
     to: signup.email,
     subject: `You're already on the ${singleLine(waitlist.name)} waitlist`,
-    text: `Hello,\n\nSomeone asked to join the ${singleLine(waitlist.name)} waitlist with this address, and it is already on the list: nothing has changed. Your place in line and your referral link are on your page (the link works for 30 days):\n\n${page}\n\nIf it was not you, ignore this email.\n${personPageFooter(waitlist.id, signup.id, publicUrl, now, db)}`,
+    text: `Hello,\n\nSomeone asked to join the ${singleLine(waitlist.name)} waitlist with this address, and it is already on the list: nothing has changed. Your place in line and your referral link are on your page (the link works for 30 days):\n\n${page}\n\nIf it was not you, ignore this email.\n${await personPageFooter(waitlist.id, signup.id, publicUrl, now, db)}`,
   };
 }
 
@@ -41,22 +41,22 @@ export function alreadyOnListEmail(waitlist: Pick<Waitlist, "id" | "name">, sign
  * across every list (./email-limit.ts). Counted from the deliveries table, so the
  * limit holds across processes and workers. Inside the caller's transaction when there is one.
  */
-export function emailAlreadyOnList(waitlistId: string, signupId: number, options: { emailConfigured: boolean; publicUrl: string; now?: number }, db: AppDatabase = getDb()): AlreadyOnListOutcome {
+export async function emailAlreadyOnList(waitlistId: string, signupId: number, options: { emailConfigured: boolean; publicUrl: string; now?: number }, db: AppDatabase = getDb()): Promise<AlreadyOnListOutcome> {
   if (!options.emailConfigured) return { sent: false, reason: "email_not_configured" };
   const now = options.now ?? Date.now();
-  return writeTransaction<AlreadyOnListOutcome>(db, () => {
-    const waitlist = getWaitlist(waitlistId, db);
-    const signup = waitlist && getSignup(waitlist.id, signupId, db);
+  return await writeTransaction<AlreadyOnListOutcome>(db, async () => {
+    const waitlist = await getWaitlist(waitlistId, db);
+    const signup = waitlist && await getSignup(waitlist.id, signupId, db);
     if (!waitlist || !signup) return { sent: false, reason: "gone" };
-    const { count, oldest, newest } = recentEmailsOf(signup.id, ALREADY_ON_LIST_EMAIL, now - HOUR_MS, db);
+    const { count, oldest, newest } = await recentEmailsOf(signup.id, ALREADY_ON_LIST_EMAIL, now - HOUR_MS, db);
     if (count >= ALREADY_ON_LIST_EMAILS_PER_HOUR || (newest !== null && now - newest < MIN_GAP_MS)) {
       const waitMs = count >= ALREADY_ON_LIST_EMAILS_PER_HOUR ? oldest! + HOUR_MS - now : newest! + MIN_GAP_MS - now;
       return { sent: false, reason: "rate_limited", retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
     }
-    const allowance = personEmailAllowed(signup.email, now, db);
+    const allowance = await personEmailAllowed(signup.email, now, db);
     if (!allowance.allowed) return { sent: false, reason: "rate_limited", retryAfterSeconds: allowance.retryAfterSeconds };
-    const email = alreadyOnListEmail(waitlist, signup, options.publicUrl, now, db);
-    queueEmailDelivery({ eventId: null, eventType: ALREADY_ON_LIST_EMAIL, waitlistId: waitlist.id, signupId: signup.id, now }, email, true, db);
+    const email = await alreadyOnListEmail(waitlist, signup, options.publicUrl, now, db);
+    await queueEmailDelivery({ eventId: null, eventType: ALREADY_ON_LIST_EMAIL, waitlistId: waitlist.id, signupId: signup.id, now }, email, true, db);
     return { sent: true };
   });
 }

@@ -22,13 +22,13 @@ const COUNTER_RANGE = [1_000, 4_000] as const;
 /** How long a challenge may be solved and submitted. */
 export const CHALLENGE_LIFETIME_MS = 10 * 60 * 1000;
 
-function secrets(db: AppDatabase) {
-  const key = signingKey("challenge_signing_key", db);
+async function secrets(db: AppDatabase) {
+  const key = await signingKey("challenge_signing_key", db);
   return { hmacSignatureSecret: key.toString("hex"), hmacKeySignatureSecret: createHmac("sha256", key).update("derived-keys").digest("hex") };
 }
 
 /** A fresh challenge for a join to `waitlistId`, as the widget fetches it. */
-export function newChallenge(waitlistId: string, now = Date.now(), db: AppDatabase = getDb()): Promise<Challenge> {
+export async function newChallenge(waitlistId: string, now = Date.now(), db: AppDatabase = getDb()): Promise<Challenge> {
   return createChallenge({
     data: { waitlist: waitlistId.toLowerCase() },
     algorithm: ALGORITHM,
@@ -36,13 +36,13 @@ export function newChallenge(waitlistId: string, now = Date.now(), db: AppDataba
     counter: randomInt(...COUNTER_RANGE),
     deriveKey,
     expiresAt: new Date(now + CHALLENGE_LIFETIME_MS),
-    ...secrets(db),
+    ...await secrets(db),
   });
 }
 
 /** Marks a solved challenge's nonce used until the challenge expires: true the first time only. */
-function firstUse(nonce: string, expiresAtMs: number, now: number, db: AppDatabase): boolean {
-  return hitLimit(`challenge ${nonce}`, { limit: 1, windowMs: Math.max(1, expiresAtMs - now) }, now, db) === undefined;
+async function firstUse(nonce: string, expiresAtMs: number, now: number, db: AppDatabase): Promise<boolean> {
+  return await hitLimit(`challenge ${nonce}`, { limit: 1, windowMs: Math.max(1, expiresAtMs - now) }, now, db) === undefined;
 }
 
 /**
@@ -61,12 +61,12 @@ export async function solvesChallenge(payload: string | undefined, waitlistId: s
   if (!parameters || !parsed.solution || parameters.data?.waitlist !== waitlistId.toLowerCase() || typeof parameters.expiresAt !== "number") return false;
   let verified: boolean;
   try {
-    verified = (await verifySolution({ challenge: parsed.challenge!, solution: parsed.solution, deriveKey, ...secrets(db) })).verified;
+    verified = (await verifySolution({ challenge: parsed.challenge!, solution: parsed.solution, deriveKey, ...await secrets(db) })).verified;
   } catch {
     // A payload that does not have the shape of one (verifySolution throws on bad parameters).
     return false;
   }
   // Signed, so the nonce and the expiry are the server's own (expiresAt in seconds).
   const expiresAtMs = parameters.expiresAt * 1000;
-  return verified && expiresAtMs > now && (await writeWithoutBlocking(() => firstUse(parameters.nonce, expiresAtMs, now, db), db));
+  return verified && expiresAtMs > now && (await writeWithoutBlocking(async () => await firstUse(parameters.nonce, expiresAtMs, now, db), db));
 }

@@ -20,7 +20,7 @@ export type PersonEmailAllowance = { allowed: true } | { allowed: false; retryAf
  * address has had at most EMAILS_PER_ADDRESS_PER_HOUR this hour, on any waitlist; else the seconds
  * until its hour ends. A write: inside the caller's transaction.
  */
-export function personEmailAllowed(address: string, now = Date.now(), db: AppDatabase = getDb()): PersonEmailAllowance {
-  const wait = hitLimit(`email.person ${personKey(mailboxOf(address), db)}`, { limit: env().EMAILS_PER_ADDRESS_PER_HOUR, windowMs: HOUR_MS }, now, db);
+export async function personEmailAllowed(address: string, now = Date.now(), db: AppDatabase = getDb()): Promise<PersonEmailAllowance> {
+  const wait = await hitLimit(`email.person ${await personKey(mailboxOf(address), db)}`, { limit: env().EMAILS_PER_ADDRESS_PER_HOUR, windowMs: HOUR_MS }, now, db);
   return wait === undefined ? { allowed: true } : { allowed: false, retryAfterSeconds: wait };
 }

@@ -21,27 +21,27 @@ export const JOINED_SEAL_LENGTH = Math.ceil(((IV_BYTES + 36 + 1 + ID_DIGITS + SE
 
 export type JoinedSeal = { signupId: number } | { existing: true };
 
-function key(db: AppDatabase): Buffer {
-  return Buffer.from(hkdfSync("sha256", signingKey("link_signing_key", db), Buffer.alloc(0), "waitlist joined seal v1", 32));
+async function key(db: AppDatabase): Promise<Buffer> {
+  return Buffer.from(hkdfSync("sha256", await signingKey("link_signing_key", db), Buffer.alloc(0), "waitlist joined seal v1", 32));
 }
 
 /** Seals the new signup's id, or `existing`, for one waitlist until `expiresAt`. */
-export function sealJoined(waitlistId: string, seal: JoinedSeal, expiresAt: Date, db: AppDatabase = getDb()): string {
+export async function sealJoined(waitlistId: string, seal: JoinedSeal, expiresAt: Date, db: AppDatabase = getDb()): Promise<string> {
   const [kind, id] = "existing" in seal ? [EXISTING, 0] : [NEW, seal.signupId];
   const plaintext = [waitlistId.toLowerCase().padEnd(36, " "), kind, String(id).padStart(ID_DIGITS, "0"), String(Math.floor(expiresAt.getTime() / 1000)).padStart(SECONDS_DIGITS, "0")].join("|");
   const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv("aes-256-gcm", key(db), iv);
+  const cipher = createCipheriv("aes-256-gcm", await key(db), iv);
   const sealed = Buffer.concat([iv, cipher.update(plaintext, "utf8"), cipher.final(), cipher.getAuthTag()]);
   return sealed.toString("base64url");
 }
 
 /** What a seal holds for this waitlist, or undefined: forged, mangled, another list's, or expired. */
-export function openJoined(value: string | undefined, waitlistId: string, now = Date.now(), db: AppDatabase = getDb()): JoinedSeal | undefined {
+export async function openJoined(value: string | undefined, waitlistId: string, now = Date.now(), db: AppDatabase = getDb()): Promise<JoinedSeal | undefined> {
   if (value === undefined || value.length !== JOINED_SEAL_LENGTH || !/^[A-Za-z0-9_-]+$/.test(value)) return undefined;
   const sealed = Buffer.from(value, "base64url");
   let plaintext: string;
   try {
-    const decipher = createDecipheriv("aes-256-gcm", key(db), sealed.subarray(0, IV_BYTES));
+    const decipher = createDecipheriv("aes-256-gcm", await key(db), sealed.subarray(0, IV_BYTES));
     decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
     plaintext = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]).toString("utf8");
   } catch {

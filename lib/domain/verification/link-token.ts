@@ -29,24 +29,24 @@ export interface LinkClaims {
   boundTo?: number;
 }
 
-const sign = (payload: string, db: AppDatabase) => createHmac("sha256", signingKey("link_signing_key", db)).update(payload, "utf8").digest();
+const sign = async (payload: string, db: AppDatabase) => createHmac("sha256", await signingKey("link_signing_key", db)).update(payload, "utf8").digest();
 
-export function signLinkToken(claims: LinkClaims, db: AppDatabase = getDb()): string {
+export async function signLinkToken(claims: LinkClaims, db: AppDatabase = getDb()): Promise<string> {
   if ((claims.purpose === "invite") !== (claims.boundTo !== undefined)) throw new Error("an invite token, and only one, is bound to its invitation's time");
   const fields = [claims.purpose, claims.waitlistId, claims.signupId, Math.floor(claims.expiresAt.getTime() / 1000), ...(claims.boundTo === undefined ? [] : [claims.boundTo])];
   const payload = fields.join(".");
-  return `${Buffer.from(payload, "utf8").toString("base64url")}.${sign(payload, db).toString("base64url")}`;
+  return `${Buffer.from(payload, "utf8").toString("base64url")}.${(await sign(payload, db)).toString("base64url")}`;
 }
 
 export type LinkTokenReading = { ok: true; claims: LinkClaims } | { ok: false; reason: "invalid" | "expired" };
 
 /** The claims of a token of this purpose whose signature holds, or why not: forged or mangled (invalid), or past its time (expired). */
-export function readLinkToken(token: string, purpose: LinkPurpose, now = Date.now(), db: AppDatabase = getDb()): LinkTokenReading {
+export async function readLinkToken(token: string, purpose: LinkPurpose, now = Date.now(), db: AppDatabase = getDb()): Promise<LinkTokenReading> {
   const [encoded, signature, extra] = token.split(".");
   if (!encoded || !signature || extra !== undefined || token.length > 400) return { ok: false, reason: "invalid" };
   const payload = Buffer.from(encoded, "base64url").toString("utf8");
   const given = Buffer.from(signature, "base64url");
-  const expected = sign(payload, db);
+  const expected = await sign(payload, db);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "invalid" };
   const match = /^(confirm|joined|person|invite)\.([^.]+)\.([0-9]{1,15})\.([0-9]{1,12})(?:\.([0-9]{1,15}))?$/.exec(payload);
   if (!match || match[1] !== purpose || (purpose === "invite") !== (match[5] !== undefined)) return { ok: false, reason: "invalid" };

@@ -23,7 +23,7 @@ export type ResendOutcome = { sent: true } | { sent: false; reason: "already_ver
  * `signup.created` event. Counted from the deliveries table, so the limit holds across processes:
  * its signup index finds a signup's few rows at once.
  */
-export function resendConfirmation(waitlistId: string, signupId: number, options: { emailConfigured: boolean; publicUrl?: string; now?: number }, db: AppDatabase = getDb()): ResendOutcome {
+export async function resendConfirmation(waitlistId: string, signupId: number, options: { emailConfigured: boolean; publicUrl?: string; now?: number }, db: AppDatabase = getDb()): Promise<ResendOutcome> {
   const now = options.now ?? Date.now();
   const createdEvent = preparedOnce(db, "resend.createdEvent", () =>
     db
@@ -34,22 +34,22 @@ export function resendConfirmation(waitlistId: string, signupId: number, options
       .limit(1)
       .prepare(),
   );
-  return writeTransaction<ResendOutcome>(db, () => {
-    const waitlist = getWaitlist(waitlistId, db);
-    const signup = waitlist && getSignup(waitlist.id, signupId, db);
-    const event = signup && createdEvent.get({ signupId: signup.id });
+  return await writeTransaction<ResendOutcome>(db, async () => {
+    const waitlist = await getWaitlist(waitlistId, db);
+    const signup = waitlist && await getSignup(waitlist.id, signupId, db);
+    const event = signup && await createdEvent.get({ signupId: signup.id });
     if (!waitlist || !signup || !event) return { sent: false, reason: "gone" };
     if (signup.verified) return { sent: false, reason: "already_verified" };
-    const { count, oldest, newest } = recentEmailsOf(signup.id, "signup.created", now - HOUR_MS, db);
+    const { count, oldest, newest } = await recentEmailsOf(signup.id, "signup.created", now - HOUR_MS, db);
     if (count >= RESENDS_PER_HOUR || (newest !== null && now - newest < MIN_GAP_MS)) {
       const waitMs = count >= RESENDS_PER_HOUR ? oldest! + HOUR_MS - now : newest! + MIN_GAP_MS - now;
       return { sent: false, reason: "rate_limited", retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
     }
     // Across all lists, per address (./email-limit.ts): nothing is queued past it.
-    const allowance = options.emailConfigured ? personEmailAllowed(signup.email, now, db) : { allowed: true as const };
+    const allowance = options.emailConfigured ? await personEmailAllowed(signup.email, now, db) : { allowed: true as const };
     if (!allowance.allowed) return { sent: false, reason: "rate_limited", retryAfterSeconds: allowance.retryAfterSeconds };
-    const email = confirmationEmail(waitlist, signup, options.publicUrl ?? env().PUBLIC_URL, now, db);
-    queueEmailDelivery({ eventId: event.id, eventType: "signup.created", waitlistId: waitlist.id, signupId: signup.id, now }, email, options.emailConfigured, db);
+    const email = await confirmationEmail(waitlist, signup, options.publicUrl ?? env().PUBLIC_URL, now, db);
+    await queueEmailDelivery({ eventId: event.id, eventType: "signup.created", waitlistId: waitlist.id, signupId: signup.id, now }, email, options.emailConfigured, db);
     return { sent: true };
   });
 }

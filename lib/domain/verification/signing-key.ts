@@ -17,10 +17,10 @@ export type SigningKeyName = "link_signing_key" | "challenge_signing_key";
  * copy of the file alone cannot sign a link. The first caller writes it; a concurrent first caller's
  * insert is ignored and both read the one that won.
  */
-export function signingKey(name: SigningKeyName, db: AppDatabase = getDb()): Buffer {
+export async function signingKey(name: SigningKeyName, db: AppDatabase = getDb()): Promise<Buffer> {
   const read = preparedOnce(db, `signingKey.${name}`, () => db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.name, name)).prepare());
-  const found = read.get();
+  const found = await read.get();
   if (found) return openBlob(databaseLocation(db), found.value, appSecretAad(name));
-  db.insert(appSecrets).values({ name, value: sealBlob(databaseLocation(db), randomBytes(32), appSecretAad(name)) }).onConflictDoNothing().run();
-  return openBlob(databaseLocation(db), read.get()!.value, appSecretAad(name));
+  await db.insert(appSecrets).values({ name, value: sealBlob(databaseLocation(db), randomBytes(32), appSecretAad(name)) }).onConflictDoNothing().run();
+  return openBlob(databaseLocation(db), (await read.get())!.value, appSecretAad(name));
 }

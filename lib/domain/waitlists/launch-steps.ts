@@ -17,9 +17,9 @@ export type LaunchStep = (typeof LAUNCH_STEPS)[number];
  * Whether the waitlist has a signup (of one of `statuses`, when given), from its counting table: asked
  * of `signups`, a status no signup has yet walked the whole list (300 ms at 1M, on every admin's view).
  */
-function hasSignup(waitlistId: string, db: AppDatabase, statuses?: readonly SignupStatus[]): boolean {
+async function hasSignup(waitlistId: string, db: AppDatabase, statuses?: readonly SignupStatus[]): Promise<boolean> {
   const status = statuses && inArray(signupCounts.status, [...statuses]);
-  return db.select({ one: sql<number>`1` }).from(signupCounts).where(and(eq(signupCounts.waitlistId, waitlistId), gt(signupCounts.count, 0), status)).limit(1).all().length > 0;
+  return (await db.select({ one: sql<number>`1` }).from(signupCounts).where(and(eq(signupCounts.waitlistId, waitlistId), gt(signupCounts.count, 0), status)).limit(1).all()).length > 0;
 }
 
 /**
@@ -28,15 +28,15 @@ function hasSignup(waitlistId: string, db: AppDatabase, statuses?: readonly Sign
  * caller); a first signup; a first invitation (a signup invited or completed); the product connected
  * (an invite URL set, and a signup completed).
  */
-export function launchSteps(waitlistId: string, emailConfigured: boolean, db: AppDatabase = getDb()): Record<LaunchStep, boolean> {
-  const settings = joinSettingsOf(waitlistId, db);
-  const invited = hasSignup(waitlistId, db, ["invited", "completed"]);
+export async function launchSteps(waitlistId: string, emailConfigured: boolean, db: AppDatabase = getDb()): Promise<Record<LaunchStep, boolean>> {
+  const settings = await joinSettingsOf(waitlistId, db);
+  const invited = await hasSignup(waitlistId, db, ["invited", "completed"]);
   return {
     joining: settings.joining === "open",
-    branding: settings.headline !== "" || settings.description !== "" || settings.accentColor !== "" || joinLogoVersion(waitlistId, db) !== undefined,
+    branding: settings.headline !== "" || settings.description !== "" || settings.accentColor !== "" || await joinLogoVersion(waitlistId, db) !== undefined,
     email: emailConfigured,
-    first_signup: invited || hasSignup(waitlistId, db),
+    first_signup: invited || await hasSignup(waitlistId, db),
     first_invitation: invited,
-    product: getInvitationEmail(waitlistId, db).inviteUrl !== null && hasSignup(waitlistId, db, ["completed"]),
+    product: (await getInvitationEmail(waitlistId, db)).inviteUrl !== null && await hasSignup(waitlistId, db, ["completed"]),
   };
 }

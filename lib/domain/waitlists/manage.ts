@@ -19,8 +19,8 @@ export class DuplicateWaitlistNameError extends AppError {
 }
 
 /** The waitlists whose name is `name` in any case (names are compared trimmed and case-insensitively). */
-export function waitlistsNamed(name: string, db: AppDatabase = getDb()): Waitlist[] {
-  return db
+export async function waitlistsNamed(name: string, db: AppDatabase = getDb()): Promise<Waitlist[]> {
+  return await db
     .select()
     .from(waitlists)
     .where(sql`lower(${waitlists.name}) = lower(${name.trim()})`)
@@ -28,34 +28,34 @@ export function waitlistsNamed(name: string, db: AppDatabase = getDb()): Waitlis
     .all();
 }
 
-function refuseDuplicateName(name: string, allowed: boolean, db: AppDatabase, exceptId?: string): void {
-  const others = waitlistsNamed(name, db).filter((waitlist) => waitlist.id !== exceptId);
+async function refuseDuplicateName(name: string, allowed: boolean, db: AppDatabase, exceptId?: string): Promise<void> {
+  const others = (await waitlistsNamed(name, db)).filter((waitlist) => waitlist.id !== exceptId);
   if (others.length > 0 && !allowed) throw new DuplicateWaitlistNameError(name, others);
 }
 
-export function createWaitlistAs(actor: AuditActor, input: CreateWaitlistInput, db: AppDatabase = getDb()): Waitlist {
+export async function createWaitlistAs(actor: AuditActor, input: CreateWaitlistInput, db: AppDatabase = getDb()): Promise<Waitlist> {
   const { allowDuplicateName, ...fields } = createWaitlistSchema.parse(input);
-  return writeTransaction(db, () => {
-    refuseDuplicateName(fields.name, allowDuplicateName, db);
-    const waitlist = createWaitlist(fields, db);
-    recordAudit({ actor, action: "waitlist.create", target: waitlist.id, summary: `created "${waitlist.name}" (${waitlist.website})` }, db);
+  return await writeTransaction(db, async () => {
+    await refuseDuplicateName(fields.name, allowDuplicateName, db);
+    const waitlist = await createWaitlist(fields, db);
+    await recordAudit({ actor, action: "waitlist.create", target: waitlist.id, summary: `created "${waitlist.name}" (${waitlist.website})` }, db);
     return waitlist;
   });
 }
 
-export function updateWaitlistAs(actor: AuditActor, id: string, input: UpdateWaitlistInput, db: AppDatabase = getDb()): Waitlist {
+export async function updateWaitlistAs(actor: AuditActor, id: string, input: UpdateWaitlistInput, db: AppDatabase = getDb()): Promise<Waitlist> {
   const { allowDuplicateName, ...fields } = updateWaitlistSchema.parse(input);
-  return writeTransaction(db, () => {
-    const before = getWaitlistOrThrow(id, db);
+  return await writeTransaction(db, async () => {
+    const before = await getWaitlistOrThrow(id, db);
     const after = { ...before, ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) };
-    if (after.name.toLowerCase() !== before.name.toLowerCase()) refuseDuplicateName(after.name, allowDuplicateName, db, before.id);
+    if (after.name.toLowerCase() !== before.name.toLowerCase()) await refuseDuplicateName(after.name, allowDuplicateName, db, before.id);
     const changes = [
       after.name !== before.name ? `renamed "${before.name}" to "${after.name}"` : undefined,
       after.website !== before.website ? `website ${before.website} → ${after.website}` : undefined,
     ].filter((change) => change !== undefined);
     if (changes.length === 0) return before;
-    db.update(waitlists).set({ name: after.name, website: after.website }).where(eq(waitlists.id, before.id)).run();
-    recordAudit({ actor, action: "waitlist.update", target: before.id, summary: changes.join("; ") }, db);
+    await db.update(waitlists).set({ name: after.name, website: after.website }).where(eq(waitlists.id, before.id)).run();
+    await recordAudit({ actor, action: "waitlist.update", target: before.id, summary: changes.join("; ") }, db);
     return after;
   });
 }
@@ -68,16 +68,16 @@ export interface DeletedWaitlist {
 }
 
 /** Deletes a waitlist, its signups (their derived rows go through the delete triggers) and its events. */
-export function deleteWaitlistAs(actor: AuditActor, id: string, input: DeleteWaitlistInput, db: AppDatabase = getDb()): DeletedWaitlist {
+export async function deleteWaitlistAs(actor: AuditActor, id: string, input: DeleteWaitlistInput, db: AppDatabase = getDb()): Promise<DeletedWaitlist> {
   const { confirm } = deleteWaitlistSchema.parse(input);
-  const deleted = writeTransaction(db, () => {
-    const waitlist = getWaitlistOrThrow(id, db);
+  const deleted = await writeTransaction(db, async () => {
+    const waitlist = await getWaitlistOrThrow(id, db);
     if (confirm !== waitlist.name) throw new AppError("invalid_parameter", `the confirmation must be the waitlist's name exactly ("${waitlist.name}")`, "confirm");
-    const [{ total } = { total: 0 }] = db.select({ total: count() }).from(signups).where(eq(signups.waitlistId, waitlist.id)).all();
-    db.delete(waitlists).where(eq(waitlists.id, waitlist.id)).run();
+    const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(signups).where(eq(signups.waitlistId, waitlist.id)).all();
+    await db.delete(waitlists).where(eq(waitlists.id, waitlist.id)).run();
     // Its events' bodies hold its signups' addresses (lib/domain/events.ts); no one reads them once it is gone.
-    db.delete(events).where(eq(events.waitlistId, waitlist.id)).run();
-    recordAudit({ actor, action: "waitlist.delete", target: waitlist.id, summary: `deleted "${waitlist.name}" and its ${total} signups` }, db);
+    await db.delete(events).where(eq(events.waitlistId, waitlist.id)).run();
+    await recordAudit({ actor, action: "waitlist.delete", target: waitlist.id, summary: `deleted "${waitlist.name}" and its ${total} signups` }, db);
     return { id: waitlist.id, name: waitlist.name, signups: total };
   });
   void checkpointAfterDeleting(db);

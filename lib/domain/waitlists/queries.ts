@@ -31,7 +31,7 @@ export const newWaitlistSchema = z.object({
 });
 export type NewWaitlist = z.input<typeof newWaitlistSchema>;
 
-export function createWaitlist(input: NewWaitlist, db: AppDatabase = getDb()): Waitlist {
+export async function createWaitlist(input: NewWaitlist, db: AppDatabase = getDb()): Promise<Waitlist> {
   const { name, website } = newWaitlistSchema.parse(input);
   const row: Waitlist = { id: randomUUID(), name, website, createdAt: new Date() };
   const insert = preparedOnce(db, "waitlists.insert", () =>
@@ -40,17 +40,17 @@ export function createWaitlist(input: NewWaitlist, db: AppDatabase = getDb()): W
       .values({ id: sql.placeholder("id"), name: sql.placeholder("name"), website: sql.placeholder("website"), createdAt: sql.placeholder("createdAt") })
       .prepare(),
   );
-  insert.run(row);
+  await insert.run(row);
   return row;
 }
 
-export function getWaitlist(id: string, db: AppDatabase = getDb()): Waitlist | undefined {
+export async function getWaitlist(id: string, db: AppDatabase = getDb()): Promise<Waitlist | undefined> {
   const byId = preparedOnce(db, "waitlists.byId", () => db.select().from(waitlists).where(eq(waitlists.id, sql.placeholder("id"))).prepare());
-  return byId.get({ id: id.toLowerCase() });
+  return await byId.get({ id: id.toLowerCase() });
 }
 
-export function getWaitlistOrThrow(id: string, db: AppDatabase = getDb()): Waitlist {
-  const row = getWaitlist(id, db);
+export async function getWaitlistOrThrow(id: string, db: AppDatabase = getDb()): Promise<Waitlist> {
+  const row = await getWaitlist(id, db);
   if (!row) throw new AppError("not_found", `No waitlist has the id ${id}.`);
   return row;
 }
@@ -77,8 +77,8 @@ function waitlistPageStatement(db: AppDatabase, paged: boolean, continued: boole
 }
 
 /** Waitlists in creation order (ties by insertion order), optionally one keyset page of them. */
-export function listWaitlists({ limit, after }: WaitlistPageInput = {}, db: AppDatabase = getDb()) {
-  const rows = waitlistPageStatement(db, limit !== undefined, after !== undefined).all({
+export async function listWaitlists({ limit, after }: WaitlistPageInput = {}, db: AppDatabase = getDb()) {
+  const rows = await waitlistPageStatement(db, limit !== undefined, after !== undefined).all({
     afterCreatedAt: after?.createdAt ?? null,
     afterId: after?.id ?? null,
     take: limit === undefined ? null : limit + 1,
@@ -91,7 +91,7 @@ export function listWaitlists({ limit, after }: WaitlistPageInput = {}, db: AppD
 }
 
 /** The number of signups of every waitlist that has any, from one GROUP BY over signup_counts. */
-export function signupTotals(db: AppDatabase = getDb()): Map<string, number> {
+export async function signupTotals(db: AppDatabase = getDb()): Promise<Map<string, number>> {
   const totals = preparedOnce(db, "waitlists.signupTotals", () =>
     db
       .select({ waitlistId: signupCounts.waitlistId, total: sql<number>`sum(${signupCounts.count})` })
@@ -99,7 +99,7 @@ export function signupTotals(db: AppDatabase = getDb()): Map<string, number> {
       .groupBy(signupCounts.waitlistId)
       .prepare(),
   );
-  return new Map(totals.all().map((row) => [row.waitlistId, row.total]));
+  return new Map((await totals.all()).map((row) => [row.waitlistId, row.total]));
 }
 
 export interface WaitlistSummaryInput {
@@ -175,7 +175,7 @@ function summaryStatement(db: AppDatabase, search: boolean, sort: WaitlistSummar
 }
 
 /** Every waitlist with its signup totals, from one GROUP BY (not one query per list). */
-export function listWaitlistSummaries({ search, sort = "name", direction = "asc" }: WaitlistSummaryInput = {}, db: AppDatabase = getDb()): WaitlistSummary[] {
-  const rows = summaryStatement(db, Boolean(search), sort, direction).all({ search: search ? containsPattern(search) : null });
+export async function listWaitlistSummaries({ search, sort = "name", direction = "asc" }: WaitlistSummaryInput = {}, db: AppDatabase = getDb()): Promise<WaitlistSummary[]> {
+  const rows = await summaryStatement(db, Boolean(search), sort, direction).all({ search: search ? containsPattern(search) : null });
   return rows.map(({ newest, ...row }) => ({ ...row, newestSignupAt: newest === null ? null : new Date(newest) }));
 }

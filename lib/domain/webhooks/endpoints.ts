@@ -83,22 +83,22 @@ function describe(endpoint: Pick<WebhookEndpoint, "url" | "waitlistId" | "eventT
 }
 
 /** An endpoint as stored: its secret encrypted (openEndpointSecret gives it to sign with). */
-export function getEndpointOrThrow(id: string, db: AppDatabase = getDb()): WebhookEndpoint {
-  const [endpoint] = db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id.trim().toLowerCase())).all();
+export async function getEndpointOrThrow(id: string, db: AppDatabase = getDb()): Promise<WebhookEndpoint> {
+  const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id.trim().toLowerCase())).all();
   if (!endpoint) throw new AppError("not_found", `No webhook endpoint has the id ${id}.`);
   return endpoint;
 }
 
 /** Every endpoint, oldest first, without secrets. */
-export function listEndpoints(db: AppDatabase = getDb()): EndpointView[] {
-  return db.select().from(webhookEndpoints).orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id)).all().map(toView);
+export async function listEndpoints(db: AppDatabase = getDb()): Promise<EndpointView[]> {
+  return (await db.select().from(webhookEndpoints).orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id)).all()).map(toView);
 }
 
 /** Adds an endpoint, enabled; returns it with its secret (shown this once). */
-export function addEndpoint(actor: AuditActor, input: AddEndpointInput, db: AppDatabase = getDb()): EndpointView & { secret: string } {
+export async function addEndpoint(actor: AuditActor, input: AddEndpointInput, db: AppDatabase = getDb()): Promise<EndpointView & { secret: string }> {
   const { url, waitlist, events } = addEndpointSchema.parse(input);
-  return writeTransaction(db, () => {
-    if (waitlist !== undefined) getWaitlistOrThrow(waitlist, db);
+  return await writeTransaction(db, async () => {
+    if (waitlist !== undefined) await getWaitlistOrThrow(waitlist, db);
     const now = new Date();
     const row: WebhookEndpoint = {
       id: randomUUID(),
@@ -112,18 +112,18 @@ export function addEndpoint(actor: AuditActor, input: AddEndpointInput, db: AppD
       createdAt: now,
       updatedAt: now,
     };
-    db.insert(webhookEndpoints).values({ ...row, secret: sealText(databaseLocation(db), row.secret, endpointSecretAad(row.id)) }).run();
-    recordAudit({ actor, action: "webhook.create", target: row.id, summary: `added webhook endpoint ${describe(row)}` }, db);
+    await db.insert(webhookEndpoints).values({ ...row, secret: sealText(databaseLocation(db), row.secret, endpointSecretAad(row.id)) }).run();
+    await recordAudit({ actor, action: "webhook.create", target: row.id, summary: `added webhook endpoint ${describe(row)}` }, db);
     return { ...toView(row), secret: row.secret };
   });
 }
 
 /** Changes an endpoint's URL, waitlist, event types or enabled state (enabling clears the failure record). */
-export function updateEndpoint(actor: AuditActor, id: string, input: UpdateEndpointInput, db: AppDatabase = getDb()): EndpointView {
+export async function updateEndpoint(actor: AuditActor, id: string, input: UpdateEndpointInput, db: AppDatabase = getDb()): Promise<EndpointView> {
   const fields = updateEndpointSchema.parse(input);
-  return writeTransaction(db, () => {
-    const before = getEndpointOrThrow(id, db);
-    if (fields.waitlist) getWaitlistOrThrow(fields.waitlist, db);
+  return await writeTransaction(db, async () => {
+    const before = await getEndpointOrThrow(id, db);
+    if (fields.waitlist) await getWaitlistOrThrow(fields.waitlist, db);
     const after: WebhookEndpoint = {
       ...before,
       url: fields.url ?? before.url,
@@ -141,26 +141,26 @@ export function updateEndpoint(actor: AuditActor, id: string, input: UpdateEndpo
     if (after.enabled && !before.enabled) Object.assign(after, { disabledReason: null, failingSince: null });
     if (!after.enabled && before.enabled) {
       after.disabledReason = "disabled by an admin";
-      failWaitingDeliveries(before.id, "the endpoint was disabled", db);
+      await failWaitingDeliveries(before.id, "the endpoint was disabled", db);
     }
     after.updatedAt = new Date();
-    db.update(webhookEndpoints).set(after).where(eq(webhookEndpoints.id, before.id)).run();
-    recordAudit({ actor, action: after.enabled === before.enabled ? "webhook.update" : after.enabled ? "webhook.enable" : "webhook.disable", target: before.id, summary: changes.join("; ") }, db);
+    await db.update(webhookEndpoints).set(after).where(eq(webhookEndpoints.id, before.id)).run();
+    await recordAudit({ actor, action: after.enabled === before.enabled ? "webhook.update" : after.enabled ? "webhook.enable" : "webhook.disable", target: before.id, summary: changes.join("; ") }, db);
     return toView(after);
   });
 }
 
 /** Disables an endpoint: nothing more is sent to it, and its waiting deliveries are marked failed (Resend sends one again). */
-export function disableEndpoint(actor: AuditActor, id: string, db: AppDatabase = getDb()): EndpointView {
-  return updateEndpoint(actor, id, { enabled: false }, db);
+export async function disableEndpoint(actor: AuditActor, id: string, db: AppDatabase = getDb()): Promise<EndpointView> {
+  return await updateEndpoint(actor, id, { enabled: false }, db);
 }
 
 /** Removes an endpoint and its deliveries. */
-export function removeEndpoint(actor: AuditActor, id: string, db: AppDatabase = getDb()): EndpointView {
-  return writeTransaction(db, () => {
-    const endpoint = getEndpointOrThrow(id, db);
-    db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id)).run();
-    recordAudit({ actor, action: "webhook.remove", target: endpoint.id, summary: `removed webhook endpoint ${describe(endpoint)}` }, db);
+export async function removeEndpoint(actor: AuditActor, id: string, db: AppDatabase = getDb()): Promise<EndpointView> {
+  return await writeTransaction(db, async () => {
+    const endpoint = await getEndpointOrThrow(id, db);
+    await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id)).run();
+    await recordAudit({ actor, action: "webhook.remove", target: endpoint.id, summary: `removed webhook endpoint ${describe(endpoint)}` }, db);
     return toView(endpoint);
   });
 }
@@ -169,13 +169,13 @@ export function removeEndpoint(actor: AuditActor, id: string, db: AppDatabase = 
  * Gives an endpoint a new secret, returned this once. Deliveries signed from now on use it: a
  * receiver should accept both secrets for a while (Standard Webhooks allows several signatures).
  */
-export function rotateEndpointSecret(actor: AuditActor, id: string, db: AppDatabase = getDb()): EndpointView & { secret: string } {
-  return writeTransaction(db, () => {
-    const endpoint = getEndpointOrThrow(id, db);
+export async function rotateEndpointSecret(actor: AuditActor, id: string, db: AppDatabase = getDb()): Promise<EndpointView & { secret: string }> {
+  return await writeTransaction(db, async () => {
+    const endpoint = await getEndpointOrThrow(id, db);
     const secret = newSecret();
     const updatedAt = new Date();
-    db.update(webhookEndpoints).set({ secret: sealText(databaseLocation(db), secret, endpointSecretAad(endpoint.id)), updatedAt }).where(eq(webhookEndpoints.id, endpoint.id)).run();
-    recordAudit({ actor, action: "webhook.rotate_secret", target: endpoint.id, summary: `rotated the signing secret of ${endpoint.url}` }, db);
+    await db.update(webhookEndpoints).set({ secret: sealText(databaseLocation(db), secret, endpointSecretAad(endpoint.id)), updatedAt }).where(eq(webhookEndpoints.id, endpoint.id)).run();
+    await recordAudit({ actor, action: "webhook.rotate_secret", target: endpoint.id, summary: `rotated the signing secret of ${endpoint.url}` }, db);
     return { ...toView({ ...endpoint, updatedAt }), secret };
   });
 }
@@ -186,18 +186,18 @@ export function openEndpointSecret(endpoint: Pick<WebhookEndpoint, "id" | "secre
 }
 
 /** The deliveries of an endpoint that wait (pending, or leased by a sender) are marked failed. */
-export function failWaitingDeliveries(endpointId: string, reason: string, db: AppDatabase): void {
-  db.update(deliveries)
+export async function failWaitingDeliveries(endpointId: string, reason: string, db: AppDatabase): Promise<void> {
+  await db.update(deliveries)
     .set({ state: "failed", nextAttemptAt: null, lastError: reason })
     .where(and(eq(deliveries.endpointId, endpointId), inArray(deliveries.state, ["pending", "delivering"])))
     .run();
 }
 
 /** The enabled endpoints with what the sender needs to sign and send (their secrets, decrypted: never shown). */
-export function enabledEndpointsForSending(db: AppDatabase = getDb()): Pick<WebhookEndpoint, "id" | "url" | "secret">[] {
+export async function enabledEndpointsForSending(db: AppDatabase = getDb()): Promise<Pick<WebhookEndpoint, "id" | "url" | "secret">[]> {
   // Read on every round of the sender: prepared once.
   const read = preparedOnce(db, "webhooks.enabled", () =>
     db.select({ id: webhookEndpoints.id, url: webhookEndpoints.url, secret: webhookEndpoints.secret }).from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true)).prepare(),
   );
-  return read.all().map((endpoint) => ({ ...endpoint, secret: openEndpointSecret(endpoint, db) }));
+  return (await read.all()).map((endpoint) => ({ ...endpoint, secret: openEndpointSecret(endpoint, db) }));
 }

@@ -78,9 +78,9 @@ async function main() {
   });
   const db = server.db();
   const { id: waitlistId } = db.$client.prepare("SELECT id FROM waitlists LIMIT 1").get() as { id: string };
-  const key = createApiKey({ name: "measured client", roles: ["waitlist:view"] }, db);
-  const attackerKey = createApiKey({ name: "attacker", roles: ["waitlist:view"] }, db);
-  const cookie = `${SESSION_COOKIE}=${createSession(attackerKey.id, db).token}`;
+  const key = await createApiKey({ name: "measured client", roles: ["waitlist:view"] }, db);
+  const attackerKey = await createApiKey({ name: "attacker", roles: ["waitlist:view"] }, db);
+  const cookie = `${SESSION_COOKIE}=${(await createSession(attackerKey.id, db)).token}`;
   const api = { Authorization: `Bearer ${key.key}` };
   const requests: AutocannonRequest[] = [
     { path: `/v1/waitlist/${waitlistId}`, headers: api },

@@ -55,17 +55,17 @@ async function main() {
     },
   );
   const db = server.db();
-  secret = addEndpoint("cli", { url: receiver.url }, db).secret;
-  const waitlist = createWaitlist({ name: "Outage", website: "https://outage.example" }, db);
+  secret = (await addEndpoint("cli", { url: receiver.url }, db)).secret;
+  const waitlist = await createWaitlist({ name: "Outage", website: "https://outage.example" }, db);
   const emails = Array.from({ length: EVENTS }, (_, index) => `outage${index}@example.com`);
   insertSignups(waitlist.id, emails.map((email) => ({ email, verified: true, referral: false, customInputs: "[]" })), db);
-  const api = { Authorization: `Bearer ${createApiKey({ name: "outage", roles: ["waitlist:view"] }, db).key}` };
+  const api = { Authorization: `Bearer ${(await createApiKey({ name: "outage", roles: ["waitlist:view"] }, db)).key}` };
   const paths = [`/v1/waitlist/${waitlist.id}`, `/v1/waitlist/${waitlist.id}/signup?limit=100`];
   await measureApi(server.url, paths, api, forSeconds(2)); // warm-up
   const quiet = await measureApi(server.url, paths, api, forSeconds(10));
 
   const invited = Date.now();
-  for (let start = 0; start < EVENTS; start += 10_000) applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: emails.slice(start, start + 10_000) } }, db);
+  for (let start = 0; start < EVENTS; start += 10_000) await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: emails.slice(start, start + 10_000) } }, db);
   const outage = await measureApi(server.url, paths, api, forSeconds(Number(outageText)));
   const refused = receiver.received.length;
   down = false;

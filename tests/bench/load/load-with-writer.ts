@@ -62,16 +62,16 @@ async function main() {
     env: { RATE_LIMIT_PER_MINUTE: "100000000", DASHBOARD_REQUESTS_PER_MINUTE: "100000000" },
   });
   const db = server.db();
-  const big = createWaitlist({ name: "Load: big", website: "https://example.com" }, db);
-  const small = createWaitlist({ name: "Load: small", website: "https://example.com" }, db);
-  const target = createWaitlist({ name: "Load: import target", website: "https://example.com" }, db);
+  const big = await createWaitlist({ name: "Load: big", website: "https://example.com" }, db);
+  const small = await createWaitlist({ name: "Load: small", website: "https://example.com" }, db);
+  const target = await createWaitlist({ name: "Load: import target", website: "https://example.com" }, db);
   const seed = (waitlistId: string, count: number, tag: string) =>
     insertSignups(waitlistId, makeSignups(count, tag).map((s) => ({ ...s, customInputs: JSON.stringify(s.customInputs) })), db);
   seed(big.id, 200_000, "big");
   seed(small.id, 2_000, "small");
-  const apiKey = createApiKey({ name: "load", roles: ["waitlist:view"] }, db);
+  const apiKey = await createApiKey({ name: "load", roles: ["waitlist:view"] }, db);
   const key = apiKey.key;
-  const dashboard = { Cookie: `${SESSION_COOKIE}=${createSession(apiKey.id, db).token}` };
+  const dashboard = { Cookie: `${SESSION_COOKIE}=${(await createSession(apiKey.id, db)).token}` };
   const csv = join(tmpdir(), `load-with-writer-${portText}.csv`);
   await writeCsv(csv, IMPORT_ROWS);
 

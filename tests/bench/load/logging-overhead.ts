@@ -33,9 +33,9 @@ async function main() {
   const databasePath = join(tmpdir(), `logging-overhead-${firstPort}.db`);
   for (const suffix of ["", "-wal", "-shm"]) rmSync(databasePath + suffix, { force: true });
   const db = openDatabase(databasePath);
-  const waitlist = createWaitlist({ name: "Overhead", website: "https://example.com" }, db);
+  const waitlist = await createWaitlist({ name: "Overhead", website: "https://example.com" }, db);
   insertSignups(waitlist.id, makeSignups(1000, "o").map((s) => ({ ...s, customInputs: "[]" })), db);
-  const key = createApiKey({ name: "overhead", roles: ["waitlist:view"] }, db).key;
+  const key = (await createApiKey({ name: "overhead", roles: ["waitlist:view"] }, db)).key;
   db.$client.close();
 
   const env = { ...process.env, DATABASE_PATH: databasePath, NEXT_TELEMETRY_DISABLED: "1", RATE_LIMIT_PER_MINUTE: "100000000", HOST: "127.0.0.1" };

@@ -318,9 +318,9 @@ describe("a damaged or unwritable database", () => {
   const cliAs = (user: TestUser | undefined, databasePath: string, ...args: string[]) => run(["lib/cli/main.ts", ...args], databasePath, user);
 
   /** A migrated database with a waitlist of `signups` signups, checkpointed into the file and closed. */
-  function soundDatabase(path: string, signups = 0): void {
+  async function soundDatabase(path: string, signups = 0): Promise<void> {
     const db = openDatabase(path);
-    const { id } = createWaitlist({ name: "Damaged", website: "https://example.com" }, db);
+    const { id } = await createWaitlist({ name: "Damaged", website: "https://example.com" }, db);
     insertSignups(
       id,
       Array.from({ length: signups }, (_, index) => ({ email: `person${index}@example.com`, verified: true, referral: false, customInputs: "[]", createdAt: Date.now() - index * 1000 })),
@@ -360,17 +360,17 @@ describe("a damaged or unwritable database", () => {
       for (const result of [start(path), cli(path, "waitlists", "list"), cli(path, "db", "check"), cli(path, "db", "migrate")]) expectOneLine(result, line);
     });
 
-    it("a corrupt schema page: npm start and the CLI stop with one line naming the file and the cure", () => {
+    it("a corrupt schema page: npm start and the CLI stop with one line naming the file and the cure", async () => {
       const path = join(folder(), "waitlist.db");
-      soundDatabase(path);
+      await soundDatabase(path);
       damage(path, 100, 3996);
       const line = `error: ${path} is damaged (SQLite found a corrupt page): ${RESTORE}`;
       for (const result of [start(path), cli(path, "waitlists", "list"), cli(path, "db", "check")]) expectOneLine(result, line);
     });
 
-    it("damage in the middle of the file: db check (and db migrate) find it and name it; a sound file passes", () => {
+    it("damage in the middle of the file: db check (and db migrate) find it and name it; a sound file passes", async () => {
       const path = join(folder(), "waitlist.db");
-      soundDatabase(path, 20_000);
+      await soundDatabase(path, 20_000);
       const sound = cli(path, "db", "check", "--json");
       expect(sound.status, sound.stderr).toBe(0);
       expect(JSON.parse(sound.stdout)).toEqual({ database: path, ok: true });
@@ -397,9 +397,9 @@ describe("a damaged or unwritable database", () => {
   });
 
   describe("a database that cannot be written", () => {
-    it("in a read-only folder without its -wal and -shm: npm start stops with one line naming the folder", () => {
+    it("in a read-only folder without its -wal and -shm: npm start stops with one line naming the folder", async () => {
       const path = join(folder(), "waitlist.db");
-      soundDatabase(path);
+      await soundDatabase(path);
       handOver(path, 0o644);
       // The folder stays root's (or is made read-only for this user).
       if (!unprivilegedUser) chmodSync(dir, 0o555);
@@ -411,9 +411,9 @@ describe("a damaged or unwritable database", () => {
       );
     });
 
-    it("a read-only file: the CLI reads it, and a write fails with one line naming the file and the cause", () => {
+    it("a read-only file: the CLI reads it, and a write fails with one line naming the file and the cause", async () => {
       const path = join(folder(), "waitlist.db");
-      soundDatabase(path);
+      await soundDatabase(path);
       handOver(dir, 0o755);
       handOver(path, 0o444);
       const list = cliAs(unprivilegedUser, path, "waitlists", "list", "--json");

@@ -18,14 +18,14 @@ const referralStates = () => {
   }
 };
 
-beforeAll(() => {
+beforeAll(async () => {
   cli = cliSandbox();
   waitlist = cli.json<{ id: string }>("waitlists", "create", "--name", "Guarded", "--website", "https://example.com").id;
   cli.json("waitlists", "update", waitlist, "--joining", "open");
   const db = openDatabase(cli.databasePath);
   try {
-    const ada = joinWaitlist({ waitlistId: waitlist, email: "ada@example.com", customInputs: [] }, db).signup;
-    for (const email of ["one@mailinator.com", "two@yopmail.com"]) joinWaitlist({ waitlistId: waitlist, email, customInputs: [], referralCode: ada.referral_code }, db);
+    const ada = (await joinWaitlist({ waitlistId: waitlist, email: "ada@example.com", customInputs: [] }, db)).signup;
+    for (const email of ["one@mailinator.com", "two@yopmail.com"]) await joinWaitlist({ waitlistId: waitlist, email, customInputs: [], referralCode: ada.referral_code }, db);
   } finally {
     db.$client.close();
   }

@@ -8,20 +8,20 @@ import { cliSandbox, expectOneLineError, type CliSandbox } from "../run-cli";
 describe("waitlists stats", () => {
   let cli: CliSandbox;
   let id: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     cli = cliSandbox();
     id = cli.json<{ id: string }>("waitlists", "create", "--name", "Funnel", "--website", "https://example.com").id;
     const db = openDatabase(cli.databasePath);
-    updateJoinSettings(id, { joining: "open" }, "cli", db);
-    joinWaitlist({ waitlistId: id, email: "a@example.com", customInputs: [], source: { utm_source: "newsletter" } }, db);
-    joinWaitlist({ waitlistId: id, email: "b@example.com", customInputs: [] }, db);
+    await updateJoinSettings(id, { joining: "open" }, "cli", db);
+    await joinWaitlist({ waitlistId: id, email: "a@example.com", customInputs: [], source: { utm_source: "newsletter" } }, db);
+    await joinWaitlist({ waitlistId: id, email: "b@example.com", customInputs: [] }, db);
     db.$client.close();
   });
   afterAll(() => cli.remove());
 
-  it("prints the funnel of GET /v1/waitlist/{id}/stats with --json, and a table without", () => {
+  it("prints the funnel of GET /v1/waitlist/{id}/stats with --json, and a table without", async () => {
     const db = openDatabase(cli.databasePath);
-    const expected = funnelStats(id, {}, db);
+    const expected = await funnelStats(id, {}, db);
     db.$client.close();
     expect(cli.json("waitlists", "stats", id)).toEqual(expected);
     expect(expected.totals.joined).toBe(2);

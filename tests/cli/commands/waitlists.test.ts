@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { joinWaitlist } from "@/lib/domain/joining/join";
+import { inTurn } from "@/tests/support/in-turn";
 import { cliSandbox, expectOneLineError, type CliSandbox } from "../run-cli";
 
 describe("waitlists create, update, delete", () => {
@@ -233,13 +234,13 @@ describe("waitlists update --ranking, waitlists ranking --preview, signups expor
   beforeAll(() => (cli = cliSandbox()));
   afterAll(() => cli.remove());
 
-  it("previews a rule without changing anything, applies it (audited), refuses a bad one, and exports the line", () => {
+  it("previews a rule without changing anything, applies it (audited), refuses a bad one, and exports the line", async () => {
     const { id } = cli.json<{ id: string }>("waitlists", "create", "--name", "Ranked", "--website", "https://example.com");
     cli.json("waitlists", "update", id, "--joining", "open");
     const db = openDatabase(cli.databasePath);
     try {
-      const people = ["a", "b", "c", "d"].map((name) => joinWaitlist({ waitlistId: id, email: `${name}@example.com`, customInputs: [] }, db).signup);
-      joinWaitlist({ waitlistId: id, email: "friend@example.com", customInputs: [], referralCode: people[3]!.referral_code }, db);
+      const people = await inTurn(["a", "b", "c", "d"], async (name) => (await joinWaitlist({ waitlistId: id, email: `${name}@example.com`, customInputs: [] }, db)).signup);
+      await joinWaitlist({ waitlistId: id, email: "friend@example.com", customInputs: [], referralCode: people[3]!.referral_code }, db);
     } finally {
       db.$client.close();
     }
@@ -270,14 +271,14 @@ describe("waitlists milestones", () => {
   beforeAll(() => (cli = cliSandbox()));
   afterAll(() => cli.remove());
 
-  it("shows, sets (reached at once by those past a step), refuses a bad line changing nothing, clears; signups export --milestone", () => {
+  it("shows, sets (reached at once by those past a step), refuses a bad line changing nothing, clears; signups export --milestone", async () => {
     const { id } = cli.json<{ id: string }>("waitlists", "create", "--name", "Milestoned", "--website", "https://example.com");
     cli.json("waitlists", "update", id, "--joining", "open");
     const db = openDatabase(cli.databasePath);
     try {
-      const a = joinWaitlist({ waitlistId: id, email: "a@example.com", customInputs: [] }, db).signup;
-      joinWaitlist({ waitlistId: id, email: "b@example.com", customInputs: [] }, db);
-      joinWaitlist({ waitlistId: id, email: "friend@example.com", customInputs: [], referralCode: a.referral_code }, db);
+      const a = (await joinWaitlist({ waitlistId: id, email: "a@example.com", customInputs: [] }, db)).signup;
+      await joinWaitlist({ waitlistId: id, email: "b@example.com", customInputs: [] }, db);
+      await joinWaitlist({ waitlistId: id, email: "friend@example.com", customInputs: [], referralCode: a.referral_code }, db);
     } finally {
       db.$client.close();
     }

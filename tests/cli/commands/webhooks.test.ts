@@ -113,16 +113,16 @@ describe("webhooks send-test", () => {
 });
 
 describe("webhooks deliveries and resend", () => {
-  it("lists the log with filters, and resends a failed delivery (audited)", () => {
+  it("lists the log with filters, and resends a failed delivery (audited)", async () => {
     const endpoint = cli.json<Endpoint>("webhooks", "add", "--url", "https://log.example/hook");
     const db = openDatabase(cli.databasePath);
     try {
       insertSignups(waitlistId, [{ email: "one@example.com", verified: true, referral: false, customInputs: "[]" }, { email: "two@example.com", verified: true, referral: false, customInputs: "[]" }], db);
-      applyStatusAction("cli", { action: "invite", selection: { waitlistId, emails: ["one@example.com", "two@example.com"] } }, db);
-      fanOutEvents({ limit: 100, emailConfigured: false }, db);
-      const [failing, succeeding] = claimDue(endpoint.id, 2, 30_000, Date.now(), db);
-      recordOutcome(failing!, { kind: "failed", response: "500", error: "HTTP 500: down" }, { schedule: [], disableAfterMs: 1e9 }, db);
-      recordOutcome(succeeding!, { kind: "sent", response: "200" }, { schedule: [], disableAfterMs: 1e9 }, db);
+      await applyStatusAction("cli", { action: "invite", selection: { waitlistId, emails: ["one@example.com", "two@example.com"] } }, db);
+      await fanOutEvents({ limit: 100, emailConfigured: false }, db);
+      const [failing, succeeding] = await claimDue(endpoint.id, 2, 30_000, Date.now(), db);
+      await recordOutcome(failing!, { kind: "failed", response: "500", error: "HTTP 500: down" }, { schedule: [], disableAfterMs: 1e9 }, db);
+      await recordOutcome(succeeding!, { kind: "sent", response: "200" }, { schedule: [], disableAfterMs: 1e9 }, db);
     } finally {
       db.$client.close();
     }

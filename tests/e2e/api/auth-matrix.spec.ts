@@ -17,18 +17,18 @@ const waitlistName = `Auth matrix ${Date.now()}`;
 
 test.beforeAll(async ({ request }) => {
   contract = await Contract.load(request);
-  const waitlist = createWaitlist({ name: waitlistName, website: "https://example.com" });
+  const waitlist = await createWaitlist({ name: waitlistName, website: "https://example.com" });
   waitlistId = waitlist.id;
   const seeds = makeSignups(30, `matrix${Date.now()}`);
   insertSignups(waitlist.id, seeds);
   secretEmail = seeds[0]!.email;
 });
 
-function keyVariants() {
-  const viewer = createApiKey({ name: "matrix viewer", roles: ["waitlist:view"] }).key;
-  const revoked = createApiKey({ name: "matrix revoked", roles: ["waitlist:view"] });
-  revokeApiKey(revoked.id);
-  const expired = createApiKey({ name: "matrix expired", roles: ["waitlist:view"], expiresAt: new Date(Date.now() - 1000) }).key;
+async function keyVariants() {
+  const viewer = (await createApiKey({ name: "matrix viewer", roles: ["waitlist:view"] })).key;
+  const revoked = await createApiKey({ name: "matrix revoked", roles: ["waitlist:view"] });
+  await revokeApiKey(revoked.id);
+  const expired = (await createApiKey({ name: "matrix expired", roles: ["waitlist:view"], expiresAt: new Date(Date.now() - 1000) })).key;
   const flipped = viewer.slice(0, -1) + (viewer.endsWith("A") ? "B" : "A");
   return {
     viewer,
@@ -49,7 +49,7 @@ function keyVariants() {
 }
 
 test("every /v1 route refuses missing, wrong, revoked and expired keys with the same 401", async ({ request }) => {
-  const { viewer, refused } = keyVariants();
+  const { viewer, refused } = await keyVariants();
   const routes: [string, PathTemplate][] = [
     ["/v1/waitlist", "/waitlist"],
     ["/v1/waitlist?limit=1", "/waitlist"],
@@ -78,19 +78,19 @@ test("every /v1 route refuses missing, wrong, revoked and expired keys with the 
   }
 });
 
-function sessionVariants() {
-  const key = createApiKey({ name: "matrix session", roles: ["waitlist:view"] });
-  const valid = createSession(key.id).token;
-  const revokedKey = createApiKey({ name: "matrix session revoked", roles: ["waitlist:view"] });
-  const ofRevokedKey = createSession(revokedKey.id).token;
-  revokeApiKey(revokedKey.id);
-  const expiredKey = createApiKey({ name: "matrix session expired key", roles: ["waitlist:view"], expiresAt: new Date(Date.now() + 60_000) });
-  const ofExpiredKey = createSession(expiredKey.id, undefined, new Date()).token;
-  const noRole = createApiKey({ name: "matrix session no role", roles: [] });
-  const ofKeyWithoutRole = createSession(noRole.id).token;
-  const expired = createSession(key.id, undefined, new Date(Date.now() - SESSION_LIFETIME_MS - 60_000)).token;
-  const signedOut = createSession(key.id).token;
-  deleteSession(signedOut);
+async function sessionVariants() {
+  const key = await createApiKey({ name: "matrix session", roles: ["waitlist:view"] });
+  const valid = (await createSession(key.id)).token;
+  const revokedKey = await createApiKey({ name: "matrix session revoked", roles: ["waitlist:view"] });
+  const ofRevokedKey = (await createSession(revokedKey.id)).token;
+  await revokeApiKey(revokedKey.id);
+  const expiredKey = await createApiKey({ name: "matrix session expired key", roles: ["waitlist:view"], expiresAt: new Date(Date.now() + 60_000) });
+  const ofExpiredKey = (await createSession(expiredKey.id, undefined, new Date())).token;
+  const noRole = await createApiKey({ name: "matrix session no role", roles: [] });
+  const ofKeyWithoutRole = (await createSession(noRole.id)).token;
+  const expired = (await createSession(key.id, undefined, new Date(Date.now() - SESSION_LIFETIME_MS - 60_000))).token;
+  const signedOut = (await createSession(key.id)).token;
+  await deleteSession(signedOut);
   return {
     valid,
     expiredKey,
@@ -139,8 +139,8 @@ async function expectSignInRedirect(request: APIRequestContext, url: string, coo
 }
 
 test("the invitation routes refuse missing, wrong, revoked and expired keys with the same 401, before reading the token", async ({ request }) => {
-  const { refused } = keyVariants();
-  const redeemer = createApiKey({ name: "matrix redeemer", roles: ["waitlist:redeem"] }).key;
+  const { refused } = await keyVariants();
+  const redeemer = (await createApiKey({ name: "matrix redeemer", roles: ["waitlist:redeem"] })).key;
   const routes: ["GET" | "POST", string, PathTemplate][] = [
     ["GET", "/v1/invitations/not-a-token", "/invitations/{token}"],
     ["POST", "/v1/invitations/not-a-token/redeem", "/invitations/{token}/redeem"],
@@ -158,7 +158,7 @@ test("the invitation routes refuse missing, wrong, revoked and expired keys with
 });
 
 test("every dashboard page and the CSV export refuse missing, garbage, revoked, expired and signed-out sessions", async ({ request }) => {
-  const { valid, refused, expiredKey } = sessionVariants();
+  const { valid, refused, expiredKey } = await sessionVariants();
   // The key behind one session expires now (it was valid when the session started).
   const { getDb } = await import("@/db/client");
   getDb().$client.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?").run(Date.now() - 1000, expiredKey.id);
@@ -175,7 +175,7 @@ test("every dashboard page and the CSV export refuse missing, garbage, revoked, 
 });
 
 test("a wrong key costs the same whether it shares 0 or 40 leading characters with a real one", async ({ request }) => {
-  const real = createApiKey({ name: "matrix timing", roles: ["waitlist:view"] }).key;
+  const real = (await createApiKey({ name: "matrix timing", roles: ["waitlist:view"] })).key;
   const unrelated = `wl_${"Z".repeat(43)}`;
   const close = real.slice(0, 43) + (real.slice(43) === "AAA" ? "BBB" : "AAA");
   expect(close.slice(0, 43)).toBe(real.slice(0, 43));

@@ -7,13 +7,13 @@ import { bearer, makeKeys } from "../support/api-fixtures";
 // role, parameters, resource.
 
 let contract: Contract;
-let keys: ReturnType<typeof makeKeys>;
+let keys: Awaited<ReturnType<typeof makeKeys>>;
 let endpoints: { url: string; template: PathTemplate }[];
 
 test.beforeAll(async ({ request }) => {
   contract = await Contract.load(request);
-  keys = makeKeys();
-  const waitlist = createWaitlist({ name: "Auth tests", website: "https://example.com" });
+  keys = await makeKeys();
+  const waitlist = await createWaitlist({ name: "Auth tests", website: "https://example.com" });
   endpoints = [
     { url: "/v1/waitlist", template: "/waitlist" },
     { url: `/v1/waitlist/${waitlist.id}`, template: "/waitlist/{id}" },

@@ -20,8 +20,8 @@ let key: string;
 
 test.beforeAll(async () => {
   api = await startTestServer({ portOffset: 20, name: "cors", env: { CORS_ORIGINS: `https://unused.example, ${allowedOrigin}` } });
-  key = createApiKey({ name: "browser app", roles: ["waitlist:view"] }, api.db()).key;
-  for (const name of ["First", "Second"]) createWaitlist({ name, website: "https://app.example/" }, api.db());
+  key = (await createApiKey({ name: "browser app", roles: ["waitlist:view"] }, api.db())).key;
+  for (const name of ["First", "Second"]) await createWaitlist({ name, website: "https://app.example/" }, api.db());
   app = createServer((_request, response) => response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end("<!doctype html><title>Browser app</title><h1>Browser app</h1>"));
   app.listen(appPort, "127.0.0.1");
   await once(app, "listening");

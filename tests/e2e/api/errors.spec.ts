@@ -14,9 +14,9 @@ const unknownId = "6f1c1a52-34b3-4c2e-9d59-0a4f1b2c3d4e";
 
 test.beforeAll(async ({ request }) => {
   contract = await Contract.load(request);
-  auth = bearer(makeKeys().viewer);
-  waitlistId = waitlistWithSignups(10).waitlist.id;
-  otherWaitlistId = waitlistWithSignups(10).waitlist.id;
+  auth = bearer((await makeKeys()).viewer);
+  waitlistId = (await waitlistWithSignups(10)).waitlist.id;
+  otherWaitlistId = (await waitlistWithSignups(10)).waitlist.id;
   endpoints = [
     { url: "/v1/waitlist", template: "/waitlist" },
     { url: `/v1/waitlist/${waitlistId}`, template: "/waitlist/{id}" },
@@ -139,7 +139,7 @@ test("OPTIONS is 204 with Allow and no body, without a key", async ({ request })
 });
 
 test("HEAD answers like GET without a body", async ({ request }) => {
-  const emptyId = createWaitlist({ name: "Head empty", website: "https://example.com" }).id;
+  const emptyId = (await createWaitlist({ name: "Head empty", website: "https://example.com" })).id;
   const urls: [string, PathTemplate, Record<string, string>][] = [
     ...endpoints.map(({ url, template }) => [url, template, auth] as [string, PathTemplate, Record<string, string>]),
     [`/v1/waitlist/${waitlistId}/signup?limit=2&verified=true`, "/waitlist/{id}/signup", auth],

@@ -20,15 +20,15 @@ let viewer: Record<string, string>;
 
 test.beforeAll(async ({ request }) => {
   contract = await Contract.load(request);
-  viewer = bearer(createApiKey({ name: "events feed viewer", roles: ["waitlist:view"] }).key);
+  viewer = bearer((await createApiKey({ name: "events feed viewer", roles: ["waitlist:view"] })).key);
 });
 
 test("pages through a waitlist's events in order, then polls the last position until new ones come", async ({ request }) => {
-  const { waitlist, seeds } = waitlistWithSignups(5);
-  const other = waitlistWithSignups(1);
-  applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: seeds.slice(0, 3).map((seed) => seed.email) } });
-  applyStatusAction("cli", { action: "invite", selection: { waitlistId: other.waitlist.id, emails: [other.seeds[0]!.email] } });
-  applyStatusAction("cli", { action: "reject", selection: { waitlistId: waitlist.id, emails: [seeds[4]!.email] } });
+  const { waitlist, seeds } = await waitlistWithSignups(5);
+  const other = await waitlistWithSignups(1);
+  await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: seeds.slice(0, 3).map((seed) => seed.email) } });
+  await applyStatusAction("cli", { action: "invite", selection: { waitlistId: other.waitlist.id, emails: [other.seeds[0]!.email] } });
+  await applyStatusAction("cli", { action: "reject", selection: { waitlistId: waitlist.id, emails: [seeds[4]!.email] } });
 
   const first = await request.get(`/v1/waitlist/${waitlist.id}/events?limit=2`, { headers: viewer });
   expect(first.status()).toBe(200);
@@ -51,7 +51,7 @@ test("pages through a waitlist's events in order, then polls the last position u
   // An empty page still says where to poll from: the same position.
   expect(nextLink(third)).toBe(nextLink(second));
 
-  eraseAddress("cli", { email: seeds[0]!.email, waitlist: waitlist.id });
+  await eraseAddress("cli", { email: seeds[0]!.email, waitlist: waitlist.id });
   const later = await request.get(nextLink(third)!, { headers: viewer });
   const page4 = await contract.json<FeedItem[]>(later, "/waitlist/{id}/events");
   expect(page4.map((item) => [item.type, item.data.signup])).toEqual([["signup.erased", { id: page1[0]!.data.signup!.id }]]);
@@ -63,8 +63,8 @@ test("pages through a waitlist's events in order, then polls the last position u
 });
 
 test("refuses bad parameters, a cursor of another feed, and an unknown waitlist", async ({ request }) => {
-  const { waitlist } = waitlistWithSignups(1);
-  const other = waitlistWithSignups(1);
+  const { waitlist } = await waitlistWithSignups(1);
+  const other = await waitlistWithSignups(1);
   const otherCursor = new URL(nextLink(await request.get(`/v1/waitlist/${other.waitlist.id}/events?limit=1`, { headers: viewer }))!).searchParams.get("after")!;
   const cases: [string, string][] = [
     ["limit=0", "limit"],
@@ -78,6 +78,6 @@ test("refuses bad parameters, a cursor of another feed, and an unknown waitlist"
   }
   await expectProblem(contract, await request.get("/v1/waitlist/00000000-0000-4000-8000-000000000000/events", { headers: viewer }), "/waitlist/{id}/events", { status: 404, code: "not_found" });
   await expectProblem(contract, await request.get(`/v1/waitlist/${waitlist.id}/events`), "/waitlist/{id}/events", { status: 401, code: "unauthenticated" });
-  const noRole = bearer(createApiKey({ name: "events feed no role", roles: [] }).key);
+  const noRole = bearer((await createApiKey({ name: "events feed no role", roles: [] })).key);
   await expectProblem(contract, await request.get(`/v1/waitlist/${waitlist.id}/events`, { headers: noRole }), "/waitlist/{id}/events", { status: 403, code: "forbidden" });
 });

@@ -22,7 +22,7 @@ let auth: Record<string, string>;
 
 test.beforeAll(async ({ request }) => {
   contract = await Contract.load(request);
-  auth = bearer(makeKeys().viewer);
+  auth = bearer((await makeKeys()).viewer);
 });
 
 /** Custom inputs in both documented shapes, with numbers, booleans, arrays, nested objects and case variants. */
@@ -140,8 +140,8 @@ async function walk(request: APIRequestContext, first: string): Promise<{ items:
   return { items, pages };
 }
 
-function fixtureWaitlist(count: number) {
-  const waitlist = createWaitlist({ name: `Filters ${Date.now()}`, website: "https://example.com" });
+async function fixtureWaitlist(count: number) {
+  const waitlist = await createWaitlist({ name: `Filters ${Date.now()}`, website: "https://example.com" });
   const seeds = makeFixture(count, waitlist.id.slice(0, 6));
   insertSignups(waitlist.id, seeds);
   // The stored order: created_at, then insertion (id).
@@ -181,7 +181,7 @@ const QUERIES: ((seeds: SignupSeed[]) => Query)[] = [
 
 test("each filter alone and combined selects exactly its signups, in the full list and in a Link walk", async ({ request }) => {
   test.setTimeout(120_000);
-  const { waitlist, seeds } = fixtureWaitlist(60);
+  const { waitlist, seeds } = await fixtureWaitlist(60);
   const sizes = new Set<number>();
   for (const build of QUERIES) {
     const query = build(seeds);
@@ -200,7 +200,7 @@ test("each filter alone and combined selects exactly its signups, in the full li
 });
 
 test("every malformed filter, fields or input parameter is a 400 that names it", async ({ request }) => {
-  const { waitlist } = fixtureWaitlist(5);
+  const { waitlist } = await fixtureWaitlist(5);
   const elevenInputs = Array.from({ length: 11 }, (_, index) => `input.l${index}=v`).join("&");
   const cases: [query: string, parameter: string, detail: string][] = [
     ["created_since=2026-02-30", "created_since", "ISO 8601"],
@@ -238,7 +238,7 @@ test("every malformed filter, fields or input parameter is a 400 that names it",
 });
 
 test("a cursor continues only the filters it was issued for, whatever the fields", async ({ request }) => {
-  const { waitlist, seeds } = fixtureWaitlist(60);
+  const { waitlist, seeds } = await fixtureWaitlist(60);
   const query: Query = { created_since: "2026-09-29", "input.role": "Engineer", email_contains: "a" };
   const first = await request.get(signupUrl(waitlist.id, { ...query, limit: "3" }), { headers: auth });
   await contract.check(first, TEMPLATE);
@@ -267,7 +267,7 @@ test("a cursor continues only the filters it was issued for, whatever the fields
 });
 
 test("fields chooses the fields of every object, in the documented order, in pages, walks and streams", async ({ request }) => {
-  const { waitlist, seeds } = fixtureWaitlist(30);
+  const { waitlist, seeds } = await fixtureWaitlist(30);
   const variants: [asked: string, keys: string[]][] = [
     ["id", ["id"]],
     ["created_at", ["created_at"]],
@@ -310,7 +310,7 @@ test("fields chooses the fields of every object, in the documented order, in pag
 });
 
 test("a signup's id is the same under any filter and leads to that signup (the dashboard's /waitlists/{id}/signups/{id})", async ({ request }) => {
-  const { waitlist, seeds } = fixtureWaitlist(20);
+  const { waitlist, seeds } = await fixtureWaitlist(20);
   const { items: all } = await fullList(request, signupUrl(waitlist.id, { fields: "email,id" }));
   expect(new Set(all.map((item) => item.id)).size).toBe(seeds.length);
   for (const seed of [seeds[0]!, seeds[7]!, seeds[19]!]) {
@@ -318,15 +318,15 @@ test("a signup's id is the same under any filter and leads to that signup (the d
     expect(items).toEqual([all.find((item) => item.email === seed.email)]);
     const signupId = parseSignupPublicId(items[0]!.id as string);
     expect(signupId).toBeDefined();
-    expect(getSignup(waitlist.id, signupId!)?.email).toBe(seed.email);
+    expect((await getSignup(waitlist.id, signupId!))?.email).toBe(seed.email);
     // The same number in another waitlist is not this signup.
-    expect(getSignup(createWaitlist({ name: "Other", website: "https://example.com" }).id, signupId!)).toBeUndefined();
+    expect(await getSignup((await createWaitlist({ name: "Other", website: "https://example.com" })).id, signupId!)).toBeUndefined();
   }
 });
 
 test("the streamed full list with filters and fields equals the concatenated Link pages", async ({ request }) => {
   test.setTimeout(120_000);
-  const { waitlist, seeds } = fixtureWaitlist(3000);
+  const { waitlist, seeds } = await fixtureWaitlist(3000);
   const queries: Query[] = [
     { "input.role": "Engineer", fields: "email,created_at,id" },
     { created_since: "2026-10-15", created_until: "2028-06-01", verified: "true", email_contains: ".co" },

@@ -17,9 +17,9 @@ let viewer: Record<string, string>;
 
 test.beforeAll(async ({ request }) => {
   contract = await Contract.load(request);
-  joinKey = bearer(createApiKey({ name: "fraud joiner", roles: ["waitlist:join"] }).key);
-  admin = bearer(createApiKey({ name: "fraud admin", roles: ["waitlist:admin"] }).key);
-  viewer = bearer(createApiKey({ name: "fraud viewer", roles: ["waitlist:view"] }).key);
+  joinKey = bearer((await createApiKey({ name: "fraud joiner", roles: ["waitlist:join"] })).key);
+  admin = bearer((await createApiKey({ name: "fraud admin", roles: ["waitlist:admin"] })).key);
+  viewer = bearer((await createApiKey({ name: "fraud viewer", roles: ["waitlist:view"] })).key);
 });
 
 const count = (sql: string, ...values: unknown[]) => (getDb().$client.prepare(sql).get(...values) as { n: number }).n;
@@ -36,7 +36,7 @@ async function decide(request: APIRequestContext, decision: string, waitlistId: 
 }
 
 test("refuse: a disposable address is a 422 naming the reason, and nothing is stored", async ({ request }) => {
-  const waitlist = openWaitlist({ disposable: "refuse" });
+  const waitlist = await openWaitlist({ disposable: "refuse" });
   const response = await join(request, waitlist.id, "someone@inbox.mailinator.com");
   const problem = await expectProblem(contract, response, "/waitlist/{id}/signup", { status: 422, code: "unprocessable", parameter: "email" }, "POST");
   expect(problem.detail).toContain("disposable email");
@@ -47,7 +47,7 @@ test("refuse: a disposable address is a 422 naming the reason, and nothing is st
 });
 
 test("flag: stored and listed by the flag filter; approve makes the held referral count, with one event per signup", async ({ request }) => {
-  const waitlist = openWaitlist();
+  const waitlist = await openWaitlist();
   const ada = (await (await join(request, waitlist.id, "ada@example.com")).json()) as { id: string; referral_code: string };
   const fakeResponse = await join(request, waitlist.id, "friend@yopmail.com", ada.referral_code);
   expect(fakeResponse.status()).toBe(201);
@@ -69,7 +69,7 @@ test("flag: stored and listed by the flag filter; approve makes the held referra
 });
 
 test("discount: the referral never counts, and its event is signup.flag_discounted", async ({ request }) => {
-  const waitlist = openWaitlist();
+  const waitlist = await openWaitlist();
   const ada = (await (await join(request, waitlist.id, "ada@gmail.com")).json()) as { referral_code: string };
   const twin = (await (await join(request, waitlist.id, "a.d.a+again@gmail.com", ada.referral_code)).json()) as { id: string };
   const listed = await request.get(`/v1/waitlist/${waitlist.id}/signup?flag=lookalike&fields=id`, { headers: viewer });
@@ -80,7 +80,7 @@ test("discount: the referral never counts, and its event is signup.flag_discount
 });
 
 test("bad input: an unknown flag, an unknown decision, a bad body, the wrong role or key: clear errors, nothing changed", async ({ request }) => {
-  const waitlist = openWaitlist();
+  const waitlist = await openWaitlist();
   await join(request, waitlist.id, "fake@mailinator.com");
   const before = { events: eventTypes(waitlist.id), pending: count("SELECT count(*) AS n FROM signup_flags WHERE waitlist_id = ? AND decision = 'pending'", waitlist.id) };
 

@@ -28,14 +28,14 @@ let viewer: Record<string, string>;
 
 test.beforeAll(async ({ request }) => {
   contract = await Contract.load(request);
-  joinKey = bearer(createApiKey({ name: "funnel joiner", roles: ["waitlist:join"] }).key);
-  admin = bearer(createApiKey({ name: "funnel admin", roles: ["waitlist:admin"] }).key);
-  viewer = bearer(createApiKey({ name: "funnel viewer", roles: ["waitlist:view"] }).key);
+  joinKey = bearer((await createApiKey({ name: "funnel joiner", roles: ["waitlist:join"] })).key);
+  admin = bearer((await createApiKey({ name: "funnel admin", roles: ["waitlist:admin"] })).key);
+  viewer = bearer((await createApiKey({ name: "funnel viewer", roles: ["waitlist:view"] })).key);
 });
 
-function openWaitlist(tag: string) {
-  const waitlist = createWaitlist({ name: `Funnel ${tag} ${Date.now()}`, website: "https://example.com/launch" });
-  updateJoinSettings(waitlist.id, { joining: "open", challenge: false }, "cli");
+async function openWaitlist(tag: string) {
+  const waitlist = await createWaitlist({ name: `Funnel ${tag} ${Date.now()}`, website: "https://example.com/launch" });
+  await updateJoinSettings(waitlist.id, { joining: "open", challenge: false }, "cli");
   return waitlist;
 }
 
@@ -52,7 +52,7 @@ function rowsOf(waitlistId: string): RecountRow[] {
 }
 
 test("sources given at join are stored, filter the list and show with fields=; bad ones are refused and change nothing", async ({ request }) => {
-  const waitlist = openWaitlist("sources");
+  const waitlist = await openWaitlist("sources");
   const created = await join(request, waitlist.id, { email: "ann@example.com", utm_source: " newsletter ", utm_medium: "email", utm_campaign: "launch", referrer: "https://News.YCombinator.com/item?id=1" });
   expect(created.status()).toBe(201);
   expect(Object.keys(await contract.json<object>(created, "/waitlist/{id}/signup", "POST"))).not.toContain("utm_source");
@@ -73,7 +73,7 @@ test("sources given at join are stored, filter the list and show with fields=; b
 });
 
 test("GET /v1/waitlist/{id}/stats equals a recount from the rows; the join page's views are counted by the server", async ({ request }) => {
-  const waitlist = openWaitlist("stats");
+  const waitlist = await openWaitlist("stats");
   const sources = [{ utm_source: "newsletter", utm_campaign: "launch" }, { referrer: "twitter.com" }, {}];
   let code: string | undefined;
   for (let index = 0; index < 12; index++) {
@@ -114,7 +114,7 @@ test("GET /v1/waitlist/{id}/stats equals a recount from the rows; the join page'
 });
 
 test("stats refuses malformed dates, an inverted range, unknown or repeated parameters, other roles and unknown lists", async ({ request }) => {
-  const waitlist = openWaitlist("refusals");
+  const waitlist = await openWaitlist("refusals");
   const get = (query: string, headers = viewer) => request.get(`/v1/waitlist/${waitlist.id}/stats${query}`, { headers });
   for (const [query, parameter] of [
     ["?from=2026-13-01", "from"],

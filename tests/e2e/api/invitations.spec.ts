@@ -25,10 +25,10 @@ let joiner: Record<string, string>;
 
 test.beforeAll(async ({ request }) => {
   contract = await Contract.load(request);
-  admin = bearer(createApiKey({ name: "invitations admin", roles: ["waitlist:admin"] }).key);
-  redeemer = bearer(createApiKey({ name: "invitations product", roles: ["waitlist:redeem"] }).key);
-  viewer = bearer(createApiKey({ name: "invitations viewer", roles: ["waitlist:view"] }).key);
-  joiner = bearer(createApiKey({ name: "invitations joiner", roles: ["waitlist:join"] }).key);
+  admin = bearer((await createApiKey({ name: "invitations admin", roles: ["waitlist:admin"] })).key);
+  redeemer = bearer((await createApiKey({ name: "invitations product", roles: ["waitlist:redeem"] })).key);
+  viewer = bearer((await createApiKey({ name: "invitations viewer", roles: ["waitlist:view"] })).key);
+  joiner = bearer((await createApiKey({ name: "invitations joiner", roles: ["waitlist:join"] })).key);
 });
 
 interface Invitation {
@@ -40,9 +40,9 @@ interface Invitation {
 }
 
 /** A waitlist sending invitation emails with invite links, and `n` signups. */
-function invitingWaitlist(n = 6) {
-  const fixture = waitlistWithSignups(n);
-  updateInvitationEmail({ keyId: "tests", keyName: "tests" }, fixture.waitlist.id, { enabled: true, body: "You're in: {{invite.url}}\nYour page: {{person.url}}\n", inviteUrl: SIGNUP_URL, inviteExpiryDays: 10 });
+async function invitingWaitlist(n = 6) {
+  const fixture = await waitlistWithSignups(n);
+  await updateInvitationEmail({ keyId: "tests", keyName: "tests" }, fixture.waitlist.id, { enabled: true, body: "You're in: {{invite.url}}\nYour page: {{person.url}}\n", inviteUrl: SIGNUP_URL, inviteExpiryDays: 10 });
   return fixture;
 }
 
@@ -70,7 +70,7 @@ const look = (request: APIRequestContext, token: string, headers = redeemer) => 
 const redeem = (request: APIRequestContext, token: string, headers = redeemer) => request.post(`/v1/invitations/${encodeURIComponent(token)}/redeem`, { headers });
 
 test("the invitation email's {{invite.url}} carries a token the product looks at and redeems once: completed, one signup.completed", async ({ request }) => {
-  const { waitlist, seeds } = invitingWaitlist();
+  const { waitlist, seeds } = await invitingWaitlist();
   const person = seeds[0]!;
   await invite(request, waitlist.id, person.email);
   const email = await invitationEmail(waitlist.id, person.email);
@@ -78,7 +78,7 @@ test("the invitation email's {{invite.url}} carries a token the product looks at
   expect(email.body).toMatch(new RegExp(`Your page: http://[^/]+/join/${waitlist.id}/me\\?t=`));
   const token = tokenIn(email.body);
   const signupId = signupIdOf(waitlist.id, person.email);
-  const invitedAt = getSignup(waitlist.id, signupId)!.statusChangedAt!;
+  const invitedAt = (await getSignup(waitlist.id, signupId))!.statusChangedAt!;
 
   const looked = await contract.json<Invitation>(await look(request, token), "/invitations/{token}");
   expect(looked).toEqual({
@@ -93,12 +93,12 @@ test("the invitation email's {{invite.url}} carries a token the product looks at
   expect(first.status()).toBe(200);
   const firstText = await contract.check(first, "/invitations/{token}/redeem", "POST");
   expect(JSON.parse(firstText)).toEqual({ ...looked, state: "redeemed", signup: { ...looked.signup, status: "completed" } });
-  expect(getSignup(waitlist.id, signupId)!.status).toBe("completed");
+  expect((await getSignup(waitlist.id, signupId))!.status).toBe("completed");
 
   const second = await redeem(request, token);
   expect(second.status()).toBe(200);
   expect(await contract.check(second, "/invitations/{token}/redeem", "POST")).toBe(firstText);
-  expect(signupEvents(signupId).filter((event) => event.type === "signup.completed")).toHaveLength(1);
+  expect((await signupEvents(signupId)).filter((event) => event.type === "signup.completed")).toHaveLength(1);
   expect(getDb().$client.prepare("SELECT count(*) FROM audit_log WHERE action = 'signups.complete' AND target = ?").pluck().get(waitlist.id)).toBe(1);
   // Looked at after: redeemed, the same object.
   expect(await contract.json<Invitation>(await look(request, token), "/invitations/{token}")).toEqual(JSON.parse(firstText));
@@ -107,18 +107,18 @@ test("the invitation email's {{invite.url}} carries a token the product looks at
 });
 
 test("expired, withdrawn, re-invited, forged, unknown and malformed tokens are problems that change nothing", async ({ request }) => {
-  const { waitlist, seeds } = invitingWaitlist();
+  const { waitlist, seeds } = await invitingWaitlist();
   const [expiring, withdrawn] = [seeds[1]!, seeds[2]!];
   await invite(request, waitlist.id, expiring.email);
   const expiringId = signupIdOf(waitlist.id, expiring.email);
-  const invitedAt = getSignup(waitlist.id, expiringId)!.statusChangedAt!.getTime();
+  const invitedAt = (await getSignup(waitlist.id, expiringId))!.statusChangedAt!.getTime();
   // Signed with the server's own key, bound to the real invitation, good for one second after it: long past.
-  const expired = signLinkToken({ purpose: "invite", waitlistId: waitlist.id, signupId: expiringId, boundTo: invitedAt, expiresAt: new Date(invitedAt - 1000) });
+  const expired = await signLinkToken({ purpose: "invite", waitlistId: waitlist.id, signupId: expiringId, boundTo: invitedAt, expiresAt: new Date(invitedAt - 1000) });
   for (const answer of [await look(request, expired), await redeem(request, expired)]) {
     const problem = await expectProblem(contract, answer, answer.url().endsWith("/redeem") ? "/invitations/{token}/redeem" : "/invitations/{token}", { status: 409, code: "conflict" }, answer.url().endsWith("/redeem") ? "POST" : "GET");
     expect(problem.detail).toBe("This invitation has expired: the waitlist's admin can invite the person again.");
   }
-  expect(getSignup(waitlist.id, expiringId)!.status).toBe("invited");
+  expect((await getSignup(waitlist.id, expiringId))!.status).toBe("invited");
 
   await invite(request, waitlist.id, withdrawn.email);
   const oldToken = tokenIn((await invitationEmail(waitlist.id, withdrawn.email)).body);
@@ -135,7 +135,7 @@ test("expired, withdrawn, re-invited, forged, unknown and malformed tokens are p
   const withdrawnId = signupIdOf(waitlist.id, withdrawn.email);
   const [payload, signature] = newToken.split(".");
   const forged = `${Buffer.from(Buffer.from(payload!, "base64url").toString().replace(`.${withdrawnId}.`, `.${expiringId}.`)).toString("base64url")}.${signature}`;
-  const unknown = mintInviteToken(waitlist.id, 987_654_321, Date.now(), 14);
+  const unknown = await mintInviteToken(waitlist.id, 987_654_321, Date.now(), 14);
   for (const token of [forged, `${payload}.${signature!.slice(0, -4)}AAAA`, unknown]) {
     const problem = await expectProblem(contract, await redeem(request, token), "/invitations/{token}/redeem", { status: 404, code: "not_found" }, "POST");
     expect(problem.detail).toBe("No invitation has this token: it was altered, or its signup was erased.");
@@ -146,12 +146,12 @@ test("expired, withdrawn, re-invited, forged, unknown and malformed tokens are p
     expect(problem.detail).toMatch(/^The token is not an invite token/);
   }
   await expectProblem(contract, await request.get(`/v1/invitations/${newToken}?x=1`, { headers: redeemer }), "/invitations/{token}", { status: 400, code: "invalid_parameter", parameter: "x" });
-  expect([getSignup(waitlist.id, expiringId)!.status, getSignup(waitlist.id, withdrawnId)!.status]).toEqual(["invited", "invited"]);
-  expect(signupEvents(withdrawnId).filter((event) => event.type === "signup.completed")).toHaveLength(0);
+  expect([(await getSignup(waitlist.id, expiringId))!.status, (await getSignup(waitlist.id, withdrawnId))!.status]).toEqual(["invited", "invited"]);
+  expect((await signupEvents(withdrawnId)).filter((event) => event.type === "signup.completed")).toHaveLength(0);
 });
 
 test("waitlist:redeem can do only this (and complete by address); view and join keys get 403, no key 401", async ({ request }) => {
-  const { waitlist, seeds } = invitingWaitlist();
+  const { waitlist, seeds } = await invitingWaitlist();
   await invite(request, waitlist.id, seeds[3]!.email);
   const token = tokenIn((await invitationEmail(waitlist.id, seeds[3]!.email)).body);
   for (const headers of [viewer, joiner]) {
@@ -161,7 +161,7 @@ test("waitlist:redeem can do only this (and complete by address); view and join 
   }
   await expectProblem(contract, await redeem(request, token, {}), "/invitations/{token}/redeem", { status: 401, code: "unauthenticated" }, "POST");
   await expectProblem(contract, await look(request, token, {}), "/invitations/{token}", { status: 401, code: "unauthenticated" });
-  expect(getSignup(waitlist.id, signupIdOf(waitlist.id, seeds[3]!.email))!.status).toBe("invited");
+  expect((await getSignup(waitlist.id, signupIdOf(waitlist.id, seeds[3]!.email)))!.status).toBe("invited");
 
   // Nothing else: reading the API, joining, other status actions.
   expect((await request.get(`/v1/waitlist/${waitlist.id}/signup`, { headers: redeemer })).status()).toBe(403);

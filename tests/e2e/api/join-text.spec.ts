@@ -13,9 +13,9 @@ const TEMPLATE = "/waitlist/{id}/signup" as const;
 
 test("an answer or an address with a line break, NUL or bidi override is a 400 naming the field; nothing is stored", async ({ request }) => {
   const contract = await Contract.load(request);
-  const joinKey = bearer(createApiKey({ name: "join text joiner", roles: ["waitlist:join"] }).key);
-  const waitlist = createWaitlist({ name: `Join text ${Date.now()}`, website: "https://example.com/launch" });
-  updateJoinSettings(waitlist.id, { joining: "open", fields: [{ label: "Company", type: "text", required: true }] }, "cli");
+  const joinKey = bearer((await createApiKey({ name: "join text joiner", roles: ["waitlist:join"] })).key);
+  const waitlist = await createWaitlist({ name: `Join text ${Date.now()}`, website: "https://example.com/launch" });
+  await updateJoinSettings(waitlist.id, { joining: "open", fields: [{ label: "Company", type: "text", required: true }] }, "cli");
   const join = (body: unknown) => request.post(`/v1/waitlist/${waitlist.id}/signup`, { data: body, headers: joinKey });
 
   for (const [value, what] of [

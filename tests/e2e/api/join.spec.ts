@@ -42,14 +42,14 @@ let viewer: Record<string, string>;
 
 test.beforeAll(async ({ request }) => {
   contract = await Contract.load(request);
-  joinKey = bearer(createApiKey({ name: "join api joiner", roles: ["waitlist:join"] }).key);
-  admin = bearer(createApiKey({ name: "join api admin", roles: ["waitlist:admin"] }).key);
-  viewer = bearer(createApiKey({ name: "join api viewer", roles: ["waitlist:view"] }).key);
+  joinKey = bearer((await createApiKey({ name: "join api joiner", roles: ["waitlist:join"] })).key);
+  admin = bearer((await createApiKey({ name: "join api admin", roles: ["waitlist:admin"] })).key);
+  viewer = bearer((await createApiKey({ name: "join api viewer", roles: ["waitlist:view"] })).key);
 });
 
-function openWaitlist(tag: string) {
-  const waitlist = createWaitlist({ name: `Join ${tag} ${Date.now()}`, website: "https://example.com/launch" });
-  updateJoinSettings(waitlist.id, { joining: "open", fields }, "cli");
+async function openWaitlist(tag: string) {
+  const waitlist = await createWaitlist({ name: `Join ${tag} ${Date.now()}`, website: "https://example.com/launch" });
+  await updateJoinSettings(waitlist.id, { joining: "open", fields }, "cli");
   return waitlist;
 }
 
@@ -63,7 +63,7 @@ function join(request: APIRequestContext, waitlistId: string, body: unknown, hea
 }
 
 test("a join key joins: 201 with the signup, its place and referral code; the same address in any case is a 200 that only says it is on the list", async ({ request }) => {
-  const waitlist = openWaitlist("basic");
+  const waitlist = await openWaitlist("basic");
   const first = await join(request, waitlist.id, { email: "Ada@Example.com", custom_inputs: [{ label: "Company", value: "Acme" }, { label: "plan", value: "Pro" }] });
   expect(first.status()).toBe(201);
   const signup = await contract.json<Joined>(first, TEMPLATE, "POST");
@@ -103,14 +103,14 @@ test("a join key joins: 201 with the signup, its place and referral code; the sa
 });
 
 test("an address already on the list: the answer (and its Idempotency-Key replay) carries nothing stored about the person; nothing is added", async ({ request }) => {
-  const waitlist = openWaitlist("imported");
+  const waitlist = await openWaitlist("imported");
   insertSignups(waitlist.id, [
     { email: "Old.Person@Example.com", verified: true, referral: true, customInputs: [{ label: "Company", value: "Secret Corp" }, { label: "Plan", value: "Pro" }], createdAt: Date.UTC(2026, 0, 1) },
   ]);
-  applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: ["old.person@example.com"] } });
+  await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: ["old.person@example.com"] } });
   // Its own page gave it a referral code (an imported signup gets one when it is first read).
   const stored = row("SELECT id FROM signups WHERE waitlist_id = ?", waitlist.id);
-  const code = joinedSignup(waitlist.id, Number(stored.id))!.referral_code;
+  const code = (await joinedSignup(waitlist.id, Number(stored.id)))!.referral_code;
   const body = { email: " OLD.person@example.com ", custom_inputs: [{ label: "Company", value: "X" }] };
   const headers = { ...joinKey, "Idempotency-Key": `known-${Date.now()}` };
   const response = await join(request, waitlist.id, body, headers);
@@ -132,7 +132,7 @@ test("an address already on the list: the answer (and its Idempotency-Key replay
 });
 
 test("referral_code of another signup sets referral and referred_by; an unknown code is ignored", async ({ request }) => {
-  const waitlist = openWaitlist("referral");
+  const waitlist = await openWaitlist("referral");
   const referrer = await contract.json<Joined>(await join(request, waitlist.id, { email: "ref@example.com", custom_inputs: [{ label: "Company", value: "R" }] }), TEMPLATE, "POST");
   const referred = await contract.json<Joined>(
     await join(request, waitlist.id, { email: "friend@example.com", custom_inputs: [{ label: "Company", value: "F" }], referral_code: referrer.referral_code }),
@@ -153,7 +153,7 @@ test("referral_code of another signup sets referral and referred_by; an unknown 
 });
 
 test("refusals: roles, no key, unknown and malformed ids, a closed list, bad addresses, inputs off the form, bad bodies; nothing written", async ({ request }) => {
-  const waitlist = openWaitlist("refusals");
+  const waitlist = await openWaitlist("refusals");
   const good = { email: "someone@example.com", custom_inputs: [{ label: "Company", value: "Acme" }] };
   await expectProblem(contract, await join(request, waitlist.id, good, viewer), TEMPLATE, { status: 403, code: "forbidden" }, "POST");
   await expectProblem(contract, await join(request, waitlist.id, good, {}), TEMPLATE, { status: 401, code: "unauthenticated" }, "POST");
@@ -184,18 +184,18 @@ test("refusals: roles, no key, unknown and malformed ids, a closed list, bad add
   await expectProblem(contract, await join(request, waitlist.id, oversized, { ...joinKey, Connection: "close" }), TEMPLATE, { status: 400, code: "invalid_parameter", parameter: "body" }, "POST");
   const crossSite = await join(request, waitlist.id, good, { ...joinKey, Origin: "https://evil.example" });
   await expectProblem(contract, crossSite, TEMPLATE, { status: 403, code: "forbidden" }, "POST");
-  updateJoinSettings(waitlist.id, { joining: "closed" }, "cli");
+  await updateJoinSettings(waitlist.id, { joining: "closed" }, "cli");
   const closed = await expectProblem(contract, await join(request, waitlist.id, good), TEMPLATE, { status: 409, code: "conflict" }, "POST");
   expect(closed.detail).toContain("not taking signups");
   // A waitlist nobody opened is closed.
-  const never = createWaitlist({ name: `Never opened ${Date.now()}`, website: "https://example.com" });
+  const never = await createWaitlist({ name: `Never opened ${Date.now()}`, website: "https://example.com" });
   await expectProblem(contract, await join(request, never.id, { email: "x@example.com" }), TEMPLATE, { status: 409, code: "conflict" }, "POST");
   expect(signupCount(waitlist.id)).toBe(0);
   expect(eventTypes(waitlist.id)).toEqual([]);
 });
 
 test("a join key can do nothing else: reads and status actions are 403", async ({ request }) => {
-  const waitlist = openWaitlist("only-join");
+  const waitlist = await openWaitlist("only-join");
   await expectProblem(contract, await request.get("/v1/waitlist", { headers: joinKey }), "/waitlist", { status: 403, code: "forbidden" });
   await expectProblem(contract, await request.get(`/v1/waitlist/${waitlist.id}/signup`, { headers: joinKey }), TEMPLATE, { status: 403, code: "forbidden" });
   await expectProblem(contract, await request.post(`/v1/waitlist/${waitlist.id}/signup/invite?limit=1`, { headers: joinKey }), "/waitlist/{id}/signup/invite", { status: 403, code: "forbidden" }, "POST");
@@ -206,7 +206,7 @@ test("a join key can do nothing else: reads and status actions are 403", async (
 });
 
 test("Idempotency-Key: a retry gets the first answer (201) and creates nothing; another body with the key is a 422", async ({ request }) => {
-  const waitlist = openWaitlist("idempotent");
+  const waitlist = await openWaitlist("idempotent");
   const body = { email: "retry@example.com", custom_inputs: [{ label: "Company", value: "A" }] };
   const headers = { ...joinKey, "Idempotency-Key": `join-${Date.now()}` };
   const first = await join(request, waitlist.id, body, headers);
@@ -220,7 +220,7 @@ test("Idempotency-Key: a retry gets the first answer (201) and creates nothing; 
 });
 
 test("per-address limit: the 11th join of one address within the hour is a 429 with Retry-After", async ({ request }) => {
-  const waitlist = openWaitlist("limited");
+  const waitlist = await openWaitlist("limited");
   const body = { email: "eager@example.com", custom_inputs: [{ label: "Company", value: "A" }] };
   for (let attempt = 0; attempt < 10; attempt++) expect((await join(request, waitlist.id, body)).status()).toBe(attempt === 0 ? 201 : 200);
   const limited = await join(request, waitlist.id, { ...body, email: "EAGER@example.com" });

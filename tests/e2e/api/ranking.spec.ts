@@ -26,15 +26,15 @@ let viewer: Record<string, string>;
 
 test.beforeAll(async ({ request }) => {
   contract = await Contract.load(request);
-  joinKey = bearer(createApiKey({ name: "ranking joiner", roles: ["waitlist:join"] }).key);
-  admin = bearer(createApiKey({ name: "ranking admin", roles: ["waitlist:admin"] }).key);
-  viewer = bearer(createApiKey({ name: "ranking viewer", roles: ["waitlist:view"] }).key);
+  joinKey = bearer((await createApiKey({ name: "ranking joiner", roles: ["waitlist:join"] })).key);
+  admin = bearer((await createApiKey({ name: "ranking admin", roles: ["waitlist:admin"] })).key);
+  viewer = bearer((await createApiKey({ name: "ranking viewer", roles: ["waitlist:view"] })).key);
 });
 
-function rankedWaitlist(rule: string) {
-  const waitlist = createWaitlist({ name: `Ranking ${rule} ${Date.now()}`, website: "https://example.com/launch" });
-  updateJoinSettings(waitlist.id, { joining: "open" }, "cli");
-  setRankingRule(waitlist.id, rankingRuleSchema.parse(rule), "cli");
+async function rankedWaitlist(rule: string) {
+  const waitlist = await createWaitlist({ name: `Ranking ${rule} ${Date.now()}`, website: "https://example.com/launch" });
+  await updateJoinSettings(waitlist.id, { joining: "open" }, "cli");
+  await setRankingRule(waitlist.id, rankingRuleSchema.parse(rule), "cli");
   return waitlist;
 }
 
@@ -51,7 +51,7 @@ async function line(request: APIRequestContext, waitlistId: string, query = ""):
 }
 
 test("a counted referral moves its referrer up N places at once: the friend's join answer, the line, its pages and 'invite the next N'", async ({ request }) => {
-  const waitlist = rankedWaitlist("referrals:3");
+  const waitlist = await rankedWaitlist("referrals:3");
   const people: Joined[] = [];
   for (let index = 0; index < 8; index++) people.push(await join(request, waitlist.id, `p${index}@example.com`));
   expect(people.map((person) => person.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -80,20 +80,20 @@ test("a counted referral moves its referrer up N places at once: the friend's jo
 });
 
 test("under points a referral is worth hours of waiting; without a rule the line is the order of joining", async ({ request }) => {
-  const points = rankedWaitlist("points:1");
+  const points = await rankedWaitlist("points:1");
   const people: Joined[] = [];
   for (let index = 0; index < 4; index++) people.push(await join(request, points.id, `q${index}@example.com`));
   await join(request, points.id, "friend@example.com", people[3]!.referral_code);
   expect((await line(request, points.id))[0]).toBe("q3@example.com");
 
-  const plain = rankedWaitlist("first-come");
+  const plain = await rankedWaitlist("first-come");
   const first = await join(request, plain.id, "a@example.com");
   await join(request, plain.id, "b@example.com", first.referral_code);
   expect(await line(request, plain.id)).toEqual(["a@example.com", "b@example.com"]);
 });
 
 test("bad sort parameters are 400s naming the parameter, and a cursor of one order is refused by the other", async ({ request }) => {
-  const waitlist = rankedWaitlist("referrals:1");
+  const waitlist = await rankedWaitlist("referrals:1");
   for (let index = 0; index < 3; index++) await join(request, waitlist.id, `r${index}@example.com`);
   const get = (query: string) => request.get(`/v1/waitlist/${waitlist.id}/signup?${query}`, { headers: viewer });
   await expectProblem(contract, await get("sort=place"), TEMPLATE, { status: 400, code: "invalid_parameter", parameter: "sort" });

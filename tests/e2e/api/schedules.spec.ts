@@ -33,12 +33,12 @@ let viewer: Record<string, string>;
 
 test.beforeAll(async ({ request }) => {
   contract = await Contract.load(request);
-  admin = bearer(createApiKey({ name: "schedules admin", roles: ["waitlist:admin"] }).key);
-  viewer = bearer(createApiKey({ name: "schedules viewer", roles: ["waitlist:view"] }).key);
+  admin = bearer((await createApiKey({ name: "schedules admin", roles: ["waitlist:admin"] })).key);
+  viewer = bearer((await createApiKey({ name: "schedules viewer", roles: ["waitlist:view"] })).key);
 });
 
 test("an admin adds, lists, previews, pauses, resumes, changes and removes a schedule; each change audited", async ({ request }) => {
-  const { waitlist, seeds } = waitlistWithSignups(8);
+  const { waitlist, seeds } = await waitlistWithSignups(8);
   const base = `/v1/waitlist/${waitlist.id}/schedules`;
   const added = await request.post(base, { headers: admin, data: { rule: "mon-fri at 9:00 Europe/Berlin invite 3 where verified=true guard 20% over 7d" } });
   expect(added.status()).toBe(201);
@@ -69,7 +69,7 @@ test("an admin adds, lists, previews, pauses, resumes, changes and removes a sch
   const removed = await contract.json<Schedule>(await request.delete(`${base}/${schedule.id}`, { headers: admin }), ONE, "DELETE");
   expect(removed.id).toBe(schedule.id);
   expect(await contract.json<{ items: Schedule[] }>(await request.get(base, { headers: admin }), LIST)).toEqual({ items: [] });
-  expect(listAudit({ action: "waitlist.schedules", limit: 10 }).filter((row) => row.target === waitlist.id).map((row) => row.summary)).toEqual([
+  expect((await listAudit({ action: "waitlist.schedules", limit: 10 })).filter((row) => row.target === waitlist.id).map((row) => row.summary)).toEqual([
     `removed schedule ${schedule.id}: daily at 18:00 UTC invite 5`,
     `schedule ${schedule.id} rule daily at 18:00 UTC invite 5; resumed`,
     `schedule ${schedule.id} paused`,
@@ -78,7 +78,7 @@ test("an admin adds, lists, previews, pauses, resumes, changes and removes a sch
 });
 
 test("bad rules, bodies and ids, an unknown schedule, a view key and no key are problems that change nothing", async ({ request }) => {
-  const { waitlist } = waitlistWithSignups(2);
+  const { waitlist } = await waitlistWithSignups(2);
   const base = `/v1/waitlist/${waitlist.id}/schedules`;
   for (const [data, parameter, detail] of [
     [{ rule: "someday at 09:00 invite 5" }, "rule", 'unknown days "someday"'],

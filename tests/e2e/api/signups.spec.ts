@@ -17,7 +17,7 @@ let auth: Record<string, string>;
 
 test.beforeAll(async ({ request }) => {
   contract = await Contract.load(request);
-  auth = bearer(makeKeys().viewer);
+  auth = bearer((await makeKeys()).viewer);
 });
 
 const toBody = (seed: SignupSeed): SignupBody => ({ email: seed.email, verified: seed.verified, referral: seed.referral, custom_inputs: seed.customInputs });
@@ -60,7 +60,7 @@ async function walk(request: APIRequestContext, first: string) {
 }
 
 test("GET /v1/waitlist/{id}/signup returns exactly the four fields with JSON types, in creation order", async ({ request }) => {
-  const { waitlist, seeds } = waitlistWithSignups(30);
+  const { waitlist, seeds } = await waitlistWithSignups(30);
   const { items } = await fullList(request, `/v1/waitlist/${waitlist.id}/signup`);
   expect(items).toEqual(seeds.map(toBody));
   for (const item of items) {
@@ -73,7 +73,7 @@ test("GET /v1/waitlist/{id}/signup returns exactly the four fields with JSON typ
 });
 
 test("an existing waitlist without signups is 200 [] (full list and page)", async ({ request }) => {
-  const waitlist = createWaitlist({ name: "Empty", website: "https://example.com" });
+  const waitlist = await createWaitlist({ name: "Empty", website: "https://example.com" });
   expect((await fullList(request, `/v1/waitlist/${waitlist.id}/signup`)).text).toBe("[]");
   const page = await request.get(`/v1/waitlist/${waitlist.id}/signup?limit=10&verified=true`, { headers: auth });
   expect(await contract.check(page, "/waitlist/{id}/signup")).toBe("[]");
@@ -81,7 +81,7 @@ test("an existing waitlist without signups is 200 [] (full list and page)", asyn
 });
 
 test("filters select the same signups in full lists and in page walks, each exactly once", async ({ request }) => {
-  const { waitlist, seeds } = waitlistWithSignups(47);
+  const { waitlist, seeds } = await waitlistWithSignups(47);
   // Later signups created earlier than existing ones still sort by created_at, then id.
   const late = makeSignups(4, `late-${waitlist.id.slice(0, 6)}`, Date.UTC(2025, 0, 1));
   insertSignups(waitlist.id, late);
@@ -100,7 +100,7 @@ test("filters select the same signups in full lists and in page walks, each exac
 });
 
 test("signups created during a page walk appear once, at the end", async ({ request }) => {
-  const { waitlist, seeds } = waitlistWithSignups(6);
+  const { waitlist, seeds } = await waitlistWithSignups(6);
   const first = await request.get(`/v1/waitlist/${waitlist.id}/signup?limit=4`, { headers: auth });
   const items = await contract.json<SignupBody[]>(first, "/waitlist/{id}/signup");
   const arrivals = makeSignups(3, `new-${waitlist.id.slice(0, 6)}`, Date.UTC(2027, 0, 1));
@@ -111,7 +111,7 @@ test("signups created during a page walk appear once, at the end", async ({ requ
 
 test("the full stream of 5,000 signups equals the concatenated pages", async ({ request }) => {
   test.setTimeout(120_000);
-  const { waitlist, seeds } = waitlistWithSignups(5000);
+  const { waitlist, seeds } = await waitlistWithSignups(5000);
   for (const query of ["", "verified=true&referral=false"]) {
     const { text, items } = await fullList(request, `/v1/waitlist/${waitlist.id}/signup${query ? `?${query}` : ""}`);
     const { items: walked } = await walk(request, `/v1/waitlist/${waitlist.id}/signup?${query ? `${query}&` : ""}limit=1000`);
@@ -121,13 +121,13 @@ test("the full stream of 5,000 signups equals the concatenated pages", async ({ 
 });
 
 test("a client that stops reading a stream blocks neither the server's writes nor other writers", async ({ request }) => {
-  const { waitlist, seeds } = waitlistWithSignups(5000);
+  const { waitlist, seeds } = await waitlistWithSignups(5000);
   const url = new URL(`/v1/waitlist/${waitlist.id}/signup`, process.env.E2E_BASE_URL);
   const stream = await new Promise<IncomingMessage>((resolve, reject) => get(url, { headers: auth }, resolve).on("error", reject));
   stream.pause();
   expect(stream.statusCode).toBe(200);
   // A key's first use writes last_used_at on the server's own connection.
-  const fresh = createApiKey({ name: "first use during a stream", roles: ["waitlist:view"] }).key;
+  const fresh = (await createApiKey({ name: "first use during a stream", roles: ["waitlist:view"] })).key;
   const other = await request.get(`/v1/waitlist/${waitlist.id}`, { headers: bearer(fresh), timeout: 5000 });
   expect(other.status()).toBe(200);
   await contract.check(other, "/waitlist/{id}");

@@ -20,8 +20,8 @@ let viewer: Record<string, string>;
 
 test.beforeAll(async ({ request }) => {
   contract = await Contract.load(request);
-  admin = bearer(createApiKey({ name: "status actions admin", roles: ["waitlist:admin"] }).key);
-  viewer = bearer(createApiKey({ name: "status actions viewer", roles: ["waitlist:view"] }).key);
+  admin = bearer((await createApiKey({ name: "status actions admin", roles: ["waitlist:admin"] })).key);
+  viewer = bearer((await createApiKey({ name: "status actions viewer", roles: ["waitlist:view"] })).key);
 });
 
 const template = (action: string) => `/waitlist/{id}/signup/${action}` as PathTemplate;
@@ -35,7 +35,7 @@ async function act(request: APIRequestContext, action: string, waitlistId: strin
 }
 
 test("invite the oldest matching, then list them with status=invited and the new fields; the default object keeps its four fields", async ({ request }) => {
-  const { waitlist, seeds } = waitlistWithSignups(30);
+  const { waitlist, seeds } = await waitlistWithSignups(30);
   const response = await act(request, "invite", waitlist.id, "verified=true&limit=4");
   expect(response.status()).toBe(200);
   const result = await contract.json<Result>(response, template("invite"));
@@ -56,7 +56,7 @@ test("invite the oldest matching, then list them with status=invited and the new
 });
 
 test("by addresses: skipped counted, then withdraw, reject, restore and complete (complete needs no limit)", async ({ request }) => {
-  const { waitlist, seeds } = waitlistWithSignups(6);
+  const { waitlist, seeds } = await waitlistWithSignups(6);
   const [a, b, c] = seeds.map((seed) => seed.email) as [string, string, string];
   const invited = await contract.json<Result>(await act(request, "invite", waitlist.id, "", { body: { emails: [a, b.toUpperCase(), "nobody@example.com"] } }), template("invite"));
   expect(invited).toMatchObject({ changed: 2, skipped: 1 });
@@ -73,7 +73,7 @@ test("by addresses: skipped counted, then withdraw, reject, restore and complete
 });
 
 test("every 400, 401 and 403: nothing changes", async ({ request }) => {
-  const { waitlist } = waitlistWithSignups(3);
+  const { waitlist } = await waitlistWithSignups(3);
   const cases: [string, { body?: unknown; headers?: Record<string, string> }, string][] = [
     ["", {}, "limit"],
     ["limit=10001", {}, "limit"],
@@ -103,7 +103,7 @@ test("every 400, 401 and 403: nothing changes", async ({ request }) => {
 });
 
 test("Idempotency-Key: a retry gets the first answer and changes nothing; the same key with another request is a 422", async ({ request }) => {
-  const { waitlist } = waitlistWithSignups(10);
+  const { waitlist } = await waitlistWithSignups(10);
   const headers = { "Idempotency-Key": `retry-${Date.now()}` };
   const first = await act(request, "invite", waitlist.id, "limit=3", { headers });
   const firstText = await contract.check(first, template("invite"), "POST");

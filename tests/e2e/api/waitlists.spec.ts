@@ -14,7 +14,7 @@ let auth: Record<string, string>;
 
 test.beforeAll(async ({ request }) => {
   contract = await Contract.load(request);
-  auth = bearer(makeKeys().viewer);
+  auth = bearer((await makeKeys()).viewer);
 });
 
 /** Follows Link headers from `first` and returns every item and the number of pages. */
@@ -32,7 +32,7 @@ async function walk(request: APIRequestContext, first: string) {
 }
 
 test("GET /v1/waitlist returns every waitlist with exactly id, name and website, in creation order", async ({ request }) => {
-  const created = [createWaitlist({ name: "Alpha list", website: "https://alpha.example.com" }), createWaitlist({ name: "Beta list", website: "http://beta.example.com/join?x=1" })];
+  const created = [await createWaitlist({ name: "Alpha list", website: "https://alpha.example.com" }), await createWaitlist({ name: "Beta list", website: "http://beta.example.com/join?x=1" })];
   const response = await request.get("/v1/waitlist", { headers: auth });
   expect(response.status()).toBe(200);
   expect(response.headers()["cache-control"]).toBe("private, no-cache");
@@ -47,7 +47,7 @@ test("GET /v1/waitlist returns every waitlist with exactly id, name and website,
 });
 
 test("GET /v1/waitlist/{id} returns exactly one waitlist object", async ({ request }) => {
-  const row = createWaitlist({ name: "  Gamma  ", website: "https://gamma.example.com" });
+  const row = await createWaitlist({ name: "  Gamma  ", website: "https://gamma.example.com" });
   const response = await request.get(`/v1/waitlist/${row.id}`, { headers: auth });
   expect(response.status()).toBe(200);
   expect(response.headers()["link"]).toBeUndefined();
@@ -56,7 +56,7 @@ test("GET /v1/waitlist/{id} returns exactly one waitlist object", async ({ reque
 
 test("paging through waitlists returns every waitlist exactly once, in the order of the full list", async ({ request }) => {
   // Created within the same milliseconds, so ties on created_at are broken by id across page boundaries.
-  for (let i = 0; i < 12; i++) createWaitlist({ name: `Paged ${i}`, website: "https://example.com" });
+  for (let i = 0; i < 12; i++) await createWaitlist({ name: `Paged ${i}`, website: "https://example.com" });
   const all = await contract.json<WaitlistBody[]>(await request.get("/v1/waitlist", { headers: auth }), "/waitlist");
   expect(all.length).toBeGreaterThan(12);
   for (const limit of [1, 5, all.length, 1000]) {

@@ -44,8 +44,8 @@ let bigListId: string;
 
 test.beforeAll(async ({ request }) => {
   contract = await Contract.load(request);
-  auth = bearer(makeKeys().viewer);
-  bigListId = waitlistWithSignups(3000).waitlist.id;
+  auth = bearer((await makeKeys()).viewer);
+  bigListId = (await waitlistWithSignups(3000)).waitlist.id;
 });
 
 test.describe("compression", () => {
@@ -103,8 +103,8 @@ test.describe("compression", () => {
   });
 
   test("the dashboard's CSV export is compressed, and decodes to the same file", async () => {
-    const key = createApiKey({ name: "wire export", roles: ["waitlist:view"] });
-    const cookie = `${SESSION_COOKIE}=${createSession(key.id).token}`;
+    const key = await createApiKey({ name: "wire export", roles: ["waitlist:view"] });
+    const cookie = `${SESSION_COOKIE}=${(await createSession(key.id)).token}`;
     const path = `/waitlists/${bigListId}/export`;
     const plain = await fetchWire(path, { cookie });
     expect(plain.status).toBe(200);
@@ -123,7 +123,7 @@ test.describe("compression", () => {
 
 test.describe("conditional requests", () => {
   test("the waitlist list and one waitlist carry an ETag, answer 304 to If-None-Match, and change when the data does", async ({ request }) => {
-    const waitlist = createWaitlist({ name: `ETag ${Date.now()}`, website: "https://etag.example/" });
+    const waitlist = await createWaitlist({ name: `ETag ${Date.now()}`, website: "https://etag.example/" });
     for (const [path, template] of [
       ["/v1/waitlist", "/waitlist"],
       [`/v1/waitlist/${waitlist.id}`, "/waitlist/{id}"],
@@ -146,14 +146,14 @@ test.describe("conditional requests", () => {
       expect((await request.get(path, { headers: { "If-None-Match": etag } })).status()).toBe(401);
     }
     const before = (await request.get("/v1/waitlist", { headers: auth })).headers()["etag"]!;
-    createWaitlist({ name: `ETag later ${Date.now()}`, website: "https://etag.example/later" });
+    await createWaitlist({ name: `ETag later ${Date.now()}`, website: "https://etag.example/later" });
     const after = await request.get("/v1/waitlist", { headers: { ...auth, "If-None-Match": before } });
     expect(after.status()).toBe(200);
     expect(after.headers()["etag"]).not.toBe(before);
   });
 
   test("a signup page's ETag covers its Link: the last page changes when a signup arrives after it", async ({ request }) => {
-    const { waitlist } = waitlistWithSignups(5);
+    const { waitlist } = await waitlistWithSignups(5);
     const path = `/v1/waitlist/${waitlist.id}/signup?limit=5`;
     const last = await request.get(path, { headers: auth });
     expect(nextLink(last)).toBeNull();

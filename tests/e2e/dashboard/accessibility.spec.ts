@@ -23,21 +23,21 @@ async function screenshot(page: Page, name: string, outputPath: (name: string) =
   }
 }
 
-const pages: { name: string; path: () => string; signedIn: boolean; admin?: boolean; open?: (page: Page) => Promise<void> }[] = [];
+const pages: { name: string; path: () => string | Promise<string>; signedIn: boolean; admin?: boolean; open?: (page: Page) => Promise<void> }[] = [];
 let waitlistPath = "";
 let signupPath = "";
 let sourcesPath = "";
-test.beforeAll(() => {
+test.beforeAll(async () => {
   // 12 utm_source values, more than the facet shows: it offers a value search.
-  const sources = createWaitlist({ name: unique("Sources list"), website: "https://sources.example.com" });
+  const sources = await createWaitlist({ name: unique("Sources list"), website: "https://sources.example.com" });
   insertAppSignups(
     sources.id,
     Array.from({ length: 12 }, (_, index) => ({ email: `source.${index}@sources.example`, verified: true, referral: false, customInputs: "[]", source: { utm_source: `newsletter-${index}` } })),
   );
   sourcesPath = `/waitlists/${sources.id}`;
-  const { waitlist } = createFixtureWaitlist(60);
+  const { waitlist } = await createFixtureWaitlist(60);
   waitlistPath = `/waitlists/${waitlist.id}`;
-  signupPath = `${waitlistPath}/signups/${listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 1, limit: 1 })[0]!.id}`;
+  signupPath = `${waitlistPath}/signups/${(await listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 1, limit: 1 }))[0]!.id}`;
 });
 pages.push(
   { name: "signin", path: () => "/signin?reason=revoked&next=/", signedIn: false },
@@ -66,7 +66,7 @@ pages.push(
   { name: "finder", path: () => "/find?email=ann.", signedIn: true },
   { name: "not-found", path: () => "/waitlists/00000000-0000-4000-8000-000000000000", signedIn: true },
   { name: "keys", path: () => "/keys", signedIn: true, admin: true },
-  { name: "key-revoke", path: () => `/keys/${createKey().id}/revoke`, signedIn: true, admin: true },
+  { name: "key-revoke", path: async () => `/keys/${(await createKey()).id}/revoke`, signedIn: true, admin: true },
   { name: "audit", path: () => "/audit", signedIn: true, admin: true },
   { name: "import", path: () => `${waitlistPath}/import`, signedIn: true, admin: true },
   {
@@ -89,14 +89,14 @@ for (const scheme of ["light", "dark"] as const) {
       if (entry.signedIn) await signIn(context, entry.admin ? ["waitlist:admin"] : undefined);
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize({ width: 1280, height: 900 });
-      await page.goto(entry.path());
+      await page.goto(await entry.path());
       await settled(page);
       await entry.open?.(page);
       await expectNoAxeViolations(page, `${entry.name} ${scheme}`, { seriousOnly: true });
       await screenshot(page, `${entry.name}-${scheme}-1280`, (name) => testInfo.outputPath(name));
 
       await page.setViewportSize({ width: 375, height: 800 });
-      await page.goto(entry.path());
+      await page.goto(await entry.path());
       await settled(page);
       await entry.open?.(page);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -138,22 +138,22 @@ const SWEEP_SIZES = [
 
 type Role = "admin" | "viewer";
 /** `exclude`: what axe cannot enter (the email preview's frame, sandbox="": its HTML is swept in branded-emails.spec.ts). */
-const sweep: { name: string; path: () => string; roles: readonly Role[] | "signed-out"; heading?: boolean; exclude?: string }[] = [];
+const sweep: { name: string; path: () => string | Promise<string>; roles: readonly Role[] | "signed-out"; heading?: boolean; exclude?: string }[] = [];
 let emptyPath = "";
 let signupErasePath = "";
 let findErasePath = "";
 let deliveriesPath = "";
 let endpointId = "";
-test.beforeAll(() => {
+test.beforeAll(async () => {
   // Issue 23's pages with something in them: a failing endpoint with deliveries, and a disabled one.
-  const { waitlist: delivered, signups } = createFixtureWaitlist(3, unique("Delivered list"));
+  const { waitlist: delivered, signups } = await createFixtureWaitlist(3, unique("Delivered list"));
   deliveriesPath = `/waitlists/${delivered.id}`;
-  endpointId = addEndpoint("cli", { url: "http://127.0.0.1:9/sweep", waitlist: delivered.id }).id;
-  disableEndpoint("cli", addEndpoint("cli", { url: "https://hooks.example/sweep", waitlist: delivered.id }).id);
-  applyStatusAction("cli", { action: "invite", selection: { waitlistId: delivered.id, emails: signups.map((signup) => signup.email) } });
-  emptyPath = `/waitlists/${createWaitlist({ name: unique("Empty list"), website: "https://empty.example" }).id}`;
+  endpointId = (await addEndpoint("cli", { url: "http://127.0.0.1:9/sweep", waitlist: delivered.id })).id;
+  await disableEndpoint("cli", (await addEndpoint("cli", { url: "https://hooks.example/sweep", waitlist: delivered.id })).id);
+  await applyStatusAction("cli", { action: "invite", selection: { waitlistId: delivered.id, emails: signups.map((signup) => signup.email) } });
+  emptyPath = `/waitlists/${(await createWaitlist({ name: unique("Empty list"), website: "https://empty.example" })).id}`;
   signupErasePath = `${signupPath}/erase`;
-  findErasePath = `/find/erase?email=${encodeURIComponent(listSignupRows({ scope: { waitlistId: waitlistPath.split("/")[2]! }, offset: 1, limit: 1 })[0]!.email)}`;
+  findErasePath = `/find/erase?email=${encodeURIComponent((await listSignupRows({ scope: { waitlistId: waitlistPath.split("/")[2]! }, offset: 1, limit: 1 }))[0]!.email)}`;
 });
 const BOTH = ["admin", "viewer"] as const;
 const ADMIN = ["admin"] as const;
@@ -174,7 +174,7 @@ sweep.push(
   { name: "invite the next 10", path: () => `${waitlistPath}/status/invite?verified=true&limit=10`, roles: ADMIN },
   { name: "withdraw selected rows", path: () => `${waitlistPath}/status/withdraw?ids=${signupPath.split("/").at(-1)}`, roles: ADMIN },
   { name: "keys", path: () => "/keys", roles: ADMIN },
-  { name: "revoke key", path: () => `/keys/${createKey().id}/revoke`, roles: ADMIN },
+  { name: "revoke key", path: async () => `/keys/${(await createKey()).id}/revoke`, roles: ADMIN },
   { name: "audit", path: () => "/audit", roles: ADMIN },
   { name: "webhooks", path: () => "/webhooks", roles: ADMIN },
   { name: "rotate webhook secret", path: () => `/webhooks/${endpointId}/rotate`, roles: ADMIN },
@@ -194,7 +194,7 @@ for (const entry of sweep) {
       if (role !== "signed out") await signIn(context, role === "admin" ? ["waitlist:admin"] : ["waitlist:view"]);
       for (const size of SWEEP_SIZES) {
         await page.setViewportSize(size);
-        await page.goto(entry.path());
+        await page.goto(await entry.path());
         await settled(page);
         await expectNoAxeViolations(page, `${entry.name} as ${role} at ${size.width}×${size.height}`, { tags: SWEEP_TAGS, exclude: entry.exclude });
       }

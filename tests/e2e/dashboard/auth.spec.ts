@@ -26,7 +26,7 @@ async function submitKey(page: Page, key: string) {
 const signInError = (page: Page) => page.locator("#api-key-error");
 
 test("a dashboard page without a session redirects to sign-in, and sign-in returns to it", async ({ page, context }) => {
-  const { waitlist } = createFixtureWaitlist(3);
+  const { waitlist } = await createFixtureWaitlist(3);
   const target = `/waitlists/${waitlist.id}?verified=true&sort=email&dir=asc`;
   const response = await page.request.get(target, { maxRedirects: 0 });
   expect(response.status()).toBe(307);
@@ -35,7 +35,7 @@ test("a dashboard page without a session redirects to sign-in, and sign-in retur
   await page.goto(target);
   await expect(page).toHaveURL(`/signin?next=${encodeURIComponent(target)}`);
   await expect(page.getByRole("heading", { name: "Sign in to Waitlist Admin" })).toBeVisible();
-  await submitKey(page, createKey().key);
+  await submitKey(page, (await createKey()).key);
   await expect(page).toHaveURL(target);
   await expect(page.getByRole("heading", { level: 1, name: waitlist.name })).toBeVisible();
 
@@ -57,12 +57,12 @@ test("a sign-in over HTTPS (a trusted proxy says so) sets a __Host- cookie: Secu
   const httpsOrigin = baseURL.replace(/^http:/, "https:");
   await context.setExtraHTTPHeaders({ "x-forwarded-for": "198.51.100.200", "x-forwarded-proto": "https", origin: httpsOrigin });
   // Over HTTPS only the __Host- cookie counts: a plain one (which plain HTTP could have planted) does not.
-  await context.addCookies([{ name: SESSION_COOKIE, value: createSession(createKey().id).token, url: baseURL }]);
+  await context.addCookies([{ name: SESSION_COOKIE, value: (await createSession((await createKey()).id)).token, url: baseURL }]);
   await page.goto("/");
   await expect(page).toHaveURL("/signin");
 
   await context.clearCookies();
-  await submitKey(page, createKey().key);
+  await submitKey(page, (await createKey()).key);
   await expect(page).toHaveURL("/");
   await expect(page.getByRole("heading", { level: 1, name: "Waitlists" })).toBeVisible();
   const cookies = await context.cookies();
@@ -76,7 +76,7 @@ test("a sign-in over HTTPS (a trusted proxy says so) sets a __Host- cookie: Secu
 });
 
 test("the CSV export needs a session too", async ({ page }) => {
-  const { waitlist } = createFixtureWaitlist(2);
+  const { waitlist } = await createFixtureWaitlist(2);
   const response = await page.request.get(`/waitlists/${waitlist.id}/export`, { maxRedirects: 0 });
   expect(response.status()).toBe(307);
   expect(response.headers().location).toContain("/signin?next=");
@@ -90,19 +90,19 @@ test("a stale session cookie is refused by the page itself", async ({ page, cont
 
 test("a key without waitlist:view is refused with a clear message", async ({ page }) => {
   await page.goto("/signin");
-  await submitKey(page, createKey([]).key);
+  await submitKey(page, (await createKey([])).key);
   await expect(signInError(page)).toHaveText("This API key does not carry the waitlist:view role, which the dashboard needs.");
   await expect(page).toHaveURL("/signin");
 });
 
 test("a revoked or expired key is refused; an unknown key is just not valid", async ({ page }) => {
-  const revoked = createKey();
-  revokeApiKey(revoked.id);
+  const revoked = await createKey();
+  await revokeApiKey(revoked.id);
   await page.goto("/signin");
   await submitKey(page, revoked.key);
   await expect(signInError(page)).toHaveText("This API key has been revoked. Ask the operator for a new key.");
 
-  await submitKey(page, createKey(["waitlist:view"], { expiresAt: new Date(Date.now() - 60_000) }).key);
+  await submitKey(page, (await createKey(["waitlist:view"], { expiresAt: new Date(Date.now() - 60_000) })).key);
   await expect(signInError(page)).toHaveText("This API key has expired. Ask the operator for a new key.");
 
   await submitKey(page, `wl_${"x".repeat(43)}`);
@@ -132,7 +132,7 @@ test("a signed-out user who signs in from an off-site return path stays on our o
     await page.goto(`/signin?next=${encodeURIComponent(next)}`);
     // The form never carries the off-site value.
     await expect(page.locator('input[type="hidden"][name="next"]'), next).toHaveValue("/");
-    await submitKey(page, createKey().key);
+    await submitKey(page, (await createKey()).key);
     await expect(page, next).toHaveURL(`${baseURL}/`);
     await expect(page.getByRole("heading", { level: 1, name: "Waitlists" })).toBeVisible();
   }
@@ -174,31 +174,31 @@ test("sign-out ends the session on the server", async ({ page, context }) => {
 const sessionEnded = (page: Page) => page.locator("#session-ended");
 
 test("revoking the key ends its sessions at their next request, and sign-in says why", async ({ page, context }) => {
-  const { waitlist } = createFixtureWaitlist(2);
+  const { waitlist } = await createFixtureWaitlist(2);
   const target = `/waitlists/${waitlist.id}?verified=true`;
   const key = await signIn(context);
   await page.goto(target);
   await expect(page.getByRole("heading", { level: 1, name: waitlist.name })).toBeVisible();
-  revokeApiKey(key.id);
+  await revokeApiKey(key.id);
   await page.reload();
   await expect(page).toHaveURL(`/signin?reason=revoked&next=${encodeURIComponent(target)}`);
   await expect(sessionEnded(page)).toHaveText("Your API key was revoked: sign in with another key.");
   await expect(sessionEnded(page)).toHaveAttribute("role", "alert");
   // Another key takes the user back to the page.
-  await submitKey(page, createKey().key);
+  await submitKey(page, (await createKey()).key);
   await expect(page).toHaveURL(target);
 });
 
 test("an expired session and an expired key are explained on the sign-in page", async ({ page, context }) => {
   const thirteenHoursAgo = new Date(Date.now() - 13 * 3_600_000);
-  const expiredSession = createSession(createKey().id, undefined, thirteenHoursAgo).token;
+  const expiredSession = (await createSession((await createKey()).id, undefined, thirteenHoursAgo)).token;
   await context.addCookies([{ name: SESSION_COOKIE, value: expiredSession, url: baseURL }]);
   await page.goto("/");
   await expect(page).toHaveURL("/signin?reason=session-expired");
   await expect(sessionEnded(page)).toHaveText("Your session expired: sign in again.");
 
-  const expiredKey = createKey(["waitlist:view"], { expiresAt: new Date(Date.now() - 60_000) });
-  await context.addCookies([{ name: SESSION_COOKIE, value: createSession(expiredKey.id).token, url: baseURL }]);
+  const expiredKey = await createKey(["waitlist:view"], { expiresAt: new Date(Date.now() - 60_000) });
+  await context.addCookies([{ name: SESSION_COOKIE, value: (await createSession(expiredKey.id)).token, url: baseURL }]);
   await page.goto("/?sort=total");
   await expect(page).toHaveURL(`/signin?reason=key-expired&next=${encodeURIComponent("/?sort=total")}`);
   await expect(sessionEnded(page)).toHaveText("Your API key expired: sign in with another key.");
@@ -219,11 +219,11 @@ test("sign-in attempts are limited per client address", async ({ page, context }
     await expect(signInError(page)).toContainText("not a valid API key");
   }
   // Even a good key is refused while the address is blocked…
-  await submitKey(page, createKey().key);
+  await submitKey(page, (await createKey()).key);
   await expect(signInError(page)).toHaveText(/^Too many failed sign-in attempts from your address\. Try again in 10 minutes\.$/);
   // …but another address is not affected.
   await context.setExtraHTTPHeaders({ "x-forwarded-for": "203.0.113.251" });
-  await submitKey(page, createKey().key);
+  await submitKey(page, (await createKey()).key);
   await expect(page).toHaveURL("/");
 });
 

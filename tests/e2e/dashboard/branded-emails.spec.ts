@@ -41,9 +41,9 @@ test.afterAll(async () => {
 
 /** A browser signed in as an admin of this server. */
 async function adminPage(browser: Browser) {
-  const key = createApiKey({ name: unique("emails admin"), roles: [ADMIN_ROLE] }, server.db());
+  const key = await createApiKey({ name: unique("emails admin"), roles: [ADMIN_ROLE] }, server.db());
   const context = await browser.newContext();
-  await context.addCookies([{ name: SESSION_COOKIE, value: createSession(key.id, server.db()).token, url: server.url, httpOnly: true, sameSite: "Lax" }]);
+  await context.addCookies([{ name: SESSION_COOKIE, value: (await createSession(key.id, server.db())).token, url: server.url, httpOnly: true, sameSite: "Lax" }]);
   return { page: await context.newPage(), key };
 }
 
@@ -57,9 +57,9 @@ async function emailTo(to: string) {
 
 test("'Invite the next N' says how many emails go out; each invitation arrives as text and HTML in the list's brand, every answer escaped", async ({ browser }) => {
   const db = server.db();
-  const waitlist = createWaitlist({ name: unique("Brand <list>"), website: "https://brand.example" }, db);
-  updateJoinSettings(waitlist.id, { accentColor: "#0f766e" }, "cli", db);
-  updateInvitationEmail("cli", waitlist.id, { enabled: true, subject: "You're in, {{email}}", body: "Hello {{input.Company}},\n\nYour spot came up:\n\n{{invite.url}}\n", inviteUrl: "https://app.example/signup" }, db);
+  const waitlist = await createWaitlist({ name: unique("Brand <list>"), website: "https://brand.example" }, db);
+  await updateJoinSettings(waitlist.id, { accentColor: "#0f766e" }, "cli", db);
+  await updateInvitationEmail("cli", waitlist.id, { enabled: true, subject: "You're in, {{email}}", body: "Hello {{input.Company}},\n\nYour spot came up:\n\n{{invite.url}}\n", inviteUrl: "https://app.example/signup" }, db);
   const tag = Date.now().toString(36);
   const hostile = `tom&jerry.${tag}@brand.example`;
   const plain = `ada.${tag}@brand.example`;
@@ -86,7 +86,7 @@ test("'Invite the next N' says how many emails go out; each invitation arrives a
   const sample = await emailTo(me);
   expect(sample.data).toContain(`Subject: [Test] You're in, ${me}`);
   expect(sample.text).toContain("Your spot came up:");
-  expect(listAudit({ action: "waitlist.invitation_email_test", limit: 1 }, db)[0]).toMatchObject({ target: waitlist.id, summary: expect.stringContaining(`test invitation email to ${me}: sent`) });
+  expect((await listAudit({ action: "waitlist.invitation_email_test", limit: 1 }, db))[0]).toMatchObject({ target: waitlist.id, summary: expect.stringContaining(`test invitation email to ${me}: sent`) });
   await expect(page.getByTestId("action-count")).toHaveText("2");
   await page.getByRole("button", { name: "Invite 2 signups" }).click();
   await expect(page).toHaveURL(/done=invited/);
@@ -113,9 +113,9 @@ test("'Invite the next N' says how many emails go out; each invitation arrives a
 
 test("the editor previews the HTML in a sandboxed frame beside the text, and sends a test to the admin; a cross-site post is refused", async ({ browser }) => {
   const db = server.db();
-  const waitlist = createWaitlist({ name: unique("Preview list"), website: "https://preview.example" }, db);
-  updateJoinSettings(waitlist.id, { accentColor: "#7c2d12", fields: [{ label: "Company", type: "text", required: false }] }, "cli", db);
-  updateInvitationEmail("cli", waitlist.id, { enabled: true, inviteUrl: "https://app.example/signup", body: "Hi {{input.Company}},\n\n{{invite.url}}\n" }, db);
+  const waitlist = await createWaitlist({ name: unique("Preview list"), website: "https://preview.example" }, db);
+  await updateJoinSettings(waitlist.id, { accentColor: "#7c2d12", fields: [{ label: "Company", type: "text", required: false }] }, "cli", db);
+  await updateInvitationEmail("cli", waitlist.id, { enabled: true, inviteUrl: "https://app.example/signup", body: "Hi {{input.Company}},\n\n{{invite.url}}\n" }, db);
   insertSignups(waitlist.id, [{ email: `someone.${Date.now().toString(36)}@preview.example`, verified: true, referral: false, customInputs: JSON.stringify([{ label: "Company", value: "Initech" }]), createdAt: Date.UTC(2026, 0, 1) }], db);
 
   const { page, key } = await adminPage(browser);
@@ -146,7 +146,7 @@ test("the editor previews the HTML in a sandboxed frame beside the text, and sen
   expect(email.text).toContain("Draft for Sample Company\n\nhttps://app.example/signup?invite=TOKEN-MADE-WHEN-INVITED");
   expect(email.html).toContain(">Accept your invitation</a>");
   expect(email.html).toContain("background:#7c2d12");
-  expect(listAudit({ action: "waitlist.invitation_email_test", limit: 1 }, db)[0]).toMatchObject({ actor: key.name, target: waitlist.id, summary: expect.stringMatching(new RegExp(`^test invitation email to ${me.replace(/\./g, "\\.")}: sent \\(250 `)) });
+  expect((await listAudit({ action: "waitlist.invitation_email_test", limit: 1 }, db))[0]).toMatchObject({ actor: key.name, target: waitlist.id, summary: expect.stringMatching(new RegExp(`^test invitation email to ${me.replace(/\./g, "\\.")}: sent \\(250 `)) });
 
   // From another site: refused before anything is sent; a bad address: refused naming the field.
   const elsewhere = `evil.${Date.now().toString(36)}@admin.example`;
@@ -156,12 +156,12 @@ test("the editor previews the HTML in a sandboxed frame beside the text, and sen
   expect(invalid.status()).toBe(400);
   expect(await invalid.text()).toContain("Invalid test_to");
   expect(inbox.messages.some((message) => message.to === elsewhere)).toBe(false);
-  expect(listAudit({ action: "waitlist.invitation_email_test", limit: 10 }, db).filter((entry) => entry.target === waitlist.id)).toHaveLength(1);
+  expect((await listAudit({ action: "waitlist.invitation_email_test", limit: 10 }, db)).filter((entry) => entry.target === waitlist.id)).toHaveLength(1);
 });
 
 test("a confirmation email arrives as text and HTML, its link a button in the list's brand", async ({ page }) => {
   const db = server.db();
-  const waitlist = openWaitlist({ verification: true, accentColor: "#0f766e" }, db);
+  const waitlist = await openWaitlist({ verification: true, accentColor: "#0f766e" }, db);
   const address = `${Date.now().toString(36)}.confirm@brand.example`;
   await page.goto(`${server.url}/join/${waitlist.id}`);
   await submitJoinForm(page, address);
@@ -175,7 +175,7 @@ test("a confirmation email arrives as text and HTML, its link a button in the li
 test("the bulk-invite confirmation says that no email goes out, and why: invitation emails off, or no mail server", async ({ browser, context, page }) => {
   // Invitation emails off (this server has a mail server).
   const db = server.db();
-  const off = createWaitlist({ name: unique("Emails off"), website: "https://off.example" }, db);
+  const off = await createWaitlist({ name: unique("Emails off"), website: "https://off.example" }, db);
   insertSignups(off.id, [{ email: `off.${Date.now().toString(36)}@off.example`, verified: true, referral: false, customInputs: "[]" }], db);
   const admin = await adminPage(browser);
   await admin.page.goto(`${server.url}/waitlists/${off.id}/status/invite?limit=10`);
@@ -184,8 +184,8 @@ test("the bulk-invite confirmation says that no email goes out, and why: invitat
 
   // Invitation emails on, but the shared test server has no SMTP_URL.
   await signIn(context, ["waitlist:admin"]);
-  const unset = createWaitlist({ name: unique("No SMTP"), website: "https://nosmtp.example" });
-  updateInvitationEmail("cli", unset.id, { enabled: true });
+  const unset = await createWaitlist({ name: unique("No SMTP"), website: "https://nosmtp.example" });
+  await updateInvitationEmail("cli", unset.id, { enabled: true });
   insertSharedSignups(unset.id, [{ email: `unset.${Date.now().toString(36)}@nosmtp.example`, verified: true, referral: false, customInputs: [], createdAt: new Date() }]);
   await page.goto(`${baseURL}/waitlists/${unset.id}/status/invite?limit=10`);
   await expect(page.getByTestId("emails-note")).toHaveText("No invitation email will be sent: email is not configured (SMTP_URL), so each is kept in the delivery log as not sent.");

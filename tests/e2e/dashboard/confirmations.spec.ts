@@ -8,10 +8,10 @@ import { createFixtureWaitlist, createKey, signIn } from "../support/support";
 let waitlistPath = "";
 let signupPath = "";
 let email = "";
-test.beforeAll(() => {
-  const { waitlist } = createFixtureWaitlist(5);
+test.beforeAll(async () => {
+  const { waitlist } = await createFixtureWaitlist(5);
   waitlistPath = `/waitlists/${waitlist.id}`;
-  const row = listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 0, limit: 1 })[0]!;
+  const row = (await listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 0, limit: 1 }))[0]!;
   signupPath = `${waitlistPath}/signups/${row.id}`;
   email = row.email;
 });
@@ -31,7 +31,7 @@ const styleOf = (page: Page, name: string | RegExp, role: "button" | "link") =>
 
 test("every destructive action is confirmed on its own page with the same red button and the same Cancel", async ({ page }) => {
   const pages = [
-    { path: () => `/keys/${createKey().id}/revoke`, button: "Revoke key", typed: false },
+    { path: async () => `/keys/${(await createKey()).id}/revoke`, button: "Revoke key", typed: false },
     { path: () => `${signupPath}/erase`, button: "Erase this signup", typed: false },
     { path: () => `/find/erase?email=${encodeURIComponent(email)}`, button: "Erase 1 signup", typed: true },
     { path: () => `${waitlistPath}/delete`, button: "Delete this waitlist and its signups", typed: true },
@@ -39,7 +39,7 @@ test("every destructive action is confirmed on its own page with the same red bu
   const buttons = [];
   const cancels = [];
   for (const entry of pages) {
-    await page.goto(entry.path());
+    await page.goto(await entry.path());
     await expect(page.getByRole("button", { name: entry.button })).toBeVisible();
     buttons.push(await styleOf(page, entry.button, "button"));
     cancels.push(await styleOf(page, "Cancel", "link"));
@@ -73,7 +73,7 @@ test("the ways into those pages share one danger style", async ({ page }) => {
 });
 
 test("every page below the overview has breadcrumbs back to it", async ({ page }) => {
-  const trails: [path: () => string, crumbs: string[]][] = [
+  const trails: [path: () => string | Promise<string>, crumbs: string[]][] = [
     [() => "/waitlists/new", ["Waitlists"]],
     [() => waitlistPath, ["Waitlists"]],
     [() => `${waitlistPath}/edit`, ["Waitlists", "Fixture list"]],
@@ -84,14 +84,15 @@ test("every page below the overview has breadcrumbs back to it", async ({ page }
     [() => "/find?email=x", ["Waitlists"]],
     [() => `/find/erase?email=${encodeURIComponent(email)}`, ["Waitlists", "Find a person"]],
     [() => "/keys", ["Waitlists"]],
-    [() => `/keys/${createKey().id}/revoke`, ["Waitlists", "API keys"]],
+    [async () => `/keys/${(await createKey()).id}/revoke`, ["Waitlists", "API keys"]],
     [() => "/audit", ["Waitlists"]],
   ];
-  for (const [path, crumbs] of trails) {
-    await page.goto(path());
+  for (const [pathOf, crumbs] of trails) {
+    const path = await pathOf();
+    await page.goto(path);
     const links = page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link");
     const texts = await links.allTextContents();
-    expect(texts.map((text, index) => (crumbs[index]!.startsWith("Fixture list") ? text.slice(0, "Fixture list".length) : text)), path()).toEqual(crumbs);
+    expect(texts.map((text, index) => (crumbs[index]!.startsWith("Fixture list") ? text.slice(0, "Fixture list".length) : text)), path).toEqual(crumbs);
     await expect(links.first()).toHaveAttribute("href", "/");
     await expect(page.getByText("← All waitlists")).toHaveCount(0);
   }

@@ -21,7 +21,7 @@ let waitlistId: string;
 test.beforeAll(async () => {
   server = await startTestServer({ portOffset: 6, name: "cost-bounds", env: { WEB_CONCURRENCY: "1", DASHBOARD_REQUESTS_PER_MINUTE: String(BUDGET), REQUEST_LOG: "off" } });
   const db = server.db();
-  waitlistId = createWaitlist({ name: "Cost bounds", website: "https://example.com" }, db).id;
+  waitlistId = (await createWaitlist({ name: "Cost bounds", website: "https://example.com" }, db)).id;
   const insert = db.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?)");
   const start = Date.UTC(2026, 0, 1);
   db.$client.transaction(() => {
@@ -37,9 +37,9 @@ test.afterAll(async () => {
 });
 
 /** A new session's cookie header (each test gets its own budget). */
-function newSession(): { token: string; cookie: string } {
-  const key = createApiKey({ name: "cost bounds", roles: ["waitlist:view"] }, server.db());
-  const { token } = createSession(key.id, server.db());
+async function newSession(): Promise<{ token: string; cookie: string }> {
+  const key = await createApiKey({ name: "cost bounds", roles: ["waitlist:view"] }, server.db());
+  const { token } = await createSession(key.id, server.db());
   return { token, cookie: `${SESSION_COOKIE}=${token}` };
 }
 
@@ -55,7 +55,7 @@ async function startExport(cookie: string) {
 }
 
 test("past DASHBOARD_REQUESTS_PER_MINUTE a session gets a 429 page with Retry-After; other sessions are served", async ({ page, context }) => {
-  const { token, cookie } = newSession();
+  const { token, cookie } = await newSession();
   for (let index = 0; index < BUDGET; index++) {
     const response = await fetch(`${server.url}/`, { headers: { cookie }, redirect: "manual" });
     expect(response.status, `request ${index + 1}`).toBe(200);
@@ -76,14 +76,14 @@ test("past DASHBOARD_REQUESTS_PER_MINUTE a session gets a 429 page with Retry-Af
   expect(exportRefused.status).toBe(429);
   await exportRefused.arrayBuffer();
   // Another session, and the API docs of this one, are served.
-  const other = await fetch(`${server.url}/`, { headers: { cookie: newSession().cookie }, redirect: "manual" });
+  const other = await fetch(`${server.url}/`, { headers: { cookie: (await newSession()).cookie }, redirect: "manual" });
   expect(other.status).toBe(200);
   await other.arrayBuffer();
   expect((await page.goto(`${server.url}/docs/api`))!.status()).toBe(200);
 });
 
 test("a session runs at most two CSV exports at once; a finished or an aborted export frees its slot", async () => {
-  const { cookie } = newSession();
+  const { cookie } = await newSession();
   // HEAD sends no body and holds no slot.
   for (let index = 0; index < 3; index++) {
     const head = await fetch(`${server.url}/waitlists/${waitlistId}/export`, { method: "HEAD", headers: { cookie } });
@@ -100,7 +100,7 @@ test("a session runs at most two CSV exports at once; a finished or an aborted e
     "Too many exports at once: this session already has 2 CSV exports running. Wait until one has finished (or cancel it), then try again.\n",
   );
   // Other sessions have slots of their own.
-  const elsewhere = await startExport(newSession().cookie);
+  const elsewhere = await startExport((await newSession()).cookie);
   expect(elsewhere.response.status).toBe(200);
   elsewhere.abort();
 
@@ -130,7 +130,7 @@ test("a session runs at most two CSV exports at once; a finished or an aborted e
 });
 
 test("a deep page (page=999999) shows no rows and says how to reach signups past the first 10,000; the pagination stops at page 400", async ({ page, context }) => {
-  await signInBrowser(context, newSession().token);
+  await signInBrowser(context, (await newSession()).token);
   await page.goto(`${server.url}/waitlists/${waitlistId}?email_contains=user&sort=email&page=999999`);
   const beyond = page.getByTestId("beyond-reach");
   await expect(beyond).toContainText("Only the first 10,000 signups of a list can be paged through.");

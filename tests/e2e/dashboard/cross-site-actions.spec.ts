@@ -21,7 +21,7 @@ test.afterAll(async () => {
 let signInRequest: { action: string; contentType: string; body: Buffer; tree: string | undefined };
 
 test("a same-origin sign-in works, from the form in a real browser", async ({ page }) => {
-  const key = createApiKey({ name: "cross-site sign-in", roles: [VIEW_ROLE] }, server.db());
+  const key = await createApiKey({ name: "cross-site sign-in", roles: [VIEW_ROLE] }, server.db());
   await page.goto(`${server.url}/signin`);
   await page.getByLabel("API key").fill(key.key);
   const [request] = await Promise.all([page.waitForRequest((sent) => sent.method() === "POST" && new URL(sent.url()).pathname === "/signin"), page.getByRole("button", { name: "Sign in" }).click()]);

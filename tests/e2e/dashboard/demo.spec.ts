@@ -9,14 +9,14 @@ import { freshDatabasePath, startTestServer, type TestServer } from "../support/
 // its build): each printed key signs in to the dashboard with the role its label says.
 
 let server: TestServer;
-let banner: ReturnType<typeof prepareDemo>;
+let banner: Awaited<ReturnType<typeof prepareDemo>>;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   const databasePath = freshDatabasePath("demo");
   const db = openDatabase(databasePath);
   const summary = startupSummary({ SMTP_URL: undefined, MAIL_FROM: "Waitlist <waitlist@localhost>", PUBLIC_URL: "http://localhost:3000", DATABASE_PATH: databasePath }, {});
-  banner = prepareDemo(db, { databasePath, url: "http://localhost:3000", summary });
+  banner = await prepareDemo(db, { databasePath, url: "http://localhost:3000", summary });
   db.$client.close();
   server = await startTestServer({ portOffset: 60, name: "demo", databasePath, env: { REQUEST_LOG: "off" } });
 });

@@ -11,10 +11,10 @@ let first: { id: string; name: string };
 let second: { id: string; name: string };
 let third: { id: string; name: string };
 
-test.beforeAll(() => {
-  first = createWaitlist({ name: unique("Finder A"), website: "https://a.example.com" });
-  second = createWaitlist({ name: unique("Finder B"), website: "https://b.example.com" });
-  third = createWaitlist({ name: unique("Finder C"), website: "https://c.example.com" });
+test.beforeAll(async () => {
+  first = await createWaitlist({ name: unique("Finder A"), website: "https://a.example.com" });
+  second = await createWaitlist({ name: unique("Finder B"), website: "https://b.example.com" });
+  third = await createWaitlist({ name: unique("Finder C"), website: "https://c.example.com" });
   const at = new Date("2026-03-04T05:06:07.089Z");
   const signup = (email: string) => ({ email, verified: true, referral: false, customInputs: [], createdAt: at });
   insertSignups(first.id, [signup(person), signup(`someone.${stamp}@other.example`)]);

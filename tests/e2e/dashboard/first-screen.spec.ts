@@ -9,8 +9,8 @@ const VIEWPORT = { width: 1440, height: 900 };
 const FIRST_ROWS = 5;
 
 let waitlist: Waitlist;
-test.beforeAll(() => {
-  waitlist = createFixtureWaitlist(137).waitlist;
+test.beforeAll(async () => {
+  waitlist = (await createFixtureWaitlist(137)).waitlist;
 });
 
 test.beforeEach(async ({ context, page }) => {

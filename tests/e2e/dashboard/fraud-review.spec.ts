@@ -16,8 +16,8 @@ const referralStates = (waitlistId: string) => (getDb().$client.prepare("SELECT 
 
 test("a disposable address is refused or flagged per the setting, and an admin approves flagged referrals in bulk", async ({ page, context }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
-  const waitlist = openWaitlist();
-  const ada = joinWaitlist({ waitlistId: waitlist.id, email: "ada@example.com", customInputs: [] }).signup;
+  const waitlist = await openWaitlist();
+  const ada = (await joinWaitlist({ waitlistId: waitlist.id, email: "ada@example.com", customInputs: [] })).signup;
 
   // Refuse, set on the Joining page: the public page says one sentence and stores nothing.
   await page.goto(`/waitlists/${waitlist.id}/join`);
@@ -26,13 +26,13 @@ test("a disposable address is refused or flagged per the setting, and an admin a
   await page.getByRole("group", { name: "Disposable email addresses" }).screenshot({ path: "/tmp/fraud-joining-setting.png" });
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("done-notice")).toHaveText("Join settings saved.");
-  expect(joinSettingsOf(waitlist.id).disposable).toBe("refuse");
-  expect(listAudit({ action: "waitlist.join_settings", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: waitlist.id, summary: "disposable addresses: refuse" });
+  expect((await joinSettingsOf(waitlist.id)).disposable).toBe("refuse");
+  expect((await listAudit({ action: "waitlist.join_settings", actor: admin.id, limit: 1 }))[0]).toMatchObject({ target: waitlist.id, summary: "disposable addresses: refuse" });
   await page.goto(`/join/${waitlist.id}?ref=${ada.referral_code}`);
   await page.getByLabel("Email address").fill("friend@mailinator.com");
   await page.getByRole("button", { name: "Join the waitlist" }).click();
   await expect(page.getByTestId("join-error")).toHaveText("This waitlist does not accept disposable email addresses: please use your own address.");
-  expect(signupsOf(waitlist.id).map((signup) => signup.email)).toEqual(["ada@example.com"]);
+  expect((await signupsOf(waitlist.id)).map((signup) => signup.email)).toEqual(["ada@example.com"]);
 
   // Flag: the same address joins through the referral link and waits for review, its referral held.
   await page.goto(`/waitlists/${waitlist.id}/join`);
@@ -43,7 +43,7 @@ test("a disposable address is refused or flagged per the setting, and an admin a
   await page.getByLabel("Email address").fill("friend@mailinator.com");
   await page.getByRole("button", { name: "Join the waitlist" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("in line");
-  joinWaitlist({ waitlistId: waitlist.id, email: "other@yopmail.com", customInputs: [], referralCode: ada.referral_code });
+  await joinWaitlist({ waitlistId: waitlist.id, email: "other@yopmail.com", customInputs: [], referralCode: ada.referral_code });
   expect(referralStates(waitlist.id)).toEqual(["flagged", "flagged"]);
 
   await page.goto(`/waitlists/${waitlist.id}`);
@@ -78,7 +78,7 @@ test("a disposable address is refused or flagged per the setting, and an admin a
   await expect(page.getByTestId("done-notice")).toHaveText("Signups approved.");
   await expect(page.getByTestId("review-empty")).toBeVisible();
   expect(referralStates(waitlist.id)).toEqual(["counted", "counted"]);
-  expect(listAudit({ action: "signups.flag_approve", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: waitlist.id, summary: "approved 2 flagged signups" });
+  expect((await listAudit({ action: "signups.flag_approve", actor: admin.id, limit: 1 }))[0]).toMatchObject({ target: waitlist.id, summary: "approved 2 flagged signups" });
 
   // The referrals now count in the referrals panel.
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -90,8 +90,8 @@ test("a disposable address is refused or flagged per the setting, and an admin a
 
 test("a view key cannot open the review, and a forged cross-site decision changes nothing", async ({ page, context, request }) => {
   await signIn(context, ["waitlist:view"]);
-  const waitlist = openWaitlist();
-  const fake = joinWaitlist({ waitlistId: waitlist.id, email: "fake@mailinator.com", customInputs: [] }).signup;
+  const waitlist = await openWaitlist();
+  const fake = (await joinWaitlist({ waitlistId: waitlist.id, email: "fake@mailinator.com", customInputs: [] })).signup;
   const response = await page.goto(`/waitlists/${waitlist.id}/review`);
   expect(response?.status()).toBe(404);
   const forged = await request.post(`/waitlists/${waitlist.id}/review/approve/confirm`, { form: { ids: String(fake.id) }, headers: { Origin: "https://evil.example" }, maxRedirects: 0 });

@@ -13,18 +13,18 @@ import { signIn, unique } from "../support/support";
 
 test("UTM parameters of the join page's link reach the signup, the facet, the filter and the funnel page", async ({ page, context, browser }) => {
   await signIn(context, ["waitlist:view"]);
-  const waitlist = openWaitlist();
+  const waitlist = await openWaitlist();
   const tag = unique("funnel").replace(/\W/g, "");
   // Others joined before, without a source; one of them is invited.
-  for (let index = 0; index < 3; index++) joinWaitlist({ waitlistId: waitlist.id, email: `before${index}.${tag}@example.com`, customInputs: [] });
-  applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [`before0.${tag}@example.com`] } });
+  for (let index = 0; index < 3; index++) await joinWaitlist({ waitlistId: waitlist.id, email: `before${index}.${tag}@example.com`, customInputs: [] });
+  await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [`before0.${tag}@example.com`] } });
 
   const visitor = await browser.newContext();
   const joiner = await visitor.newPage();
   await joiner.goto(`/join/${waitlist.id}?utm_source=newsletter&utm_campaign=launch`);
   await joinThroughForm(joiner, `reader.${tag}@example.com`);
   await visitor.close();
-  const reader = signupsOf(waitlist.id).find((signup) => signup.email === `reader.${tag}@example.com`)!;
+  const reader = (await signupsOf(waitlist.id)).find((signup) => signup.email === `reader.${tag}@example.com`)!;
   expect(reader).toBeDefined();
 
   // The facet counts it, and picking the value filters the list to it.
@@ -40,7 +40,7 @@ test("UTM parameters of the join page's link reach the signup, the facet, the fi
   await page.goto(`/waitlists/${waitlist.id}`);
   await page.getByRole("link", { name: "Funnel", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Funnel of");
-  const stats = funnelStats(waitlist.id);
+  const stats = await funnelStats(waitlist.id);
   expect(stats.totals).toMatchObject({ joined: 4, invited: 1 });
   await expect(page.getByTestId("funnel-joined")).toHaveText(String(stats.totals.joined));
   await expect(page.getByTestId("funnel-invited")).toHaveText("1");
@@ -48,8 +48,8 @@ test("UTM parameters of the join page's link reach the signup, the facet, the fi
   await expect(page.getByTestId("funnel-source-newsletter")).toContainText("newsletter");
   await expect(page.getByTestId("funnel-cohorts").getByRole("row")).toHaveCount(1 + stats.cohorts.length);
   // The page's views arrive within seconds (counted in memory, written in batches).
-  await expect.poll(() => funnelStats(waitlist.id).totals.views, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+  await expect.poll(async () => (await funnelStats(waitlist.id)).totals.views, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
   await page.reload();
-  await expect(page.getByTestId("funnel-views")).toHaveText(String(funnelStats(waitlist.id).totals.views));
+  await expect(page.getByTestId("funnel-views")).toHaveText(String((await funnelStats(waitlist.id)).totals.views));
   await expectNoAxeViolations(page, "the funnel page");
 });

@@ -28,12 +28,12 @@ const formattedTotal = count(TOTAL);
 
 let waitlist: Waitlist;
 let signupPath = "";
-test.beforeAll(() => {
-  waitlist = createFixtureWaitlist(5).waitlist;
+test.beforeAll(async () => {
+  waitlist = (await createFixtureWaitlist(5)).waitlist;
   const json = JSON.stringify(inputs);
   expect(json.length).toBeGreaterThan(1_000_000);
   insertSignups(waitlist.id, [{ email: "huge.signup@example.com", verified: true, referral: false, customInputs: json }]);
-  const [newest] = listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 0, limit: 1 });
+  const [newest] = await listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 0, limit: 1 });
   expect(newest!.email).toBe("huge.signup@example.com");
   signupPath = `/waitlists/${waitlist.id}/signups/${newest!.id}`;
 });
@@ -102,10 +102,10 @@ test("the list page carries a few inputs per row, in under 200 KB, and its dialo
 test("a signup's page stays within the bound when every character shown must be escaped", async ({ page }) => {
   // Every character shown costs the most bytes ("<" is "&lt;" in the HTML and "\u003c" in the page's React payload).
   // On a list of its own, whose list page is measured too: its facet panel lists no label that long.
-  const { waitlist: own } = createFixtureWaitlist(1);
+  const { waitlist: own } = await createFixtureWaitlist(1);
   const hostile = Array.from({ length: 60 }, (_, index) => ({ label: `${index}${"<".repeat(500)}`, value: "<".repeat(1000) }));
   insertSignups(own.id, [{ email: "hostile.signup@example.com", verified: false, referral: false, customInputs: JSON.stringify(hostile) }]);
-  const signup = listSignupRows({ scope: { waitlistId: own.id }, offset: 0, limit: 1 })[0]!;
+  const signup = (await listSignupRows({ scope: { waitlistId: own.id }, offset: 0, limit: 1 }))[0]!;
   expect(signup.email).toBe("hostile.signup@example.com");
   expect(await htmlBytes(page, `/waitlists/${own.id}/signups/${signup.id}`)).toBeLessThan(MAX_PAGE_BYTES);
   await page.goto(`/waitlists/${own.id}/signups/${signup.id}`);
@@ -121,7 +121,7 @@ test("a signup's page stays within the bound when every character shown must be 
 });
 
 test("the list page's facets list labels and values up to their bound, escaped, and leave out longer ones", async ({ page }) => {
-  const { waitlist: own } = createFixtureWaitlist(1);
+  const { waitlist: own } = await createFixtureWaitlist(1);
   const text = (index: number, length: number) => `${index}`.padEnd(length, "<");
   // Eight labels of the longest listed length, each with such a value; a longer label (the most
   // common: it is given twice) and a longer value of the first label.
@@ -144,10 +144,10 @@ test("the list page's facets list labels and values up to their bound, escaped, 
 });
 
 test("a signup shown whole but too long to copy links to its JSON instead; an unknown signup has none", async ({ page }) => {
-  const { waitlist: own } = createFixtureWaitlist(1);
+  const { waitlist: own } = await createFixtureWaitlist(1);
   const inputs = Array.from({ length: 40 }, (_, index) => ({ label: `Answer ${index}`, value: `${index} ${"y".repeat(180)}` }));
   insertSignups(own.id, [{ email: "long.answers@example.com", verified: true, referral: false, customInputs: JSON.stringify(inputs) }]);
-  const signup = listSignupRows({ scope: { waitlistId: own.id }, offset: 0, limit: 1 })[0]!;
+  const signup = (await listSignupRows({ scope: { waitlistId: own.id }, offset: 0, limit: 1 }))[0]!;
   await page.goto(`/waitlists/${own.id}/signups/${signup.id}`);
   await expect(page.getByTestId("custom-inputs").locator(":scope > div")).toHaveCount(40);
   await expect(page.getByText(/more characters? not shown/)).toHaveCount(0);
@@ -160,7 +160,7 @@ test("a signup shown whole but too long to copy links to its JSON instead; an un
 
 test("a signup with a few short inputs still shows them whole, with the copy button and no JSON link", async ({ page }) => {
   // Row 1 of the oldest-first order has {label, value} inputs (tests/e2e/support/support.ts).
-  const signup = listSignupRows({ scope: { waitlistId: waitlist.id }, sort: "created_at", direction: "asc", offset: 1, limit: 1 })[0]!;
+  const signup = (await listSignupRows({ scope: { waitlistId: waitlist.id }, sort: "created_at", direction: "asc", offset: 1, limit: 1 }))[0]!;
   await page.goto(`/waitlists/${waitlist.id}/signups/${signup.id}`);
   await expect(page.getByTestId("custom-inputs").locator("dd")).toHaveText(["Company 1", "Engineer"]);
   await expect(page.getByRole("button", { name: "Copy custom inputs as JSON" })).toBeVisible();

@@ -14,7 +14,7 @@ import { startTestServer } from "../support/test-server";
 // Imports from the browser (issue 12, item 4): the file goes up as the body of one POST, is
 // imported by the CLI's importSignups on a thread, and the page shows the progress and the outcome.
 
-const newWaitlist = () => createWaitlist({ name: unique("Upload list"), website: "https://upload.example" });
+const newWaitlist = async () => await createWaitlist({ name: unique("Upload list"), website: "https://upload.example" });
 
 async function upload(page: Page, waitlistId: string, name: string, content: string) {
   await page.goto(`/waitlists/${waitlistId}/import`);
@@ -27,7 +27,7 @@ async function upload(page: Page, waitlistId: string, name: string, content: str
 test("an admin uploads a CSV: progress to the end, the result, and the rows in the list with their created_at", async ({ page, context }) => {
   forbidDialogs(page);
   const admin = await signIn(context, ["waitlist:admin"]);
-  const waitlist = newWaitlist();
+  const waitlist = await newWaitlist();
   await page.goto(`/waitlists/${waitlist.id}`);
   await page.getByRole("link", { name: "Import…" }).click();
   await expect(page.getByRole("heading", { name: `Import signups into ${waitlist.name}` })).toBeVisible();
@@ -42,7 +42,7 @@ test("an admin uploads a CSV: progress to the end, the result, and the rows in t
   expect(events.map((event) => event.phase ?? event.type)).toEqual(expect.arrayContaining(["importing", "deriving"]));
   expect(events.at(-1)).toEqual({ type: "done", imported: 2, skipped_duplicates: 0 });
 
-  const rows = listSignupRows({ scope: { waitlistId: waitlist.id }, sort: "created_at", direction: "asc", offset: 0, limit: 10 });
+  const rows = await listSignupRows({ scope: { waitlistId: waitlist.id }, sort: "created_at", direction: "asc", offset: 0, limit: 10 });
   expect(rows.map((row) => [row.email, row.createdAt.toISOString()])).toEqual([
     ["ada@upload.example", "2025-03-04T05:06:07.089Z"],
     ["grace@upload.example", "2025-03-05T00:00:00.000Z"],
@@ -54,7 +54,7 @@ test("an admin uploads a CSV: progress to the end, the result, and the rows in t
   await expect(table.locator('time[datetime="2025-03-04T05:06:07.089Z"]')).toBeVisible();
   await expect(table).toContainText("ada@upload.example");
 
-  const audit = listAudit({ action: "signups.import", actor: admin.id, limit: 5 });
+  const audit = await listAudit({ action: "signups.import", actor: admin.id, limit: 5 });
   expect(audit).toHaveLength(1);
   expect(audit[0]).toMatchObject({ actor: admin.name, actorKeyId: admin.id, target: waitlist.id, summary: "imported 2 signups, skipped 0 duplicates (a CSV file)" });
   expect(JSON.stringify(audit[0])).not.toMatch(/upload\.example|Acme|partners/);
@@ -62,7 +62,7 @@ test("an admin uploads a CSV: progress to the end, the result, and the rows in t
 
 test("a file with invalid rows shows the first ten with their line numbers, and nothing is imported", async ({ page, context }) => {
   await signIn(context, ["waitlist:admin"]);
-  const waitlist = newWaitlist();
+  const waitlist = await newWaitlist();
   const lines = ["ok@upload.example"];
   for (let n = 1; n <= 12; n++) lines.push(`not-an-email-${n}`);
   await upload(page, waitlist.id, "broken.ndjson", `${lines.map((email) => JSON.stringify({ email })).join("\n")}\n`);
@@ -72,13 +72,13 @@ test("a file with invalid rows shows the first ten with their line numbers, and 
   await expect(errors.locator("li").first()).toHaveText('line 2: invalid email "not-an-email-1"');
   await expect(errors.locator("li").last()).toHaveText('line 11: invalid email "not-an-email-10"');
   await expect(errors).toContainText("and 2 more.");
-  expect(counts({ waitlistId: waitlist.id }).total).toBe(0);
+  expect((await counts({ waitlistId: waitlist.id })).total).toBe(0);
 });
 
 for (const levels of [1_000, 100_000]) {
   test(`custom_inputs nested ${levels} levels deep: one invalid row with its line, nothing imported`, async ({ page, context }) => {
     await signIn(context, ["waitlist:admin"]);
-    const waitlist = newWaitlist();
+    const waitlist = await newWaitlist();
     const deep = `${"[".repeat(levels)}${"]".repeat(levels)}`;
     const response = await upload(page, waitlist.id, "deep.ndjson", `{"email":"ok@upload.example"}\n{"email":"deep@upload.example","custom_inputs":[{"label":"deep","value":${deep}}]}\n`);
     const errors = page.getByTestId("import-errors");
@@ -87,23 +87,23 @@ for (const levels of [1_000, 100_000]) {
     expect((await response.text()).trim().split("\n").at(-1)).toBe(
       JSON.stringify({ type: "invalid", invalid: 1, errors: ["line 2: custom_inputs nests more than 32 levels of arrays and objects"] }),
     );
-    expect(counts({ waitlistId: waitlist.id }).total).toBe(0);
+    expect((await counts({ waitlistId: waitlist.id })).total).toBe(0);
   });
 }
 
 test("duplicates (already in the waitlist, or repeated in the file) are skipped and counted", async ({ page, context }) => {
   await signIn(context, ["waitlist:admin"]);
-  const waitlist = newWaitlist();
+  const waitlist = await newWaitlist();
   insertSignups(waitlist.id, [{ email: "known@upload.example", verified: false, referral: false, customInputs: [], createdAt: new Date("2025-01-01T00:00:00Z") }]);
   const json = JSON.stringify([{ email: "Known@Upload.example" }, { email: "new@upload.example", verified: true }, { email: "NEW@upload.example" }]);
   await upload(page, waitlist.id, "more.json", json);
   await expect(page.getByTestId("import-result")).toContainText("Imported 1 · skipped 2 duplicates");
-  expect(counts({ waitlistId: waitlist.id }).total).toBe(2);
+  expect((await counts({ waitlistId: waitlist.id })).total).toBe(2);
 });
 
 test("a view session sees no upload control, and its forged upload is refused with 403", async ({ page, context }) => {
   await signIn(context, ["waitlist:view"]);
-  const waitlist = newWaitlist();
+  const waitlist = await newWaitlist();
   await page.goto(`/waitlists/${waitlist.id}`);
   await expect(page.getByRole("heading", { name: waitlist.name })).toBeVisible();
   await expect(page.getByRole("link", { name: "Import…" })).toHaveCount(0);
@@ -113,16 +113,16 @@ test("a view session sees no upload control, and its forged upload is refused wi
   const forged = await page.request.post(`/waitlists/${waitlist.id}/import/upload?name=x.csv`, { headers: { origin: baseURL }, data: "email\nforged@upload.example\n" });
   expect(forged.status()).toBe(403);
   expect(await forged.text()).toContain("does not carry the waitlist:admin role");
-  expect(counts({ waitlistId: waitlist.id }).total).toBe(0);
+  expect((await counts({ waitlistId: waitlist.id })).total).toBe(0);
 });
 
 test("a cross-origin upload with an admin session is refused with 403", async ({ page, context }) => {
   await signIn(context, ["waitlist:admin"]);
-  const waitlist = newWaitlist();
+  const waitlist = await newWaitlist();
   const response = await page.request.post(`/waitlists/${waitlist.id}/import/upload?name=x.csv`, { headers: { origin: "https://evil.example" }, data: "email\nforeign@upload.example\n" });
   expect(response.status()).toBe(403);
   expect(await response.text()).toContain("the request comes from https://evil.example");
-  expect(counts({ waitlistId: waitlist.id }).total).toBe(0);
+  expect((await counts({ waitlistId: waitlist.id })).total).toBe(0);
 });
 
 test.describe("a server with a 4 KB limit", () => {
@@ -138,8 +138,8 @@ test.describe("a server with a 4 KB limit", () => {
 
   test("refuses a larger file with a clear message, streamed or announced, and leaves no temporary file", async ({ page, context }) => {
     const db = server.db();
-    const waitlist = createWaitlist({ name: "Limited", website: "https://limit.example" }, db);
-    const { token } = createSession(createApiKey({ name: "limit admin", roles: ["waitlist:admin"] }, db).id, db);
+    const waitlist = await createWaitlist({ name: "Limited", website: "https://limit.example" }, db);
+    const { token } = await createSession((await createApiKey({ name: "limit admin", roles: ["waitlist:admin"] }, db)).id, db);
     await context.addCookies([{ name: SESSION_COOKIE, value: token, url: server.url, httpOnly: true, sameSite: "Lax" }]);
     const big = `email\n${Array.from({ length: 400 }, (_, n) => `person${n}@limit.example`).join("\n")}\n`;
     expect(big.length).toBeGreaterThan(4096);
@@ -174,13 +174,13 @@ test.describe("a server with a 4 KB limit", () => {
     expect(small.status).toBe(200);
     expect((await small.text()).trim().split("\n").at(-1)).toBe(JSON.stringify({ type: "done", imported: 1, skipped_duplicates: 0 }));
     expect(readdirSync(temporaryFolder).filter((name) => name.startsWith("waitlist-import-"))).toEqual([]);
-    expect(listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 0, limit: 10 }, db).map((row) => row.email)).toEqual(["small@limit.example"]);
+    expect((await listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 0, limit: 10 }, db)).map((row) => row.email)).toEqual(["small@limit.example"]);
   });
 });
 
 test("before importing, the page shows which column becomes what and the first rows; the template downloads; the one progress bar never goes back", async ({ page, context }) => {
   await signIn(context, ["waitlist:admin"]);
-  const waitlist = newWaitlist();
+  const waitlist = await newWaitlist();
   await page.goto(`/waitlists/${waitlist.id}/import`);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download a template CSV" }).click()]);
   expect(download.suggestedFilename()).toBe("signups-template.csv");

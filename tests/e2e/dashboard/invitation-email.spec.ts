@@ -10,13 +10,13 @@ import { baseURL, hydrated, insertSignups, signIn, unique } from "../support/sup
 
 test("an admin edits the template, previews it against a signup, saves it; an unknown placeholder is refused", async ({ page, context }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
-  const waitlist = createWaitlist({ name: unique("Email list"), website: "https://email.example" });
+  const waitlist = await createWaitlist({ name: unique("Email list"), website: "https://email.example" });
   const tag = waitlist.id.slice(0, 6);
   insertSignups(waitlist.id, [
     { email: `older.${tag}@example.com`, verified: true, referral: false, customInputs: [{ label: "Company", value: "Initech" }], createdAt: new Date(Date.UTC(2026, 0, 1)) },
     { email: `newest.${tag}@example.com`, verified: true, referral: false, customInputs: [{ label: "Company", value: "Acme" }], createdAt: new Date(Date.UTC(2026, 0, 2)) },
   ]);
-  const older = listSignupRows({ scope: { waitlistId: waitlist.id, emailContains: "older." }, offset: 0, limit: 1 })[0]!;
+  const older = (await listSignupRows({ scope: { waitlistId: waitlist.id, emailContains: "older." }, offset: 0, limit: 1 }))[0]!;
 
   await page.goto(`/waitlists/${waitlist.id}`);
   await page.getByRole("link", { name: "Invitation email" }).click();
@@ -38,12 +38,12 @@ test("an admin edits the template, previews it against a signup, saves it; an un
   await expect(page.getByTestId("preview-subject")).toHaveText(`Welcome, older.${tag}@example.com`);
   await expect(page.getByTestId("preview-text")).toHaveText(`Hello from ${waitlist.name}.\nYour company: Initech.\n${waitlist.website}`);
   // Nothing saved by a preview.
-  expect(getInvitationEmail(waitlist.id)).toMatchObject({ enabled: false, subject: "You're invited to {{waitlist.name}}" });
+  expect(await getInvitationEmail(waitlist.id)).toMatchObject({ enabled: false, subject: "You're invited to {{waitlist.name}}" });
 
   await page.getByLabel("Send an invitation email to each signup invited").check();
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("done-notice")).toContainText("Invitation email saved");
-  expect(getInvitationEmail(waitlist.id)).toEqual({
+  expect(await getInvitationEmail(waitlist.id)).toEqual({
     waitlistId: waitlist.id,
     enabled: true,
     subject: "Welcome, {{email}}",
@@ -56,7 +56,7 @@ test("an admin edits the template, previews it against a signup, saves it; an un
     reminderSubject: DEFAULT_REMINDER_SUBJECT,
     reminderBody: DEFAULT_REMINDER_BODY,
   });
-  expect(listAudit({ action: "waitlist.invitation_email", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: waitlist.id, summary: "invitation emails on; subject changed; body changed" });
+  expect((await listAudit({ action: "waitlist.invitation_email", actor: admin.id, limit: 1 }))[0]).toMatchObject({ target: waitlist.id, summary: "invitation emails on; subject changed; body changed" });
   await expect(page.getByLabel("Send an invitation email to each signup invited")).toBeChecked();
   await expect(page.getByTestId("preview-text")).toHaveText(`Hello from ${waitlist.name}.\nYour company: Acme.\n${waitlist.website}`);
 
@@ -67,12 +67,12 @@ test("an admin edits the template, previews it against a signup, saves it; an un
   const refused = await page.request.post(`/waitlists/${waitlist.id}/email/save`, { form: { subject: "Hi {{first_name}}", body: "Hello" }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(refused.status()).toBe(400);
   expect(await refused.text()).toContain("Invalid subject: has an unknown placeholder {{first_name}}");
-  expect(getInvitationEmail(waitlist.id).subject).toBe("Welcome, {{email}}");
+  expect((await getInvitationEmail(waitlist.id)).subject).toBe("Welcome, {{email}}");
   // An unknown signup id is said so.
   await page.goto(`/waitlists/${waitlist.id}/email?signup=999999999`);
   await expect(page.getByTestId("preview-error")).toHaveText("This waitlist has no signup with the id 999999999.");
   // A waitlist without signups has nothing to preview, and says so.
-  const empty = createWaitlist({ name: unique("Empty email list"), website: "https://empty.example" });
+  const empty = await createWaitlist({ name: unique("Empty email list"), website: "https://empty.example" });
   await page.goto(`/waitlists/${empty.id}/email`);
   await expect(page.getByText("This waitlist has no signup yet to preview against.")).toBeVisible();
   await expect(page.getByTestId("email-preview")).toHaveCount(0);
@@ -80,7 +80,7 @@ test("an admin edits the template, previews it against a signup, saves it; an un
 
 test("an admin sets the invite links' sign-up URL and lifetime; the preview shows {{invite.url}}; a bad URL or lifetime is refused", async ({ page, context }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
-  const waitlist = createWaitlist({ name: unique("Invite links list"), website: "https://links.example" });
+  const waitlist = await createWaitlist({ name: unique("Invite links list"), website: "https://links.example" });
   insertSignups(waitlist.id, [{ email: `ada.${waitlist.id.slice(0, 6)}@example.com`, verified: true, referral: false, customInputs: [], createdAt: new Date(Date.UTC(2026, 0, 1)) }]);
 
   await page.goto(`/waitlists/${waitlist.id}/email`);
@@ -90,8 +90,8 @@ test("an admin sets the invite links' sign-up URL and lifetime; the preview show
   await page.getByLabel("Days an invite link stays good").fill("5");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("done-notice")).toContainText("Invitation email saved");
-  expect(getInvitationEmail(waitlist.id)).toMatchObject({ inviteUrl: "https://app.example/signup", inviteExpiryDays: 5, body: "Sign up: {{invite.url}}\nYour page: {{person.url}}" });
-  expect(listAudit({ action: "waitlist.invitation_email", actor: admin.id, limit: 1 })[0]).toMatchObject({ summary: "body changed; invite URL https://app.example/signup; invite links good for 5 days" });
+  expect(await getInvitationEmail(waitlist.id)).toMatchObject({ inviteUrl: "https://app.example/signup", inviteExpiryDays: 5, body: "Sign up: {{invite.url}}\nYour page: {{person.url}}" });
+  expect((await listAudit({ action: "waitlist.invitation_email", actor: admin.id, limit: 1 }))[0]).toMatchObject({ summary: "body changed; invite URL https://app.example/signup; invite links good for 5 days" });
   await expect(page.getByLabel("Sign-up URL")).toHaveValue("https://app.example/signup");
   await expect(page.getByLabel("Days an invite link stays good")).toHaveValue("5");
   // The preview shows where the link goes; the token itself is made when the signup is invited.
@@ -106,5 +106,5 @@ test("an admin sets the invite links' sign-up URL and lifetime; the preview show
     expect(refused.status()).toBe(400);
     expect(await refused.text()).toContain(message);
   }
-  expect(getInvitationEmail(waitlist.id)).toMatchObject({ inviteUrl: "https://app.example/signup", inviteExpiryDays: 5, subject: "You're invited to {{waitlist.name}}" });
+  expect(await getInvitationEmail(waitlist.id)).toMatchObject({ inviteUrl: "https://app.example/signup", inviteExpiryDays: 5, subject: "You're invited to {{waitlist.name}}" });
 });

@@ -15,7 +15,7 @@ import { baseURL, insertSignups, signIn, unique } from "../support/support";
 
 test("an admin sets expiry and reminder; the signup's page shows 'expires in', then the reminder and the expiry in its history", async ({ page, context }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
-  const waitlist = createWaitlist({ name: unique("Timed list"), website: "https://timed.example" });
+  const waitlist = await createWaitlist({ name: unique("Timed list"), website: "https://timed.example" });
   const tag = waitlist.id.slice(0, 6);
   insertSignups(
     waitlist.id,
@@ -29,8 +29,8 @@ test("an admin sets expiry and reminder; the signup's page shows 'expires in', t
   await page.getByLabel("Reminder subject").fill("Hurry, {{waitlist.name}}");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("done-notice")).toContainText("Invitation email saved");
-  expect(getInvitationEmail(waitlist.id)).toMatchObject({ inviteExpiryDays: 3, onInviteExpiry: "requeue", reminderDaysBefore: 1, reminderSubject: "Hurry, {{waitlist.name}}" });
-  expect(listAudit({ action: "waitlist.invitation_email", actor: admin.id, limit: 1 })[0]!.summary).toBe("invite links good for 3 days; reminder 1 day before expiry; reminder subject changed");
+  expect(await getInvitationEmail(waitlist.id)).toMatchObject({ inviteExpiryDays: 3, onInviteExpiry: "requeue", reminderDaysBefore: 1, reminderSubject: "Hurry, {{waitlist.name}}" });
+  expect((await listAudit({ action: "waitlist.invitation_email", actor: admin.id, limit: 1 }))[0]!.summary).toBe("invite links good for 3 days; reminder 1 day before expiry; reminder subject changed");
   await expect(page.getByLabel("Reminder, days before expiry")).toHaveValue("1");
 
   // A reminder that would not come after the invitation, an unknown outcome, an unknown placeholder: refused, nothing saved.
@@ -43,11 +43,11 @@ test("an admin sets expiry and reminder; the signup's page shows 'expires in', t
     expect(refused.status()).toBe(400);
     expect(await refused.text()).toContain(message);
   }
-  expect(getInvitationEmail(waitlist.id)).toMatchObject({ reminderDaysBefore: 1, onInviteExpiry: "requeue", reminderSubject: "Hurry, {{waitlist.name}}" });
+  expect(await getInvitationEmail(waitlist.id)).toMatchObject({ reminderDaysBefore: 1, onInviteExpiry: "requeue", reminderSubject: "Hurry, {{waitlist.name}}" });
 
-  const third = listSignupRows({ scope: { waitlistId: waitlist.id, emailContains: "third." }, offset: 0, limit: 1 })[0]!;
-  applyStatusAction({ keyId: admin.id, keyName: "tests" }, { action: "invite", selection: { waitlistId: waitlist.id, ids: [third.id] } });
-  const invitedAt = getSignup(waitlist.id, third.id)!.statusChangedAt!.getTime();
+  const third = (await listSignupRows({ scope: { waitlistId: waitlist.id, emailContains: "third." }, offset: 0, limit: 1 }))[0]!;
+  await applyStatusAction({ keyId: admin.id, keyName: "tests" }, { action: "invite", selection: { waitlistId: waitlist.id, ids: [third.id] } });
+  const invitedAt = (await getSignup(waitlist.id, third.id))!.statusChangedAt!.getTime();
   // The list says it beside the status ("Invited, expires in 3 days"); the waiting rows say nothing of it.
   await page.goto(`/waitlists/${waitlist.id}`);
   const thirdRow = page.getByRole("row").filter({ hasText: third.email });
@@ -58,8 +58,8 @@ test("an admin sets expiry and reminder; the signup's page shows 'expires in', t
   await expect(page.getByTestId("signup-invite-expiry")).toHaveText("(expires in 3 days)");
 
   // The scheduler's work as of the reminder's day, then as of the expiry.
-  expect(runDueWork(invitedAt + 2 * DAY_MS)).toMatchObject({ reminded: 1 });
-  expect(runDueWork(invitedAt + 3 * DAY_MS)).toMatchObject({ expired: 1 });
+  expect(await runDueWork(invitedAt + 2 * DAY_MS)).toMatchObject({ reminded: 1 });
+  expect(await runDueWork(invitedAt + 3 * DAY_MS)).toMatchObject({ expired: 1 });
   await page.reload();
   const history = page.getByTestId("status-history").getByRole("listitem");
   await expect(history.locator("span")).toHaveText(["Signed up", "Invited", "Reminder sent", "Invitation expired"]);

@@ -28,7 +28,7 @@ async function saveJoining(page: Page, waitlistId: string, fill: (page: Page) =>
 
 test("an admin brands the page; on a phone it shows the logo, headline, description and colour, axe-clean; without JavaScript it still joins", async ({ page, context, browser }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
-  const waitlist = createWaitlist({ name: unique("Brand list"), website: "https://brand.example" });
+  const waitlist = await createWaitlist({ name: unique("Brand list"), website: "https://brand.example" });
   const description = "**Fast** beta for *small* teams.\n\nRead [the plan](https://brand.example/plan). <script>window.injected = 1</script><img src=x onerror=\"window.injected = 2\">";
   await saveJoining(page, waitlist.id, async () => {
     await page.getByLabel("Open: anyone with the link can join").check();
@@ -38,14 +38,14 @@ test("an admin brands the page; on a phone it shows the logo, headline, descript
     await page.getByLabel(/^Accent colour/).fill("#0F766E");
   });
   await expect(page.getByTestId("done-notice")).toHaveText("Join settings saved.");
-  expect(joinSettingsOf(waitlist.id)).toMatchObject({ headline: "Acme is coming", description, accentColor: ACCENT, leaderboard: false });
+  expect(await joinSettingsOf(waitlist.id)).toMatchObject({ headline: "Acme is coming", description, accentColor: ACCENT, leaderboard: false });
 
   await page.getByLabel("Logo file").setInputFiles({ name: "acme.png", mimeType: "image/png", buffer: PNG });
   await page.getByRole("button", { name: "Upload the logo" }).click();
   await expect(page.getByTestId("done-notice")).toHaveText("Logo saved.");
   await expect(page.getByTestId("current-logo")).toBeVisible();
-  expect(joinLogoOf(waitlist.id)?.contentType).toBe("image/png");
-  expect(listAudit({ action: "waitlist.join_settings", actor: admin.id, limit: 5 }).map((row) => row.summary)).toEqual([
+  expect((await joinLogoOf(waitlist.id))?.contentType).toBe("image/png");
+  expect((await listAudit({ action: "waitlist.join_settings", actor: admin.id, limit: 5 })).map((row) => row.summary)).toEqual([
     "logo set (image/png, 3 KB)",
     "joining open; challenge off; headline changed; description changed; accent colour #0f766e",
   ]);
@@ -94,13 +94,13 @@ test("an admin brands the page; on a phone it shows the logo, headline, descript
 
   await page.getByRole("button", { name: "Remove the logo" }).click();
   await expect(page.getByTestId("done-notice")).toHaveText("Logo removed.");
-  expect(joinLogoOf(waitlist.id)).toBeUndefined();
+  expect(await joinLogoOf(waitlist.id)).toBeUndefined();
   expect((await page.request.get(logoUrl)).status()).toBe(404);
 });
 
 test("a logo of the wrong type, too large or broken, and a low-contrast colour are refused with the reason; nothing changes", async ({ page, context }) => {
   await signIn(context, ["waitlist:admin"]);
-  const waitlist = openWaitlist({ accentColor: ACCENT });
+  const waitlist = await openWaitlist({ accentColor: ACCENT });
   const upload = async (name: string, buffer: Buffer) => {
     await page.goto(`/waitlists/${waitlist.id}/join`);
     await page.getByLabel("Logo file").setInputFiles({ name, mimeType: "image/png", buffer });
@@ -111,20 +111,20 @@ test("a logo of the wrong type, too large or broken, and a low-contrast colour a
   const oversized = Buffer.concat([PNG, Buffer.alloc(300 * 1024)]);
   await expect(await upload("big.png", oversized)).toHaveText(`Invalid logo: the file has ${oversized.length.toLocaleString("en-US")} bytes, more than the 200 KB a logo may have. Nothing was changed.`);
   await expect(await upload("cut.png", PNG.subarray(0, 24))).toHaveText("Invalid logo: the file starts like an image but is broken (its header is cut short or gives no size). Nothing was changed.");
-  expect(joinLogoOf(waitlist.id)).toBeUndefined();
+  expect(await joinLogoOf(waitlist.id)).toBeUndefined();
 
   await saveJoining(page, waitlist.id, async () => {
     await page.getByLabel(/^Accent colour/).fill("#7dd3fc");
     await page.getByLabel(/^Headline/).fill("Not saved");
   });
   await expect(page.locator("body")).toContainText(/Invalid join settings: accentColor: the accent colour #7dd3fc has a contrast of 1\.\d\d:1 against the button's white text and the page; WCAG AA needs 4\.5:1, so choose a darker colour\. Nothing was changed\./);
-  expect(joinSettingsOf(waitlist.id)).toMatchObject({ accentColor: ACCENT, headline: "" });
-  expect(listAudit({ action: "waitlist.join_settings", limit: 50 }).filter((row) => row.target === waitlist.id)).toHaveLength(1);
+  expect(await joinSettingsOf(waitlist.id)).toMatchObject({ accentColor: ACCENT, headline: "" });
+  expect((await listAudit({ action: "waitlist.join_settings", limit: 50 })).filter((row) => row.target === waitlist.id)).toHaveLength(1);
 });
 
 test("a logo upload from another site or with a view key is refused; nothing changes", async ({ page, context, browser }) => {
   await signIn(context, ["waitlist:admin"]);
-  const waitlist = openWaitlist();
+  const waitlist = await openWaitlist();
   const multipart = { logo: { name: "logo.png", mimeType: "image/png", buffer: PNG } };
   const forged = await page.request.post(`/waitlists/${waitlist.id}/join/logo`, { multipart, headers: { origin: "https://evil.example" }, maxRedirects: 0 });
   expect(forged.status()).toBe(403);
@@ -134,15 +134,15 @@ test("a logo upload from another site or with a view key is refused; nothing cha
   const denied = await (await viewer.newPage()).request.post(`/waitlists/${waitlist.id}/join/logo`, { multipart, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(denied.status()).toBe(403);
   await viewer.close();
-  expect(joinLogoOf(waitlist.id)).toBeUndefined();
+  expect(await joinLogoOf(waitlist.id)).toBeUndefined();
   const same = await page.request.post(`/waitlists/${waitlist.id}/join/logo`, { multipart, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(same.status()).toBe(303);
-  expect(joinLogoOf(waitlist.id)?.contentType).toBe("image/png");
+  expect((await joinLogoOf(waitlist.id))?.contentType).toBe("image/png");
 });
 
 test("the join page's Open Graph card: og: and twitter: tags with absolute URLs, and an image the app draws as a PNG", async ({ page }) => {
-  const waitlist = openWaitlist({ headline: "Acme is coming 🚀", description: "**Fast** beta for [small](https://brand.example) teams.", accentColor: ACCENT });
-  setJoinLogo(waitlist.id, PNG, "cli");
+  const waitlist = await openWaitlist({ headline: "Acme is coming 🚀", description: "**Fast** beta for [small](https://brand.example) teams.", accentColor: ACCENT });
+  await setJoinLogo(waitlist.id, PNG, "cli");
   await page.goto(`/join/${waitlist.id}`);
   const meta = (selector: string) => page.locator(`meta[${selector}]`).getAttribute("content");
   expect(await meta('property="og:title"')).toBe("Acme is coming 🚀");
@@ -162,19 +162,19 @@ test("the join page's Open Graph card: og: and twitter: tags with absolute URLs,
 });
 
 test("the leaderboard: 404 until turned on, then the top referrers by counted referrals with masked addresses only", async ({ page }) => {
-  const waitlist = openWaitlist();
+  const waitlist = await openWaitlist();
   const tag = unique("lb").replace(/\W/g, "");
-  const join = (email: string, referralCode?: string) => joinWaitlist({ waitlistId: waitlist.id, email, customInputs: [], referralCode }).signup;
-  const ada = join(`ada.${tag}@gmail.com`);
-  const bo = join(`b.${tag}@mail.example.org`, ada.referral_code);
-  join(`cy.${tag}@example.net`, ada.referral_code);
-  join(`ada.${tag}+again@gmail.com`, ada.referral_code);
-  join(`dee.${tag}@example.net`, bo.referral_code);
+  const join = async (email: string, referralCode?: string) => (await joinWaitlist({ waitlistId: waitlist.id, email, customInputs: [], referralCode })).signup;
+  const ada = await join(`ada.${tag}@gmail.com`);
+  const bo = await join(`b.${tag}@mail.example.org`, ada.referral_code);
+  await join(`cy.${tag}@example.net`, ada.referral_code);
+  await join(`ada.${tag}+again@gmail.com`, ada.referral_code);
+  await join(`dee.${tag}@example.net`, bo.referral_code);
   expect((await page.goto(`/join/${waitlist.id}/leaderboard`))!.status()).toBe(404);
   await page.goto(`/join/${waitlist.id}`);
   await expect(page.getByRole("link", { name: "See the top referrers" })).toHaveCount(0);
 
-  updateJoinSettings(waitlist.id, { leaderboard: true }, "cli");
+  await updateJoinSettings(waitlist.id, { leaderboard: true }, "cli");
   await page.goto(`/join/${waitlist.id}`);
   await page.getByRole("link", { name: "See the top referrers" }).click();
   await expect(page).toHaveURL(`/join/${waitlist.id}/leaderboard`);
@@ -186,13 +186,13 @@ test("the leaderboard: 404 until turned on, then the top referrers by counted re
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await page.screenshot({ path: "/tmp/brand-leaderboard-phone.png", fullPage: true });
 
-  updateJoinSettings(waitlist.id, { leaderboard: false }, "cli");
+  await updateJoinSettings(waitlist.id, { leaderboard: false }, "cli");
   expect((await page.goto(`/join/${waitlist.id}/leaderboard`))!.status()).toBe(404);
 });
 
 test("the referrals panel counts counted referrals and says what is true of imported referral flags without a referrer", async ({ page, context }) => {
   await signIn(context, ["waitlist:view"]);
-  const imported = createWaitlist({ name: unique("Imported referrals"), website: "https://imported.example" });
+  const imported = await createWaitlist({ name: unique("Imported referrals"), website: "https://imported.example" });
   const tag = unique("imp").replace(/\W/g, "");
   insertSignups(imported.id, Array.from({ length: 3 }, (_, index) => ({ email: `imported${index}.${tag}@example.com`, verified: false, referral: true, customInputs: "[]" })));
   await page.goto(`/waitlists/${imported.id}`);
@@ -200,13 +200,13 @@ test("the referrals panel counts counted referrals and says what is true of impo
   await expect(panel.getByTestId("referrals-none")).toHaveText("3 signups are marked as referred (imported, or their referrer was erased); none names its referrer, so no referral counts.");
   await expect(panel).not.toContainText("No one has joined through a referral link yet");
 
-  const waitlist = openWaitlist();
+  const waitlist = await openWaitlist();
   insertSignups(waitlist.id, [{ email: `flag.${tag}@example.com`, verified: false, referral: true, customInputs: "[]" }]);
-  const join = (email: string, referralCode?: string) => joinWaitlist({ waitlistId: waitlist.id, email, customInputs: [], referralCode }).signup;
-  const owner = join(`owner.${tag}@example.com`);
-  join(`friend1.${tag}@example.com`, owner.referral_code);
-  join(`friend2.${tag}@example.com`, owner.referral_code);
-  join(`Owner.${tag}+1@example.com`, owner.referral_code);
+  const join = async (email: string, referralCode?: string) => (await joinWaitlist({ waitlistId: waitlist.id, email, customInputs: [], referralCode })).signup;
+  const owner = await join(`owner.${tag}@example.com`);
+  await join(`friend1.${tag}@example.com`, owner.referral_code);
+  await join(`friend2.${tag}@example.com`, owner.referral_code);
+  await join(`Owner.${tag}+1@example.com`, owner.referral_code);
   await page.goto(`/waitlists/${waitlist.id}`);
   await expect(panel.getByRole("listitem")).toHaveText([`owner.${tag}@example.com2 referrals`]);
   await expect(panel.getByTestId("referrals-counted")).toHaveText("Counted: 2 referrals.");
@@ -214,7 +214,7 @@ test("the referrals panel counts counted referrals and says what is true of impo
   await expect(panel.getByTestId("referrals-without-referrer")).toHaveText("Marked as referred but naming no referrer (imported, or their referrer was erased): 1 signup, counted for no one.");
   await panel.screenshot({ path: "/tmp/brand-referrals-panel.png" });
 
-  const empty = createWaitlist({ name: unique("No referrals"), website: "https://none.example" });
+  const empty = await createWaitlist({ name: unique("No referrals"), website: "https://none.example" });
   await page.goto(`/waitlists/${empty.id}`);
   await expect(panel.getByTestId("referrals-none")).toHaveText("No one has joined through a referral link yet.");
 });

@@ -8,7 +8,7 @@ import { baseURL, unique } from "../support/support";
 // page says the check needs it.
 
 test("with JavaScript: the widget solves the challenge and the join goes through; a join without a solution is refused", async ({ page }) => {
-  const waitlist = openWaitlist({ challenge: true });
+  const waitlist = await openWaitlist({ challenge: true });
   const challenges: string[] = [];
   page.on("request", (request) => {
     if (request.url().includes("/challenge")) challenges.push(request.url());
@@ -28,13 +28,13 @@ test("with JavaScript: the widget solves the challenge and the join goes through
   expect(unsolved.headers().location).toBe(`/join/${waitlist.id}?error=challenge`);
   const garbage = await page.request.post(`/join/${waitlist.id}/submit`, { form: { email: "bot@example.com", altcha: Buffer.from('{"challenge":{},"solution":{}}').toString("base64") }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(garbage.headers().location).toBe(`/join/${waitlist.id}?error=challenge`);
-  expect(signupsOf(waitlist.id)).toHaveLength(1);
+  expect(await signupsOf(waitlist.id)).toHaveLength(1);
   await page.goto(`/join/${waitlist.id}?error=challenge`);
   await expect(page.getByTestId("join-error")).toContainText("anti-spam check did not complete");
 });
 
 test("without JavaScript and the challenge on, the page says the check needs JavaScript", async ({ browser }) => {
-  const waitlist = openWaitlist({ challenge: true });
+  const waitlist = await openWaitlist({ challenge: true });
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(`/join/${waitlist.id}`);

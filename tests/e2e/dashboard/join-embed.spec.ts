@@ -26,7 +26,7 @@ test.afterAll(async () => {
 });
 
 test("an allowed origin frames the join page and a person joins inside the frame", async ({ page }) => {
-  const waitlist = openWaitlist({ embedOrigins: [siteOrigin], challenge: true });
+  const waitlist = await openWaitlist({ embedOrigins: [siteOrigin], challenge: true });
   const joinUrl = `${baseURL}/join/${waitlist.id}`;
   const direct = await page.request.get(joinUrl);
   expect(direct.headers()["content-security-policy"]).toContain(`frame-ancestors 'self' ${siteOrigin}`);
@@ -40,11 +40,11 @@ test("an allowed origin frames the join page and a person joins inside the frame
   await frame.getByLabel("Email address").fill(`framed.${unique("e").replace(/\W/g, "")}@example.com`);
   await frame.getByRole("button", { name: "Join the waitlist" }).click();
   await expect(frame.getByRole("heading", { level: 1 })).toHaveText("You're number 1 in line");
-  expect(signupsOf(waitlist.id)).toHaveLength(1);
+  expect(await signupsOf(waitlist.id)).toHaveLength(1);
 });
 
 test("another origin cannot frame it, nor any origin a dashboard page", async ({ page }) => {
-  const waitlist = openWaitlist({ embedOrigins: ["https://partner.example"] });
+  const waitlist = await openWaitlist({ embedOrigins: ["https://partner.example"] });
   const joinUrl = `${baseURL}/join/${waitlist.id}`;
   const direct = await page.request.get(joinUrl);
   expect(direct.headers()["content-security-policy"]).toContain("frame-ancestors 'self' https://partner.example");

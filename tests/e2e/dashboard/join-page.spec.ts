@@ -12,7 +12,7 @@ import { baseURL, unique } from "../support/support";
 // person) for an address already on the list, a referral link, a closed list, and a phone's width.
 
 test("without JavaScript: join, see the place in line and the referral link; the same address in another case changes nothing and shows nothing of it", async ({ browser }) => {
-  const waitlist = openWaitlist({ successMessage: "Thanks! We'll write soon.", fields: [{ label: "Company", type: "text", required: true }, { label: "Plan", type: "choice", options: ["Free", "Pro"], required: false }] });
+  const waitlist = await openWaitlist({ successMessage: "Thanks! We'll write soon.", fields: [{ label: "Company", type: "text", required: true }, { label: "Plan", type: "choice", options: ["Free", "Pro"], required: false }] });
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const page = await context.newPage();
   const tag = unique("nojs").replace(/\W/g, "");
@@ -23,7 +23,7 @@ test("without JavaScript: join, see the place in line and the referral link; the
   await joinThroughForm(page, `First.${tag}@Example.com`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("You're number 1 in line");
   await expect(page.getByTestId("success-message")).toHaveText("Thanks! We'll write soon.");
-  const [first] = signupsOf(waitlist.id);
+  const [first] = await signupsOf(waitlist.id);
   expect(first).toMatchObject({ email: `First.${tag}@Example.com`, verified: false, referral: false, status: "waiting", customInputs: [{ label: "Company", value: "Acme" }, { label: "Plan", value: "Pro" }] });
   const referralLink = await page.getByLabel("Your referral link").inputValue();
   expect(referralLink).toMatch(new RegExp(`^${baseURL}/join/${waitlist.id}\\?ref=[A-Za-z0-9]{10}$`));
@@ -42,8 +42,8 @@ test("without JavaScript: join, see the place in line and the referral link; the
   await expect(page.getByTestId("joined-notice")).toHaveText("Nothing has changed. To learn your place in line, check with the list's owner.");
   await expect(page.getByLabel("Your referral link")).toHaveCount(0);
   expect(await page.content()).not.toContain(referralLink.split("ref=")[1]!);
-  expect(signupsOf(waitlist.id).map((signup) => signup.email)).toEqual([`First.${tag}@Example.com`, `second.${tag}@example.com`]);
-  expect(signupsOf(waitlist.id)[0]!.customInputs).toEqual([{ label: "Company", value: "Acme" }, { label: "Plan", value: "Pro" }]);
+  expect((await signupsOf(waitlist.id)).map((signup) => signup.email)).toEqual([`First.${tag}@Example.com`, `second.${tag}@example.com`]);
+  expect((await signupsOf(waitlist.id))[0]!.customInputs).toEqual([{ label: "Company", value: "Acme" }, { label: "Plan", value: "Pro" }]);
 
   // A required field left out, an invalid address: the form again, saying what to fix, nothing created.
   const missing = await page.request.post(`/join/${waitlist.id}/submit`, { form: { email: `third.${tag}@example.com` }, headers: { origin: baseURL }, maxRedirects: 0 });
@@ -51,16 +51,16 @@ test("without JavaScript: join, see the place in line and the referral link; the
   expect(missing.headers().location).toBe(`/join/${waitlist.id}?error=invalid_inputs`);
   await page.goto(`/join/${waitlist.id}?error=invalid_email`);
   await expect(page.getByTestId("join-error")).toHaveText("Please enter a valid email address.");
-  expect(signupsOf(waitlist.id)).toHaveLength(2);
+  expect(await signupsOf(waitlist.id)).toHaveLength(2);
   await context.close();
 });
 
 test("an address already on the list gets the answer a new one gets: same status, Location and cookie (name, attributes, length); no id or token; its page shows nothing of the person", async ({ page, playwright }) => {
-  const waitlist = openWaitlist({ fields: [{ label: "Company", type: "text", required: false }] });
+  const waitlist = await openWaitlist({ fields: [{ label: "Company", type: "text", required: false }] });
   const tag = unique("same").replace(/\W/g, "");
   insertSignups(waitlist.id, [{ email: `Known.${tag}@Example.com`, verified: true, referral: true, customInputs: JSON.stringify([{ label: "Company", value: `Secret Corp ${tag}` }]) }]);
-  applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [`known.${tag}@example.com`] } });
-  const [known] = signupsOf(waitlist.id);
+  await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [`known.${tag}@example.com`] } });
+  const [known] = await signupsOf(waitlist.id);
 
   // Raw HTTP, no browser: each POST from a client of its own (no cookie sent).
   const submit = async (email: string) => {
@@ -72,7 +72,7 @@ test("an address already on the list gets the answer a new one gets: same status
   };
   const fresh = await submit(`new.${tag}@example.com`);
   const existing = await submit(`KNOWN.${tag}@example.com`);
-  const [created] = signupsOf(waitlist.id).filter((signup) => signup.email === `new.${tag}@example.com`);
+  const [created] = (await signupsOf(waitlist.id)).filter((signup) => signup.email === `new.${tag}@example.com`);
   for (const answer of [fresh, existing]) {
     expect(answer.status).toBe(303);
     expect(answer.headers.location).toBe(`/join/${waitlist.id}/joined`);
@@ -86,8 +86,8 @@ test("an address already on the list gets the answer a new one gets: same status
   }
   expect(Object.keys(existing.headers).sort()).toEqual(Object.keys(fresh.headers).sort());
   expect(existing.cookie[0]!.length).toBe(fresh.cookie[0]!.length);
-  expect(signupsOf(waitlist.id)).toHaveLength(2);
-  expect(signupsOf(waitlist.id)[0]!.customInputs).toEqual([{ label: "Company", value: `Secret Corp ${tag}` }]);
+  expect(await signupsOf(waitlist.id)).toHaveLength(2);
+  expect((await signupsOf(waitlist.id))[0]!.customInputs).toEqual([{ label: "Company", value: `Secret Corp ${tag}` }]);
 
   // The follow-up page: the new address's own page; the existing one's says only that it is on the list.
   const follow = async (cookie: string) => {
@@ -111,7 +111,7 @@ test("an address already on the list gets the answer a new one gets: same status
 });
 
 test("a referral link: who joins through it is a referral of its owner", async ({ page }) => {
-  const waitlist = openWaitlist();
+  const waitlist = await openWaitlist();
   const tag = unique("ref").replace(/\W/g, "");
   await page.goto(`/join/${waitlist.id}`);
   await joinThroughForm(page, `owner.${tag}@example.com`);
@@ -119,38 +119,38 @@ test("a referral link: who joins through it is a referral of its owner", async (
   await page.context().clearCookies();
   await page.goto(referralLink);
   await joinThroughForm(page, `friend.${tag}@example.com`);
-  const [owner, friend] = signupsOf(waitlist.id);
+  const [owner, friend] = await signupsOf(waitlist.id);
   expect(friend).toMatchObject({ email: `friend.${tag}@example.com`, referral: true });
-  expect(referrerOf(friend!.id)).toEqual({ id: owner!.id, email: owner!.email });
+  expect(await referrerOf(friend!.id)).toEqual({ id: owner!.id, email: owner!.email });
   expect(owner!.referral).toBe(false);
   // An unknown code: still a signup, not a referral.
   await page.goto(`/join/${waitlist.id}?ref=nobodys-code`);
   await joinThroughForm(page, `stranger.${tag}@example.com`);
-  expect(signupsOf(waitlist.id)[2]).toMatchObject({ email: `stranger.${tag}@example.com`, referral: false });
+  expect((await signupsOf(waitlist.id))[2]).toMatchObject({ email: `stranger.${tag}@example.com`, referral: false });
 });
 
 test("a closed list says so and refuses a join; an unknown list is a 404; a honeypot filled in creates nothing", async ({ page }) => {
-  const waitlist = openWaitlist({ joining: "closed" });
+  const waitlist = await openWaitlist({ joining: "closed" });
   await page.goto(`/join/${waitlist.id}`);
   await expect(page.getByTestId("join-closed")).toHaveText("This waitlist is not taking new signups right now.");
   await expect(page.getByLabel("Email address")).toHaveCount(0);
   const refused = await page.request.post(`/join/${waitlist.id}/submit`, { form: { email: "closed@example.com" }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(refused.headers().location).toBe(`/join/${waitlist.id}?error=closed`);
-  expect(signupsOf(waitlist.id)).toHaveLength(0);
+  expect(await signupsOf(waitlist.id)).toHaveLength(0);
 
   expect((await page.goto("/join/00000000-0000-4000-8000-000000000000"))!.status()).toBe(404);
 
-  const open = openWaitlist();
+  const open = await openWaitlist();
   const bot = await page.request.post(`/join/${open.id}/submit`, { form: { email: "bot@example.com", website_url: "https://spam.example" }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(bot.headers().location).toBe(`/join/${open.id}?error=refused`);
   // From another site: refused before anything is read.
   const forged = await page.request.post(`/join/${open.id}/submit`, { form: { email: "forged@example.com" }, headers: { origin: "https://evil.example" }, maxRedirects: 0 });
   expect(forged.status()).toBe(403);
-  expect(signupsOf(open.id)).toHaveLength(0);
+  expect(await signupsOf(open.id)).toHaveLength(0);
 });
 
 test("on a phone: the form and the result fit the screen; no axe violations", async ({ browser }) => {
-  const waitlist = openWaitlist({ fields: [{ label: "What do you build?", type: "text", required: false }] });
+  const waitlist = await openWaitlist({ fields: [{ label: "What do you build?", type: "text", required: false }] });
   const context = await browser.newContext({ baseURL, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   await page.goto(`/join/${waitlist.id}`);

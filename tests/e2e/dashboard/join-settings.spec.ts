@@ -13,7 +13,7 @@ import { baseURL, signIn, unique } from "../support/support";
 
 test("an admin opens joining, adds fields, turns verification on and names an embed origin; the public form follows", async ({ page, context }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
-  const waitlist = createWaitlist({ name: unique("Settings list"), website: "https://settings.example" });
+  const waitlist = await createWaitlist({ name: unique("Settings list"), website: "https://settings.example" });
   await page.goto(`/waitlists/${waitlist.id}`);
   await page.getByRole("link", { name: "Joining", exact: true }).click();
   await expect(page).toHaveURL(`/waitlists/${waitlist.id}/join`);
@@ -33,7 +33,7 @@ test("an admin opens joining, adds fields, turns verification on and names an em
   await page.getByLabel(/Embed origins/).fill("https://partner.example\n");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("done-notice")).toHaveText("Join settings saved.");
-  expect(joinSettingsOf(waitlist.id)).toEqual({
+  expect(await joinSettingsOf(waitlist.id)).toEqual({
     joining: "open",
     verification: true,
     challenge: false,
@@ -49,7 +49,7 @@ test("an admin opens joining, adds fields, turns verification on and names an em
     leaderboard: false,
     disposable: "flag",
   });
-  expect(listAudit({ action: "waitlist.join_settings", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: waitlist.id });
+  expect((await listAudit({ action: "waitlist.join_settings", actor: admin.id, limit: 1 }))[0]).toMatchObject({ target: waitlist.id });
   await expect(page.getByLabel("Label of field 1")).toHaveValue("Company");
   await expect(page.getByTestId("smtp-unset")).toContainText("Email is not configured");
   await expect(page.getByTestId("embed-snippet")).toHaveText(
@@ -66,18 +66,18 @@ test("an admin opens joining, adds fields, turns verification on and names an em
   const refused = await page.request.post(`/waitlists/${waitlist.id}/join/save`, { form: { joining: "closed", embed_origins: "https://partner.example/page" }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(refused.status()).toBe(400);
   expect(await refused.text()).toContain("must be an origin such as https://example.com");
-  expect(joinSettingsOf(waitlist.id).joining).toBe("open");
+  expect((await joinSettingsOf(waitlist.id)).joining).toBe("open");
 });
 
 test("a forged cross-site POST and a view key are refused; nothing changes", async ({ page, context, browser }) => {
   await signIn(context, ["waitlist:admin"]);
-  const waitlist = openWaitlist();
+  const waitlist = await openWaitlist();
   const forged = await page.request.post(`/waitlists/${waitlist.id}/join/save`, { form: { joining: "closed" }, headers: { origin: "https://evil.example" }, maxRedirects: 0 });
   expect(forged.status()).toBe(403);
   expect(await forged.text()).toContain("Refused: the request comes from https://evil.example");
   const noOrigin = await page.request.post(`/waitlists/${waitlist.id}/join/save`, { form: { joining: "closed" }, headers: { "sec-fetch-site": "cross-site" }, maxRedirects: 0 });
   expect(noOrigin.status()).toBe(403);
-  expect(joinSettingsOf(waitlist.id).joining).toBe("open");
+  expect((await joinSettingsOf(waitlist.id)).joining).toBe("open");
 
   const viewer = await browser.newContext({ baseURL });
   await signIn(viewer, ["waitlist:view"]);
@@ -85,20 +85,20 @@ test("a forged cross-site POST and a view key are refused; nothing changes", asy
   expect((await viewPage.goto(`/waitlists/${waitlist.id}/join`))!.status()).toBe(404);
   const denied = await viewPage.request.post(`/waitlists/${waitlist.id}/join/save`, { form: { joining: "closed" }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(denied.status()).toBe(403);
-  expect(joinSettingsOf(waitlist.id).joining).toBe("open");
+  expect((await joinSettingsOf(waitlist.id)).joining).toBe("open");
   await viewer.close();
 });
 
 test("the signup page shows the referrer, the referral count and the place; the waitlist page its top referrers", async ({ page, context }) => {
   await signIn(context, ["waitlist:view"]);
-  const waitlist = openWaitlist();
+  const waitlist = await openWaitlist();
   const tag = unique("r").replace(/\W/g, "");
-  const join = (email: string, referralCode?: string) => joinWaitlist({ waitlistId: waitlist.id, email, customInputs: [], referralCode }).signup;
-  const owner = join(`owner.${tag}@example.com`);
-  const other = join(`other.${tag}@example.com`);
-  const friend = join(`friend.${tag}@example.com`, owner.referral_code);
-  join(`second.${tag}@example.com`, owner.referral_code);
-  join(`third.${tag}@example.com`, other.referral_code);
+  const join = async (email: string, referralCode?: string) => (await joinWaitlist({ waitlistId: waitlist.id, email, customInputs: [], referralCode })).signup;
+  const owner = await join(`owner.${tag}@example.com`);
+  const other = await join(`other.${tag}@example.com`);
+  const friend = await join(`friend.${tag}@example.com`, owner.referral_code);
+  await join(`second.${tag}@example.com`, owner.referral_code);
+  await join(`third.${tag}@example.com`, other.referral_code);
 
   await page.goto(`/waitlists/${waitlist.id}/signups/${friend.id}`);
   await expect(page.getByTestId("signup-referrer")).toHaveText(owner.email);
@@ -115,15 +115,17 @@ test("the signup page shows the referrer, the referral count and the place; the 
 
 test("referrals that do not count say why: on the referred signup's page and in the referrals panel", async ({ page, context }) => {
   await signIn(context, ["waitlist:view"]);
-  const waitlist = openWaitlist();
+  const waitlist = await openWaitlist();
   const tag = unique("c").replace(/\W/g, "");
-  const join = (email: string, referralCode?: string) => joinWaitlist({ waitlistId: waitlist.id, email, customInputs: [], referralCode }).signup;
-  const owner = join(`owner.${tag}@example.com`);
-  const lookalikes = [1, 2, 3].map((index) => join(`Owner.${tag}+${index}@example.com`, owner.referral_code));
+  const join = async (email: string, referralCode?: string) => (await joinWaitlist({ waitlistId: waitlist.id, email, customInputs: [], referralCode })).signup;
+  const owner = await join(`owner.${tag}@example.com`);
+  const lookalikes = [];
+  for (const index of [1, 2, 3]) lookalikes.push(await join(`Owner.${tag}+${index}@example.com`, owner.referral_code));
   // REFERRALS_PER_REFERRER_PER_DAY is 25: the 26th friend of the day does not count.
-  const friends = Array.from({ length: 26 }, (_, index) => join(`friend${index}.${tag}@example.com`, owner.referral_code));
-  updateJoinSettings(waitlist.id, { verification: true }, "cli");
-  const unconfirmed = join(`late.${tag}@example.com`, owner.referral_code);
+  const friends = [];
+  for (let index = 0; index < 26; index++) friends.push(await join(`friend${index}.${tag}@example.com`, owner.referral_code));
+  await updateJoinSettings(waitlist.id, { verification: true }, "cli");
+  const unconfirmed = await join(`late.${tag}@example.com`, owner.referral_code);
 
   await page.goto(`/waitlists/${waitlist.id}/signups/${lookalikes[0]!.id}`);
   await expect(page.getByTestId("signup-referrer")).toHaveText(owner.email);

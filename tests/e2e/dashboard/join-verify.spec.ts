@@ -63,11 +63,11 @@ test.afterAll(async () => {
 
 test("the confirmation link of the email opens a page whose button sets verified once; the second time says already confirmed", async ({ page }) => {
   const db = server!.db();
-  const waitlist = openWaitlist({ verification: true }, db);
+  const waitlist = await openWaitlist({ verification: true }, db);
   await page.goto(`${server!.url}/join/${waitlist.id}`);
   await submitJoinForm(page, "Ada.Verify@Example.com");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your inbox");
-  const [signup] = signupsOf(waitlist.id, db);
+  const [signup] = await signupsOf(waitlist.id, db);
   expect(signup!.verified).toBe(false);
 
   // Sent to the address as typed (the mailer writes its domain in lower case).
@@ -80,16 +80,16 @@ test("the confirmation link of the email opens a page whose button sets verified
   // A link cut short does nothing.
   await page.goto(link.slice(0, -3));
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("This link does not work");
-  expect(getSignup(waitlist.id, signup!.id, db)!.verified).toBe(false);
+  expect((await getSignup(waitlist.id, signup!.id, db))!.verified).toBe(false);
 
   // Opening the link changes nothing (a mail scanner opens links too): its button confirms.
   await page.goto(link);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Confirm your address");
-  expect(getSignup(waitlist.id, signup!.id, db)!.verified).toBe(false);
+  expect((await getSignup(waitlist.id, signup!.id, db))!.verified).toBe(false);
   await page.getByRole("button", { name: "Confirm my address" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your address is confirmed");
-  expect(getSignup(waitlist.id, signup!.id, db)!.verified).toBe(true);
-  expect(signupEvents(signup!.id, db).map((event) => event.type)).toEqual(["signup.created", "signup.verified"]);
+  expect((await getSignup(waitlist.id, signup!.id, db))!.verified).toBe(true);
+  expect((await signupEvents(signup!.id, db)).map((event) => event.type)).toEqual(["signup.created", "signup.verified"]);
   // The confirmed page links to the person's own page; so does the email.
   await page.getByRole("link", { name: "See your place in line and your referral link" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("You're number 1 in line");
@@ -105,12 +105,12 @@ test("the confirmation link of the email opens a page whose button sets verified
   expect(again.headers().location).toMatch(new RegExp(`^/join/${waitlist.id}/confirmed\\?outcome=already&t=[\\w.%-]+&p=[\\w.%-]+$`));
   const forged = await page.request.post(`${server!.url}/join/${waitlist.id}/confirm/submit`, { form: { token: new URL(link).searchParams.get("token")! }, headers: { origin: "https://evil.example" }, maxRedirects: 0 });
   expect(forged.status()).toBe(403);
-  expect(signupEvents(signup!.id, db).map((event) => event.type)).toEqual(["signup.created", "signup.verified"]);
+  expect((await signupEvents(signup!.id, db)).map((event) => event.type)).toEqual(["signup.created", "signup.verified"]);
 });
 
 test("sending the email again is rate-limited; verification off sends nothing", async ({ page }) => {
   const db = server!.db();
-  const waitlist = openWaitlist({ verification: true }, db);
+  const waitlist = await openWaitlist({ verification: true }, db);
   await page.goto(`${server!.url}/join/${waitlist.id}`);
   await submitJoinForm(page, "grace.resend@example.com");
   // Not on the page after the form: only on the page the email links to.
@@ -123,7 +123,7 @@ test("sending the email again is rate-limited; verification off sends nothing", 
   await page.waitForTimeout(500);
   expect(messages.filter((message) => message.to === "grace.resend@example.com")).toHaveLength(1);
 
-  const quiet = openWaitlist({ verification: false }, db);
+  const quiet = await openWaitlist({ verification: false }, db);
   await page.goto(`${server!.url}/join/${quiet.id}`);
   await joinThroughForm(page, "quiet@example.com");
   await expect(page.getByTestId("verify-notice")).toHaveCount(0);
@@ -133,9 +133,9 @@ test("sending the email again is rate-limited; verification off sends nothing", 
 
 test("verification on: an existing address gets the very page a new one gets; its owner is emailed a link to their page (rate-limited), and reaches it", async ({ browser }) => {
   const db = server!.db();
-  const waitlist = openWaitlist({ verification: true, successMessage: "Thanks for joining." }, db);
+  const waitlist = await openWaitlist({ verification: true, successMessage: "Thanks for joining." }, db);
   insertSignups(waitlist.id, [{ email: "Known.Person@Example.com", verified: true, referral: true, customInputs: JSON.stringify([{ label: "Company", value: "Secret Corp" }]) }], db);
-  applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: ["known.person@example.com"] } }, db);
+  await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: ["known.person@example.com"] } }, db);
   const pageAfterForm = async (email: string) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
@@ -164,12 +164,12 @@ test("verification on: an existing address gets the very page a new one gets; it
   await pageAfterForm("known.person@example.com");
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   expect(messages.filter((message) => message.to === "Known.Person@example.com")).toHaveLength(1);
-  expect(signupsOf(waitlist.id, db).map((signup) => signup.email)).toEqual(["Known.Person@Example.com", "new.person@example.com"]);
+  expect((await signupsOf(waitlist.id, db)).map((signup) => signup.email)).toEqual(["Known.Person@Example.com", "new.person@example.com"]);
 });
 
 test("verification off, email configured: an existing address is told it is on the list and emailed its page; nothing of the person is shown", async ({ page }) => {
   const db = server!.db();
-  const waitlist = openWaitlist({ verification: false }, db);
+  const waitlist = await openWaitlist({ verification: false }, db);
   await page.goto(`${server!.url}/join/${waitlist.id}`);
   await joinThroughForm(page, "first.off@example.com");
   const referralLink = await page.getByLabel("Your referral link").inputValue();

@@ -16,8 +16,8 @@ const MAX_PRESSES = 40;
 const isFocused = (page: Page, selector: string) => () => page.evaluate((css) => document.activeElement !== null && document.activeElement === document.querySelector(css), selector);
 
 /** 150 waiting signups, one an hour up to now, two of three verified, no referrals: the line is oldest first. */
-function taskFixture() {
-  const waitlist = createWaitlist({ name: unique("Keyboard tasks"), website: "https://tasks.example.com" });
+async function taskFixture() {
+  const waitlist = await createWaitlist({ name: unique("Keyboard tasks"), website: "https://tasks.example.com" });
   const now = Date.now();
   const signups: FixtureSignup[] = Array.from({ length: 150 }, (_, index) => ({
     email: `task.${String(index).padStart(3, "0")}.${waitlist.id.slice(0, 6)}@tasks.example`,
@@ -50,7 +50,7 @@ async function filterVerified(page: Page, keys: CountedKeyboard) {
 }
 
 test("export the verified signups as CSV by keyboard alone, in at most 40 key presses", async ({ page, context }) => {
-  const { waitlist, signups } = taskFixture();
+  const { waitlist, signups } = await taskFixture();
   await signIn(context);
   const keys = await openList(page, waitlist.id);
   await filterVerified(page, keys);
@@ -67,7 +67,7 @@ test("export the verified signups as CSV by keyboard alone, in at most 40 key pr
 });
 
 test("invite the next 50 verified signups by keyboard alone, in at most 40 key presses: the oldest first", async ({ page, context }) => {
-  const { waitlist, signups } = taskFixture();
+  const { waitlist, signups } = await taskFixture();
   await signIn(context, ["waitlist:admin"]);
   const keys = await openList(page, waitlist.id);
   await filterVerified(page, keys);
@@ -85,7 +85,7 @@ test("invite the next 50 verified signups by keyboard alone, in at most 40 key p
   await expect(page.getByTestId("done-notice")).toHaveText("Invited: 50 signups.");
 
   const oldestVerified = signups.filter((signup) => signup.verified).slice(0, 50).map((signup) => signup.email);
-  const invited = listSignupRows({ scope: { waitlistId: waitlist.id, status: ["invited"] }, offset: 0, limit: 200 }).map((row) => row.email);
+  const invited = (await listSignupRows({ scope: { waitlistId: waitlist.id, status: ["invited"] }, offset: 0, limit: 200 })).map((row) => row.email);
   expect(invited.sort()).toEqual(oldestVerified);
 
   console.log(`keyboard task "invite the next 50 verified": ${keys.presses} key presses`);

@@ -15,7 +15,7 @@ async function waitForCreateForm(page: Page) {
   await page.waitForFunction(() => Object.keys(document.querySelector("#key-name") ?? {}).some((key) => key.startsWith("__reactProps")));
 }
 
-const keyNamed = (name: string) => listApiKeys().find((key) => key.name === name);
+const keyNamed = async (name: string) => (await listApiKeys()).find((key) => key.name === name);
 const keyRow = (page: Page, name: string) => page.getByTestId("keys-table").locator("tbody tr").filter({ has: page.getByRole("rowheader", { name }) });
 
 test("an admin creates a key: it is shown once, in the response that made it, with a copy button, works, and is audited", async ({ page, context, browser }) => {
@@ -45,10 +45,10 @@ test("an admin creates a key: it is shown once, in the response that made it, wi
   await expect(page.getByRole("button", { name: "Copy the new key" })).toContainText("Copied");
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
 
-  const created = keyNamed(name)!;
+  const created = (await keyNamed(name))!;
   expect(created).toMatchObject({ roles: ["waitlist:admin"], status: "active" });
   expect(Date.parse(created.expires_at!) - Date.now()).toBeGreaterThan(29 * 86_400_000);
-  expect(verifyApiKey(shown, VIEW_ROLE).ok).toBe(true);
+  expect((await verifyApiKey(shown, VIEW_ROLE)).ok).toBe(true);
   await expect(keyRow(page, name)).toContainText(`${created.prefix}…`);
   await expect(keyRow(page, name)).toContainText("waitlist:admin");
 
@@ -57,7 +57,7 @@ test("an admin creates a key: it is shown once, in the response that made it, wi
   await expect(page.getByTestId("new-key")).toHaveCount(0);
   expect(await page.content()).not.toContain(shown);
   const other = await browser.newContext({ baseURL });
-  const { token } = createSession(admin.id);
+  const { token } = await createSession(admin.id);
   await other.addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
   const otherPage = await other.newPage();
   await otherPage.goto("/keys");
@@ -66,7 +66,7 @@ test("an admin creates a key: it is shown once, in the response that made it, wi
   await other.close();
 
 
-  const audit = listAudit({ action: "key.create", actor: admin.id, limit: 1 })[0]!;
+  const audit = (await listAudit({ action: "key.create", actor: admin.id, limit: 1 }))[0]!;
   expect(audit).toMatchObject({ actor: admin.name, actorKeyId: admin.id, target: created.id });
   expect(JSON.stringify(audit)).not.toContain(shown);
   await page.goto(`/audit?action=key.create&actor=${encodeURIComponent(admin.name)}`);
@@ -82,7 +82,7 @@ test("an admin creates a key: it is shown once, in the response that made it, wi
   expect(again.headers()["cache-control"]).toMatch(/no-store/);
   const sent = (await again.text()).match(/wl_[A-Za-z0-9_-]{43}/)?.[0];
   expect(sent).toBeDefined();
-  expect(verifyApiKey(sent!, VIEW_ROLE).ok).toBe(true);
+  expect((await verifyApiKey(sent!, VIEW_ROLE)).ok).toBe(true);
   expect(await (await page.request.get("/keys")).text()).not.toContain(sent);
   expect(dialogs).toEqual([]);
 });
@@ -97,9 +97,9 @@ test("without JavaScript the create form still works: the page its POST returns 
   await page.getByRole("button", { name: "Create key" }).click();
   await expect(page.getByTestId("new-key")).toHaveText(/^wl_[A-Za-z0-9_-]{43}$/);
   const shown = (await page.getByTestId("new-key").textContent())!;
-  expect(verifyApiKey(shown, VIEW_ROLE).ok).toBe(true);
-  expect(keyNamed(name)).toMatchObject({ roles: ["waitlist:view"], status: "active" });
-  expect(listAudit({ action: "key.create", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: keyNamed(name)!.id });
+  expect((await verifyApiKey(shown, VIEW_ROLE)).ok).toBe(true);
+  expect(await keyNamed(name)).toMatchObject({ roles: ["waitlist:view"], status: "active" });
+  expect((await listAudit({ action: "key.create", actor: admin.id, limit: 1 }))[0]).toMatchObject({ target: (await keyNamed(name))!.id });
   await page.goto("/keys");
   await expect(page.getByTestId("new-key")).toHaveCount(0);
   expect(await page.content()).not.toContain(shown);
@@ -109,13 +109,13 @@ test("without JavaScript the create form still works: the page its POST returns 
 test("an admin revokes a key through its confirmation page; revoking the session's own key warns and signs out", async ({ page, context }) => {
   const dialogs = forbidDialogs(page);
   const admin = await signIn(context, ["waitlist:admin"]);
-  const victim = createKey();
+  const victim = await createKey();
   await page.goto("/keys");
   await page.getByRole("link", { name: `Revoke ${victim.name} (${victim.prefix}…)` }).click();
   await expect(page).toHaveURL(`/keys/${victim.id}/revoke`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Revoke the key “${victim.name}”?`);
   await expect(page.getByTestId("own-key-warning")).toHaveCount(0);
-  expect(verifyApiKey(victim.key, VIEW_ROLE).ok).toBe(true); // the GET changed nothing
+  expect((await verifyApiKey(victim.key, VIEW_ROLE)).ok).toBe(true); // the GET changed nothing
   await page.getByRole("button", { name: "Revoke key" }).click();
   await expect(page).toHaveURL("/keys?done=revoked");
   await expect(page.getByTestId("done-notice")).toHaveText("Key revoked: it no longer works, and its sessions have ended.");
@@ -123,13 +123,13 @@ test("an admin revokes a key through its confirmation page; revoking the session
   await expect(keyRow(page, victim.name).getByRole("link", { name: /^Revoke/ })).toHaveCount(0);
   const v1 = await page.request.get("/v1/waitlist", { headers: { authorization: `Bearer ${victim.key}` } });
   expect(v1.status()).toBe(401);
-  expect(listAudit({ action: "key.revoke", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: victim.id, actor: admin.name });
+  expect((await listAudit({ action: "key.revoke", actor: admin.id, limit: 1 }))[0]).toMatchObject({ target: victim.id, actor: admin.name });
 
   await page.goto(`/keys/${admin.id}/revoke`);
   await expect(page.getByTestId("own-key-warning")).toContainText("This is the key of your current session");
   await page.getByRole("button", { name: "Revoke my own key and sign out" }).click();
   await expect(page).toHaveURL("/signin?reason=revoked");
-  await expect(keyNamed(admin.name)).toMatchObject({ status: "revoked" });
+  expect(await keyNamed(admin.name)).toMatchObject({ status: "revoked" });
   expect(dialogs).toEqual([]);
 });
 
@@ -165,7 +165,7 @@ test("a view session sees no write control, gets 404 on the admin pages, and is 
   await expect(nav.getByRole("link", { name: "Audit log" })).toHaveCount(0);
   await expect(page.locator('form[method="post" i][action^="/"]')).toHaveCount(0);
 
-  const victim = createKey();
+  const victim = await createKey();
   for (const path of ["/keys", "/audit", `/keys/${victim.id}/revoke`]) {
     const response = await page.goto(path);
     expect(response!.status(), path).toBe(404);
@@ -181,8 +181,8 @@ test("a view session sees no write control, gets 404 on the admin pages, and is 
   expect(await create.text()).toContain("does not carry the waitlist:admin role");
   const revoke = await page.request.post("/keys/revoke", { form: { id: victim.id }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(revoke.status()).toBe(403);
-  expect(keyNamed(name)).toBeUndefined();
-  expect(verifyApiKey(victim.key, VIEW_ROLE).ok).toBe(true);
+  expect(await keyNamed(name)).toBeUndefined();
+  expect((await verifyApiKey(victim.key, VIEW_ROLE)).ok).toBe(true);
 });
 
 test("a cross-origin POST fails, with the admin's cookie or from a real page on another site", async ({ page, context }) => {
@@ -206,13 +206,13 @@ test("a cross-origin POST fails, with the admin's cookie or from a real page on 
   await page.waitForURL((url) => url.origin === baseURL);
   expect(new URL(page.url()).pathname).toBe("/keys");
   await expect(page.locator("body")).toContainText("Refused: the request comes from http://evil.example");
-  expect(keyNamed(name)).toBeUndefined();
-  expect(listAudit({ actor: admin.id, limit: 10 })).toEqual([]);
+  expect(await keyNamed(name)).toBeUndefined();
+  expect(await listAudit({ actor: admin.id, limit: 10 })).toEqual([]);
 });
 
 test("an admin's invalid form is refused naming the field, and nothing is created", async ({ page, context }) => {
   await signIn(context, ["waitlist:admin"]);
-  const before = listApiKeys().length;
+  const before = (await listApiKeys()).length;
   await page.goto("/keys");
   const error = page.locator("#create-key-error");
   /** Submits the form with `name`, and a select's option given another value (what a forged form could send). */
@@ -235,14 +235,14 @@ test("an admin's invalid form is refused naming the field, and nothing is create
   await expect(page.getByTestId("new-key")).toHaveCount(0);
   const unknown = await page.request.post("/keys/revoke", { form: { id: "no-such-key" }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(unknown.status()).toBe(404);
-  expect(listApiKeys()).toHaveLength(before);
+  expect(await listApiKeys()).toHaveLength(before);
 });
 
 test("the audit page lists rows newest first, filters by action and actor, and pages", async ({ page, context }) => {
   await signIn(context, ["waitlist:admin"]);
   const actor = { keyId: "audit-e2e", keyName: unique("auditor") };
   for (let index = 0; index < 55; index++) {
-    recordAudit({ actor, action: index % 5 === 0 ? "waitlist.delete" : "waitlist.update", target: `target-${index}`, summary: `change ${index}` });
+    await recordAudit({ actor, action: index % 5 === 0 ? "waitlist.delete" : "waitlist.update", target: `target-${index}`, summary: `change ${index}` });
   }
   await page.goto("/audit");
   await page.getByLabel("Actor").fill(actor.keyName);
@@ -270,13 +270,13 @@ test("the audit page lists rows newest first, filters by action and actor, and p
 test("audit rows name their waitlist or key with a link, say what was erased or deleted in plain text, format numbers, and keep ids on one line", async ({ page, context }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
   const actor = { keyId: admin.id, keyName: admin.name };
-  const waitlist = createWaitlist({ name: unique("Audited list"), website: "https://audited.example" });
+  const waitlist = await createWaitlist({ name: unique("Audited list"), website: "https://audited.example" });
   const gone = "00000000-0000-4000-8000-00000000dead";
   const hash = "ab".repeat(32);
-  recordAudit({ actor, action: "signups.import", target: waitlist.id, summary: "imported 300000 signups, skipped 1234 duplicates (a CSV file)" });
-  recordAudit({ actor, action: "waitlist.delete", target: gone, summary: "deleted \"Old list\" and its 12000 signups" });
-  recordAudit({ actor, action: "signup.erase", target: hash, summary: "erased 2 signups from 2 waitlists" });
-  recordAudit({ actor, action: "key.create", target: admin.id, summary: `created key "${admin.name}" ${admin.prefix}… (waitlist:admin; never expires)` });
+  await recordAudit({ actor, action: "signups.import", target: waitlist.id, summary: "imported 300000 signups, skipped 1234 duplicates (a CSV file)" });
+  await recordAudit({ actor, action: "waitlist.delete", target: gone, summary: "deleted \"Old list\" and its 12000 signups" });
+  await recordAudit({ actor, action: "signup.erase", target: hash, summary: "erased 2 signups from 2 waitlists" });
+  await recordAudit({ actor, action: "key.create", target: admin.id, summary: `created key "${admin.name}" ${admin.prefix}… (waitlist:admin; never expires)` });
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`/audit?actor=${encodeURIComponent(admin.id)}`);
   const rows = page.getByTestId("audit-table").locator("tbody tr");

@@ -17,7 +17,7 @@ async function stepsDone(page: Page): Promise<Record<string, string>> {
 
 test("a new waitlist shows an admin what to do next, and each step ticks itself from the data", async ({ page, context }) => {
   await signIn(context, ["waitlist:admin"]);
-  const waitlist = createWaitlist({ name: unique("Launch"), website: "https://launch.example.com" });
+  const waitlist = await createWaitlist({ name: unique("Launch"), website: "https://launch.example.com" });
   await page.goto(`/waitlists/${waitlist.id}`);
   await settled(page);
   const checklist = page.getByTestId("launch-checklist");
@@ -31,7 +31,7 @@ test("a new waitlist shows an admin what to do next, and each step ticks itself 
   await checklist.getByRole("link", { name: "Joining settings" }).click();
   await expect(page).toHaveURL(`/waitlists/${waitlist.id}/join`);
 
-  updateJoinSettings(waitlist.id, { joining: "open", headline: "Be first" }, CLI_ACTOR);
+  await updateJoinSettings(waitlist.id, { joining: "open", headline: "Be first" }, CLI_ACTOR);
   insertSignups(waitlist.id, [{ email: "first@example.com", verified: true, referral: false, customInputs: [], createdAt: new Date() }]);
   await page.goto(`/waitlists/${waitlist.id}`);
   await expect(checklist.locator("summary")).toHaveText("Launch checklist: 3 of 6 done");
@@ -39,14 +39,14 @@ test("a new waitlist shows an admin what to do next, and each step ticks itself 
   await expect(checklist).not.toHaveAttribute("open", "");
   expect(await stepsDone(page)).toMatchObject({ joining: "true", branding: "true", first_signup: "true", first_invitation: "false" });
 
-  applyStatusAction(CLI_ACTOR, { action: "invite", selection: { waitlistId: waitlist.id, emails: ["first@example.com"] } });
+  await applyStatusAction(CLI_ACTOR, { action: "invite", selection: { waitlistId: waitlist.id, emails: ["first@example.com"] } });
   await page.goto(`/waitlists/${waitlist.id}`);
   expect(await stepsDone(page)).toMatchObject({ first_invitation: "true", product: "false" });
   // A completed signup alone is not a connected product: the invite URL is what the product redeems through.
-  applyStatusAction(CLI_ACTOR, { action: "complete", selection: { waitlistId: waitlist.id, emails: ["first@example.com"] } });
+  await applyStatusAction(CLI_ACTOR, { action: "complete", selection: { waitlistId: waitlist.id, emails: ["first@example.com"] } });
   await page.goto(`/waitlists/${waitlist.id}`);
   expect(await stepsDone(page)).toMatchObject({ product: "false" });
-  updateInvitationEmail(CLI_ACTOR, waitlist.id, { inviteUrl: "https://app.launch.example.com/signup" });
+  await updateInvitationEmail(CLI_ACTOR, waitlist.id, { inviteUrl: "https://app.launch.example.com/signup" });
   await page.goto(`/waitlists/${waitlist.id}`);
   await expect(checklist.locator("summary")).toHaveText("Launch checklist: 5 of 6 done");
   expect(await stepsDone(page)).toMatchObject({ product: "true", email: "false" });
@@ -56,7 +56,7 @@ test("a new waitlist shows an admin what to do next, and each step ticks itself 
 
 test("a viewer sees no checklist", async ({ page, context }) => {
   await signIn(context, ["waitlist:view"]);
-  const waitlist = createWaitlist({ name: unique("Launch viewer"), website: "https://launch.example.com" });
+  const waitlist = await createWaitlist({ name: unique("Launch viewer"), website: "https://launch.example.com" });
   await page.goto(`/waitlists/${waitlist.id}`);
   await settled(page);
   await expect(page.getByText("This waitlist has no signups yet.")).toBeVisible();

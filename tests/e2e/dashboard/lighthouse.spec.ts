@@ -29,17 +29,17 @@ function freePort(): Promise<number> {
 
 const pages: { name: string; path: string; session?: string }[] = [];
 
-test.beforeAll(() => {
-  const { waitlist } = createFixtureWaitlist(40);
-  updateJoinSettings(waitlist.id, { joining: "open", headline: "Be first in line" }, CLI_ACTOR);
-  const signup = listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 0, limit: 1 })[0]!;
-  const { token } = createSession(createKey(["waitlist:admin"]).id);
+test.beforeAll(async () => {
+  const { waitlist } = await createFixtureWaitlist(40);
+  await updateJoinSettings(waitlist.id, { joining: "open", headline: "Be first in line" }, CLI_ACTOR);
+  const signup = (await listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 0, limit: 1 }))[0]!;
+  const { token } = await createSession((await createKey(["waitlist:admin"])).id);
   pages.push(
     { name: "sign-in", path: "/signin" },
     { name: "overview", path: "/", session: token },
     { name: "a waitlist", path: `/waitlists/${waitlist.id}`, session: token },
     { name: "the join page", path: `/join/${waitlist.id}` },
-    { name: "a person's page", path: personPagePath(waitlist.id, signup.id) },
+    { name: "a person's page", path: await personPagePath(waitlist.id, signup.id) },
   );
 });
 

@@ -13,8 +13,8 @@ const COMPANIES = ["Acme", "Globex", "Initech"];
 const ROLES = ["Engineer", "Designer", "Sales"];
 
 /** 30 days, 6 signups a day: every company, role and verified value, half of them at Acme. */
-function keyboardFixture() {
-  const waitlist = createWaitlist({ name: unique("Keyboard list"), website: "https://keyboard.example.com" });
+async function keyboardFixture() {
+  const waitlist = await createWaitlist({ name: unique("Keyboard list"), website: "https://keyboard.example.com" });
   const now = Date.now();
   const signups: FixtureSignup[] = Array.from({ length: 180 }, (_, index) => ({
     email: `person.${index}.${waitlist.id.slice(0, 6)}@keyboard.example`,
@@ -32,7 +32,7 @@ function keyboardFixture() {
 
 
 test("verified engineers from Acme last week, exported, by keyboard alone in at most 40 key presses", async ({ page, context }) => {
-  const { waitlist, signups } = keyboardFixture();
+  const { waitlist, signups } = await keyboardFixture();
   await signIn(context);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`/waitlists/${waitlist.id}`);
@@ -92,7 +92,7 @@ test("verified engineers from Acme last week, exported, by keyboard alone in at 
 });
 
 test("a facet group is one tab stop: arrow keys, Home and End move inside it, Space picks a value", async ({ page, context }) => {
-  const { waitlist } = keyboardFixture();
+  const { waitlist } = await keyboardFixture();
   await signIn(context);
   await page.goto(`/waitlists/${waitlist.id}`);
   const verified = page.getByRole("group", { name: "Verified" });
@@ -121,7 +121,7 @@ test("a facet group is one tab stop: arrow keys, Home and End move inside it, Sp
 });
 
 test("the skip link jumps past the header and the filters to the signups", async ({ page, context }) => {
-  const { waitlist } = keyboardFixture();
+  const { waitlist } = await keyboardFixture();
   await signIn(context);
   await page.goto(`/waitlists/${waitlist.id}`);
   await page.keyboard.press("Tab");
@@ -134,7 +134,7 @@ test("the skip link jumps past the header and the filters to the signups", async
 });
 
 test("the chart's range is set from the keyboard: arrows move a cursor, Shift extends it, Escape drops it", async ({ page, context }) => {
-  const { waitlist } = keyboardFixture();
+  const { waitlist } = await keyboardFixture();
   await signIn(context);
   await page.goto(`/waitlists/${waitlist.id}`);
   const chart = page.locator('[aria-roledescription="chart"]');

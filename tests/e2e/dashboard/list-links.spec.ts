@@ -8,14 +8,14 @@ import { createFixtureWaitlist, signIn } from "../support/support";
 // dialog, a modified click opens the page. The custom inputs cell shows the filtered input first.
 
 let waitlist: Waitlist;
-test.beforeAll(() => {
-  waitlist = createFixtureWaitlist(60).waitlist;
+test.beforeAll(async () => {
+  waitlist = (await createFixtureWaitlist(60)).waitlist;
 });
 
 test("an email links to the signup's page: a plain click opens the dialog, Ctrl+click opens the page in a new tab", async ({ page, context }) => {
   await signIn(context);
   await page.goto(`/waitlists/${waitlist.id}?sort=created_at&dir=asc`);
-  const first = listSignupRows({ scope: { waitlistId: waitlist.id }, sort: "created_at", direction: "asc", offset: 0, limit: 1 })[0]!;
+  const first = (await listSignupRows({ scope: { waitlistId: waitlist.id }, sort: "created_at", direction: "asc", offset: 0, limit: 1 }))[0]!;
   const href = `/waitlists/${waitlist.id}/signups/${signupPublicId(first.id)}`;
   const link = page.locator("tbody tr").first().getByRole("link", { name: first.email });
   await expect(link).toHaveAttribute("href", href);

@@ -7,8 +7,8 @@ import { createFixtureWaitlist, insertSignups, signIn, unique } from "../support
 // days" beside another range, even y-axis ticks, today's bar marked as a partial day.
 
 let waitlist: Waitlist;
-test.beforeAll(() => {
-  waitlist = createFixtureWaitlist(137).waitlist;
+test.beforeAll(async () => {
+  waitlist = (await createFixtureWaitlist(137)).waitlist;
 });
 
 test.beforeEach(async ({ context }) => {
@@ -49,7 +49,7 @@ test("'Last 7 days' shows only when no date range is set", async ({ page }) => {
 });
 
 test("the chart's y-axis ticks are evenly spaced round numbers, and today's bar is marked as a partial day", async ({ page }) => {
-  const list = createWaitlist({ name: unique("Ticks list"), website: "https://ticks.example.com" });
+  const list = await createWaitlist({ name: unique("Ticks list"), website: "https://ticks.example.com" });
   const now = Date.now();
   const today = now - (now % 86_400_000);
   // 34 signups three days ago, 2 today (after midnight UTC, before now).

@@ -16,10 +16,10 @@ const VIEWPORTS = [
 
 let listPath = "";
 let signupPath = "";
-test.beforeAll(() => {
-  const { waitlist } = createFixtureWaitlist(137);
+test.beforeAll(async () => {
+  const { waitlist } = await createFixtureWaitlist(137);
   listPath = `/waitlists/${waitlist.id}`;
-  signupPath = `${listPath}/signups/${listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 1, limit: 1 })[0]!.id}`;
+  signupPath = `${listPath}/signups/${(await listSignupRows({ scope: { waitlistId: waitlist.id }, offset: 1, limit: 1 }))[0]!.id}`;
 });
 
 const SESSIONS: { name: string; roles: Role[] }[] = [

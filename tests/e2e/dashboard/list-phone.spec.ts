@@ -8,8 +8,8 @@ import { createFixtureWaitlist, signIn } from "../support/support";
 const PHONE = { width: 390, height: 844 };
 
 let waitlist: Waitlist;
-test.beforeAll(() => {
-  waitlist = createFixtureWaitlist(137).waitlist;
+test.beforeAll(async () => {
+  waitlist = (await createFixtureWaitlist(137)).waitlist;
 });
 
 test.beforeEach(async ({ context, page }) => {

@@ -37,24 +37,24 @@ test.describe("an admin", () => {
     await expect(page).toHaveURL(/\/waitlists\/[0-9a-f-]{36}\?done=created$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
     await expect(page.getByTestId("done-notice")).toHaveText("The waitlist was created.");
-    const [created] = waitlistsNamed(name);
+    const [created] = await waitlistsNamed(name);
     expect(created).toMatchObject({ name, website: "https://created.example/" });
-    expect(listAudit({ action: "waitlist.create", limit: 5 })[0]).toMatchObject({ target: created!.id, actor: keyName });
+    expect((await listAudit({ action: "waitlist.create", limit: 5 }))[0]).toMatchObject({ target: created!.id, actor: keyName });
 
     await createFromOverview(page, name.toUpperCase(), "https://second.example");
     await expect(page).toHaveURL(/\/waitlists\/new\?/);
     await expect(page.getByTestId("duplicate-warning")).toContainText(`A waitlist named “${name.toUpperCase()}” already exists`);
     await expect(page.getByTestId("duplicate-warning").getByRole("link", { name })).toHaveAttribute("href", `/waitlists/${created!.id}`);
-    expect(waitlistsNamed(name)).toHaveLength(1);
+    expect(await waitlistsNamed(name)).toHaveLength(1);
     await page.getByLabel("Create it although another waitlist has this name").check();
     await page.getByRole("button", { name: "Create waitlist" }).click();
     await expect(page.getByTestId("done-notice")).toHaveText("The waitlist was created.");
-    expect(waitlistsNamed(name).map((waitlist) => waitlist.name)).toEqual([name, name.toUpperCase()]);
+    expect((await waitlistsNamed(name)).map((waitlist) => waitlist.name)).toEqual([name, name.toUpperCase()]);
   });
 
   test("renames a waitlist and changes its website", async ({ page }) => {
-    const waitlist = createWaitlist({ name: unique("Before"), website: "https://before.example" });
-    const taken = createWaitlist({ name: unique("Taken"), website: "https://taken.example" });
+    const waitlist = await createWaitlist({ name: unique("Before"), website: "https://before.example" });
+    const taken = await createWaitlist({ name: unique("Taken"), website: "https://taken.example" });
     await page.goto(`/waitlists/${waitlist.id}`);
     await page.getByRole("link", { name: "Edit", exact: true }).click();
     const renamed = unique("After");
@@ -64,23 +64,23 @@ test.describe("an admin", () => {
     await expect(page).toHaveURL(`/waitlists/${waitlist.id}?done=updated`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(renamed);
     await expect(page.getByTestId("done-notice")).toHaveText("The waitlist was saved.");
-    expect(getWaitlist(waitlist.id)).toMatchObject({ name: renamed, website: "https://after.example/x" });
+    expect(await getWaitlist(waitlist.id)).toMatchObject({ name: renamed, website: "https://after.example/x" });
 
     // Another waitlist's name: the form comes back with a warning, and saves once confirmed.
     await page.goto(`/waitlists/${waitlist.id}/edit`);
     await page.getByLabel("Name", { exact: true }).fill(taken.name);
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page.getByTestId("duplicate-warning")).toContainText(`Another waitlist is already named “${taken.name}”`);
-    expect(getWaitlist(waitlist.id)!.name).toBe(renamed);
+    expect((await getWaitlist(waitlist.id))!.name).toBe(renamed);
     await expect(page.getByLabel("Name", { exact: true })).toHaveValue(taken.name);
     await page.getByLabel("Use this name although another waitlist has it").check();
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page).toHaveURL(`/waitlists/${waitlist.id}?done=updated`);
-    expect(getWaitlist(waitlist.id)!.name).toBe(taken.name);
+    expect((await getWaitlist(waitlist.id))!.name).toBe(taken.name);
   });
 
   test("deletes a waitlist and its signups after typing its name", async ({ page }) => {
-    const waitlist = createWaitlist({ name: unique("Doomed"), website: "https://doomed.example" });
+    const waitlist = await createWaitlist({ name: unique("Doomed"), website: "https://doomed.example" });
     insertSignups(waitlist.id, ["a", "b", "c"].map((letter) => signup(`${letter}.${waitlist.id.slice(0, 8)}@doomed.example`)));
     await page.goto(`/waitlists/${waitlist.id}`);
     await page.getByRole("link", { name: "Delete…" }).click();
@@ -91,14 +91,14 @@ test.describe("an admin", () => {
     await page.getByLabel(/Type the waitlist's name/).fill(waitlist.name.toLowerCase());
     await page.getByRole("button", { name: "Delete this waitlist and its signups" }).click();
     await expect(page.getByTestId("confirm-mismatch")).toHaveText("The name you typed is not the waitlist's name: nothing was deleted.");
-    expect(getWaitlist(waitlist.id)).toBeDefined();
+    expect(await getWaitlist(waitlist.id)).toBeDefined();
 
     await page.getByLabel(/Type the waitlist's name/).fill(waitlist.name);
     await page.getByRole("button", { name: "Delete this waitlist and its signups" }).click();
     await expect(page).toHaveURL("/?done=deleted");
     await expect(page.getByTestId("done-notice")).toHaveText("The waitlist and its signups were deleted.");
     await expect(page.getByRole("link", { name: waitlist.name })).toHaveCount(0);
-    expect(getWaitlist(waitlist.id)).toBeUndefined();
+    expect(await getWaitlist(waitlist.id)).toBeUndefined();
     expect(getDb().$client.prepare("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?").get(waitlist.id)).toEqual({ n: 0 });
     expect((await page.goto(`/waitlists/${waitlist.id}`))?.status()).toBe(404);
   });
@@ -106,11 +106,11 @@ test.describe("an admin", () => {
 
 test("the admin pages and forms have no serious accessibility violation", async ({ context, page }) => {
   await signIn(context, ["waitlist:admin"]);
-  const waitlist = createWaitlist({ name: unique("Accessible"), website: "https://accessible.example" });
+  const waitlist = await createWaitlist({ name: unique("Accessible"), website: "https://accessible.example" });
   const email = `${waitlist.id.slice(0, 8)}@accessible.example`;
   insertSignups(waitlist.id, [signup(email)]);
-  insertSignups(createWaitlist({ name: unique("Accessible too"), website: "https://accessible.example" }).id, [signup(email)]);
-  const signupId = findSignupsByEmail({ email, limit: 1 })[0]!.signupId;
+  insertSignups((await createWaitlist({ name: unique("Accessible too"), website: "https://accessible.example" })).id, [signup(email)]);
+  const signupId = (await findSignupsByEmail({ email, limit: 1 }))[0]!.signupId;
   const paths = [
     "/",
     `/waitlists/new?name=${encodeURIComponent(waitlist.name)}&website=https://a.example`,
@@ -133,7 +133,7 @@ test("the admin pages and forms have no serious accessibility violation", async 
 test.describe("a view key", () => {
   test("sees no waitlist control, cannot open the forms, and its forged POSTs get 403", async ({ context, page }) => {
     await signIn(context, ["waitlist:view"]);
-    const waitlist = createWaitlist({ name: unique("Viewed"), website: "https://viewed.example" });
+    const waitlist = await createWaitlist({ name: unique("Viewed"), website: "https://viewed.example" });
     await page.goto("/");
     await expect(page.getByRole("heading", { name: "Waitlists" })).toBeVisible();
     await expect(page.getByText("New waitlist")).toHaveCount(0);
@@ -155,14 +155,14 @@ test.describe("a view key", () => {
       const response = await page.request.post(path, { form, headers: { Origin: baseURL }, maxRedirects: 0 });
       expect(response.status(), path).toBe(403);
     }
-    expect(getWaitlist(waitlist.id)).toMatchObject({ name: waitlist.name });
-    expect(waitlistsNamed(posts[0]![1].name!)).toEqual([]);
+    expect(await getWaitlist(waitlist.id)).toMatchObject({ name: waitlist.name });
+    expect(await waitlistsNamed(posts[0]![1].name!)).toEqual([]);
   });
 });
 
 test("a cross-origin POST with an admin session is refused and changes nothing", async ({ context, page }) => {
   await signIn(context, ["waitlist:admin"]);
-  const waitlist = createWaitlist({ name: unique("Targeted"), website: "https://targeted.example" });
+  const waitlist = await createWaitlist({ name: unique("Targeted"), website: "https://targeted.example" });
   const posts: [string, Record<string, string>][] = [
     ["/waitlists/create", { name: unique("Cross-site"), website: "https://evil.example" }],
     [`/waitlists/${waitlist.id}/update`, { name: "Pwned", website: "https://evil.example" }],
@@ -172,6 +172,6 @@ test("a cross-origin POST with an admin session is refused and changes nothing",
     const response = await page.request.post(path, { form, headers: { Origin: "http://evil.example" }, maxRedirects: 0 });
     expect(response.status(), path).toBe(403);
   }
-  expect(getWaitlist(waitlist.id)).toMatchObject({ name: waitlist.name, website: "https://targeted.example/" });
-  expect(waitlistsNamed(posts[0]![1].name!)).toEqual([]);
+  expect(await getWaitlist(waitlist.id)).toMatchObject({ name: waitlist.name, website: "https://targeted.example/" });
+  expect(await waitlistsNamed(posts[0]![1].name!)).toEqual([]);
 });

@@ -19,14 +19,15 @@ import { eventually, startReceiver } from "../support/webhook-receiver";
 
 test("an admin sets milestones; a friend's join through the link reaches the first: the person's page, the webhook, the facet and /v1", async ({ page, context, browser, request }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
-  const waitlist = openWaitlist();
+  const waitlist = await openWaitlist();
   const tag = unique("mile").replace(/\W/g, "");
   let secret = "";
   const receiver = await startReceiver(() => secret);
-  const endpoint = addEndpoint("cli", { url: receiver.url, waitlist: waitlist.id, events: ["signup.milestone_reached"] });
+  const endpoint = await addEndpoint("cli", { url: receiver.url, waitlist: waitlist.id, events: ["signup.milestone_reached"] });
   secret = endpoint.secret;
   try {
-    const people = Array.from({ length: 4 }, (_, index) => joinWaitlist({ waitlistId: waitlist.id, email: `p${index}.${tag}@example.com`, customInputs: [] }).signup);
+    const people = [];
+    for (let index = 0; index < 4; index++) people.push((await joinWaitlist({ waitlistId: waitlist.id, email: `p${index}.${tag}@example.com`, customInputs: [] })).signup);
 
     await page.goto(`/waitlists/${waitlist.id}/join`);
     await expect(page.getByTestId("milestones-now")).toHaveText("No milestones yet.");
@@ -41,7 +42,7 @@ test("an admin sets milestones; a friend's join through the link reaches the fir
     await expect(page.getByTestId("done-notice")).toHaveText("Milestones saved.");
     await expect(page.getByTestId("milestones-now")).toContainText("Early bird: 1 counted referral, moves up 2 places");
     await expect(page.getByTestId("milestones-now")).toContainText("Early access: 3 counted referrals");
-    expect(listAudit({ action: "waitlist.milestones", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: waitlist.id, summary: "milestones 1:Early bird:2:Thanks for sharing, {{email}}! | 3:Early access" });
+    expect((await listAudit({ action: "waitlist.milestones", actor: admin.id, limit: 1 }))[0]).toMatchObject({ target: waitlist.id, summary: "milestones 1:Early bird:2:Thanks for sharing, {{email}}! | 3:Early access" });
     await expectNoAxeViolations(page, "the joining page with milestones");
 
     // A person joins through the page and shares the link; a friend joins through it.
@@ -50,8 +51,8 @@ test("an admin sets milestones; a friend's join through the link reaches the fir
     await ownerPage.goto(`/join/${waitlist.id}`);
     await joinThroughForm(ownerPage, `owner.${tag}@example.com`);
     const referralLink = await ownerPage.getByLabel("Your referral link").inputValue();
-    const ownerId = signupsOf(waitlist.id).find((signup) => signup.email === `owner.${tag}@example.com`)!.id;
-    await ownerPage.goto(personPagePath(waitlist.id, ownerId));
+    const ownerId = (await signupsOf(waitlist.id)).find((signup) => signup.email === `owner.${tag}@example.com`)!.id;
+    await ownerPage.goto(await personPagePath(waitlist.id, ownerId));
     await expect(ownerPage.getByTestId("person-milestones")).toContainText("Early bird (moves you up 2 places): 1 counted referral; 1 more counted referral to go");
 
     const friend = await browser.newContext();
@@ -66,7 +67,7 @@ test("an admin sets milestones; a friend's join through the link reaches the fir
     await expect(reached).toContainText(`Thanks for sharing, owner.${tag}@example.com!`);
     await expect(ownerPage.getByTestId("person-milestones").locator("li").nth(1)).toContainText("Early access: 3 counted referrals; 2 more counted referrals to go");
     await expect(ownerPage.getByRole("heading", { level: 1 })).toHaveText("You're number 3 in line");
-    expect(signupPosition(waitlist.id, ownerId)).toBe(3);
+    expect(await signupPosition(waitlist.id, ownerId)).toBe(3);
     await expectNoAxeViolations(ownerPage, "the person's page with a milestone reached");
 
     // Its event at a real receiver, signed, naming the milestone.
@@ -86,7 +87,7 @@ test("an admin sets milestones; a friend's join through the link reaches the fir
     await expect(rows.first()).toContainText(`owner.${tag}@example.com`);
     await expect(page.getByTestId("api-url")).toContainText("milestone=Early");
 
-    const viewer = createApiKey({ name: `milestones ${tag}`, roles: ["waitlist:view"] }).key;
+    const viewer = (await createApiKey({ name: `milestones ${tag}`, roles: ["waitlist:view"] })).key;
     const answer = await request.get(`/v1/waitlist/${waitlist.id}/signup?milestone=early%20BIRD`, { headers: bearer(viewer) });
     expect(answer.status()).toBe(200);
     expect(((await answer.json()) as { email: string }[]).map((signup) => signup.email)).toEqual([`owner.${tag}@example.com`]);
@@ -97,7 +98,7 @@ test("an admin sets milestones; a friend's join through the link reaches the fir
     await owner.close();
     await friend.close();
   } finally {
-    removeEndpoint("cli", endpoint.id);
+    await removeEndpoint("cli", endpoint.id);
     await receiver.close();
   }
 });

@@ -8,7 +8,7 @@ test.beforeEach(async ({ context }) => {
 
 test("the overview lists every waitlist with its totals", async ({ page }) => {
   const prefix = unique("Overview");
-  const busy = createWaitlist({ name: `${prefix} busy`, website: "https://busy.example.com" });
+  const busy = await createWaitlist({ name: `${prefix} busy`, website: "https://busy.example.com" });
   // Stored in the WHATWG URL serialization, as the API returns it: a bare origin gains its "/".
   const day = Date.UTC(2026, 0, 15, 12);
   insertSignups(busy.id, [
@@ -16,7 +16,7 @@ test("the overview lists every waitlist with its totals", async ({ page }) => {
     { email: "b@x.com", verified: true, referral: false, customInputs: [], createdAt: new Date(day) },
     { email: "c@x.com", verified: false, referral: false, customInputs: [], createdAt: new Date(day - 2 * 86_400_000) },
   ]);
-  const quiet = createWaitlist({ name: `${prefix} quiet`, website: "http://quiet.example.com" });
+  const quiet = await createWaitlist({ name: `${prefix} quiet`, website: "http://quiet.example.com" });
 
   await page.goto(`/?q=${encodeURIComponent(prefix)}`);
   const rows = page.locator("tbody tr");
@@ -36,8 +36,8 @@ test("the overview lists every waitlist with its totals", async ({ page }) => {
 
 test("the overview sorts by each column and searches by name", async ({ page }) => {
   const prefix = unique("Sorting");
-  const small = createFixtureWaitlist(2, `${prefix} b-small`);
-  const large = createFixtureWaitlist(9, `${prefix} a-large`);
+  const small = await createFixtureWaitlist(2, `${prefix} b-small`);
+  const large = await createFixtureWaitlist(9, `${prefix} a-large`);
   await page.goto(`/?q=${encodeURIComponent(prefix)}`);
   const names = page.locator("tbody tr td:first-child");
   await expect(names).toHaveText([large.waitlist.name, small.waitlist.name]);

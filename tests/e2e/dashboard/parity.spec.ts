@@ -207,13 +207,13 @@ let referrers: number[] = [];
 let waitlistId: string;
 let apiKey: string;
 
-test.beforeAll(() => {
-  const waitlist = createWaitlist({ name: unique("Parity"), website: "https://parity.example.com" });
+test.beforeAll(async () => {
+  const waitlist = await createWaitlist({ name: unique("Parity"), website: "https://parity.example.com" });
   waitlistId = waitlist.id;
   signups = makeSignups(waitlist.id.slice(0, 6));
   insertSignups(waitlistId, signups);
   referrers = assignReferrers(waitlistId, signups);
-  apiKey = createKey().key;
+  apiKey = (await createKey()).key;
 });
 
 test(`the dashboard, /v1 (stream and Link walk), the CSV export and the CLI export select the same signups (seed ${seed})`, async ({ page, context }) => {

@@ -73,7 +73,7 @@ async function joinWithAnswers(page: Page, waitlistId: string, email: string, co
 
 test("a person opens their page from the email, shares and copies their link, downloads their data, edits an answer, and leaves the list", async ({ browser }) => {
   const db = server.db();
-  const waitlist = openWaitlist({ verification: true, fields: FIELDS }, db);
+  const waitlist = await openWaitlist({ verification: true, fields: FIELDS }, db);
   const email = address("ada");
   const context = await browser.newContext({ permissions: ["clipboard-read", "clipboard-write"] });
   const page = await context.newPage();
@@ -82,7 +82,7 @@ test("a person opens their page from the email, shares and copies their link, do
     if (!request.url().startsWith(server.url)) elsewhere.push(request.url());
   });
   await joinWithAnswers(page, waitlist.id, email, "Acme");
-  const [signup] = signupsOf(waitlist.id, db);
+  const [signup] = await signupsOf(waitlist.id, db);
 
   // The confirmation email links to the page.
   const link = await personLinkFor(email, "Confirm your place");
@@ -109,7 +109,7 @@ test("a person opens their page from the email, shares and copies their link, do
 
   // A friend joins through the link: counted once they confirm, and the page says why not yet.
   const friend = address("friend");
-  joinWaitlist({ waitlistId: waitlist.id, email: friend, customInputs: [{ label: "Company", value: "Friend Co" }], referralCode: new URL(referralLink).searchParams.get("ref")! }, db);
+  await joinWaitlist({ waitlistId: waitlist.id, email: friend, customInputs: [{ label: "Company", value: "Friend Co" }], referralCode: new URL(referralLink).searchParams.get("ref")! }, db);
   await page.reload();
   await expect(page.getByTestId("referral-counts")).toHaveText("1 friend joined through your link; 0 counted.1 friend: not counted yet: the address is not confirmed");
   await expectNoAxeViolations(page, "the person's page");
@@ -121,7 +121,7 @@ test("a person opens their page from the email, shares and copies their link, do
 
   // Download my data: everything about them, other people only as counts.
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download my data" }).click()]);
-  const data = JSON.parse(readFileSync((await download.path())!, "utf8")) as NonNullable<ReturnType<typeof personalDataOf>>;
+  const data = JSON.parse(readFileSync((await download.path())!, "utf8")) as NonNullable<Awaited<ReturnType<typeof personalDataOf>>>;
   expect(download.suggestedFilename()).toBe(`my-data-${waitlist.id}.json`);
   expect(data.signup).toMatchObject({ id: String(signup!.id), email, status: "waiting", position: 1 });
   expect(data.answers).toEqual([{ label: "Company", value: "Acme" }]);
@@ -142,22 +142,22 @@ test("a person opens their page from the email, shares and copies their link, do
   await plain.getByLabel("Role").selectOption("Founder");
   await plain.getByRole("button", { name: "Save my answers" }).click();
   await expect(plain.getByTestId("answers-saved")).toHaveText("Your answers are saved.");
-  expect(getSignup(waitlist.id, signup!.id, db)!.customInputs).toEqual([
+  expect((await getSignup(waitlist.id, signup!.id, db))!.customInputs).toEqual([
     { label: "Company", value: "Acme Rockets" },
     { label: "Role", value: "Founder" },
   ]);
-  expect(signupEvents(signup!.id, db).map((event) => event.type)).toEqual(["signup.created", "signup.updated"]);
-  expect(listAudit({ action: "signup.update", limit: 10 }, db).find((row) => row.target === waitlist.id)).toMatchObject({ actor: "person", summary: `signup ${signup!.id} changed 2 answers on its own page` });
+  expect((await signupEvents(signup!.id, db)).map((event) => event.type)).toEqual(["signup.created", "signup.updated"]);
+  expect((await listAudit({ action: "signup.update", limit: 10 }, db)).find((row) => row.target === waitlist.id)).toMatchObject({ actor: "person", summary: `signup ${signup!.id} changed 2 answers on its own page` });
   // A bad edit is refused with the form's own words, and changes nothing.
   await plain.getByLabel("Company").fill("");
   await plain.getByRole("button", { name: "Save my answers" }).click();
   await expect(plain.getByTestId("answers-error")).toHaveText('Not saved: The field "Company" is required.');
   await expect(plain.getByLabel("Company")).toHaveValue("Acme Rockets");
-  expect(getSignup(waitlist.id, signup!.id, db)!.customInputs).toEqual([
+  expect((await getSignup(waitlist.id, signup!.id, db))!.customInputs).toEqual([
     { label: "Company", value: "Acme Rockets" },
     { label: "Role", value: "Founder" },
   ]);
-  expect(signupEvents(signup!.id, db)).toHaveLength(2);
+  expect(await signupEvents(signup!.id, db)).toHaveLength(2);
   await noScript.close();
 
   // Leaving: the admin's erasure, confirmed by a button; then the address is gone from the files.
@@ -166,12 +166,12 @@ test("a person opens their page from the email, shares and copies their link, do
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Leave the ${waitlist.name} waitlist?`);
   await expectNoAxeViolations(page, "the leave page");
   await page.screenshot({ path: "/tmp/person-leave.png" });
-  expect(getSignup(waitlist.id, signup!.id, db)).toBeDefined();
+  expect(await getSignup(waitlist.id, signup!.id, db)).toBeDefined();
   await page.getByRole("button", { name: "Leave the list and erase my data" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("You left the waitlist");
   await expectNoAxeViolations(page, "the page after leaving");
-  expect(getSignup(waitlist.id, signup!.id, db)).toBeUndefined();
-  expect(listAudit({ action: "signup.erase", limit: 10 }, db)[0]).toMatchObject({ actor: "person", summary: "erased 1 signup from 1 waitlist" });
+  expect(await getSignup(waitlist.id, signup!.id, db)).toBeUndefined();
+  expect((await listAudit({ action: "signup.erase", limit: 10 }, db))[0]).toMatchObject({ actor: "person", summary: "erased 1 signup from 1 waitlist" });
   await expect.poll(() => onDisk().includes(email), { timeout: 15_000, intervals: [100, 250, 500] }).toBe(false);
   await page.goto(link);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Not on this list");
@@ -181,10 +181,10 @@ test("a person opens their page from the email, shares and copies their link, do
 
 test("asking for a new link by address answers the same for a known and an unknown address, and emails only the known one", async ({ browser }) => {
   const db = server.db();
-  const waitlist = openWaitlist({ verification: false }, db);
+  const waitlist = await openWaitlist({ verification: false }, db);
   const known = address("known");
   const stranger = address("stranger");
-  joinWaitlist({ waitlistId: waitlist.id, email: known, customInputs: [] }, db);
+  await joinWaitlist({ waitlistId: waitlist.id, email: known, customInputs: [] }, db);
   const ask = async (email: string) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
@@ -227,14 +227,14 @@ test("asking for a new link by address answers the same for a known and an unkno
 
 test("the invitation email links to the person's page too; the joined page after the form does", async ({ page }) => {
   const db = server.db();
-  const waitlist = openWaitlist({ verification: false }, db);
-  updateInvitationEmail("cli", waitlist.id, { enabled: true }, db);
+  const waitlist = await openWaitlist({ verification: false }, db);
+  await updateInvitationEmail("cli", waitlist.id, { enabled: true }, db);
   const email = address("invited");
   await page.goto(`${server.url}/join/${waitlist.id}`);
   await submitJoinForm(page, email);
   await page.getByRole("link", { name: /Open your own page/ }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("You're number 1 in line");
-  applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [email] } }, db);
+  await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [email] } }, db);
   await page.goto(await personLinkFor(email, `You're invited to ${waitlist.name}`));
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Your place on the ${waitlist.name} waitlist`);
   await expect(page.getByTestId("person-status")).toContainText("Invited (invited: your turn has come)");
@@ -242,12 +242,12 @@ test("the invitation email links to the person's page too; the joined page after
 
 test("a forged or expired link opens nothing and its forms are refused; a cross-site POST is refused and changes nothing", async ({ page }) => {
   const db = server.db();
-  const waitlist = openWaitlist({ verification: false, fields: FIELDS }, db);
+  const waitlist = await openWaitlist({ verification: false, fields: FIELDS }, db);
   const email = address("guarded");
-  const { signup } = joinWaitlist({ waitlistId: waitlist.id, email, customInputs: [{ label: "Company", value: "Guarded" }] }, db);
-  const good = signLinkToken({ purpose: "person", waitlistId: waitlist.id, signupId: signup.id, expiresAt: new Date(Date.now() + 60_000) }, db);
-  const expired = signLinkToken({ purpose: "person", waitlistId: waitlist.id, signupId: signup.id, expiresAt: new Date(Date.now() - 1_000) }, db);
-  const joinedPurpose = signLinkToken({ purpose: "joined", waitlistId: waitlist.id, signupId: signup.id, expiresAt: new Date(Date.now() + 60_000) }, db);
+  const { signup } = await joinWaitlist({ waitlistId: waitlist.id, email, customInputs: [{ label: "Company", value: "Guarded" }] }, db);
+  const good = await signLinkToken({ purpose: "person", waitlistId: waitlist.id, signupId: signup.id, expiresAt: new Date(Date.now() + 60_000) }, db);
+  const expired = await signLinkToken({ purpose: "person", waitlistId: waitlist.id, signupId: signup.id, expiresAt: new Date(Date.now() - 1_000) }, db);
+  const joinedPurpose = await signLinkToken({ purpose: "joined", waitlistId: waitlist.id, signupId: signup.id, expiresAt: new Date(Date.now() + 60_000) }, db);
   const [payload, signature] = good.split(".");
   const forged = `${Buffer.from(Buffer.from(payload!, "base64url").toString().replace(`.${signup.id}.`, `.${signup.id + 1}.`)).toString("base64url")}.${signature}`;
 
@@ -273,6 +273,6 @@ test("a forged or expired link opens nothing and its forms are refused; a cross-
     const crossSite = await page.request.post(`${server.url}/join/${waitlist.id}/${path}`, { form: { t: good, field_0: "Hijacked" }, headers: { origin: "https://evil.example" }, maxRedirects: 0 });
     expect(crossSite.status()).toBe(403);
   }
-  expect(getSignup(waitlist.id, signup.id, db)!.customInputs).toEqual([{ label: "Company", value: "Guarded" }]);
-  expect(signupEvents(signup.id, db).map((event) => event.type)).toEqual(["signup.created"]);
+  expect((await getSignup(waitlist.id, signup.id, db))!.customInputs).toEqual([{ label: "Company", value: "Guarded" }]);
+  expect((await signupEvents(signup.id, db)).map((event) => event.type)).toEqual(["signup.created"]);
 });

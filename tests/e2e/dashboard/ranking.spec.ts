@@ -15,10 +15,11 @@ import { signIn, unique } from "../support/support";
 
 test("an admin previews and applies 'move up 2 places per referral'; a friend's join through the link moves the referrer at once", async ({ page, context, browser }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
-  const waitlist = openWaitlist();
+  const waitlist = await openWaitlist();
   const tag = unique("rank").replace(/\W/g, "");
-  const people = Array.from({ length: 5 }, (_, index) => joinWaitlist({ waitlistId: waitlist.id, email: `p${index}.${tag}@example.com`, customInputs: [] }).signup);
-  joinWaitlist({ waitlistId: waitlist.id, email: `early.friend.${tag}@example.com`, customInputs: [], referralCode: people[3]!.referral_code });
+  const people = [];
+  for (let index = 0; index < 5; index++) people.push((await joinWaitlist({ waitlistId: waitlist.id, email: `p${index}.${tag}@example.com`, customInputs: [] })).signup);
+  await joinWaitlist({ waitlistId: waitlist.id, email: `early.friend.${tag}@example.com`, customInputs: [], referralCode: people[3]!.referral_code });
 
   await page.goto(`/waitlists/${waitlist.id}/join`);
   await expect(page.getByTestId("ranking-now")).toHaveText("First come, first served");
@@ -28,15 +29,15 @@ test("an admin previews and applies 'move up 2 places per referral'; a friend's 
   await expect(page.getByTestId("ranking-preview")).toContainText(`p3.${tag}@example.com: moves from #4 to #2`);
   await expect(page.getByTestId("ranking-preview")).toContainText(`p0.${tag}@example.com: stays at #1`);
   // A preview changes nothing.
-  expect(signupPosition(waitlist.id, people[3]!.id)).toBe(4);
-  expect(rankingRuleOf(waitlist.id)).toEqual({ kind: "first-come" });
+  expect(await signupPosition(waitlist.id, people[3]!.id)).toBe(4);
+  expect(await rankingRuleOf(waitlist.id)).toEqual({ kind: "first-come" });
   await expectNoAxeViolations(page, "the joining page with a ranking preview");
 
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByTestId("done-notice")).toHaveText("Ranking rule applied: places follow it now.");
   await expect(page.getByTestId("ranking-now")).toHaveText("Move up 2 places for each counted referral");
-  expect(signupPosition(waitlist.id, people[3]!.id)).toBe(2);
-  expect(listAudit({ action: "waitlist.ranking", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: waitlist.id, summary: "ranking referrals:2 (was first-come)" });
+  expect(await signupPosition(waitlist.id, people[3]!.id)).toBe(2);
+  expect((await listAudit({ action: "waitlist.ranking", actor: admin.id, limit: 1 }))[0]).toMatchObject({ target: waitlist.id, summary: "ranking referrals:2 (was first-come)" });
 
   // p4 joins through the page, keeps its page open in its own browser, and shares its link.
   const owner = await browser.newContext();
@@ -54,14 +55,14 @@ test("an admin previews and applies 'move up 2 places per referral'; a friend's 
 
   await ownerPage.reload();
   await expect(ownerPage.getByRole("heading", { level: 1 })).toHaveText("You're number 5 in line");
-  const ownerId = signupsOf(waitlist.id).find((signup) => signup.email === `owner.${tag}@example.com`)!.id;
+  const ownerId = (await signupsOf(waitlist.id)).find((signup) => signup.email === `owner.${tag}@example.com`)!.id;
   await page.goto(`/waitlists/${waitlist.id}/signups/${signupPublicId(ownerId)}`);
   await expect(page.getByTestId("signup-position")).toHaveText("5");
   // The owner's own page (the link every email carries) says how the place moved.
-  await ownerPage.goto(personPagePath(waitlist.id, ownerId));
+  await ownerPage.goto(await personPagePath(waitlist.id, ownerId));
   await expect(ownerPage.getByRole("heading", { level: 1 })).toHaveText("You're number 5 in line");
   await expect(ownerPage.getByTestId("place-moved")).toHaveText("Your referrals moved you up 2 places: by the order of joining alone you would be number 7.");
-  await ownerPage.goto(personPagePath(waitlist.id, people[4]!.id));
+  await ownerPage.goto(await personPagePath(waitlist.id, people[4]!.id));
   await expect(ownerPage.getByTestId("place-moved")).toContainText("Others' referrals moved them ahead of you: by the order of joining alone you would be number 5.");
 
   // The list sorted by place: the line, each row with its place.

@@ -10,7 +10,7 @@ import { baseURL, insertSignups, signIn, unique } from "../support/support";
 
 test("an admin adds a schedule, sees its preview, pauses, resumes and removes it", async ({ page, context }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
-  const waitlist = createWaitlist({ name: unique("Paced list"), website: "https://paced.example" });
+  const waitlist = await createWaitlist({ name: unique("Paced list"), website: "https://paced.example" });
   const tag = waitlist.id.slice(0, 6);
   insertSignups(
     waitlist.id,
@@ -42,12 +42,12 @@ test("an admin adds a schedule, sees its preview, pauses, resumes and removes it
   const refused = await page.request.post(`/waitlists/${waitlist.id}/schedules/save`, { form: { action: "add", rule: "someday at 09:00 invite 5" }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(refused.status()).toBe(400);
   expect(await refused.text()).toContain('unknown days "someday"');
-  expect(listSchedules(waitlist.id)).toHaveLength(1);
+  expect(await listSchedules(waitlist.id)).toHaveLength(1);
 
   await page.getByTestId("schedule").getByRole("button", { name: "Remove" }).click();
   await expect(page.getByTestId("done-notice")).toContainText("Schedule removed.");
   await expect(page.getByText("No schedule yet.")).toBeVisible();
-  const id = listAudit({ action: "waitlist.schedules", actor: admin.id, limit: 10 }).map((row) => row.summary);
+  const id = (await listAudit({ action: "waitlist.schedules", actor: admin.id, limit: 10 })).map((row) => row.summary);
   expect(id).toHaveLength(4);
   expect(id[3]).toMatch(/^added schedule \d+: weekdays at 09:00 Europe\/Berlin invite 2 where verified=true$/);
 });

@@ -12,8 +12,8 @@ import { COMPANIES, createSegmentWaitlist, dayBefore, inputOf, PER_DAY, ROLES, w
 let waitlist: Waitlist;
 let signups: FixtureSignup[];
 let base: string;
-test.beforeAll(() => {
-  ({ waitlist, signups } = createSegmentWaitlist());
+test.beforeAll(async () => {
+  ({ waitlist, signups } = await createSegmentWaitlist());
   base = `/waitlists/${waitlist.id}`;
 });
 
@@ -160,7 +160,7 @@ test("a label with more values than shown offers a value search", async ({ page 
 });
 
 test("a source facet with more values than shown offers the same value search, and its pick is the /v1 filter", async ({ page }) => {
-  const own = createWaitlist({ name: unique("Sources list"), website: "https://sources.example.com" });
+  const own = await createWaitlist({ name: unique("Sources list"), website: "https://sources.example.com" });
   // 14 values of utm_source: newsletter-k has k + 1 signups, so the top ten are newsletter-4 to newsletter-13; utm_medium has one value.
   const rows = Array.from({ length: 14 }, (_, k) =>
     Array.from({ length: k + 1 }, (_, n) => ({
@@ -191,7 +191,7 @@ test("a source facet with more values than shown offers the same value search, a
   await expect(page.getByTestId("facet-utm_source-newsletter-2")).toHaveText("3");
   await expect(page.getByRole("group", { name: "utm_source" }).locator('[aria-current="true"]')).toContainText("newsletter-2");
   // /v1 takes the same parameter and finds the same signups.
-  const response = await page.request.get(`/v1/waitlist/${own.id}/signup?utm_source=newsletter-2`, { headers: { authorization: `Bearer ${createKey().key}` } });
+  const response = await page.request.get(`/v1/waitlist/${own.id}/signup?utm_source=newsletter-2`, { headers: { authorization: `Bearer ${(await createKey()).key}` } });
   expect(((await response.json()) as unknown[]).length).toBe(3);
 });
 
@@ -209,7 +209,7 @@ test("the API box shows the /v1 URL, curl and CLI export for every filter, and t
   await expect(page.getByTestId("api-cli")).toHaveText(
     `npm run --silent cli -- signups export --waitlist ${waitlist.id} --verified true --created-since ${from} --created-until ${until} --email-contains ${tag} --input role=Engineer`,
   );
-  const response = await page.request.get(url, { headers: { authorization: `Bearer ${createKey().key}` } });
+  const response = await page.request.get(url, { headers: { authorization: `Bearer ${(await createKey()).key}` } });
   expect(response.status()).toBe(200);
   const rows = (await response.json()) as { email: string }[];
   const total = expected((signup) => signup.verified && withinDays(signup, from, to) && inputOf(signup, "role") === "Engineer").total;
@@ -219,7 +219,7 @@ test("the API box shows the /v1 URL, curl and CLI export for every filter, and t
 });
 
 test("past 10,000 matching signups a facet's counts are lower bounds, read “at least” with a note", async ({ page }) => {
-  const large = createWaitlist({ name: unique("Facet cap"), website: "https://cap.example.com" });
+  const large = await createWaitlist({ name: unique("Facet cap"), website: "https://cap.example.com" });
   const start = Date.UTC(2026, 0, 1);
   insertSignups(
     large.id,

@@ -7,9 +7,9 @@ import { createFixtureWaitlist, signIn } from "../support/support";
 
 let waitlist: Waitlist;
 let other: Waitlist;
-test.beforeAll(() => {
-  waitlist = createFixtureWaitlist(12).waitlist;
-  other = createFixtureWaitlist(3).waitlist;
+test.beforeAll(async () => {
+  waitlist = (await createFixtureWaitlist(12)).waitlist;
+  other = (await createFixtureWaitlist(3)).waitlist;
 });
 
 test.beforeEach(async ({ context }) => {
@@ -19,7 +19,7 @@ test.beforeEach(async ({ context }) => {
 test("the detail dialog links to the signup's page, which shows every field with copy buttons", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   // Row 1 of the oldest-first order has {label, value} inputs.
-  const signup = listSignupRows({ scope: { waitlistId: waitlist.id }, sort: "created_at", direction: "asc", offset: 1, limit: 1 })[0]!;
+  const signup = (await listSignupRows({ scope: { waitlistId: waitlist.id }, sort: "created_at", direction: "asc", offset: 1, limit: 1 }))[0]!;
   await page.goto(`/waitlists/${waitlist.id}?sort=created_at&dir=asc`);
   await page.getByRole("link", { name: signup.email }).click();
   await page.getByRole("dialog").getByRole("link", { name: "Open this signup's page" }).click();
@@ -48,13 +48,13 @@ test("the detail dialog links to the signup's page, which shows every field with
 });
 
 test("a signup without custom inputs says so", async ({ page }) => {
-  const signup = listSignupRows({ scope: { waitlistId: waitlist.id }, sort: "created_at", direction: "asc", offset: 0, limit: 1 })[0]!;
+  const signup = (await listSignupRows({ scope: { waitlistId: waitlist.id }, sort: "created_at", direction: "asc", offset: 0, limit: 1 }))[0]!;
   await page.goto(`/waitlists/${waitlist.id}/signups/${signup.id}`);
   await expect(page.getByText("This signup has no custom inputs.")).toBeVisible();
 });
 
 test("unknown, malformed and other waitlists' signup ids get a real 404", async ({ page }) => {
-  const elsewhere = listSignupRows({ scope: { waitlistId: other.id }, offset: 0, limit: 1 })[0]!;
+  const elsewhere = (await listSignupRows({ scope: { waitlistId: other.id }, offset: 0, limit: 1 }))[0]!;
   for (const id of ["999999999", "abc", "01", "-1", "1.5", "9".repeat(30), String(elsewhere.id)]) {
     const response = await page.goto(`/waitlists/${waitlist.id}/signups/${encodeURIComponent(id)}`);
     expect(response?.status(), id).toBe(404);

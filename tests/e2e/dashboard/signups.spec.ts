@@ -5,6 +5,7 @@ import type { Waitlist } from "@/db/schema";
 import { inputColumnsOf } from "@/lib/domain/signups/csv";
 import { countSignupsSince } from "@/lib/domain/signups/counts";
 import { signupRowBatches } from "@/lib/domain/signups/queries";
+import type { SignupRow } from "@/lib/domain/signups/row";
 import { type SignupScope } from "@/lib/domain/signups/filter";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { counts, createFixtureWaitlist, emailsOnPage, expectedEmails, formatCount, insertSignups, signIn } from "../support/support";
@@ -15,8 +16,8 @@ test.beforeEach(async ({ context }) => {
 
 let waitlist: Waitlist;
 let base: string;
-test.beforeAll(() => {
-  waitlist = createFixtureWaitlist(137).waitlist;
+test.beforeAll(async () => {
+  waitlist = (await createFixtureWaitlist(137)).waitlist;
   base = `/waitlists/${waitlist.id}`;
 });
 const OPTIONS = [undefined, true, false] as const;
@@ -37,13 +38,13 @@ test("every filter combination shows the query layer's counts, facets and rows",
   for (const verified of OPTIONS) {
     for (const referral of OPTIONS) {
       const scope: SignupScope = { waitlistId: waitlist.id, verified, referral };
-      const expected = counts(scope);
+      const expected = await counts(scope);
       await page.goto(`${base}?${query({ verified, referral })}`);
       const label = `verified=${word(verified)} referral=${word(referral)}`;
       await expect(page.getByTestId("figure-total"), label).toHaveText(formatCount(expected.total));
       await expect(page.getByTestId("figure-verified"), label).toHaveText(formatCount(expected.verified));
       await expect(page.getByTestId("figure-referral"), label).toHaveText(formatCount(expected.referral));
-      await expect(page.getByTestId("figure-last-7-days"), label).toHaveText(formatCount(countSignupsSince(scope, new Date(Date.now() - 7 * 86_400_000))));
+      await expect(page.getByTestId("figure-last-7-days"), label).toHaveText(formatCount(await countSignupsSince(scope, new Date(Date.now() - 7 * 86_400_000))));
       await expect(page.getByTestId("facet-verified-any"), label).toHaveText(formatCount(expected.verifiedFacet.yes + expected.verifiedFacet.no));
       await expect(page.getByTestId("facet-verified-yes"), label).toHaveText(formatCount(expected.verifiedFacet.yes));
       await expect(page.getByTestId("facet-verified-no"), label).toHaveText(formatCount(expected.verifiedFacet.no));
@@ -51,7 +52,7 @@ test("every filter combination shows the query layer's counts, facets and rows",
       await expect(page.getByTestId("facet-referral-yes"), label).toHaveText(formatCount(expected.referralFacet.yes));
       await expect(page.getByTestId("facet-referral-no"), label).toHaveText(formatCount(expected.referralFacet.no));
       await expectShowing(page, 1, Math.min(25, expected.total), expected.total);
-      expect(await emailsOnPage(page), label).toEqual(expectedEmails(scope));
+      expect(await emailsOnPage(page), label).toEqual(await expectedEmails(scope));
       // The active option is marked for assistive technology.
       await expect(page.getByRole("group", { name: "Verified" }).locator('[aria-current="true"]')).toContainText(word(verified), { ignoreCase: true });
       await expect(page.getByRole("group", { name: "Referral" }).locator('[aria-current="true"]')).toContainText(word(referral), { ignoreCase: true });
@@ -66,27 +67,27 @@ test("filters, search, sort and pagination are driven by clicks and live in the 
   await page.getByRole("group", { name: "Verified" }).getByRole("link", { name: /^Yes/ }).click();
   await expect(page).toHaveURL(`${base}?verified=true`);
   const verifiedScope = { waitlistId: waitlist.id, verified: true };
-  await expectShowing(page, 1, 25, counts(verifiedScope).total);
+  await expectShowing(page, 1, 25, (await counts(verifiedScope)).total);
 
   await page.getByRole("group", { name: "Referral" }).getByRole("link", { name: /^No/ }).click();
   await expect(page).toHaveURL(`${base}?verified=true&referral=false`);
   const bothScope = { waitlistId: waitlist.id, verified: true, referral: false };
-  const bothTotal = counts(bothScope).total;
+  const bothTotal = (await counts(bothScope)).total;
   await expectShowing(page, 1, 25, bothTotal);
 
   await page.getByRole("link", { name: /^Email/ }).click();
   await expect(page).toHaveURL(`${base}?verified=true&referral=false&sort=email&dir=asc`);
   await expect(page.getByRole("columnheader", { name: /Email/ })).toHaveAttribute("aria-sort", "ascending");
-  expect(await emailsOnPage(page)).toEqual(expectedEmails(bothScope, { sort: "email", direction: "asc" }));
+  expect(await emailsOnPage(page)).toEqual(await expectedEmails(bothScope, { sort: "email", direction: "asc" }));
 
   await page.getByRole("link", { name: "Next page" }).click();
   await expect(page).toHaveURL(`${base}?verified=true&referral=false&sort=email&dir=asc&page=2`);
   await expectShowing(page, 26, Math.min(50, bothTotal), bothTotal);
-  expect(await emailsOnPage(page)).toEqual(expectedEmails(bothScope, { sort: "email", direction: "asc", page: 2 }));
+  expect(await emailsOnPage(page)).toEqual(await expectedEmails(bothScope, { sort: "email", direction: "asc", page: 2 }));
 
   await page.getByRole("link", { name: /^Email/ }).click();
   await expect(page).toHaveURL(`${base}?verified=true&referral=false&sort=email`);
-  expect(await emailsOnPage(page)).toEqual(expectedEmails(bothScope, { sort: "email", direction: "desc" }));
+  expect(await emailsOnPage(page)).toEqual(await expectedEmails(bothScope, { sort: "email", direction: "desc" }));
 
   await page.getByLabel("Rows per page").selectOption("50");
   await expect(page).toHaveURL(`${base}?verified=true&referral=false&sort=email&size=50`);
@@ -95,14 +96,14 @@ test("filters, search, sort and pagination are driven by clicks and live in the 
   // Reload and back/forward reproduce the same views.
   await page.reload();
   await expectShowing(page, 1, Math.min(50, bothTotal), bothTotal);
-  expect(await emailsOnPage(page)).toEqual(expectedEmails(bothScope, { sort: "email", direction: "desc", size: 50 }));
+  expect(await emailsOnPage(page)).toEqual(await expectedEmails(bothScope, { sort: "email", direction: "desc", size: 50 }));
   await page.goBack();
   await expect(page).toHaveURL(`${base}?verified=true&referral=false&sort=email`);
   await expectShowing(page, 1, 25, bothTotal);
   await page.goBack();
   await expect(page).toHaveURL(`${base}?verified=true&referral=false&sort=email&dir=asc&page=2`);
   await expectShowing(page, 26, Math.min(50, bothTotal), bothTotal);
-  expect(await emailsOnPage(page)).toEqual(expectedEmails(bothScope, { sort: "email", direction: "asc", page: 2 }));
+  expect(await emailsOnPage(page)).toEqual(await expectedEmails(bothScope, { sort: "email", direction: "asc", page: 2 }));
   await page.goForward();
   await expect(page).toHaveURL(`${base}?verified=true&referral=false&sort=email`);
 
@@ -127,11 +128,11 @@ test("email search is case-insensitive and combines with the filters", async ({ 
   await page.getByRole("searchbox", { name: "Search by email" }).fill("ANN.");
   await expect(page).toHaveURL(`${base}?verified=true&email_contains=ANN.`);
   const scope = { waitlistId: waitlist.id, verified: true, emailContains: "ANN." };
-  const expected = counts(scope);
+  const expected = await counts(scope);
   expect(expected.total).toBeGreaterThan(0);
   await expectShowing(page, 1, Math.min(25, expected.total), expected.total);
   for (const email of await emailsOnPage(page)) expect(email.toLowerCase()).toContain("ann.");
-  expect(await emailsOnPage(page)).toEqual(expectedEmails(scope));
+  expect(await emailsOnPage(page)).toEqual(await expectedEmails(scope));
 
   await page.getByRole("searchbox", { name: "Search by email" }).fill("no-such-email");
   await expect(page.getByText("No signups match these filters.")).toBeVisible();
@@ -143,7 +144,7 @@ test("email search is case-insensitive and combines with the filters", async ({ 
 test("invalid URL values fall back to the defaults without an error", async ({ page }) => {
   await page.goto(`${base}?verified=maybe&referral=1&sort=password&dir=up&page=-4&size=7&email_contains=&email=&created_since=2026-02-30`);
   await expectShowing(page, 1, 25, 137);
-  expect(await emailsOnPage(page)).toEqual(expectedEmails({ waitlistId: waitlist.id }));
+  expect(await emailsOnPage(page)).toEqual(await expectedEmails({ waitlistId: waitlist.id }));
   await expect(page.getByRole("group", { name: "Verified" }).locator('[aria-current="true"]')).toContainText("Any");
 });
 
@@ -181,7 +182,7 @@ test("columns can be hidden and a row opens the detail view of its custom inputs
 
 test("the CSV export holds the complete filtered set", async ({ page }) => {
   await page.goto(`${base}?verified=true&referral=false&page=2&sort=email`);
-  const total = counts({ waitlistId: waitlist.id, verified: true, referral: false }).total;
+  const total = (await counts({ waitlistId: waitlist.id, verified: true, referral: false })).total;
   // The button says how many rows it exports; the file's name, which filters made it.
   const button = page.getByRole("link", { name: `Export ${formatCount(total)} rows as CSV` });
   const downloadPromise = page.waitForEvent("download");
@@ -190,8 +191,9 @@ test("the CSV export holds the complete filtered set", async ({ page }) => {
   expect(download.suggestedFilename()).toMatch(/^fixture-list-[a-z0-9]+-verified-not-referral-\d{4}-\d{2}-\d{2}\.csv$/);
   const text = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8"));
   const records = parse(text, { columns: true }) as Record<string, string>[];
-  const expected = [...signupRowBatches({ waitlistId: waitlist.id, verified: true, referral: false })].flat();
-  expect(records).toHaveLength(counts({ waitlistId: waitlist.id, verified: true, referral: false }).total);
+  const expected: SignupRow[] = [];
+  for await (const batch of signupRowBatches({ waitlistId: waitlist.id, verified: true, referral: false })) expected.push(...batch);
+  expect(records).toHaveLength((await counts({ waitlistId: waitlist.id, verified: true, referral: false })).total);
   expect(records).toEqual(
     expected.map((row) => ({
       email: row.email,
@@ -214,11 +216,12 @@ test("'Answers in columns' exports each form field in a column of its own, as `s
   await table.getByTestId("export-csv").click();
   const download = await downloadPromise;
   const text = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8"));
-  const labels = inputColumnsOf(waitlist.id);
+  const labels = await inputColumnsOf(waitlist.id);
   expect(labels.length).toBeGreaterThan(0);
   expect(text.split("\r\n", 1)[0]).toBe(["email", "verified", "referral", "custom_inputs", "created_at", "status", "status_changed_at", ...labels].join(","));
   const records = parse(text, { columns: true }) as Record<string, string>[];
-  const expected = [...signupRowBatches({ waitlistId: waitlist.id, verified: true })].flat();
+  const expected: SignupRow[] = [];
+  for await (const batch of signupRowBatches({ waitlistId: waitlist.id, verified: true })) expected.push(...batch);
   expect(records).toHaveLength(expected.length);
   records.forEach((record, index) => {
     const inputs = expected[index]!.customInputs as { label?: string; value?: unknown }[];
@@ -234,7 +237,7 @@ test("'Answers in columns' exports each form field in a column of its own, as `s
 });
 
 test("the CSV export protects spreadsheets from formulas and follows the search", async ({ page }) => {
-  const list = createWaitlist({ name: "Formula list", website: "https://f.example.com" });
+  const list = await createWaitlist({ name: "Formula list", website: "https://f.example.com" });
   getDb()
     .$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, 1, 0, ?, ?), (?, ?, 1, 0, '[]', ?)")
     .run(list.id, "=HYPERLINK(\"x\")@evil.com", JSON.stringify([{ label: "a,b", value: 'say "hi"' }]), 1000, list.id, "plain@example.com", 2000);
@@ -260,14 +263,14 @@ test("the API box shows the /v1 URL and curl command for the current filters", a
 
 test("the chart summarises signups per day for the last 90 days", async ({ page }) => {
   await page.goto(base);
-  const inWindow = counts({ waitlistId: waitlist.id }).total; // the fixture spans about 29 days
+  const inWindow = (await counts({ waitlistId: waitlist.id })).total; // the fixture spans about 29 days
   await expect(page.getByTestId("chart-summary")).toContainText(`${formatCount(inWindow)} signups in the last 90 days`);
   await expect(page.getByRole("img", { name: /Bar chart:/ })).toBeVisible();
   await expect(page.locator(".recharts-bar-rectangle").first()).toBeAttached();
 });
 
 test("a list without signups says so", async ({ page }) => {
-  const empty = createWaitlist({ name: "Nobody yet", website: "https://n.example.com" });
+  const empty = await createWaitlist({ name: "Nobody yet", website: "https://n.example.com" });
   await page.goto(`/waitlists/${empty.id}`);
   await expect(page.getByText("This waitlist has no signups yet.")).toBeVisible();
   await expect(page.getByTestId("figure-total")).toHaveText("0");
@@ -278,7 +281,7 @@ test("a list without signups says so", async ({ page }) => {
 
 test("an empty list offers an admin to open joining or import signups", async ({ page, context }) => {
   await signIn(context, ["waitlist:admin"]);
-  const empty = createWaitlist({ name: "Nobody yet either", website: "https://n.example.com" });
+  const empty = await createWaitlist({ name: "Nobody yet either", website: "https://n.example.com" });
   await page.goto(`/waitlists/${empty.id}`);
   await expect(page.getByRole("link", { name: "Export 0 rows as CSV" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Open joining" })).toHaveAttribute("href", `/waitlists/${empty.id}/join`);
@@ -312,11 +315,11 @@ test("a database failure shows an error page, not an empty list", async ({ page 
     sqlite.exec("ALTER TABLE signups_hidden_by_test RENAME TO signups");
   }
   await page.getByRole("button", { name: "Try again" }).click();
-  await expectShowing(page, 1, 25, counts({ waitlistId: waitlist.id, verified: true }).total);
+  await expectShowing(page, 1, 25, (await counts({ waitlistId: waitlist.id, verified: true })).total);
 });
 
 test("'Last 7 days' and the chart agree on signups dated in the future (an import accepts up to a day ahead)", async ({ page }) => {
-  const list = createWaitlist({ name: `Future-dated ${Date.now().toString(36)}`, website: "https://future.example" });
+  const list = await createWaitlist({ name: `Future-dated ${Date.now().toString(36)}`, website: "https://future.example" });
   const now = Date.now();
   const tomorrow = now - (now % 86_400_000) + 86_400_000;
   const signup = (email: string, at: number) => ({ email, verified: false, referral: false, customInputs: [], createdAt: new Date(at) });
@@ -330,7 +333,7 @@ test("'Last 7 days' and the chart agree on signups dated in the future (an impor
 });
 
 test("the status facet counts each status under the other filters, and its links filter by status", async ({ page }) => {
-  const list = createWaitlist({ name: "Statuses", website: "https://s.example.com" });
+  const list = await createWaitlist({ name: "Statuses", website: "https://s.example.com" });
   const statuses = ["waiting", "invited", "invited", "completed", "rejected", "waiting", "invited"] as const;
   insertSignups(
     list.id,

@@ -3,7 +3,7 @@ import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { signIn, unique } from "../support/support";
 
 test("the production build serves the dashboard in Chromium", async ({ page, context }) => {
-  const waitlist = createWaitlist({ name: unique("Smoke"), website: "https://example.com" });
+  const waitlist = await createWaitlist({ name: unique("Smoke"), website: "https://example.com" });
   await signIn(context);
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "Waitlists" })).toBeVisible();

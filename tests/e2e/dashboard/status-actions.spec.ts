@@ -17,8 +17,8 @@ import { baseURL, forbidDialogs, insertSignups, signIn, unique } from "../suppor
 const START = Date.UTC(2026, 2, 1);
 
 /** `count` waiting signups, one an hour from START (oldest first); every other one verified. */
-function fixture(count = 60) {
-  const waitlist = createWaitlist({ name: unique("Status list"), website: "https://status.example" });
+async function fixture(count = 60) {
+  const waitlist = await createWaitlist({ name: unique("Status list"), website: "https://status.example" });
   const tag = waitlist.id.slice(0, 6);
   const signups = Array.from({ length: count }, (_, index) => ({
     email: `s.${String(index).padStart(3, "0")}.${tag}@example.com`,
@@ -31,13 +31,13 @@ function fixture(count = 60) {
   return { waitlist, emails: signups.map((signup) => signup.email) };
 }
 
-function statusOf(waitlistId: string): Map<string, SignupStatus> {
-  const rows = listSignupRows({ scope: { waitlistId }, sort: "created_at", direction: "asc", offset: 0, limit: 1000 });
+async function statusOf(waitlistId: string): Promise<Map<string, SignupStatus>> {
+  const rows = await listSignupRows({ scope: { waitlistId }, sort: "created_at", direction: "asc", offset: 0, limit: 1000 });
   return new Map(rows.map((row) => [row.email, row.status]));
 }
 
-function idOf(waitlistId: string, email: string): number {
-  return listSignupRows({ scope: { waitlistId, emailContains: email }, offset: 0, limit: 1 })[0]!.id;
+async function idOf(waitlistId: string, email: string): Promise<number> {
+  return (await listSignupRows({ scope: { waitlistId, emailContains: email }, offset: 0, limit: 1 }))[0]!.id;
 }
 
 function eventCount(waitlistId: string, type: string): number {
@@ -58,7 +58,7 @@ test.describe("an admin", () => {
   test.afterEach(() => expect(dialogs).toEqual([]));
 
   test("selects rows on the page and invites them", async ({ page }) => {
-    const { waitlist, emails } = fixture();
+    const { waitlist, emails } = await fixture();
     const [newest, second] = [emails.at(-1)!, emails.at(-2)!];
     await page.goto(`/waitlists/${waitlist.id}`);
     await expect(page.getByTestId("selection-summary")).toHaveText("Select signups to act on them.");
@@ -72,23 +72,23 @@ test.describe("an admin", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Invite 2 signups?");
     await expect(page.getByTestId("action-count")).toHaveText("2");
     await expect(page.getByTestId("first-emails").locator("li")).toHaveText([second, newest]);
-    expect(statusOf(waitlist.id).get(newest)).toBe("waiting");
+    expect((await statusOf(waitlist.id)).get(newest)).toBe("waiting");
 
     await confirm(page, "Invite 2 signups");
     await expect(page).toHaveURL(`/waitlists/${waitlist.id}?done=invited&changed=2`);
     await expect(page.getByTestId("done-notice")).toHaveText("Invited: 2 signups.");
     const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: newest }) });
     await expect(row.getByText("Invited", { exact: true })).toBeVisible();
-    const statuses = statusOf(waitlist.id);
+    const statuses = await statusOf(waitlist.id);
     expect([...statuses.values()].filter((status) => status === "invited")).toHaveLength(2);
     expect([statuses.get(newest), statuses.get(second)]).toEqual(["invited", "invited"]);
     expect(eventCount(waitlist.id, "signup.invited")).toBe(2);
-    expect(listAudit({ action: "signups.invite", limit: 1 })[0]).toMatchObject({ target: waitlist.id, summary: "invited 2 signups of 2 selected signups (0 skipped)" });
+    expect((await listAudit({ action: "signups.invite", limit: 1 }))[0]).toMatchObject({ target: waitlist.id, summary: "invited 2 signups of 2 selected signups (0 skipped)" });
   });
 
   test("selects all matching across pages and rejects them", async ({ page }) => {
-    const { waitlist } = fixture();
-    const verified = countSignups({ waitlistId: waitlist.id, verified: true }).total;
+    const { waitlist } = await fixture();
+    const verified = (await countSignups({ waitlistId: waitlist.id, verified: true })).total;
     expect(verified).toBe(30);
     await page.goto(`/waitlists/${waitlist.id}?verified=true&size=25`);
     await page.getByLabel("Select every signup on this page").check();
@@ -108,16 +108,16 @@ test.describe("an admin", () => {
     await confirm(page, "Reject 30 signups");
     await expect(page.getByTestId("done-notice")).toHaveText("Rejected: 30 signups.");
     await expect(page).toHaveURL(/verified=true/);
-    expect(countSignups({ waitlistId: waitlist.id, status: ["rejected"] }).total).toBe(30);
-    expect(countSignups({ waitlistId: waitlist.id, verified: true, status: ["waiting"] }).total).toBe(0);
-    expect(countSignups({ waitlistId: waitlist.id, verified: false, status: ["waiting"] }).total).toBe(30);
+    expect((await countSignups({ waitlistId: waitlist.id, status: ["rejected"] })).total).toBe(30);
+    expect((await countSignups({ waitlistId: waitlist.id, verified: true, status: ["waiting"] })).total).toBe(0);
+    expect((await countSignups({ waitlistId: waitlist.id, verified: false, status: ["waiting"] })).total).toBe(30);
     expect(eventCount(waitlist.id, "signup.rejected")).toBe(30);
-    expect(listAudit({ action: "signups.reject", limit: 1 })[0]!.summary).toBe("rejected 30 signups: every waiting signup of Verified");
+    expect((await listAudit({ action: "signups.reject", limit: 1 }))[0]!.summary).toBe("rejected 30 signups: every waiting signup of Verified");
   });
 
   test("invites the next 50: the oldest waiting under the filters", async ({ page }) => {
-    const { waitlist, emails } = fixture();
-    applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [emails[0]!] } });
+    const { waitlist, emails } = await fixture();
+    await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [emails[0]!] } });
     await page.goto(`/waitlists/${waitlist.id}`);
     await page.getByRole("spinbutton", { name: /Invite the next/ }).fill("50");
     await page.getByRole("button", { name: "Invite next…" }).click();
@@ -128,16 +128,16 @@ test.describe("an admin", () => {
 
     await confirm(page, "Invite 50 signups");
     await expect(page.getByTestId("done-notice")).toHaveText("Invited: 50 signups.");
-    const statuses = statusOf(waitlist.id);
+    const statuses = await statusOf(waitlist.id);
     expect(emails.map((email) => statuses.get(email))).toEqual([...Array(51).fill("invited"), ...Array(9).fill("waiting")]);
   });
 
   test("withdraws an invitation and restores a rejection from a signup's page, which shows its history", async ({ page }) => {
-    const { waitlist, emails } = fixture(4);
+    const { waitlist, emails } = await fixture(4);
     const [invited, rejected] = [emails[0]!, emails[1]!];
-    applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [invited] } });
-    applyStatusAction("cli", { action: "reject", selection: { waitlistId: waitlist.id, emails: [rejected] } });
-    const invitedId = idOf(waitlist.id, invited);
+    await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [invited] } });
+    await applyStatusAction("cli", { action: "reject", selection: { waitlistId: waitlist.id, emails: [rejected] } });
+    const invitedId = await idOf(waitlist.id, invited);
 
     await page.goto(`/waitlists/${waitlist.id}/signups/${invitedId}`);
     await expect(page.getByTestId("signup-status")).toContainText("Invited");
@@ -151,25 +151,25 @@ test.describe("an admin", () => {
     await expect(page.getByTestId("done-notice")).toHaveText("Invitation withdrawn: 1 signup.");
     await expect(page.getByTestId("status-history").locator("li").nth(2)).toContainText("Invitation withdrawn");
     await expect(page.getByTestId("status-actions").getByRole("link")).toHaveText(["Invite…", "Reject…"]);
-    expect(signupEvents(invitedId).map((event) => event.type)).toEqual(["signup.invited", "signup.invitation_withdrawn"]);
+    expect((await signupEvents(invitedId)).map((event) => event.type)).toEqual(["signup.invited", "signup.invitation_withdrawn"]);
 
-    await page.goto(`/waitlists/${waitlist.id}/signups/${idOf(waitlist.id, rejected)}`);
+    await page.goto(`/waitlists/${waitlist.id}/signups/${await idOf(waitlist.id, rejected)}`);
     await expect(page.getByTestId("status-actions").getByRole("link")).toHaveText(["Restore…"]);
     await page.getByRole("link", { name: "Restore…" }).click();
     await expect(page.getByTestId("emails-note")).toHaveText("This sends no email: of the status actions only an invitation is emailed to the signup.");
     await confirm(page, "Restore this signup");
     await expect(page.getByTestId("status-history").locator("li")).toHaveText([/Signed up/, /Rejected/, /Restored/]);
-    expect(statusOf(waitlist.id).get(rejected)).toBe("waiting");
+    expect((await statusOf(waitlist.id)).get(rejected)).toBe("waiting");
   });
 
   test("is told what is wrong with a bad selection, and nothing changes", async ({ page }) => {
-    const { waitlist, emails } = fixture(3);
+    const { waitlist, emails } = await fixture(3);
     await page.goto(`/waitlists/${waitlist.id}/status/invite?ids=12x`);
     await expect(page.getByTestId("selection-error")).toHaveText('"12x" is not a signup id.');
     await page.goto(`/waitlists/${waitlist.id}/status/invite?verified=maybe`);
     await expect(page.getByTestId("selection-error")).toContainText('"verified"');
     // Every signup is already invited: the page says so and offers no button.
-    applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId: waitlist.id }, limit: -1 } });
+    await applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId: waitlist.id }, limit: -1 } });
     await page.goto(`/waitlists/${waitlist.id}/status/invite?limit=5`);
     await expect(page.getByTestId("nothing-to-do")).toHaveText("Only a waiting signup can become invited: nothing would change.");
     await expect(page.getByRole("button", { name: /Invite/ })).toHaveCount(0);
@@ -185,14 +185,14 @@ test.describe("an admin", () => {
     expect(crossSite.status()).toBe(403);
     const valid = await post({ limit: "1" });
     expect(valid.status()).toBe(303);
-    const statuses = statusOf(waitlist.id);
+    const statuses = await statusOf(waitlist.id);
     // Only the one valid POST (limit=1) withdrew one invitation: the oldest.
     expect(emails.map((email) => statuses.get(email))).toEqual(["waiting", "invited", "invited"]);
   });
 });
 
 test("a view session sees no checkboxes or actions, and a forged POST with its session gets 403", async ({ page, context }) => {
-  const { waitlist, emails } = fixture(5);
+  const { waitlist, emails } = await fixture(5);
   await signIn(context);
   await page.goto(`/waitlists/${waitlist.id}`);
   await expect(page.getByRole("link", { name: emails[0] })).toBeVisible();
@@ -200,7 +200,7 @@ test("a view session sees no checkboxes or actions, and a forged POST with its s
   await expect(page.getByRole("table").getByRole("checkbox")).toHaveCount(0);
   await expect(page.getByRole("checkbox", { name: "Answers in columns" })).toBeVisible();
   await expect(page.getByRole("button", { name: /Invite|Reject|Withdraw|Restore|Mark completed/ })).toHaveCount(0);
-  const id = idOf(waitlist.id, emails[0]!);
+  const id = await idOf(waitlist.id, emails[0]!);
   await page.goto(`/waitlists/${waitlist.id}/signups/${id}`);
   await expect(page.getByTestId("status-history")).toBeVisible();
   await expect(page.getByTestId("status-actions")).toHaveCount(0);
@@ -209,6 +209,6 @@ test("a view session sees no checkboxes or actions, and a forged POST with its s
   const forged = await page.request.post(`/waitlists/${waitlist.id}/status/invite/confirm`, { form: { ids: String(id) }, headers: { origin: baseURL }, maxRedirects: 0 });
   expect(forged.status()).toBe(403);
   expect(await forged.text()).toContain("does not carry the waitlist:admin role");
-  expect([...statusOf(waitlist.id).values()]).toEqual(Array(5).fill("waiting"));
+  expect([...(await statusOf(waitlist.id)).values()]).toEqual(Array(5).fill("waiting"));
   expect(eventCount(waitlist.id, "signup.invited")).toBe(0);
 });

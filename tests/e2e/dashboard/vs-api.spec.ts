@@ -8,9 +8,9 @@ import { createFixtureWaitlist, createKey, emailsOnPage, formatCount, signIn } f
 
 let waitlist: Waitlist;
 let apiKey: string;
-test.beforeAll(() => {
-  waitlist = createFixtureWaitlist(143).waitlist;
-  apiKey = createKey().key;
+test.beforeAll(async () => {
+  waitlist = (await createFixtureWaitlist(143)).waitlist;
+  apiKey = (await createKey()).key;
 });
 
 test.beforeEach(async ({ context }) => {

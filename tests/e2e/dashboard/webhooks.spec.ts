@@ -10,8 +10,8 @@ import { eventually, startReceiver } from "../support/webhook-receiver";
 // Webhook endpoints and the delivery log in the dashboard (admins only), against the shared
 // production server's sender and a real receiver on 127.0.0.1 that checks every signature.
 
-function fixture(count: number) {
-  const waitlist = createWaitlist({ name: unique("Webhook list"), website: "https://hooks.example" });
+async function fixture(count: number) {
+  const waitlist = await createWaitlist({ name: unique("Webhook list"), website: "https://hooks.example" });
   const tag = waitlist.id.slice(0, 6);
   const emails = Array.from({ length: count }, (_, index) => `w.${index}.${tag}@example.com`);
   insertSignups(
@@ -44,7 +44,7 @@ async function reloadUntil(page: Page, what: string, check: () => Promise<boolea
 test("an admin adds an endpoint, sees its secret once, invites signups and sees the deliveries succeed, signed", async ({ page, context }) => {
   const dialogs = forbidDialogs(page);
   const admin = await signIn(context, ["waitlist:admin"]);
-  const { waitlist, emails } = fixture(3);
+  const { waitlist, emails } = await fixture(3);
   let secret = "";
   const receiver = await startReceiver(() => secret);
   try {
@@ -60,12 +60,12 @@ test("an admin adds an endpoint, sees its secret once, invites signups and sees 
     secret = (await page.getByTestId("new-secret").textContent())!;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
     await expect(page.getByText("it is shown only this once")).toBeVisible();
-    const endpoint = listEndpoints().find((each) => each.url === receiver.url)!;
+    const endpoint = (await listEndpoints()).find((each) => each.url === receiver.url)!;
     expect(endpoint).toMatchObject({ waitlistId: waitlist.id, eventTypes: ["signup.invited"], enabled: true });
     // Stored encrypted (db/sealed-secret.ts), opening to the secret shown.
-    expect(getEndpointOrThrow(endpoint.id).secret).toMatch(/^sealed:v1:/);
-    expect(openEndpointSecret(getEndpointOrThrow(endpoint.id))).toBe(secret);
-    expect(listAudit({ action: "webhook.create", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: endpoint.id });
+    expect((await getEndpointOrThrow(endpoint.id)).secret).toMatch(/^sealed:v1:/);
+    expect(openEndpointSecret(await getEndpointOrThrow(endpoint.id))).toBe(secret);
+    expect((await listAudit({ action: "webhook.create", actor: admin.id, limit: 1 }))[0]).toMatchObject({ target: endpoint.id });
     // Shown once: reloading the page does not show it again.
     await page.reload();
     await expect(page.getByTestId("new-secret")).toHaveCount(0);
@@ -104,7 +104,7 @@ test("an admin adds an endpoint, sees its secret once, invites signups and sees 
     await page.getByRole("button", { name: `Send a test event to ${receiver.url}` }).click();
     await expect(page.locator(`tr[data-endpoint-id="${endpoint.id}"]`).getByTestId("send-test-result")).toHaveText("Test event delivered: HTTP 200.");
     expect(receiver.received.filter((each) => each.body.type === "webhook.test").map((each) => each.signatureValid)).toEqual([true]);
-    expect(listDeliveries({ endpoint: endpoint.id })).toHaveLength(3);
+    expect(await listDeliveries({ endpoint: endpoint.id })).toHaveLength(3);
 
     // Rotating shows a new secret once; later deliveries are signed with it.
     await page.goto(`/webhooks/${endpoint.id}/rotate`);
@@ -113,8 +113,8 @@ test("an admin adds an endpoint, sees its secret once, invites signups and sees 
     await expect(page.getByTestId("new-secret")).toBeVisible();
     const rotated = (await page.getByTestId("new-secret").textContent())!;
     expect(rotated).not.toBe(secret);
-    expect(openEndpointSecret(getEndpointOrThrow(endpoint.id))).toBe(rotated);
-    expect(listAudit({ action: "webhook.rotate_secret", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: endpoint.id });
+    expect(openEndpointSecret(await getEndpointOrThrow(endpoint.id))).toBe(rotated);
+    expect((await listAudit({ action: "webhook.rotate_secret", actor: admin.id, limit: 1 }))[0]).toMatchObject({ target: endpoint.id });
 
     // Removing goes through its confirmation page.
     await page.goto("/webhooks");
@@ -122,8 +122,8 @@ test("an admin adds an endpoint, sees its secret once, invites signups and sees 
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Remove this webhook endpoint?");
     await page.getByRole("button", { name: "Remove endpoint" }).click();
     await expect(page.getByTestId("done-notice")).toHaveText("Endpoint removed, with its deliveries.");
-    expect(listEndpoints().some((each) => each.id === endpoint.id)).toBe(false);
-    expect(listAudit({ action: "webhook.remove", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: endpoint.id });
+    expect((await listEndpoints()).some((each) => each.id === endpoint.id)).toBe(false);
+    expect((await listAudit({ action: "webhook.remove", actor: admin.id, limit: 1 }))[0]).toMatchObject({ target: endpoint.id });
   } finally {
     await receiver.close();
   }
@@ -132,7 +132,7 @@ test("an admin adds an endpoint, sees its secret once, invites signups and sees 
 
 test("a failing endpoint shows its attempts and error; disabled, Resend is refused; enabled again, Resend delivers", async ({ page, context }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
-  const { waitlist, emails } = fixture(1);
+  const { waitlist, emails } = await fixture(1);
   let failing = true;
   let secret = "";
   const receiver = await startReceiver(
@@ -140,9 +140,9 @@ test("a failing endpoint shows its attempts and error; disabled, Resend is refus
     () => (failing ? { status: 500 } : { status: 204 }),
   );
   try {
-    const endpoint = addEndpoint("cli", { url: receiver.url, waitlist: waitlist.id });
+    const endpoint = await addEndpoint("cli", { url: receiver.url, waitlist: waitlist.id });
     secret = endpoint.secret;
-    applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails } });
+    await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails } });
     await page.goto(`/webhooks`);
     await page.getByRole("link", { name: `Deliveries to ${receiver.url}` }).click();
     await expect(page).toHaveURL(`/deliveries?endpoint=${endpoint.id}`);
@@ -184,8 +184,8 @@ test("a failing endpoint shows its attempts and error; disabled, Resend is refus
     await page.goto(`/deliveries?endpoint=${endpoint.id}`);
     await reloadUntil(page, "the delivery succeeded", async () => (await row.getAttribute("data-state")) === "succeeded");
     await expect(row.getByTestId("delivery-response")).toHaveText("204");
-    expect(listDeliveries({ endpoint: endpoint.id })).toMatchObject([{ state: "succeeded", attempts: 1 }]);
-    expect(listAudit({ action: "delivery.resend", actor: admin.id, limit: 1 })[0]).toMatchObject({ target: id });
+    expect(await listDeliveries({ endpoint: endpoint.id })).toMatchObject([{ state: "succeeded", attempts: 1 }]);
+    expect((await listAudit({ action: "delivery.resend", actor: admin.id, limit: 1 }))[0]).toMatchObject({ target: id });
     // The audit log links the resend to the log and the endpoint's changes to its row.
     await page.goto(`/audit?action=delivery.resend&actor=${encodeURIComponent(admin.name)}`);
     await page.getByTestId("audit-target").getByRole("link", { name: "delivery" }).click();
@@ -197,8 +197,8 @@ test("a failing endpoint shows its attempts and error; disabled, Resend is refus
 
 test("a view session gets 404 on the pages and 403 on a forged POST; a cross-site POST is 403", async ({ page, context, browser }) => {
   await signIn(context, ["waitlist:view"]);
-  const { waitlist } = fixture(1);
-  const endpoint = addEndpoint("cli", { url: "https://hooks.example/never", waitlist: waitlist.id });
+  const { waitlist } = await fixture(1);
+  const endpoint = await addEndpoint("cli", { url: "https://hooks.example/never", waitlist: waitlist.id });
   for (const path of ["/webhooks", `/webhooks/${endpoint.id}/remove`, `/webhooks/${endpoint.id}/rotate`, "/deliveries", `/waitlists/${waitlist.id}/deliveries`, `/waitlists/${waitlist.id}/email`]) {
     expect((await page.goto(path))!.status(), path).toBe(404);
   }
@@ -224,5 +224,5 @@ test("a view session gets 404 on the pages and 403 on a forged POST; a cross-sit
     expect(response.status(), path).toBe(403);
   }
   await admin.close();
-  expect(getEndpointOrThrow(endpoint.id).enabled).toBe(true);
+  expect((await getEndpointOrThrow(endpoint.id)).enabled).toBe(true);
 });

@@ -58,7 +58,7 @@ function streamPost(head: string, total: number, chunked: boolean): Promise<{ st
 const headers = (path: string, extra: string) => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nSec-Fetch-Site: same-origin\r\nContent-Type: application/x-www-form-urlencoded\r\n${extra}\r\n`;
 
 test("a 150 MB join form is a 413 within a second, with or without Content-Length; nothing is stored and the server still serves", async ({ request }) => {
-  const waitlist = openWaitlist();
+  const waitlist = await openWaitlist();
   const path = `/join/${waitlist.id}/submit`;
   const size = 150 * MB;
 
@@ -74,16 +74,16 @@ test("a 150 MB join form is a 413 within a second, with or without Content-Lengt
   expect(streamed.sent).toBeLessThan(size);
   test.info().annotations.push({ type: "measured", description: `declared 150 MB: 413 in ${Math.round(declared.ms)} ms after ${declared.sent} bytes; streamed: 413 in ${Math.round(streamed.ms)} ms after ${streamed.sent} bytes` });
 
-  expect(signupsOf(waitlist.id)).toEqual([]);
+  expect(await signupsOf(waitlist.id)).toEqual([]);
   // Still serving, and a form within the bound still joins.
   expect((await request.get(`/join/${waitlist.id}`)).status()).toBe(200);
   const joined = await request.post(path, { form: { email: "within@example.com" }, headers: { "Sec-Fetch-Site": "same-origin" }, maxRedirects: 0 });
   expect(joined.status()).toBe(303);
-  expect(signupsOf(waitlist.id).map((signup) => signup.email)).toEqual(["within@example.com"]);
+  expect((await signupsOf(waitlist.id)).map((signup) => signup.email)).toEqual(["within@example.com"]);
 });
 
 test("the confirmation and resend forms are bounded like the join form; the dashboard's forms to 1 MB", async () => {
-  const waitlist = openWaitlist();
+  const waitlist = await openWaitlist();
   for (const path of [`/join/${waitlist.id}/confirm/submit`, `/join/${waitlist.id}/resend`]) {
     const answer = await streamPost(headers(path, `Content-Length: ${MB}\r\n`), MB, false);
     expect([path, answer.status]).toEqual([path, 413]);

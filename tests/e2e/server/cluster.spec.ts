@@ -70,7 +70,7 @@ test.beforeAll(async () => {
   await expect.poll(() => logLines().find((line) => line.msg === "listening")).toBeTruthy();
   workers = logLines().find((line) => line.msg === "listening")!.workers as number[];
   const db = server.db();
-  waitlistId = createWaitlist({ name: "Cluster", website: "https://example.com" }, db).id;
+  waitlistId = (await createWaitlist({ name: "Cluster", website: "https://example.com" }, db)).id;
   const insert = db.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?)");
   db.$client.transaction(() => {
     for (let i = 0; i < SIGNUPS; i++) insert.run(waitlistId, `user${i}@example.com`, i % 2, 0, `[{"label":"company","value":"Company ${i} Incorporated"}]`, Date.UTC(2026, 0, 1) + i * 1000);
@@ -92,7 +92,7 @@ test("one primary and two workers share the port; connections go to both; one li
 });
 
 test("each worker allows half the per-key limit: alternating, the 429 comes at request RATE_LIMIT_PER_MINUTE + 1", async () => {
-  const key = createApiKey({ name: "cluster per key", roles: ["waitlist:view"] }, server.db()).key;
+  const key = (await createApiKey({ name: "cluster per key", roles: ["waitlist:view"] }, server.db())).key;
   const answers = [];
   for (let index = 0; index < LIMITS.RATE_LIMIT_PER_MINUTE + 2; index++) answers.push(await request("/v1/waitlist", from("198.51.100.1", { authorization: `Bearer ${key}` })));
   expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
@@ -103,7 +103,7 @@ test("each worker allows half the per-key limit: alternating, the 429 comes at r
 });
 
 test("each worker allows half the failed authentications per address, and then refuses a valid key too", async () => {
-  const key = createApiKey({ name: "cluster failures", roles: ["waitlist:view"] }, server.db()).key;
+  const key = (await createApiKey({ name: "cluster failures", roles: ["waitlist:view"] }, server.db())).key;
   const wrong = { authorization: `Bearer wl_${"x".repeat(43)}` };
   const answers = [];
   for (let index = 0; index < LIMITS.AUTH_FAILURES_PER_MINUTE + 1; index++) answers.push(await request("/v1/waitlist", from("203.0.113.9", wrong)));
@@ -117,8 +117,8 @@ test("each worker allows half the failed authentications per address, and then r
 });
 
 test("each worker allows half the dashboard budget of a session", async () => {
-  const key = createApiKey({ name: "cluster dashboard", roles: ["waitlist:view"] }, server.db());
-  const cookie = { cookie: `${SESSION_COOKIE}=${createSession(key.id, server.db()).token}` };
+  const key = await createApiKey({ name: "cluster dashboard", roles: ["waitlist:view"] }, server.db());
+  const cookie = { cookie: `${SESSION_COOKIE}=${(await createSession(key.id, server.db())).token}` };
   const answers = [];
   for (let index = 0; index < LIMITS.DASHBOARD_REQUESTS_PER_MINUTE + 2; index++) answers.push(await request("/", cookie));
   expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
@@ -126,8 +126,8 @@ test("each worker allows half the dashboard budget of a session", async () => {
 });
 
 test("a session runs at most two CSV exports at once, one per worker", async () => {
-  const key = createApiKey({ name: "cluster exports", roles: ["waitlist:view"] }, server.db());
-  const cookie = { cookie: `${SESSION_COOKIE}=${createSession(key.id, server.db()).token}` };
+  const key = await createApiKey({ name: "cluster exports", roles: ["waitlist:view"] }, server.db());
+  const cookie = { cookie: `${SESSION_COOKIE}=${(await createSession(key.id, server.db())).token}` };
   const path = `/waitlists/${waitlistId}/export`;
   const running = [await request(path, cookie, true), await request(path, cookie, true)];
   expect(running.map((answer) => answer.status)).toEqual([200, 200]);

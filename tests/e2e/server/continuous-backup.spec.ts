@@ -80,8 +80,8 @@ async function startReplicating(name: string) {
     env: { LITESTREAM_REPLICA_URL: replicaUrl, WEB_CONCURRENCY: "1", REQUEST_LOG: "off", JOINS_PER_CLIENT_PER_HOUR: "1000000", JOIN_BURST_PER_CLIENT: "1000000", RATE_LIMIT_PER_MINUTE: "1000000" },
   });
   const db = server.db();
-  const waitlist = openWaitlist({}, db);
-  const key = createApiKey({ name: "continuous backup", roles: [JOIN_ROLE] }, db).key;
+  const waitlist = await openWaitlist({}, db);
+  const key = (await createApiKey({ name: "continuous backup", roles: [JOIN_ROLE] }, db)).key;
   // Only the server (and Litestream) use the file from here on.
   db.$client.close();
   return { running: server, replicaUrl, waitlistId: waitlist.id, key };

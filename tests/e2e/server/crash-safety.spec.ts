@@ -66,7 +66,7 @@ async function writeCsv(path: string, rows: number) {
 test("SIGKILL of the CLI inside a 300,000-row import: integrity ok, none of it imported; a rerun imports all of it", async () => {
   const databasePath = freshDatabasePath("crash-import");
   const db = openDatabase(databasePath);
-  const waitlist = createWaitlist({ name: "Crash import", website: "https://example.com" }, db);
+  const waitlist = await createWaitlist({ name: "Crash import", website: "https://example.com" }, db);
   insertMadeSignups(db, waitlist.id, 1000, "before");
   db.$client.close();
   const csv = join(tmpdir(), `crash-import-${process.env.E2E_PORT ?? 3100}.csv`);
@@ -144,9 +144,9 @@ async function snapshot(server: TestServer, key: string, waitlistId: string): Pr
 test("a server killed with SIGKILL under load restarts on the same file and serves the same data", async () => {
   let server = await startTestServer({ portOffset: 4, name: "crash-server", env: { REQUEST_LOG: "off", RATE_LIMIT_PER_MINUTE: "1000000" } });
   const db = server.db();
-  const waitlist = createWaitlist({ name: "Crash server", website: "https://example.com" }, db);
+  const waitlist = await createWaitlist({ name: "Crash server", website: "https://example.com" }, db);
   insertMadeSignups(db, waitlist.id, 20_000, "served");
-  const key = createApiKey({ name: "crash", roles: ["waitlist:view"] }, db).key;
+  const key = (await createApiKey({ name: "crash", roles: ["waitlist:view"] }, db)).key;
   const before = await snapshot(server, key, waitlist.id);
 
   const traffic = load(server, [`/v1/waitlist/${waitlist.id}/signup`, `/v1/waitlist/${waitlist.id}/signup?limit=100`, "/v1/waitlist", "/"], { Authorization: `Bearer ${key}` });
@@ -172,10 +172,10 @@ test("a backup taken with the CLI under load, with a writer, opens, passes integ
   rmSync(backupPath, { force: true });
   try {
     const db = server.db();
-    const served = createWaitlist({ name: "Backed up", website: "https://example.com" }, db);
-    const written = createWaitlist({ name: "Written during the backup", website: "https://example.com" }, db);
+    const served = await createWaitlist({ name: "Backed up", website: "https://example.com" }, db);
+    const written = await createWaitlist({ name: "Written during the backup", website: "https://example.com" }, db);
     insertMadeSignups(db, served.id, 50_000, "backup");
-    const key = createApiKey({ name: "backup", roles: ["waitlist:view"] }, db).key;
+    const key = (await createApiKey({ name: "backup", roles: ["waitlist:view"] }, db)).key;
 
     const traffic = load(server, [`/v1/waitlist/${served.id}/signup`, `/v1/waitlist/${served.id}/signup?limit=500`, "/v1/waitlist"], { Authorization: `Bearer ${key}` }, 4);
     // A writer in another process's connection: small transactions all along the backup.

@@ -38,15 +38,15 @@ function deliveryRows(path: string): { event_id: number; state: string; attempts
   }
 }
 
-function waitlistOf(db: AppDatabase, signups: number) {
-  const waitlist = createWaitlist({ name: "Deliveries", website: "https://deliveries.example" }, db);
+async function waitlistOf(db: AppDatabase, signups: number) {
+  const waitlist = await createWaitlist({ name: "Deliveries", website: "https://deliveries.example" }, db);
   const seeds = makeSignups(signups, `d${Date.now()}`);
   insertSignups(waitlist.id, seeds, db);
   return { waitlist, seeds };
 }
 
-function inviteAll(db: AppDatabase, waitlistId: string, emails: string[]) {
-  applyStatusAction("cli", { action: "invite", selection: { waitlistId, emails } }, db);
+async function inviteAll(db: AppDatabase, waitlistId: string, emails: string[]) {
+  await applyStatusAction("cli", { action: "invite", selection: { waitlistId, emails } }, db);
 }
 
 let server: TestServer | undefined;
@@ -67,9 +67,9 @@ test("a server killed with SIGKILL in the middle of its deliveries resumes: ever
   receiver = await startReceiver(() => secret, () => ({ status: 200, delayMs: 30 }));
   server = await startTestServer({ portOffset: 70, name: "deliveries-kill", databasePath, env: FAST });
   const db = server.db();
-  secret = addEndpoint("cli", { url: receiver.url }, db).secret;
-  const { waitlist, seeds } = waitlistOf(db, EVENTS);
-  inviteAll(db, waitlist.id, seeds.map((seed) => seed.email));
+  secret = (await addEndpoint("cli", { url: receiver.url }, db)).secret;
+  const { waitlist, seeds } = await waitlistOf(db, EVENTS);
+  await inviteAll(db, waitlist.id, seeds.map((seed) => seed.email));
 
   await eventually("a first share of the deliveries", () => receiver!.ids().size >= EVENTS / 5);
   server.process.kill("SIGKILL");
@@ -100,10 +100,10 @@ test("a receiver that fails in every way gets each event again until it answers 
   try {
     server = await startTestServer({ portOffset: 71, name: "deliveries-failures", env: FAST });
     const db = server.db();
-    secret = addEndpoint("cli", { url: receiver.url }, db).secret;
-    refusingSecret = addEndpoint("cli", { url: refusing.url }, db).secret;
-    const { waitlist, seeds } = waitlistOf(db, 2);
-    inviteAll(db, waitlist.id, seeds.map((seed) => seed.email));
+    secret = (await addEndpoint("cli", { url: receiver.url }, db)).secret;
+    refusingSecret = (await addEndpoint("cli", { url: refusing.url }, db)).secret;
+    const { waitlist, seeds } = await waitlistOf(db, 2);
+    await inviteAll(db, waitlist.id, seeds.map((seed) => seed.email));
 
     await eventually("the two events delivered", () => receiver!.received.filter((entry) => entry.attempt === 5).length === 2, 60_000);
     await eventually("the refused deliveries failed", () => deliveryRows(server!.databasePath).filter((row) => row.state === "failed").length === 2, 60_000);
@@ -139,9 +139,9 @@ test("two server processes on one database: one sender, no delivery sent twice, 
   server = await startTestServer({ portOffset: 72, name: "deliveries-two", databasePath, env: FAST });
   second = await startTestServer({ portOffset: 73, name: "deliveries-two", databasePath, env: FAST });
   const db = server.db();
-  secret = addEndpoint("cli", { url: receiver.url }, db).secret;
-  const { waitlist, seeds } = waitlistOf(db, EVENTS);
-  inviteAll(db, waitlist.id, seeds.map((seed) => seed.email));
+  secret = (await addEndpoint("cli", { url: receiver.url }, db)).secret;
+  const { waitlist, seeds } = await waitlistOf(db, EVENTS);
+  await inviteAll(db, waitlist.id, seeds.map((seed) => seed.email));
   await eventually("every event", () => receiver!.ids().size === EVENTS, 60_000);
   await eventually("every delivery recorded", () => deliveryRows(databasePath).every((row) => row.state === "succeeded"));
   expect(receiver.received).toHaveLength(EVENTS);
@@ -169,9 +169,9 @@ test("invitation emails go through a real SMTP server, rendered from the waitlis
     const { port } = smtp.server.address() as AddressInfo;
     server = await startTestServer({ portOffset: 74, name: "deliveries-smtp", env: { ...FAST, SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: "Launch <launch@example.com>" } });
     const db = server.db();
-    const { waitlist, seeds } = waitlistOf(db, 3);
-    updateInvitationEmail("cli", waitlist.id, { enabled: true, subject: "Welcome to {{waitlist.name}}", body: "Hello {{email}}, see {{waitlist.website}}" }, db);
-    inviteAll(db, waitlist.id, seeds.slice(0, 2).map((seed) => seed.email));
+    const { waitlist, seeds } = await waitlistOf(db, 3);
+    await updateInvitationEmail("cli", waitlist.id, { enabled: true, subject: "Welcome to {{waitlist.name}}", body: "Hello {{email}}, see {{waitlist.website}}" }, db);
+    await inviteAll(db, waitlist.id, seeds.slice(0, 2).map((seed) => seed.email));
     await eventually("two emails", () => messages.length === 2);
     expect(messages.map((message) => message.to).sort()).toEqual(seeds.slice(0, 2).map((seed) => seed.email).sort());
     for (const message of messages) {

@@ -45,13 +45,13 @@ function holdReader() {
 }
 
 /** A person on a new list, invited: the event's body (what its webhooks and the /v1 feed carry) holds the address too. */
-function personOnAList() {
+async function personOnAList() {
   const address = `${unique("disk").replace(/\W/g, "")}@erase.example`;
-  const waitlist = createWaitlist({ name: unique("Erasure on disk"), website: "https://disk.example" });
+  const waitlist = await createWaitlist({ name: unique("Erasure on disk"), website: "https://disk.example" });
   insertSignups(waitlist.id, [{ email: address, verified: true, referral: false, customInputs: [], createdAt: new Date() }]);
-  applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [address] } });
+  await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [address] } });
   expect(eventBodiesOf(waitlist.id).join()).toContain(address);
-  return { address, waitlist, signupId: findSignupsByEmail({ email: address, limit: 1 })[0]!.signupId };
+  return { address, waitlist, signupId: (await findSignupsByEmail({ email: address, limit: 1 }))[0]!.signupId };
 }
 
 test.describe("an erasure while a reader holds an older snapshot", () => {
@@ -60,14 +60,14 @@ test.describe("an erasure while a reader holds an older snapshot", () => {
   });
 
   test("from the dashboard: says the data stays until the read ends, then it leaves the file, the WAL and the -shm", async ({ page }) => {
-    const { address, waitlist, signupId } = personOnAList();
+    const { address, waitlist, signupId } = await personOnAList();
     const release = holdReader();
     try {
       await page.goto(`/waitlists/${waitlist.id}/signups/${signupId}/erase`);
       await page.getByRole("button", { name: "Erase this signup" }).click();
       await expect(page).toHaveURL(`/waitlists/${waitlist.id}?done=erased-on-disk`, { timeout: ERASURE_DISK_WAIT_MS.dashboard + 10_000 });
       await expect(page.getByTestId("done-notice")).toContainText("stays on the disk until that read ends");
-      expect(findSignupsByEmail({ email: address, limit: 1 })).toEqual([]);
+      expect(await findSignupsByEmail({ email: address, limit: 1 })).toEqual([]);
       // Still held: the reader's snapshot needs the old pages.
       expect(onDisk()).toContain(address.toLowerCase());
     } finally {
@@ -77,7 +77,7 @@ test.describe("an erasure while a reader holds an older snapshot", () => {
   });
 
   test("from the dashboard: a reader that ends within the wait gives a plain 'erased' and nothing on disk", async ({ page }) => {
-    const { address, waitlist, signupId } = personOnAList();
+    const { address, waitlist, signupId } = await personOnAList();
     const release = holdReader();
     await page.goto(`/waitlists/${waitlist.id}/signups/${signupId}/erase`);
     setTimeout(release, 500);
@@ -91,7 +91,7 @@ test.describe("an erasure while a reader holds an older snapshot", () => {
 
   test("from the CLI while the server runs: the CLI says so after its wait, and the server's erasure watch finishes it", async () => {
     test.setTimeout(60_000);
-    const { address } = personOnAList();
+    const { address } = await personOnAList();
     const release = holdReader();
     let result;
     try {

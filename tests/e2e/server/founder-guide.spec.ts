@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
@@ -59,7 +59,7 @@ function cli(...args: string[]): string {
 /** The product of /docs/connect-your-product: checks the invite token, "creates the account", redeems. */
 async function startProduct(redeemKey: string): Promise<{ url: string; server: Server }> {
   const headers = { Authorization: `Bearer ${redeemKey}` };
-  const product = createServer(async (request, response) => {
+  const signupPage = async (request: IncomingMessage, response: ServerResponse) => {
     const { pathname, searchParams } = new URL(request.url!, "http://localhost");
     if (pathname !== "/signup") return response.writeHead(404).end();
     const url = `${server.url}/v1/invitations/${encodeURIComponent(searchParams.get("invite") ?? "")}`;
@@ -67,7 +67,8 @@ async function startProduct(redeemKey: string): Promise<{ url: string; server: S
     if (invitation.state !== "valid") return response.writeHead(403).end(invitation.detail ?? "Already used.");
     const redeemed = await fetch(`${url}/redeem`, { method: "POST", headers });
     response.writeHead(redeemed.ok ? 200 : 409).end(redeemed.ok ? `Welcome, ${invitation.signup.email}!` : "Try again.");
-  });
+  };
+  const product = createServer((request, response) => void signupPage(request, response));
   await new Promise<void>((resolve) => product.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(product.address() as AddressInfo).port}`, server: product };
 }

@@ -33,22 +33,22 @@ let fixtures: { waitlistId: string; key: string; revoked: string; noRole: string
 test.beforeAll(async () => {
   server = await startTestServer({ portOffset: 3, name: "fuzz", env: { AUTH_FAILURES_PER_MINUTE: "1000000", RATE_LIMIT_PER_MINUTE: "1000000", DASHBOARD_REQUESTS_PER_MINUTE: "1000000", REQUEST_LOG: "off" } });
   const db = server.db();
-  const waitlist = createWaitlist({ name: "Fuzz <b>target</b>", website: "https://example.com" }, db);
+  const waitlist = await createWaitlist({ name: "Fuzz <b>target</b>", website: "https://example.com" }, db);
   const insert = db.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?)");
   const seeds = makeSignups(120, "fuzz");
   db.$client.transaction(() => seeds.forEach((seed) => insert.run(waitlist.id, seed.email, seed.verified ? 1 : 0, seed.referral ? 1 : 0, JSON.stringify(seed.customInputs), seed.createdAt)))();
-  const revoked = createApiKey({ name: "fuzz revoked", roles: ["waitlist:view"] }, db);
-  const revokedSession = createSession(revoked.id, db).token;
-  revokeApiKey(revoked.id, db);
-  const key = createApiKey({ name: "fuzz", roles: ["waitlist:view"] }, db);
+  const revoked = await createApiKey({ name: "fuzz revoked", roles: ["waitlist:view"] }, db);
+  const revokedSession = (await createSession(revoked.id, db)).token;
+  await revokeApiKey(revoked.id, db);
+  const key = await createApiKey({ name: "fuzz", roles: ["waitlist:view"] }, db);
   fixtures = {
     waitlistId: waitlist.id,
     key: key.key,
     // Half of the dashboard requests are signed in, so the pages themselves get the hostile input.
-    session: createSession(key.id, db).token,
+    session: (await createSession(key.id, db)).token,
     revokedSession,
     revoked: revoked.key,
-    noRole: createApiKey({ name: "fuzz no role", roles: [] }, db).key,
+    noRole: (await createApiKey({ name: "fuzz no role", roles: [] }, db)).key,
     signups: seeds.length,
   };
 });

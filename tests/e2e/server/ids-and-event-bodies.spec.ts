@@ -25,22 +25,22 @@ test.beforeAll(async () => {
     name: "ids-and-event-bodies",
     env: { WEB_CONCURRENCY: "1", REQUEST_LOG: "off", WEBHOOK_ALLOW_HTTP: "1", WEBHOOK_ALLOW_PRIVATE: "1", DELIVERY_POLL: "50ms" },
   });
-  secret = addEndpoint("cli", { url: receiver.url }, server.db()).secret;
+  secret = (await addEndpoint("cli", { url: receiver.url }, server.db())).secret;
 });
 test.afterAll(async () => {
   await server?.stop();
   await receiver?.close();
 });
 
-const keys = () => ({
-  join: bearer(createApiKey({ name: "ids joiner", roles: ["waitlist:join"] }, server.db()).key),
-  admin: bearer(createApiKey({ name: "ids admin", roles: ["waitlist:admin"] }, server.db()).key),
+const keys = async () => ({
+  join: bearer((await createApiKey({ name: "ids joiner", roles: ["waitlist:join"] }, server.db())).key),
+  admin: bearer((await createApiKey({ name: "ids admin", roles: ["waitlist:admin"] }, server.db())).key),
 });
 
-function openWaitlist(name: string) {
+async function openWaitlist(name: string) {
   const db = server.db();
-  const waitlist = createWaitlist({ name: `${name} ${Date.now()}`, website: "https://ids.example" }, db);
-  updateJoinSettings(waitlist.id, { joining: "open", verification: true, challenge: false }, "cli", db);
+  const waitlist = await createWaitlist({ name: `${name} ${Date.now()}`, website: "https://ids.example" }, db);
+  await updateJoinSettings(waitlist.id, { joining: "open", verification: true, challenge: false }, "cli", db);
   return waitlist;
 }
 
@@ -54,18 +54,18 @@ async function confirmTokenOf(email: string): Promise<string> {
 const idOf = (waitlistId: string, email: string) => server.db().$client.prepare("SELECT id FROM signups WHERE waitlist_id = ? AND email = ?").pluck().get(waitlistId, email) as number | undefined;
 
 test("after the newest signup is erased, the next one gets a new id: the old joined link, confirmation link and events name no one", async ({ request }) => {
-  const { join, admin } = keys();
-  const waitlist = openWaitlist("Ids");
+  const { join, admin } = await keys();
+  const waitlist = await openWaitlist("Ids");
   const joinAs = (email: string) => request.post(`${server.url}/v1/waitlist/${waitlist.id}/signup`, { headers: join, data: { email, custom_inputs: [] } });
   expect((await joinAs("x.first@example.com")).status()).toBe(201);
   const x = idOf(waitlist.id, "x.first@example.com")!;
   const confirmToken = await confirmTokenOf("x.first@example.com");
-  const joinedToken = signLinkToken({ purpose: "joined", waitlistId: waitlist.id, signupId: x, expiresAt: new Date(Date.now() + JOINED_LINK_LIFETIME_MS) }, server.db());
+  const joinedToken = await signLinkToken({ purpose: "joined", waitlistId: waitlist.id, signupId: x, expiresAt: new Date(Date.now() + JOINED_LINK_LIFETIME_MS) }, server.db());
   const joinedPage = `${server.url}/join/${waitlist.id}/joined?t=${encodeURIComponent(joinedToken)}`;
   expect((await request.get(joinedPage)).status()).toBe(200);
 
   // Erased (as `npm run cli -- signups erase` does, from another process), then someone else joins.
-  eraseSignup("cli", waitlist.id, x, server.db());
+  await eraseSignup("cli", waitlist.id, x, server.db());
   expect((await joinAs("y.second@example.com")).status()).toBe(201);
   const y = idOf(waitlist.id, "y.second@example.com")!;
   expect(y).toBeGreaterThan(x);
@@ -94,8 +94,8 @@ test("after the newest signup is erased, the next one gets a new id: the old joi
 });
 
 test("the webhook and the feed carry the same bytes for each event across join, confirmation and invitation", async ({ request }) => {
-  const { join, admin } = keys();
-  const waitlist = openWaitlist("Bodies");
+  const { join, admin } = await keys();
+  const waitlist = await openWaitlist("Bodies");
   const email = "bodies@example.com";
   expect((await request.post(`${server.url}/v1/waitlist/${waitlist.id}/signup`, { headers: join, data: { email, custom_inputs: [] } })).status()).toBe(201);
   const confirmed = await request.post(`${server.url}/join/${waitlist.id}/confirm/submit`, { form: { token: await confirmTokenOf(email) }, headers: { Origin: server.url }, maxRedirects: 0 });

@@ -22,7 +22,7 @@ for (const signal of ["SIGTERM", "SIGKILL"] as const) {
     let server: TestServer = await startTestServer({ portOffset: 40, name: `import-${signal}`, env });
     try {
       const domain = `${signal.toLowerCase()}.example`;
-      const { waitlistId, headers, uploadUrl } = uploadFixture(server, `Stopped by ${signal}`);
+      const { waitlistId, headers, uploadUrl } = await uploadFixture(server, `Stopped by ${signal}`);
       const csv = signupCsv(ROWS, domain);
       const response = await fetch(uploadUrl("people.csv"), { method: "POST", headers, body: csv });
       expect(response.status).toBe(200);

@@ -26,8 +26,8 @@ test.describe("one server, default limits", () => {
   });
 
   test("a second upload while an import runs is refused at once (409), before its body is read; the first goes on, and the second works afterwards", async () => {
-    const first = uploadFixture(server, "First import");
-    const second = uploadFixture(server, "Second import");
+    const first = await uploadFixture(server, "First import");
+    const second = await uploadFixture(server, "Second import");
     const running = readEvents(await fetch(first.uploadUrl("first.csv"), { method: "POST", headers: first.headers, body: signupCsv(60_000, "first.example") }));
     await expect.poll(() => running.events.some((event) => event.type === "progress"), { timeout: 60_000 }).toBe(true);
 
@@ -48,7 +48,7 @@ test.describe("one server, default limits", () => {
   });
 
   test("an import that finds the database locked by another process says so, logged in one line, and imports nothing", async () => {
-    const { waitlistId, headers, uploadUrl } = uploadFixture(server, "Locked");
+    const { waitlistId, headers, uploadUrl } = await uploadFixture(server, "Locked");
     const holder = new Database(server.databasePath);
     holder.exec("BEGIN IMMEDIATE");
     try {
@@ -66,7 +66,7 @@ test.describe("one server, default limits", () => {
   });
 
   test("a delimiter for a JSON or NDJSON file is refused before the body is read, without the CLI's --delimiter", async () => {
-    const { waitlistId, headers, uploadUrl } = uploadFixture(server, "Delimiter");
+    const { waitlistId, headers, uploadUrl } = await uploadFixture(server, "Delimiter");
     for (const name of ["list.json", "list.ndjson"]) {
       // A body that never ends until the answer has come: the server must answer without reading it.
       let endBody: () => void = () => {};
@@ -104,7 +104,7 @@ test("uploads count against the session's dashboard budget, with pages, and a re
   const temporaryFolder = mkdtempSync(join(tmpdir(), "waitlist-budget-tmp-"));
   const server = await startTestServer({ portOffset: 42, name: "import-budget", env: { TMPDIR: temporaryFolder, REQUEST_LOG: "off", WEB_CONCURRENCY: "1", DASHBOARD_REQUESTS_PER_MINUTE: "4" } });
   try {
-    const { waitlistId, headers, uploadUrl } = uploadFixture(server, "Budget");
+    const { waitlistId, headers, uploadUrl } = await uploadFixture(server, "Budget");
     expect((await fetch(`${server.url}/waitlists/${waitlistId}`, { headers })).status).toBe(200);
     for (const index of [1, 2]) {
       const upload = readEvents(await fetch(uploadUrl(`batch${index}.csv`), { method: "POST", headers, body: signupCsv(5, `batch${index}.example`) }));
@@ -173,7 +173,7 @@ test("full disks: the temporary folder's refuses the upload (503) and the databa
       databasePath: join(databaseFolder!, "full.db"),
       env: { TMPDIR: temporaryFolder!, REQUEST_LOG: "off", WEB_CONCURRENCY: "1" },
     });
-    const { waitlistId, headers, uploadUrl } = uploadFixture(server, "Full disks");
+    const { waitlistId, headers, uploadUrl } = await uploadFixture(server, "Full disks");
 
     // The temporary folder's disk is full: the file cannot be received.
     fill(temporaryFolder!, 0);

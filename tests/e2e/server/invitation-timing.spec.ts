@@ -51,13 +51,13 @@ test("a reminder before expiry by real email with the invite link; past expiry b
   receiver = await startReceiver(() => secret);
   server = await startTestServer({ portOffset: 96, name: "invitation-timing", env: { ...FAST, SMTP_URL: inbox.url } });
   const db = server.db();
-  const waitlist = createWaitlist({ name: "Timed", website: "https://timed.example" }, db);
+  const waitlist = await createWaitlist({ name: "Timed", website: "https://timed.example" }, db);
   const seeds = makeSignups(4, `timed${Date.now()}`);
   insertSignups(waitlist.id, seeds, db);
-  updateInvitationEmail("cli", waitlist.id, { enabled: true, body: "You're in: {{invite.url}}\n", inviteUrl: SIGNUP_URL, inviteExpiryDays: 5, reminderDaysBefore: 2, reminderSubject: "Last days for {{waitlist.name}}", reminderBody: "Still yours: {{invite.url}}\n" }, db);
-  secret = addEndpoint("cli", { url: receiver.url, events: ["signup.invitation_expired"] }, db).secret;
-  const admin = { authorization: `Bearer ${createApiKey({ name: "timing admin", roles: ["waitlist:admin"] }, db).key}` };
-  const redeemer = { authorization: `Bearer ${createApiKey({ name: "timing product", roles: ["waitlist:redeem"] }, db).key}` };
+  await updateInvitationEmail("cli", waitlist.id, { enabled: true, body: "You're in: {{invite.url}}\n", inviteUrl: SIGNUP_URL, inviteExpiryDays: 5, reminderDaysBefore: 2, reminderSubject: "Last days for {{waitlist.name}}", reminderBody: "Still yours: {{invite.url}}\n" }, db);
+  secret = (await addEndpoint("cli", { url: receiver.url, events: ["signup.invitation_expired"] }, db)).secret;
+  const admin = { authorization: `Bearer ${(await createApiKey({ name: "timing admin", roles: ["waitlist:admin"] }, db)).key}` };
+  const redeemer = { authorization: `Bearer ${(await createApiKey({ name: "timing product", roles: ["waitlist:redeem"] }, db)).key}` };
   const person = seeds[2]!;
 
   const invited = await fetch(`${server.url}/v1/waitlist/${waitlist.id}/signup/invite`, { method: "POST", headers: { ...admin, "content-type": "application/json" }, body: JSON.stringify({ emails: [person.email] }) });
@@ -65,7 +65,7 @@ test("a reminder before expiry by real email with the invite link; past expiry b
   await eventually("the invitation email", () => inbox!.messages.some((message) => message.to === person.email));
   const token = tokenIn(inbox.messages.find((message) => message.to === person.email)!.data);
   const signupId = db.$client.prepare("SELECT id FROM signups WHERE waitlist_id = ? AND email = ?").pluck().get(waitlist.id, person.email) as number;
-  const invitedAt = getSignup(waitlist.id, signupId, db)!.statusChangedAt!.getTime();
+  const invitedAt = (await getSignup(waitlist.id, signupId, db))!.statusChangedAt!.getTime();
 
   // The day before the reminder: nothing. On it: one reminder, once.
   expect(schedulerRun(server.databasePath, invitedAt + 3 * DAY_MS - 60_000)).toMatchObject({ reminded: 0, expired: 0 });
@@ -81,8 +81,8 @@ test("a reminder before expiry by real email with the invite link; past expiry b
 
   // Past the expiry: waiting again, ahead of everyone who waited.
   expect(schedulerRun(server.databasePath, invitedAt + 5 * DAY_MS)).toMatchObject({ reminded: 0, expired: 1 });
-  expect(getSignup(waitlist.id, signupId, db)!.status).toBe("waiting");
-  expect(signupPosition(waitlist.id, signupId, db)).toBe(1);
+  expect((await getSignup(waitlist.id, signupId, db))!.status).toBe("waiting");
+  expect(await signupPosition(waitlist.id, signupId, db)).toBe(1);
   await eventually("signup.invitation_expired at the receiver", () => receiver!.received.some((request) => request.body.type === "signup.invitation_expired"));
   const expired = receiver.received.find((request) => request.body.type === "signup.invitation_expired")!;
   expect(expired.signatureValid).toBe(true);
@@ -96,5 +96,5 @@ test("a reminder before expiry by real email with the invite link; past expiry b
     expect(response.status).toBe(409);
     expect(((await response.json()) as { detail: string }).detail).toContain("This invitation has expired");
   }
-  expect(getSignup(waitlist.id, signupId, db)!.status).toBe("waiting");
+  expect((await getSignup(waitlist.id, signupId, db))!.status).toBe("waiting");
 });

@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { API_ROUTES } from "@/lib/api/route-table";
@@ -63,7 +63,7 @@ async function startProduct(waitlistUrl: string, redeemKey: string): Promise<{ u
     calls.push({ method, path: new URL(url).pathname, status: answer.status, body });
     return { ok: answer.ok, json: JSON.parse(body) as { state?: string; detail?: string; signup: { email: string } } };
   };
-  const product = createServer(async (request, response) => {
+  const signupPage = async (request: IncomingMessage, response: ServerResponse) => {
     const { pathname, searchParams } = new URL(request.url!, "http://localhost");
     if (pathname !== "/signup") return response.writeHead(404).end(); // the browser's /favicon.ico
     const token = searchParams.get("invite") ?? "";
@@ -73,7 +73,8 @@ async function startProduct(waitlistUrl: string, redeemKey: string): Promise<{ u
     // …the product creates the account for invitation.signup.email here, then:
     const redeemed = await call("POST", `${url}/redeem`);
     response.writeHead(redeemed.ok ? 200 : 409, { "Content-Type": "text/plain; charset=utf-8" }).end(redeemed.ok ? `Welcome, ${invitation.signup.email}!` : "Try again.");
-  });
+  };
+  const product = createServer((request, response) => void signupPage(request, response));
   await new Promise<void>((resolve) => product.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(product.address() as AddressInfo).port}`, calls, server: product };
 }
@@ -81,18 +82,18 @@ async function startProduct(waitlistUrl: string, redeemKey: string): Promise<{ u
 test("an admin invites in the dashboard; the email's link reaches the product, which redeems it once; signup.completed arrives; the redeem key does nothing else", async ({ browser }) => {
   test.setTimeout(120_000);
   const db = server.db();
-  const waitlist = createWaitlist({ name: "Launch list", website: "https://launch.example" }, db);
+  const waitlist = await createWaitlist({ name: "Launch list", website: "https://launch.example" }, db);
   const seeds = makeSignups(3, `itc${Date.now()}`);
   insertSignups(waitlist.id, seeds, db);
   const [person, byAddress] = [seeds[0]!, seeds[1]!];
   const idOf = (email: string) => db.$client.prepare("SELECT id FROM signups WHERE waitlist_id = ? AND email = ?").pluck().get(waitlist.id, email) as number;
   const personId = idOf(person.email);
-  const adminKey = createApiKey({ name: "founder", roles: ["waitlist:admin"] }, db);
-  const redeemKey = createApiKey({ name: "product sign-up", roles: ["waitlist:redeem"] }, db);
+  const adminKey = await createApiKey({ name: "founder", roles: ["waitlist:admin"] }, db);
+  const redeemKey = await createApiKey({ name: "product sign-up", roles: ["waitlist:redeem"] }, db);
   const product = await startProduct(server.url, redeemKey.key);
   const context = await browser.newContext({ baseURL: server.url });
   try {
-    await context.addCookies([{ name: SESSION_COOKIE, value: createSession(adminKey.id, db).token, url: server.url, httpOnly: true, sameSite: "Lax" }]);
+    await context.addCookies([{ name: SESSION_COOKIE, value: (await createSession(adminKey.id, db)).token, url: server.url, httpOnly: true, sameSite: "Lax" }]);
     const page = await context.newPage();
 
     // A webhook endpoint for the list's signup.completed.
@@ -141,7 +142,7 @@ test("an admin invites in the dashboard; the email's link reaches the product, w
     const [looked, redeemed] = product.calls.map((each) => JSON.parse(each.body) as Record<string, unknown>);
     expect(looked).toMatchObject({ state: "valid", waitlist_id: waitlist.id, signup: { email: person.email, status: "invited" } });
     expect(redeemed).toEqual({ ...looked, state: "redeemed", signup: { ...(looked!.signup as object), status: "completed" } });
-    expect(getSignup(waitlist.id, personId, db)!.status).toBe("completed");
+    expect((await getSignup(waitlist.id, personId, db))!.status).toBe("completed");
 
     // The webhook receiver gets signup.completed, signed.
     const completedFor = (email: string) => receiver.received.filter((each) => each.body.type === "signup.completed" && (each.body.data as { signup: { email: string } }).signup.email === email);
@@ -160,10 +161,10 @@ test("an admin invites in the dashboard; the email's link reaches the product, w
     expect(await again.text()).toBe(product.calls[1]!.body);
     await visitor.goto(link!);
     await expect(visitor.locator("body")).toHaveText("Already used.");
-    expect(signupEvents(personId, db).map((event) => event.type)).toEqual(["signup.invited", "signup.completed"]);
+    expect((await signupEvents(personId, db)).map((event) => event.type)).toEqual(["signup.invited", "signup.completed"]);
 
     // What the redeem key may do besides: complete an invited signup by address (never by filter).
-    applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [byAddress.email] } }, db);
+    await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [byAddress.email] } }, db);
     const asProduct = (method: string, path: string, body?: unknown) =>
       fetch(`${server.url}/v1${path}`, { method, headers: { Authorization: `Bearer ${redeemKey.key}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
     expect((await asProduct("POST", `/waitlist/${waitlist.id}/signup/complete?limit=5`)).status).toBe(403);
@@ -181,7 +182,7 @@ test("an admin invites in the dashboard; the email's link reaches the product, w
       expect(answer.status, `${route.method} ${path}`).toBe(403);
       expect(((await answer.json()) as { detail: string }).detail, `${route.method} ${path}`).toMatch(/^This API key lacks the role "waitlist:(view|admin|join)"\.$/);
     }
-    expect(getSignup(waitlist.id, idOf(seeds[2]!.email), db)!.status).toBe("waiting");
+    expect((await getSignup(waitlist.id, idOf(seeds[2]!.email), db))!.status).toBe("waiting");
     // Nor the dashboard: signing in with it is refused.
     const signIn = await browser.newPage({ baseURL: server.url });
     await signIn.goto("/signin");

@@ -63,7 +63,7 @@ async function start(databasePath?: string) {
 
 test.beforeAll(async () => {
   await start();
-  joinKey = createApiKey({ name: "join limits", roles: [JOIN_ROLE] }, server.db()).key;
+  joinKey = (await createApiKey({ name: "join limits", roles: [JOIN_ROLE] }, server.db())).key;
 });
 
 test.afterAll(async () => {
@@ -71,7 +71,7 @@ test.afterAll(async () => {
 });
 
 test("one address: the page and the API count together on both workers, the 5th join is refused, and a restart keeps the count", async () => {
-  const waitlist = openWaitlist({}, server.db());
+  const waitlist = await openWaitlist({}, server.db());
   const client = "198.51.100.10";
   const answers = [
     await throughPage(waitlist.id, "eager@example.com", client),
@@ -104,8 +104,8 @@ test("one address: the page and the API count together on both workers, the 5th 
 });
 
 test("one client address (X-Forwarded-For behind TRUSTED_PROXY_HOPS=1): JOINS_PER_CLIENT_PER_HOUR joins of any addresses, page and API together", async () => {
-  const waitlist = openWaitlist({}, server.db());
-  const other = openWaitlist({}, server.db());
+  const waitlist = await openWaitlist({}, server.db());
+  const other = await openWaitlist({}, server.db());
   const client = "203.0.113.7";
   const outcomes = [];
   for (let index = 0; index < 8; index++) {
@@ -124,8 +124,8 @@ test("one client address (X-Forwarded-For behind TRUSTED_PROXY_HOPS=1): JOINS_PE
 });
 
 test("a solved proof of work is accepted once: refused again by either worker, after a restart, and on another waitlist", async () => {
-  const waitlist = openWaitlist({ challenge: true }, server.db());
-  const other = openWaitlist({ challenge: true }, server.db());
+  const waitlist = await openWaitlist({ challenge: true }, server.db());
+  const other = await openWaitlist({ challenge: true }, server.db());
   const challenge = await (await fetch(`${server.url}/join/${waitlist.id}/challenge`)).json();
   const solution = await solveChallenge({ challenge, deriveKey });
   const altcha = Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");

@@ -68,9 +68,9 @@ async function servedBy(answers: Answer[]): Promise<Set<number>> {
 
 test.beforeAll(async () => {
   server = await startTestServer({ portOffset: 90, name: "one-writer", env: { WEB_CONCURRENCY: "2", JOINS_PER_CLIENT_PER_HOUR: "1000000", RATE_LIMIT_PER_MINUTE: "1000000" } });
-  joinKey = createApiKey({ name: "one writer joins", roles: [JOIN_ROLE] }, server.db()).key;
-  adminKey = createApiKey({ name: "one writer admin", roles: ["waitlist:admin"] }, server.db()).key;
-  redeemKey = createApiKey({ name: "one writer product", roles: [REDEEM_ROLE] }, server.db()).key;
+  joinKey = (await createApiKey({ name: "one writer joins", roles: [JOIN_ROLE] }, server.db())).key;
+  adminKey = (await createApiKey({ name: "one writer admin", roles: ["waitlist:admin"] }, server.db())).key;
+  redeemKey = (await createApiKey({ name: "one writer product", roles: [REDEEM_ROLE] }, server.db())).key;
 });
 
 test.afterAll(async () => {
@@ -78,8 +78,8 @@ test.afterAll(async () => {
 });
 
 test("joins and status actions from both workers at once: each stored exactly once, places 1…n, replays answered from the first", async () => {
-  const joining = openWaitlist({}, server.db());
-  const inviting = openWaitlist({}, server.db());
+  const joining = await openWaitlist({}, server.db());
+  const inviting = await openWaitlist({}, server.db());
   insertSignups(inviting.id, Array.from({ length: 200 }, (_, index) => ({ email: `waiting${index}@example.com`, verified: true, referral: false, customInputs: "[]" })), server.db());
   const emails = Array.from({ length: 300 }, (_, index) => `joiner${index}@example.com`);
   // Every tenth address again, in capitals: "already on the list", whichever worker takes it.
@@ -125,10 +125,11 @@ test("joins and status actions from both workers at once: each stored exactly on
 
 test("redeems of invite links from both workers at once, each token twice: completed once with one event, both answers the same", async () => {
   const db = server.db();
-  const waitlist = openWaitlist({}, db);
+  const waitlist = await openWaitlist({}, db);
   insertSignups(waitlist.id, Array.from({ length: 40 }, (_, index) => ({ email: `invited${index}@example.com`, verified: true, referral: false, customInputs: "[]" })), db);
-  const { signups } = applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId: waitlist.id }, limit: 40 }, withSignups: true }, db);
-  const tokens = signups.map((signup) => mintInviteToken(waitlist.id, signup.id, signup.statusChangedAt!.getTime(), 14, db));
+  const { signups } = await applyStatusAction("cli", { action: "invite", selection: { scope: { waitlistId: waitlist.id }, limit: 40 }, withSignups: true }, db);
+  const tokens: string[] = [];
+  for (const signup of signups) tokens.push(await mintInviteToken(waitlist.id, signup.id, signup.statusChangedAt!.getTime(), 14, db));
   // Redeems run on the status writer (the primary's), as status actions do: the two of a token take turns there.
   const answers = await Promise.all([...tokens, ...tokens].map((token) => post(`/v1/invitations/${token}/redeem`, "", { authorization: `Bearer ${redeemKey}` })));
   expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
@@ -142,7 +143,7 @@ test("redeems of invite links from both workers at once, each token twice: compl
 });
 
 test("a write lock held elsewhere: joins on both workers, queued or not, wait one JOIN_WAIT_MS, then 503 saying why in one line; nothing stored; then they work again", async () => {
-  const waitlist = openWaitlist({}, server.db());
+  const waitlist = await openWaitlist({}, server.db());
   const holder = new Database(server.databasePath);
   holder.exec("BEGIN IMMEDIATE");
   let answers: Answer[];

@@ -46,12 +46,12 @@ test("two server processes on one database: the schedule's slot runs once, invit
   servers.push(await startTestServer({ portOffset: 97, name: "paced-two", databasePath, env: ENV }));
   servers.push(await startTestServer({ portOffset: 98, name: "paced-two", databasePath, env: ENV }));
   const db = servers[0]!.db();
-  const waitlist = createWaitlist({ name: "Paced", website: "https://paced.example" }, db);
+  const waitlist = await createWaitlist({ name: "Paced", website: "https://paced.example" }, db);
   insertSignups(waitlist.id, makeSignups(30, `paced${Date.now()}`), db);
   // The next whole minute (UTC), at least 5 s away: both servers' scheduler threads reach it on their own.
   const slot = Math.ceil((Date.now() + 5_000) / 60_000) * 60_000;
   const time = new Date(slot).toISOString().slice(11, 16);
-  const schedule = addSchedule("cli", waitlist.id, { rule: `daily at ${time} UTC invite 7 where verified=true` }, db);
+  const schedule = await addSchedule("cli", waitlist.id, { rule: `daily at ${time} UTC invite 7 where verified=true` }, db);
 
   await eventually("the slot's run", () => rows(servers[0]!, "SELECT 1 FROM invitation_schedule_runs WHERE schedule_id = ?", schedule.id).length > 0, 120_000);
   // Both threads tick at least twice more past the slot (every 15 s).
@@ -70,9 +70,9 @@ test("two scheduler runs at once run a slot once; a restart past two missed slot
   const databasePath = freshDatabasePath("paced-restart");
   servers.push(await startTestServer({ portOffset: 97, name: "paced-restart", databasePath, env: ENV }));
   const db = servers[0]!.db();
-  const waitlist = createWaitlist({ name: "Paced later", website: "https://paced.example" }, db);
+  const waitlist = await createWaitlist({ name: "Paced later", website: "https://paced.example" }, db);
   insertSignups(waitlist.id, makeSignups(40, `later${Date.now()}`), db);
-  const schedule = addSchedule("cli", waitlist.id, { rule: "daily at 09:00 UTC invite 5" }, db);
+  const schedule = await addSchedule("cli", waitlist.id, { rule: "daily at 09:00 UTC invite 5" }, db);
   const day = (n: number) => Math.floor(Date.now() / DAY_MS) * DAY_MS + n * DAY_MS + 9 * 3_600_000;
 
   // Tomorrow's slot, by two processes at once: one runs it.

@@ -33,7 +33,7 @@ test.beforeAll(async () => {
   });
   api = await playwrightRequest.newContext({ baseURL: server.url });
   contract = await Contract.load(api);
-  waitlistId = createWaitlist({ name: "Rate limits", website: "https://example.com" }, server.db()).id;
+  waitlistId = (await createWaitlist({ name: "Rate limits", website: "https://example.com" }, server.db())).id;
 });
 
 test.afterAll(async () => {
@@ -42,8 +42,8 @@ test.afterAll(async () => {
 });
 
 test("a key gets its quota with RateLimit headers, then 429 with Retry-After; other keys are not affected", async () => {
-  const key = createApiKey({ name: "limited", roles: ["waitlist:view"] }, server.db()).key;
-  const other = createApiKey({ name: "other", roles: ["waitlist:view"] }, server.db()).key;
+  const key = (await createApiKey({ name: "limited", roles: ["waitlist:view"] }, server.db())).key;
+  const other = (await createApiKey({ name: "other", roles: ["waitlist:view"] }, server.db())).key;
   const urls = ["/v1/waitlist", `/v1/waitlist/${waitlistId}`, `/v1/waitlist/${waitlistId}/signup`, "/v1/waitlist?limit=1", "/v1/waitlist?verfied=true"];
   for (const [index, url] of urls.entries()) {
     const response = await api.get(url, { headers: from("198.51.100.1", bearer(key)) });
@@ -77,7 +77,7 @@ test("a key gets its quota with RateLimit headers, then 429 with Retry-After; ot
 });
 
 test("failed authentications are limited per client address and never charged to a key", async () => {
-  const key = createApiKey({ name: "innocent", roles: ["waitlist:view"] }, server.db()).key;
+  const key = (await createApiKey({ name: "innocent", roles: ["waitlist:view"] }, server.db())).key;
   const attacker = "203.0.113.66";
   for (let attempt = 0; attempt < 3; attempt++) {
     const response = await api.get("/v1/waitlist", { headers: from(attacker, bearer(`wl_${"x".repeat(43)}`)) });

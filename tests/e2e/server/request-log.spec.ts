@@ -34,12 +34,12 @@ async function logLineFor(requestId: string): Promise<LogLine> {
 
 test("one line per request with method, path, parameter names, status, duration, request id and key id", async () => {
   const db = server.db();
-  const key = createApiKey({ name: "logged", roles: ["waitlist:view"] }, db);
-  const revoked = createApiKey({ name: "logged revoked", roles: ["waitlist:view"] }, db);
-  revokeApiKey(revoked.id, db);
-  const waitlist = createWaitlist({ name: "Logged", website: "https://example.com" }, db);
+  const key = await createApiKey({ name: "logged", roles: ["waitlist:view"] }, db);
+  const revoked = await createApiKey({ name: "logged revoked", roles: ["waitlist:view"] }, db);
+  await revokeApiKey(revoked.id, db);
+  const waitlist = await createWaitlist({ name: "Logged", website: "https://example.com" }, db);
   const sessionSecret = "s3ss10n-t0ken-that-must-not-leak";
-  const session = createSession(key.id, db).token;
+  const session = (await createSession(key.id, db)).token;
   const cases: { path: string; headers: Record<string, string>; status: number; keyId: string | null; params?: string[] }[] = [
     { path: `/v1/waitlist/${waitlist.id}/signup?verified=true&limit=2`, headers: { Authorization: `Bearer ${key.key}` }, status: 200, keyId: key.id, params: ["verified", "limit"] },
     { path: "/v1/waitlist", headers: { "X-API-Key": key.key }, status: 200, keyId: key.id },
@@ -73,7 +73,7 @@ test("one line per request with method, path, parameter names, status, duration,
 });
 
 test("a request the client abandons is still logged exactly once", async () => {
-  const key = createApiKey({ name: "abandoned", roles: ["waitlist:view"] }, server.db());
+  const key = await createApiKey({ name: "abandoned", roles: ["waitlist:view"] }, server.db());
   const controller = new AbortController();
   const response = await fetch(`${server.url}/v1/waitlist`, { headers: { Authorization: `Bearer ${key.key}` }, signal: controller.signal });
   const requestId = response.headers.get("request-id")!;

@@ -8,9 +8,9 @@ import { bearer, insertSignups, makeSignups } from "../support/api-fixtures";
 import { signIn } from "../support/support";
 
 /** A Cookie header for a fresh dashboard session. */
-function sessionCookie() {
-  const key = createApiKey({ name: "headers session", roles: ["waitlist:view"] });
-  return { Cookie: `${SESSION_COOKIE}=${createSession(key.id).token}` };
+async function sessionCookie() {
+  const key = await createApiKey({ name: "headers session", roles: ["waitlist:view"] });
+  return { Cookie: `${SESSION_COOKIE}=${(await createSession(key.id)).token}` };
 }
 
 // Security headers on pages, the API, static files and answers Next.js never sees; the page CSP
@@ -56,8 +56,8 @@ function expectNoContentCsp(response: APIResponse, what: string) {
 }
 
 test("pages carry the static headers and a CSP with a fresh nonce per request", async ({ request }) => {
-  const cookie = sessionCookie();
-  const waitlist = createWaitlist({ name: "Headers", website: "https://example.com" });
+  const cookie = await sessionCookie();
+  const waitlist = await createWaitlist({ name: "Headers", website: "https://example.com" });
   const pages: [string, Record<string, string>][] = [
     ["/signin", {}],
     ["/docs/api", {}],
@@ -89,7 +89,7 @@ test("pages carry the static headers and a CSP with a fresh nonce per request", 
 });
 
 test("the API, its document and static files carry the static headers and a no-content CSP", async ({ request }) => {
-  const key = createApiKey({ name: "headers", roles: ["waitlist:view"] }).key;
+  const key = (await createApiKey({ name: "headers", roles: ["waitlist:view"] })).key;
   const html = await (await request.get("/")).text();
   const asset = /\/_next\/static\/[^"]+\.js/.exec(html)![0];
   const cases: [string, Record<string, string>][] = [
@@ -152,7 +152,7 @@ async function watchPage(page: Page) {
 }
 
 test("in Chromium, pages hydrate under the CSP with no violation, and injected inline script is blocked", async ({ page, context }) => {
-  const waitlist = createWaitlist({ name: `<img src=x onerror="window.__pwned=1"> CSP`, website: "https://example.com" });
+  const waitlist = await createWaitlist({ name: `<img src=x onerror="window.__pwned=1"> CSP`, website: "https://example.com" });
   const seeds = makeSignups(40, `csp${Date.now()}`, Date.now() - 20 * 86_400_000);
   insertSignups(waitlist.id, seeds);
   const hydrated = () => page.evaluate(() => Object.keys(document.querySelector("h1") ?? {}).some((name) => name.startsWith("__reactFiber")));

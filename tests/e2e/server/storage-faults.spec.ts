@@ -33,18 +33,19 @@ interface Fixtures {
   signInKey: string;
 }
 
-function createFixtures(db: AppDatabase): Fixtures {
-  const waitlist = createWaitlist({ name: "Storage faults", website: "https://example.com" }, db);
+async function createFixtures(db: AppDatabase): Promise<Fixtures> {
+  const waitlist = await createWaitlist({ name: "Storage faults", website: "https://example.com" }, db);
   insertSignups(
     waitlist.id,
     Array.from({ length: SIGNUPS }, (_, index) => ({ email: `person${index}@example.com`, verified: true, referral: false, customInputs: "[]", createdAt: Date.now() - index * 60_000 })),
     db,
   );
-  const admin = createApiKey({ name: "admin", roles: ["waitlist:admin"] }, db);
-  const { token } = createSession(admin.id, db);
-  const viewKeys = [1, 2, 3].map((index) => createApiKey({ name: `reader ${index}`, roles: ["waitlist:view"] }, db).key);
-  const signInKey = createApiKey({ name: "signs in", roles: ["waitlist:view"] }, db).key;
-  const revocableKeyId = createApiKey({ name: "to revoke", roles: ["waitlist:view"] }, db).id;
+  const admin = await createApiKey({ name: "admin", roles: ["waitlist:admin"] }, db);
+  const { token } = await createSession(admin.id, db);
+  const viewKeys: string[] = [];
+  for (const index of [1, 2, 3]) viewKeys.push((await createApiKey({ name: `reader ${index}`, roles: ["waitlist:view"] }, db)).key);
+  const signInKey = (await createApiKey({ name: "signs in", roles: ["waitlist:view"] }, db)).key;
+  const revocableKeyId = (await createApiKey({ name: "to revoke", roles: ["waitlist:view"] }, db)).id;
   return { waitlistId: waitlist.id, viewKeys, revocableKeyId, cookie: `${SESSION_COOKIE}=${token}`, signInKey };
 }
 
@@ -131,7 +132,7 @@ test.describe("a lock another process holds", () => {
   let fixtures: Fixtures;
   test.beforeAll(async () => {
     server = await startTestServer({ portOffset: 30, name: "held-lock", env: { WEB_CONCURRENCY: "1" } });
-    fixtures = createFixtures(server.db());
+    fixtures = await createFixtures(server.db());
   });
   test.afterAll(async () => server.stop());
 
@@ -192,7 +193,7 @@ test.describe("a full disk", () => {
   test.beforeAll(async () => {
     disk.current = mountSmallDisk(join(tmpdir(), `waitlist-full-disk-${process.env.E2E_PORT ?? 3100}`), 16);
     server = await startTestServer({ portOffset: 31, name: "full-disk", databasePath: join(disk.current.dir, "waitlist.db"), env: { WEB_CONCURRENCY: "1" } });
-    fixtures = createFixtures(server.db());
+    fixtures = await createFixtures(server.db());
     // An empty -wal, so that any write needs a new block of the disk.
     server.db().$client.pragma("wal_checkpoint(TRUNCATE)");
     disk.current.fill();
@@ -239,11 +240,12 @@ test.describe("a full disk while joins arrive", () => {
 
   test("joins failing on the join thread while reads skip their bookkeeping: one storage line for the outage, one when it ends", async () => {
     const db = server.db();
-    const waitlist = createWaitlist({ name: "Joined while full", website: "https://example.com" }, db);
-    updateJoinSettings(waitlist.id, { joining: "open", challenge: false }, "cli", db);
-    const joinKey = createApiKey({ name: "joins", roles: ["waitlist:join"] }, db).key;
+    const waitlist = await createWaitlist({ name: "Joined while full", website: "https://example.com" }, db);
+    await updateJoinSettings(waitlist.id, { joining: "open", challenge: false }, "cli", db);
+    const joinKey = (await createApiKey({ name: "joins", roles: ["waitlist:join"] }, db)).key;
     // Keys never used: each one's first read tries to record its last-used time, as the join thread holds the lock.
-    const readers = Array.from({ length: 60 }, (_, index) => createApiKey({ name: `reader ${index}`, roles: ["waitlist:view"] }, db).key);
+    const readers: string[] = [];
+    for (let index = 0; index < 60; index++) readers.push((await createApiKey({ name: `reader ${index}`, roles: ["waitlist:view"] }, db)).key);
     db.$client.pragma("wal_checkpoint(TRUNCATE)");
     disk.current!.fill();
     const statuses = new Map<number, number>();
@@ -270,7 +272,7 @@ test.describe("a full disk while joins arrive", () => {
       `storage: a write to ${server.databasePath} failed: ${why}. Until writes work again, reads are served, bookkeeping (keys' last-used times) is skipped and other writes answer 503.`,
     ]);
     disk.current!.free();
-    const read = await fetch(`${server.url}/v1/waitlist`, { headers: { authorization: `Bearer ${createApiKey({ name: "after", roles: ["waitlist:view"] }, db).key}` } });
+    const read = await fetch(`${server.url}/v1/waitlist`, { headers: { authorization: `Bearer ${(await createApiKey({ name: "after", roles: ["waitlist:view"] }, db)).key}` } });
     expect(read.status).toBe(200);
     expect(storageLines(server)).toHaveLength(2);
     expect(storageLines(server).at(-1)).toBe(`storage: writes to ${server.databasePath} work again.`);
@@ -285,7 +287,7 @@ test.describe("a read-only database file", () => {
     dir = mkdtempSync(join(tmpdir(), "waitlist-read-only-"));
     const databasePath = join(dir, "waitlist.db");
     const db = openDatabase(databasePath);
-    fixtures = createFixtures(db);
+    fixtures = await createFixtures(db);
     db.$client.close();
     // The folder stays writable (for the -wal and -shm), the database file does not.
     handOver(dir, 0o755);

@@ -33,20 +33,20 @@ export function makeSignups(n: number, tag: string, start = Date.UTC(2026, 0, 1)
   }));
 }
 
-export function waitlistWithSignups(n: number, tag = `w${Date.now()}-${Math.random().toString(36).slice(2, 8)}`) {
-  const waitlist = createWaitlist({ name: `API ${tag}`, website: "https://example.com/launch" });
+export async function waitlistWithSignups(n: number, tag = `w${Date.now()}-${Math.random().toString(36).slice(2, 8)}`) {
+  const waitlist = await createWaitlist({ name: `API ${tag}`, website: "https://example.com/launch" });
   const seeds = makeSignups(n, tag);
   insertSignups(waitlist.id, seeds);
   return { waitlist, seeds };
 }
 
 /** Keys for every authentication outcome. */
-export function makeKeys() {
-  const viewer = createApiKey({ name: "api tests viewer", roles: ["waitlist:view"] });
-  const noRole = createApiKey({ name: "api tests no role", roles: [] });
-  const revoked = createApiKey({ name: "api tests revoked", roles: ["waitlist:view"] });
-  revokeApiKey(revoked.id);
-  const expired = createApiKey({ name: "api tests expired", roles: ["waitlist:view"], expiresAt: new Date(Date.now() - 1000) });
+export async function makeKeys() {
+  const viewer = await createApiKey({ name: "api tests viewer", roles: ["waitlist:view"] });
+  const noRole = await createApiKey({ name: "api tests no role", roles: [] });
+  const revoked = await createApiKey({ name: "api tests revoked", roles: ["waitlist:view"] });
+  await revokeApiKey(revoked.id);
+  const expired = await createApiKey({ name: "api tests expired", roles: ["waitlist:view"], expiresAt: new Date(Date.now() - 1000) });
   return { viewer: viewer.key, noRole: noRole.key, revoked: revoked.key, expired: expired.key };
 }
 

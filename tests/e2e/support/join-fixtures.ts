@@ -6,15 +6,15 @@ import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { unique } from "./support";
 
 /** A new waitlist whose joining is open, with these settings (the challenge off unless said: the no-JS path). */
-export function openWaitlist(settings: JoinSettingsChange = {}, db?: AppDatabase) {
-  const waitlist = createWaitlist({ name: unique("Join list"), website: "https://join.example" }, db);
-  updateJoinSettings(waitlist.id, { joining: "open", challenge: false, ...settings }, "cli", db);
+export async function openWaitlist(settings: JoinSettingsChange = {}, db?: AppDatabase) {
+  const waitlist = await createWaitlist({ name: unique("Join list"), website: "https://join.example" }, db);
+  await updateJoinSettings(waitlist.id, { joining: "open", challenge: false, ...settings }, "cli", db);
   return waitlist;
 }
 
 /** The signups of a waitlist, oldest first. */
-export function signupsOf(waitlistId: string, db?: AppDatabase) {
-  return listSignupRows({ scope: { waitlistId }, sort: "created_at", direction: "asc", offset: 0, limit: 100 }, db);
+export async function signupsOf(waitlistId: string, db?: AppDatabase) {
+  return await listSignupRows({ scope: { waitlistId }, sort: "created_at", direction: "asc", offset: 0, limit: 100 }, db);
 }
 
 /** Fills the join form's address and joins; resolves on the page that says the place in line. */

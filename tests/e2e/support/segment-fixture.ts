@@ -19,8 +19,8 @@ export function dayBefore(back: number, now = new Date()): string {
  * before today (at 01:00, 09:00 and 17:00), with custom inputs `role` (3 values) and `company`
  * (COMPANIES values), every fourth without any; half verified, every fifth a referral.
  */
-export function createSegmentWaitlist(name = unique("Segment list")) {
-  const waitlist = createWaitlist({ name, website: "https://segments.example.com" });
+export async function createSegmentWaitlist(name = unique("Segment list")) {
+  const waitlist = await createWaitlist({ name, website: "https://segments.example.com" });
   const tag = waitlist.id.slice(0, 6);
   const signups: FixtureSignup[] = Array.from({ length: SEGMENT_DAYS * PER_DAY }, (_, index) => {
     const back = 1 + Math.floor(index / PER_DAY);

@@ -18,14 +18,14 @@ export function unique(label: string): string {
   return `${label} ${Date.now().toString(36)}${sequence}`;
 }
 
-export function createKey(roles: Role[] = ["waitlist:view"], options: { expiresAt?: Date } = {}) {
-  return createApiKey({ name: unique("e2e key"), roles, expiresAt: options.expiresAt });
+export async function createKey(roles: Role[] = ["waitlist:view"], options: { expiresAt?: Date } = {}) {
+  return await createApiKey({ name: unique("e2e key"), roles, expiresAt: options.expiresAt });
 }
 
 /** Signs a browser context in without the form (the sign-in tests use the form), with a view key unless told. */
 export async function signIn(context: BrowserContext, roles: Role[] = ["waitlist:view"]) {
-  const key = createKey(roles);
-  const { token } = createSession(key.id);
+  const key = await createKey(roles);
+  const { token } = await createSession(key.id);
   await context.addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
   return key;
 }
@@ -51,8 +51,8 @@ export function insertSignups(waitlistId: string, signups: FixtureSignup[]) {
  * A waitlist with `count` signups: every verified/referral combination occurs, one signup every
  * five hours up to now (so some fall in the last 7 days), and custom inputs of several shapes.
  */
-export function createFixtureWaitlist(count: number, name = unique("Fixture list")) {
-  const waitlist = createWaitlist({ name, website: "https://fixture.example.com/path" });
+export async function createFixtureWaitlist(count: number, name = unique("Fixture list")) {
+  const waitlist = await createWaitlist({ name, website: "https://fixture.example.com/path" });
   const now = Date.now();
   const tag = waitlist.id.slice(0, 6);
   const signups: FixtureSignup[] = Array.from({ length: count }, (_, index) => ({
@@ -74,14 +74,14 @@ export function createFixtureWaitlist(count: number, name = unique("Fixture list
   return { waitlist, signups };
 }
 
-export function counts(scope: SignupScope) {
-  return countSignups(scope);
+export async function counts(scope: SignupScope) {
+  return await countSignups(scope);
 }
 
 /** The emails the dashboard should show for a view, straight from the query layer. */
-export function expectedEmails(scope: SignupScope, options: { sort?: "created_at" | "email"; direction?: "asc" | "desc"; page?: number; size?: number } = {}) {
+export async function expectedEmails(scope: SignupScope, options: { sort?: "created_at" | "email"; direction?: "asc" | "desc"; page?: number; size?: number } = {}) {
   const size = options.size ?? 25;
-  return listSignupRows({ scope, sort: options.sort, direction: options.direction, offset: ((options.page ?? 1) - 1) * size, limit: size }).map((row) => row.email);
+  return (await listSignupRows({ scope, sort: options.sort, direction: options.direction, offset: ((options.page ?? 1) - 1) * size, limit: size })).map((row) => row.email);
 }
 
 /** The emails in the signups table, in order. */

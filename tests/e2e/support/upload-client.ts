@@ -12,10 +12,10 @@ import type { TestServer } from "./test-server";
 // page's script sends them: the file as the body, the NDJSON events read as they arrive.
 
 /** A waitlist on `server` and the headers of an admin session's same-origin upload. */
-export function uploadFixture(server: TestServer, name: string) {
+export async function uploadFixture(server: TestServer, name: string) {
   const db = server.db();
-  const waitlist = createWaitlist({ name, website: "https://upload.example" }, db);
-  const { token } = createSession(createApiKey({ name: `${name} admin`, roles: ["waitlist:admin"] }, db).id, db);
+  const waitlist = await createWaitlist({ name, website: "https://upload.example" }, db);
+  const { token } = await createSession((await createApiKey({ name: `${name} admin`, roles: ["waitlist:admin"] }, db)).id, db);
   const headers = { cookie: `${SESSION_COOKIE}=${token}`, origin: server.url };
   return { waitlistId: waitlist.id, headers, uploadUrl: (file: string) => `${server.url}/waitlists/${waitlist.id}/import/upload?name=${encodeURIComponent(file)}` };
 }

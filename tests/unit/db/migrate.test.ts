@@ -74,11 +74,11 @@ function migrationsBefore(upgrade: string): string {
   return folder;
 }
 
-function seed(): void {
+async function seed(): Promise<void> {
   const db = openDatabase(path);
   for (const name of ["First", "Second"]) {
     const signups = Array.from({ length: 25 }, (_, index) => ({ email: `${name}${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: "[]" }));
-    insertSignups(createWaitlist({ name, website: "https://example.com" }, db).id, signups, db);
+    insertSignups((await createWaitlist({ name, website: "https://example.com" }, db)).id, signups, db);
   }
   db.$client.close();
 }
@@ -129,8 +129,8 @@ describe("migrations", () => {
     expect(entries.map((entry) => `${entry.tag}.sql`)).toEqual(readdirSync(realMigrations).filter((name) => name.endsWith(".sql")).sort());
   });
 
-  it("a drizzle-kit rebuild of waitlists keeps every signup (foreign keys are off while migrating, on after)", () => {
-    seed();
+  it("a drizzle-kit rebuild of waitlists keeps every signup (foreign keys are off while migrating, on after)", async () => {
+    await seed();
     const before = snapshot();
     expect(before.signups).toHaveLength(50);
     const db = openDatabase(path, migrationsWith({ tag: "0003_rebuild_waitlists", sql: waitlistsRebuild() }));
@@ -144,8 +144,8 @@ describe("migrations", () => {
     expect(after).toEqual({ ...before, journal: [...before.journal, { hash: expect.any(String), created_at: expect.any(Number) }] });
   });
 
-  it("a migration that leaves a foreign-key violation fails loudly and rolls back everything", () => {
-    seed();
+  it("a migration that leaves a foreign-key violation fails loudly and rolls back everything", async () => {
+    await seed();
     const before = snapshot();
     const folder = migrationsWith(
       { tag: "0003_add_table", sql: "CREATE TABLE `extra` (`id` integer PRIMARY KEY);" },
@@ -157,8 +157,8 @@ describe("migrations", () => {
     expect(snapshot()).toEqual(before);
   });
 
-  it.runIf(existsSync("/proc/self/fd"))("a failed open closes its connection", () => {
-    seed();
+  it.runIf(existsSync("/proc/self/fd"))("a failed open closes its connection", async () => {
+    await seed();
     expect(() => openDatabase(path, migrationsWith({ tag: "0003_broken", sql: "SELECT * FROM no_such_table;" }))).toThrow(/no_such_table/);
     expect(openFilesInDir()).toEqual([]);
   });
@@ -222,12 +222,12 @@ describe("migrations", () => {
     }
   });
 
-  it("a database from before migration 0009 upgrades: both tables go, its data stays, and every writer still derives", () => {
+  it("a database from before migration 0009 upgrades: both tables go, its data stays, and every writer still derives", async () => {
     // The migrations up to 0008, as a database made before this change has them.
     const folder = migrationsBefore("0009");
 
     const old = openDatabase(path, folder);
-    const waitlistId = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
+    const waitlistId = (await createWaitlist({ name: "Old", website: "https://example.com" }, old)).id;
     const insert = old.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, 0, ?, ?)");
     for (let index = 0; index < 10; index++) insert.run(waitlistId, `old${index}@example.com`, index % 2, `[{"label":"plan","value":"p${index % 3}"}]`, Date.UTC(2026, 0, 1 + index));
     old.$client.prepare("INSERT INTO new_key_reveals (ticket_hash, session_key_id, sealed, expires_at) VALUES (x'00', 'k', x'01', 0)").run();
@@ -264,11 +264,11 @@ describe("migrations", () => {
     expect(before.tables).toContainEqual({ name: "new_key_reveals" });
   });
 
-  it("a fresh database allows exactly the statuses of status.ts, and has the events and idempotent_requests tables", () => {
+  it("a fresh database allows exactly the statuses of status.ts, and has the events and idempotent_requests tables", async () => {
     const db = openDatabase(path);
     try {
       const sqlite = db.$client;
-      const waitlistId = createWaitlist({ name: "Fresh", website: "https://example.com" }, db).id;
+      const waitlistId = (await createWaitlist({ name: "Fresh", website: "https://example.com" }, db)).id;
       const insert = sqlite.prepare("INSERT INTO signups (waitlist_id, email, custom_inputs, created_at, status) VALUES (?, ?, '[]', 0, ?)");
       for (const status of SIGNUP_STATUSES) expect(() => insert.run(waitlistId, `${status}@example.com`, status)).not.toThrow();
       expect(() => insert.run(waitlistId, "x@example.com", "approved")).toThrow(/CHECK constraint failed/);
@@ -280,9 +280,9 @@ describe("migrations", () => {
     }
   });
 
-  it("a database from before migration 0025 upgrades: its counts WITHOUT ROWID, every count kept, and the triggers still keep them", () => {
+  it("a database from before migration 0025 upgrades: its counts WITHOUT ROWID, every count kept, and the triggers still keep them", async () => {
     const old = openDatabase(path, migrationsBefore("0025"));
-    const waitlistId = createWaitlist({ name: "Counted", website: "https://example.com" }, old).id;
+    const waitlistId = (await createWaitlist({ name: "Counted", website: "https://example.com" }, old)).id;
     insertSignups(waitlistId, Array.from({ length: 30 }, (_, index) => ({ email: `c${index}@example.com`, verified: index % 2 === 0, referral: index % 3 === 0, customInputs: JSON.stringify([{ label: "role", value: index % 4 === 0 ? "Engineer" : "Designer" }]), createdAt: Date.UTC(2026, 9, 1 + (index % 5)), status: index < 20 ? "waiting" : "invited" })), old);
     const counts = (sqlite: Database.Database) => ({
       signups: sqlite.prepare("SELECT * FROM signup_counts ORDER BY 1, 2, 3, 4, 5").all(),
@@ -299,12 +299,12 @@ describe("migrations", () => {
       expect(counts(db.$client)).toEqual(before);
       expect(db.$client.pragma("legacy_alter_table", { simple: true })).toBe(0);
       // The triggers on signups still count: a status change, an insert and a delete.
-      const { total, statusFacet } = countSignups({ waitlistId }, db);
+      const { total, statusFacet } = await countSignups({ waitlistId }, db);
       expect(statusFacet).toMatchObject({ waiting: 20, invited: 10, rejected: 0 });
       db.$client.prepare("UPDATE signups SET status = 'rejected', status_changed_at = 1 WHERE email = 'c0@example.com'").run();
       db.$client.prepare("DELETE FROM signups WHERE email = 'c1@example.com'").run();
       insertSignups(waitlistId, [{ email: "late@example.com", verified: false, referral: false, customInputs: "[]" }], db);
-      const after = countSignups({ waitlistId }, db);
+      const after = await countSignups({ waitlistId }, db);
       expect(after.total).toBe(total);
       expect(after.statusFacet).toMatchObject({ waiting: 19, invited: 10, rejected: 1 });
       expect(db.$client.prepare("SELECT sum(count) FROM signup_input_status_counts WHERE status = 'rejected'").pluck().get()).toBe(1);
@@ -314,11 +314,11 @@ describe("migrations", () => {
     }
   });
 
-  it("a database from before migration 0026 upgrades: its email search merges 16 segments of a level, not 4 (all of a level at 64, not 16), and still finds every address", () => {
+  it("a database from before migration 0026 upgrades: its email search merges 16 segments of a level, not 4 (all of a level at 64, not 16), and still finds every address", async () => {
     const automerge = (sqlite: Database.Database) => sqlite.prepare("SELECT v FROM signup_email_search_config WHERE k = 'automerge'").pluck().get();
     const crisismerge = (sqlite: Database.Database) => sqlite.prepare("SELECT v FROM signup_email_search_config WHERE k = 'crisismerge'").pluck().get();
     const old = openDatabase(path, migrationsBefore("0026"));
-    const waitlistId = createWaitlist({ name: "Searched", website: "https://example.com" }, old).id;
+    const waitlistId = (await createWaitlist({ name: "Searched", website: "https://example.com" }, old)).id;
     insertSignups(waitlistId, [{ email: "ada@example.com", verified: false, referral: false, customInputs: "[]" }], old);
     expect(automerge(old.$client)).toBeUndefined();
     old.$client.close();
@@ -343,12 +343,12 @@ describe("migrations", () => {
     }
   });
 
-  it("a database from before migration 0015 upgrades: each referral recorded, counted unless unconfirmed on a list that verifies", () => {
+  it("a database from before migration 0015 upgrades: each referral recorded, counted unless unconfirmed on a list that verifies", async () => {
     const folder = migrationsBefore("0015");
 
     const old = openDatabase(path, folder);
-    const open = createWaitlist({ name: "Open", website: "https://example.com" }, old).id;
-    const verifying = createWaitlist({ name: "Verifying", website: "https://example.com" }, old).id;
+    const open = (await createWaitlist({ name: "Open", website: "https://example.com" }, old)).id;
+    const verifying = (await createWaitlist({ name: "Verifying", website: "https://example.com" }, old)).id;
     old.$client.prepare("INSERT INTO join_settings (waitlist_id, joining, verification, updated_at) VALUES (?, 'open', 1, 0)").run(verifying);
     const insert = old.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at, referred_by) VALUES (?, ?, ?, ?, '[]', ?, ?)");
     const id = (result: { lastInsertRowid: number | bigint }) => Number(result.lastInsertRowid);
@@ -374,11 +374,11 @@ describe("migrations", () => {
     }
   });
 
-  it("a database from before migration 0017 upgrades: referrals keep their rows, states and indexes; join settings flag disposable addresses", () => {
+  it("a database from before migration 0017 upgrades: referrals keep their rows, states and indexes; join settings flag disposable addresses", async () => {
     const folder = migrationsBefore("0017");
 
     const old = openDatabase(path, folder);
-    const waitlist = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
+    const waitlist = (await createWaitlist({ name: "Old", website: "https://example.com" }, old)).id;
     old.$client.prepare("INSERT INTO join_settings (waitlist_id, joining, updated_at) VALUES (?, 'open', 0)").run(waitlist);
     const insert = old.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at, referred_by) VALUES (?, ?, 0, ?, '[]', ?, ?)");
     const referrer = Number(insert.run(waitlist, "a@example.com", 0, 1000, null).lastInsertRowid);
@@ -407,11 +407,11 @@ describe("migrations", () => {
     }
   });
 
-  it("a database from before migration 0011 upgrades: the sender starts after the newest event, and deliveries go with their waitlist", () => {
+  it("a database from before migration 0011 upgrades: the sender starts after the newest event, and deliveries go with their waitlist", async () => {
     const folder = migrationsBefore("0011");
 
     const old = openDatabase(path, folder);
-    const waitlistId = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
+    const waitlistId = (await createWaitlist({ name: "Old", website: "https://example.com" }, old)).id;
     const insertEvent = old.$client.prepare("INSERT INTO events (type, waitlist_id, created_at, payload) VALUES ('signups.imported', ?, 0, '{}')");
     for (let index = 0; index < 3; index++) insertEvent.run(waitlistId);
     old.$client.close();
@@ -439,11 +439,11 @@ describe("migrations", () => {
     }
   });
 
-  it("a database from before migration 0016 upgrades: deliveries keep their rows and ids; an email may answer no event, a webhook may not", () => {
+  it("a database from before migration 0016 upgrades: deliveries keep their rows and ids; an email may answer no event, a webhook may not", async () => {
     const folder = migrationsBefore("0016");
 
     const old = openDatabase(path, folder);
-    const waitlistId = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
+    const waitlistId = (await createWaitlist({ name: "Old", website: "https://example.com" }, old)).id;
     old.$client.prepare("INSERT INTO events (type, waitlist_id, signup_id, created_at, payload) VALUES ('signup.created', ?, 7, 0, '{}')").run(waitlistId);
     old.$client.prepare("INSERT INTO webhook_endpoints (id, url, secret, created_at, updated_at) VALUES ('e', 'https://x.example', 'whsec_x', 0, 0)").run();
     old.$client.prepare("INSERT INTO deliveries (id, event_id, event_type, waitlist_id, signup_id, channel, endpoint_id, body, state, next_attempt_at, created_at) VALUES (41, 1, 'signup.created', ?, 7, 'webhook', 'e', '{}', 'pending', 5, 1)").run(waitlistId);
@@ -471,11 +471,11 @@ describe("migrations", () => {
     }
   });
 
-  it("a database from before migration 0010 upgrades: every signup waiting, counts by status exact, and a status change moves them", () => {
+  it("a database from before migration 0010 upgrades: every signup waiting, counts by status exact, and a status change moves them", async () => {
     const folder = migrationsBefore("0010");
 
     const old = openDatabase(path, folder);
-    const waitlistId = createWaitlist({ name: "Old", website: "https://example.com" }, old).id;
+    const waitlistId = (await createWaitlist({ name: "Old", website: "https://example.com" }, old)).id;
     const insert = old.$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, 0, '[]', ?)");
     for (let index = 0; index < 10; index++) insert.run(waitlistId, `old${index}@example.com`, index % 2, Date.UTC(2026, 0, 1 + (index % 3)));
     old.$client.close();
@@ -502,13 +502,13 @@ describe("migrations", () => {
 
 describe("migration 0014: ids never reused, and a body per event", () => {
   /** A database migrated up to 0013 at `path`: two waitlists, referrals, an invitation, events, a delivery, and its newest signup erased. */
-  function databaseAt0013() {
+  async function databaseAt0013() {
     const folder = migrationsBefore("0014");
 
     const old = openDatabase(path, folder);
     const sqlite = old.$client;
-    const first = createWaitlist({ name: "First", website: "https://example.com" }, old).id;
-    const second = createWaitlist({ name: "Second", website: "https://example.com" }, old).id;
+    const first = (await createWaitlist({ name: "First", website: "https://example.com" }, old)).id;
+    const second = (await createWaitlist({ name: "Second", website: "https://example.com" }, old)).id;
     const inputs = JSON.stringify([{ label: "company", value: "Acme" }]);
     // Plain inserts, whose triggers derive as the bulk writer of that time did: today's bulk writer knows the columns and triggers of later migrations.
     const insert = sqlite.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, ?, ?, ?, ?)");
@@ -553,8 +553,8 @@ describe("migration 0014: ids never reused, and a body per event", () => {
   const schemaOf = (sqlite: Database.Database, type: string) =>
     sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name").all(type) as { name: string; sql: string }[];
 
-  it("keeps every id, row, derived count, search entry, index, trigger and foreign key, and gives ids above every id ever given", () => {
-    const { first, second, newest, ids } = databaseAt0013();
+  it("keeps every id, row, derived count, search entry, index, trigger and foreign key, and gives ids above every id ever given", async () => {
+    const { first, second, newest, ids } = await databaseAt0013();
     const before = new Database(path, { readonly: true });
     const state = derivedState(before);
     const triggers = schemaOf(before, "trigger");

@@ -39,9 +39,9 @@ afterEach(() => {
 });
 
 /** A database with every kind of secret: the link and challenge keys, the audit key, a webhook secret. */
-function withSecrets(db: AppDatabase) {
-  const endpoint = addEndpoint("cli", { url: "https://hooks.example.com/in" }, db);
-  return { link: signingKey("link_signing_key", db), challenge: signingKey("challenge_signing_key", db), whsec: endpoint.secret };
+async function withSecrets(db: AppDatabase) {
+  const endpoint = await addEndpoint("cli", { url: "https://hooks.example.com/in" }, db);
+  return { link: await signingKey("link_signing_key", db), challenge: await signingKey("challenge_signing_key", db), whsec: endpoint.secret };
 }
 
 describe("file modes", () => {
@@ -71,24 +71,24 @@ describe("file modes", () => {
 });
 
 describe("secrets at rest", () => {
-  it("are stored encrypted: no key, no webhook secret appears in the file, and they still sign and verify", () => {
+  it("are stored encrypted: no key, no webhook secret appears in the file, and they still sign and verify", async () => {
     const db = open();
-    const secrets = withSecrets(db);
+    const secrets = await withSecrets(db);
     db.$client.pragma("wal_checkpoint(TRUNCATE)");
     const file = readFileSync(path);
     for (const secret of [secrets.link, secrets.challenge, Buffer.from(secrets.whsec)]) expect(file.includes(secret)).toBe(false);
     const stored = db.$client.prepare("SELECT value FROM app_secrets").all() as { value: Buffer }[];
     expect(stored.map((row) => row.value.subarray(0, 4).toString())).toEqual(stored.map(() => "wls1"));
     expect((db.$client.prepare("SELECT secret FROM webhook_endpoints").get() as { secret: string }).secret).toMatch(/^sealed:v1:/);
-    expect(enabledEndpointsForSending(db)[0]!.secret).toBe(secrets.whsec);
-    const token = signLinkToken({ purpose: "confirm", waitlistId: "w", signupId: 1, expiresAt: new Date(Date.now() + 60_000) }, db);
-    expect(readLinkToken(token, "confirm", Date.now(), db).ok).toBe(true);
+    expect((await enabledEndpointsForSending(db))[0]!.secret).toBe(secrets.whsec);
+    const token = await signLinkToken({ purpose: "confirm", waitlistId: "w", signupId: 1, expiresAt: new Date(Date.now() + 60_000) }, db);
+    expect((await readLinkToken(token, "confirm", Date.now(), db)).ok).toBe(true);
   });
 
   it("a backup alone forges nothing: it holds no key or secret, its values open with no other key, and it does not open without the key", async () => {
     const db = open();
-    const secrets = withSecrets(db);
-    const audit = auditHash("ada@example.com", db);
+    const secrets = await withSecrets(db);
+    const audit = await auditHash("ada@example.com", db);
     const backup = join(dir, "backups", "copy.db");
     const result = await backupDatabase({ destination: backup }, db);
     expect(result.secrets_key_not_included).toBe(keyFileOf(path));
@@ -102,20 +102,20 @@ describe("secrets at rest", () => {
     const { createHmac } = await import("node:crypto");
     const payload = `confirm.w.1.${Math.floor(Date.now() / 1000) + 600}`;
     const forged = `${Buffer.from(payload).toString("base64url")}.${createHmac("sha256", storedLinkKey).update(payload).digest("base64url")}`;
-    expect(readLinkToken(forged, "confirm", Date.now(), db)).toEqual({ ok: false, reason: "invalid" });
+    expect(await readLinkToken(forged, "confirm", Date.now(), db)).toEqual({ ok: false, reason: "invalid" });
     // Opened as the app would, without its key: refused, naming the missing key file.
     expect(() => open(backup)).toThrow(`holds encrypted secrets, but their key is missing: neither SECRETS_KEY nor the key file ${keyFileOf(backup)} is there`);
     // With the key beside it, the restore is whole.
     copyFileSync(keyFileOf(path), keyFileOf(backup));
     const restored = open(backup);
-    expect(signingKey("link_signing_key", restored).equals(secrets.link)).toBe(true);
-    expect(auditHash("ada@example.com", restored)).toBe(audit);
+    expect((await signingKey("link_signing_key", restored)).equals(secrets.link)).toBe(true);
+    expect(await auditHash("ada@example.com", restored)).toBe(audit);
   });
 
-  it("plain-text secrets from before are encrypted on the next open, keeping their values; opening again changes nothing", () => {
+  it("plain-text secrets from before are encrypted on the next open, keeping their values; opening again changes nothing", async () => {
     const db = open();
-    const secrets = withSecrets(db);
-    const audit = auditHash("ada@example.com", db);
+    const secrets = await withSecrets(db);
+    const audit = await auditHash("ada@example.com", db);
     // The database as an older version left it: every secret in plain text, and no key file.
     const raw = db.$client;
     raw.prepare("UPDATE app_secrets SET value = ? WHERE name = ?").run(secrets.link, "link_signing_key");
@@ -127,9 +127,9 @@ describe("secrets at rest", () => {
     const upgraded = open();
     const sealed = () => upgraded.$client.prepare("SELECT name, value FROM app_secrets ORDER BY name").all();
     expect((upgraded.$client.prepare("SELECT count(*) AS n FROM app_secrets WHERE substr(value, 1, 4) = CAST('wls1' AS BLOB)").get() as { n: number }).n).toBe(3);
-    expect(signingKey("link_signing_key", upgraded).equals(secrets.link)).toBe(true);
-    expect(auditHash("ada@example.com", upgraded)).toBe(audit);
-    expect(enabledEndpointsForSending(upgraded)[0]!.secret).toBe(secrets.whsec);
+    expect((await signingKey("link_signing_key", upgraded)).equals(secrets.link)).toBe(true);
+    expect(await auditHash("ada@example.com", upgraded)).toBe(audit);
+    expect((await enabledEndpointsForSending(upgraded))[0]!.secret).toBe(secrets.whsec);
     const before = sealed();
     open();
     expect(sealed()).toEqual(before);
@@ -137,7 +137,7 @@ describe("secrets at rest", () => {
 
   it("workers racing to open an upgraded file seal each secret once, under one key", async () => {
     const db = open();
-    const secrets = withSecrets(db);
+    const secrets = await withSecrets(db);
     db.$client.prepare("UPDATE app_secrets SET value = ? WHERE name = ?").run(secrets.link, "link_signing_key");
     db.$client.prepare("UPDATE webhook_endpoints SET secret = ?").run(secrets.whsec);
     db.$client.close();
@@ -150,15 +150,15 @@ describe("secrets at rest", () => {
     const workers = Array.from({ length: 4 }, () => spawn(process.execPath, ["--import", "tsx", "-e", script, path], { stdio: "inherit" }));
     expect(await Promise.all(workers.map(async (worker) => (await once(worker, "exit"))[0]))).toEqual([0, 0, 0, 0]);
     const reopened = open();
-    expect(signingKey("link_signing_key", reopened).equals(secrets.link)).toBe(true);
-    expect(enabledEndpointsForSending(reopened)[0]!.secret).toBe(secrets.whsec);
+    expect((await signingKey("link_signing_key", reopened)).equals(secrets.link)).toBe(true);
+    expect((await enabledEndpointsForSending(reopened))[0]!.secret).toBe(secrets.whsec);
   });
 
-  it("rotate-key re-encrypts every secret under a new key file (0600), keeping their values", () => {
+  it("rotate-key re-encrypts every secret under a new key file (0600), keeping their values", async () => {
     const db = open();
-    const secrets = withSecrets(db);
+    const secrets = await withSecrets(db);
     const other = open();
-    expect(signingKey("link_signing_key", other).equals(secrets.link)).toBe(true);
+    expect((await signingKey("link_signing_key", other)).equals(secrets.link)).toBe(true);
     const oldKey = readFileSync(keyFileOf(path));
     const before = db.$client.prepare("SELECT value FROM app_secrets WHERE name = 'link_signing_key'").get() as { value: Buffer };
     expect(rotateSecretsKey(db.$client)).toEqual({ secrets: 4, key: keyFileOf(path) });
@@ -167,7 +167,7 @@ describe("secrets at rest", () => {
     expect(existsSync(`${keyFileOf(path)}.next`)).toBe(false);
     const after = db.$client.prepare("SELECT value FROM app_secrets WHERE name = 'link_signing_key'").get() as { value: Buffer };
     expect(after.value.equals(before.value)).toBe(false);
-    expect(signingKey("link_signing_key", db).equals(secrets.link)).toBe(true);
-    expect(enabledEndpointsForSending(other)[0]!.secret).toBe(secrets.whsec);
+    expect((await signingKey("link_signing_key", db)).equals(secrets.link)).toBe(true);
+    expect((await enabledEndpointsForSending(other))[0]!.secret).toBe(secrets.whsec);
   });
 });

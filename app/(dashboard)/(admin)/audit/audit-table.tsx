@@ -13,7 +13,7 @@ function readableSummary(summary: string): string {
 }
 
 /** Audit rows as given (newest first), naming what they are about. */
-export function AuditTable({ rows, names, filtered }: { rows: AuditRow[]; names: ReturnType<typeof auditTargetNames>; filtered: boolean }) {
+export function AuditTable({ rows, names, filtered }: { rows: AuditRow[]; names: Awaited<ReturnType<typeof auditTargetNames>>; filtered: boolean }) {
   if (rows.length === 0) return <p className={`mt-6 text-sm ${mutedText}`}>{filtered ? "No audit rows match these filters." : "Nothing has been written yet."}</p>;
   return (
     <div className={`${cardClass} mt-6 overflow-x-auto`} role="region" aria-label="Audit log" tabIndex={0}>

@@ -18,7 +18,7 @@ export default async function AuditPage({ searchParams }: Props) {
   await requireAdminSession();
   const query = parseAuditParams(await searchParams);
   // One more than shown, to know whether there is an older page.
-  const rows = listAudit({ ...query, limit: AUDIT_PAGE_SIZE + 1 });
+  const rows = await listAudit({ ...query, limit: AUDIT_PAGE_SIZE + 1 });
   const shown = rows.slice(0, AUDIT_PAGE_SIZE);
   const older = rows.length > AUDIT_PAGE_SIZE ? auditHref({ ...query, before: shown.at(-1)!.id }) : undefined;
   return (
@@ -29,7 +29,7 @@ export default async function AuditPage({ searchParams }: Props) {
         One row per write, from this dashboard (the session&apos;s key) or the CLI (<code>cli</code>). Erasures name the address only by a keyed hash. The CLI shows the same: <code>audit list</code>.
       </p>
       <AuditFilters action={query.action} actor={query.actor} />
-      <AuditTable rows={shown} names={auditTargetNames(shown)} filtered={query.action !== undefined || query.actor !== undefined} />
+      <AuditTable rows={shown} names={await auditTargetNames(shown)} filtered={query.action !== undefined || query.actor !== undefined} />
       <nav aria-label="Audit log pages" className="mt-4 flex gap-4 text-sm">
         {query.before !== undefined ? (
           <Link href={auditHref({ ...query, before: undefined })} className={linkClass}>

@@ -30,8 +30,8 @@ export async function createKey(_previous: CreateKeyState, form: FormData): Prom
       if (value !== null) fields[name] = value;
     }
     const input = newApiKeyFormSchema.parse(fields);
-    const created = await writeWithoutBlocking(() =>
-      issueApiKey({ name: input.name, roles: [input.role], expiresAt: expiryFrom(input["expires-in"]) }, auditActorOf(session)),
+    const created = await writeWithoutBlocking(async () =>
+      await issueApiKey({ name: input.name, roles: [input.role], expiresAt: expiryFrom(input["expires-in"]) }, auditActorOf(session)),
     );
     return { created: { id: created.id, name: created.name, key: created.key } };
   });

@@ -26,7 +26,7 @@ export default async function KeysPage({ searchParams }: Props) {
         Keys authorize the <code>/v1</code> API and sign in to this dashboard. Only a hash of each key is stored: a key is shown once, when it is created.
       </p>
       <DoneNotice done={done} messages={DONE} />
-      <KeysTable keys={listApiKeys()} sessionKeyId={session.key.id} />
+      <KeysTable keys={await listApiKeys()} sessionKeyId={session.key.id} />
       <CreateKeyForm viewRole={VIEW_ROLE} adminRole={ADMIN_ROLE} joinRole={JOIN_ROLE} redeemRole={REDEEM_ROLE} nameMaxLength={MAX_KEY_NAME} />
     </>
   );

@@ -24,7 +24,7 @@ export async function addWebhook(_previous: SecretState, form: FormData): Promis
     const events = form.getAll("events").filter((value) => typeof value === "string");
     const waitlist = text(form, "waitlist")?.trim();
     const input = addEndpointSchema.parse({ url: text(form, "url") ?? "", waitlist: waitlist || undefined, events: events.length > 0 ? events : undefined });
-    const added = await writeWithoutBlocking(() => addEndpoint(auditActorOf(session), input));
+    const added = await writeWithoutBlocking(async () => await addEndpoint(auditActorOf(session), input));
     return { shown: { id: added.id, url: added.url, secret: added.secret } };
   });
 }
@@ -33,7 +33,7 @@ export async function addWebhook(_previous: SecretState, form: FormData): Promis
 export async function rotateWebhookSecret(_previous: SecretState, form: FormData): Promise<SecretState> {
   return adminAction<SecretState>("/webhooks", async (session) => {
     const id = z.uuid().parse(text(form, "id")?.trim());
-    const rotated = await writeWithoutBlocking(() => rotateEndpointSecret(auditActorOf(session), id));
+    const rotated = await writeWithoutBlocking(async () => await rotateEndpointSecret(auditActorOf(session), id));
     return { shown: { id: rotated.id, url: rotated.url, secret: rotated.secret } };
   });
 }
@@ -47,7 +47,7 @@ export interface TestState {
 // POST a signed `webhook.test` event to the endpoint of the form's id now (`webhooks send-test`): nothing is recorded.
 export async function sendWebhookTest(_previous: TestState, form: FormData): Promise<TestState> {
   return adminAction<TestState>("/webhooks", async () => {
-    const endpoint = getEndpointOrThrow(z.uuid().parse(text(form, "id")?.trim()));
+    const endpoint = await getEndpointOrThrow(z.uuid().parse(text(form, "id")?.trim()));
     const { outcome } = await sendTestEvent(endpoint);
     return outcome.kind === "sent"
       ? { result: { delivered: true, message: `Test event delivered: HTTP ${outcome.response}.` } }

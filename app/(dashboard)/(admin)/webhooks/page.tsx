@@ -24,8 +24,9 @@ const DONE = {
 export default async function WebhooksPage({ searchParams }: Props) {
   await requireAdminSession();
   const { done } = await searchParams;
-  const endpoints = listEndpoints();
-  const waitlistNames = new Map(endpoints.flatMap(({ waitlistId }) => (waitlistId ? [[waitlistId, getWaitlist(waitlistId)?.name ?? waitlistId] as const] : [])));
+  const endpoints = await listEndpoints();
+  const waitlistIds = new Set(endpoints.flatMap(({ waitlistId }) => (waitlistId ? [waitlistId] : [])));
+  const waitlistNames = new Map(await Promise.all([...waitlistIds].map(async (id) => [id, (await getWaitlist(id))?.name ?? id] as const)));
   return (
     <>
       <Breadcrumbs trail={[HOME_CRUMB]} />
@@ -43,7 +44,7 @@ export default async function WebhooksPage({ searchParams }: Props) {
       </p>
       <DoneNotice done={done} messages={DONE} />
       <EndpointsTable endpoints={endpoints} waitlistNames={waitlistNames} />
-      <AddEndpointForm eventTypes={EVENT_TYPES} waitlists={listWaitlistSummaries().map(({ id, name }) => ({ id, name }))} urlMaxLength={MAX_ENDPOINT_URL} />
+      <AddEndpointForm eventTypes={EVENT_TYPES} waitlists={(await listWaitlistSummaries()).map(({ id, name }) => ({ id, name }))} urlMaxLength={MAX_ENDPOINT_URL} />
     </>
   );
 }

@@ -18,7 +18,7 @@ export default async function EraseAddressPage({ searchParams }: Props) {
   const query = await searchParams;
   const email = parseFindParams(query);
   const mismatch = query.error === "confirm";
-  const signups = email ? signupsWithAddress(email) : [];
+  const signups = email ? await signupsWithAddress(email) : [];
   return (
     <>
       <Breadcrumbs trail={[HOME_CRUMB, [`/find?email=${encodeURIComponent(email ?? "")}`, "Find a person"]]} />

@@ -3,4 +3,4 @@ import { isWaitlistId } from "@/lib/domain/waitlists/id";
 import { getWaitlist } from "@/lib/domain/waitlists/queries";
 
 /** The waitlist of a path segment, once per request; malformed ids never reach the database. */
-export const findWaitlist = cache((id: string) => (isWaitlistId(id) ? getWaitlist(id) : undefined));
+export const findWaitlist = cache(async (id: string) => (isWaitlistId(id) ? await getWaitlist(id) : undefined));

@@ -18,7 +18,7 @@ export default async function NewWaitlistPage({ searchParams }: { searchParams: 
   const params = await searchParams;
   const name = text(params.name, 200);
   const website = text(params.website, 2048);
-  const existing = name.trim() ? waitlistsNamed(name) : [];
+  const existing = name.trim() ? await waitlistsNamed(name) : [];
   return (
     <>
       <Breadcrumb />

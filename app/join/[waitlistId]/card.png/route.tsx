@@ -15,8 +15,8 @@ import { waitlistOfPath } from "@/lib/join/public-form";
 const LOGO_HEIGHT = 96;
 
 /** The logo as a data URL the card can draw (PNG or JPEG: the card's renderer draws no WebP), with its width at LOGO_HEIGHT. */
-function drawableLogo(waitlistId: string): { src: string; width: number } | undefined {
-  const logo = joinLogoOf(waitlistId);
+async function drawableLogo(waitlistId: string): Promise<{ src: string; width: number } | undefined> {
+  const logo = await joinLogoOf(waitlistId);
   if (!logo || logo.contentType === "image/webp") return undefined;
   const image = sniffImage(logo.bytes);
   if ("problem" in image) return undefined;
@@ -24,11 +24,11 @@ function drawableLogo(waitlistId: string): { src: string; width: number } | unde
 }
 
 export async function GET(_request: Request, { params }: { params: Promise<{ waitlistId: string }> }) {
-  const waitlist = waitlistOfPath((await params).waitlistId);
+  const waitlist = await waitlistOfPath((await params).waitlistId);
   if (!waitlist) return plainTextResponse(404, "Not found: this waitlist does not exist.");
-  const settings = joinSettingsOf(waitlist.id);
+  const settings = await joinSettingsOf(waitlist.id);
   const accent = settings.accentColor || DEFAULT_ACCENT;
-  const logo = drawableLogo(waitlist.id);
+  const logo = await drawableLogo(waitlist.id);
   const description = drawableText(descriptionText(settings.description), 160);
   return new ImageResponse(
     (

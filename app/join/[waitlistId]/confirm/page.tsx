@@ -16,7 +16,7 @@ type Props = { params: Promise<{ waitlistId: string }>; searchParams: Promise<Re
 export default async function ConfirmPage({ params, searchParams }: Props) {
   const { waitlistId } = await params;
   const { token } = await searchParams;
-  const link = confirmLinkOf(waitlistId, typeof token === "string" ? token : "");
+  const link = await confirmLinkOf(waitlistId, typeof token === "string" ? token : "");
   if (!link) notFound();
   if (link.problem) return <ConfirmOutcomeCard outcome={link.problem} />;
   return (

@@ -27,7 +27,7 @@ type Props = { params: Promise<{ waitlistId: string }>; searchParams: Promise<Re
 export default async function JoinedPage({ params, searchParams }: Props) {
   const { waitlistId } = await params;
   const query = await searchParams;
-  const view = joinedViewOf(waitlistId, typeof query.t === "string" ? query.t : undefined, (await cookies()).get(JOINED_COOKIE)?.value);
+  const view = await joinedViewOf(waitlistId, typeof query.t === "string" ? query.t : undefined, (await cookies()).get(JOINED_COOKIE)?.value);
   if (!view) notFound();
   const back = (
     <p className="mt-6 text-sm">
@@ -93,6 +93,7 @@ function SuccessMessage({ text }: { text: string }) {
 async function OwnPage({ view, resent, back }: { view: Extract<JoinedView, { kind: "own" }>; resent: string | undefined; back: React.ReactNode }) {
   const { waitlist, signup, settings, token } = view;
   const referralLink = `${requestOrigin(await headers())}/join/${waitlist.id}?ref=${encodeURIComponent(signup.referral_code)}`;
+  const ownPagePath = await personPagePath(waitlist.id, signup.id);
   return (
     <JoinCard title={signup.position !== null ? `You're number ${signup.position.toLocaleString("en-US")} in line` : `You're on the ${waitlist.name} waitlist`}>
       <WaitlistName name={waitlist.name} />
@@ -127,7 +128,7 @@ async function OwnPage({ view, resent, back }: { view: Extract<JoinedView, { kin
       </div>
       {/* Shown only to whoever holds the signup (an emailed link, or the browser that just created it). */}
       <p className="mt-4 text-sm">
-        <a href={personPagePath(waitlist.id, signup.id)} className={linkClass}>
+        <a href={ownPagePath} className={linkClass}>
           Open your own page: share buttons, your referrals, your answers, your data
         </a>
       </p>

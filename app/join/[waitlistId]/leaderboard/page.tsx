@@ -10,17 +10,18 @@ import { JoinCard } from "../../join-card";
 type Props = { params: Promise<{ waitlistId: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const waitlist = waitlistOfPath((await params).waitlistId);
+  const waitlist = await waitlistOfPath((await params).waitlistId);
   return { title: { absolute: waitlist ? `Top referrers of the ${waitlist.name} waitlist` : "Not found" } };
 }
 
 /** A waitlist's public leaderboard, when it opted in (else 404): the top referrers by counted referrals, masked. */
 export default async function LeaderboardPage({ params }: Props) {
-  const waitlist = waitlistOfPath((await params).waitlistId);
-  const rows = waitlist ? cachedLeaderboard(waitlist.id) : undefined;
+  const waitlist = await waitlistOfPath((await params).waitlistId);
+  const rows = waitlist ? await cachedLeaderboard(waitlist.id) : undefined;
   if (!waitlist || !rows) notFound();
+  const brand = await joinBrandOf(waitlist, await joinSettingsOf(waitlist.id));
   return (
-    <JoinCard title={`Top referrers of ${waitlist.name}`} brand={joinBrandOf(waitlist, joinSettingsOf(waitlist.id))}>
+    <JoinCard title={`Top referrers of ${waitlist.name}`} brand={brand}>
       {rows.length === 0 ? (
         <p data-testid="leaderboard-empty" className={`mt-3 ${mutedText}`}>
           No referral has counted yet: share your link to be the first.

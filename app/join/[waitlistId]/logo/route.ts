@@ -5,10 +5,10 @@ import { waitlistOfPath } from "@/lib/join/public-form";
 // GET /join/{waitlistId}/logo – the join page's logo, from the database, in the type its bytes say.
 // Asked for by its current version (?v=, lib/join/brand.ts) it is cached for a year; otherwise for five minutes.
 export async function GET(request: Request, { params }: { params: Promise<{ waitlistId: string }> }) {
-  const waitlist = waitlistOfPath((await params).waitlistId);
-  const logo = waitlist ? joinLogoOf(waitlist.id) : undefined;
+  const waitlist = await waitlistOfPath((await params).waitlistId);
+  const logo = waitlist ? await joinLogoOf(waitlist.id) : undefined;
   if (!waitlist || !logo) return plainTextResponse(404, "Not found: this waitlist has no logo.");
-  const current = new URL(request.url).searchParams.get("v") === String(joinLogoVersion(waitlist.id));
+  const current = new URL(request.url).searchParams.get("v") === String(await joinLogoVersion(waitlist.id));
   return new Response(new Uint8Array(logo.bytes), {
     headers: {
       "content-type": logo.contentType,

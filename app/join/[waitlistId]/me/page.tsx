@@ -26,7 +26,7 @@ const STATUS_WORDS = {
 export default async function PersonPage({ params, searchParams }: Props) {
   const { waitlistId } = await params;
   const query = await searchParams;
-  const view = personViewOf(waitlistId, typeof query.t === "string" ? query.t : undefined);
+  const view = await personViewOf(waitlistId, typeof query.t === "string" ? query.t : undefined);
   if (!view) notFound();
   if (view.kind !== "own") return <LinkProblem problem={view.kind} waitlistId={view.waitlist.id} waitlistName={view.waitlist.name} />;
   return <OwnPage view={view} query={query} origin={requestOrigin(await headers())} />;

@@ -33,8 +33,8 @@ export const scheduleResponseSchema = z
   .meta({ description: "A paced invitation: on its weekdays at its local time, invite the next `batch` in line of its filter. Each slot runs exactly once." });
 export type ScheduleResponse = z.infer<typeof scheduleResponseSchema>;
 
-export function toScheduleResponse(schedule: Schedule, now = Date.now(), db: AppDatabase = getDb()): ScheduleResponse {
-  const last = lastRunOf(schedule.id, db);
+export async function toScheduleResponse(schedule: Schedule, now = Date.now(), db: AppDatabase = getDb()): Promise<ScheduleResponse> {
+  const last = await lastRunOf(schedule.id, db);
   const next = schedule.paused ? undefined : nextSlot(schedule, now);
   return {
     id: schedule.id,

@@ -53,9 +53,9 @@ export interface ScheduledRun {
 }
 
 /** Why the guard pauses a schedule now, or undefined when it lets it run. */
-function guardReason(schedule: Schedule, now: number, db: AppDatabase): string | undefined {
+async function guardReason(schedule: Schedule, now: number, db: AppDatabase): Promise<string | undefined> {
   if (!schedule.guard) return undefined;
-  const { invited, completed } = statements(db).redeemed.get({ waitlistId: schedule.waitlistId, since: now - schedule.guard.days * DAY_MS })!;
+  const { invited, completed } = (await statements(db).redeemed.get({ waitlistId: schedule.waitlistId, since: now - schedule.guard.days * DAY_MS }))!;
   if (invited === 0) return undefined;
   const percent = (100 * (completed ?? 0)) / invited;
   if (percent >= schedule.guard.percent) return undefined;
@@ -63,38 +63,38 @@ function guardReason(schedule: Schedule, now: number, db: AppDatabase): string |
 }
 
 /** Runs one schedule for `slot` unless a process already did; undefined when it was claimed before. */
-function runSlot(schedule: Schedule, slot: number, now: number, db: AppDatabase): ScheduledRun | undefined {
+async function runSlot(schedule: Schedule, slot: number, now: number, db: AppDatabase): Promise<ScheduledRun | undefined> {
   const prepared = statements(db);
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
-  return writeTransaction<ScheduledRun | undefined>(db, () => {
-    if (prepared.claim.run({ scheduleId: schedule.id, slot, at: now }).changes === 0) return undefined;
+  return await writeTransaction<ScheduledRun | undefined>(db, async () => {
+    if ((await prepared.claim.run({ scheduleId: schedule.id, slot, at: now })).changes === 0) return undefined;
     const base = { scheduleId: schedule.id, waitlistId: schedule.waitlistId, slot: new Date(slot).toISOString() };
-    const reason = guardReason(schedule, now, db);
+    const reason = await guardReason(schedule, now, db);
     if (reason) {
-      prepared.pause.run({ id: schedule.id, reason });
-      recordAudit({ actor: SCHEDULER_ACTOR, action: "waitlist.schedules", target: schedule.waitlistId, summary: `schedule ${schedule.id} paused by ${reason}` }, db);
+      await prepared.pause.run({ id: schedule.id, reason });
+      await recordAudit({ actor: SCHEDULER_ACTOR, action: "waitlist.schedules", target: schedule.waitlistId, summary: `schedule ${schedule.id} paused by ${reason}` }, db);
       return { ...base, invited: 0, ms: took(), paused: reason };
     }
     const scope = { ...parseFilterQuery(schedule.filter), waitlistId: schedule.waitlistId };
-    const { changed } = applyStatusAction(SCHEDULER_ACTOR, { action: "invite", selection: { scope, limit: schedule.batch } }, db);
-    prepared.invited.run({ scheduleId: schedule.id, slot, invited: changed });
-    appendEvent({ type: "invitations.batch_sent", waitlistId: schedule.waitlistId, payload: { schedule_id: schedule.id, slot: base.slot, invited: changed, batch: schedule.batch } }, db, now);
-    recordAudit({ actor: SCHEDULER_ACTOR, action: "signups.scheduled_invite", target: schedule.waitlistId, summary: `schedule ${schedule.id} (${formatScheduleRule(schedule)}) invited ${changed} for its slot ${base.slot}` }, db);
+    const { changed } = await applyStatusAction(SCHEDULER_ACTOR, { action: "invite", selection: { scope, limit: schedule.batch } }, db);
+    await prepared.invited.run({ scheduleId: schedule.id, slot, invited: changed });
+    await appendEvent({ type: "invitations.batch_sent", waitlistId: schedule.waitlistId, payload: { schedule_id: schedule.id, slot: base.slot, invited: changed, batch: schedule.batch } }, db, now);
+    await recordAudit({ actor: SCHEDULER_ACTOR, action: "signups.scheduled_invite", target: schedule.waitlistId, summary: `schedule ${schedule.id} (${formatScheduleRule(schedule)}) invited ${changed} for its slot ${base.slot}` }, db);
     return { ...base, invited: changed, ms: took() };
   });
 }
 
 /** Runs every schedule whose latest slot at or before `now` has not run (and came after the schedule was made). */
-export function runDueSchedules(now: number, db: AppDatabase = getDb()): ScheduledRun[] {
+export async function runDueSchedules(now: number, db: AppDatabase = getDb()): Promise<ScheduledRun[]> {
   const runs: ScheduledRun[] = [];
-  for (const schedule of listSchedules(undefined, db)) {
+  for (const schedule of await listSchedules(undefined, db)) {
     if (schedule.paused) continue;
     const slot = latestSlot(schedule, now);
     if (slot === undefined || slot < schedule.createdAt.getTime()) continue;
     // Most ticks find the slot run: a read says so without the write lock.
-    if (statements(db).ran.get({ scheduleId: schedule.id, slot })) continue;
-    const run = runSlot(schedule, slot, now, db);
+    if (await statements(db).ran.get({ scheduleId: schedule.id, slot })) continue;
+    const run = await runSlot(schedule, slot, now, db);
     if (run) runs.push(run);
   }
   return runs;
@@ -110,13 +110,13 @@ export interface SchedulePreview {
 }
 
 /** Who the schedule's next run would take, were it now. */
-export function previewSchedule(schedule: Schedule, now = Date.now(), db: AppDatabase = getDb(), few = 5): SchedulePreview {
+export async function previewSchedule(schedule: Schedule, now = Date.now(), db: AppDatabase = getDb(), few = 5): Promise<SchedulePreview> {
   const scope = { ...parseFilterQuery(schedule.filter), waitlistId: schedule.waitlistId };
-  const ids = firstIdsInState("invite", scope, schedule.batch, db);
+  const ids = await firstIdsInState("invite", scope, schedule.batch, db);
   const next = schedule.paused ? undefined : nextSlot(schedule, now);
   return {
     nextRunAt: next === undefined ? null : new Date(next).toISOString(),
     count: ids.length,
-    first: ids.slice(0, few).map((id) => ({ id, email: getSignup(schedule.waitlistId, id, db)!.email })),
+    first: await Promise.all(ids.slice(0, few).map(async (id) => ({ id, email: (await getSignup(schedule.waitlistId, id, db))!.email }))),
   };
 }

@@ -53,56 +53,56 @@ function checkedRule(rule: ScheduleRule): ScheduleRule {
 const ruleColumns = (rule: ScheduleRule) => ({ weekdays: rule.weekdays, timeOfDay: rule.timeOfDay, timeZone: rule.timeZone, batch: rule.batch, filter: rule.filter, guardPercent: rule.guard?.percent ?? null, guardDays: rule.guard?.days ?? null });
 
 /** Every schedule of every waitlist (the scheduler's), or of one. */
-export function listSchedules(waitlistId?: string, db: AppDatabase = getDb()): Schedule[] {
+export async function listSchedules(waitlistId?: string, db: AppDatabase = getDb()): Promise<Schedule[]> {
   const query = db.select().from(invitationSchedules);
-  return (waitlistId === undefined ? query : query.where(eq(invitationSchedules.waitlistId, waitlistId.toLowerCase()))).orderBy(invitationSchedules.id).all().map(toSchedule);
+  return (await (waitlistId === undefined ? query : query.where(eq(invitationSchedules.waitlistId, waitlistId.toLowerCase()))).orderBy(invitationSchedules.id).all()).map(toSchedule);
 }
 
-export function getScheduleOrThrow(waitlistId: string, scheduleId: number, db: AppDatabase = getDb()): Schedule {
-  const row = db.select().from(invitationSchedules).where(and(eq(invitationSchedules.waitlistId, waitlistId.toLowerCase()), eq(invitationSchedules.id, scheduleId))).get();
+export async function getScheduleOrThrow(waitlistId: string, scheduleId: number, db: AppDatabase = getDb()): Promise<Schedule> {
+  const row = await db.select().from(invitationSchedules).where(and(eq(invitationSchedules.waitlistId, waitlistId.toLowerCase()), eq(invitationSchedules.id, scheduleId))).get();
   if (!row) throw new AppError("not_found", `Waitlist ${waitlistId} has no schedule ${scheduleId}.`);
   return toSchedule(row);
 }
 
 /** A schedule's newest run, if any. */
-export function lastRunOf(scheduleId: number, db: AppDatabase = getDb()): ScheduleRun | undefined {
-  return db.select({ slot: invitationScheduleRuns.slot, ranAt: invitationScheduleRuns.ranAt, invited: invitationScheduleRuns.invited }).from(invitationScheduleRuns).where(eq(invitationScheduleRuns.scheduleId, scheduleId)).orderBy(desc(invitationScheduleRuns.slot)).limit(1).get();
+export async function lastRunOf(scheduleId: number, db: AppDatabase = getDb()): Promise<ScheduleRun | undefined> {
+  return await db.select({ slot: invitationScheduleRuns.slot, ranAt: invitationScheduleRuns.ranAt, invited: invitationScheduleRuns.invited }).from(invitationScheduleRuns).where(eq(invitationScheduleRuns.scheduleId, scheduleId)).orderBy(desc(invitationScheduleRuns.slot)).limit(1).get();
 }
 
-export function addSchedule(actor: AuditActor, waitlistId: string, input: { rule: string }, db: AppDatabase = getDb()): Schedule {
+export async function addSchedule(actor: AuditActor, waitlistId: string, input: { rule: string }, db: AppDatabase = getDb()): Promise<Schedule> {
   const { rule } = z.strictObject({ rule: scheduleChangeSchema.shape.rule.unwrap() }).parse(input);
   checkedRule(rule);
-  return writeTransaction(db, () => {
-    const waitlist = getWaitlistOrThrow(waitlistId, db);
-    const row = db.insert(invitationSchedules).values({ waitlistId: waitlist.id, ...ruleColumns(rule), createdAt: new Date() }).returning().get();
-    recordAudit({ actor, action: "waitlist.schedules", target: waitlist.id, summary: `added schedule ${row.id}: ${formatScheduleRule(rule)}` }, db);
+  return await writeTransaction(db, async () => {
+    const waitlist = await getWaitlistOrThrow(waitlistId, db);
+    const row = await db.insert(invitationSchedules).values({ waitlistId: waitlist.id, ...ruleColumns(rule), createdAt: new Date() }).returning().get();
+    await recordAudit({ actor, action: "waitlist.schedules", target: waitlist.id, summary: `added schedule ${row.id}: ${formatScheduleRule(rule)}` }, db);
     return toSchedule(row);
   });
 }
 
 /** Changes a schedule's rule, or pauses or resumes it (a resume clears the guard's reason). */
-export function changeSchedule(actor: AuditActor, waitlistId: string, scheduleId: number, input: ScheduleChange, db: AppDatabase = getDb()): Schedule {
+export async function changeSchedule(actor: AuditActor, waitlistId: string, scheduleId: number, input: ScheduleChange, db: AppDatabase = getDb()): Promise<Schedule> {
   const change = scheduleChangeSchema.parse(input);
   if (change.rule) checkedRule(change.rule);
-  return writeTransaction(db, () => {
-    const before = getScheduleOrThrow(waitlistId, scheduleId, db);
+  return await writeTransaction(db, async () => {
+    const before = await getScheduleOrThrow(waitlistId, scheduleId, db);
     const words = [change.rule ? `rule ${formatScheduleRule(change.rule)}` : undefined, change.paused === undefined || change.paused === before.paused ? undefined : change.paused ? "paused" : "resumed"].filter(Boolean);
     if (words.length === 0) return before;
     const paused = change.paused ?? before.paused;
-    db.update(invitationSchedules)
+    await db.update(invitationSchedules)
       .set({ ...(change.rule && ruleColumns(change.rule)), paused, pausedReason: paused ? (change.paused ? null : before.pausedReason) : null })
       .where(eq(invitationSchedules.id, before.id))
       .run();
-    recordAudit({ actor, action: "waitlist.schedules", target: before.waitlistId, summary: `schedule ${before.id} ${words.join("; ")}` }, db);
+    await recordAudit({ actor, action: "waitlist.schedules", target: before.waitlistId, summary: `schedule ${before.id} ${words.join("; ")}` }, db);
     return getScheduleOrThrow(waitlistId, scheduleId, db);
   });
 }
 
-export function removeSchedule(actor: AuditActor, waitlistId: string, scheduleId: number, db: AppDatabase = getDb()): Schedule {
-  return writeTransaction(db, () => {
-    const schedule = getScheduleOrThrow(waitlistId, scheduleId, db);
-    db.delete(invitationSchedules).where(eq(invitationSchedules.id, schedule.id)).run();
-    recordAudit({ actor, action: "waitlist.schedules", target: schedule.waitlistId, summary: `removed schedule ${schedule.id}: ${formatScheduleRule(schedule)}` }, db);
+export async function removeSchedule(actor: AuditActor, waitlistId: string, scheduleId: number, db: AppDatabase = getDb()): Promise<Schedule> {
+  return await writeTransaction(db, async () => {
+    const schedule = await getScheduleOrThrow(waitlistId, scheduleId, db);
+    await db.delete(invitationSchedules).where(eq(invitationSchedules.id, schedule.id)).run();
+    await recordAudit({ actor, action: "waitlist.schedules", target: schedule.waitlistId, summary: `removed schedule ${schedule.id}: ${formatScheduleRule(schedule)}` }, db);
     return schedule;
   });
 }

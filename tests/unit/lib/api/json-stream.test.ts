@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { jsonArrayStream } from "@/lib/api/json-stream";
 
-function* batches(list: string[][], log: string[]) {
+async function* batches(list: string[][], log: string[]) {
   try {
     for (const batch of list) {
       log.push("read");
@@ -15,13 +15,13 @@ function* batches(list: string[][], log: string[]) {
 describe("jsonArrayStream", () => {
   it("writes a JSON array from batches, [] when there are none", async () => {
     const log: string[] = [];
-    expect(await new Response(jsonArrayStream(batches([['{"a":1}', '{"a":2}'], ['{"a":3}']], log), () => {})).json()).toEqual([{ a: 1 }, { a: 2 }, { a: 3 }]);
-    expect(await new Response(jsonArrayStream(batches([], log), () => {})).text()).toBe("[]");
+    expect(await new Response(await jsonArrayStream(batches([['{"a":1}', '{"a":2}'], ['{"a":3}']], log), () => {})).json()).toEqual([{ a: 1 }, { a: 2 }, { a: 3 }]);
+    expect(await new Response(await jsonArrayStream(batches([], log), () => {})).text()).toBe("[]");
   });
 
   it("reads the first batch at once, then one batch per pull, and stops reading when cancelled", async () => {
     const log: string[] = [];
-    const stream = jsonArrayStream(batches([["1"], ["2"], ["3"]], log), () => {});
+    const stream = await jsonArrayStream(batches([["1"], ["2"], ["3"]], log), () => {});
     expect(log).toEqual(["read"]);
     const reader = stream.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toBe("[1");
@@ -32,10 +32,10 @@ describe("jsonArrayStream", () => {
     expect(log).toEqual(["read", "read", "closed"]);
   });
 
-  it("throws at once when the first batch fails, so the caller can still answer with an error", () => {
-    function* failing(): Generator<string[], void, undefined> {
+  it("throws at once when the first batch fails, so the caller can still answer with an error", async () => {
+    async function* failing(): AsyncGenerator<string[], void, undefined> {
       throw new Error("no such table: signups");
     }
-    expect(() => jsonArrayStream(failing(), () => {})).toThrow("no such table");
+    await expect(jsonArrayStream(failing(), () => {})).rejects.toThrow("no such table");
   });
 });

@@ -14,10 +14,10 @@ process.env.DATABASE_PATH = temp.path;
 afterAll(() => temp.close());
 
 const ORIGIN = "http://127.0.0.1:3000";
-const adminKey = createApiKey({ name: "admin", roles: [ADMIN_ROLE] }, temp.db);
-const viewKey = createApiKey({ name: "viewer", roles: [VIEW_ROLE] }, temp.db);
-const adminToken = createSession(adminKey.id, temp.db).token;
-const viewToken = createSession(viewKey.id, temp.db).token;
+const adminKey = await createApiKey({ name: "admin", roles: [ADMIN_ROLE] }, temp.db);
+const viewKey = await createApiKey({ name: "viewer", roles: [VIEW_ROLE] }, temp.db);
+const adminToken = (await createSession(adminKey.id, temp.db)).token;
+const viewToken = (await createSession(viewKey.id, temp.db)).token;
 
 const calls: unknown[] = [];
 const handle = adminPost(z.object({ name: z.string().trim().min(1, "must not be empty") }), ({ input, session }) => {
@@ -64,9 +64,9 @@ describe("adminPost", () => {
     const response = await post({ name: "x" }, { cookie: "", referer: `${ORIGIN}/keys` });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/signin?next=%2Fkeys");
-    const revoked = createApiKey({ name: "gone", roles: [ADMIN_ROLE] }, temp.db);
-    const token = createSession(revoked.id, temp.db).token;
-    revokeApiKey(revoked.id, temp.db);
+    const revoked = await createApiKey({ name: "gone", roles: [ADMIN_ROLE] }, temp.db);
+    const token = (await createSession(revoked.id, temp.db)).token;
+    await revokeApiKey(revoked.id, temp.db);
     const ended = await post({ name: "x" }, { cookie: `${SESSION_COOKIE}=${token}`, referer: "http://evil.example/x" });
     expect(ended.headers.get("location")).toBe("/signin?reason=revoked");
   });

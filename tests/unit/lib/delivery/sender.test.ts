@@ -42,11 +42,11 @@ afterEach(async () => {
   temp.close();
 });
 
-function inviteMany(count: number): string {
-  const waitlistId = createWaitlist({ name: "Sender", website: "https://sender.example" }, temp.db).id;
+async function inviteMany(count: number): Promise<string> {
+  const waitlistId = (await createWaitlist({ name: "Sender", website: "https://sender.example" }, temp.db)).id;
   const emails = Array.from({ length: count }, (_, index) => `p${index}@example.com`);
   insertSignups(waitlistId, emails.map((email) => ({ email, verified: true, referral: false, customInputs: "[]" })), temp.db);
-  applyStatusAction("cli", { action: "invite", selection: { waitlistId, emails } }, temp.db);
+  await applyStatusAction("cli", { action: "invite", selection: { waitlistId, emails } }, temp.db);
   return waitlistId;
 }
 
@@ -63,9 +63,9 @@ describe("the sender", () => {
     });
     const dead = await startReceiver(() => "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", () => "hang");
     receivers.push(fast, dead);
-    fastSecret = addEndpoint("cli", { url: fast.url }, temp.db).secret;
-    addEndpoint("cli", { url: dead.url }, temp.db);
-    inviteMany(60);
+    fastSecret = (await addEndpoint("cli", { url: fast.url }, temp.db)).secret;
+    await addEndpoint("cli", { url: dead.url }, temp.db);
+    await inviteMany(60);
 
     const started = Date.now();
     sender = startSender(config, () => {}, temp.db);
@@ -91,8 +91,8 @@ describe("the sender", () => {
       },
     );
     receivers.push(receiver);
-    secret = addEndpoint("cli", { url: receiver.url }, temp.db).secret;
-    inviteMany(2_000);
+    secret = (await addEndpoint("cli", { url: receiver.url }, temp.db)).secret;
+    await inviteMany(2_000);
     const outage = { ...config, schedule: Array.from({ length: 12 }, () => 200) };
     sender = startSender(outage, () => {}, temp.db);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -113,10 +113,10 @@ describe("the sender", () => {
     let secret = "";
     const receiver = await startReceiver(() => secret, () => ({ status: 204 }));
     receivers.push(receiver);
-    secret = addEndpoint("cli", { url: receiver.url }, temp.db).secret;
-    inviteMany(3);
+    secret = (await addEndpoint("cli", { url: receiver.url }, temp.db)).secret;
+    await inviteMany(3);
     // A sender that died holding the lease (it never gave it up).
-    expect(takeSenderLease("server:1:sender", 60_000, Date.now(), temp.db)).toBe(true);
+    expect(await takeSenderLease("server:1:sender", 60_000, Date.now(), temp.db)).toBe(true);
     sender = startSender(config, () => {}, temp.db, "server:1:other");
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.received).toHaveLength(0);
@@ -126,12 +126,12 @@ describe("the sender", () => {
   });
 
   it("keeps an invitation email as not sent when no mail server is configured", async () => {
-    const waitlistId = createWaitlist({ name: "Mail", website: "https://mail.example" }, temp.db).id;
+    const waitlistId = (await createWaitlist({ name: "Mail", website: "https://mail.example" }, temp.db)).id;
     insertSignups(waitlistId, [{ email: "jane@example.com", verified: true, referral: false, customInputs: "[]" }], temp.db);
-    updateInvitationEmail("cli", waitlistId, { enabled: true }, temp.db);
-    applyStatusAction("cli", { action: "invite", selection: { waitlistId, emails: ["jane@example.com"] } }, temp.db);
+    await updateInvitationEmail("cli", waitlistId, { enabled: true }, temp.db);
+    await applyStatusAction("cli", { action: "invite", selection: { waitlistId, emails: ["jane@example.com"] } }, temp.db);
     sender = startSender(config, () => {}, temp.db);
-    await eventually("the email rendered", () => listDeliveries({}, temp.db).length === 1, 5_000);
-    expect(listDeliveries({}, temp.db)[0]).toMatchObject({ channel: "email", state: "not_sent", target: "jane@example.com", lastError: expect.stringMatching(/^not sent: email is not configured/) });
+    await eventually("the email rendered", () => temp.db.$client.prepare("SELECT count(*) FROM deliveries").pluck().get() === 1, 5_000);
+    expect((await listDeliveries({}, temp.db))[0]).toMatchObject({ channel: "email", state: "not_sent", target: "jane@example.com", lastError: expect.stringMatching(/^not sent: email is not configured/) });
   });
 });

@@ -16,8 +16,13 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
-async function listen(listener: RequestListener): Promise<string> {
-  const server = createServer(listener);
+type Listener = (...args: Parameters<RequestListener>) => void | Promise<unknown>;
+
+/** A server on a free port answering with `listener`; one that fails ends its response. */
+async function listen(listener: Listener): Promise<string> {
+  const server = createServer((request, response) => {
+    Promise.resolve(listener(request, response)).catch((error: unknown) => response.destroy(error as Error));
+  });
   servers.push(server);
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -127,7 +132,7 @@ describe.each(["br", "gzip"] as const)("what the production server writes for /v
 
 describe("compressWhenWritten: responses written by someone else (Next.js)", () => {
   /** Writes like Next.js's route-handler pipe: headers flushed first, then one write per chunk. */
-  const writeLikeNext = (chunks: string[], contentType = "text/csv; charset=utf-8"): RequestListener =>
+  const writeLikeNext = (chunks: string[], contentType = "text/csv; charset=utf-8"): Listener =>
     async (request, response) => {
       compressWhenWritten(request, response);
       response.appendHeader("content-type", contentType);

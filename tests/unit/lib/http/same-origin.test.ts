@@ -33,7 +33,7 @@ describe("crossSiteRefusal", () => {
 
   it("is worded the same by the production server (lib/server/refuse.ts) and by a dashboard write route", async () => {
     const headers = { host: "127.0.0.1:3000", origin: "https://evil.example" };
-    const refused = adminWriteCheck(new Request("http://127.0.0.1:3000/keys/create", { method: "POST", headers }));
+    const refused = await adminWriteCheck(new Request("http://127.0.0.1:3000/keys/create", { method: "POST", headers }));
     expect(refused).toBeInstanceOf(Response);
     expect(await (refused as Response).text()).toBe(`${crossSiteRefusalMessage(crossSiteRefusal(new Headers(headers))!)}\n`);
   });

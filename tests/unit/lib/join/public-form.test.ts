@@ -10,7 +10,7 @@ process.env.DATABASE_PATH = temp.path;
 afterAll(() => temp.close());
 
 const ORIGIN = "http://127.0.0.1:3000";
-const waitlist = createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db);
+const waitlist = await createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db);
 const post = (pathId: string, body: string, headers: Record<string, string> = {}) =>
   readPublicForm(new Request(`${ORIGIN}/join/${pathId}/submit`, { method: "POST", headers: { host: "127.0.0.1:3000", origin: ORIGIN, "content-type": "application/x-www-form-urlencoded", ...headers }, body }), pathId);
 
@@ -22,10 +22,10 @@ async function expectRefused(answer: Promise<unknown>, status: number, text: Reg
 }
 
 describe("the join pages' waitlist and forms", () => {
-  it("finds the waitlist of a path in any case, and none for a malformed or unknown id", () => {
-    expect(waitlistOfPath(waitlist.id.toUpperCase())?.id).toBe(waitlist.id);
-    expect(waitlistOfPath("not-an-id")).toBeUndefined();
-    expect(waitlistOfPath("00000000-0000-4000-8000-000000000000")).toBeUndefined();
+  it("finds the waitlist of a path in any case, and none for a malformed or unknown id", async () => {
+    expect((await waitlistOfPath(waitlist.id.toUpperCase()))?.id).toBe(waitlist.id);
+    expect(await waitlistOfPath("not-an-id")).toBeUndefined();
+    expect(await waitlistOfPath("00000000-0000-4000-8000-000000000000")).toBeUndefined();
   });
 
   it("refuses in order: an unknown waitlist (404, even cross-site), a cross-site post (403), a body past the limit (413)", async () => {

@@ -3,32 +3,33 @@ import { DEMO_WAITLISTS, seedDemoData } from "@/lib/seed/seed-demo";
 import { countSignups } from "@/lib/domain/signups/counts";
 import { signupRowBatches } from "@/lib/domain/signups/queries";
 import { listWaitlists } from "@/lib/domain/waitlists/queries";
+import { allOf } from "@/tests/support/batches";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
 
 const NOW = new Date("2026-06-01T12:00:00Z");
 const DAY = 86_400_000;
 let temp: TempDatabase;
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempDatabase();
-  expect(seedDemoData({ now: NOW }, temp.db)).toEqual({ waitlists_created: 5, signups_created: DEMO_WAITLISTS.reduce((sum, w) => sum + w.signups, 0) });
+  expect(await seedDemoData({ now: NOW }, temp.db)).toEqual({ waitlists_created: 5, signups_created: DEMO_WAITLISTS.reduce((sum, w) => sum + w.signups, 0) });
 });
 afterAll(() => temp.close());
 
 describe("seedDemoData", () => {
-  it("creates waitlists of different sizes, one of at least 50,000 and one empty", () => {
-    const sizes = listWaitlists({}, temp.db).items.map((waitlist) => countSignups({ waitlistId: waitlist.id }, temp.db).total);
+  it("creates waitlists of different sizes, one of at least 50,000 and one empty", async () => {
+    const sizes = await Promise.all((await listWaitlists({}, temp.db)).items.map(async (waitlist) => (await countSignups({ waitlistId: waitlist.id }, temp.db)).total));
     expect(sizes).toEqual(DEMO_WAITLISTS.map((waitlist) => waitlist.signups));
     expect(Math.max(...sizes)).toBeGreaterThanOrEqual(50_000);
     expect(sizes).toContain(0);
   });
 
-  it("has plausible, realistic rows inside the last 90 days, stored in created_at order", () => {
+  it("has plausible, realistic rows inside the last 90 days, stored in created_at order", async () => {
     const waitlistId = DEMO_WAITLISTS[0].id;
-    const counts = countSignups({ waitlistId }, temp.db);
+    const counts = await countSignups({ waitlistId }, temp.db);
     expect(counts.verified / counts.total).toBeCloseTo(0.6, 1);
     expect(counts.referral / counts.total).toBeCloseTo(0.25, 1);
-    const rows = [...signupRowBatches({ waitlistId }, 5000, temp.db)].flat();
+    const rows = await allOf(signupRowBatches({ waitlistId }, 5000, temp.db));
     for (const row of rows.slice(0, 2000)) {
       expect(row.email).toMatch(/^[a-z._]+[0-9]*@[a-z.]+\.[a-z]+$/);
       expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(NOW.getTime() - 90 * DAY);
@@ -41,14 +42,14 @@ describe("seedDemoData", () => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });
 
-  it("is idempotent", () => {
-    expect(seedDemoData({ now: new Date() }, temp.db)).toEqual({ waitlists_created: 0, signups_created: 0 });
+  it("is idempotent", async () => {
+    expect(await seedDemoData({ now: new Date() }, temp.db)).toEqual({ waitlists_created: 0, signups_created: 0 });
   });
 
-  it("is deterministic", () => {
+  it("is deterministic", async () => {
     const other = tempDatabase();
     try {
-      seedDemoData({ now: NOW }, other.db);
+      await seedDemoData({ now: NOW }, other.db);
       const sample = (db: TempDatabase["db"]) => db.$client.prepare("SELECT email, verified, referral, custom_inputs, created_at FROM signups ORDER BY id LIMIT 500 OFFSET 60000").all();
       expect(sample(other.db)).toEqual(sample(temp.db));
     } finally {

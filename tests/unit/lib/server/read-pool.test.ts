@@ -7,9 +7,9 @@ import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
 let temp: TempDatabase;
 let waitlistId: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempDatabase();
-  waitlistId = createWaitlist({ name: "Pool", website: "https://e.com" }, temp.db).id;
+  waitlistId = (await createWaitlist({ name: "Pool", website: "https://e.com" }, temp.db)).id;
   insertSignups(
     waitlistId,
     Array.from({ length: 6 }, (_, index) => ({ email: `p${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: "[]", createdAt: Date.UTC(2026, 0, 1 + index) })),

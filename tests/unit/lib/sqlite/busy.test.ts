@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { openReadOnlyDatabase } from "@/db/client";
+import { openReadOnlyDatabase, type AppDatabase } from "@/db/client";
 import { createApiKey } from "@/lib/domain/keys/queries";
 import { getSessionFromToken, startSession } from "@/lib/domain/sessions";
 import { skippableWrite, withBusyWait, writeWhenUnlocked } from "@/lib/sqlite/busy";
@@ -12,6 +12,11 @@ import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
 
 let temp: TempDatabase;
 let other: Database.Database;
+
+/** A write of `text` on `database`, as the helpers under test take one. */
+const writing = (database: AppDatabase, text: string) => async () => {
+  database.$client.exec(text);
+};
 
 beforeEach(() => {
   temp = tempDatabase();
@@ -25,30 +30,30 @@ afterEach(() => {
 });
 
 describe("writes while another process holds the write lock", () => {
-  it("skippableWrite skips at once, and writes when the lock is free", () => {
+  it("skippableWrite skips at once, and writes when the lock is free", async () => {
     other.exec("BEGIN IMMEDIATE");
     const started = performance.now();
-    expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(false);
+    expect(await skippableWrite(temp.db, writing(temp.db, "CREATE TABLE t (x)"))).toBe(false);
     expect(performance.now() - started).toBeLessThan(500);
     other.exec("ROLLBACK");
-    expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(true);
+    expect(await skippableWrite(temp.db, writing(temp.db, "CREATE TABLE t (x)"))).toBe(true);
     expect(temp.db.$client.pragma("busy_timeout", { simple: true })).toBe(5000);
   });
 
-  it("withBusyWait waits inside SQLite no longer than it is told (a join's deadline), then fails busy; the connection keeps its timeout", () => {
+  it("withBusyWait waits inside SQLite no longer than it is told (a join's deadline), then fails busy; the connection keeps its timeout", async () => {
     other.exec("BEGIN IMMEDIATE");
     const started = performance.now();
-    expect(() => withBusyWait(temp.db, 300, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toThrow(expect.objectContaining({ code: "SQLITE_BUSY" }));
+    await expect(withBusyWait(temp.db, 300, writing(temp.db, "CREATE TABLE t (x)"))).rejects.toThrow(expect.objectContaining({ code: "SQLITE_BUSY" }));
     const waited = performance.now() - started;
     expect(waited).toBeGreaterThan(250);
     expect(waited).toBeLessThan(2_000);
     expect(temp.db.$client.pragma("busy_timeout", { simple: true })).toBe(5000);
     other.exec("ROLLBACK");
-    withBusyWait(temp.db, 300, () => temp.db.$client.exec("CREATE TABLE t (x)"));
+    await withBusyWait(temp.db, 300, writing(temp.db, "CREATE TABLE t (x)"));
   });
 
   it("writeWhenUnlocked waits without blocking the event loop, then writes", async () => {
-    const { id } = createApiKey({ name: "k", roles: ["waitlist:view"] }, temp.db);
+    const { id } = await createApiKey({ name: "k", roles: ["waitlist:view"] }, temp.db);
     other.exec("BEGIN IMMEDIATE");
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 10);
@@ -60,39 +65,39 @@ describe("writes while another process holds the write lock", () => {
     // The process kept running timers while it waited (a blocking wait lets none run: 0). Not 30: on a
     // loaded machine a 10 ms timer fires far less often.
     expect(ticks).toBeGreaterThanOrEqual(3);
-    expect(getSessionFromToken(session.token, temp.db)?.key.id).toBe(id);
+    expect((await getSessionFromToken(session.token, temp.db))?.key.id).toBe(id);
   });
 
   it("writeWhenUnlocked gives up with the busy error after its deadline, and rethrows other errors", async () => {
     other.exec("BEGIN IMMEDIATE");
-    await expect(writeWhenUnlocked(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"), 100)).rejects.toMatchObject({ code: "SQLITE_BUSY" });
+    await expect(writeWhenUnlocked(temp.db, writing(temp.db, "CREATE TABLE t (x)"), 100)).rejects.toMatchObject({ code: "SQLITE_BUSY" });
     other.exec("ROLLBACK");
-    await expect(writeWhenUnlocked(temp.db, () => temp.db.$client.exec("NOT SQL"))).rejects.toMatchObject({ code: "SQLITE_ERROR" });
+    await expect(writeWhenUnlocked(temp.db, writing(temp.db, "NOT SQL"))).rejects.toMatchObject({ code: "SQLITE_ERROR" });
   });
 });
 
 describe("bookkeeping writes while the database cannot be written", () => {
-  it("skippableWrite skips any storage failure, logged once per outage (a lock taken meanwhile is not another), and once more when writes work again", () => {
+  it("skippableWrite skips any storage failure, logged once per outage (a lock taken meanwhile is not another), and once more when writes work again", async () => {
     // A read-only connection refuses writes as a read-only file does (SQLITE_READONLY).
     const readOnly = openReadOnlyDatabase(temp.path);
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      for (let request = 0; request < 3; request++) expect(skippableWrite(readOnly, () => readOnly.$client.exec("CREATE TABLE t (x)"))).toBe(false);
+      for (let request = 0; request < 3; request++) expect(await skippableWrite(readOnly, writing(readOnly, "CREATE TABLE t (x)"))).toBe(false);
       // While the file cannot be written, the app's own writers still take the lock for their failing
       // writes: a write finding it taken (busy) is the same outage, however often the two alternate.
       for (let request = 0; request < 50; request++) {
         other.exec("BEGIN IMMEDIATE");
-        expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(false);
+        expect(await skippableWrite(temp.db, writing(temp.db, "CREATE TABLE t (x)"))).toBe(false);
         other.exec("ROLLBACK");
-        expect(skippableWrite(readOnly, () => readOnly.$client.exec("CREATE TABLE t (x)"))).toBe(false);
+        expect(await skippableWrite(readOnly, writing(readOnly, "CREATE TABLE t (x)"))).toBe(false);
       }
-      expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE t (x)"))).toBe(true);
+      expect(await skippableWrite(temp.db, writing(temp.db, "CREATE TABLE t (x)"))).toBe(true);
       // Another writer's short turns (a join thread's commits) are no outage, however often they come.
       for (let request = 0; request < 50; request++) {
         other.exec("BEGIN IMMEDIATE");
-        expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE v (x)"))).toBe(false);
+        expect(await skippableWrite(temp.db, writing(temp.db, "CREATE TABLE v (x)"))).toBe(false);
         other.exec("ROLLBACK");
-        expect(skippableWrite(temp.db, () => temp.db.$client.exec("INSERT INTO t VALUES (1)"))).toBe(true);
+        expect(await skippableWrite(temp.db, writing(temp.db, "INSERT INTO t VALUES (1)"))).toBe(true);
       }
       // A lock held elsewhere for BUSY_OUTAGE_MS with no write getting through: an outage of its own, said once.
       const start = Date.now();
@@ -100,12 +105,12 @@ describe("bookkeeping writes while the database cannot be written", () => {
       other.exec("BEGIN IMMEDIATE");
       for (const elapsed of [0, BUSY_OUTAGE_MS / 2, BUSY_OUTAGE_MS, BUSY_OUTAGE_MS * 2]) {
         clock.mockReturnValue(start + elapsed);
-        expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE v (x)"))).toBe(false);
+        expect(await skippableWrite(temp.db, writing(temp.db, "CREATE TABLE v (x)"))).toBe(false);
         if (elapsed === BUSY_OUTAGE_MS / 2) expect(logged).toHaveBeenCalledTimes(2);
       }
       clock.mockRestore();
       other.exec("ROLLBACK");
-      expect(skippableWrite(temp.db, () => temp.db.$client.exec("CREATE TABLE u (x)"))).toBe(true);
+      expect(await skippableWrite(temp.db, writing(temp.db, "CREATE TABLE u (x)"))).toBe(true);
       expect(logged.mock.calls.map(([line]) => String(line).replace(/\. Until .*/, ""))).toEqual([
         `storage: a write to ${temp.path} failed: the database cannot be written (a read-only file or folder; check its permissions): nothing was changed`,
         `storage: writes to ${temp.path} work again.`,
@@ -113,7 +118,7 @@ describe("bookkeeping writes while the database cannot be written", () => {
         `storage: writes to ${temp.path} work again.`,
       ]);
       // Anything else is a bug, not a storage failure: thrown.
-      expect(() => skippableWrite(temp.db, () => temp.db.$client.exec("NOT SQL"))).toThrow(/syntax error/);
+      await expect(skippableWrite(temp.db, writing(temp.db, "NOT SQL"))).rejects.toThrow(/syntax error/);
     } finally {
       logged.mockRestore();
       readOnly.$client.close();

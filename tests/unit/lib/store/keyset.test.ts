@@ -5,6 +5,7 @@ import { signupJsonBatches, signupJsonPage, signupRowBatches, signupTextPage } f
 import type { SignupStatus } from "@/lib/domain/signups/status";
 import { createWaitlist, listWaitlists } from "@/lib/domain/waitlists/queries";
 import type { Position } from "@/lib/store/keyset";
+import { allOf } from "@/tests/support/batches";
 import { insertSignups } from "@/tests/support/insert-signups";
 import { queryPlan, statementsPreparedBy } from "@/tests/support/query-plans";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
@@ -19,9 +20,9 @@ let temp: TempDatabase;
 let waitlistId: string;
 let ids: number[];
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempDatabase();
-  waitlistId = createWaitlist({ name: "Imported", website: "https://e.com" }, temp.db).id;
+  waitlistId = (await createWaitlist({ name: "Imported", website: "https://e.com" }, temp.db)).id;
   insertSignups(
     waitlistId,
     Array.from({ length: COUNT }, (_, index) => ({
@@ -43,8 +44,8 @@ afterAll(() => temp.close());
 const SEEK = /USING (COVERING )?INDEX \w+ \(waitlist_id=\?( AND status=\?)?( AND created_at>\?)? AND \(created_at,rowid\)[<>]\(\?,\?\)/;
 
 /** The plans of the statements `run` prepares that compare (created_at, id) with a position. */
-function keysetPlans(run: () => void): string[] {
-  return statementsPreparedBy(temp.db, run)
+async function keysetPlans(run: () => Promise<unknown>): Promise<string[]> {
+  return (await statementsPreparedBy(temp.db, run))
     .filter((text) => /\(\s*"?(\w+"?\.)?"?created_at"?\s*,/i.test(text))
     .map((text) => queryPlan(temp.db, text));
 }
@@ -52,44 +53,44 @@ function keysetPlans(run: () => void): string[] {
 const SCOPES: Omit<SignupScope, "waitlistId">[] = [{}, { verified: true }, { referral: true }, { verified: false, referral: true }, { status: ["invited", "rejected"] }, { status: ["waiting"] }];
 
 describe("keyset walks on a list whose signups share one created_at", () => {
-  it.each(SCOPES)("seek straight to their position with one index range: %j", (filters) => {
+  it.each(SCOPES)("seek straight to their position with one index range: %j", async (filters) => {
     const scope = { waitlistId, ...filters };
     const after: Position = { createdAt: AT, id: ids[COUNT / 2]! };
-    const plans = keysetPlans(() => {
-      signupJsonPage({ scope, limit: 10, after }, temp.db);
-      signupTextPage(scope, after, 10, temp.db);
-      signupRowBatches(scope, 10, temp.db).next();
+    const plans = await keysetPlans(async () => {
+      await signupJsonPage({ scope, limit: 10, after }, temp.db);
+      await signupTextPage(scope, after, 10, temp.db);
+      await signupRowBatches(scope, 10, temp.db).next();
     });
     expect(plans).toHaveLength(3);
     for (const plan of plans) expect(plan).toMatch(SEEK);
   });
 
-  it("count a signup's place in line from its own position, before and after it", () => {
-    const plans = keysetPlans(() => signupPosition(waitlistId, ids[COUNT / 2]!, temp.db));
+  it("count a signup's place in line from its own position, before and after it", async () => {
+    const plans = await keysetPlans(() => signupPosition(waitlistId, ids[COUNT / 2]!, temp.db));
     // after it, before it (reached when more than half its day came after it: not here), and those before it that left waiting.
     expect(plans.length).toBeGreaterThanOrEqual(2);
     for (const plan of plans) expect(plan).toMatch(SEEK);
   });
 
-  it("page the waitlists by (created_at, rowid) in one range too", () => {
-    const [plan] = keysetPlans(() => listWaitlists({ limit: 1, after: { createdAt: 0, id: 1 } }, temp.db));
+  it("page the waitlists by (created_at, rowid) in one range too", async () => {
+    const [plan] = await keysetPlans(() => listWaitlists({ limit: 1, after: { createdAt: 0, id: 1 } }, temp.db));
     expect(plan).toMatch(/USING (COVERING )?INDEX waitlists_created_at_idx \(\(created_at,rowid\)>\(\?,\?\)\)/);
   });
 
-  it("stream every signup once, in id order within the tie, across batches", () => {
-    const streamed = [...signupJsonBatches({ waitlistId }, 1000, temp.db, ["id"])].flat().map((json) => (JSON.parse(json) as { id: string }).id);
+  it("stream every signup once, in id order within the tie, across batches", async () => {
+    const streamed = (await allOf(signupJsonBatches({ waitlistId }, 1000, temp.db, ["id"]))).map((json) => (JSON.parse(json) as { id: string }).id);
     expect(streamed).toHaveLength(COUNT);
     expect(new Set(streamed).size).toBe(COUNT);
     expect(streamed).toEqual(ids.map(String));
   });
 
-  it("page every filtered signup once with cursors, exports and batches alike", () => {
+  it("page every filtered signup once with cursors, exports and batches alike", async () => {
     const scope = { waitlistId, verified: true, status: ["waiting", "invited"] as SignupStatus[] };
     const expected = ids.filter((_, index) => index % 3 !== 0 && ["waiting", "invited"].includes(STATUSES[index % STATUSES.length]!));
     const paged: number[] = [];
     let after: Position | undefined;
     do {
-      const page = signupJsonPage({ scope, limit: 777, after, fields: ["id"] }, temp.db);
+      const page = await signupJsonPage({ scope, limit: 777, after, fields: ["id"] }, temp.db);
       paged.push(...page.items.map((json) => Number((JSON.parse(json) as { id: string }).id)));
       after = page.next ?? undefined;
     } while (after);
@@ -98,17 +99,17 @@ describe("keyset walks on a list whose signups share one created_at", () => {
     const exported: number[] = [];
     let from: Position | undefined;
     do {
-      const page = signupTextPage(scope, from, 500, temp.db);
+      const page = await signupTextPage(scope, from, 500, temp.db);
       exported.push(...page.rows.map((row) => row[1]));
       from = page.next;
     } while (from);
     expect(exported).toEqual(expected);
-    expect([...signupRowBatches(scope, 1000, temp.db)].flat().map((row) => row.id)).toEqual(expected);
+    expect((await allOf(signupRowBatches(scope, 1000, temp.db))).map((row) => row.id)).toEqual(expected);
   });
 
-  it("place every waiting signup of the tie by id", () => {
+  it("place every waiting signup of the tie by id", async () => {
     const waiting = ids.filter((_, index) => STATUSES[index % STATUSES.length] === "waiting");
-    for (const index of [0, 1, waiting.length / 2, waiting.length - 1]) expect(signupPosition(waitlistId, waiting[index]!, temp.db)).toBe(index + 1);
-    expect(signupPosition(waitlistId, ids[2]!, temp.db)).toBeNull();
+    for (const index of [0, 1, waiting.length / 2, waiting.length - 1]) expect(await signupPosition(waitlistId, waiting[index]!, temp.db)).toBe(index + 1);
+    expect(await signupPosition(waitlistId, ids[2]!, temp.db)).toBeNull();
   });
 });

@@ -6,6 +6,7 @@ import { countSignups, countSignupsSince, signupsPerDay } from "@/lib/domain/sig
 import { listSignupRows, signupJsonBatches, signupJsonPage, signupRowBatches } from "@/lib/domain/signups/queries";
 import { type SignupScope } from "@/lib/domain/signups/filter";
 import { createWaitlist, getWaitlist, listWaitlists, listWaitlistSummaries, signupTotals } from "@/lib/domain/waitlists/queries";
+import { allOf } from "@/tests/support/batches";
 import { insertSignups } from "@/tests/support/insert-signups";
 import { tempDatabase } from "@/tests/support/temp-db";
 import { MAX_CACHED_STATEMENTS } from "@/db/statement-cache";
@@ -14,7 +15,7 @@ import { preparedOnce } from "@/lib/store/statements";
 const temp = tempDatabase();
 afterAll(() => temp.close());
 
-const waitlistId = createWaitlist({ name: "Prepared", website: "https://p.example" }, temp.db).id;
+const waitlistId = (await createWaitlist({ name: "Prepared", website: "https://p.example" }, temp.db)).id;
 insertSignups(
   waitlistId,
   Array.from({ length: 30 }, (_, index) => ({ email: `user${index}@example.com`, verified: index % 2 === 0, referral: index % 3 === 0, customInputs: "[]", createdAt: Date.UTC(2026, 0, 1) + index * 3_600_000 })),
@@ -22,7 +23,7 @@ insertSignups(
 );
 /** A new signup between rounds, so that the second round reads other values. */
 const newSignup = (round: number) => insertSignups(waitlistId, [{ email: `round${round}@example.com`, verified: true, referral: false, customInputs: '[{"label":"round","value":1}]' }], temp.db);
-const apiKey = createApiKey({ name: "prepared", roles: [VIEW_ROLE] }, temp.db);
+const apiKey = await createApiKey({ name: "prepared", roles: [VIEW_ROLE] }, temp.db);
 
 const SCOPES: SignupScope[] = [
   { waitlistId },
@@ -34,47 +35,47 @@ const SCOPES: SignupScope[] = [
 ];
 
 /** One call of every query of the domain layer, with every filter shape; new values each round. */
-function everyQuery(round: number) {
+async function everyQuery(round: number) {
   const since = new Date(Date.UTC(2026, 0, 1) + round * 60_000);
   for (const scope of SCOPES) {
-    const first = signupJsonPage({ scope, limit: 4 }, temp.db);
-    if (first.next) signupJsonPage({ scope, limit: 4, after: first.next }, temp.db);
-    Array.from(signupJsonBatches(scope, 7, temp.db));
-    Array.from(signupRowBatches(scope, 7, temp.db));
+    const first = await signupJsonPage({ scope, limit: 4 }, temp.db);
+    if (first.next) await signupJsonPage({ scope, limit: 4, after: first.next }, temp.db);
+    await allOf(signupJsonBatches(scope, 7, temp.db));
+    await allOf(signupRowBatches(scope, 7, temp.db));
     for (const sort of ["created_at", "email"] as const) {
-      for (const direction of ["asc", "desc"] as const) listSignupRows({ scope, sort, direction, offset: round, limit: 5 }, temp.db);
+      for (const direction of ["asc", "desc"] as const) await listSignupRows({ scope, sort, direction, offset: round, limit: 5 }, temp.db);
     }
-    countSignups(scope, temp.db);
-    countSignupsSince(scope, since, temp.db);
-    signupsPerDay(scope, since, temp.db);
-    cachedCountSignups(scope, temp.db);
-    cachedSignupsPerDay(scope, since, temp.db);
+    await countSignups(scope, temp.db);
+    await countSignupsSince(scope, since, temp.db);
+    await signupsPerDay(scope, since, temp.db);
+    await cachedCountSignups(scope, temp.db);
+    await cachedSignupsPerDay(scope, since, temp.db);
   }
-  getWaitlist(waitlistId, temp.db);
-  listWaitlists({}, temp.db);
-  const page = listWaitlists({ limit: 1 }, temp.db);
-  listWaitlists({ limit: 1, after: { createdAt: page.items[0]!.createdAt.getTime() - 1, id: 0 } }, temp.db);
-  listWaitlistSummaries({}, temp.db);
-  listWaitlistSummaries({ search: "prep", sort: "verified", direction: "desc" }, temp.db);
-  signupTotals(temp.db);
-  verifyApiKey(apiKey.key, VIEW_ROLE, temp.db);
-  checkSignInKey(apiKey.key, temp.db);
-  const session = createSession(apiKey.id, temp.db);
-  lookupSession(session.token, temp.db);
-  deleteSession(session.token, temp.db);
-  createWaitlist({ name: `Round ${round}`, website: "https://p.example" }, temp.db);
-  const extra = createApiKey({ name: `round ${round}`, roles: [VIEW_ROLE] }, temp.db);
-  revokeApiKey(extra.id, temp.db);
-  listApiKeys(temp.db);
+  await getWaitlist(waitlistId, temp.db);
+  await listWaitlists({}, temp.db);
+  const page = await listWaitlists({ limit: 1 }, temp.db);
+  await listWaitlists({ limit: 1, after: { createdAt: page.items[0]!.createdAt.getTime() - 1, id: 0 } }, temp.db);
+  await listWaitlistSummaries({}, temp.db);
+  await listWaitlistSummaries({ search: "prep", sort: "verified", direction: "desc" }, temp.db);
+  await signupTotals(temp.db);
+  await verifyApiKey(apiKey.key, VIEW_ROLE, temp.db);
+  await checkSignInKey(apiKey.key, temp.db);
+  const session = await createSession(apiKey.id, temp.db);
+  await lookupSession(session.token, temp.db);
+  await deleteSession(session.token, temp.db);
+  await createWaitlist({ name: `Round ${round}`, website: "https://p.example" }, temp.db);
+  const extra = await createApiKey({ name: `round ${round}`, roles: [VIEW_ROLE] }, temp.db);
+  await revokeApiKey(extra.id, temp.db);
+  await listApiKeys(temp.db);
 }
 
 describe("the statement cache", () => {
-  it("prepares each statement once per connection: a second round with other values compiles no SQL", () => {
-    everyQuery(1);
+  it("prepares each statement once per connection: a second round with other values compiles no SQL", async () => {
+    await everyQuery(1);
     newSignup(1);
     const prepare = vi.spyOn(temp.db.$client, "prepare");
     try {
-      everyQuery(2);
+      await everyQuery(2);
       expect(prepare.mock.calls.map(([sql]) => sql)).toEqual([]);
       // The bulk writer's statements too; only its PRAGMAs (the page cache it sets and restores) compile each time.
       newSignup(2);

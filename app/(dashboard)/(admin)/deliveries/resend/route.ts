@@ -14,7 +14,7 @@ const schema = z.object({
 
 // POST /deliveries/resend – send the delivery of the form's id again (`webhooks resend`), then back to the log it came from
 export const POST = adminPost(schema, async ({ input, session }) => {
-  await writeWithoutBlocking(() => resendDelivery(auditActorOf(session), input.id));
+  await writeWithoutBlocking(async () => await resendDelivery(auditActorOf(session), input.id));
   const [path, search = ""] = input.back.split("?");
   const params = new URLSearchParams(search);
   params.set("done", "resent");

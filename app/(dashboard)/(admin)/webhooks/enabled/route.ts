@@ -7,6 +7,6 @@ import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 // POST /webhooks/enabled – enable (`enabled=true`) or disable (`enabled=false`) the endpoint of the form's id
 export const POST = adminPost(z.object({ id: z.uuid(), enabled: z.enum(["true", "false"]) }), async ({ input, session }) => {
   const enabled = input.enabled === "true";
-  await writeWithoutBlocking(() => updateEndpoint(auditActorOf(session), input.id, { enabled }));
+  await writeWithoutBlocking(async () => await updateEndpoint(auditActorOf(session), input.id, { enabled }));
   return seeOther(`/webhooks?done=${enabled ? "enabled" : "disabled"}`);
 });

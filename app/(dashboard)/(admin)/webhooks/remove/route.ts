@@ -6,6 +6,6 @@ import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 
 // POST /webhooks/remove – remove the endpoint of the form's id (after the confirmation page /webhooks/{id}/remove)
 export const POST = adminPost(z.object({ id: z.uuid() }), async ({ input, session }) => {
-  await writeWithoutBlocking(() => removeEndpoint(auditActorOf(session), input.id));
+  await writeWithoutBlocking(async () => await removeEndpoint(auditActorOf(session), input.id));
   return seeOther("/webhooks?done=removed");
 });

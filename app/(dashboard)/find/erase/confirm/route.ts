@@ -10,7 +10,7 @@ const confirmedErasureSchema = eraseAddressSchema.pick({ email: true }).extend({
 export const POST = adminPost(confirmedErasureSchema, async ({ input, session }) => {
   // A mistyped address: back to the confirmation page, which says so; nothing was erased.
   if (input.confirm.trim().toLowerCase() !== input.email.toLowerCase()) return seeOther(`/find/erase?email=${encodeURIComponent(input.email)}&error=confirm`);
-  await writeWithoutBlocking(() => eraseAddress(auditActorOf(session), { email: input.email }));
+  await writeWithoutBlocking(async () => await eraseAddress(auditActorOf(session), { email: input.email }));
   const done = (await erasedFromDisk(ERASURE_DISK_WAIT_MS.dashboard)) ? "erased" : "erased-on-disk";
   return seeOther(`/find?done=${done}`);
 });

@@ -10,7 +10,7 @@ import { findWaitlist } from "../find-waitlist";
 // The waitlist's header, above the loading boundary of its signups (the signup pages have their own).
 export default async function WaitlistHeaderLayout({ params, children }: { params: Promise<{ id: string }>; children: React.ReactNode }) {
   const session = await requireSession();
-  const waitlist = findWaitlist((await params).id);
+  const waitlist = await findWaitlist((await params).id);
   if (!waitlist) notFound();
   return (
     <>

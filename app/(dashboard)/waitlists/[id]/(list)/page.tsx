@@ -44,7 +44,7 @@ type Props = {
 // rows come first; counts, figures, facets and the chart (aggregates over the filtered set) stream in.
 export default async function WaitlistPage({ params, searchParams }: Props) {
   const session = await requireSession();
-  const waitlist = findWaitlist((await params).id);
+  const waitlist = await findWaitlist((await params).id);
   if (!waitlist) notFound();
   const query = await searchParams;
   const state = parseSignupTableParams(query);
@@ -62,12 +62,12 @@ export default async function WaitlistPage({ params, searchParams }: Props) {
   const facets = readInBackground("inputFacets", scope);
   const flagCounts = readInBackground("flagFacet", scope);
   const sources = readInBackground("sourceFacets", scope);
-  const milestoneLabels = milestonesOf(waitlist.id).map((milestone) => milestone.label);
+  const milestoneLabels = (await milestonesOf(waitlist.id)).map((milestone) => milestone.label);
   const milestoneCounts = milestoneLabels.length === 0 ? undefined : readInBackground("milestoneFacet", scope).then((facet) => Object.fromEntries(facet.map(({ label, count }) => [label, count])));
   const { facet, facet_q: contains } = state;
   const valueSearch = facet && contains ? readInBackground("searchFacetValues", scope, facet, contains, VALUE_SEARCH_LIMIT).then((values) => ({ facet, contains, values })) : undefined;
   const filteredLabels = state.inputs.map((input) => input.label);
-  const clock = { expiryDays: getInvitationEmail(waitlist.id).inviteExpiryDays };
+  const clock = { expiryDays: (await getInvitationEmail(waitlist.id)).inviteExpiryDays };
   const rows = (await pageRows).map((row) => toSignupListRow(row, clock, filteredLabels));
   const apiUrl = (await requestOrigin()) + signupApiPath(waitlist.id, state);
   const referrals = readInBackground("referralPanel", waitlist.id, TOP_REFERRERS);

@@ -15,10 +15,10 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 // The confirmation of a deletion: what goes, and the name to type (compared exactly by the server).
 export default async function DeleteWaitlistPage({ params, searchParams }: Props) {
   await requireAdminSession();
-  const waitlist = findWaitlist((await params).id);
+  const waitlist = await findWaitlist((await params).id);
   if (!waitlist) notFound();
   const mismatch = (await searchParams).error === "name";
-  const { total } = countSignups({ waitlistId: waitlist.id });
+  const { total } = await countSignups({ waitlistId: waitlist.id });
   return (
     <>
       <Breadcrumb waitlist={waitlist} />

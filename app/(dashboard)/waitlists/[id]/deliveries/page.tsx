@@ -14,7 +14,7 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 // The delivery log of one waitlist's events (admins only).
 export default async function WaitlistDeliveriesPage({ params, searchParams }: Props) {
   await requireAdminSession();
-  const waitlist = findWaitlist((await params).id);
+  const waitlist = await findWaitlist((await params).id);
   if (!waitlist) notFound();
   return (
     <>

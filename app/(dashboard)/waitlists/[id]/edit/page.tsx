@@ -17,7 +17,7 @@ const text = (value: string | string[] | undefined, max: number) => (typeof valu
 // /waitlists/{id}/update sends the form back here with `warn=duplicate-name` and the values typed.
 export default async function EditWaitlistPage({ params, searchParams }: Props) {
   await requireAdminSession();
-  const waitlist = findWaitlist((await params).id);
+  const waitlist = await findWaitlist((await params).id);
   if (!waitlist) notFound();
   const query = await searchParams;
   const duplicate = query.warn === "duplicate-name";

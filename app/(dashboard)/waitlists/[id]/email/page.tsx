@@ -30,11 +30,11 @@ const EDITOR_FORM_ID = "invitation-email-editor";
 const text = (value: string | string[] | undefined) => (typeof value === "string" ? value : undefined);
 
 /** The email `signup` (or the newest signup) would get, with the draft when there is one; or why there is none. */
-function preview(waitlistId: string, signup: string | undefined, draft: InvitationEmailInput | undefined) {
-  const target = signup?.trim() || listSignupRows({ scope: { waitlistId }, offset: 0, limit: 1 }).map((row) => signupPublicId(row.id))[0];
+async function preview(waitlistId: string, signup: string | undefined, draft: InvitationEmailInput | undefined) {
+  const target = signup?.trim() || (await listSignupRows({ scope: { waitlistId }, offset: 0, limit: 1 })).map((row) => signupPublicId(row.id))[0];
   if (target === undefined) return { note: "This waitlist has no signup yet to preview against." };
   try {
-    return { email: composeEmail(waitlistId, previewInvitation(waitlistId, target, draft)), signup: target };
+    return { email: await composeEmail(waitlistId, await previewInvitation(waitlistId, target, draft)), signup: target };
   } catch (error) {
     if (error instanceof z.ZodError) return { error: invalidInputMessage(error, "form", "") };
     if (error instanceof AppError && error.code === "not_found") return { error: `This waitlist has no signup with the id ${target}.` };
@@ -45,16 +45,16 @@ function preview(waitlistId: string, signup: string | undefined, draft: Invitati
 // A waitlist's invitation email: on/off, the template, a preview against a real signup of the saved or the edited template (its HTML in the list's brand and its text), and a test sent to the admin (admins only).
 export default async function InvitationEmailPage({ params, searchParams }: Props) {
   await requireAdminSession();
-  const waitlist = findWaitlist((await params).id);
+  const waitlist = await findWaitlist((await params).id);
   if (!waitlist) notFound();
   const query = await searchParams;
-  const saved = getInvitationEmail(waitlist.id);
+  const saved = await getInvitationEmail(waitlist.id);
   // "Preview" submits the editor as a GET to this page: its fields are the draft.
   const subject = text(query.subject);
   const body = text(query.body);
   const draft = subject !== undefined || body !== undefined ? { subject, body: body?.replace(/\r\n/g, "\n") } : undefined;
   const enabled = draft ? query.enabled === "true" : saved.enabled;
-  const shown = preview(waitlist.id, text(query.signup), draft);
+  const shown = await preview(waitlist.id, text(query.signup), draft);
   const configured = env().SMTP_URL !== undefined;
   return (
     <>

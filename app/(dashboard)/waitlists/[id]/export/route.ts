@@ -14,7 +14,7 @@ const TEXT = { "content-type": "text/plain; charset=utf-8" };
 // answer's label a column of its own on `columns=inputs` (at most EXPORTS_PER_SESSION at once per session; each request also counts against the session's budget in proxy.ts)
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const session = await requireSession();
-  const waitlist = findWaitlist((await params).id);
+  const waitlist = await findWaitlist((await params).id);
   if (!waitlist) return new Response("No waitlist has this id.\n", { status: 404, headers: TEXT });
   const query = new URL(request.url).searchParams;
   const columns = query.get(EXPORT_COLUMNS_PARAM);
@@ -39,6 +39,6 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
       headers: { ...TEXT, "cache-control": "no-store" },
     });
   }
-  const csv = signupCsvStream(tableScope(waitlist.id, state), columns === "inputs" ? inputColumnsOf(waitlist.id) : []);
+  const csv = signupCsvStream(tableScope(waitlist.id, state), columns === "inputs" ? await inputColumnsOf(waitlist.id) : []);
   return new Response(releasingWhenDone(csv, release, request.signal), { headers });
 }

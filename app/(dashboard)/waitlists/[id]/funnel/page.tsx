@@ -27,7 +27,7 @@ function dayOf(text: string | undefined): number | undefined {
 // and `waitlists stats`, read on a reader thread, server-rendered.
 export default async function WaitlistFunnelPage({ params, searchParams }: Props) {
   await requireSession();
-  const waitlist = findWaitlist((await params).id);
+  const waitlist = await findWaitlist((await params).id);
   if (!waitlist) notFound();
   const query = firstValues(await searchParams);
   let range = { fromDay: dayOf(query.from), toDay: dayOf(query.to) };

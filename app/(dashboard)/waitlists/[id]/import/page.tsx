@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Import signups" };
 // Upload a CSV, JSON or NDJSON file of signups (admins only): the CLI's import, run by the server.
 export default async function ImportSignupsPage({ params }: { params: Promise<{ id: string }> }) {
   await requireAdminSession();
-  const waitlist = findWaitlist((await params).id);
+  const waitlist = await findWaitlist((await params).id);
   if (!waitlist) notFound();
   return (
     <>

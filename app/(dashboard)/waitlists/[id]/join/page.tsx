@@ -38,17 +38,17 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 // How people join a waitlist by themselves (admins only): open or closed, the form, verification, the challenge, the message, the embed.
 export default async function JoiningPage({ params, searchParams }: Props) {
   await requireAdminSession();
-  const waitlist = findWaitlist((await params).id);
+  const waitlist = await findWaitlist((await params).id);
   if (!waitlist) notFound();
   const query = await searchParams;
-  const settings = joinSettingsOf(waitlist.id);
+  const settings = await joinSettingsOf(waitlist.id);
   const origin = await requestOrigin();
   const pageUrl = `${origin}/join/${waitlist.id}`;
   const snippet = embedSnippet(origin, waitlist, settings);
-  const rule = rankingRuleOf(waitlist.id);
+  const rule = await rankingRuleOf(waitlist.id);
   const previewed = rankingPreviewOf(query);
   // A preview runs the change in a transaction it rolls back (lib/domain/ranking/apply.ts): it waits for the write lock as a write does.
-  const preview = previewed && { rule: previewed, moves: await writeWithoutBlocking(() => previewRankingRule(waitlist.id, previewed)) };
+  const preview = previewed && { rule: previewed, moves: await writeWithoutBlocking(async () => await previewRankingRule(waitlist.id, previewed)) };
   return (
     <>
       <Breadcrumb waitlist={waitlist} />
@@ -117,9 +117,9 @@ export default async function JoiningPage({ params, searchParams }: Props) {
           </button>
         </div>
       </form>
-      <LogoForm waitlistId={waitlist.id} logoUrl={logoPathOf(waitlist.id)} />
+      <LogoForm waitlistId={waitlist.id} logoUrl={await logoPathOf(waitlist.id)} />
       <RankingSection waitlistId={waitlist.id} rule={rule} preview={preview} />
-      <MilestonesSection waitlistId={waitlist.id} milestones={milestonesOf(waitlist.id)} />
+      <MilestonesSection waitlistId={waitlist.id} milestones={await milestonesOf(waitlist.id)} />
       <section aria-labelledby="embed-heading" className="mt-8 max-w-2xl">
         <h2 id="embed-heading" className="text-lg font-semibold">
           Embed snippet

@@ -22,11 +22,11 @@ const DONE = Object.fromEntries(FLAG_DECISION_NAMES.map((decision) => [FLAG_DECI
 // filter lists them, POST …/signup/review/{approve|discount} decides; the CLI: `signups review`.
 export default async function ReviewPage({ params, searchParams }: Props) {
   await requireAdminSession();
-  const waitlist = findWaitlist((await params).id);
+  const waitlist = await findWaitlist((await params).id);
   if (!waitlist) notFound();
   const query = await searchParams;
-  const flagged = pendingReview(waitlist.id);
-  const counts = pendingFlagCounts(waitlist.id);
+  const flagged = await pendingReview(waitlist.id);
+  const counts = await pendingFlagCounts(waitlist.id);
   const reasons = FLAG_REASONS.filter((reason) => counts[reason] > 0);
   return (
     <>

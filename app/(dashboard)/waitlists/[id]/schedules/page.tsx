@@ -21,10 +21,10 @@ const DONE = { added: "Schedule added.", paused: "Schedule paused.", resumed: "S
 // A waitlist's paced invitations: each schedule with its next and last run and who its next run would take; add, pause, resume, remove (admins only).
 export default async function SchedulesPage({ params, searchParams }: Props) {
   await requireAdminSession();
-  const waitlist = findWaitlist((await params).id);
+  const waitlist = await findWaitlist((await params).id);
   if (!waitlist) notFound();
   const query = await searchParams;
-  const schedules = listSchedules(waitlist.id).map((schedule) => ({ schedule: toScheduleResponse(schedule), preview: previewSchedule(schedule) }));
+  const schedules = await Promise.all((await listSchedules(waitlist.id)).map(async (schedule) => ({ schedule: await toScheduleResponse(schedule), preview: await previewSchedule(schedule) })));
   return (
     <>
       <Breadcrumb waitlist={waitlist} via={[[`/waitlists/${waitlist.id}/email`, "Invitation email"]]} />

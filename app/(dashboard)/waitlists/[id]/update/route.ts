@@ -8,7 +8,7 @@ import { updateWaitlistSchema } from "@/lib/domain/waitlists/schemas";
 export const POST = adminPost<typeof updateWaitlistSchema, { params: Promise<{ id: string }> }>(updateWaitlistSchema, async ({ input, session, context }) => {
   const { id } = await context.params;
   try {
-    const waitlist = await writeWithoutBlocking(() => updateWaitlistAs(auditActorOf(session), id, input));
+    const waitlist = await writeWithoutBlocking(async () => await updateWaitlistAs(auditActorOf(session), id, input));
     return seeOther(`/waitlists/${waitlist.id}?done=updated`);
   } catch (error) {
     if (!(error instanceof DuplicateWaitlistNameError)) throw error;

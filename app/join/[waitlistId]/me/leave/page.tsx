@@ -13,7 +13,7 @@ type Props = { params: Promise<{ waitlistId: string }>; searchParams: Promise<Re
 export default async function LeavePage({ params, searchParams }: Props) {
   const { waitlistId } = await params;
   const { t } = await searchParams;
-  const view = personViewOf(waitlistId, typeof t === "string" ? t : undefined);
+  const view = await personViewOf(waitlistId, typeof t === "string" ? t : undefined);
   if (!view) notFound();
   if (view.kind !== "own") return <LinkProblem problem={view.kind} waitlistId={view.waitlist.id} waitlistName={view.waitlist.name} />;
   return (

@@ -40,32 +40,32 @@ describe("renderTemplate", () => {
 describe("invitation email settings", () => {
   let temp: TempDatabase;
   let waitlistId: string;
-  beforeEach(() => {
+  beforeEach(async () => {
     temp = tempDatabase();
-    waitlistId = createWaitlist(waitlist, temp.db).id;
+    waitlistId = (await createWaitlist(waitlist, temp.db)).id;
     insertSignups(waitlistId, [{ email: "jane@example.com", verified: true, referral: false, customInputs: '[{"label":"company","value":"Acme"}]' }], temp.db);
   });
   afterEach(() => temp.close());
 
-  it("are off with the default template until saved; saving is audited once per change", () => {
-    expect(getInvitationEmail(waitlistId, temp.db)).toMatchObject({ enabled: false, subject: DEFAULT_INVITATION_SUBJECT });
-    updateInvitationEmail("cli", waitlistId, { enabled: true, subject: "Hi from {{waitlist.name}}" }, temp.db);
-    updateInvitationEmail("cli", waitlistId, { enabled: true }, temp.db);
-    expect(getInvitationEmail(waitlistId, temp.db)).toMatchObject({ enabled: true, subject: "Hi from {{waitlist.name}}" });
-    expect(listAudit({ action: "waitlist.invitation_email", limit: 5 }, temp.db).map((row) => row.summary)).toEqual(["invitation emails on; subject changed"]);
+  it("are off with the default template until saved; saving is audited once per change", async () => {
+    expect(await getInvitationEmail(waitlistId, temp.db)).toMatchObject({ enabled: false, subject: DEFAULT_INVITATION_SUBJECT });
+    await updateInvitationEmail("cli", waitlistId, { enabled: true, subject: "Hi from {{waitlist.name}}" }, temp.db);
+    await updateInvitationEmail("cli", waitlistId, { enabled: true }, temp.db);
+    expect(await getInvitationEmail(waitlistId, temp.db)).toMatchObject({ enabled: true, subject: "Hi from {{waitlist.name}}" });
+    expect((await listAudit({ action: "waitlist.invitation_email", limit: 5 }, temp.db)).map((row) => row.summary)).toEqual(["invitation emails on; subject changed"]);
   });
 
-  it("refuse an unknown placeholder, an empty body and a subject on two lines", () => {
-    expect(() => updateInvitationEmail("cli", waitlistId, { body: "Hello {{name}}" }, temp.db)).toThrow(/unknown placeholder \{\{name\}\}/);
-    expect(() => updateInvitationEmail("cli", waitlistId, { body: "  " }, temp.db)).toThrow(/must not be empty/);
-    expect(() => updateInvitationEmail("cli", waitlistId, { subject: "a\nb" }, temp.db)).toThrow(/one line/);
-    expect(listAudit({ limit: 5 }, temp.db).filter((row) => row.action === "waitlist.invitation_email")).toEqual([]);
+  it("refuse an unknown placeholder, an empty body and a subject on two lines", async () => {
+    await expect(updateInvitationEmail("cli", waitlistId, { body: "Hello {{name}}" }, temp.db)).rejects.toThrow(/unknown placeholder \{\{name\}\}/);
+    await expect(updateInvitationEmail("cli", waitlistId, { body: "  " }, temp.db)).rejects.toThrow(/must not be empty/);
+    await expect(updateInvitationEmail("cli", waitlistId, { subject: "a\nb" }, temp.db)).rejects.toThrow(/one line/);
+    expect((await listAudit({ limit: 5 }, temp.db)).filter((row) => row.action === "waitlist.invitation_email")).toEqual([]);
   });
 
-  it("preview a real signup with the saved template or a draft", () => {
+  it("preview a real signup with the saved template or a draft", async () => {
     const id = String(temp.db.$client.prepare("SELECT id FROM signups").pluck().get());
-    expect(previewInvitation(waitlistId, id, {}, temp.db)).toEqual({ to: "jane@example.com", subject: "You're invited to Acme Beta", text: expect.stringContaining("https://acme.example") });
-    expect(previewInvitation(waitlistId, id, { subject: "For {{input.company}}", body: "{{email}}" }, temp.db)).toEqual({ to: "jane@example.com", subject: "For Acme", text: "jane@example.com" });
-    expect(() => previewInvitation(waitlistId, "999", {}, temp.db)).toThrow(/has no signup 999/);
+    expect(await previewInvitation(waitlistId, id, {}, temp.db)).toEqual({ to: "jane@example.com", subject: "You're invited to Acme Beta", text: expect.stringContaining("https://acme.example") });
+    expect(await previewInvitation(waitlistId, id, { subject: "For {{input.company}}", body: "{{email}}" }, temp.db)).toEqual({ to: "jane@example.com", subject: "For Acme", text: "jane@example.com" });
+    await expect(previewInvitation(waitlistId, "999", {}, temp.db)).rejects.toThrow(/has no signup 999/);
   });
 });

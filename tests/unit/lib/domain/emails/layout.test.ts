@@ -81,12 +81,12 @@ describe("composeEmail", () => {
   beforeEach(() => (temp = tempDatabase()));
   afterEach(() => temp.close());
 
-  it("gives an invitation of a signup whose answers hold markup its HTML, every value escaped, in the list's brand", () => {
-    const waitlist = createWaitlist({ name: "Beta <One>", website: "https://beta.example" }, temp.db);
-    updateJoinSettings(waitlist.id, { accentColor: "#0f766e" }, "cli", temp.db);
+  it("gives an invitation of a signup whose answers hold markup its HTML, every value escaped, in the list's brand", async () => {
+    const waitlist = await createWaitlist({ name: "Beta <One>", website: "https://beta.example" }, temp.db);
+    await updateJoinSettings(waitlist.id, { accentColor: "#0f766e" }, "cli", temp.db);
     const signup: SignupRow = { id: 1, email: "tom&jerry@example.com", verified: true, referral: false, customInputs: [{ label: "Company", value: `<script>alert("x")</script>` }], createdAt: new Date(0), status: "invited", statusChangedAt: null };
     const text = renderInvitation({ subject: "Hi {{email}}", body: "Company: {{input.Company}}\n\n{{invite.url}}\n" }, waitlist, signup, "", { invite: "https://app.example/signup?invite=tok" });
-    const email = composeEmail(waitlist.id, text, "https://waitlist.example", temp.db);
+    const email = await composeEmail(waitlist.id, text, "https://waitlist.example", temp.db);
     expect(email.text).toBe(`Company: <script>alert("x")</script>\n\nhttps://app.example/signup?invite=tok\n`);
     expect(email.html).toContain("Company: &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
     expect(email.html).not.toContain("<script");
@@ -96,19 +96,19 @@ describe("composeEmail", () => {
     expect(email.html).toContain(">Accept your invitation</a>");
   });
 
-  it("shows the logo only when PUBLIC_URL is https, by its versioned URL; a waitlist gone gets text alone", () => {
-    const waitlist = createWaitlist({ name: "Logo list", website: "https://logo.example" }, temp.db);
-    setJoinLogo(waitlist.id, new Uint8Array(readFileSync("tests/support/images/logo.png")), "cli", temp.db);
+  it("shows the logo only when PUBLIC_URL is https, by its versioned URL; a waitlist gone gets text alone", async () => {
+    const waitlist = await createWaitlist({ name: "Logo list", website: "https://logo.example" }, temp.db);
+    await setJoinLogo(waitlist.id, new Uint8Array(readFileSync("tests/support/images/logo.png")), "cli", temp.db);
     const mail = { to: "a@example.com", subject: "s", text: "t" };
-    expect(composeEmail(waitlist.id, mail, "https://waitlist.example", temp.db).html).toMatch(new RegExp(`<img src="https://waitlist.example/join/${waitlist.id}/logo\\?v=\\d+" alt="Logo list"`));
-    expect(composeEmail(waitlist.id, mail, "http://127.0.0.1:3000", temp.db).html).not.toContain("<img");
-    expect(composeEmail("00000000-0000-4000-8000-000000000000", mail, "https://waitlist.example", temp.db)).toEqual(mail);
+    expect((await composeEmail(waitlist.id, mail, "https://waitlist.example", temp.db)).html).toMatch(new RegExp(`<img src="https://waitlist.example/join/${waitlist.id}/logo\\?v=\\d+" alt="Logo list"`));
+    expect((await composeEmail(waitlist.id, mail, "http://127.0.0.1:3000", temp.db)).html).not.toContain("<img");
+    expect(await composeEmail("00000000-0000-4000-8000-000000000000", mail, "https://waitlist.example", temp.db)).toEqual(mail);
   });
 
-  it("makes a test invitation with sample answers, the [Test] subject and no real token", () => {
-    const waitlist = createWaitlist({ name: "Test list", website: "https://test.example" }, temp.db);
-    updateJoinSettings(waitlist.id, { fields: [{ label: "Role", type: "choice", options: ["Engineer", "Founder"], required: true }, { label: "Company", type: "text", required: false }] }, "cli", temp.db);
-    const email = testInvitationEmail(waitlist.id, "me@example.com", { subject: "Hello {{email}}", body: "{{input.Role}} at {{input.Company}}\n\n{{invite.url}}", inviteUrl: "https://app.example/signup" }, "https://waitlist.example", new Date(0), temp.db);
+  it("makes a test invitation with sample answers, the [Test] subject and no real token", async () => {
+    const waitlist = await createWaitlist({ name: "Test list", website: "https://test.example" }, temp.db);
+    await updateJoinSettings(waitlist.id, { fields: [{ label: "Role", type: "choice", options: ["Engineer", "Founder"], required: true }, { label: "Company", type: "text", required: false }] }, "cli", temp.db);
+    const email = await testInvitationEmail(waitlist.id, "me@example.com", { subject: "Hello {{email}}", body: "{{input.Role}} at {{input.Company}}\n\n{{invite.url}}", inviteUrl: "https://app.example/signup" }, "https://waitlist.example", new Date(0), temp.db);
     expect(email).toMatchObject({ to: "me@example.com", subject: "[Test] Hello me@example.com" });
     expect(email.text).toBe(`Engineer at Sample Company\n\nhttps://app.example/signup?invite=TOKEN-MADE-WHEN-INVITED\n\nYour own page (change your answers, download your data or leave the list; the link works for 30 days):\n\nhttps://waitlist.example/join/${waitlist.id}/me?t=SAMPLE\n`);
     expect(email.html).toContain(">Accept your invitation</a>");

@@ -14,9 +14,9 @@ let temp: TempDatabase;
 let waitlistId: string;
 const SOURCES = [{ utm_source: "newsletter", utm_campaign: "launch" }, { utm_source: "newsletter", utm_campaign: "spring" }, { referrer: "news.ycombinator.com" }, {}];
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempDatabase();
-  waitlistId = createWaitlist({ name: "Sources", website: "https://sources.example" }, temp.db).id;
+  waitlistId = (await createWaitlist({ name: "Sources", website: "https://sources.example" }, temp.db)).id;
   insertSignups(
     waitlistId,
     Array.from({ length: 40 }, (_, index) => ({ email: `s${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: "[]", createdAt: Date.UTC(2026, 9, 1) + index * 1000, source: SOURCES[index % 4] })),
@@ -26,16 +26,16 @@ beforeAll(() => {
 afterAll(() => temp.close());
 
 describe("source filters and facets", () => {
-  it("filters by the exact value, alone and with other filters", () => {
-    expect(countSignups({ waitlistId, utmSource: "newsletter" }, temp.db).total).toBe(20);
-    expect(countSignups({ waitlistId, utmSource: "newsletter", utmCampaign: "launch", verified: true }, temp.db).total).toBe(10);
-    expect(countSignups({ waitlistId, utmSource: "Newsletter" }, temp.db).total).toBe(0);
-    const rows = listSignupRows({ scope: { waitlistId, referrer: "news.ycombinator.com" }, sort: "created_at", direction: "asc", offset: 0, limit: 50 }, temp.db);
+  it("filters by the exact value, alone and with other filters", async () => {
+    expect((await countSignups({ waitlistId, utmSource: "newsletter" }, temp.db)).total).toBe(20);
+    expect((await countSignups({ waitlistId, utmSource: "newsletter", utmCampaign: "launch", verified: true }, temp.db)).total).toBe(10);
+    expect((await countSignups({ waitlistId, utmSource: "Newsletter" }, temp.db)).total).toBe(0);
+    const rows = await listSignupRows({ scope: { waitlistId, referrer: "news.ycombinator.com" }, sort: "created_at", direction: "asc", offset: 0, limit: 50 }, temp.db);
     expect(rows.map((row) => row.email)).toEqual(Array.from({ length: 10 }, (_, index) => `s${index * 4 + 2}@example.com`));
   });
 
-  it("counts each field's values under the other filters, leaving its own out", () => {
-    const facets = sourceFacets({ waitlistId, utmCampaign: "launch" }, 10, temp.db)!;
+  it("counts each field's values under the other filters, leaving its own out", async () => {
+    const facets = (await sourceFacets({ waitlistId, utmCampaign: "launch" }, 10, temp.db))!;
     // utm_source under utm_campaign=launch; utm_campaign without its own filter.
     expect(facets.utm_source).toEqual({ values: [{ value: "newsletter", count: 10 }], exact: true, distinct: 1 });
     expect(facets.utm_campaign.values).toEqual([
@@ -43,34 +43,34 @@ describe("source filters and facets", () => {
       { value: "spring", count: 10 },
     ]);
     expect(facets.referrer.values).toEqual([]);
-    expect(sourceFacets({ waitlistId }, 10, temp.db, 5)!.utm_source.exact).toBe(false);
+    expect((await sourceFacets({ waitlistId }, 10, temp.db, 5))!.utm_source.exact).toBe(false);
   });
 
-  it("counts the fields without a filter of their own in one walk of the filtered signups, each over the same rows", () => {
+  it("counts the fields without a filter of their own in one walk of the filtered signups, each over the same rows", async () => {
     // The verified signups are every other one: sources 0 (newsletter, launch) and 2 (the referrer).
-    const facets = sourceFacets({ waitlistId, verified: true }, 10, temp.db)!;
+    const facets = (await sourceFacets({ waitlistId, verified: true }, 10, temp.db))!;
     expect(facets.utm_source).toEqual({ values: [{ value: "newsletter", count: 10 }], exact: true, distinct: 1 });
     expect(facets.utm_campaign).toEqual({ values: [{ value: "launch", count: 10 }], exact: true, distinct: 1 });
     expect(facets.referrer).toEqual({ values: [{ value: "news.ycombinator.com", count: 10 }], exact: true, distinct: 1 });
     expect(facets.utm_medium).toEqual({ values: [], exact: true, distinct: 0 });
     // Capped: the first 5 of the 20 verified signups are read, whether or not they have a value.
-    expect(sourceFacets({ waitlistId, verified: true }, 10, temp.db, 5)!.referrer.exact).toBe(false);
+    expect((await sourceFacets({ waitlistId, verified: true }, 10, temp.db, 5))!.referrer.exact).toBe(false);
   });
 
-  it("searches a field's values by the /v1 name of its filter, under the other filters, as the input facets are searched", () => {
+  it("searches a field's values by the /v1 name of its filter, under the other filters, as the input facets are searched", async () => {
     // `utm_campaign` has two values under no filter; a search for "SPR" finds one (case-insensitive), counted under verified=false.
-    expect(sourceFacets({ waitlistId }, 1, temp.db)!.utm_campaign).toEqual({ values: [{ value: "launch", count: 10 }], exact: true, distinct: 2 });
-    expect(searchFacetValues({ waitlistId, verified: false }, "utm_campaign", "SPR", 20, temp.db)).toEqual({ values: [{ value: "spring", count: 10 }], exact: true });
+    expect((await sourceFacets({ waitlistId }, 1, temp.db))!.utm_campaign).toEqual({ values: [{ value: "launch", count: 10 }], exact: true, distinct: 2 });
+    expect(await searchFacetValues({ waitlistId, verified: false }, "utm_campaign", "SPR", 20, temp.db)).toEqual({ values: [{ value: "spring", count: 10 }], exact: true });
     // The field's own filter is left out, as in the facet; a literal % matches nothing.
-    expect(searchFacetValues({ waitlistId, utmCampaign: "launch" }, "utm_campaign", "n", 20, temp.db)!.values.map((entry) => entry.value)).toEqual(["launch", "spring"]);
-    expect(searchFacetValues({ waitlistId }, "referrer", "%", 20, temp.db)).toEqual({ values: [], exact: true });
-    expect(searchFacetValues({ waitlistId }, "referrer", "ycomb", 20, temp.db)).toEqual({ values: [{ value: "news.ycombinator.com", count: 10 }], exact: true });
+    expect((await searchFacetValues({ waitlistId, utmCampaign: "launch" }, "utm_campaign", "n", 20, temp.db))!.values.map((entry) => entry.value)).toEqual(["launch", "spring"]);
+    expect(await searchFacetValues({ waitlistId }, "referrer", "%", 20, temp.db)).toEqual({ values: [], exact: true });
+    expect(await searchFacetValues({ waitlistId }, "referrer", "ycomb", 20, temp.db)).toEqual({ values: [{ value: "news.ycombinator.com", count: 10 }], exact: true });
     // A name that is no facet finds nothing.
-    expect(searchFacetValues({ waitlistId }, "email", "s", 20, temp.db)).toEqual({ values: [], exact: true });
+    expect(await searchFacetValues({ waitlistId }, "email", "s", 20, temp.db)).toEqual({ values: [], exact: true });
   });
 
-  it("counts a custom input's signups in a status through that input's own rows, as the whole walk would", () => {
-    const sliced = createWaitlist({ name: "Slices", website: "https://slices.example" }, temp.db).id;
+  it("counts a custom input's signups in a status through that input's own rows, as the whole walk would", async () => {
+    const sliced = (await createWaitlist({ name: "Slices", website: "https://slices.example" }, temp.db)).id;
     const made = Array.from({ length: 60 }, (_, index) => ({
       email: `r${index}@example.com`,
       role: index % 2 === 0 ? "Engineer" : "Designer",
@@ -88,15 +88,15 @@ describe("source filters and facets", () => {
     for (const statuses of [["waiting"], ["waiting", "invited"], ["rejected"]] as SignupStatus[][]) {
       const scope: SignupScope = { waitlistId: sliced, status: statuses, inputs: [{ label: "role", value: "Engineer" }] };
       const matching = made.filter((each) => each.role === "Engineer" && statuses.includes(each.status));
-      const sources = sourceFacets(scope, 10, temp.db)!;
+      const sources = (await sourceFacets(scope, 10, temp.db))!;
       expect(sources.utm_source.values).toEqual(count(matching, (each) => each.source.utm_source));
       expect(sources.referrer.values).toEqual(count(matching, (each) => each.source.referrer));
-      const company = inputFacets(scope, {}, temp.db)!.find((facet) => facet.label === "company")!;
+      const company = (await inputFacets(scope, {}, temp.db))!.find((facet) => facet.label === "company")!;
       expect(company).toMatchObject({ values: count(matching, (each) => each.company), exact: true });
       // Capped at 3 of the matching signups: the newest 3, and no longer exact.
-      const capped = inputFacets(scope, { rowCap: 3 }, temp.db)!.find((facet) => facet.label === "company")!;
+      const capped = (await inputFacets(scope, { rowCap: 3 }, temp.db))!.find((facet) => facet.label === "company")!;
       expect(capped).toMatchObject({ values: count(matching.slice(-3), (each) => each.company), exact: false });
-      expect(sourceFacets(scope, 10, temp.db, 3)!.utm_source).toMatchObject({ values: count(matching.slice(-3), (each) => each.source.utm_source), exact: false });
+      expect((await sourceFacets(scope, 10, temp.db, 3))!.utm_source).toMatchObject({ values: count(matching.slice(-3), (each) => each.source.utm_source), exact: false });
     }
   });
 });

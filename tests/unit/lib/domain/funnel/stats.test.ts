@@ -28,8 +28,8 @@ function rows(): RecountRow[] {
 }
 
 /** The counted funnel against the recount from the rows; and the counting tables against their views recomputed. */
-function expectRecount(fromDay?: number, toDay?: number) {
-  const stats = funnelStats(waitlistId, { fromDay, toDay }, temp.db);
+async function expectRecount(fromDay?: number, toDay?: number) {
+  const stats = await funnelStats(waitlistId, { fromDay, toDay }, temp.db);
   expect(funnelStatsResponseSchema.safeParse(stats).success).toBe(true);
   const expected = recountFunnel(rows(), fromDay, toDay);
   const { views, ...totals } = stats.totals;
@@ -55,52 +55,52 @@ function expectRecount(fromDay?: number, toDay?: number) {
 
 const at = (ms: number) => vi.setSystemTime(ms);
 const idsOf = (emails: string[]) => emails.map((email) => temp.db.$client.prepare<[string], { id: number }>("SELECT id FROM signups WHERE email = ?").get(email)!.id);
-const act = (action: "invite" | "complete" | "withdraw" | "reject", emails: string[]) => applyStatusAction("cli", { action, selection: { waitlistId, ids: idsOf(emails) } }, temp.db);
+const act = async (action: "invite" | "complete" | "withdraw" | "reject", emails: string[]) => await applyStatusAction("cli", { action, selection: { waitlistId, ids: idsOf(emails) } }, temp.db);
 
 describe("funnelStats", () => {
-  beforeEach(() => {
+  beforeEach(async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     at(START);
     temp = tempDatabase();
-    waitlistId = createWaitlist({ name: "Funnel", website: "https://funnel.example" }, temp.db).id;
-    updateJoinSettings(waitlistId, { joining: "open" }, "cli", temp.db);
+    waitlistId = (await createWaitlist({ name: "Funnel", website: "https://funnel.example" }, temp.db)).id;
+    await updateJoinSettings(waitlistId, { joining: "open" }, "cli", temp.db);
   });
   afterEach(() => {
     vi.useRealTimers();
     temp.close();
   });
 
-  it("equals a recount from the rows through joins, verification, invitations, completion, expiry, withdrawal and erasure", () => {
+  it("equals a recount from the rows through joins, verification, invitations, completion, expiry, withdrawal and erasure", async () => {
     const emails: string[] = [];
     let code: string | undefined;
     for (let index = 0; index < 40; index++) {
       at(START + index * 9 * HOUR);
       const email = `p${index}@example.com`;
-      const joined = joinWaitlist({ waitlistId, email, customInputs: [], referralCode: index % 5 === 4 ? code : undefined, source: SOURCES[index % SOURCES.length] }, temp.db);
+      const joined = await joinWaitlist({ waitlistId, email, customInputs: [], referralCode: index % 5 === 4 ? code : undefined, source: SOURCES[index % SOURCES.length] }, temp.db);
       code ??= joined.signup.referral_code;
       emails.push(email);
     }
     temp.db.$client.prepare("UPDATE signups SET verified = 1 WHERE id % 3 <> 0").run();
     at(START + 10 * DAY);
-    act("invite", emails.slice(0, 20));
+    await act("invite", emails.slice(0, 20));
     at(START + 10 * DAY + 5 * HOUR);
-    act("complete", emails.slice(0, 6));
+    await act("complete", emails.slice(0, 6));
     at(START + 13 * DAY);
-    act("complete", emails.slice(6, 9));
+    await act("complete", emails.slice(6, 9));
     // Withdrawn and invited again: the first invitation stays the one counted.
-    act("withdraw", emails.slice(15, 18));
+    await act("withdraw", emails.slice(15, 18));
     at(START + 20 * DAY);
-    act("invite", emails.slice(15, 25));
+    await act("invite", emails.slice(15, 25));
     // Expiry is read from the events by type name, whichever writer appends them.
     for (const id of idsOf(emails.slice(9, 12))) {
       temp.db.$client.prepare("INSERT INTO events (type, waitlist_id, signup_id, created_at, payload) VALUES ('signup.invitation_expired', ?, ?, ?, '{}')").run(waitlistId, id, Date.now());
     }
-    const before = expectRecount();
+    const before = await expectRecount();
     expect(before.totals).toMatchObject({ joined: 40, invited: 25, completed: 9, expired: 3 });
     expect(before.sources.map((source) => source.source)).toEqual(expect.arrayContaining(["newsletter", "news.ycombinator.com", "x", null]));
     // An erasure takes its signup's stages and durations away.
     temp.db.$client.prepare("DELETE FROM signups WHERE email IN ('p0@example.com', 'p10@example.com')").run();
-    const after = expectRecount();
+    const after = await expectRecount();
     expect(after.totals.joined).toBe(38);
     // Direct writes keep them exact too: times moved or cleared, flags and sources changed with them or alone.
     const sql = temp.db.$client;
@@ -108,20 +108,20 @@ describe("funnelStats", () => {
     sql.prepare("UPDATE signups SET verified = 1 - verified, invited_at = NULL WHERE id % 4 = 0").run();
     sql.prepare("UPDATE signups SET verified = verified, completed_at = NULL WHERE id % 5 = 1").run();
     sql.prepare("UPDATE signups SET utm_source = 'moved' WHERE id % 6 = 0").run();
-    expectRecount();
+    await expectRecount();
     // A range of days of joining.
     const firstDay = Math.floor(START / DAY);
-    expectRecount(firstDay + 2, firstDay + 9);
-    expectRecount(firstDay + 3, firstDay + 3);
+    await expectRecount(firstDay + 2, firstDay + 9);
+    await expectRecount(firstDay + 3, firstDay + 3);
   });
 
-  it("counts join-page views per day, written by the flush", () => {
+  it("counts join-page views per day, written by the flush", async () => {
     countJoinPageView(waitlistId, START);
     countJoinPageView(waitlistId, START + 1000);
     countJoinPageView(waitlistId, START + DAY);
-    joinWaitlist({ waitlistId, email: "a@example.com", customInputs: [] }, temp.db);
-    flushJoinPageViews(temp.db);
-    const stats = funnelStats(waitlistId, {}, temp.db);
+    await joinWaitlist({ waitlistId, email: "a@example.com", customInputs: [] }, temp.db);
+    await flushJoinPageViews(temp.db);
+    const stats = await funnelStats(waitlistId, {}, temp.db);
     expect(stats.totals.views).toBe(3);
     expect(stats.days.map((day) => [day.day, day.views, day.joined])).toEqual([
       ["2026-09-28", 2, 1],
@@ -130,7 +130,7 @@ describe("funnelStats", () => {
     expect(stats.rates.view_to_join).toBe(0.3333);
   });
 
-  it("counts what the bulk writer adds exactly as the triggers would", () => {
+  it("counts what the bulk writer adds exactly as the triggers would", async () => {
     insertSignups(
       waitlistId,
       Array.from({ length: 300 }, (_, index) => ({
@@ -145,7 +145,7 @@ describe("funnelStats", () => {
       })),
       temp.db,
     );
-    const stats = expectRecount();
+    const stats = await expectRecount();
     expect(stats.totals.joined).toBe(300);
     expect(stats.median_hours.join_to_invite).not.toBeNull();
     expect(stats.median_hours.invite_to_complete).not.toBeNull();

@@ -24,40 +24,40 @@ describe("invitations: fan-out, look, redeem", () => {
 
   const emails = () => temp.db.$client.prepare("SELECT body, state FROM deliveries WHERE channel = 'email' AND event_type = 'signup.invited' ORDER BY id").all() as { body: string; state: string }[];
   const tokenIn = (body: string) => new URL(/https:\/\/app\.example\/signup\?\S+/.exec(body)![0]).searchParams.get("invite")!;
-  const refusal = (run: () => unknown) => {
+  const refusal = async (run: () => unknown) => {
     try {
-      run();
+      await run();
     } catch (error) {
       if (error instanceof AppError) return { code: error.code, detail: error.message };
       throw error;
     }
     throw new Error("not refused");
   };
-  const completedEvents = () => signupEvents(signupId, temp.db).filter((event) => event.type === "signup.completed").length;
+  const completedEvents = async () => (await signupEvents(signupId, temp.db)).filter((event) => event.type === "signup.completed").length;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(INVITED_AT);
     temp = tempDatabase();
-    waitlistId = createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db).id;
+    waitlistId = (await createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db)).id;
     insertSignups(waitlistId, [{ email: "ada@example.com", verified: true, referral: false, customInputs: '[{"label":"Role","value":"Engineer"}]' }], temp.db);
     signupId = temp.db.$client.prepare("SELECT id FROM signups").pluck().get() as number;
-    updateInvitationEmail(ADMIN, waitlistId, { enabled: true, body: "Come in: {{invite.url}}\nYour page: {{person.url}}\n", inviteUrl: "https://app.example/signup", inviteExpiryDays: 7 }, temp.db);
-    applyStatusAction(ADMIN, { action: "invite", selection: { waitlistId, ids: [signupId] } }, temp.db);
-    fanOutEvents({ limit: 10, emailConfigured: false, publicUrl: PUBLIC_URL, now: INVITED_AT }, temp.db);
+    await updateInvitationEmail(ADMIN, waitlistId, { enabled: true, body: "Come in: {{invite.url}}\nYour page: {{person.url}}\n", inviteUrl: "https://app.example/signup", inviteExpiryDays: 7 }, temp.db);
+    await applyStatusAction(ADMIN, { action: "invite", selection: { waitlistId, ids: [signupId] } }, temp.db);
+    await fanOutEvents({ limit: 10, emailConfigured: false, publicUrl: PUBLIC_URL, now: INVITED_AT }, temp.db);
   });
   afterEach(() => {
     temp.close();
     vi.useRealTimers();
   });
 
-  it("saves the invite URL and expiry (audited), and the email carries the invite link and the person's page", () => {
-    expect(getInvitationEmail(waitlistId, temp.db)).toMatchObject({ inviteUrl: "https://app.example/signup", inviteExpiryDays: 7 });
-    expect(listAudit({ action: "waitlist.invitation_email", limit: 5 }, temp.db)[0]!.summary).toBe("invitation emails on; body changed; invite URL https://app.example/signup; invite links good for 7 days");
+  it("saves the invite URL and expiry (audited), and the email carries the invite link and the person's page", async () => {
+    expect(await getInvitationEmail(waitlistId, temp.db)).toMatchObject({ inviteUrl: "https://app.example/signup", inviteExpiryDays: 7 });
+    expect((await listAudit({ action: "waitlist.invitation_email", limit: 5 }, temp.db))[0]!.summary).toBe("invitation emails on; body changed; invite URL https://app.example/signup; invite links good for 7 days");
     const [email] = emails();
     expect(email!.state).toBe("not_sent");
     expect(email!.body).toMatch(/^Come in: https:\/\/app\.example\/signup\?invite=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\nYour page: https:\/\/waitlist\.example\/join\/[0-9a-f-]+\/me\?t=\S+\n/);
-    expect(getInvitationOrThrow(tokenIn(email!.body), INVITED_AT + 1000, temp.db)).toEqual({
+    expect(await getInvitationOrThrow(tokenIn(email!.body), INVITED_AT + 1000, temp.db)).toEqual({
       state: "valid",
       waitlist_id: waitlistId,
       signup: { email: "ada@example.com", verified: true, referral: false, custom_inputs: [{ label: "Role", value: "Engineer" }], status: "invited" },
@@ -66,62 +66,62 @@ describe("invitations: fan-out, look, redeem", () => {
     });
   });
 
-  it("refuses a bad invite URL or expiry, changing nothing", () => {
+  it("refuses a bad invite URL or expiry, changing nothing", async () => {
     for (const input of [{ inviteUrl: "ftp://app.example" }, { inviteUrl: "not a url" }, { inviteExpiryDays: 0 }, { inviteExpiryDays: 366 }, { inviteExpiryDays: 1.5 }]) {
-      expect(() => updateInvitationEmail(ADMIN, waitlistId, input, temp.db)).toThrow();
+      await expect(updateInvitationEmail(ADMIN, waitlistId, input, temp.db)).rejects.toThrow();
     }
-    expect(getInvitationEmail(waitlistId, temp.db)).toMatchObject({ inviteUrl: "https://app.example/signup", inviteExpiryDays: 7 });
+    expect(await getInvitationEmail(waitlistId, temp.db)).toMatchObject({ inviteUrl: "https://app.example/signup", inviteExpiryDays: 7 });
     // An unknown placeholder is refused, the invitation's own links named among the known ones.
-    expect(() => updateInvitationEmail(ADMIN, waitlistId, { body: "{{invite.link}}" }, temp.db)).toThrow(/unknown placeholder \{\{invite\.link\}\}.*\{\{invite\.url\}\}/);
+    await expect(updateInvitationEmail(ADMIN, waitlistId, { body: "{{invite.link}}" }, temp.db)).rejects.toThrow(/unknown placeholder \{\{invite\.link\}\}.*\{\{invite\.url\}\}/);
   });
 
-  it("redeems once: completed, one signup.completed, audited; a second redeem answers the same and changes nothing", () => {
+  it("redeems once: completed, one signup.completed, audited; a second redeem answers the same and changes nothing", async () => {
     const token = tokenIn(emails()[0]!.body);
-    const first = redeemInvitation(PRODUCT, token, INVITED_AT + 1000, temp.db);
+    const first = await redeemInvitation(PRODUCT, token, INVITED_AT + 1000, temp.db);
     expect(first).toMatchObject({ state: "redeemed", signup: { status: "completed" } });
-    expect(getSignup(waitlistId, signupId, temp.db)!.status).toBe("completed");
-    expect(completedEvents()).toBe(1);
-    expect(listAudit({ action: "signups.complete", limit: 5 }, temp.db).map((row) => row.actor)).toEqual([PRODUCT.keyName]);
+    expect((await getSignup(waitlistId, signupId, temp.db))!.status).toBe("completed");
+    expect(await completedEvents()).toBe(1);
+    expect((await listAudit({ action: "signups.complete", limit: 5 }, temp.db)).map((row) => row.actor)).toEqual([PRODUCT.keyName]);
 
     vi.setSystemTime(INVITED_AT + 5000);
-    expect(redeemInvitation(PRODUCT, token, INVITED_AT + 5000, temp.db)).toEqual(first);
-    expect(getInvitationOrThrow(token, INVITED_AT + 5000, temp.db)).toEqual(first);
-    expect(completedEvents()).toBe(1);
-    expect(listAudit({ action: "signups.complete", limit: 5 }, temp.db)).toHaveLength(1);
+    expect(await redeemInvitation(PRODUCT, token, INVITED_AT + 5000, temp.db)).toEqual(first);
+    expect(await getInvitationOrThrow(token, INVITED_AT + 5000, temp.db)).toEqual(first);
+    expect(await completedEvents()).toBe(1);
+    expect(await listAudit({ action: "signups.complete", limit: 5 }, temp.db)).toHaveLength(1);
   });
 
-  it("refuses expired, withdrawn, unknown and malformed tokens with a clear detail, changing nothing", () => {
+  it("refuses expired, withdrawn, unknown and malformed tokens with a clear detail, changing nothing", async () => {
     const token = tokenIn(emails()[0]!.body);
-    expect(refusal(() => redeemInvitation(PRODUCT, token, INVITED_AT + 7 * DAY_MS, temp.db))).toEqual({ code: "conflict", detail: expect.stringMatching(/expired/) });
-    expect(refusal(() => redeemInvitation(PRODUCT, `${token.slice(0, -3)}AAA`, INVITED_AT, temp.db))).toEqual({ code: "not_found", detail: expect.stringMatching(/No invitation has this token/) });
-    expect(refusal(() => getInvitationOrThrow("garbage", INVITED_AT, temp.db))).toEqual({ code: "invalid_parameter", detail: expect.stringMatching(/not an invite token/) });
+    expect(await refusal(() => redeemInvitation(PRODUCT, token, INVITED_AT + 7 * DAY_MS, temp.db))).toEqual({ code: "conflict", detail: expect.stringMatching(/expired/) });
+    expect(await refusal(() => redeemInvitation(PRODUCT, `${token.slice(0, -3)}AAA`, INVITED_AT, temp.db))).toEqual({ code: "not_found", detail: expect.stringMatching(/No invitation has this token/) });
+    expect(await refusal(() => getInvitationOrThrow("garbage", INVITED_AT, temp.db))).toEqual({ code: "invalid_parameter", detail: expect.stringMatching(/not an invite token/) });
     vi.setSystemTime(INVITED_AT + 60_000);
-    applyStatusAction(ADMIN, { action: "withdraw", selection: { waitlistId, ids: [signupId] } }, temp.db);
-    expect(refusal(() => redeemInvitation(PRODUCT, token, INVITED_AT + 61_000, temp.db))).toEqual({ code: "conflict", detail: "This invitation was withdrawn or replaced by a newer one: the signup is waiting now." });
-    expect(getSignup(waitlistId, signupId, temp.db)!.status).toBe("waiting");
-    expect(completedEvents()).toBe(0);
-    expect(listAudit({ action: "signups.complete", limit: 5 }, temp.db)).toEqual([]);
+    await applyStatusAction(ADMIN, { action: "withdraw", selection: { waitlistId, ids: [signupId] } }, temp.db);
+    expect(await refusal(() => redeemInvitation(PRODUCT, token, INVITED_AT + 61_000, temp.db))).toEqual({ code: "conflict", detail: "This invitation was withdrawn or replaced by a newer one: the signup is waiting now." });
+    expect((await getSignup(waitlistId, signupId, temp.db))!.status).toBe("waiting");
+    expect(await completedEvents()).toBe(0);
+    expect(await listAudit({ action: "signups.complete", limit: 5 }, temp.db)).toEqual([]);
   });
 
-  it("a re-invite's email carries a new token; the first email's link is retired", () => {
+  it("a re-invite's email carries a new token; the first email's link is retired", async () => {
     const first = tokenIn(emails()[0]!.body);
     vi.setSystemTime(INVITED_AT + 60_000);
-    applyStatusAction(ADMIN, { action: "withdraw", selection: { waitlistId, ids: [signupId] } }, temp.db);
+    await applyStatusAction(ADMIN, { action: "withdraw", selection: { waitlistId, ids: [signupId] } }, temp.db);
     vi.setSystemTime(INVITED_AT + 120_000);
-    applyStatusAction(ADMIN, { action: "invite", selection: { waitlistId, ids: [signupId] } }, temp.db);
-    fanOutEvents({ limit: 10, emailConfigured: false, publicUrl: PUBLIC_URL, now: INVITED_AT + 120_000 }, temp.db);
+    await applyStatusAction(ADMIN, { action: "invite", selection: { waitlistId, ids: [signupId] } }, temp.db);
+    await fanOutEvents({ limit: 10, emailConfigured: false, publicUrl: PUBLIC_URL, now: INVITED_AT + 120_000 }, temp.db);
     const second = tokenIn(emails()[1]!.body);
     expect(second).not.toBe(first);
-    expect(refusal(() => redeemInvitation(PRODUCT, first, INVITED_AT + 121_000, temp.db)).code).toBe("conflict");
-    expect(redeemInvitation(PRODUCT, second, INVITED_AT + 121_000, temp.db).state).toBe("redeemed");
+    expect((await refusal(() => redeemInvitation(PRODUCT, first, INVITED_AT + 121_000, temp.db))).code).toBe("conflict");
+    expect((await redeemInvitation(PRODUCT, second, INVITED_AT + 121_000, temp.db)).state).toBe("redeemed");
   });
 
-  it("leaves {{invite.url}} empty while no sign-up URL is set", () => {
-    updateInvitationEmail(ADMIN, waitlistId, { inviteUrl: null }, temp.db);
+  it("leaves {{invite.url}} empty while no sign-up URL is set", async () => {
+    await updateInvitationEmail(ADMIN, waitlistId, { inviteUrl: null }, temp.db);
     vi.setSystemTime(INVITED_AT + 60_000);
-    applyStatusAction(ADMIN, { action: "withdraw", selection: { waitlistId, ids: [signupId] } }, temp.db);
-    applyStatusAction(ADMIN, { action: "invite", selection: { waitlistId, ids: [signupId] } }, temp.db);
-    fanOutEvents({ limit: 10, emailConfigured: false, publicUrl: PUBLIC_URL, now: INVITED_AT + 60_000 }, temp.db);
+    await applyStatusAction(ADMIN, { action: "withdraw", selection: { waitlistId, ids: [signupId] } }, temp.db);
+    await applyStatusAction(ADMIN, { action: "invite", selection: { waitlistId, ids: [signupId] } }, temp.db);
+    await fanOutEvents({ limit: 10, emailConfigured: false, publicUrl: PUBLIC_URL, now: INVITED_AT + 60_000 }, temp.db);
     expect(emails()[1]!.body).toMatch(/^Come in: \nYour page: https:\/\/waitlist\.example\/join\//);
   });
 });

@@ -9,13 +9,13 @@ import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
 describe("signupPosition", () => {
   let temp: TempDatabase;
   let waitlistId: string;
-  beforeEach(() => {
+  beforeEach(async () => {
     temp = tempDatabase();
-    waitlistId = createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db).id;
+    waitlistId = (await createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db)).id;
   });
   afterEach(() => temp.close());
 
-  it("is 1 + the waiting signups before it (by created_at, then id) over several days, null unless waiting", () => {
+  it("is 1 + the waiting signups before it (by created_at, then id) over several days, null unless waiting", async () => {
     const start = Date.UTC(2026, 0, 1, 12);
     // Three days, several signups sharing one instant, some not waiting, on two waitlists.
     const statuses = ["waiting", "invited", "waiting", "rejected", "completed", "waiting"] as const;
@@ -29,7 +29,7 @@ describe("signupPosition", () => {
     }));
     // Inserted out of order: ids do not follow created_at.
     insertSignups(waitlistId, [...rows].reverse(), temp.db);
-    const other = createWaitlist({ name: "Other", website: "https://other.example" }, temp.db).id;
+    const other = (await createWaitlist({ name: "Other", website: "https://other.example" }, temp.db)).id;
     insertSignups(other, rows.slice(0, 20), temp.db);
     const all = temp.db.$client
       .prepare("SELECT id, status, created_at AS createdAt FROM signups WHERE waitlist_id = ? ORDER BY created_at, id")
@@ -37,19 +37,19 @@ describe("signupPosition", () => {
     let waitingBefore = 0;
     for (const signup of all) {
       if (signup.status === "waiting") {
-        expect(signupPosition(waitlistId, signup.id, temp.db), `signup ${signup.id}`).toBe(++waitingBefore);
+        expect(await signupPosition(waitlistId, signup.id, temp.db), `signup ${signup.id}`).toBe(++waitingBefore);
       } else {
-        expect(signupPosition(waitlistId, signup.id, temp.db)).toBeNull();
+        expect(await signupPosition(waitlistId, signup.id, temp.db)).toBeNull();
       }
     }
     expect(waitingBefore).toBe(30);
-    expect(signupPosition(other, all[0]!.id, temp.db)).toBeNull();
+    expect(await signupPosition(other, all[0]!.id, temp.db)).toBeNull();
   });
 
-  it("reads indexes only, from the signup's own position in them", () => {
+  it("reads indexes only, from the signup's own position in them", async () => {
     insertSignups(waitlistId, [{ email: "a@example.com", verified: false, referral: false, customInputs: "[]" }], temp.db);
     const id = (temp.db.$client.prepare("SELECT id FROM signups").get() as { id: number }).id;
-    const plans = statementsPreparedBy(temp.db, () => signupPosition(waitlistId, id, temp.db)).map((text) => queryPlan(temp.db, text));
+    const plans = (await statementsPreparedBy(temp.db, () => signupPosition(waitlistId, id, temp.db))).map((text) => queryPlan(temp.db, text));
     expect(plans.join(" ")).toMatch(/USING COVERING INDEX signups_waitlist_order_idx \(waitlist_id=\? AND \(created_at,rowid\)>\(\?,\?\) AND created_at<\?\)/);
     expect(plans.join(" ")).toMatch(/USING COVERING INDEX signups_changed_status_idx \(waitlist_id=\? AND status=\? AND created_at>\? AND \(created_at,rowid\)<\(\?,\?\)\)/);
     expect(plans.join(" ")).not.toMatch(/SCAN signups/);

@@ -8,30 +8,30 @@ import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
 describe("join settings", () => {
   let temp: TempDatabase;
   let waitlistId: string;
-  beforeEach(() => {
+  beforeEach(async () => {
     temp = tempDatabase();
-    waitlistId = createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db).id;
+    waitlistId = (await createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db)).id;
   });
   afterEach(() => temp.close());
 
-  it("are the defaults, joining closed and the challenge on, until saved", () => {
-    expect(joinSettingsOf(waitlistId, temp.db)).toEqual({ joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true, headline: "", description: "", accentColor: "", leaderboard: false, disposable: "flag" });
+  it("are the defaults, joining closed and the challenge on, until saved", async () => {
+    expect(await joinSettingsOf(waitlistId, temp.db)).toEqual({ joining: "closed", verification: false, fields: [], successMessage: "", embedOrigins: [], challenge: true, headline: "", description: "", accentColor: "", leaderboard: false, disposable: "flag" });
     expect(DEFAULT_JOIN_SETTINGS.joining).toBe("closed");
   });
 
-  it("change only what is given, store it, and audit each change once", () => {
+  it("change only what is given, store it, and audit each change once", async () => {
     const fields = [
       { label: "Company", type: "text" as const, required: true },
       { label: "Team size", type: "choice" as const, options: ["1-10", "11-50"], required: false },
     ];
-    const after = updateJoinSettings(waitlistId, { joining: "open", fields, embedOrigins: ["https://Example.com/", "https://example.com"] }, "cli", temp.db);
+    const after = await updateJoinSettings(waitlistId, { joining: "open", fields, embedOrigins: ["https://Example.com/", "https://example.com"] }, "cli", temp.db);
     expect(after).toEqual({ ...DEFAULT_JOIN_SETTINGS, joining: "open", fields, embedOrigins: ["https://example.com"] });
-    expect(joinSettingsOf(waitlistId.toUpperCase(), temp.db)).toEqual(after);
-    updateJoinSettings(waitlistId, { verification: true, successMessage: "Thanks!" }, "cli", temp.db);
-    expect(joinSettingsOf(waitlistId, temp.db)).toMatchObject({ joining: "open", verification: true, successMessage: "Thanks!", fields });
+    expect(await joinSettingsOf(waitlistId.toUpperCase(), temp.db)).toEqual(after);
+    await updateJoinSettings(waitlistId, { verification: true, successMessage: "Thanks!" }, "cli", temp.db);
+    expect(await joinSettingsOf(waitlistId, temp.db)).toMatchObject({ joining: "open", verification: true, successMessage: "Thanks!", fields });
     // Saving the same again changes nothing and writes no audit row.
-    updateJoinSettings(waitlistId, { verification: true }, "cli", temp.db);
-    expect(listAudit({ action: "waitlist.join_settings", limit: 10 }, temp.db).map((row) => [row.target, row.summary])).toEqual([
+    await updateJoinSettings(waitlistId, { verification: true }, "cli", temp.db);
+    expect((await listAudit({ action: "waitlist.join_settings", limit: 10 }, temp.db)).map((row) => [row.target, row.summary])).toEqual([
       [waitlistId, "verification on; success message changed"],
       [waitlistId, "joining open; 2 form fields; embed origins: https://example.com"],
     ]);
@@ -46,15 +46,15 @@ describe("join settings", () => {
     [{ embedOrigins: ["javascript:alert(1)"] }, /must be an origin/],
     [{ joining: "ajar" }, /joining/],
     [{ colour: "red" }, /Unrecognized key/],
-  ])("refuse %j with a message naming the setting", (change, message) => {
-    expect(() => updateJoinSettings(waitlistId, change as never, "cli", temp.db)).toThrow(message);
-    expect(joinSettingsOf(waitlistId, temp.db)).toEqual(DEFAULT_JOIN_SETTINGS);
+  ])("refuse %j with a message naming the setting", async (change, message) => {
+    await expect(updateJoinSettings(waitlistId, change as never, "cli", temp.db)).rejects.toThrow(message);
+    expect(await joinSettingsOf(waitlistId, temp.db)).toEqual(DEFAULT_JOIN_SETTINGS);
   });
 
-  it("are not_found for an unknown waitlist and go with a deleted one", () => {
-    expect(() => updateJoinSettings("00000000-0000-4000-8000-000000000000", { joining: "open" }, "cli", temp.db)).toThrow(/No waitlist has the id/);
-    updateJoinSettings(waitlistId, { joining: "open" }, "cli", temp.db);
-    deleteWaitlistAs("cli", waitlistId, { confirm: "Acme Beta" }, temp.db);
+  it("are not_found for an unknown waitlist and go with a deleted one", async () => {
+    await expect(updateJoinSettings("00000000-0000-4000-8000-000000000000", { joining: "open" }, "cli", temp.db)).rejects.toThrow(/No waitlist has the id/);
+    await updateJoinSettings(waitlistId, { joining: "open" }, "cli", temp.db);
+    await deleteWaitlistAs("cli", waitlistId, { confirm: "Acme Beta" }, temp.db);
     expect(temp.db.$client.prepare("SELECT count(*) AS n FROM join_settings").get()).toEqual({ n: 0 });
   });
 });
@@ -62,18 +62,18 @@ describe("join settings", () => {
 describe("join settings: the brand and the leaderboard", () => {
   let temp: TempDatabase;
   let waitlistId: string;
-  beforeEach(() => {
+  beforeEach(async () => {
     temp = tempDatabase();
-    waitlistId = createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db).id;
+    waitlistId = (await createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db)).id;
   });
   afterEach(() => temp.close());
 
-  it("store a headline, a description, an accent colour (lower case) and the leaderboard, audited", () => {
-    const after = updateJoinSettings(waitlistId, { headline: "  Acme is coming  ", description: "**Soon.**", accentColor: "#0F766E", leaderboard: true }, "cli", temp.db);
+  it("store a headline, a description, an accent colour (lower case) and the leaderboard, audited", async () => {
+    const after = await updateJoinSettings(waitlistId, { headline: "  Acme is coming  ", description: "**Soon.**", accentColor: "#0F766E", leaderboard: true }, "cli", temp.db);
     expect(after).toMatchObject({ headline: "Acme is coming", description: "**Soon.**", accentColor: "#0f766e", leaderboard: true });
-    expect(joinSettingsOf(waitlistId, temp.db)).toEqual(after);
-    updateJoinSettings(waitlistId, { accentColor: "" }, "cli", temp.db);
-    expect(listAudit({ action: "waitlist.join_settings", limit: 10 }, temp.db).map((row) => row.summary)).toEqual([
+    expect(await joinSettingsOf(waitlistId, temp.db)).toEqual(after);
+    await updateJoinSettings(waitlistId, { accentColor: "" }, "cli", temp.db);
+    expect((await listAudit({ action: "waitlist.join_settings", limit: 10 }, temp.db)).map((row) => row.summary)).toEqual([
       "accent colour default",
       "headline changed; description changed; accent colour #0f766e; leaderboard on",
     ]);
@@ -86,9 +86,9 @@ describe("join settings: the brand and the leaderboard", () => {
     [{ headline: "two\nlines" }, /headline: must be one line/],
     [{ headline: "x".repeat(121) }, /headline: Too big/],
     [{ description: "x".repeat(2001) }, /description: Too big/],
-  ])("refuse %j, saying why, and change nothing", (change, message) => {
-    expect(() => updateJoinSettings(waitlistId, change, "cli", temp.db)).toThrow(message);
-    expect(joinSettingsOf(waitlistId, temp.db)).toEqual({ ...DEFAULT_JOIN_SETTINGS });
-    expect(listAudit({ action: "waitlist.join_settings", limit: 10 }, temp.db)).toEqual([]);
+  ])("refuse %j, saying why, and change nothing", async (change, message) => {
+    await expect(updateJoinSettings(waitlistId, change, "cli", temp.db)).rejects.toThrow(message);
+    expect(await joinSettingsOf(waitlistId, temp.db)).toEqual({ ...DEFAULT_JOIN_SETTINGS });
+    expect(await listAudit({ action: "waitlist.join_settings", limit: 10 }, temp.db)).toEqual([]);
   });
 });

@@ -21,8 +21,8 @@ describe("API keys", () => {
   }
 
   describe("API keys", () => {
-    it("creates a wl_ key of 32 random bytes and stores only its hash", () => {
-      const created = createApiKey({ name: "ci", roles: [VIEW_ROLE, VIEW_ROLE] }, temp.db);
+    it("creates a wl_ key of 32 random bytes and stores only its hash", async () => {
+      const created = await createApiKey({ name: "ci", roles: [VIEW_ROLE, VIEW_ROLE] }, temp.db);
       expect(created.key).toMatch(/^wl_[A-Za-z0-9_-]{43}$/);
       expect(looksLikeApiKey(created.key)).toBe(true);
       expect(created.roles).toEqual([VIEW_ROLE]);
@@ -30,12 +30,12 @@ describe("API keys", () => {
       const row = storedRow(created.id);
       expect(row.key_hash).toBe(hashSecret(created.key));
       expect(JSON.stringify(row)).not.toContain(created.key);
-      expect(createApiKey({ name: "other", roles: [VIEW_ROLE] }, temp.db).key).not.toBe(created.key);
+      expect((await createApiKey({ name: "other", roles: [VIEW_ROLE] }, temp.db)).key).not.toBe(created.key);
     });
 
-    it("lists keys without the key or its hash", () => {
-      const created = createApiKey({ name: "ci", roles: [VIEW_ROLE] }, temp.db);
-      const listed = listApiKeys(temp.db);
+    it("lists keys without the key or its hash", async () => {
+      const created = await createApiKey({ name: "ci", roles: [VIEW_ROLE] }, temp.db);
+      const listed = await listApiKeys(temp.db);
       expect(listed).toEqual([
         { id: created.id, name: "ci", prefix: created.prefix, roles: [VIEW_ROLE], created_at: expect.any(String), last_used_at: null, expires_at: null, revoked_at: null, status: "active" },
       ]);
@@ -43,78 +43,78 @@ describe("API keys", () => {
       expect(JSON.stringify(listed)).not.toContain(hashSecret(created.key));
     });
 
-    it("lists each key's status as verifyApiKey sees it: active, revoked, expired from its expiry on", () => {
+    it("lists each key's status as verifyApiKey sees it: active, revoked, expired from its expiry on", async () => {
       vi.useFakeTimers({ toFake: ["Date"] });
       vi.setSystemTime(new Date("2026-01-01T00:00:00Z"));
-      const active = createApiKey({ name: "active", roles: [VIEW_ROLE] }, temp.db);
-      const revoked = createApiKey({ name: "revoked", roles: [VIEW_ROLE] }, temp.db);
-      revokeApiKey(revoked.id, temp.db);
-      const expiring = createApiKey({ name: "expiring", roles: [VIEW_ROLE], expiresAt: new Date("2026-01-02T00:00:00Z") }, temp.db);
-      const statuses = () => Object.fromEntries(listApiKeys(temp.db).map((key) => [key.name, key.status]));
-      expect(statuses()).toEqual({ active: "active", revoked: "revoked", expiring: "active" });
+      const active = await createApiKey({ name: "active", roles: [VIEW_ROLE] }, temp.db);
+      const revoked = await createApiKey({ name: "revoked", roles: [VIEW_ROLE] }, temp.db);
+      await revokeApiKey(revoked.id, temp.db);
+      const expiring = await createApiKey({ name: "expiring", roles: [VIEW_ROLE], expiresAt: new Date("2026-01-02T00:00:00Z") }, temp.db);
+      const statuses = async () => Object.fromEntries((await listApiKeys(temp.db)).map((key) => [key.name, key.status]));
+      expect(await statuses()).toEqual({ active: "active", revoked: "revoked", expiring: "active" });
       vi.setSystemTime(new Date("2026-01-02T00:00:00Z"));
-      expect(statuses()).toEqual({ active: "active", revoked: "revoked", expiring: "expired" });
-      for (const key of [active, revoked, expiring]) expect(verifyApiKey(key.key, VIEW_ROLE, temp.db).ok).toBe(key === active);
+      expect(await statuses()).toEqual({ active: "active", revoked: "revoked", expiring: "expired" });
+      for (const key of [active, revoked, expiring]) expect((await verifyApiKey(key.key, VIEW_ROLE, temp.db)).ok).toBe(key === active);
     });
 
-    it("verifies a valid key with its role", () => {
-      const created = createApiKey({ name: "ci", roles: [VIEW_ROLE] }, temp.db);
-      const check = verifyApiKey(created.key, VIEW_ROLE, temp.db);
+    it("verifies a valid key with its role", async () => {
+      const created = await createApiKey({ name: "ci", roles: [VIEW_ROLE] }, temp.db);
+      const check = await verifyApiKey(created.key, VIEW_ROLE, temp.db);
       expect(check.ok).toBe(true);
     });
 
-    it.each([null, undefined, "", "wl_short", "Bearer x", `wl_${"A".repeat(43)}`])("refuses %j as unauthenticated", (presented) => {
-      createApiKey({ name: "ci", roles: [VIEW_ROLE] }, temp.db);
-      expect(verifyApiKey(presented, VIEW_ROLE, temp.db)).toEqual({ ok: false, reason: "unauthenticated" });
+    it.each([null, undefined, "", "wl_short", "Bearer x", `wl_${"A".repeat(43)}`])("refuses %j as unauthenticated", async (presented) => {
+      await createApiKey({ name: "ci", roles: [VIEW_ROLE] }, temp.db);
+      expect(await verifyApiKey(presented, VIEW_ROLE, temp.db)).toEqual({ ok: false, reason: "unauthenticated" });
     });
 
-    it("refuses a key without the role as forbidden", () => {
-      const created = createApiKey({ name: "no roles", roles: [] }, temp.db);
-      expect(verifyApiKey(created.key, VIEW_ROLE, temp.db)).toMatchObject({ ok: false, reason: "forbidden" });
+    it("refuses a key without the role as forbidden", async () => {
+      const created = await createApiKey({ name: "no roles", roles: [] }, temp.db);
+      expect(await verifyApiKey(created.key, VIEW_ROLE, temp.db)).toMatchObject({ ok: false, reason: "forbidden" });
     });
 
-    it("refuses a revoked key; revoking twice keeps the first date; unknown ids are reported", () => {
-      const created = createApiKey({ name: "ci", roles: [VIEW_ROLE] }, temp.db);
-      expect(revokeApiKey(created.id, temp.db)).toBe(true);
+    it("refuses a revoked key; revoking twice keeps the first date; unknown ids are reported", async () => {
+      const created = await createApiKey({ name: "ci", roles: [VIEW_ROLE] }, temp.db);
+      expect(await revokeApiKey(created.id, temp.db)).toBe(true);
       const first = storedRow(created.id).revoked_at;
-      expect(revokeApiKey(created.id, temp.db)).toBe(true);
+      expect(await revokeApiKey(created.id, temp.db)).toBe(true);
       expect(storedRow(created.id).revoked_at).toBe(first);
-      expect(verifyApiKey(created.key, VIEW_ROLE, temp.db)).toEqual({ ok: false, reason: "unauthenticated" });
-      expect(revokeApiKey("unknown", temp.db)).toBe(false);
+      expect(await verifyApiKey(created.key, VIEW_ROLE, temp.db)).toEqual({ ok: false, reason: "unauthenticated" });
+      expect(await revokeApiKey("unknown", temp.db)).toBe(false);
     });
 
-    it("refuses an expired key", () => {
+    it("refuses an expired key", async () => {
       vi.useFakeTimers({ toFake: ["Date"] });
       vi.setSystemTime(new Date("2026-01-01T00:00:00Z"));
-      const created = createApiKey({ name: "ci", roles: [VIEW_ROLE], expiresAt: new Date("2026-01-02T00:00:00Z") }, temp.db);
-      expect(verifyApiKey(created.key, VIEW_ROLE, temp.db).ok).toBe(true);
+      const created = await createApiKey({ name: "ci", roles: [VIEW_ROLE], expiresAt: new Date("2026-01-02T00:00:00Z") }, temp.db);
+      expect((await verifyApiKey(created.key, VIEW_ROLE, temp.db)).ok).toBe(true);
       vi.setSystemTime(new Date("2026-01-02T00:00:00Z"));
-      expect(verifyApiKey(created.key, VIEW_ROLE, temp.db)).toEqual({ ok: false, reason: "unauthenticated" });
+      expect(await verifyApiKey(created.key, VIEW_ROLE, temp.db)).toEqual({ ok: false, reason: "unauthenticated" });
     });
 
-    it("writes last_used_at at most once a minute", () => {
+    it("writes last_used_at at most once a minute", async () => {
       vi.useFakeTimers({ toFake: ["Date"] });
       const start = new Date("2026-01-01T00:00:00Z").getTime();
       vi.setSystemTime(start);
-      const created = createApiKey({ name: "ci", roles: [VIEW_ROLE] }, temp.db);
+      const created = await createApiKey({ name: "ci", roles: [VIEW_ROLE] }, temp.db);
       expect(storedRow(created.id).last_used_at).toBeNull();
-      verifyApiKey(created.key, VIEW_ROLE, temp.db);
+      await verifyApiKey(created.key, VIEW_ROLE, temp.db);
       expect(storedRow(created.id).last_used_at).toBe(start);
       vi.setSystemTime(start + 59_000);
-      verifyApiKey(created.key, VIEW_ROLE, temp.db);
+      await verifyApiKey(created.key, VIEW_ROLE, temp.db);
       expect(storedRow(created.id).last_used_at).toBe(start);
       vi.setSystemTime(start + 61_000);
-      verifyApiKey(created.key, VIEW_ROLE, temp.db);
+      await verifyApiKey(created.key, VIEW_ROLE, temp.db);
       expect(storedRow(created.id).last_used_at).toBe(start + 61_000);
     });
   });
 
   describe("issueApiKey (the dashboard's and the CLI's create)", () => {
-    it("returns the key once and leaves it nowhere in the database file or its WAL: only its hash, and the audit row without it", () => {
-      const created = issueApiKey({ name: "reporting", roles: [VIEW_ROLE] }, { keyId: "admin-key", keyName: "admin" }, temp.db);
+    it("returns the key once and leaves it nowhere in the database file or its WAL: only its hash, and the audit row without it", async () => {
+      const created = await issueApiKey({ name: "reporting", roles: [VIEW_ROLE] }, { keyId: "admin-key", keyName: "admin" }, temp.db);
       expect(created.key).toMatch(/^wl_[A-Za-z0-9_-]{43}$/);
       expect(storedRow(created.id).key_hash).toBe(hashSecret(created.key));
-      expect(listAudit({ action: "key.create", limit: 1 }, temp.db)[0]).toMatchObject({ target: created.id, actor: "admin" });
+      expect((await listAudit({ action: "key.create", limit: 1 }, temp.db))[0]).toMatchObject({ target: created.id, actor: "admin" });
       const secret = Buffer.from(created.key.slice(3));
       for (const file of [temp.path, `${temp.path}-wal`]) {
         if (existsSync(file)) expect(readFileSync(file).includes(secret), file).toBe(false);
@@ -138,8 +138,8 @@ describe("key verification", () => {
   });
 
   describe("verifyApiKey", () => {
-    it("looks keys up by the SHA-256 of what was presented: the guess itself is never compared", () => {
-      const { key } = createApiKey({ name: "k", roles: ["waitlist:view"] }, temp.db);
+    it("looks keys up by the SHA-256 of what was presented: the guess itself is never compared", async () => {
+      const { key } = await createApiKey({ name: "k", roles: ["waitlist:view"] }, temp.db);
       const lookups: { source: string; bound: unknown[] }[] = [];
       const prepare = temp.db.$client.prepare.bind(temp.db.$client);
       vi.spyOn(temp.db.$client, "prepare").mockImplementation(((source: string) => {
@@ -152,28 +152,28 @@ describe("key verification", () => {
       // one indexed lookup of that hash, nothing found.
       for (const guess of [`wl_${"Z".repeat(43)}`, key.slice(0, 40) + "AAAAAA"]) {
         lookups.length = 0;
-        expect(verifyApiKey(guess, "waitlist:view", temp.db)).toEqual({ ok: false, reason: "unauthenticated" });
+        expect(await verifyApiKey(guess, "waitlist:view", temp.db)).toEqual({ ok: false, reason: "unauthenticated" });
         expect(lookups).toHaveLength(1);
         expect(lookups[0]!.source).toMatch(/"key_hash" = \?/);
         expect(lookups[0]!.bound).toEqual([hashSecret(guess)]);
       }
     });
 
-    it("does not wait for another process's write lock to record last_used_at", () => {
-      const { key, id } = createApiKey({ name: "k", roles: ["waitlist:view"] }, temp.db);
+    it("does not wait for another process's write lock to record last_used_at", async () => {
+      const { key, id } = await createApiKey({ name: "k", roles: ["waitlist:view"] }, temp.db);
       const other = new Database(temp.path);
       other.exec("BEGIN IMMEDIATE");
       const started = performance.now();
-      expect(verifyApiKey(key, "waitlist:view", temp.db).ok).toBe(true);
+      expect((await verifyApiKey(key, "waitlist:view", temp.db)).ok).toBe(true);
       expect(performance.now() - started).toBeLessThan(1000);
       other.exec("ROLLBACK");
       other.close();
-      const row = () => temp.db.select().from(apiKeys).all().find((candidate) => candidate.id === id)!;
-      expect(row().lastUsedAt).toBeNull();
+      const row = async () => (await temp.db.select().from(apiKeys).all()).find((candidate) => candidate.id === id)!;
+      expect((await row()).lastUsedAt).toBeNull();
       // The busy timeout is back, and the next use records the time.
       expect(temp.db.$client.pragma("busy_timeout", { simple: true })).toBe(5000);
-      expect(verifyApiKey(key, "waitlist:view", temp.db).ok).toBe(true);
-      expect(row().lastUsedAt).not.toBeNull();
+      expect((await verifyApiKey(key, "waitlist:view", temp.db)).ok).toBe(true);
+      expect((await row()).lastUsedAt).not.toBeNull();
     });
   });
 });
@@ -193,19 +193,19 @@ describe("roles", () => {
       expect(rolesGrant([], VIEW_ROLE)).toBe(false);
     });
 
-    it("an admin key passes the API's view check and signs in; a view key fails an admin check", () => {
-      const admin = createApiKey({ name: "admin", roles: [ADMIN_ROLE] }, temp.db);
-      const viewer = createApiKey({ name: "viewer", roles: [VIEW_ROLE] }, temp.db);
-      expect(verifyApiKey(admin.key, VIEW_ROLE, temp.db).ok).toBe(true);
-      expect(verifyApiKey(admin.key, ADMIN_ROLE, temp.db).ok).toBe(true);
-      expect(verifyApiKey(viewer.key, ADMIN_ROLE, temp.db)).toMatchObject({ ok: false, reason: "forbidden" });
-      expect(checkSignInKey(admin.key, temp.db)).toEqual({ ok: true, apiKeyId: admin.id });
+    it("an admin key passes the API's view check and signs in; a view key fails an admin check", async () => {
+      const admin = await createApiKey({ name: "admin", roles: [ADMIN_ROLE] }, temp.db);
+      const viewer = await createApiKey({ name: "viewer", roles: [VIEW_ROLE] }, temp.db);
+      expect((await verifyApiKey(admin.key, VIEW_ROLE, temp.db)).ok).toBe(true);
+      expect((await verifyApiKey(admin.key, ADMIN_ROLE, temp.db)).ok).toBe(true);
+      expect(await verifyApiKey(viewer.key, ADMIN_ROLE, temp.db)).toMatchObject({ ok: false, reason: "forbidden" });
+      expect(await checkSignInKey(admin.key, temp.db)).toEqual({ ok: true, apiKeyId: admin.id });
     });
 
-    it("a session of an admin-only key stays valid (it holds view through admin)", () => {
-      const admin = createApiKey({ name: "admin", roles: [ADMIN_ROLE] }, temp.db);
-      const { token } = createSession(admin.id, temp.db);
-      const lookup = lookupSession(token, temp.db);
+    it("a session of an admin-only key stays valid (it holds view through admin)", async () => {
+      const admin = await createApiKey({ name: "admin", roles: [ADMIN_ROLE] }, temp.db);
+      const { token } = await createSession(admin.id, temp.db);
+      const lookup = await lookupSession(token, temp.db);
       expect(lookup.ok && lookup.session.key.roles).toEqual([ADMIN_ROLE]);
     });
   });

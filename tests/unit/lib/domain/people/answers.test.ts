@@ -18,53 +18,53 @@ describe("updateOwnAnswers", () => {
   let temp: TempDatabase;
   let waitlistId: string;
   let signupId: number;
-  const stored = () => getSignup(waitlistId, signupId, temp.db)!.customInputs;
+  const stored = async () => (await getSignup(waitlistId, signupId, temp.db))!.customInputs;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     temp = tempDatabase();
-    waitlistId = createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db).id;
-    updateJoinSettings(waitlistId, { joining: "open", fields }, "cli", temp.db);
-    signupId = joinWaitlist({ waitlistId, email: "ada@example.com", customInputs: [{ label: "Company", value: "Acme" }] }, temp.db).signup.id;
+    waitlistId = (await createWaitlist({ name: "Acme Beta", website: "https://acme.example" }, temp.db)).id;
+    await updateJoinSettings(waitlistId, { joining: "open", fields }, "cli", temp.db);
+    signupId = (await joinWaitlist({ waitlistId, email: "ada@example.com", customInputs: [{ label: "Company", value: "Acme" }] }, temp.db)).signup.id;
     // An input that is not the form's (an import's column) stays whatever the person changes.
     temp.db.$client.prepare("UPDATE signups SET custom_inputs = json_insert(custom_inputs, '$[#]', json_object('label', 'Source', 'value', 'import')) WHERE id = ?").run(signupId);
   });
   afterEach(() => temp.close());
 
-  it("saves answers by the form's rules, with signup.updated and an audit row as the person, in one transaction", () => {
-    expect(updateOwnAnswers(waitlistId, signupId, [{ label: "company", value: "Acme Rockets" }, { label: "Plan", value: "Pro" }], temp.db)).toEqual({ saved: true, changed: ["Company", "Plan"] });
-    expect(stored()).toEqual([
+  it("saves answers by the form's rules, with signup.updated and an audit row as the person, in one transaction", async () => {
+    expect(await updateOwnAnswers(waitlistId, signupId, [{ label: "company", value: "Acme Rockets" }, { label: "Plan", value: "Pro" }], temp.db)).toEqual({ saved: true, changed: ["Company", "Plan"] });
+    expect(await stored()).toEqual([
       { label: "Company", value: "Acme Rockets" },
       { label: "Plan", value: "Pro" },
       { label: "Source", value: "import" },
     ]);
-    expect(signupEvents(signupId, temp.db).map((event) => event.type)).toEqual(["signup.created", "signup.updated"]);
+    expect((await signupEvents(signupId, temp.db)).map((event) => event.type)).toEqual(["signup.created", "signup.updated"]);
     const payload = temp.db.$client.prepare("SELECT payload FROM events WHERE type = 'signup.updated'").pluck().get() as string;
     expect(JSON.parse(payload)).toEqual({ changed: ["Company", "Plan"] });
-    expect(listAudit({ action: "signup.update", limit: 5 }, temp.db)).toMatchObject([{ actor: "person", actorKeyId: null, target: waitlistId, summary: `signup ${signupId} changed 2 answers on its own page` }]);
+    expect(await listAudit({ action: "signup.update", limit: 5 }, temp.db)).toMatchObject([{ actor: "person", actorKeyId: null, target: waitlistId, summary: `signup ${signupId} changed 2 answers on its own page` }]);
   });
 
-  it("the same answers again change nothing and record nothing", () => {
-    expect(updateOwnAnswers(waitlistId, signupId, [{ label: "Company", value: "Acme" }], temp.db)).toEqual({ saved: true, changed: [] });
-    expect(signupEvents(signupId, temp.db)).toHaveLength(1);
-    expect(listAudit({ action: "signup.update", limit: 5 }, temp.db)).toEqual([]);
+  it("the same answers again change nothing and record nothing", async () => {
+    expect(await updateOwnAnswers(waitlistId, signupId, [{ label: "Company", value: "Acme" }], temp.db)).toEqual({ saved: true, changed: [] });
+    expect(await signupEvents(signupId, temp.db)).toHaveLength(1);
+    expect(await listAudit({ action: "signup.update", limit: 5 }, temp.db)).toEqual([]);
   });
 
-  it("refuses what the join form refuses, in its words, changing nothing", () => {
-    const before = stored();
+  it("refuses what the join form refuses, in its words, changing nothing", async () => {
+    const before = await stored();
     for (const [answers, message] of [
       [[], 'The field "Company" is required.'],
       [[{ label: "Company", value: "Acme" }, { label: "Plan", value: "Gold" }], '"Plan" must be one of: Free, Pro.'],
       [[{ label: "Company", value: "two\nlines" }], 'The answer to "Company" contains a line break: answers are one line of plain text.'],
       [[{ label: "Age", value: "40" }], 'The form has no field "Age" (its fields: Company, Plan).'],
     ] as const) {
-      expect(updateOwnAnswers(waitlistId, signupId, [...answers], temp.db)).toEqual({ saved: false, reason: "invalid", message });
+      expect(await updateOwnAnswers(waitlistId, signupId, [...answers], temp.db)).toEqual({ saved: false, reason: "invalid", message });
     }
-    expect(stored()).toEqual(before);
-    expect(signupEvents(signupId, temp.db)).toHaveLength(1);
+    expect(await stored()).toEqual(before);
+    expect(await signupEvents(signupId, temp.db)).toHaveLength(1);
   });
 
-  it("an erased signup is gone", () => {
-    eraseSignup("cli", waitlistId, signupId, temp.db);
-    expect(updateOwnAnswers(waitlistId, signupId, [{ label: "Company", value: "Back" }], temp.db)).toEqual({ saved: false, reason: "gone" });
+  it("an erased signup is gone", async () => {
+    await eraseSignup("cli", waitlistId, signupId, temp.db);
+    expect(await updateOwnAnswers(waitlistId, signupId, [{ label: "Company", value: "Back" }], temp.db)).toEqual({ saved: false, reason: "gone" });
   });
 });

@@ -57,8 +57,8 @@ function signups(count: number, seed: number): NewSignup[] {
 }
 
 describe("inputPairs", () => {
-  it("gives exactly the pairs of the SQL view for every shape of input", () => {
-    const waitlistId = createWaitlist({ name: "Pairs", website: "https://e.com" }, temp.db).id;
+  it("gives exactly the pairs of the SQL view for every shape of input", async () => {
+    const waitlistId = (await createWaitlist({ name: "Pairs", website: "https://e.com" }, temp.db)).id;
     const rows = signups(3000, 5);
     expect(insertSignups(waitlistId, rows, temp.db, BASE)).toBe(rows.length);
     const ids = rows.map((row) => temp.db.$client.prepare<[string], { id: number }>("SELECT id FROM signups WHERE email = ?").get(row.email)!.id);
@@ -95,11 +95,11 @@ describe("startBulkInsert", () => {
 
   const triggerNames = () => temp.db.$client.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name").all();
 
-  it("derives the same counts, pairs and search entries as the schema's insert triggers, and skips the same duplicates", () => {
+  it("derives the same counts, pairs and search entries as the schema's insert triggers, and skips the same duplicates", async () => {
     const rows = signups(2000, 9);
     rows.push({ ...rows[5]!, email: rows[5]!.email.toUpperCase() }, rows[6]!);
-    const byTriggers = createWaitlist({ name: "Triggers", website: "https://e.com" }, temp.db).id;
-    const inBulk = createWaitlist({ name: "Bulk", website: "https://e.com" }, temp.db).id;
+    const byTriggers = (await createWaitlist({ name: "Triggers", website: "https://e.com" }, temp.db)).id;
+    const inBulk = (await createWaitlist({ name: "Bulk", website: "https://e.com" }, temp.db)).id;
     const before = triggerNames();
 
     const insertedByTriggers = temp.db.$client.transaction(() => rows.filter((row) => insertBySql(byTriggers, row, BASE)).length)();
@@ -125,8 +125,8 @@ describe("startBulkInsert", () => {
     expect(temp.db.$client.prepare("SELECT count FROM signup_input_counts WHERE waitlist_id = ? AND value = 'Late'").get(inBulk)).toEqual({ count: 1 });
   });
 
-  it("leaves nothing behind, triggers included, when its transaction rolls back", () => {
-    const waitlistId = createWaitlist({ name: "Rolled back", website: "https://e.com" }, temp.db).id;
+  it("leaves nothing behind, triggers included, when its transaction rolls back", async () => {
+    const waitlistId = (await createWaitlist({ name: "Rolled back", website: "https://e.com" }, temp.db)).id;
     const before = triggerNames();
     expect(() =>
       temp.db.$client.transaction(() => {
@@ -142,8 +142,8 @@ describe("startBulkInsert", () => {
     expect(temp.db.$client.prepare("SELECT count(*) AS n FROM signup_email_search").get()).toEqual({ n: 0 });
   });
 
-  it("needs an open transaction", () => {
-    const waitlistId = createWaitlist({ name: "No transaction", website: "https://e.com" }, temp.db).id;
+  it("needs an open transaction", async () => {
+    const waitlistId = (await createWaitlist({ name: "No transaction", website: "https://e.com" }, temp.db)).id;
     expect(() => startBulkInsert(waitlistId, temp.db)).toThrow("needs an open transaction");
   });
 });

@@ -6,6 +6,7 @@ import { csvLayout, IMPORT_FIELDS } from "@/lib/domain/signups/import-columns";
 import { signupRowBatches } from "@/lib/domain/signups/queries";
 import type { SignupRow } from "@/lib/domain/signups/row";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { streamOf, textOf } from "@/tests/support/batches";
 import { tempDatabase } from "@/tests/support/temp-db";
 
 const { db } = tempDatabase();
@@ -43,7 +44,7 @@ describe("signup CSV", () => {
   });
 
   it("streams every filtered signup in creation order with a header, quoting where needed", async () => {
-    const waitlist = createWaitlist({ name: "CSV", website: "https://example.com" }, db);
+    const waitlist = await createWaitlist({ name: "CSV", website: "https://example.com" }, db);
     for (let index = 0; index < 2500; index++) addSignup(waitlist.id, `p${index}@example.com`, index % 2 === 0, [], 1_700_000_000_000 + index);
     addSignup(waitlist.id, "=cmd@example.com", true, [{ label: 'Say "hi", ok', value: "line1\nline2" }], 1_800_000_000_000);
     const text = await readAll(signupCsvStream({ waitlistId: waitlist.id, verified: true }, [], db));
@@ -57,7 +58,7 @@ describe("signup CSV", () => {
   });
 
   it("streams what the CLI's export writes from parsed rows: the same JSON texts and times", async () => {
-    const waitlist = createWaitlist({ name: "CSV same", website: "https://example.com" }, db);
+    const waitlist = await createWaitlist({ name: "CSV same", website: "https://example.com" }, db);
     const inputs = [{ label: "Name", value: "Zoë 😀 \u2028 </script>" }, { nested: { a: [1, 1.5, -0, 1e21, 1e-7, true, null] } }, { label: "Quote", value: 'say "hi", ok' }];
     // Milliseconds, before 1970, a leap day, after 2038.
     const times = [-86_399_999, 0, 951_782_400_123, 2_200_000_000_999];
@@ -68,13 +69,13 @@ describe("signup CSV", () => {
       .run(waitlist.id, '[ {"label": "Seats", "value": 1.0, "x": "\\u00e9\\/"} ]');
     const scope = { waitlistId: waitlist.id };
     const streamed = await readAll(signupCsvStream(scope, [], db));
-    expect(streamed).toBe([...signupCsvChunks(signupRowBatches(scope, 1000, db))].join(""));
+    expect(streamed).toBe(await textOf(signupCsvChunks(signupRowBatches(scope, 1000, db))));
     expect(streamed).toContain("1969-12-31T00:00:00.001Z");
     expect(streamed).toContain(`spelled@example.com,false,true,"[{""label"":""Seats"",""value"":1,""x"":""é/""}]",1970-01-01T00:00:00.001Z`);
   });
 
   it("lets other work run between chunks, even when the reader takes every chunk at once", async () => {
-    const waitlist = createWaitlist({ name: "CSV turns", website: "https://example.com" }, db);
+    const waitlist = await createWaitlist({ name: "CSV turns", website: "https://example.com" }, db);
     addSignups(waitlist.id, "t", 5000);
     let chunks = 0;
     let chunksWhenOtherWorkRan = -1;
@@ -88,7 +89,7 @@ describe("signup CSV", () => {
   });
 
   it("reads nothing ahead of its reader: a client that stops reading stops the export", async () => {
-    const waitlist = createWaitlist({ name: "CSV lazy", website: "https://example.com" }, db);
+    const waitlist = await createWaitlist({ name: "CSV lazy", website: "https://example.com" }, db);
     addSignups(waitlist.id, "l", 3000);
     const reader = signupCsvStream({ waitlistId: waitlist.id }, [], db).getReader();
     const decoder = new TextDecoder();
@@ -109,7 +110,7 @@ describe("signup CSV", () => {
     expect(rest).toContain(`l${last + 1}@example.com`);
   });
 
-  it("writes cells exactly as csv-stringify does with CRLF records (quotes, commas, CR, formulas)", () => {
+  it("writes cells exactly as csv-stringify does with CRLF records (quotes, commas, CR, formulas)", async () => {
     const tricky = ['plain', 'say "hi"', "a,b", "line\r\nbreak", "ends with cr\r", "lone\nnewline", "lone\rcr", "=1+1", "'quoted", "-5", "@x", "\ttab", "", "é😀"];
     const rows: SignupRow[] = tricky.map((cell, index) => ({
       id: index,
@@ -125,13 +126,13 @@ describe("signup CSV", () => {
       [row.email, String(row.verified), String(row.referral), JSON.stringify(row.customInputs), row.createdAt.toISOString(), row.status, row.statusChangedAt?.toISOString() ?? ""].map(neutralizeFormula),
     );
     const expected = stringify([[...SIGNUP_CSV_COLUMNS], ...records], { record_delimiter: "\r\n" });
-    expect([...signupCsvChunks([rows])].join("")).toBe(expected);
+    expect(await textOf(signupCsvChunks(streamOf(rows)))).toBe(expected);
   });
 });
 
 describe("the export's header and the import's columns", () => {
-  it("are one list: an export's header is read back with every field in its column and no custom input", () => {
-    const header = parse([...signupCsvChunks([])].join(""))[0] as string[];
+  it("are one list: an export's header is read back with every field in its column and no custom input", async () => {
+    const header = parse(await textOf(signupCsvChunks(streamOf())))[0] as string[];
     expect(header).toEqual([...IMPORT_FIELDS]);
     const layout = csvLayout(header);
     expect(layout).toEqual({ email: 0, verified: 1, referral: 2, customInputs: 3, createdAt: 4, status: 5, statusChangedAt: 6, extras: [] });

@@ -20,6 +20,7 @@ import { JOINED_LINK_LIFETIME_MS, readLinkToken, signLinkToken } from "@/lib/dom
 import { resendConfirmation } from "@/lib/domain/verification/resend";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
+import { allOf, textOf } from "@/tests/support/batches";
 import { insertSignups } from "@/tests/support/insert-signups";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
 
@@ -36,9 +37,9 @@ function add(waitlistId: string, email: string, verified: boolean, inputs: unkno
   insertSignups(waitlistId, [{ email, verified, referral: false, customInputs: JSON.stringify(inputs), createdAt: Date.UTC(2026, 0, 2) }], temp.db);
 }
 
-function everything(waitlistId: string): string {
-  const csv = [...signupCsvChunks(signupRowBatches({ waitlistId }, 1000, temp.db))].join("");
-  const json = JSON.stringify([...signupJsonBatches({ waitlistId }, 1000, temp.db)]);
+async function everything(waitlistId: string): Promise<string> {
+  const csv = await textOf(signupCsvChunks(signupRowBatches({ waitlistId }, 1000, temp.db)));
+  const json = JSON.stringify(await allOf(signupJsonBatches({ waitlistId }, 1000, temp.db)));
   return `${csv}\n${json}`.toLowerCase();
 }
 
@@ -56,10 +57,10 @@ function derivedRowsOf(email: string) {
   };
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   temp = tempDatabase();
-  alpha = createWaitlist({ name: "Alpha", website: "https://alpha.example" }, temp.db).id;
-  beta = createWaitlist({ name: "Beta", website: "https://beta.example" }, temp.db).id;
+  alpha = (await createWaitlist({ name: "Alpha", website: "https://alpha.example" }, temp.db)).id;
+  beta = (await createWaitlist({ name: "Beta", website: "https://beta.example" }, temp.db)).id;
   add(alpha, ADDRESS, true, [{ label: "company", value: "Erasedco" }]);
   add(alpha, "janet.doe@example.com", false, [{ label: "company", value: "Keptco" }]);
   add(alpha, "bob@example.com", true, [{ label: "company", value: "Keptco" }]);
@@ -69,29 +70,29 @@ beforeEach(() => {
 afterEach(() => temp.close());
 
 describe("eraseAddress", () => {
-  it("erases the address in any case from every waitlist, with everything derived from it", () => {
+  it("erases the address in any case from every waitlist, with everything derived from it", async () => {
     expect(derivedRowsOf("jane.doe")).toEqual({ inputs: { n: 2 }, inputCounts: { n: 2 }, search: { n: 2 } });
-    expect(countSignups({ waitlistId: alpha }, temp.db)).toMatchObject({ total: 3, verified: 2 });
+    expect(await countSignups({ waitlistId: alpha }, temp.db)).toMatchObject({ total: 3, verified: 2 });
 
-    expect(eraseAddress("cli", { email: " JANE.DOE@example.COM " }, temp.db)).toEqual({ erased: 2, waitlists: 2 });
+    expect(await eraseAddress("cli", { email: " JANE.DOE@example.COM " }, temp.db)).toEqual({ erased: 2, waitlists: 2 });
 
     // Counts (signup_counts) and the per-flag facets.
-    expect(countSignups({ waitlistId: alpha }, temp.db)).toMatchObject({ total: 2, verified: 1, verifiedFacet: { yes: 1, no: 1 } });
-    expect(countSignups({ waitlistId: beta }, temp.db)).toMatchObject({ total: 1, verified: 0 });
+    expect(await countSignups({ waitlistId: alpha }, temp.db)).toMatchObject({ total: 2, verified: 1, verifiedFacet: { yes: 1, no: 1 } });
+    expect(await countSignups({ waitlistId: beta }, temp.db)).toMatchObject({ total: 1, verified: 0 });
     // Input facets and their side tables.
-    expect(inputFacets({ waitlistId: alpha }, {}, temp.db)).toEqual([{ label: "company", distinct: 1, values: [{ value: "Keptco", count: 2 }], exact: true }]);
-    expect(inputFacets({ waitlistId: beta }, {}, temp.db)).toEqual([]);
+    expect(await inputFacets({ waitlistId: alpha }, {}, temp.db)).toEqual([{ label: "company", distinct: 1, values: [{ value: "Keptco", count: 2 }], exact: true }]);
+    expect(await inputFacets({ waitlistId: beta }, {}, temp.db)).toEqual([]);
     // The search index, the table's search and its count.
     expect(derivedRowsOf("jane.doe")).toEqual({ inputs: { n: 0 }, inputCounts: { n: 0 }, search: { n: 0 } });
-    expect(listSignupRows({ scope: { waitlistId: alpha, emailContains: "doe@" }, offset: 0, limit: 10 }, temp.db).map((row) => row.email)).toEqual(["janet.doe@example.com"]);
-    expect(countSignups({ waitlistId: alpha, email: ADDRESS }, temp.db).total).toBe(0);
+    expect((await listSignupRows({ scope: { waitlistId: alpha, emailContains: "doe@" }, offset: 0, limit: 10 }, temp.db)).map((row) => row.email)).toEqual(["janet.doe@example.com"]);
+    expect((await countSignups({ waitlistId: alpha, email: ADDRESS }, temp.db)).total).toBe(0);
     // The CSV export and the /v1 list.
-    expect(everything(alpha)).not.toContain("jane.doe@");
-    expect(everything(alpha)).toContain("janet.doe@example.com");
-    expect(everything(beta)).not.toContain("jane.doe@");
+    expect(await everything(alpha)).not.toContain("jane.doe@");
+    expect(await everything(alpha)).toContain("janet.doe@example.com");
+    expect(await everything(beta)).not.toContain("jane.doe@");
     // The finder.
-    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toEqual([]);
-    expect(findSignupsByEmail({ contains: "doe@example", limit: 10 }, temp.db).map((found) => found.email)).toEqual(["janet.doe@example.com"]);
+    expect(await findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toEqual([]);
+    expect((await findSignupsByEmail({ contains: "doe@example", limit: 10 }, temp.db)).map((found) => found.email)).toEqual(["janet.doe@example.com"]);
     // The derived data is still exactly what it would be without the erased signups.
     const sqlite = temp.db.$client;
     expect(sqlite.prepare("SELECT waitlist_id, sum(count) AS n FROM signup_counts GROUP BY waitlist_id ORDER BY n").all()).toEqual([
@@ -103,39 +104,39 @@ describe("eraseAddress", () => {
     expect(sqlite.prepare("SELECT v FROM signup_email_search_config WHERE k = 'secure-delete'").get()).toEqual({ v: 1 });
   });
 
-  it("records the erasure with a keyed hash of the address, never the address", () => {
-    eraseAddress({ keyId: "key-1", keyName: "ops" }, { email: ADDRESS }, temp.db);
-    const rows = listAudit({ action: "signup.erase", limit: 10 }, temp.db);
+  it("records the erasure with a keyed hash of the address, never the address", async () => {
+    await eraseAddress({ keyId: "key-1", keyName: "ops" }, { email: ADDRESS }, temp.db);
+    const rows = await listAudit({ action: "signup.erase", limit: 10 }, temp.db);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ action: "signup.erase", target: auditHash("jane.doe@example.com", temp.db), summary: "erased 2 signups from 2 waitlists" });
+    expect(rows[0]).toMatchObject({ action: "signup.erase", target: await auditHash("jane.doe@example.com", temp.db), summary: "erased 2 signups from 2 waitlists" });
     expect(rows[0]!.target).toMatch(/^[0-9a-f]{64}$/);
     const everyAuditRow = JSON.stringify(temp.db.$client.prepare("SELECT * FROM audit_log").all()).toLowerCase();
     expect(everyAuditRow).not.toContain("jane");
     expect(everyAuditRow).not.toContain("doe@");
   });
 
-  it("leaves no copy of the address in the database file or its WAL (secure_delete, then a checkpoint)", () => {
-    eraseAddress("cli", { email: ADDRESS }, temp.db);
+  it("leaves no copy of the address in the database file or its WAL (secure_delete, then a checkpoint)", async () => {
+    await eraseAddress("cli", { email: ADDRESS }, temp.db);
     const bytes = Buffer.concat([readFileSync(temp.path), readFileSync(`${temp.path}-wal`)]).toString("latin1").toLowerCase();
     expect(bytes).toContain("janet.doe@example.com");
     expect(bytes).not.toContain("jane.doe@example.com");
   });
 
-  it("erases the person's deliveries too: webhook bodies and rendered invitation emails, leaving no copy on disk", () => {
-    addEndpoint("cli", { url: "https://hooks.example/in" }, temp.db);
-    updateInvitationEmail("cli", alpha, { enabled: true, body: "Hello {{email}}" }, temp.db);
-    applyStatusAction("cli", { action: "invite", selection: { waitlistId: alpha, emails: [ADDRESS, "bob@example.com"] } }, temp.db);
-    fanOutEvents({ limit: 100, emailConfigured: false }, temp.db);
+  it("erases the person's deliveries too: webhook bodies and rendered invitation emails, leaving no copy on disk", async () => {
+    await addEndpoint("cli", { url: "https://hooks.example/in" }, temp.db);
+    await updateInvitationEmail("cli", alpha, { enabled: true, body: "Hello {{email}}" }, temp.db);
+    await applyStatusAction("cli", { action: "invite", selection: { waitlistId: alpha, emails: [ADDRESS, "bob@example.com"] } }, temp.db);
+    await fanOutEvents({ limit: 100, emailConfigured: false }, temp.db);
     const sqlite = temp.db.$client;
     const deliveriesNaming = (address: string) =>
       sqlite.prepare("SELECT count(*) FROM deliveries WHERE lower(coalesce(recipient, '') || coalesce(body, '')) LIKE ?").pluck().get(`%${address}%`);
     expect(deliveriesNaming("jane.doe@example.com")).toBe(2);
 
-    eraseAddress("cli", { email: ADDRESS }, temp.db);
+    await eraseAddress("cli", { email: ADDRESS }, temp.db);
     expect(deliveriesNaming("jane.doe@example.com")).toBe(0);
     expect(deliveriesNaming("bob@example.com")).toBe(2);
     // The erasure's own event is fanned out later without the address.
-    fanOutEvents({ limit: 100, emailConfigured: false }, temp.db);
+    await fanOutEvents({ limit: 100, emailConfigured: false }, temp.db);
     expect(deliveriesNaming("jane.doe@example.com")).toBe(0);
     const bytes = Buffer.concat([readFileSync(temp.path), readFileSync(`${temp.path}-wal`)]).toString("latin1").toLowerCase();
     expect(bytes).not.toContain("jane.doe@example.com");
@@ -151,7 +152,7 @@ describe("eraseAddress", () => {
     const reader = new Database(temp.path, { readonly: true });
     const rows = reader.prepare("SELECT email FROM signups").iterate();
     rows.next();
-    eraseAddress("cli", { email: ADDRESS }, temp.db);
+    await eraseAddress("cli", { email: ADDRESS }, temp.db);
     expect(await erasedFromDisk(300, temp.db)).toBe(false);
     // The reader's snapshot still needs the old pages: they are on disk, in the file or the WAL.
     expect(onDisk()).toContain("jane.doe@example.com");
@@ -163,29 +164,29 @@ describe("eraseAddress", () => {
     expect(statSync(`${temp.path}-wal`).size).toBe(0);
   });
 
-  it("leaves no day-count row behind for a day and flags that only the erased signup had", () => {
+  it("leaves no day-count row behind for a day and flags that only the erased signup had", async () => {
     const cells = () => temp.db.$client.prepare("SELECT verified, referral, count FROM signup_counts WHERE waitlist_id = ? ORDER BY verified").all(beta);
     expect(cells()).toEqual([{ verified: 0, referral: 0, count: 2 }]);
-    eraseAddress("cli", { email: "carol@example.com" }, temp.db);
-    eraseAddress("cli", { email: ADDRESS }, temp.db);
+    await eraseAddress("cli", { email: "carol@example.com" }, temp.db);
+    await eraseAddress("cli", { email: ADDRESS }, temp.db);
     expect(cells()).toEqual([]);
   });
 
-  it("never waits for a reader to let the WAL be emptied (it would stall the server for the busy timeout)", () => {
+  it("never waits for a reader to let the WAL be emptied (it would stall the server for the busy timeout)", async () => {
     const reader = new Database(temp.path, { readonly: true });
     try {
       // A read in progress (as a CSV export holds one) keeps its snapshot of the WAL.
       const rows = reader.prepare("SELECT email FROM signups").iterate();
       rows.next();
       const started = Date.now();
-      expect(eraseAddress("cli", { email: ADDRESS }, temp.db)).toEqual({ erased: 2, waitlists: 2 });
+      expect(await eraseAddress("cli", { email: ADDRESS }, temp.db)).toEqual({ erased: 2, waitlists: 2 });
       expect(Date.now() - started).toBeLessThan(1000);
       expect(temp.db.$client.pragma("busy_timeout", { simple: true })).toBe(5000);
       rows.return?.();
     } finally {
       reader.close();
     }
-    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toEqual([]);
+    expect(await findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toEqual([]);
   });
 
   it("from the server, waits for another process's write lock (an import) without blocking the event loop", async () => {
@@ -196,70 +197,70 @@ describe("eraseAddress", () => {
     // The event loop keeps turning while the erasure waits.
     const ticked = await new Promise<number>((resolve) => setTimeout(() => resolve(Date.now() - started), 50));
     expect(ticked).toBeLessThan(1000);
-    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toHaveLength(2);
+    expect(await findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toHaveLength(2);
     importer.exec("COMMIT");
     importer.close();
     await expect(erasure).resolves.toEqual({ erased: 2, waitlists: 2 });
   });
 
-  it("erases from one waitlist only when one is given", () => {
-    expect(eraseAddress("cli", { email: ADDRESS, waitlist: beta }, temp.db)).toEqual({ erased: 1, waitlists: 1 });
-    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db).map((found) => found.waitlistId)).toEqual([alpha]);
+  it("erases from one waitlist only when one is given", async () => {
+    expect(await eraseAddress("cli", { email: ADDRESS, waitlist: beta }, temp.db)).toEqual({ erased: 1, waitlists: 1 });
+    expect((await findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).map((found) => found.waitlistId)).toEqual([alpha]);
   });
 
-  it("records a request that finds nothing, and refuses an unknown waitlist without erasing or recording", () => {
-    expect(eraseAddress("cli", { email: "nobody@example.com" }, temp.db)).toEqual({ erased: 0, waitlists: 0 });
-    expect(listAudit({ limit: 10 }, temp.db).map((row) => row.summary)).toEqual(["erased 0 signups from 0 waitlists"]);
-    expect(() => eraseAddress("cli", { email: ADDRESS, waitlist: "00000000-0000-4000-8000-000000000000" }, temp.db)).toThrow(/No waitlist has the id/);
-    expect(() => eraseAddress("cli", { email: "" }, temp.db)).toThrow();
-    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toHaveLength(2);
-    expect(listAudit({ limit: 10 }, temp.db)).toHaveLength(1);
+  it("records a request that finds nothing, and refuses an unknown waitlist without erasing or recording", async () => {
+    expect(await eraseAddress("cli", { email: "nobody@example.com" }, temp.db)).toEqual({ erased: 0, waitlists: 0 });
+    expect((await listAudit({ limit: 10 }, temp.db)).map((row) => row.summary)).toEqual(["erased 0 signups from 0 waitlists"]);
+    await expect(eraseAddress("cli", { email: ADDRESS, waitlist: "00000000-0000-4000-8000-000000000000" }, temp.db)).rejects.toThrow(/No waitlist has the id/);
+    await expect(eraseAddress("cli", { email: "" }, temp.db)).rejects.toThrow();
+    expect(await findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toHaveLength(2);
+    expect(await listAudit({ limit: 10 }, temp.db)).toHaveLength(1);
   });
 });
 
 describe("eraseSignup", () => {
-  it("erases one signup, leaving the same address in another waitlist", () => {
-    const [signup] = findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db).filter((found) => found.waitlistId === alpha);
-    expect(eraseSignup("cli", alpha, signup!.signupId, temp.db)).toEqual({ erased: 1, waitlists: 1 });
-    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db).map((found) => found.waitlistId)).toEqual([beta]);
-    expect(countSignups({ waitlistId: alpha }, temp.db).total).toBe(2);
-    expect(listAudit({ limit: 10 }, temp.db)[0]).toMatchObject({ target: auditHash(ADDRESS, temp.db), summary: "erased 1 signup from 1 waitlist" });
+  it("erases one signup, leaving the same address in another waitlist", async () => {
+    const [signup] = (await findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).filter((found) => found.waitlistId === alpha);
+    expect(await eraseSignup("cli", alpha, signup!.signupId, temp.db)).toEqual({ erased: 1, waitlists: 1 });
+    expect((await findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).map((found) => found.waitlistId)).toEqual([beta]);
+    expect((await countSignups({ waitlistId: alpha }, temp.db)).total).toBe(2);
+    expect((await listAudit({ limit: 10 }, temp.db))[0]).toMatchObject({ target: await auditHash(ADDRESS, temp.db), summary: "erased 1 signup from 1 waitlist" });
   });
 
-  it("refuses a signup of another waitlist, and erases nothing", () => {
-    const [signup] = findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db).filter((found) => found.waitlistId === alpha);
-    expect(() => eraseSignup("cli", beta, signup!.signupId, temp.db)).toThrow(/has no signup/);
-    expect(findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toHaveLength(2);
-    expect(listAudit({ limit: 10 }, temp.db)).toEqual([]);
+  it("refuses a signup of another waitlist, and erases nothing", async () => {
+    const [signup] = (await findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).filter((found) => found.waitlistId === alpha);
+    await expect(eraseSignup("cli", beta, signup!.signupId, temp.db)).rejects.toThrow(/has no signup/);
+    expect(await findSignupsByEmail({ email: ADDRESS, limit: 10 }, temp.db)).toHaveLength(2);
+    expect(await listAudit({ limit: 10 }, temp.db)).toEqual([]);
   });
 });
 
 describe("an erased signup's id is never given again", () => {
   const PUBLIC_URL = "https://waitlist.example";
 
-  it("the next join gets a new id, so the erased person's links, tokens and events name no one else", () => {
-    updateJoinSettings(alpha, { joining: "open", verification: true }, "cli", temp.db);
+  it("the next join gets a new id, so the erased person's links, tokens and events name no one else", async () => {
+    await updateJoinSettings(alpha, { joining: "open", verification: true }, "cli", temp.db);
     // X joins last of all (the newest id) and gets the confirmation email and the joined page's link.
-    const x = joinWaitlist({ waitlistId: alpha, email: "x@example.com", customInputs: [] }, temp.db).signup;
-    fanOutEvents({ limit: 10, emailConfigured: true, publicUrl: PUBLIC_URL }, temp.db);
+    const x = (await joinWaitlist({ waitlistId: alpha, email: "x@example.com", customInputs: [] }, temp.db)).signup;
+    await fanOutEvents({ limit: 10, emailConfigured: true, publicUrl: PUBLIC_URL }, temp.db);
     const mail = temp.db.$client.prepare("SELECT body FROM deliveries WHERE recipient = 'x@example.com'").pluck().get() as string;
     const confirmToken = decodeURIComponent(/\/confirm\?token=([^\s]+)/.exec(mail)![1]!);
-    const joinedToken = signLinkToken({ purpose: "joined", waitlistId: alpha, signupId: x.id, expiresAt: new Date(Date.now() + JOINED_LINK_LIFETIME_MS) }, temp.db);
-    const feedBefore = listEventFeed(alpha, {}, temp.db).items;
+    const joinedToken = await signLinkToken({ purpose: "joined", waitlistId: alpha, signupId: x.id, expiresAt: new Date(Date.now() + JOINED_LINK_LIFETIME_MS) }, temp.db);
+    const feedBefore = (await listEventFeed(alpha, {}, temp.db)).items;
 
-    eraseSignup("cli", alpha, x.id, temp.db);
-    const y = joinWaitlist({ waitlistId: alpha, email: "y@example.com", customInputs: [] }, temp.db).signup;
+    await eraseSignup("cli", alpha, x.id, temp.db);
+    const y = (await joinWaitlist({ waitlistId: alpha, email: "y@example.com", customInputs: [] }, temp.db)).signup;
     expect(y.id).toBeGreaterThan(x.id);
 
     // The joined page's token still has a good signature, but names a signup that is gone for good.
-    const joined = readLinkToken(joinedToken, "joined", Date.now(), temp.db);
-    expect(joined.ok && joinedSignup(alpha, joined.claims.signupId, temp.db)).toBeUndefined();
-    expect(resendConfirmation(alpha, x.id, { emailConfigured: true, publicUrl: PUBLIC_URL }, temp.db)).toEqual({ sent: false, reason: "gone" });
-    expect(confirmSignup(alpha, confirmToken, Date.now(), temp.db)).toBe("gone");
-    expect(joinedSignup(alpha, y.id, temp.db)).toMatchObject({ email: "y@example.com", verified: false });
+    const joined = await readLinkToken(joinedToken, "joined", Date.now(), temp.db);
+    expect(joined.ok && await joinedSignup(alpha, joined.claims.signupId, temp.db)).toBeUndefined();
+    expect(await resendConfirmation(alpha, x.id, { emailConfigured: true, publicUrl: PUBLIC_URL }, temp.db)).toEqual({ sent: false, reason: "gone" });
+    expect(await confirmSignup(alpha, confirmToken, Date.now(), temp.db)).toBe("gone");
+    expect(await joinedSignup(alpha, y.id, temp.db)).toMatchObject({ email: "y@example.com", verified: false });
 
     // X's events, before and after its erasure, name X's id alone: never Y's address or id.
-    const feedAfter = listEventFeed(alpha, {}, temp.db).items;
+    const feedAfter = (await listEventFeed(alpha, {}, temp.db)).items;
     const xEvents = feedAfter.slice(0, feedBefore.length + 1).map((item) => JSON.parse(item) as { type: string; data: { signup: unknown } });
     expect(xEvents.map((event) => [event.type, event.data.signup])).toEqual([
       ["signup.created", { id: String(x.id) }],

@@ -7,6 +7,7 @@ import { type SignupScope } from "@/lib/domain/signups/filter";
 import { parseSignupPublicId, signupPublicId } from "@/lib/domain/signups/id";
 import { SIGNUP_FIELDS, signupResponseSchema, signupWithFieldsSchema, toSignupResponse, type SignupField } from "@/lib/domain/signups/response";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { allOf } from "@/tests/support/batches";
 import { insertSignups } from "@/tests/support/insert-signups";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
 
@@ -17,10 +18,10 @@ let temp: TempDatabase;
 let waitlistId: string;
 let all: SignupRow[];
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempDatabase();
-  waitlistId = createWaitlist({ name: "Main", website: "https://e.com" }, temp.db).id;
-  const other = createWaitlist({ name: "Other", website: "https://e.com" }, temp.db).id;
+  waitlistId = (await createWaitlist({ name: "Main", website: "https://e.com" }, temp.db)).id;
+  const other = (await createWaitlist({ name: "Other", website: "https://e.com" }, temp.db)).id;
   // Groups of three share a created_at, so ties must be broken by id.
   const special = (index: number) => (index === 10 ? "100%_off" : index === 11 ? "100x_off" : index === 12 ? "a_b" : `user${index}`);
   insertSignups(
@@ -35,7 +36,7 @@ beforeAll(() => {
     temp.db,
   );
   insertSignups(other, [{ email: "user1@example.com", verified: true, referral: true, customInputs: "[]" }], temp.db, BASE);
-  all = [...signupRowBatches({ waitlistId }, 1000, temp.db)].flat();
+  all = await allOf(signupRowBatches({ waitlistId }, 1000, temp.db));
 });
 afterAll(() => temp.close());
 
@@ -65,25 +66,25 @@ describe("signup writes", () => {
 });
 
 describe("keyset pages", () => {
-  it.each(SCOPES)("walk every row exactly once, in order, for %j", (filters) => {
+  it.each(SCOPES)("walk every row exactly once, in order, for %j", async (filters) => {
     const scope = { waitlistId, ...filters };
     const want = expected(scope).map((row) => JSON.stringify(toSignupResponse(row)));
     const seen: string[] = [];
     let after: Position | undefined;
     let pages = 0;
     do {
-      const page = signupJsonPage({ scope, limit: 10, after }, temp.db);
+      const page = await signupJsonPage({ scope, limit: 10, after }, temp.db);
       seen.push(...page.items);
       after = page.next ?? undefined;
       pages++;
     } while (after);
     expect(seen.map((text) => JSON.stringify(JSON.parse(text)))).toEqual(want);
     expect(pages).toBe(Math.max(1, Math.ceil(want.length / 10)));
-    expect([...signupJsonBatches(scope, 7, temp.db)].flat()).toEqual(seen);
+    expect(await allOf(signupJsonBatches(scope, 7, temp.db))).toEqual(seen);
   });
 
-  it("builds JSON equal to toSignupResponse of the same rows", () => {
-    const page = signupJsonPage({ scope: { waitlistId }, limit: 1000 }, temp.db);
+  it("builds JSON equal to toSignupResponse of the same rows", async () => {
+    const page = await signupJsonPage({ scope: { waitlistId }, limit: 1000 }, temp.db);
     expect(page.next).toBeNull();
     expect(page.items.map((text) => JSON.parse(text))).toEqual(all.map(toSignupResponse));
     // …and each object is exactly the response schema, in its field order.
@@ -92,8 +93,8 @@ describe("keyset pages", () => {
 
   it.each<{ fields: SignupField[] }>([{ fields: [...SIGNUP_FIELDS] }, { fields: ["id"] }, { fields: ["status", "status_changed_at"] }, { fields: ["email", "created_at"] }, { fields: ["verified", "custom_inputs", "id"] }])(
     "builds exactly the fields $fields, in that order",
-    ({ fields }) => {
-    const timed = createWaitlist({ name: "Timed", website: "https://e.com" }, temp.db).id;
+    async ({ fields }) => {
+    const timed = (await createWaitlist({ name: "Timed", website: "https://e.com" }, temp.db)).id;
     // Milliseconds, a leap day, instants before 1970 (negative epoch milliseconds) and after 2038: as toISOString writes them.
     const instants = [
       Date.UTC(2026, 9, 1, 9, 30, 0, 7),
@@ -111,7 +112,7 @@ describe("keyset pages", () => {
       })),
       temp.db,
     );
-    const rows = [...signupRowBatches({ waitlistId: timed }, 100, temp.db)].flat();
+    const rows = await allOf(signupRowBatches({ waitlistId: timed }, 100, temp.db));
     const reference = (row: SignupRow): Record<SignupField, unknown> => ({
       ...toSignupResponse(row),
       created_at: row.createdAt.toISOString(),
@@ -125,20 +126,20 @@ describe("keyset pages", () => {
       referrer: null,
     });
 
-    const page = signupJsonPage({ scope: { waitlistId: timed }, limit: 100, fields }, temp.db).items.map((text) => JSON.parse(text) as Record<string, unknown>);
+    const page = (await signupJsonPage({ scope: { waitlistId: timed }, limit: 100, fields }, temp.db)).items.map((text) => JSON.parse(text) as Record<string, unknown>);
     expect(page).toEqual(rows.map((row) => Object.fromEntries(fields.map((field) => [field, reference(row)[field]]))));
     for (const item of page) {
       expect(Object.keys(item)).toEqual(fields);
       expect(signupWithFieldsSchema.safeParse(item).success).toBe(true);
     }
-    expect([...signupJsonBatches({ waitlistId: timed }, 3, temp.db, fields)].flat().map((text) => JSON.parse(text))).toEqual(page);
+    expect((await allOf(signupJsonBatches({ waitlistId: timed }, 3, temp.db, fields))).map((text) => JSON.parse(text))).toEqual(page);
     // The id leads back to its signup.
     if (fields.includes("id")) for (const [index, item] of page.entries()) expect(parseSignupPublicId(item.id as string)).toBe(rows[index]!.id);
     },
   );
 
-  it("returns an empty last page for an unknown waitlist", () => {
-    expect(signupJsonPage({ scope: { waitlistId: "nope" }, limit: 10 }, temp.db)).toEqual({ items: [], next: null });
+  it("returns an empty last page for an unknown waitlist", async () => {
+    expect(await signupJsonPage({ scope: { waitlistId: "nope" }, limit: 10 }, temp.db)).toEqual({ items: [], next: null });
   });
 });
 
@@ -148,46 +149,46 @@ describe("offset pages", () => {
     ["created_at", "desc"],
     ["email", "asc"],
     ["email", "desc"],
-  ] as const)("sort by %s %s, ties by id", (sort, direction) => {
+  ] as const)("sort by %s %s, ties by id", async (sort, direction) => {
     const sign = direction === "asc" ? 1 : -1;
     const key = (row: SignupRow) => (sort === "email" ? row.email.toLowerCase() : row.createdAt.getTime());
     const want = [...expected({ waitlistId, verified: true })].sort((a, b) => {
       const [x, y] = [key(a), key(b)];
       return (x < y ? -1 : x > y ? 1 : a.id - b.id) * sign;
     });
-    const pages = [0, 25, 50, 75, 100].map((offset) => listSignupRows({ scope: { waitlistId, verified: true }, sort, direction, offset, limit: 25 }, temp.db));
+    const pages = await Promise.all([0, 25, 50, 75, 100].map((offset) => listSignupRows({ scope: { waitlistId, verified: true }, sort, direction, offset, limit: 25 }, temp.db)));
     // Each waiting row with its place in the whole line (the order of joining, without a ranking rule).
     const line = all.filter((row) => row.status === "waiting").sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id);
     const place = new Map(line.map((row, index) => [row.id, index + 1]));
     expect(pages.flat()).toEqual(want.map((row) => ({ ...row, position: place.get(row.id) ?? null })));
   });
 
-  it("sort by position: the line of the scope, waiting signups only, each with its place", () => {
+  it("sort by position: the line of the scope, waiting signups only, each with its place", async () => {
     const line = all.filter((row) => row.status === "waiting").sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id);
     const place = new Map(line.map((row, index) => [row.id, index + 1]));
     const want = line.filter((row) => row.verified).map((row) => ({ ...row, position: place.get(row.id)! }));
-    const pages = [0, 25, 50, 75, 100].map((offset) => listSignupRows({ scope: { waitlistId, verified: true }, sort: "position", direction: "asc", offset, limit: 25 }, temp.db));
+    const pages = await Promise.all([0, 25, 50, 75, 100].map((offset) => listSignupRows({ scope: { waitlistId, verified: true }, sort: "position", direction: "asc", offset, limit: 25 }, temp.db)));
     expect(pages.flat()).toEqual(want);
-    expect(listSignupRows({ scope: { waitlistId, verified: true }, sort: "position", direction: "desc", offset: 0, limit: 3 }, temp.db).map((row) => row.position)).toEqual(want.slice(-3).reverse().map((row) => row.position));
+    expect((await listSignupRows({ scope: { waitlistId, verified: true }, sort: "position", direction: "desc", offset: 0, limit: 3 }, temp.db)).map((row) => row.position)).toEqual(want.slice(-3).reverse().map((row) => row.position));
   });
 });
 
 describe("search", () => {
-  it("treats % and _ literally", () => {
-    expect(listSignupRows({ scope: { waitlistId, emailContains: "100%_" }, offset: 0, limit: 10 }, temp.db).map((row) => row.email)).toEqual(["100%_off@example.com"]);
-    expect(listSignupRows({ scope: { waitlistId, emailContains: "a_b" }, offset: 0, limit: 10 }, temp.db).map((row) => row.email)).toEqual(["a_b@example.com"]);
-    expect(countSignups({ waitlistId, emailContains: "%" }, temp.db).total).toBe(1);
-    expect(countSignups({ waitlistId, emailContains: "_" }, temp.db).total).toBe(3);
+  it("treats % and _ literally", async () => {
+    expect((await listSignupRows({ scope: { waitlistId, emailContains: "100%_" }, offset: 0, limit: 10 }, temp.db)).map((row) => row.email)).toEqual(["100%_off@example.com"]);
+    expect((await listSignupRows({ scope: { waitlistId, emailContains: "a_b" }, offset: 0, limit: 10 }, temp.db)).map((row) => row.email)).toEqual(["a_b@example.com"]);
+    expect((await countSignups({ waitlistId, emailContains: "%" }, temp.db)).total).toBe(1);
+    expect((await countSignups({ waitlistId, emailContains: "_" }, temp.db)).total).toBe(3);
   });
 });
 
 describe("counts", () => {
-  it.each(SCOPES)("total, verified, referral and facets match the rows for %j", (filters) => {
+  it.each(SCOPES)("total, verified, referral and facets match the rows for %j", async (filters) => {
     const scope = { waitlistId, ...filters };
     const rows = expected(scope);
     const underOtherFilters = (field: "verified" | "referral", value: boolean) =>
       expected({ ...scope, [field]: undefined }).filter((row) => row[field] === value).length;
-    expect(countSignups(scope, temp.db)).toEqual({
+    expect(await countSignups(scope, temp.db)).toEqual({
       total: rows.length,
       verified: rows.filter((row) => row.verified).length,
       referral: rows.filter((row) => row.referral).length,
@@ -199,11 +200,11 @@ describe("counts", () => {
     });
   });
 
-  it("counts signups since a date and per UTC day", () => {
+  it("counts signups since a date and per UTC day", async () => {
     const since = new Date(BASE + 50 * DAY);
-    expect(countSignupsSince({ waitlistId }, since, temp.db)).toBe(all.filter((row) => row.createdAt >= since).length);
-    const days = signupsPerDay({ waitlistId }, since, temp.db)!;
+    expect(await countSignupsSince({ waitlistId }, since, temp.db)).toBe(all.filter((row) => row.createdAt >= since).length);
+    const days = (await signupsPerDay({ waitlistId }, since, temp.db))!;
     expect(days[0]).toEqual({ day: "2026-02-20", count: 3 });
-    expect(days.reduce((sum, day) => sum + day.count, 0)).toBe(countSignupsSince({ waitlistId }, since, temp.db));
+    expect(days.reduce((sum, day) => sum + day.count, 0)).toBe(await countSignupsSince({ waitlistId }, since, temp.db));
   });
 });

@@ -11,9 +11,9 @@ const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("
 describe("the join page's proof of work", () => {
   let temp: TempDatabase;
   let waitlistId: string;
-  beforeEach(() => {
+  beforeEach(async () => {
     temp = tempDatabase();
-    waitlistId = createWaitlist({ name: "Acme", website: "https://acme.example" }, temp.db).id;
+    waitlistId = (await createWaitlist({ name: "Acme", website: "https://acme.example" }, temp.db)).id;
   });
   afterEach(() => temp.close());
 
@@ -35,7 +35,7 @@ describe("the join page's proof of work", () => {
 
     const elsewhere = tempDatabase();
     try {
-      const foreignList = createWaitlist({ name: "Elsewhere", website: "https://elsewhere.example" }, elsewhere.db).id;
+      const foreignList = (await createWaitlist({ name: "Elsewhere", website: "https://elsewhere.example" }, elsewhere.db)).id;
       expect(await solvesChallenge(encode(await solved(foreignList, Date.now(), elsewhere.db)), foreignList, Date.now(), temp.db)).toBe(false);
     } finally {
       elsewhere.close();
@@ -44,7 +44,7 @@ describe("the join page's proof of work", () => {
   });
 
   it("binds a challenge to its waitlist: solved for one list, refused by another; its signed list cannot be changed", async () => {
-    const other = createWaitlist({ name: "Other", website: "https://other.example" }, temp.db).id;
+    const other = (await createWaitlist({ name: "Other", website: "https://other.example" }, temp.db)).id;
     const payload = await solved();
     expect(payload.challenge.parameters.data).toEqual({ waitlist: waitlistId });
     expect(await solvesChallenge(encode(payload), other, Date.now(), temp.db)).toBe(false);

@@ -10,22 +10,22 @@ describe("the join form's seal", () => {
   beforeEach(() => (temp = tempDatabase()));
   afterEach(() => temp.close());
 
-  it("a new signup's and an existing address's seals have one length and alphabet, differ every time, and open only with this database's key", () => {
+  it("a new signup's and an existing address's seals have one length and alphabet, differ every time, and open only with this database's key", async () => {
     const now = Date.UTC(2026, 0, 1);
     const until = new Date(now + 60_000);
-    const seals = [sealJoined(WAITLIST, { signupId: 1 }, until, temp.db), sealJoined(WAITLIST, { signupId: 123_456_789 }, until, temp.db), sealJoined(WAITLIST, { existing: true }, until, temp.db), sealJoined(WAITLIST, { existing: true }, until, temp.db)];
+    const seals = [await sealJoined(WAITLIST, { signupId: 1 }, until, temp.db), await sealJoined(WAITLIST, { signupId: 123_456_789 }, until, temp.db), await sealJoined(WAITLIST, { existing: true }, until, temp.db), await sealJoined(WAITLIST, { existing: true }, until, temp.db)];
     for (const seal of seals) expect(seal).toMatch(new RegExp(`^[A-Za-z0-9_-]{${JOINED_SEAL_LENGTH}}$`));
     expect(new Set(seals).size).toBe(4);
-    expect(seals.map((seal) => openJoined(seal, WAITLIST, now, temp.db))).toEqual([{ signupId: 1 }, { signupId: 123_456_789 }, { existing: true }, { existing: true }]);
+    expect(await Promise.all(seals.map((seal) => openJoined(seal, WAITLIST, now, temp.db)))).toEqual([{ signupId: 1 }, { signupId: 123_456_789 }, { existing: true }, { existing: true }]);
     // Expired, another list's, mangled, forged elsewhere: nothing.
-    expect(openJoined(seals[0], WAITLIST, until.getTime(), temp.db)).toBeUndefined();
-    expect(openJoined(seals[0], OTHER, now, temp.db)).toBeUndefined();
+    expect(await openJoined(seals[0], WAITLIST, until.getTime(), temp.db)).toBeUndefined();
+    expect(await openJoined(seals[0], OTHER, now, temp.db)).toBeUndefined();
     const flipped = `${seals[0]!.slice(0, 20)}${seals[0]![20] === "A" ? "B" : "A"}${seals[0]!.slice(21)}`;
-    expect(openJoined(flipped, WAITLIST, now, temp.db)).toBeUndefined();
-    for (const junk of [undefined, "", "x".repeat(JOINED_SEAL_LENGTH), `${seals[0]}A`]) expect(openJoined(junk, WAITLIST, now, temp.db)).toBeUndefined();
+    expect(await openJoined(flipped, WAITLIST, now, temp.db)).toBeUndefined();
+    for (const junk of [undefined, "", "x".repeat(JOINED_SEAL_LENGTH), `${seals[0]}A`]) expect(await openJoined(junk, WAITLIST, now, temp.db)).toBeUndefined();
     const elsewhere = tempDatabase();
     try {
-      expect(openJoined(sealJoined(WAITLIST, { signupId: 1 }, until, elsewhere.db), WAITLIST, now, temp.db)).toBeUndefined();
+      expect(await openJoined(await sealJoined(WAITLIST, { signupId: 1 }, until, elsewhere.db), WAITLIST, now, temp.db)).toBeUndefined();
     } finally {
       elsewhere.close();
     }

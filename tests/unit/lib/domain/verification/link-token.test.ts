@@ -10,35 +10,35 @@ describe("link tokens", () => {
   beforeEach(() => (temp = tempDatabase()));
   afterEach(() => temp.close());
 
-  it("reads back what it signed until it expires, and only for its purpose", () => {
+  it("reads back what it signed until it expires, and only for its purpose", async () => {
     const now = Date.UTC(2026, 0, 1);
-    const token = signLinkToken({ purpose: "confirm", waitlistId: WAITLIST, signupId: 42, expiresAt: new Date(now + CONFIRM_LINK_LIFETIME_MS) }, temp.db);
-    expect(readLinkToken(token, "confirm", now, temp.db)).toEqual({ ok: true, claims: { purpose: "confirm", waitlistId: WAITLIST, signupId: 42, expiresAt: new Date(now + CONFIRM_LINK_LIFETIME_MS) } });
-    expect(readLinkToken(token, "joined", now, temp.db)).toEqual({ ok: false, reason: "invalid" });
-    expect(readLinkToken(token, "confirm", now + CONFIRM_LINK_LIFETIME_MS, temp.db)).toEqual({ ok: false, reason: "expired" });
+    const token = await signLinkToken({ purpose: "confirm", waitlistId: WAITLIST, signupId: 42, expiresAt: new Date(now + CONFIRM_LINK_LIFETIME_MS) }, temp.db);
+    expect(await readLinkToken(token, "confirm", now, temp.db)).toEqual({ ok: true, claims: { purpose: "confirm", waitlistId: WAITLIST, signupId: 42, expiresAt: new Date(now + CONFIRM_LINK_LIFETIME_MS) } });
+    expect(await readLinkToken(token, "joined", now, temp.db)).toEqual({ ok: false, reason: "invalid" });
+    expect(await readLinkToken(token, "confirm", now + CONFIRM_LINK_LIFETIME_MS, temp.db)).toEqual({ ok: false, reason: "expired" });
   });
 
-  it("refuses a changed payload, a changed signature, another database's token and garbage", () => {
+  it("refuses a changed payload, a changed signature, another database's token and garbage", async () => {
     const now = Date.UTC(2026, 0, 1);
-    const token = signLinkToken({ purpose: "joined", waitlistId: WAITLIST, signupId: 7, expiresAt: new Date(now + 60_000) }, temp.db);
+    const token = await signLinkToken({ purpose: "joined", waitlistId: WAITLIST, signupId: 7, expiresAt: new Date(now + 60_000) }, temp.db);
     const [payload, signature] = token.split(".");
     const other = Buffer.from(`joined.${WAITLIST}.8.${Math.floor((now + 60_000) / 1000)}`).toString("base64url");
-    expect(readLinkToken(`${other}.${signature}`, "joined", now, temp.db).ok).toBe(false);
-    expect(readLinkToken(`${payload}.${signature!.slice(0, -2)}AA`, "joined", now, temp.db).ok).toBe(false);
-    for (const junk of ["", ".", "a.b.c", "x".repeat(500)]) expect(readLinkToken(junk, "joined", now, temp.db)).toEqual({ ok: false, reason: "invalid" });
+    expect((await readLinkToken(`${other}.${signature}`, "joined", now, temp.db)).ok).toBe(false);
+    expect((await readLinkToken(`${payload}.${signature!.slice(0, -2)}AA`, "joined", now, temp.db)).ok).toBe(false);
+    for (const junk of ["", ".", "a.b.c", "x".repeat(500)]) expect(await readLinkToken(junk, "joined", now, temp.db)).toEqual({ ok: false, reason: "invalid" });
     const elsewhere = tempDatabase();
     try {
-      expect(signingKey("link_signing_key", elsewhere.db).equals(signingKey("link_signing_key", temp.db))).toBe(false);
-      expect(readLinkToken(token, "joined", now, elsewhere.db)).toEqual({ ok: false, reason: "invalid" });
+      expect((await signingKey("link_signing_key", elsewhere.db)).equals(await signingKey("link_signing_key", temp.db))).toBe(false);
+      expect(await readLinkToken(token, "joined", now, elsewhere.db)).toEqual({ ok: false, reason: "invalid" });
     } finally {
       elsewhere.close();
     }
   });
 
-  it("keeps one key per database and name", () => {
-    const first = signingKey("link_signing_key", temp.db);
+  it("keeps one key per database and name", async () => {
+    const first = await signingKey("link_signing_key", temp.db);
     expect(first).toHaveLength(32);
-    expect(signingKey("link_signing_key", temp.db).equals(first)).toBe(true);
-    expect(signingKey("challenge_signing_key", temp.db).equals(first)).toBe(false);
+    expect((await signingKey("link_signing_key", temp.db)).equals(first)).toBe(true);
+    expect((await signingKey("challenge_signing_key", temp.db)).equals(first)).toBe(false);
   });
 });

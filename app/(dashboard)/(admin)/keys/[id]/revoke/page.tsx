@@ -14,7 +14,7 @@ type Props = { params: Promise<{ id: string }> };
 // The confirmation step before revoking a key: what it is, and a warning when it signs this session out.
 export default async function RevokeKeyPage({ params }: Props) {
   const session = await requireAdminSession();
-  const row = getApiKey((await params).id);
+  const row = await getApiKey((await params).id);
   if (!row) notFound();
   const key = toApiKeySummary(row);
   const ownKey = key.id === session.key.id;

@@ -11,7 +11,7 @@ type Props = { params: Promise<{ id: string }> };
 // The confirmation step before removing an endpoint and its delivery log.
 export default async function RemoveEndpointPage({ params }: Props) {
   await requireAdminSession();
-  const endpoint = findEndpoint((await params).id);
+  const endpoint = await findEndpoint((await params).id);
   return (
     <div className="max-w-xl">
       <Breadcrumbs trail={[HOME_CRUMB, ["/webhooks", "Webhook endpoints"]]} />

@@ -11,7 +11,7 @@ type Props = { params: Promise<{ id: string }> };
 // The step before a new signing secret: what changes for the receiver; the secret is shown once, after.
 export default async function RotateSecretPage({ params }: Props) {
   await requireAdminSession();
-  const endpoint = findEndpoint((await params).id);
+  const endpoint = await findEndpoint((await params).id);
   return (
     <div className="max-w-xl">
       <Breadcrumbs trail={[HOME_CRUMB, ["/webhooks", "Webhook endpoints"]]} />

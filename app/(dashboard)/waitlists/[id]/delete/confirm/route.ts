@@ -10,7 +10,7 @@ import { deleteWaitlistSchema } from "@/lib/domain/waitlists/schemas";
 export const POST = adminPost<typeof deleteWaitlistSchema, { params: Promise<{ id: string }> }>(deleteWaitlistSchema, async ({ input, session, context }) => {
   const { id } = await context.params;
   try {
-    await writeWithoutBlocking(() => deleteWaitlistAs(auditActorOf(session), id, input));
+    await writeWithoutBlocking(async () => await deleteWaitlistAs(auditActorOf(session), id, input));
     return seeOther(`/?done=${(await erasedFromDisk(ERASURE_DISK_WAIT_MS.dashboard)) ? "deleted" : "deleted-on-disk"}`);
   } catch (error) {
     // A mistyped name: back to the confirmation page, which says so; nothing was deleted.

@@ -7,6 +7,6 @@ import { editorDraftOf, editorFieldsSchema } from "../editor-fields";
 // POST /waitlists/{id}/email/save – turn the invitation email on or off, save its template and the reminder's (`emails set`), its invite links, expiry and reminder days (`waitlists update --invite-url --invite-expiry --on-invite-expiry --remind-days`)
 export const POST = adminPost<typeof editorFieldsSchema, { params: Promise<{ id: string }> }>(editorFieldsSchema, async ({ input, session, context }) => {
   const { id } = await context.params;
-  const settings = await writeWithoutBlocking(() => updateInvitationEmail(auditActorOf(session), id, editorDraftOf(input)));
+  const settings = await writeWithoutBlocking(async () => await updateInvitationEmail(auditActorOf(session), id, editorDraftOf(input)));
   return seeOther(`/waitlists/${settings.waitlistId}/email?done=saved`);
 });

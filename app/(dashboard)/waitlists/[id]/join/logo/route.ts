@@ -14,6 +14,6 @@ export const POST = adminRoute<{ params: Promise<{ id: string }> }>(async ({ req
   const remove = form !== "invalid" && form.get("remove") === "true";
   if (!remove && !(file instanceof File)) return plainTextResponse(400, `Invalid request: expected a form with a logo file, or remove=true. ${NOTHING_CHANGED}`);
   const bytes = remove ? null : new Uint8Array(await (file as File).arrayBuffer());
-  await writeWithoutBlocking(() => setJoinLogo(id, bytes, auditActorOf(session)));
+  await writeWithoutBlocking(async () => await setJoinLogo(id, bytes, auditActorOf(session)));
   return seeOther(`/waitlists/${id.toLowerCase()}/join?done=${remove ? "logo_removed" : "logo_saved"}`);
 });

@@ -7,6 +7,6 @@ import { seeOther } from "@/lib/http/form-answers";
 // POST /waitlists/{id}/join/milestones – replaces the waitlist's milestones (`waitlists milestones <id> --set …`)
 export const POST = adminPost<typeof milestonesFormSchema, { params: Promise<{ id: string }> }>(milestonesFormSchema, async ({ input, session, context }) => {
   const { id } = await context.params;
-  const { reachedNow } = await writeWithoutBlocking(() => setMilestones(id, input, auditActorOf(session)));
+  const { reachedNow } = await writeWithoutBlocking(async () => await setMilestones(id, input, auditActorOf(session)));
   return seeOther(`/waitlists/${id.toLowerCase()}/join?done=milestones&reached=${reachedNow}#milestones`);
 });

@@ -8,10 +8,10 @@ import { seeOther } from "@/lib/http/form-answers";
 // The change's batches are separate writes with a turn of the event loop between them: the server keeps serving.
 export const POST = adminPost<typeof rankingFormSchema, { params: Promise<{ id: string }> }>(rankingFormSchema, async ({ input, session, context }) => {
   const { id } = await context.params;
-  const change = await writeWithoutBlocking(() => beginRankingRuleChange(id, input, auditActorOf(session)));
+  const change = await writeWithoutBlocking(async () => await beginRankingRuleChange(id, input, auditActorOf(session)));
   for (const batch of change.batches) {
     await new Promise((resolve) => setImmediate(resolve));
-    await writeWithoutBlocking(() => restandBatch(id, batch));
+    await writeWithoutBlocking(async () => await restandBatch(id, batch));
   }
   return seeOther(`/waitlists/${id.toLowerCase()}/join?done=ranking#ranking`);
 });

@@ -7,6 +7,6 @@ import { writeWithoutBlocking } from "@/lib/domain/write-without-blocking";
 // POST /waitlists/{id}/join/save – a waitlist's join settings: open or closed, the form's fields, verification, challenge, message, embed origins (`waitlists update --joining …`)
 export const POST = adminPost<typeof joinSettingsFormSchema, { params: Promise<{ id: string }> }>(joinSettingsFormSchema, async ({ input, session, context }) => {
   const { id } = await context.params;
-  await writeWithoutBlocking(() => updateJoinSettings(id, joinSettingsFromForm(input), auditActorOf(session)));
+  await writeWithoutBlocking(async () => await updateJoinSettings(id, joinSettingsFromForm(input), auditActorOf(session)));
   return seeOther(`/waitlists/${id.toLowerCase()}/join?done=saved`);
 });

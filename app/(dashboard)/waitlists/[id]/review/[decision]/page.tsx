@@ -30,7 +30,7 @@ const signups = (count: number) => `${formatCount(count)} signup${count === 1 ? 
 export default async function ReviewDecisionPage({ params, searchParams }: Props) {
   await requireAdminSession();
   const { id, decision } = await params;
-  const waitlist = findWaitlist(id);
+  const waitlist = await findWaitlist(id);
   if (!waitlist || !isFlagDecision(decision)) notFound();
   const { label, event } = FLAG_DECISIONS[decision];
   let chosen: ReturnType<typeof parseReviewSelection>;
@@ -53,7 +53,7 @@ export default async function ReviewDecisionPage({ params, searchParams }: Props
       </>
     );
   }
-  const preview = previewReview(chosen.selection);
+  const preview = await previewReview(chosen.selection);
   return (
     <>
       <Breadcrumb waitlist={waitlist} />

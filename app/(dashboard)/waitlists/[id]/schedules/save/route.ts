@@ -16,10 +16,10 @@ const DONE = { add: "added", pause: "paused", resume: "resumed", remove: "remove
 export const POST = adminPost<typeof schema, { params: Promise<{ id: string }> }>(schema, async ({ input, session, context }) => {
   const { id } = await context.params;
   const actor = auditActorOf(session);
-  const schedule = await writeWithoutBlocking(() => {
-    if (input.action === "add") return addSchedule(actor, id, { rule: input.rule });
-    if (input.action === "remove") return removeSchedule(actor, id, input.id);
-    return changeSchedule(actor, id, input.id, { paused: input.action === "pause" });
+  const schedule = await writeWithoutBlocking(async () => {
+    if (input.action === "add") return await addSchedule(actor, id, { rule: input.rule });
+    if (input.action === "remove") return await removeSchedule(actor, id, input.id);
+    return await changeSchedule(actor, id, input.id, { paused: input.action === "pause" });
   });
   return seeOther(`/waitlists/${schedule.waitlistId}/schedules?done=${DONE[input.action]}`);
 });

@@ -27,8 +27,8 @@ type Props = Params & { searchParams: Promise<Record<string, string | string[] |
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   await requireSession();
   const { id, signupId } = await params;
-  const waitlist = findWaitlist(id);
-  return { title: waitlist && findSignup(waitlist.id, signupId) ? `Signup · ${waitlist.name}` : "Signup not found" };
+  const waitlist = await findWaitlist(id);
+  return { title: waitlist && await findSignup(waitlist.id, signupId) ? `Signup · ${waitlist.name}` : "Signup not found" };
 }
 
 function Field({ name, children, copy }: { name: string; children: React.ReactNode; copy?: { value: string; label: string } }) {
@@ -48,17 +48,17 @@ function Field({ name, children, copy }: { name: string; children: React.ReactNo
 export default async function SignupPage({ params, searchParams }: Props) {
   const session = await requireSession();
   const { id, signupId } = await params;
-  const waitlist = findWaitlist(id);
-  const signup = waitlist ? findSignup(waitlist.id, signupId) : undefined;
+  const waitlist = await findWaitlist(id);
+  const signup = waitlist ? await findSignup(waitlist.id, signupId) : undefined;
   if (!waitlist || !signup) notFound();
   const iso = signup.createdAt.toISOString();
   const utc = `${formatDateTime(signup.createdAt)} UTC`;
   const query = await searchParams;
   const page = `/waitlists/${waitlist.id}/signups/${signupId}`;
   const admin = sessionIsAdmin(session);
-  const referrer = referrerOf(signup.id);
-  const referralState = referrer && referralStateOf(signup.id);
-  const position = signupPosition(waitlist.id, signup.id);
+  const referrer = await referrerOf(signup.id);
+  const referralState = referrer && await referralStateOf(signup.id);
+  const position = await signupPosition(waitlist.id, signup.id);
   return (
     <>
       <Breadcrumb waitlist={waitlist} />
@@ -91,7 +91,7 @@ export default async function SignupPage({ params, searchParams }: Props) {
           <SignupFlags signupId={signup.id} waitlistId={waitlist.id} />
         </Field>
         <Field name="Referrals counted">
-          <span data-testid="signup-referrals">{referralCountOf(signup.id).toLocaleString("en-US")}</span>
+          <span data-testid="signup-referrals">{(await referralCountOf(signup.id)).toLocaleString("en-US")}</span>
         </Field>
         <Field name="Place in line">
           <span data-testid="signup-position">{position === null ? "Not waiting" : position.toLocaleString("en-US")}</span>
@@ -103,7 +103,7 @@ export default async function SignupPage({ params, searchParams }: Props) {
           </span>
           {signup.status === "invited" && signup.statusChangedAt ? (
             <span data-testid="signup-invite-expiry" className={`ml-1 ${mutedText}`}>
-              ({invitationExpiryWords(waitlist.id, signup.statusChangedAt)})
+              ({await invitationExpiryWords(waitlist.id, signup.statusChangedAt)})
             </span>
           ) : null}
         </Field>
@@ -121,7 +121,7 @@ export default async function SignupPage({ params, searchParams }: Props) {
       </dl>
       <StatusHistory
         createdAt={signup.createdAt}
-        events={signupEvents(signup.id)}
+        events={await signupEvents(signup.id)}
         status={signup.status}
         actionHref={admin ? (action) => `/waitlists/${waitlist.id}/status/${action}?ids=${signupId}&return=${encodeURIComponent(page)}` : undefined}
       />

@@ -6,8 +6,8 @@ import { FLAG_REASON_LABELS } from "@/lib/domain/fraud/reasons";
 const DECISION_WORDS = { pending: "waiting for review", approved: "approved", discounted: "discounted" } as const;
 
 /** The fraud rules that flagged this signup and what was decided (lib/domain/fraud). */
-export function SignupFlags({ signupId, waitlistId }: { signupId: number; waitlistId: string }) {
-  const flags = flagsOf(signupId);
+export async function SignupFlags({ signupId, waitlistId }: { signupId: number; waitlistId: string }) {
+  const flags = await flagsOf(signupId);
   if (flags.length === 0) return <span data-testid="signup-flags">None</span>;
   return (
     <span data-testid="signup-flags">

@@ -19,7 +19,7 @@ function actionSendsEmail(action: StatusAction): boolean {
 }
 
 /** How many emails `count` changes send, or none and why (emails off, or no mail server; an action that sends none). */
-export function ActionEmailsNote({ waitlistId, action, count }: { waitlistId: string; action: StatusAction; count: number }) {
+export async function ActionEmailsNote({ waitlistId, action, count }: { waitlistId: string; action: StatusAction; count: number }) {
   if (!actionSendsEmail(action)) {
     return (
       <p data-testid="emails-note" className={noteClass}>
@@ -27,7 +27,7 @@ export function ActionEmailsNote({ waitlistId, action, count }: { waitlistId: st
       </p>
     );
   }
-  const { enabled } = getInvitationEmail(waitlistId);
+  const { enabled } = await getInvitationEmail(waitlistId);
   const configured = env().SMTP_URL !== undefined;
   const editor = (
     <Link href={`/waitlists/${waitlistId}/email`} className={`${linkClass} underline`}>
@@ -50,8 +50,8 @@ export function ActionEmailsNote({ waitlistId, action, count }: { waitlistId: st
 }
 
 /** "Send a test to me" of the email an action sends, when it sends one: the saved template with sample answers, to the address typed. */
-export function ActionEmailTest({ waitlistId, action }: { waitlistId: string; action: StatusAction }) {
-  if (!actionSendsEmail(action) || env().SMTP_URL === undefined || !getInvitationEmail(waitlistId).enabled) return null;
+export async function ActionEmailTest({ waitlistId, action }: { waitlistId: string; action: StatusAction }) {
+  if (!actionSendsEmail(action) || env().SMTP_URL === undefined || !(await getInvitationEmail(waitlistId)).enabled) return null;
   return (
     <SendTestForm
       action={`/waitlists/${waitlistId}/email/send-test`}

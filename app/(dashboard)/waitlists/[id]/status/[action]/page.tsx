@@ -63,7 +63,7 @@ function Numbers({ action, preview, byRows }: { action: StatusAction; preview: S
 export default async function StatusActionPage({ params, searchParams }: Props) {
   await requireAdminSession();
   const { id, action } = await params;
-  const waitlist = findWaitlist(id);
+  const waitlist = await findWaitlist(id);
   if (!waitlist || !isStatusAction(action)) notFound();
   const { label, from, to, event, phrase } = STATUS_ACTIONS[action];
   let chosen: DashboardStatusSelection;

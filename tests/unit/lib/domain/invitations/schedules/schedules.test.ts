@@ -46,11 +46,11 @@ describe("paced invitations: a run per slot", () => {
   const created = Date.UTC(2026, 10, 23, 6, 0); // Monday, before 09:00 in Berlin
   const slot = (day: number) => Date.UTC(2026, 10, day, 8, 0);
 
-  beforeEach(() => {
+  beforeEach(async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(created);
     temp = tempDatabase();
-    waitlistId = createWaitlist({ name: "Paced", website: "https://paced.example" }, temp.db).id;
+    waitlistId = (await createWaitlist({ name: "Paced", website: "https://paced.example" }, temp.db)).id;
     insertSignups(waitlistId, Array.from({ length: 20 }, (_, index) => ({ email: `p${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: "[]" })), temp.db);
   });
   afterEach(() => {
@@ -61,16 +61,16 @@ describe("paced invitations: a run per slot", () => {
   const invited = () => temp.db.$client.prepare("SELECT email FROM signups WHERE status = 'invited' ORDER BY id").pluck().all() as string[];
   const batchEvents = () => temp.db.$client.prepare("SELECT payload FROM events WHERE type = 'invitations.batch_sent' ORDER BY id").pluck().all().map((text) => JSON.parse(text as string)) as Record<string, unknown>[];
 
-  it("runs once for its slot, the next in line of its filter, with its event and audit rows; after downtime one catch-up run for the latest slot", () => {
-    const schedule = addSchedule(ADMIN, waitlistId, { rule: "weekdays at 09:00 Europe/Berlin invite 3 where verified=true" }, temp.db);
-    expect(previewSchedule(schedule, created, temp.db)).toEqual({ nextRunAt: new Date(slot(23)).toISOString(), count: 3, first: ["p0", "p2", "p4"].map((name, index) => ({ id: index * 2 + 1, email: `${name}@example.com` })) });
+  it("runs once for its slot, the next in line of its filter, with its event and audit rows; after downtime one catch-up run for the latest slot", async () => {
+    const schedule = await addSchedule(ADMIN, waitlistId, { rule: "weekdays at 09:00 Europe/Berlin invite 3 where verified=true" }, temp.db);
+    expect(await previewSchedule(schedule, created, temp.db)).toEqual({ nextRunAt: new Date(slot(23)).toISOString(), count: 3, first: ["p0", "p2", "p4"].map((name, index) => ({ id: index * 2 + 1, email: `${name}@example.com` })) });
     // Before its first slot (and the slots before it was made): nothing.
-    expect(runDueSchedules(slot(23) - 1, temp.db)).toEqual([]);
-    expect(runDueSchedules(slot(23), temp.db)).toEqual([{ scheduleId: schedule.id, waitlistId, slot: new Date(slot(23)).toISOString(), invited: 3, ms: expect.any(Number) }]);
-    expect(runDueSchedules(slot(23) + 60_000, temp.db)).toEqual([]);
+    expect(await runDueSchedules(slot(23) - 1, temp.db)).toEqual([]);
+    expect(await runDueSchedules(slot(23), temp.db)).toEqual([{ scheduleId: schedule.id, waitlistId, slot: new Date(slot(23)).toISOString(), invited: 3, ms: expect.any(Number) }]);
+    expect(await runDueSchedules(slot(23) + 60_000, temp.db)).toEqual([]);
     expect(invited()).toEqual(["p0@example.com", "p2@example.com", "p4@example.com"]);
     // Down from Monday to Thursday noon: Tuesday's, Wednesday's and Thursday's slots missed; one run, for Thursday's.
-    const runs = runDueSchedules(slot(26) + 3 * 3_600_000, temp.db);
+    const runs = await runDueSchedules(slot(26) + 3 * 3_600_000, temp.db);
     expect(runs).toEqual([{ scheduleId: schedule.id, waitlistId, slot: new Date(slot(26)).toISOString(), invited: 3, ms: expect.any(Number) }]);
     expect(invited()).toHaveLength(6);
     expect(batchEvents()).toEqual([
@@ -85,23 +85,23 @@ describe("paced invitations: a run per slot", () => {
       { actor: "scheduler", action: "signups.scheduled_invite" },
     ]);
     // Paused: no run; resumed: the next slot runs.
-    changeSchedule(ADMIN, waitlistId, schedule.id, { paused: true }, temp.db);
-    expect(runDueSchedules(slot(27), temp.db)).toEqual([]);
-    changeSchedule(ADMIN, waitlistId, schedule.id, { paused: false }, temp.db);
-    expect(runDueSchedules(slot(27), temp.db)).toHaveLength(1);
+    await changeSchedule(ADMIN, waitlistId, schedule.id, { paused: true }, temp.db);
+    expect(await runDueSchedules(slot(27), temp.db)).toEqual([]);
+    await changeSchedule(ADMIN, waitlistId, schedule.id, { paused: false }, temp.db);
+    expect(await runDueSchedules(slot(27), temp.db)).toHaveLength(1);
   });
 
-  it("its guard pauses it when too few of the recent invitations were redeemed, and says why", () => {
-    applyStatusAction(ADMIN, { action: "invite", selection: { waitlistId, ids: [1, 2, 3, 4] } }, temp.db);
-    applyStatusAction(ADMIN, { action: "complete", selection: { waitlistId, ids: [1] } }, temp.db);
-    const schedule = addSchedule(ADMIN, waitlistId, { rule: "daily at 09:00 Europe/Berlin invite 5 guard 30% over 7d" }, temp.db);
-    const [run] = runDueSchedules(slot(23), temp.db);
+  it("its guard pauses it when too few of the recent invitations were redeemed, and says why", async () => {
+    await applyStatusAction(ADMIN, { action: "invite", selection: { waitlistId, ids: [1, 2, 3, 4] } }, temp.db);
+    await applyStatusAction(ADMIN, { action: "complete", selection: { waitlistId, ids: [1] } }, temp.db);
+    const schedule = await addSchedule(ADMIN, waitlistId, { rule: "daily at 09:00 Europe/Berlin invite 5 guard 30% over 7d" }, temp.db);
+    const [run] = await runDueSchedules(slot(23), temp.db);
     expect(run).toMatchObject({ invited: 0, paused: "its guard: 25% of the 4 invitations of the last 7 days were redeemed (under 30%)" });
-    expect(getScheduleOrThrow(waitlistId, schedule.id, temp.db)).toMatchObject({ paused: true, pausedReason: run!.paused });
-    expect(runDueSchedules(slot(24), temp.db)).toEqual([]);
+    expect(await getScheduleOrThrow(waitlistId, schedule.id, temp.db)).toMatchObject({ paused: true, pausedReason: run!.paused });
+    expect(await runDueSchedules(slot(24), temp.db)).toEqual([]);
   });
 
-  it("refuses a rule whose filter /v1 would refuse", () => {
-    expect(() => addSchedule(ADMIN, waitlistId, { rule: "daily at 09:00 invite 5 where colour=blue" }, temp.db)).toThrow('The rule\'s filter: Unknown query parameter "colour".');
+  it("refuses a rule whose filter /v1 would refuse", async () => {
+    await expect(addSchedule(ADMIN, waitlistId, { rule: "daily at 09:00 invite 5 where colour=blue" }, temp.db)).rejects.toThrow('The rule\'s filter: Unknown query parameter "colour".');
   });
 });

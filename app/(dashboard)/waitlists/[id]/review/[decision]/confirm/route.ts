@@ -14,9 +14,9 @@ const fields = z.record(z.string(), z.string());
 export const POST = adminPost<typeof fields, { params: Promise<{ id: string; decision: string }> }>(fields, async ({ input, session, context }) => {
   const { id, decision } = await context.params;
   if (!isFlagDecision(decision)) throw new AppError("not_found", `There is no review decision "${decision.slice(0, 32)}".`);
-  const waitlist = getWaitlistOrThrow(id);
+  const waitlist = await getWaitlistOrThrow(id);
   const chosen = parseReviewSelection(waitlist.id, Object.entries(input));
-  await writeWithoutBlocking(() => decideFlags(auditActorOf(session), decision, chosen.selection));
+  await writeWithoutBlocking(async () => await decideFlags(auditActorOf(session), decision, chosen.selection));
   const url = new URL(chosen.returnTo, "http://dashboard.invalid");
   url.searchParams.set("done", FLAG_DECISIONS[decision].past);
   return seeOther(url.pathname + url.search);

@@ -7,8 +7,8 @@ import { findSignup } from "../find-signup";
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string; signupId: string }> }) {
   await requireSession();
   const { id, signupId } = await params;
-  const waitlist = findWaitlist(id);
-  const signup = waitlist ? findSignup(waitlist.id, signupId) : undefined;
+  const waitlist = await findWaitlist(id);
+  const signup = waitlist ? await findSignup(waitlist.id, signupId) : undefined;
   if (!waitlist || !signup) return new Response("No signup of this waitlist has this id.\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
   return new Response(JSON.stringify(signup.customInputs), {
     headers: {

@@ -18,10 +18,10 @@ type Params = { params: Promise<{ id: string; signupId: string }> };
 export default async function EraseSignupPage({ params }: Params) {
   await requireAdminSession();
   const { id, signupId } = await params;
-  const waitlist = findWaitlist(id);
-  const signup = waitlist ? findSignup(waitlist.id, signupId) : undefined;
+  const waitlist = await findWaitlist(id);
+  const signup = waitlist ? await findSignup(waitlist.id, signupId) : undefined;
   if (!waitlist || !signup) notFound();
-  const elsewhere = signupsWithAddress(signup.email).filter((other) => other.waitlistId !== waitlist.id);
+  const elsewhere = (await signupsWithAddress(signup.email)).filter((other) => other.waitlistId !== waitlist.id);
   return (
     <>
       <Breadcrumb waitlist={waitlist} via={[[`/waitlists/${waitlist.id}/signups/${signupId}`, signup.email]]} />

@@ -22,7 +22,7 @@ function withDone(path: string, done: string, changed: number): string {
 export const POST = adminPost<typeof fields, { params: Promise<{ id: string; action: string }> }>(fields, async ({ input, session, context }) => {
   const { id, action } = await context.params;
   if (!isStatusAction(action)) throw new AppError("not_found", `There is no status action "${action.slice(0, 32)}".`);
-  const waitlist = getWaitlistOrThrow(id);
+  const waitlist = await getWaitlistOrThrow(id);
   const chosen = parseStatusSelection(waitlist.id, Object.entries(input));
   const { counts } = await writeStatus({ actor: auditActorOf(session), action, selection: chosen.selection });
   return seeOther(withDone(chosen.returnTo, STATUS_ACTIONS[action].past, counts.changed));

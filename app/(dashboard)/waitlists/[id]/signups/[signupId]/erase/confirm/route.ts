@@ -13,7 +13,7 @@ export const POST = adminPost<typeof noFields, { params: Promise<{ id: string; s
   const { id, signupId } = await context.params;
   const rowId = parseSignupPublicId(signupId);
   if (rowId === undefined) throw new AppError("not_found", `No signup has the id ${signupId.slice(0, 32)}`);
-  await writeWithoutBlocking(() => eraseSignup(auditActorOf(session), id, rowId));
+  await writeWithoutBlocking(async () => await eraseSignup(auditActorOf(session), id, rowId));
   const done = (await erasedFromDisk(ERASURE_DISK_WAIT_MS.dashboard)) ? "erased" : "erased-on-disk";
   return seeOther(`/waitlists/${encodeURIComponent(id)}?done=${done}`);
 });
