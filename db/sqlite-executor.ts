@@ -1,7 +1,18 @@
 import type Database from "better-sqlite3";
-import type { AsyncRemoteCallback } from "drizzle-orm/sqlite-proxy";
+import { RemotePreparedQuery, type AsyncRemoteCallback } from "drizzle-orm/sqlite-proxy";
 import { awaitTurn, mayRunNow } from "./connection-turns";
 import { cachedStatement } from "./statement-cache";
+
+// Drizzle wraps every failed statement in an error of its own whose message holds the statement and
+// its values (an address: personal data, in every log line that prints it), the engine's error
+// (its code: SQLITE_BUSY, SQLITE_FULL, a unique address) only as its cause. The code reads the
+// engine's error, as it did from better-sqlite3's own driver: the statement runs unwrapped. (The
+// wrapper's other job, Drizzle's query cache, is not used here.)
+(RemotePreparedQuery.prototype as unknown as { queryWithCache: (text: string, params: unknown[], query: () => Promise<unknown>) => Promise<unknown> }).queryWithCache = (
+  _text,
+  _params,
+  query,
+) => query();
 
 /** What a write did, as Drizzle's `run()` gives it on every engine: the rows it changed, and the id of the last row it inserted. */
 export interface RunResult {

@@ -98,4 +98,12 @@ describe("transactions on one connection", () => {
     const deleted = await db.delete(waitlists).run();
     expect(deleted.changes).toBe(1);
   });
+
+  it("fails a statement with the engine's own error, which does not repeat the statement's values", async () => {
+    await insert("twice");
+    const error = await insert("twice").catch((failure: unknown) => failure as Error & { code?: string });
+    expect(error).toMatchObject({ code: "SQLITE_CONSTRAINT_PRIMARYKEY" });
+    expect(error.message).not.toContain("wl_twice");
+    await db.delete(waitlists).run();
+  });
 });
