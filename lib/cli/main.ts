@@ -1,5 +1,4 @@
 import { CommanderError } from "commander";
-import { DrizzleQueryError } from "drizzle-orm";
 import { ZodError } from "zod";
 import { databaseFailureMessage } from "@/lib/core/database-failure";
 import { env } from "@/lib/core/env";
@@ -11,8 +10,6 @@ const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
 
 function describe(error: unknown): string {
-  // Drizzle wraps the driver's error in one that spells out the query and its parameters: the driver's says what went wrong.
-  if (error instanceof DrizzleQueryError && error.cause !== undefined) return describe(error.cause);
   if (error instanceof AppError) return error.message;
   // SQLite's own words ("database is locked", "database disk image is malformed") name neither the
   // file, nor the cause, nor the cure: a damaged file, a full disk, a read-only file, a held lock.
