@@ -3,7 +3,7 @@ import { callersTurn } from "../connection-turns";
 import type { Engine, EngineStatement, TransactionMode } from "../engine";
 import { runTransaction, type TransactionSupport } from "../transactions";
 import type { PgConnection, PgDriver } from "./driver";
-import { numberedPlaceholders } from "./placeholders";
+import { postgresText } from "./placeholders";
 
 // Every write transaction takes one lock first, as SQLite's BEGIN IMMEDIATE takes its write lock: the
 // domain's check-then-write transactions (a name still free, the next place in line) stay correct
@@ -19,7 +19,7 @@ const BEGIN: Record<TransactionMode, string> = { write: `BEGIN; SELECT pg_adviso
 export function pgEngine(driver: PgDriver): Engine {
   const owner = {};
   const connection = (): PgConnection => (callersTurn(owner)?.connection as PgConnection | undefined) ?? driver;
-  const query = (text: string, params: readonly unknown[], rows: "arrays" | "objects") => connection().query(numberedPlaceholders(text), params, rows);
+  const query = (text: string, params: readonly unknown[], rows: "arrays" | "objects") => connection().query(postgresText(text), params, rows);
   const execute: AsyncRemoteCallback = async (text, params, method) => {
     const result = await query(text, params, "arrays");
     if (method === "run") return { rows: [], changes: result.count } as { rows: unknown[] };

@@ -2,6 +2,22 @@ import { cachedStatement } from "../statement-cache";
 
 const translated = new Map<string, string>();
 
+// Drizzle's SQLite builder names an upsert's conflict target with its table ("t"."c"): PostgreSQL takes bare column names there.
+const CONFLICT_TARGET = /\bon conflict \(([^)]*)\)/g;
+const QUALIFIED_COLUMN = /"[^"]+"\.("[^"]+")/g;
+
+// It writes `null` for a column given no value (SQLite then numbers an INTEGER PRIMARY KEY): on
+// PostgreSQL an identity column refuses NULL, and `default` is what a column given no value gets.
+const BUILDER_INSERT_VALUES = /^(insert into "[^"]+" \([^)]*\) values )(.*?)( on conflict .*| returning .*)?$/s;
+const ABSENT_VALUE = /(?<=[(,] ?)null(?=[,)])/g;
+
+/** A statement of Drizzle's SQLite builder or of `preparedSql`, as PostgreSQL takes it: its values numbered, its conflict targets bare, absent values the column's default. */
+export function postgresText(text: string): string {
+  return numberedPlaceholders(text)
+    .replace(BUILDER_INSERT_VALUES, (_, insert: string, rows: string, rest = "") => `${insert}${rows.replace(ABSENT_VALUE, "default")}${rest}`)
+    .replace(CONFLICT_TARGET, (_, columns: string) => `on conflict (${columns.replace(QUALIFIED_COLUMN, "$1")})`);
+}
+
 /**
  * A statement as Drizzle's SQLite builder renders it (values as `?`) in PostgreSQL's numbered
  * placeholders (`$1`, `$2`, …). A `?` inside a string literal, a quoted name or a comment is text,

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { overEngine, type AppDatabase } from "@/db/client";
+import type { AppDatabase } from "@/db/client";
 import { awaitTurn, mayRunNow } from "@/db/connection-turns";
 import { VALUE_PARSERS, type PgConnection, type PgDriver } from "@/db/pg/driver";
-import { pgEngine } from "@/db/pg/engine";
+import { overPgDriver } from "@/db/pg/client";
 import { applyPgMigrations } from "@/db/pg/migrate";
 
 const MIGRATIONS = join(process.cwd(), "db", "pg", "migrations");
@@ -51,7 +51,11 @@ export function pgliteDriver(pg: PGlite): PgDriver {
   const connection: PgConnection = {
     query: async (text, params, rows) => {
       while (!mayRunNow(connection)) await awaitTurn(connection);
-      const result = await pg.query(text, [...params], { rowMode: rows === "arrays" ? "array" : "object", parsers: VALUE_PARSERS });
+      const result = await pg.query(text, [...params], { rowMode: rows === "arrays" ? "array" : "object", parsers: VALUE_PARSERS }).catch((error: unknown) => {
+        // Which statement failed, for the test's report (PostgreSQL's own error names none; the values stay out).
+        if (error instanceof Error) error.message += `\n  in: ${text}`;
+        throw error;
+      });
       return { rows: result.rows, count: result.affectedRows ?? result.rows.length };
     },
     exec: async (text) => {
@@ -59,10 +63,10 @@ export function pgliteDriver(pg: PGlite): PgDriver {
       await pg.exec(text);
     },
   };
-  return { ...connection, reserve: () => Promise.resolve({ connection, release: () => {} }), location: "pglite (in memory)", close: () => pg.close() };
+  return { ...connection, reserve: () => Promise.resolve({ connection, release: () => {} }), location: ":memory:", close: () => pg.close() };
 }
 
 /** The app's database on a migrated PGlite: the PostgreSQL engine, for tests that run the domain on both engines. */
 export async function pgliteDatabase(): Promise<AppDatabase> {
-  return overEngine(pgEngine(pgliteDriver(await migratedPglite())));
+  return overPgDriver(pgliteDriver(await migratedPglite()));
 }
