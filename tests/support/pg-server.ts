@@ -13,7 +13,7 @@ const PG_ROOT = "/usr/lib/postgresql";
 const MIN_MAJOR = 15;
 const APT_INSTALL = "apt-get install -y --no-install-recommends postgresql postgresql-contrib";
 const INSTALL_LOCK = join(tmpdir(), "waitlist-postgresql-install.lock");
-const CLUSTER_PREFIX = "waitlist-pg-";
+const CLUSTER_PREFIX = "waitlist-pgserver-";
 // The pid of the test process a cluster belongs to, in its folder: the folders of dead ones are removed.
 const OWNER_FILE = "owner.pid";
 const isRoot = process.getuid?.() === 0;
@@ -34,9 +34,15 @@ export type PostgresPlan =
   /** Stop with this one line. */
   | { kind: "missing"; message: string };
 
+/** The programs' folder of the newest major from 15 on among `majors`. */
+function binDirOf(majors: number[]): string | undefined {
+  const major = Math.max(0, ...majors);
+  return major >= MIN_MAJOR ? join(PG_ROOT, String(major), "bin") : undefined;
+}
+
 export function planPostgres(probe: PostgresProbe): PostgresPlan {
-  const major = Math.max(0, ...probe.installedMajors);
-  if (major >= MIN_MAJOR) return { kind: "found", binDir: join(PG_ROOT, String(major), "bin") };
+  const binDir = binDirOf(probe.installedMajors);
+  if (binDir) return { kind: "found", binDir };
   const update = ["apt-get", "update"];
   const install = APT_INSTALL.split(" ");
   if (probe.hasAptGet && probe.isRoot) return { kind: "install", commands: [update, install] };
@@ -69,12 +75,17 @@ function probeMachine(): PostgresProbe {
   return { installedMajors: installedMajors(), isRoot, hasAptGet: succeeds("sh", ["-c", "command -v apt-get"]), hasPasswordlessSudo: succeeds("sudo", ["-n", "true"]) };
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` runs (a zombie, dead but not yet reaped, does not). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  try {
+    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true; // no /proc here
   }
 }
 
@@ -137,22 +148,38 @@ async function runOrThrow(argv: string[], options: { cwd?: string; env?: NodeJS.
   if (status !== 0) throw new Error(`\`${argv.join(" ")}\` failed (exit ${status}):\n${output.trim()}`);
 }
 
+/** What ensurePostgresInstalled asks of the machine: this one, or a test's stand-in. */
+export interface PostgresMachine {
+  installedMajors(): number[];
+  probe(): PostgresProbe;
+  /** Runs one command of the install; throws when it fails. */
+  run(argv: string[]): Promise<void>;
+  lockFile: string;
+}
+
+const thisMachine: PostgresMachine = {
+  installedMajors,
+  probe: probeMachine,
+  run: (argv) => runOrThrow(argv, { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } }),
+  lockFile: INSTALL_LOCK,
+};
+
 /**
  * The folder of PostgreSQL's programs (the newest major ≥ 15 under /usr/lib/postgresql), after
  * installing Debian's package when there is none. One process installs; the others wait for it.
  */
-export async function ensurePostgresInstalled(): Promise<string> {
-  const installed = planPostgres({ installedMajors: installedMajors(), isRoot, hasAptGet: false, hasPasswordlessSudo: false });
-  if (installed.kind === "found") return installed.binDir;
-  return withLockFile(INSTALL_LOCK, async () => {
-    const plan = planPostgres(probeMachine());
+export async function ensurePostgresInstalled(machine = thisMachine): Promise<string> {
+  const installed = binDirOf(machine.installedMajors());
+  if (installed) return installed;
+  return withLockFile(machine.lockFile, async () => {
+    const plan = planPostgres(machine.probe());
     if (plan.kind === "found") return plan.binDir; // installed by the process we waited for
     if (plan.kind === "missing") throw new Error(plan.message);
     console.log(`PostgreSQL is missing: installing Debian's postgresql package (${plan.commands.map((argv) => argv.join(" ")).join(" && ")})`);
-    for (const argv of plan.commands) await runOrThrow(argv, { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
-    const after = planPostgres({ installedMajors: installedMajors(), isRoot, hasAptGet: false, hasPasswordlessSudo: false });
-    if (after.kind !== "found") throw new Error(`the postgresql package installed, but no PostgreSQL ${MIN_MAJOR} or later is under ${PG_ROOT}`);
-    return after.binDir;
+    for (const argv of plan.commands) await machine.run(argv);
+    const binDir = binDirOf(machine.installedMajors());
+    if (!binDir) throw new Error(`the postgresql package installed, but no PostgreSQL ${MIN_MAJOR} or later is under ${PG_ROOT}`);
+    return binDir;
   });
 }
 
@@ -183,15 +210,26 @@ function freePort(): Promise<number> {
   });
 }
 
+/** The pid in the cluster's postmaster.pid, which the server removes when it stops. */
+function postmasterOf(directory: string): number | undefined {
+  try {
+    return Number(readFileSync(join(directory, "data", "postmaster.pid"), "utf8").split("\n")[0]) || undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
 /** Removes the folders of clusters whose test process died without stopping them (their server died with it). */
-function removeAbandonedClusters(): void {
+export function removeAbandonedClusters(): void {
   for (const name of readdirSync(tmpdir())) {
     if (!name.startsWith(CLUSTER_PREFIX)) continue;
     const directory = join(tmpdir(), name);
     try {
       const owner = Number(readFileSync(join(directory, OWNER_FILE), "utf8"));
-      const postmaster = Number(readFileSync(join(directory, "data", "postmaster.pid"), "utf8").split("\n")[0]);
-      if (owner > 0 && !isAlive(owner) && !(postmaster > 0 && isAlive(postmaster))) rmSync(directory, { recursive: true, force: true });
+      const postmaster = postmasterOf(directory);
+      if (!(owner > 0) || isAlive(owner) || (postmaster !== undefined && isAlive(postmaster))) continue;
+      rmSync(directory, { recursive: true, force: true });
     } catch {
       // Not ours to judge (still starting, or another user's): left alone.
     }
