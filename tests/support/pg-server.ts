@@ -268,15 +268,23 @@ async function launch(binDir: string, directory: string, port: number, readyTime
   const [command, ...args] = postgresCommand(argv, { asRoot: isRoot, parentDeathSignal: "INT" });
   const child = spawn(command!, args, { cwd: directory, stdio: ["ignore", log, log] });
   closeSync(log);
+  let spawnError: Error | undefined;
   const exited = new Promise<void>((resolve) => {
     child.once("exit", () => resolve());
-    child.once("error", () => resolve());
+    child.once("error", (error) => {
+      spawnError = error;
+      resolve();
+    });
   });
+  if (child.pid === undefined) {
+    await exited;
+    throw new Error(`could not start \`${command}\` (setpriv is util-linux's): ${spawnError?.message}`);
+  }
   // A test process may end without stopping it: the parent-death signal stops it then.
   child.unref();
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) {
+    if (child.exitCode !== null || child.signalCode !== null) {
       const log = logOf(directory);
       const failure = `PostgreSQL exited while starting on port ${port}:\n${log}`;
       throw /Address already in use/.test(log) ? new PortTaken(failure) : new Error(failure);
