@@ -333,7 +333,7 @@ export async function startPostgres({ port, database = "waitlist", readyTimeoutM
           child.ref();
           if (child.exitCode === null && child.signalCode === null) {
             child.kill("SIGINT");
-            const timedOut = await Promise.race([exited.then(() => false), sleep(10_000, true)]);
+            const timedOut = await Promise.race([exited.then(() => false), sleep(10_000, true, { ref: false })]);
             if (timedOut) child.kill("SIGKILL");
             await exited;
           }
