@@ -11,6 +11,17 @@ import { postgresText } from "./placeholders";
 const WRITE_LOCK_KEY = 3_400_000_002;
 const BEGIN: Record<TransactionMode, string> = { write: `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`, read: "BEGIN" };
 
+// PostgreSQL's `detail` repeats a row's values ("Key (email)=(…) already exists"), and a driver may
+// attach the statement's values: an address, into every log line that prints the error. Its code and
+// message say enough.
+const VALUE_FIELDS = ["detail", "params", "parameters"];
+
+function withoutValues(error: unknown): unknown {
+  if (error === null || typeof error !== "object") return error;
+  for (const field of VALUE_FIELDS) if (Object.getOwnPropertyDescriptor(error, field)?.configurable) delete (error as Record<string, unknown>)[field];
+  return error;
+}
+
 /**
  * PostgreSQL behind the domain's one query layer: the statements Drizzle's SQLite builder and
  * `preparedSql` render, with their `?` numbered, run on the caller's transaction's connection, or on
@@ -19,7 +30,12 @@ const BEGIN: Record<TransactionMode, string> = { write: `BEGIN; SELECT pg_adviso
 export function pgEngine(driver: PgDriver): Engine {
   const owner = {};
   const connection = (): PgConnection => (callersTurn(owner)?.connection as PgConnection | undefined) ?? driver;
-  const query = (text: string, params: readonly unknown[], rows: "arrays" | "objects") => connection().query(postgresText(text), params, rows);
+  const query = (text: string, params: readonly unknown[], rows: "arrays" | "objects") =>
+    connection()
+      .query(postgresText(text), params, rows)
+      .catch((error: unknown) => {
+        throw withoutValues(error);
+      });
   const execute: AsyncRemoteCallback = async (text, params, method) => {
     const result = await query(text, params, "arrays");
     if (method === "run") return { rows: [], changes: result.count } as { rows: unknown[] };

@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import type { AppDatabase } from "@/db/client";
@@ -136,6 +137,7 @@ describe.each(ENGINES)("transactions: $engine", ({ shared, open, uniqueViolation
     );
     expect(error).toMatchObject({ code: uniqueViolation });
     expect(error?.message).not.toContain("wl_twice");
+    expect(inspect(error)).not.toContain("wl_twice");
     await db.delete(waitlists).run();
   });
 });
