@@ -12,8 +12,9 @@ export const pgTables = Object.values(pgSchema).flatMap((value) => (is(value, Pg
 const url = process.env.DATABASE_URL;
 
 // SQLite unless DATABASE_URL names a PostgreSQL server. On PostgreSQL the schema is db/pg/schema.ts, the
-// pg-core mirror of db/schema.ts (regenerate it: npx tsx db/pg/generate-schema.ts); its migrations are
-// hand-written like SQLite's (drizzle-kit's output is a draft: COLLATE "C", triggers, views).
+// pg-core mirror of db/schema.ts (regenerate it: npx tsx db/pg/generate-schema.ts). `drizzle-kit generate
+// --name <name>` drafts the next db/pg/migrations file from meta/'s last snapshot; the draft is edited by
+// hand (COLLATE "C" on text, triggers, views) and applied by db/pg/migrate.ts, not by drizzle-kit.
 export default url && /^postgres(ql)?:\/\//.test(url)
   ? defineConfig({
       dialect: "postgresql",
