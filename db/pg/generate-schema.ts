@@ -47,6 +47,9 @@ const PG_COLUMN: Record<string, (name: string) => string> = {
   SQLiteBlobBuffer: (name) => `bytea("${name}")`,
 };
 
+/** What the mirror may take of pg-core, imported where it calls them. */
+const PG_CORE_NAMES = ["bigint", "check", "customType", "doublePrecision", "foreignKey", "index", "integer", "pgTable", "primaryKey", "text", "uniqueIndex"];
+
 type TableConfig = ReturnType<typeof getTableConfig>;
 
 /** A sqlite-core SQL template as TypeScript template text, its columns as `${table.key}`. */
@@ -86,7 +89,7 @@ function columnSource(key: string, column: SQLiteColumn, identity: boolean): str
   return `    ${key}: ${source},`;
 }
 
-function tableSource(variable: string, table: SQLiteTable, tableVariables: Map<string, string>, used: Set<string>): string {
+function tableSource(variable: string, table: SQLiteTable, tableVariables: Map<string, string>): string {
   const config = getTableConfig(table);
   const columns = Object.entries(getTableColumns(table)) as [string, SQLiteColumn][];
   const keys = new Map<Column, string>(columns.map(([key, column]) => [column, key]));
@@ -94,13 +97,8 @@ function tableSource(variable: string, table: SQLiteTable, tableVariables: Map<s
   const identity = identityKey(config);
   const alias = rowidAlias(config);
   const rowid = ROWID_COLUMNS[config.name];
-  const lines = columns.map(([key, column]) => {
-    used.add(PG_COLUMN[column.columnType]?.("").split("(")[0] ?? "");
-    if (column === identity) used.add("bigint");
-    return columnSource(key, column, column === identity);
-  });
+  const lines = columns.map(([key, column]) => columnSource(key, column, column === identity));
   if (rowid) {
-    used.add("bigint");
     lines.push(`    ${rowid}: bigint("${rowid}", { mode: "number" }).generatedAlwaysAsIdentity(),`);
   }
   // The key of a rowid table, which SQLite ends each of its indexes in unsaid, written out.
@@ -108,7 +106,6 @@ function tableSource(variable: string, table: SQLiteTable, tableVariables: Map<s
 
   const extras: string[] = [];
   for (const key of config.primaryKeys) {
-    used.add("primaryKey");
     extras.push(`primaryKey({ name: "${config.name}_pkey", columns: [${key.columns.map(ref).join(", ")}] })`);
   }
   for (const key of config.foreignKeys) {
@@ -117,28 +114,21 @@ function tableSource(variable: string, table: SQLiteTable, tableVariables: Map<s
     const targetColumns = foreignColumns.map((column) => `${target}.${Object.entries(getTableColumns(foreignTable)).find(([, c]) => c === column)?.[0]}`);
     // PostgreSQL's own name for a constraint it names: the baseline leaves them unnamed.
     const name = `${config.name}_${from.map((column) => column.name).join("_")}_fkey`;
-    used.add("foreignKey");
     let source = `foreignKey({ name: "${name}", columns: [${from.map(ref).join(", ")}], foreignColumns: [${targetColumns.join(", ")}] })`;
     if (key.onDelete && key.onDelete !== "no action") source += `.onDelete("${key.onDelete}")`;
     extras.push(source);
   }
   for (const [key, column] of columns) {
     if (!column.isUnique) continue;
-    used.add("uniqueIndex");
     extras.push(`uniqueIndex("${column.uniqueName}").on(table.${key})`);
   }
   for (const index of config.indexes) {
     const { name, unique, where } = index.config;
     const parts = index.config.columns.map((part) => (is(part, Column) ? ref(part) : `sql\`${template(part, keys)}\``));
     if (!unique && rowidRef && !parts.includes(rowidRef)) parts.push(rowidRef);
-    used.add(unique ? "uniqueIndex" : "index");
-    if (parts.some((part) => part.startsWith("sql`")) || where) used.add("sql");
     extras.push(`${unique ? "uniqueIndex" : "index"}("${name}").on(${parts.join(", ")})${where ? `.where(sql\`${template(where, keys)}\`)` : ""}`);
   }
-  for (const extra of PG_ONLY_INDEXES[config.name] ?? []) {
-    used.add("index");
-    extras.push(extra);
-  }
+  extras.push(...(PG_ONLY_INDEXES[config.name] ?? []));
   const booleans = columns.filter(([, column]) => column.columnType === "SQLiteBoolean");
   const checks = [
     // sqlite-core's boolean is any integer to SQLite; PostgreSQL holds it to 0 and 1.
@@ -147,7 +137,6 @@ function tableSource(variable: string, table: SQLiteTable, tableVariables: Map<s
     ...Object.entries(PG_ONLY_CHECKS[config.name] ?? {}),
   ];
   for (const [name, value] of checks) {
-    used.add("check").add("sql");
     extras.push(`check("${name}", sql\`${value}\`)`);
   }
 
@@ -163,22 +152,21 @@ export function pgSchemaSource(): string {
     .flatMap(([variable, value]): [string, SQLiteTable][] => (is(value, SQLiteTable) ? [[variable, value]] : []))
     .sort(([a], [b]) => a.localeCompare(b));
   const tableVariables = new Map(tables.map(([variable, table]) => [getTableConfig(table).name, variable]));
-  const used = new Set<string>(["pgTable"]);
-  const bodies = tables.map(([variable, table]) => tableSource(variable, table, tableVariables, used));
-  const pgCore = [...used].filter((name) => name !== "sql" && name !== "bytea" && name !== "").sort();
-  if (used.has("bytea")) pgCore.push("customType");
-  pgCore.sort();
+  const body = tables.map(([variable, table]) => tableSource(variable, table, tableVariables)).join("\n");
+  const calls = (name: string) => new RegExp(`\\b${name}\\(`).test(body);
+  const usesBytea = calls("bytea");
+  const pgCore = PG_CORE_NAMES.filter((name) => calls(name) || (name === "customType" && usesBytea));
   const header = [
     `// Generated by db/pg/generate-schema.ts from db/schema.ts: do not edit, run \`${GENERATE_COMMAND}\`.`,
     "// The pg-core mirror of the one schema, in the storage types of db/pg/migrations, for drizzle-kit on",
     "// PostgreSQL (drizzle.config.ts with a postgres:// DATABASE_URL). Triggers, views and functions are",
     "// beyond drizzle-kit and live in db/pg/migrations only.",
-    ...(used.has("sql") ? ['import { sql } from "drizzle-orm";'] : []),
+    ...(body.includes("sql`") ? ['import { sql } from "drizzle-orm";'] : []),
     `import { ${pgCore.join(", ")} } from "drizzle-orm/pg-core";`,
     "",
-    ...(used.has("bytea") ? ['const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });', ""] : []),
+    ...(usesBytea ? ['const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });', ""] : []),
   ];
-  return `${header.join("\n")}\n${bodies.join("\n")}`;
+  return `${header.join("\n")}\n${body}`;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
