@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,10 +9,8 @@ import { join } from "node:path";
 // `postgres` OS user (PostgreSQL refuses root). Debian's packages are installed when missing, as
 // tests/browser/ensure-chromium.ts does for Chromium.
 //
-// Process layout, which killLeader() and the clean-up rely on: each etcd member and each Patroni is
-// started in a session of its own (`detached`), under runuser, which forks: so one process-group kill
-// takes runuser and its child. Patroni starts each postmaster in yet another session of its own
-// (os.setsid), so the postmaster's pid (from postmaster.pid) is the group of every backend.
+// Each etcd member and each Patroni is started in a session of its own (`detached`) under runuser,
+// which forks: one process-group kill takes runuser and its child (see killNodeFunction).
 
 const PACKAGES = ["postgresql-15", "patroni", "etcd-server"];
 const PG_BIN = "/usr/lib/postgresql/15/bin";
@@ -105,17 +103,36 @@ function postgresIds(): { uid: number; gid: number } {
   return { uid, gid: id("-g") };
 }
 
+const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+
+/**
+ * Shell that defines `kill_node NAME`: SIGKILL of that node's Patroni and etcd member (runuser and its
+ * child share a group), then of its postgres. Patroni goes first, so that it starts no new postmaster.
+ * Each backend is a session of its own (PostgreSQL's children call setsid), so the postmaster is
+ * stopped (it forks no more), its children killed, then itself. It prints every pid it signalled (a group as -pgid).
+ */
+function killNodeFunction(dir: string): string {
+  return [
+    `dir=${shellQuote(dir)}`,
+    "kill_node() {",
+    '  for f in "$dir/pids/$1.patroni" "$dir/pids/$1.etcd"; do [ -f "$f" ] && kill -KILL -- "-$(cat "$f")" 2>/dev/null && echo "-$(cat "$f")"; done',
+    '  p="$dir/$1/data/postmaster.pid"; [ -f "$p" ] || return 0',
+    '  pm=$(sed -n 1p "$p")',
+    // A stale postmaster.pid may name a pid that another process has by now.
+    '  tr "\\0" " " < "/proc/$pm/cmdline" 2>/dev/null | grep -qF -- "$dir/$1/data" || return 0',
+    '  kill -STOP "$pm"; pgrep -P "$pm"; pkill -KILL -P "$pm"; kill -KILL "$pm"; echo "$pm"',
+    "}",
+  ].join("\n");
+}
+
 /**
  * One shell script that kills every process of the cluster and removes its folder: run by stop(), by
  * this process's exit handler, and by a watchdog when this process dies without either (SIGKILL, crash).
  */
-function cleanupScript(dir: string): string {
-  const quoted = `'${dir.replaceAll("'", "'\\''")}'`;
+function cleanupScript(dir: string, names: string[]): string {
   return [
-    `dir=${quoted}`,
-    // Patroni and etcd first (runuser and its child share a group), so that no Patroni starts a new postmaster.
-    `for f in "$dir"/pids/*; do [ -f "$f" ] && kill -KILL -- "-$(cat "$f")" 2>/dev/null; done`,
-    `for p in "$dir"/*/data/postmaster.pid; do [ -f "$p" ] || continue; pid=$(sed -n 1p "$p"); kill -KILL -- "-$pid" "$pid" 2>/dev/null; done`,
+    killNodeFunction(dir),
+    `for name in ${names.join(" ")}; do kill_node "$name" >/dev/null; done`,
     `for i in $(seq 50); do pgrep -u postgres -f -- "$dir" >/dev/null || break; sleep 0.1; done`,
     // A killed postmaster leaves its System V segment behind; the key and id are on line 7 of postmaster.pid.
     `for p in "$dir"/*/data/postmaster.pid; do [ -f "$p" ] || continue; id=$(sed -n 7p "$p" | awk '{print $2}'); [ -n "$id" ] && ipcrm -m "$id" 2>/dev/null; done`,
@@ -200,7 +217,8 @@ export async function startCluster(): Promise<PgCluster> {
   const { uid, gid } = postgresIds();
   const dir = mkdtempSync(join(tmpdir(), "waitlist-pg-cluster-"));
   mkdirSync(join(dir, "pids"));
-  const cleanup = cleanupScript(dir);
+  const names = ["pg1", "pg2", "pg3"];
+  const cleanup = cleanupScript(dir, names);
   const runCleanup = () => spawnSync("bash", ["-c", cleanup], { stdio: "ignore" });
   process.on("exit", runCleanup);
   // The watchdog outlives a SIGKILLed test process; stop() ends it.
@@ -222,7 +240,7 @@ export async function startCluster(): Promise<PgCluster> {
 
   try {
     const ports = await freePorts(12);
-    const members: ClusterMember[] = [0, 1, 2].map((i) => ({ name: `pg${i + 1}`, pgPort: ports[i]!, restPort: ports[3 + i]!, etcdClientPort: ports[6 + i]! }));
+    const members: ClusterMember[] = names.map((name, i) => ({ name, pgPort: ports[i]!, restPort: ports[3 + i]!, etcdClientPort: ports[6 + i]! }));
     const etcdPeerPorts = ports.slice(9, 12);
     for (const member of members) mkdirSync(join(dir, member.name));
     spawnSync("chown", ["-R", `${uid}:${gid}`, dir]);
@@ -296,28 +314,38 @@ export async function startCluster(): Promise<PgCluster> {
 
     const firstLeader = await waitHealthy();
     const leaderMember = members.find((member) => member.name === firstLeader)!;
-    const created = spawnSync(join(PG_BIN, "psql"), ["-h", join(dir, leaderMember.name), "-p", String(leaderMember.pgPort), "-U", SUPERUSER.username, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", `CREATE DATABASE ${DATABASE}`], { encoding: "utf8", uid, gid });
+    const psql = (member: ClusterMember, database: string, command: string) =>
+      spawnSync(join(PG_BIN, "psql"), ["-h", join(dir, member.name), "-p", String(member.pgPort), "-U", SUPERUSER.username, "-d", database, "-v", "ON_ERROR_STOP=1", "-c", command], { encoding: "utf8", uid, gid });
+    const created = psql(leaderMember, "postgres", `CREATE DATABASE ${DATABASE}`);
     if (created.status !== 0) throw new Error(`CREATE DATABASE failed: ${created.stderr}`);
+    // A standby that has not replayed it yet refuses the connection, and postgres.js then fails the
+    // multi-host connect instead of trying the next host.
+    await waitFor(`database ${DATABASE} on every node`, 30_000, async () => (members.every((member) => psql(member, DATABASE, "SELECT 1").status === 0) ? true : undefined));
 
     const killLeader = async (): Promise<KilledLeader> => {
       const name = await leader();
       const member = members.find((candidate) => candidate.name === name)!;
-      const postmaster = Number(readFileSync(join(dir, name, "data", "postmaster.pid"), "utf8").split("\n")[0]);
-      for (const group of [postmaster, patroniPids.get(name)!, etcdPids.get(name)!]) {
-        try {
-          process.kill(-group, "SIGKILL");
-        } catch {
-          // Already gone.
-        }
-      }
+      const killed = spawnSync("bash", ["-c", `${killNodeFunction(dir)}\nkill_node ${name}`], { encoding: "utf8" });
+      const killedAt = Date.now();
+      const pids = killed.stdout.split("\n").filter(Boolean).map(Number);
       alive.delete(member.name);
-      return { name, killedAt: Date.now() };
+      await waitFor(`the processes of ${name} to die`, 5_000, async () => (pids.some(processAlive) ? undefined : true));
+      return { name, killedAt };
     };
 
     return { url: multiHostUrl(members, "primary"), replicaUrl: multiHostUrl(members, "prefer-standby"), members, dir, leader, killLeader, waitHealthy, stop };
   } catch (error) {
     stop();
     throw error;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
