@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -109,13 +109,13 @@ const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
  * Shell that defines `kill_node NAME`: SIGKILL of that node's Patroni and etcd member (runuser and its
  * child share a group), then of its postgres. Patroni goes first, so that it starts no new postmaster.
  * Each backend is a session of its own (PostgreSQL's children call setsid), so the postmaster is
- * stopped (it forks no more), its children killed, then itself. It prints every pid it signalled (a group as -pgid).
+ * stopped (it forks no more), its children killed, then itself. It prints every pid it signalled.
  */
 function killNodeFunction(dir: string): string {
   return [
     `dir=${shellQuote(dir)}`,
     "kill_node() {",
-    '  for f in "$dir/pids/$1.patroni" "$dir/pids/$1.etcd"; do [ -f "$f" ] && kill -KILL -- "-$(cat "$f")" 2>/dev/null && echo "-$(cat "$f")"; done',
+    '  for f in "$dir/pids/$1.patroni" "$dir/pids/$1.etcd"; do [ -f "$f" ] || continue; g=$(cat "$f"); pgrep -g "$g"; kill -KILL -- "-$g" 2>/dev/null; done',
     '  p="$dir/$1/data/postmaster.pid"; [ -f "$p" ] || return 0',
     '  pm=$(sed -n 1p "$p")',
     // A stale postmaster.pid may name a pid that another process has by now.
@@ -340,10 +340,11 @@ export async function startCluster(): Promise<PgCluster> {
   }
 }
 
+/** Alive and not a zombie (a killed orphan stays one until PID 1 reaps it). */
 function processAlive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat[stat.lastIndexOf(")") + 2] !== "Z";
   } catch {
     return false;
   }
