@@ -43,7 +43,7 @@ export interface PgCluster {
   dir: string;
   /** The name of the current leader, as the Patroni REST API of a live member says. */
   leader(): Promise<string>;
-  /** SIGKILL of the leader's postmaster (and so every backend), its Patroni and its etcd member. */
+  /** SIGKILL of the leader's postgres (the postmaster and every backend), its Patroni and its etcd member; resolves once they are dead. */
   killLeader(): Promise<KilledLeader>;
   /** Waits until a leader and two streaming replicas (one of them synchronous) exist again, or throws. */
   waitHealthy(timeoutMs?: number): Promise<string>;
@@ -251,22 +251,19 @@ export async function startCluster(): Promise<PgCluster> {
       closeSync(log);
       child.unref();
       writeFileSync(join(dir, "pids", label), String(child.pid));
-      return child.pid!;
     };
-    const etcdPids = new Map<string, number>();
-    const patroniPids = new Map<string, number>();
 
     const initialCluster = members.map((member, i) => `etcd-${member.name}=http://127.0.0.1:${etcdPeerPorts[i]}`).join(",");
     members.forEach((member, i) => {
       const client = `http://127.0.0.1:${member.etcdClientPort}`;
       const peer = `http://127.0.0.1:${etcdPeerPorts[i]}`;
-      etcdPids.set(member.name, launch(`${member.name}.etcd`, [
+      launch(`${member.name}.etcd`, [
         "etcd", "--name", `etcd-${member.name}`, "--data-dir", join(dir, member.name, "etcd"),
         "--listen-client-urls", client, "--advertise-client-urls", client,
         "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
         "--initial-cluster", initialCluster, "--initial-cluster-state", "new", "--initial-cluster-token", `${SCOPE}-${process.pid}`,
         "--log-level", "warn",
-      ]));
+      ]);
     });
     const etcdHosts = members.map((member) => `127.0.0.1:${member.etcdClientPort}`);
     await waitFor("etcd members healthy", 30_000, async () => {
@@ -279,7 +276,7 @@ export async function startCluster(): Promise<PgCluster> {
       // YAML is a superset of JSON.
       writeFileSync(config, JSON.stringify(patroniConfig(dir, member, etcdHosts), null, 2));
       spawnSync("chown", [`${uid}:${gid}`, config]);
-      patroniPids.set(member.name, launch(`${member.name}.patroni`, ["patroni", config]));
+      launch(`${member.name}.patroni`, ["patroni", config]);
     }
 
     const alive = new Set(members.map((member) => member.name));
@@ -300,7 +297,7 @@ export async function startCluster(): Promise<PgCluster> {
     };
 
     const waitHealthy = (timeoutMs = START_TIMEOUT_MS) =>
-      waitFor(`a leader and ${alive.size - 1} streaming replicas (see the logs in ${dir})`, timeoutMs, async () => {
+      waitFor(`a leader and ${alive.size - 1} streaming replicas`, timeoutMs, async () => {
         const view = await clusterView();
         const leaderMember = view?.members.find((member) => member.role === "leader" && member.state === "running");
         const replicas = view?.members.filter((member) => (member.role === "replica" || member.role === "sync_standby") && member.state === "running") ?? [];
@@ -335,8 +332,18 @@ export async function startCluster(): Promise<PgCluster> {
 
     return { url: multiHostUrl(members, "primary"), replicaUrl: multiHostUrl(members, "prefer-standby"), members, dir, leader, killLeader, waitHealthy, stop };
   } catch (error) {
+    // The folder goes with stop(): what Patroni said comes along in the error.
+    const logs = names.map((name) => `--- ${name}.patroni.log\n${logTail(join(dir, `${name}.patroni.log`))}`).join("\n");
     stop();
-    throw error;
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs}`, { cause: error });
+  }
+}
+
+function logTail(path: string, lines = 15): string {
+  try {
+    return readFileSync(path, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(none)";
   }
 }
 
