@@ -24,6 +24,10 @@ function connection(sql: postgres.Sql): PgConnection {
 export function postgresDriver(url: string, options: { max?: number } = {}): PgDriver {
   const sql = postgres(url, {
     max: options.max ?? 10,
+    // After a failover the new primary answers within seconds: retry connecting at a steady pace
+    // (postgres.js's default backoff grows towards 20 s, past the promise of writes back within 20 s).
+    connect_timeout: 5,
+    backoff: (attempt: number) => Math.min(0.1 * attempt, 1),
     onnotice: () => {},
     connection: { application_name: "waitlist-admin" },
     types: Object.fromEntries(
