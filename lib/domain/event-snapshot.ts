@@ -1,7 +1,8 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { valuePlaceholder } from "@/lib/store/statements";
-import { signupJsonSqlText } from "./signups/queries";
+import type { Dialect } from "@/lib/store/dialect";
+import { signupSnapshotJsonSql } from "./signups/queries";
 
 // One body per event (issue 29): the body a webhook carries and the /v1 feed lists (Standard
 // Webhooks' {type, timestamp, data}) is written into `events.body` by the very statement that appends
@@ -14,11 +15,13 @@ import { signupJsonSqlText } from "./signups/queries";
 // In SQL, not JavaScript, so that "invite the next 100,000" appends its events with their bodies in
 // one INSERT … SELECT over json_each (no row comes back to JavaScript).
 
-let signupJson: SQL | undefined;
-
 /** SQL: an event body naming its signup only by its id (erased, or `signup.erased`). */
-export function goneSignupBodySql(type: SQL, timestamp: SQL, waitlistId: SQL, signupId: SQL): SQL {
-  return sql`json_object('type', ${type}, 'timestamp', ${timestamp}, 'data', json_object('waitlist_id', ${waitlistId}, 'signup', json_object('id', cast(cast(${signupId} AS integer) AS text))))`;
+export function goneSignupBodySql(d: Dialect, type: SQL, timestamp: SQL, waitlistId: SQL, signupId: SQL): SQL {
+  return d.jsonObject([
+    ["type", d.jsonString(type)],
+    ["timestamp", d.jsonString(timestamp)],
+    ["data", d.jsonObject([["waitlist_id", d.jsonString(waitlistId)], ["signup", d.jsonObject([["id", d.jsonString(sql`cast(${d.integerOf(signupId)} AS text)`)]])]])],
+  ]);
 }
 
 /**
@@ -26,10 +29,14 @@ export function goneSignupBodySql(type: SQL, timestamp: SQL, waitlistId: SQL, si
  * `signupId`), with the placeholders type, timestamp (ISO 8601), waitlistId, from (the status
  * before a status change, else null) and milestone (the milestone reached, as JSON, else null).
  */
-export function signupEventBodySql(signupId: SQL): SQL {
-  signupJson ??= sql.raw(signupJsonSqlText());
-  const [type, timestamp, waitlistId, from, milestone] = [valuePlaceholder("type"), valuePlaceholder("timestamp"), valuePlaceholder("waitlistId"), valuePlaceholder("from"), valuePlaceholder("milestone")];
+export function signupEventBodySql(d: Dialect, signupId: SQL): SQL {
+  const [type, timestamp, waitlistId, from, milestone] = ["type", "timestamp", "waitlistId", "from", "milestone"].map((name) => d.typed(valuePlaceholder(name), "text")) as [SQL, SQL, SQL, SQL, SQL];
   // Each form whole at the top (no json() around a branch): parsing the body again cost a third of its time.
-  const body = (extra: SQL) => sql`json_object('type', ${type}, 'timestamp', ${timestamp}, 'data', json_object('waitlist_id', ${waitlistId}, 'signup', ${signupJson}${extra}))`;
-  return sql`CASE WHEN "signups"."id" IS NULL THEN ${goneSignupBodySql(type, timestamp, waitlistId, signupId)} WHEN ${from} IS NOT NULL THEN ${body(sql`, 'previous_status', ${from}`)} WHEN ${milestone} IS NOT NULL THEN ${body(sql`, 'milestone', json(${milestone})`)} ELSE ${body(sql``)} END`;
+  const body = (...extra: [key: string, value: SQL][]) =>
+    d.jsonObject([
+      ["type", d.jsonString(type)],
+      ["timestamp", d.jsonString(timestamp)],
+      ["data", d.jsonObject([["waitlist_id", d.jsonString(waitlistId)], ["signup", signupSnapshotJsonSql(d)], ...extra])],
+    ]);
+  return sql`CASE WHEN "signups"."id" IS NULL THEN ${goneSignupBodySql(d, type, timestamp, waitlistId, signupId)} WHEN ${from} IS NOT NULL THEN ${body(["previous_status", d.jsonString(from)])} WHEN ${milestone} IS NOT NULL THEN ${body(["milestone", d.jsonEmbedded(milestone)])} ELSE ${body()} END`;
 }

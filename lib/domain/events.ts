@@ -44,13 +44,13 @@ export async function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at
     await insert.run({ type: event.type, waitlistId: event.waitlistId, at, payload, body: JSON.stringify({ type: event.type, timestamp, data: { waitlist_id: event.waitlistId, ...event.payload } }) });
     return;
   }
-  const insert = preparedSql(db, "events.insertOfSignup", () =>
+  const insert = preparedSql(db, "events.insertOfSignup", (d) =>
     // One row of VALUES, the body a scalar subquery. Written as INSERT … SELECT, the same insert made
     // a group commit of joins read 7.7× and write 2.3× as many pages (4,800 joins: 28,249 reads and
     // 84,701 writes against 3,680 and 36,343) and stalled 30–150 ms every 9th join: 0.14–0.43 ms per
     // insert on average against 0.02–0.05 ms.
     sql`INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
-       VALUES (${placeholder("type")}, ${placeholder("waitlistId")}, ${placeholder("signupId")}, ${placeholder("at")}, ${placeholder("payload")}, (SELECT ${signupEventBodySql(sql`${placeholder("signupId")}`)}
+       VALUES (${placeholder("type")}, ${placeholder("waitlistId")}, ${placeholder("signupId")}, ${placeholder("at")}, ${placeholder("payload")}, (SELECT ${signupEventBodySql(d, sql`${placeholder("signupId")}`)}
        FROM (SELECT 1) LEFT JOIN signups ON signups.id = ${placeholder("signupId")} AND signups.waitlist_id = ${placeholder("waitlistId")}))`,
   );
   await insert.run({ type: event.type, waitlistId: event.waitlistId, signupId: event.signupId, at, timestamp, payload, from: previousStatus(event.payload), milestone: milestoneOf(event.payload) });
@@ -61,8 +61,8 @@ export async function appendEventPerSignup(type: EventType, waitlistId: string, 
   const insert = preparedSql(db, "events.insertPerSignup", (d) =>
     // In SQL: INSERT … SELECT over the ids' rows (one event per id of a bulk action), which Drizzle's builder has no form for.
     sql`INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
-       SELECT ${placeholder("type")}, ${placeholder("waitlistId")}, ids.value, ${placeholder("at")}, ${placeholder("payload")}, ${signupEventBodySql(sql`ids.value`)}
-       FROM ${d.jsonRows(placeholder("ids"), "ids")} LEFT JOIN signups ON signups.id = ids.value AND signups.waitlist_id = ${placeholder("waitlistId")}`,
+       SELECT ${placeholder("type")}, ${placeholder("waitlistId")}, ids.value, ${placeholder("at")}, ${placeholder("payload")}, ${signupEventBodySql(d, sql`ids.value`)}
+       FROM ${d.jsonRows(placeholder("ids"), "ids", "integer")} LEFT JOIN signups ON signups.id = ids.value AND signups.waitlist_id = ${placeholder("waitlistId")}`,
   );
   return (await insert.run({ type, waitlistId, ids: idsJson, at, timestamp: new Date(at).toISOString(), payload: JSON.stringify(payload), from: previousStatus(payload), milestone: milestoneOf(payload) })).changes;
 }
@@ -72,8 +72,8 @@ export async function redactSignupEvents(signupIds: readonly number[], db: AppDa
   if (signupIds.length === 0) return 0;
   const redact = preparedSql(db, "events.redact", (d) =>
     // In SQL: the ids come as one JSON array, which Drizzle's builder has no form for.
-    sql`UPDATE events SET body = ${goneSignupBodySql(sql`type`, sql`body ->> '$.timestamp'`, sql`waitlist_id`, sql`signup_id`)}
-       WHERE signup_id ${d.inJson(placeholder("ids"))}`,
+    sql`UPDATE events SET body = ${goneSignupBodySql(d, sql`type`, d.jsonField(sql`body`, "timestamp"), sql`waitlist_id`, sql`signup_id`)}
+       WHERE signup_id ${d.inJson(placeholder("ids"), "integer")}`,
   );
   return (await redact.run({ ids: JSON.stringify(signupIds) })).changes;
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signupFlags, signups } from "@/db/schema";
+import { dialectOf } from "@/lib/store/dialect";
 import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
 import { FLAG_REASONS, type FlagReason } from "./reasons";
 
@@ -28,7 +29,7 @@ function statements(db: AppDatabase) {
       .prepare(),
     ofSignup: db.select({ reason: signupFlags.reason, decision: signupFlags.decision }).from(signupFlags).where(eq(signupFlags.signupId, valuePlaceholder("signupId"))).prepare(),
     pending: db
-      .select({ id: signups.id, email: signups.email, createdAt: signups.createdAt, reasons: sql<string>`json_group_array(${signupFlags.reason})` })
+      .select({ id: signups.id, email: signups.email, createdAt: signups.createdAt, reasons: sql<string>`${dialectOf(db).jsonGroupArray(signupFlags.reason)}` })
       .from(signupFlags)
       .innerJoin(signups, eq(signups.id, signupFlags.signupId))
       .where(and(eq(signupFlags.waitlistId, valuePlaceholder("waitlistId")), eq(signupFlags.decision, "pending")))

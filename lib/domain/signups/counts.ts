@@ -1,4 +1,4 @@
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, count, eq, sql, type SQL } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signupInputCounts, signupInputStatusCounts, signups } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
@@ -180,7 +180,7 @@ function unwaitingCellsStatement(db: AppDatabase, shape: ScopeShape) {
 /** By UTC day and status. */
 function unwaitingPerDayStatement(db: AppDatabase, shape: ScopeShape) {
   return preparedSql<{ day: string; status: SignupStatus; n: number }>(db, `counts.unwaitingPerDay:${shapeKey(shape)}`, (d) =>
-    sql`select date(${signups.createdAt} / 1000, 'unixepoch') as day, ${signups.status} as status, count(*) as n
+    sql`select ${d.utcDateOfMs(signups.createdAt)} as day, ${signups.status} as status, count(*) as n
       from ${signups} ${d.indexedBy("signups_changed_status_idx")}
       where ${UNWAITING} and ${scopeWhere(shape, d)} group by 1, 2`,
   );
@@ -276,7 +276,7 @@ function dayPerDayStatement(db: AppDatabase, flags: string) {
   return preparedSql<DayCount>(
     db,
     `counts.dayPerDay:${flags}`,
-    (d) => sql`SELECT date(day * ${sql.raw(String(DAY_MS / 1000))}, 'unixepoch') AS day, sum(n) AS count FROM (${CUT_PARTS})
+    (d) => sql`SELECT ${d.utcDate(sql`day * ${sql.raw(String(DAY_MS / 1000))}`)} AS day, sum(n) AS count FROM (${CUT_PARTS})
        WHERE true ${flags.includes("v") ? sql`AND verified = ${placeholder("verified")}` : sql``} ${flags.includes("r") ? sql`AND referral = ${placeholder("referral")}` : sql``}
        ${flags.includes("s") ? sql`AND status ${d.inJson(placeholder("status"))}` : sql``}
        GROUP BY 1 HAVING sum(n) > 0 ORDER BY 1`,
@@ -284,10 +284,10 @@ function dayPerDayStatement(db: AppDatabase, flags: string) {
 }
 
 function rowPerDayStatement(db: AppDatabase, shape: ScopeShape) {
-  const day = sql<string>`date(${signups.createdAt} / 1000, 'unixepoch')`;
-  return preparedOnce(db, `counts.rowPerDay:${shapeKey(shape)}`, () =>
-    db.select({ day, count: count() }).from(signups).where(scopeWhere(shape, dialectOf(db))).groupBy(day).orderBy(day).prepare(),
-  );
+  return preparedOnce(db, `counts.rowPerDay:${shapeKey(shape)}`, () => {
+    const day = dialectOf(db).utcDateOfMs(signups.createdAt) as SQL<string>;
+    return db.select({ day, count: count() }).from(signups).where(scopeWhere(shape, dialectOf(db))).groupBy(day).orderBy(day).prepare();
+  });
 }
 
 /**

@@ -63,7 +63,7 @@ export async function slicePerDay(scope: SignupScope, slice: InputSlice, db: App
   const statement = preparedSql<{ day: string; count: number }>(
     db,
     `inputSlice.perDay:${verified}:${referral}`,
-    () => sql`SELECT date(day * ${sql.raw(String(DAY_MS / 1000))}, 'unixepoch') AS day, n AS count FROM (
+    (d) => sql`SELECT ${d.utcDate(sql`day * ${sql.raw(String(DAY_MS / 1000))}`)} AS day, n AS count FROM (
          SELECT created_at / ${sql.raw(String(DAY_MS))} AS day, count(*) AS n FROM signup_inputs WHERE ${sliceTests()}${flagTests(verified, referral)} GROUP BY 1
        ) ORDER BY 1`,
   );

@@ -1,9 +1,8 @@
 import { and, asc, desc, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
 import { afterPosition, type Position } from "@/lib/store/keyset";
-import { dialectOf } from "@/lib/store/dialect";
+import { dialectOf, type Dialect } from "@/lib/store/dialect";
 import { preparedOnce } from "@/lib/store/statements";
 import type { SignupSort, SortDirection } from "../sorting";
 import { signupPosition } from "../joining/position";
@@ -20,38 +19,43 @@ import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./s
 
 const placeholder = sql.placeholder;
 
-// SQLite writes the API's JSON itself, so a page or a stream never round-trips through JSON.parse:
+// The database writes the API's JSON itself, so a page or a stream never round-trips through JSON.parse:
 // one expression per field a client may ask for (the Record makes TypeScript ask for each), in the
-// order the client's fields list them. A unit test compares the result with toSignupResponse.
-const SIGNUP_JSON_FIELDS: Record<SignupField, SQL> = {
-  email: sql`${signups.email}`,
-  verified: sql`json(iif(${signups.verified}, 'true', 'false'))`,
-  referral: sql`json(iif(${signups.referral}, 'true', 'false'))`,
-  custom_inputs: sql`json(${signups.customInputs})`,
-  // ISO 8601 in UTC with milliseconds, as Date.prototype.toISOString writes it (%f: seconds with milliseconds; also before 1970).
-  created_at: sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${signups.createdAt} / 1000.0, 'unixepoch')`,
-  id: sql`cast(${signups.id} as text)`,
-  status: sql`${signups.status}`,
-  status_changed_at: sql`iif(${signups.statusChangedAt} is null, null, strftime('%Y-%m-%dT%H:%M:%fZ', ${signups.statusChangedAt} / 1000.0, 'unixepoch'))`,
-  utm_source: sql`${signups.utmSource}`,
-  utm_medium: sql`${signups.utmMedium}`,
-  utm_campaign: sql`${signups.utmCampaign}`,
-  referrer: sql`${signups.referrer}`,
-};
+// order the client's fields list them. A unit test compares the result with toSignupResponse, and
+// tests/unit/lib/store/dialect-parity.test.ts the two engines' bytes.
+function signupJsonFields(d: Dialect): Record<SignupField, SQL> {
+  return {
+    email: d.jsonString(sql`${signups.email}`),
+    verified: d.jsonBoolean(signups.verified),
+    referral: d.jsonBoolean(signups.referral),
+    custom_inputs: d.jsonEmbedded(signups.customInputs),
+    created_at: d.jsonString(isoCreatedAt(d)),
+    id: d.jsonString(sql`cast(${signups.id} as text)`),
+    status: d.jsonString(sql`${signups.status}`),
+    status_changed_at: d.jsonString(isoStatusChangedAt(d)),
+    utm_source: d.jsonString(sql`${signups.utmSource}`),
+    utm_medium: d.jsonString(sql`${signups.utmMedium}`),
+    utm_campaign: d.jsonString(sql`${signups.utmCampaign}`),
+    referrer: d.jsonString(sql`${signups.referrer}`),
+  };
+}
 
-function signupJson(fields: readonly SignupField[]): SQL<string> {
-  return sql<string>`json_object(${sql.join(
-    fields.map((field) => sql`${sql.raw(`'${field}'`)}, ${SIGNUP_JSON_FIELDS[field]}`),
-    sql`, `,
-  )})`;
+// ISO 8601 in UTC with milliseconds, as Date.prototype.toISOString writes it (also before 1970).
+const isoCreatedAt = (d: Dialect) => d.isoTimestamp(signups.createdAt);
+const isoStatusChangedAt = (d: Dialect) => d.isoTimestampOrNull(signups.statusChangedAt);
+
+/** A signup's JSON text (the API's object with these fields, in this order) as SQL over the table `signups`. */
+export function signupJsonSql(d: Dialect, fields: readonly SignupField[]): SQL<string> {
+  const json = signupJsonFields(d);
+  return sql<string>`${d.jsonObject(fields.map((field) => [field, json[field]] as const))}`;
 }
 
 /**
- * A signup's JSON with the eight fields up to `status_changed_at` as SQL text over the table `signups`, for statements written
+ * A signup's JSON with the eight fields up to `status_changed_at` as SQL over the table `signups`, for statements written
  * by hand: an event's body is this snapshot of its signup (lib/domain/event-snapshot.ts). Its source fields stay out of webhooks.
  */
-export function signupJsonSqlText(): string {
-  return new SQLiteSyncDialect().sqlToQuery(signupJson(SIGNUP_FIELDS.slice(0, SIGNUP_FIELDS.indexOf("status_changed_at") + 1))).sql;
+export function signupSnapshotJsonSql(d: Dialect): SQL<string> {
+  return signupJsonSql(d, SIGNUP_FIELDS.slice(0, SIGNUP_FIELDS.indexOf("status_changed_at") + 1));
 }
 
 // Rows come as raw arrays (.values()) in this order, mapped here: 2.70 s of CPU for an export's
@@ -98,7 +102,7 @@ const CREATION_ORDER = [asc(signups.createdAt), asc(signups.id)];
 function jsonPageStatement(db: AppDatabase, shape: ScopeShape, continued: boolean, fields: readonly SignupField[]) {
   return preparedOnce(db, `signups.jsonPage:${shapeKey(shape)}:${continued ? "after" : "first"}:${fields.join(",")}`, () =>
     db
-      .select({ createdAt: signups.createdAt, id: signups.id, json: signupJson(fields) })
+      .select({ createdAt: signups.createdAt, id: signups.id, json: signupJsonSql(dialectOf(db), fields) })
       .from(signups)
       .where(and(scopeWhere(shape, dialectOf(db)), continued ? afterPosition(dialectOf(db), signups.createdAt, signups.id, AFTER) : undefined))
       .orderBy(...CREATION_ORDER)
@@ -138,7 +142,7 @@ export async function signupJsonPage({ scope, limit, after, fields = DEFAULT_SIG
  * objects; `next` is the place to continue after, or null on the last page.
  */
 export async function signupJsonLinePage({ scope, limit, after, fields = DEFAULT_SIGNUP_FIELDS }: Omit<KeysetPageInput, "after"> & { after?: LineKey }, db: AppDatabase = getDb()) {
-  const rows = await lineRows(scope, `json:${fields.join(",")}`, signupJson(fields), { after, take: limit + 1 }, db) as [number, number, number, string][];
+  const rows = await lineRows(scope, `json:${fields.join(",")}`, signupJsonSql(dialectOf(db), fields), { after, take: limit + 1 }, db) as [number, number, number, string][];
   const page = rows.length > limit ? rows.slice(0, limit) : rows;
   const last = page.at(-1);
   const next: LineKey | null = rows.length > limit && last ? { at: last[0], pos: last[1], id: last[2] } : null;
@@ -171,17 +175,17 @@ export async function* signupJsonBatches(scope: SignupScope, batchSize = 1000, d
 // An export's fields without a Date per row (in the server, where Next.js replaces the Date
 // constructor, those Dates were most of an export's garbage): created_at as the API's JSON writes it
 // (toISOString's text), custom_inputs as stored; the keyset position first.
-const TEXT_FIELDS = {
+const textFields = (d: Dialect) => ({
   createdAtMs: signups.createdAt,
   id: signups.id,
   email: signups.email,
   verified: signups.verified,
   referral: signups.referral,
   customInputs: signups.customInputs,
-  createdAt: SIGNUP_JSON_FIELDS.created_at,
+  createdAt: isoCreatedAt(d),
   status: signups.status,
-  statusChangedAt: SIGNUP_JSON_FIELDS.status_changed_at,
-};
+  statusChangedAt: isoStatusChangedAt(d),
+});
 
 /** A signup as an export reads it: custom_inputs the stored JSON text, created_at ISO 8601 as toISOString writes it. */
 export type SignupTextRow = [
@@ -199,7 +203,7 @@ export type SignupTextRow = [
 function textPageStatement(db: AppDatabase, shape: ScopeShape) {
   return preparedOnce(db, `signups.textPage:${shapeKey(shape)}`, () =>
     db
-      .select(TEXT_FIELDS)
+      .select(textFields(dialectOf(db)))
       .from(signups)
       .where(and(scopeWhere(shape, dialectOf(db)), afterPosition(dialectOf(db), signups.createdAt, signups.id, AFTER)))
       .orderBy(...CREATION_ORDER)
