@@ -1,24 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { numberedPlaceholders, postgresText } from "@/db/pg/placeholders";
+import { postgresText } from "@/db/pg/placeholders";
 
-describe("numberedPlaceholders", () => {
+describe("postgresText, its values", () => {
   it("numbers each value placeholder in order", () => {
-    expect(numberedPlaceholders("select * from signups where waitlist_id = ? and id > ? limit ?")).toBe("select * from signups where waitlist_id = $1 and id > $2 limit $3");
+    expect(postgresText("select * from signups where waitlist_id = ? and id > ? limit ?")).toBe("select * from signups where waitlist_id = $1 and id > $2 limit $3");
   });
 
   it("leaves a ? inside string literals, quoted names and comments as text", () => {
-    expect(numberedPlaceholders(`select '?', 'it''s ?', "a?b" from t -- why?\nwhere x = ? /* and ? */ and y = ?`)).toBe(
+    expect(postgresText(`select '?', 'it''s ?', "a?b" from t -- why?\nwhere x = ? /* and ? */ and y = ?`)).toBe(
       `select '?', 'it''s ?', "a?b" from t -- why?\nwhere x = $1 /* and ? */ and y = $2`,
     );
   });
 
   it("keeps a statement without placeholders, and one that ends inside a literal, as they are", () => {
-    expect(numberedPlaceholders("BEGIN")).toBe("BEGIN");
-    expect(numberedPlaceholders("select 'unclosed ?")).toBe("select 'unclosed ?");
+    expect(postgresText("BEGIN")).toBe("BEGIN");
+    expect(postgresText("select 'unclosed ?")).toBe("select 'unclosed ?");
   });
 });
 
-describe("postgresText", () => {
+describe("postgresText, names", () => {
+  it("quotes a camelCase name, which PostgreSQL would fold to lower case, wherever it is used", () => {
+    expect(postgresText(`SELECT window_end AS windowEnd FROM t ORDER BY windowEnd, "keptAs" -- asIs`)).toBe(`SELECT window_end AS "windowEnd" FROM t ORDER BY "windowEnd", "keptAs" -- asIs`);
+  });
+
   it("names an upsert's conflict target by its bare columns, as PostgreSQL wants them", () => {
     expect(postgresText(`insert into "t" ("a", "b") values (?, ?) on conflict ("t"."a", "t"."b") do update set "b" = ?`)).toBe(`insert into "t" ("a", "b") values ($1, $2) on conflict ("a", "b") do update set "b" = $3`);
   });
