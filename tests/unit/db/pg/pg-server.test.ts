@@ -186,7 +186,7 @@ describe("startPostgres", () => {
       reserved.release();
     }
     expect(await sql`SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'`).toHaveLength(1);
-    const created = readdirSync(MIGRATIONS).flatMap((file) => [...readFileSync(join(MIGRATIONS, file), "utf8").matchAll(/CREATE TABLE (\w+)/g)].map((match) => match[1]!));
+    const created = readdirSync(MIGRATIONS).filter((file) => file.endsWith(".sql")).flatMap((file) => [...readFileSync(join(MIGRATIONS, file), "utf8").matchAll(/CREATE TABLE (\w+)/g)].map((match) => match[1]!));
     const tables = (await sql<{ table_name: string }[]>`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`).map((row) => row.table_name);
     expect(created.length).toBeGreaterThan(20);
     expect(tables.sort()).toEqual([...created, "pg_migrations"].sort());
