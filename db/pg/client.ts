@@ -8,6 +8,16 @@ import { postgresDriver } from "./postgres-driver";
 
 /** The app's database on a PostgreSQL driver, with db/pg/migrations applied first (on one connection of its own). */
 export async function overPgDriver(driver: PgDriver): Promise<AppDatabase> {
+  try {
+    await prepareDatabase(driver);
+  } catch (error) {
+    await driver.close();
+    throw error;
+  }
+  return overEngine(pgEngine(driver));
+}
+
+async function prepareDatabase(driver: PgDriver): Promise<void> {
   const { connection, release } = await driver.reserve();
   try {
     await applyPgMigrations({ exec: (text) => connection.exec(text), query: async <Row>(text: string, params: unknown[] = []) => ({ rows: (await connection.query(text, params, "objects")).rows as Row[] }) });
@@ -17,7 +27,6 @@ export async function overPgDriver(driver: PgDriver): Promise<AppDatabase> {
   } finally {
     release();
   }
-  return overEngine(pgEngine(driver));
 }
 
 /** The app's database on the PostgreSQL server at `url` (postgres://…), migrated. */
