@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { goneSignupBodySql, signupEventBodySql } from "@/lib/domain/event-snapshot";
 import { SIGNUP_FIELDS } from "@/lib/domain/signups/response";
 import { signupJsonSql } from "@/lib/domain/signups/queries";
+import { containsPattern, containsText } from "@/lib/store/contains";
 import { pgDialect, sqliteDialect, type Dialect } from "@/lib/store/dialect";
 import { migratedPglite } from "@/tests/support/pglite";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
@@ -147,5 +148,46 @@ describe("the other fragments give the same results on both engines", () => {
   it("spells hints as nothing on PostgreSQL", async () => {
     await expectSame((d) => sql`SELECT id FROM signups ${d.indexedBy("signups_waitlist_order_idx")} WHERE ${d.notIndexed(sql`status`)} = 'waiting' AND (created_at, id) > (0, ${d.seekable(sql`cast(${3} AS bigint)`)}) ORDER BY id`);
     await expectSame((d) => sql`SELECT ${d.isoTimestampOrNull(sql`status_changed_at`)} FROM signups ORDER BY id`);
+  });
+});
+
+describe("search and LIKE give the same rows on both engines", () => {
+  // Addresses that differ in ASCII case, in non-ASCII case (which neither engine folds), and with LIKE's own characters.
+  const ADDRESSES = ["Alice@Example.com", "alice@example.COM", "ÉLODIE@example.com", "élodie@example.com", "a_b%c\\d@x.io", "aXb%c\\d@x.io", "zoë@straße.de", "ZOË@STRASSE.DE"];
+  const TERMS = ["alice", "EXAMPLE", "élodie", "ÉLO", "lodie", "_b%", "b%c\\", "%", "_", "c\\d", "straße", "ë@", "Ë@", "nobody"];
+
+  beforeAll(async () => {
+    // Each in a waitlist of its own: an address is unique in a waitlist in any ASCII case.
+    const insert = "INSERT INTO signups (id, waitlist_id, email, created_at) VALUES ";
+    for (const [i, email] of ADDRESSES.entries()) {
+      const waitlist = `INSERT INTO waitlists (id, name, website, created_at) VALUES ('s${i}', 'S', 'https://s.example', 0)`;
+      sqlite.db.$client.prepare(waitlist).run();
+      await pg.query(waitlist);
+      sqlite.db.$client.prepare(`${insert}(?, 's${i}', ?, ?)`).run(BigInt(1000 + i), email, BigInt(i));
+      await pg.query(`${insert}($1, 's${i}', $2, $3)`, [1000 + i, email, i]);
+    }
+  });
+
+  it("matches a contained text in any ASCII case, literally", async () => {
+    for (const term of TERMS) {
+      const rows = await expectSame((d) => sql`SELECT id FROM signups WHERE id >= 1000 AND ${containsText(d, sql`email`, "contains")} ORDER BY id`, { contains: containsPattern(term) });
+      const expected = ADDRESSES.flatMap((email, i) => (email.replace(/[A-Z]/g, (c) => c.toLowerCase()).includes(term.replace(/[A-Z]/g, (c) => c.toLowerCase())) ? [1000 + i] : []));
+      expect(rows.map(([id]) => id), term).toEqual(expected);
+    }
+  });
+
+  it("finds the search index's candidates alike, joined and as a condition", async () => {
+    for (const term of TERMS) {
+      const values = { trigrams: `%${term}%`, contains: containsPattern(term) };
+      await expectSame(
+        (d) => sql`SELECT signups.id FROM ${d.emailSearchFrom(sql.raw("signups"), sql.raw("signups.id"))} WHERE ${d.emailSearchMatch(sql.raw("signups.email"), sql.placeholder("trigrams"))} AND signups.id >= 1000 AND ${containsText(d, sql.raw("signups.email"), "contains")} ORDER BY 1`,
+        values,
+      );
+      await expectSame(
+        (d) => sql`SELECT signups.id FROM ${d.emailSearchFrom(sql.raw("signups"), sql.raw("signups.id"), "lower")} WHERE ${d.emailSearchMatch(sql.raw("signups.email"), sql.placeholder("trigrams"), "lower")} AND signups.id >= 1000 ORDER BY 1`,
+        values,
+      );
+      await expectSame((d) => sql`SELECT id FROM signups WHERE id >= 1000 AND ${d.emailSearchHas(sql`id`, sql`email`, sql.placeholder("trigrams"))} ORDER BY 1`, values);
+    }
   });
 });
