@@ -71,6 +71,15 @@ export interface Dialect {
   emailSearchMatch(signupsEmail: SQLWrapper, pattern: SQLWrapper, keywords?: Keywords): SQL;
   /** A condition on a row of `signups`: the search index finds it for `pattern` (as emailSearchMatch). */
   emailSearchHas(signupsId: SQLWrapper, signupsEmail: SQLWrapper, pattern: SQLWrapper): SQL;
+  /** Whether `text` holds `part` (a plain substring, no pattern), in the case each is given. */
+  holds(text: SQLWrapper, part: SQLWrapper): SQL;
+  /** How many rows of a group a condition holds for (NULL over none), as an aggregate. */
+  countTrue(condition: SQLWrapper): SQL;
+  /**
+   * An INSERT whose row replaces the one holding the same primary key (`key`, its columns' names, among
+   * `columns`): SQLite's INSERT OR REPLACE, PostgreSQL's ON CONFLICT … DO UPDATE of every other column.
+   */
+  insertOrReplace(table: string, columns: readonly string[], key: readonly string[], values: SQL): SQL;
   /** Epoch seconds (an integer) as the UTC day `YYYY-MM-DD` (SQLite's date(…, 'unixepoch'): NULL outside 4713 BC to 9999). */
   utcDate(seconds: SQLWrapper): SQL;
   /** The UTC day of epoch milliseconds: utcDate of the whole seconds (toward zero, as integer division goes: -1 ms is 1970-01-01). */
@@ -104,6 +113,9 @@ export const sqliteDialect: Dialect = {
   isoTimestampOrNull: (ms) => sql`iif(${ms} is null, null, strftime('%Y-%m-%dT%H:%M:%fZ', ${ms} / 1000.0, 'unixepoch'))`,
   utcDate: (seconds) => sql`date(${seconds}, 'unixepoch')`,
   likeAnyCase: (column, pattern) => sql`${column} LIKE ${pattern} ESCAPE '\\'`,
+  holds: (text, part) => sql`instr(${text}, ${part}) > 0`,
+  countTrue: (condition) => sql`sum(${condition})`,
+  insertOrReplace: (table, columns, _key, values) => sql`INSERT OR REPLACE INTO ${sql.raw(table)} (${sql.raw(columns.join(", "))}) VALUES (${values})`,
   emailSearchFrom: (signupsTable, signupsId, keywords = "upper") =>
     keywords === "upper"
       ? sql`signup_email_search CROSS JOIN ${signupsTable} ON ${signupsId} = signup_email_search.rowid`
@@ -161,6 +173,15 @@ export const pgDialect: Dialect = {
   isoTimestampOrNull: (ms) => pgDialect.isoTimestamp(ms),
   utcDateOfMs: (ms) => pgDialect.utcDate(sql`(${ms}) / 1000`),
   likeAnyCase: (column, pattern) => sql`${column} ILIKE ${pattern} ESCAPE '\\'`,
+  holds: (text, part) => sql`strpos(${text}, ${part}) > 0`,
+  countTrue: (condition) => sql`sum((${condition})::int)`,
+  insertOrReplace: (table, columns, key, values) =>
+    sql`INSERT INTO ${sql.raw(table)} (${sql.raw(columns.join(", "))}) VALUES (${values}) ON CONFLICT (${sql.raw(key.join(", "))}) DO UPDATE SET ${sql.raw(
+      columns
+        .filter((column) => !key.includes(column))
+        .map((column) => `${column} = excluded.${column}`)
+        .join(", "),
+    )}`,
   emailSearchFrom: (signupsTable) => sql`${signupsTable}`,
   // ESCAPE '': a backslash in the pattern is a character, as in SQLite's LIKE without ESCAPE.
   emailSearchMatch: (signupsEmail, pattern) => sql`${signupsEmail} ILIKE ${pattern} ESCAPE ''`,

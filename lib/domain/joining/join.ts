@@ -93,11 +93,12 @@ function existingSignup(db: AppDatabase) {
 }
 
 function insertSignup(db: AppDatabase) {
-  return preparedSql(
+  // RETURNING id: the new row's id on either engine (PostgreSQL has no last insert rowid).
+  return preparedSql<{ id: number }>(
     db,
     "joining.join.insert",
     () =>
-      sql`INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at, status, referral_code, referred_by, utm_source, utm_medium, utm_campaign, referrer) VALUES (${sql.placeholder("waitlistId")}, ${sql.placeholder("email")}, 0, ${sql.placeholder("referral")}, ${sql.placeholder("customInputs")}, ${sql.placeholder("at")}, 'waiting', ${sql.placeholder("referralCode")}, ${sql.placeholder("referredBy")}, ${sql.placeholder("utmSource")}, ${sql.placeholder("utmMedium")}, ${sql.placeholder("utmCampaign")}, ${sql.placeholder("referrer")})`,
+      sql`INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at, status, referral_code, referred_by, utm_source, utm_medium, utm_campaign, referrer) VALUES (${sql.placeholder("waitlistId")}, ${sql.placeholder("email")}, 0, ${sql.placeholder("referral")}, ${sql.placeholder("customInputs")}, ${sql.placeholder("at")}, 'waiting', ${sql.placeholder("referralCode")}, ${sql.placeholder("referredBy")}, ${sql.placeholder("utmSource")}, ${sql.placeholder("utmMedium")}, ${sql.placeholder("utmCampaign")}, ${sql.placeholder("referrer")}) RETURNING id`,
   );
 }
 
@@ -174,7 +175,7 @@ export async function joinNow(input: JoinInput, db: AppDatabase = getDb()): Prom
       const referrer = input.referralCode === undefined ? undefined : await signupWithReferralCode(waitlist.id, input.referralCode, db);
       const at = Date.now();
       const source = input.source ?? {};
-      const { insertedId: id } = await insertSignup(db).run({
+      const { id } = (await insertSignup(db).get({
         waitlistId: waitlist.id,
         email,
         referral: referrer === undefined ? 0 : 1,
@@ -186,7 +187,7 @@ export async function joinNow(input: JoinInput, db: AppDatabase = getDb()): Prom
         utmMedium: source.utm_medium ?? null,
         utmCampaign: source.utm_campaign ?? null,
         referrer: source.referrer ?? null,
-      });
+      }))!;
       // The rules of lib/domain/fraud: a flagged signup waits for review, and so does its referral.
       const flags: FlagReason[] = [...(disposable ? ["disposable" as const] : []), ...(await isBurst(waitlist.id, input.clientAddress, at, db) ? ["burst" as const] : [])];
       await recordFlags(id, waitlist.id, flags, at, db);

@@ -31,8 +31,8 @@ function hitStatement(db: AppDatabase) {
     "limits.counter.hit",
     () => sql`INSERT INTO rate_limits (key, window_end, count) VALUES (${placeholder("key")}, ${placeholder("end")}, 1)
        ON CONFLICT (key) DO UPDATE SET
-         count = CASE WHEN window_end <= ${placeholder("now")} THEN 1 ELSE count + 1 END,
-         window_end = CASE WHEN window_end <= ${placeholder("now")} THEN ${placeholder("end")} ELSE window_end END
+         count = CASE WHEN rate_limits.window_end <= ${placeholder("now")} THEN 1 ELSE rate_limits.count + 1 END,
+         window_end = CASE WHEN rate_limits.window_end <= ${placeholder("now")} THEN ${placeholder("end")} ELSE rate_limits.window_end END
        RETURNING count, window_end AS windowEnd`,
   );
 }
