@@ -51,7 +51,7 @@ export async function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at
     // insert on average against 0.02–0.05 ms.
     sql`INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
        VALUES (${placeholder("type")}, ${placeholder("waitlistId")}, ${placeholder("signupId")}, ${placeholder("at")}, ${placeholder("payload")}, (SELECT ${signupEventBodySql(d, sql`${placeholder("signupId")}`)}
-       FROM (SELECT 1) LEFT JOIN signups ON signups.id = ${placeholder("signupId")} AND signups.waitlist_id = ${placeholder("waitlistId")}))`,
+       FROM (SELECT 1)${d.subqueryName("one")} LEFT JOIN signups ON signups.id = ${placeholder("signupId")} AND signups.waitlist_id = ${placeholder("waitlistId")}))`,
   );
   await insert.run({ type: event.type, waitlistId: event.waitlistId, signupId: event.signupId, at, timestamp, payload, from: previousStatus(event.payload), milestone: milestoneOf(event.payload) });
 }

@@ -71,6 +71,8 @@ export interface Dialect {
   emailSearchMatch(signupsEmail: SQLWrapper, pattern: SQLWrapper, keywords?: Keywords): SQL;
   /** A condition on a row of `signups`: the search index finds it for `pattern` (as emailSearchMatch). */
   emailSearchHas(signupsId: SQLWrapper, signupsEmail: SQLWrapper, pattern: SQLWrapper): SQL;
+  /** After a subquery in FROM: its name, which PostgreSQL before 16 requires; SQLite's statements are written without one. */
+  subqueryName(name: string): SQL;
   /** Whether `text` holds `part` (a plain substring, no pattern), in the case each is given. */
   holds(text: SQLWrapper, part: SQLWrapper): SQL;
   /** How many rows of a group a condition holds for (NULL over none), as an aggregate. */
@@ -113,6 +115,7 @@ export const sqliteDialect: Dialect = {
   isoTimestampOrNull: (ms) => sql`iif(${ms} is null, null, strftime('%Y-%m-%dT%H:%M:%fZ', ${ms} / 1000.0, 'unixepoch'))`,
   utcDate: (seconds) => sql`date(${seconds}, 'unixepoch')`,
   likeAnyCase: (column, pattern) => sql`${column} LIKE ${pattern} ESCAPE '\\'`,
+  subqueryName: () => sql``,
   holds: (text, part) => sql`instr(${text}, ${part}) > 0`,
   countTrue: (condition) => sql`sum(${condition})`,
   insertOrReplace: (table, columns, _key, values) => sql`INSERT OR REPLACE INTO ${sql.raw(table)} (${sql.raw(columns.join(", "))}) VALUES (${values})`,
@@ -173,6 +176,7 @@ export const pgDialect: Dialect = {
   isoTimestampOrNull: (ms) => pgDialect.isoTimestamp(ms),
   utcDateOfMs: (ms) => pgDialect.utcDate(sql`(${ms}) / 1000`),
   likeAnyCase: (column, pattern) => sql`${column} ILIKE ${pattern} ESCAPE '\\'`,
+  subqueryName: (name) => sql.raw(` AS ${name}`),
   holds: (text, part) => sql`strpos(${text}, ${part}) > 0`,
   countTrue: (condition) => sql`sum((${condition})::int)`,
   insertOrReplace: (table, columns, key, values) =>

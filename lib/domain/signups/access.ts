@@ -76,7 +76,7 @@ function searchSizeStatement(db: AppDatabase) {
     db,
     "access.searchSize",
     (d) => sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${d.emailSearchFrom(sql.raw("signups"), sql.raw("signups.id"))}
-        WHERE ${d.emailSearchMatch(sql.raw("signups.email"), sql.placeholder("trigrams"))} AND signups.waitlist_id = ${sql.placeholder("waitlistId")} AND ${containsText(d, sql.raw("signups.email"), "contains")} LIMIT ${sql.placeholder("cap")})`,
+        WHERE ${d.emailSearchMatch(sql.raw("signups.email"), sql.placeholder("trigrams"))} AND signups.waitlist_id = ${sql.placeholder("waitlistId")} AND ${containsText(d, sql.raw("signups.email"), "contains")} LIMIT ${sql.placeholder("cap")})${d.subqueryName("found")}`,
   );
 }
 

@@ -222,6 +222,11 @@ describe("writes and aggregates give the same rows on both engines", () => {
     expect(hits).toEqual([[1, 110], [2, 110], [3, 110], [1, 120], [2, 120]]);
   });
 
+  it("names a subquery in FROM on PostgreSQL only (before 16 it must have a name)", async () => {
+    expect(new PgDialect().sqlToQuery(sql`SELECT count(*) FROM (SELECT 1)${pgDialect.subqueryName("one")}`).sql).toBe("SELECT count(*) FROM (SELECT 1) AS one");
+    await expectSame((d) => sql`SELECT count(*) FROM (SELECT id FROM signups WHERE id < 1000)${d.subqueryName("listed")}`);
+  });
+
   it("counts the rows a condition holds for", async () => {
     await expectSame((d) => sql`SELECT status, count(*), ${d.countTrue(sql`verified = 1`)} FROM signups WHERE id < 1000 GROUP BY status ORDER BY status`);
     await expectSame((d) => sql`SELECT ${d.countTrue(sql`verified = 1`)} FROM signups WHERE id < 0`);
