@@ -4,6 +4,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { goneSignupBodySql, signupEventBodySql } from "@/lib/domain/event-snapshot";
+import { eventPerSignupInsertSql } from "@/lib/domain/events";
 import { SIGNUP_FIELDS } from "@/lib/domain/signups/response";
 import { signupJsonSql } from "@/lib/domain/signups/queries";
 import { containsPattern, containsText } from "@/lib/store/contains";
@@ -116,6 +117,10 @@ describe("the JSON fragments write the same bytes on both engines", () => {
     for (const extra of [values(null, null), values("waiting", null), values(null, JSON.stringify({ referrals: 3, label: "Thé \"top\" 😀" })), values('x"\\\u0001', null)]) {
       await expectSame((d) => sql`SELECT ids.id, ${signupEventBodySql(d, sql`ids.id`)} FROM (SELECT id FROM signups UNION ALL SELECT 100000) AS ids LEFT JOIN signups ON signups.id = ids.id ORDER BY ids.id`, extra);
     }
+    // The statement that appends a bulk action's events, as events.ts writes it: the same bodies land in `events`.
+    await both(eventPerSignupInsertSql, { type: "signup.invited", waitlistId: "w1", ids: JSON.stringify([2, 1, 3, 99_999]), at: 5, timestamp: "1970-01-01T00:00:00.005Z", payload: "{}", from: "waiting", milestone: null });
+    const bodies = await expectSame(() => sql`SELECT signup_id, created_at, payload, body FROM events WHERE type = 'signup.invited' ORDER BY signup_id`);
+    expect(bodies).toHaveLength(4);
     await expectSame((d) => sql`SELECT ${goneSignupBodySql(d, sql`${"signup.erased"}`, sql`${"2026-01-01T00:00:00.000Z"}`, sql`waitlist_id`, sql`id`)} FROM signups ORDER BY id`);
   });
 });
