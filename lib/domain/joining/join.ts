@@ -93,7 +93,6 @@ function existingSignup(db: AppDatabase) {
 }
 
 function insertSignup(db: AppDatabase) {
-  // RETURNING id: the new row's id on either engine (PostgreSQL has no last insert rowid).
   return preparedSql<{ id: number }>(
     db,
     "joining.join.insert",
