@@ -71,6 +71,11 @@ export interface Dialect {
   emailSearchMatch(signupsEmail: SQLWrapper, pattern: SQLWrapper, keywords?: Keywords): SQL;
   /** A condition on a row of `signups`: the search index finds it for `pattern` (as emailSearchMatch). */
   emailSearchHas(signupsId: SQLWrapper, signupsEmail: SQLWrapper, pattern: SQLWrapper): SQL;
+  /**
+   * A join SQLite must not reorder (its CROSS JOIN … ON: the left table drives); an inner join on PostgreSQL, which
+   * refuses ON after CROSS JOIN and plans the order itself. Keywords in the statement's case.
+   */
+  crossJoin(keywords?: Keywords): SQL;
   /** After a subquery in FROM: its name, which PostgreSQL before 16 requires; SQLite's statements are written without one. */
   subqueryName(name: string): SQL;
   /** Whether `text` holds `part` (a plain substring, no pattern), in the case each is given. */
@@ -115,6 +120,7 @@ export const sqliteDialect: Dialect = {
   isoTimestampOrNull: (ms) => sql`iif(${ms} is null, null, strftime('%Y-%m-%dT%H:%M:%fZ', ${ms} / 1000.0, 'unixepoch'))`,
   utcDate: (seconds) => sql`date(${seconds}, 'unixepoch')`,
   likeAnyCase: (column, pattern) => sql`${column} LIKE ${pattern} ESCAPE '\\'`,
+  crossJoin: (keywords = "upper") => sql.raw(keywords === "upper" ? "CROSS JOIN" : "cross join"),
   subqueryName: () => sql``,
   holds: (text, part) => sql`instr(${text}, ${part}) > 0`,
   countTrue: (condition) => sql`sum(${condition})`,
@@ -176,6 +182,7 @@ export const pgDialect: Dialect = {
   isoTimestampOrNull: (ms) => pgDialect.isoTimestamp(ms),
   utcDateOfMs: (ms) => pgDialect.utcDate(sql`(${ms}) / 1000`),
   likeAnyCase: (column, pattern) => sql`${column} ILIKE ${pattern} ESCAPE '\\'`,
+  crossJoin: (keywords = "upper") => sql.raw(keywords === "upper" ? "JOIN" : "join"),
   subqueryName: (name) => sql.raw(` AS ${name}`),
   holds: (text, part) => sql`strpos(${text}, ${part}) > 0`,
   countTrue: (condition) => sql`sum((${condition})::int)`,

@@ -48,7 +48,7 @@ function containsStatement(db: AppDatabase) {
     db,
     "find.contains",
     (d) => sql`SELECT ${COLUMNS} FROM ${d.emailSearchFrom(sql.raw("signups"), sql.raw("signups.id"))}
-       CROSS JOIN waitlists ON waitlists.id = signups.waitlist_id
+       ${d.crossJoin()} waitlists ON waitlists.id = signups.waitlist_id
        WHERE ${d.emailSearchMatch(sql.raw("signups.email"), sql.placeholder("trigrams"))} AND ${containsText(d, sql.raw("signups.email"), "contains")}
        LIMIT ${sql.placeholder("limit")}`,
   );

@@ -91,7 +91,7 @@ export function newestOfSlice(dialect: Dialect, scope: SignupScope): SQL {
   const referral = scope.referral !== undefined;
   if (scope.status === undefined) return sql`SELECT signup_id AS id FROM signup_inputs WHERE ${sliceTests()}${flagTests(verified, referral)} ORDER BY created_at DESC LIMIT ${placeholder("rowCap")}`;
   // CROSS JOIN: the slice's key drives, and each signup is one lookup by id.
-  return sql`SELECT signup_inputs.signup_id AS id FROM signup_inputs CROSS JOIN signups ON signups.id = signup_inputs.signup_id
+  return sql`SELECT signup_inputs.signup_id AS id FROM signup_inputs ${dialect.crossJoin()} signups ON signups.id = signup_inputs.signup_id
     WHERE ${sliceTests("signup_inputs.")}${flagTests(verified, referral, "signup_inputs.")}
       AND signups.status ${dialect.inJson(placeholder("statuses"))}
     ORDER BY signup_inputs.created_at DESC LIMIT ${placeholder("rowCap")}`;

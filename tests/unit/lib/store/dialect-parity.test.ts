@@ -232,6 +232,11 @@ describe("writes and aggregates give the same rows on both engines", () => {
     await expectSame((d) => sql`SELECT count(*) FROM (SELECT id FROM signups WHERE id < 1000)${d.subqueryName("listed")}`);
   });
 
+  it("joins in a fixed order on SQLite, as an inner join on PostgreSQL", async () => {
+    await expectSame((d) => sql`SELECT signups.id, waitlists.name FROM signups ${d.crossJoin()} waitlists ON waitlists.id = signups.waitlist_id WHERE signups.id < 1000 ORDER BY 1`);
+    await expectSame((d) => sql`select signups.id from waitlists ${d.crossJoin("lower")} signups on signups.waitlist_id = waitlists.id where signups.id < 1000 order by 1`);
+  });
+
   it("counts the rows a condition holds for", async () => {
     await expectSame((d) => sql`SELECT status, count(*), ${d.countTrue(sql`verified = 1`)} FROM signups WHERE id < 1000 GROUP BY status ORDER BY status`);
     await expectSame((d) => sql`SELECT ${d.countTrue(sql`verified = 1`)} FROM signups WHERE id < 0`);
