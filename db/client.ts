@@ -9,18 +9,34 @@ import { asDatabaseFailure, DatabaseFailure } from "@/lib/core/database-failure"
 import { env } from "@/lib/core/env";
 import { applyMigrations } from "./migrate";
 import { sealSecretsAtRest } from "./seal-at-rest";
+import type { Engine, RunResult } from "./engine";
 import * as schema from "./schema";
-import { sqliteExecutor, type RunResult } from "./sqlite-executor";
+import { sqliteEngine } from "./sqlite-engine";
 
 /**
- * The database as the domain sees it: Drizzle's SQLite query builder, asynchronous (as on PostgreSQL),
- * and the connection behind it for what is SQLite's own (lib/sqlite, migrations, the bulk insert).
+ * The database as the domain sees it: Drizzle's SQLite query builder, asynchronous, over an engine
+ * (db/engine.ts: SQLite's or PostgreSQL's); and, on SQLite, its connection for what is SQLite's own
+ * (lib/sqlite, migrations, the bulk insert).
  */
-export type AppDatabase = BaseSQLiteDatabase<"async", RunResult, typeof schema> & { $client: Database.Database };
+export type AppDatabase = BaseSQLiteDatabase<"async", RunResult, typeof schema> & { $engine: Engine; $client: Database.Database };
 
-/** The domain's database over a better-sqlite3 connection (db/sqlite-executor.ts). */
+/** The domain's database over an engine. On PostgreSQL, `$client` says what asked for SQLite's own connection. */
+export function overEngine(engine: Engine, sqlite?: Database.Database): AppDatabase {
+  const db = drizzle(engine.execute, { schema }) as unknown as BaseSQLiteDatabase<"async", RunResult, typeof schema>;
+  return Object.defineProperties(db, {
+    $engine: { value: engine },
+    $client: {
+      get: () => {
+        if (sqlite) return sqlite;
+        throw new Error(`${engine.kind === "postgres" ? "PostgreSQL" : engine.kind} has no SQLite connection: this is SQLite's own work`);
+      },
+    },
+  }) as AppDatabase;
+}
+
+/** The domain's database over a better-sqlite3 connection (db/sqlite-engine.ts). */
 export function overConnection(sqlite: Database.Database): AppDatabase {
-  return Object.assign(drizzle(sqliteExecutor(sqlite), { schema }) as unknown as BaseSQLiteDatabase<"async", RunResult, typeof schema>, { $client: sqlite });
+  return overEngine(sqliteEngine(sqlite), sqlite);
 }
 
 const defaultMigrationsFolder = join(process.cwd(), "db", "migrations");

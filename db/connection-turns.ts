@@ -1,13 +1,17 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
-// One connection serves every caller of its process (or thread), and a transaction on it is the
-// connection's state, not a handle: while a transaction awaits, a statement of another caller would
-// run inside it (and commit or roll back with it). So a transaction holds its connection's turn, and
-// every statement outside it waits until it ends. Inside it, its own statements run at once: the
-// transaction is found by the async context its work runs in.
+// A transaction is a connection's state, not a handle. Where one connection serves every caller of
+// a process (SQLite's, PGlite's), a statement of another caller would run inside an open transaction
+// while its work awaits (and commit or roll back with it). So a transaction holds its connection's
+// turn, and every statement outside it waits until it ends. Where a pool lends each transaction a
+// connection of its own (postgres.js), nobody else uses that connection and nothing waits. Either
+// way, the transaction's own statements find it by the async context its work runs in.
 
-/** A transaction holding its connection: who it is, and when it ends. */
+/** A transaction holding a connection: the database it belongs to, the connection, and when it ends. */
 export interface Turn {
+  /** What the transaction belongs to (a database's engine): how its statements find it. */
+  readonly owner: object;
+  /** The connection its statements run on. */
   readonly connection: object;
   /** Savepoints opened inside it so far (each nested transaction gets its own name). */
   savepoints: number;
@@ -17,10 +21,10 @@ export interface Turn {
 const held = new WeakMap<object, Turn>();
 const current = new AsyncLocalStorage<Turn>();
 
-/** The transaction the caller runs in on this connection, if any. */
-export function callersTurn(connection: object): Turn | undefined {
-  const turn = held.get(connection);
-  return turn !== undefined && current.getStore() === turn ? turn : undefined;
+/** The transaction the caller runs in on this database, if any. */
+export function callersTurn(owner: object): Turn | undefined {
+  const turn = current.getStore();
+  return turn?.owner === owner && held.get(turn.connection) === turn ? turn : undefined;
 }
 
 /** Whether a statement of the caller's may run on the connection now: no transaction holds it, or the caller's own. */
@@ -35,15 +39,28 @@ export async function awaitTurn(connection: object): Promise<void> {
 }
 
 /**
- * Runs `work` holding the connection: `begin` opens the transaction, `work` runs in its async
- * context, and `end` closes it (committing or not), whatever happens. Call only when mayRunNow: the
- * turn is taken in the same synchronous step.
+ * Runs `work` holding the connection: waits for its turn, takes it in the same synchronous step,
+ * then `begin` opens the transaction, `work` runs, and `end` closes it (committing or not), whatever
+ * happens; all three in the transaction's async context.
  */
-export async function holdTurn<T>(connection: object, begin: () => void, work: () => Promise<T>, end: (failed: boolean) => void): Promise<T> {
+export async function holdTurn<T>(
+  owner: object,
+  connection: object,
+  begin: () => void | Promise<void>,
+  work: () => Promise<T>,
+  end: (failed: boolean) => void | Promise<void>,
+): Promise<T> {
+  while (!mayRunNow(connection)) await awaitTurn(connection);
   let release!: () => void;
-  const turn: Turn = { connection, savepoints: 0, ended: new Promise<void>((resolve) => (release = resolve)) };
-  begin();
+  const turn: Turn = { owner, connection, savepoints: 0, ended: new Promise<void>((resolve) => (release = resolve)) };
   held.set(connection, turn);
+  try {
+    await current.run(turn, begin);
+  } catch (error) {
+    held.delete(connection);
+    release();
+    throw error;
+  }
   let failed = true;
   try {
     const result = await current.run(turn, work);
@@ -51,7 +68,7 @@ export async function holdTurn<T>(connection: object, begin: () => void, work: (
     return result;
   } finally {
     try {
-      end(failed);
+      await current.run(turn, () => end(failed));
     } finally {
       held.delete(connection);
       release();

@@ -10,6 +10,9 @@ import { secretsKeyFromEnv } from "@/lib/core/env";
 
 export const KEY_LENGTH = 32;
 
+/** Whether the database lives on a server (postgres://…), not in a file. */
+const isServerAddress = (location: string) => location.includes("://");
+
 /** Where the key of the database at `databasePath` is kept when SECRETS_KEY is unset. */
 export function keyFileOf(databasePath: string): string {
   return `${databasePath}.key`;
@@ -65,6 +68,8 @@ export function writeKeyFileOnce(path: string, key: Buffer): Buffer {
 export function masterKeyOf(databasePath: string, create: boolean): Buffer | undefined {
   const fromEnv = secretsKeyFromEnv();
   if (fromEnv) return fromEnv;
+  // A database server has no folder of ours to keep a key file in, and several app servers share it.
+  if (isServerAddress(databasePath)) throw new Error(`${databasePath}: a PostgreSQL database keeps its secrets sealed with SECRETS_KEY: set it, the same on every app server.`);
   if (databasePath === ":memory:" || databasePath === "") {
     // A database that lives only in this process: its key may too.
     if (!memoryKeys.has(databasePath) && create) memoryKeys.set(databasePath, randomBytes(KEY_LENGTH));
@@ -81,6 +86,7 @@ export function masterKeyOf(databasePath: string, create: boolean): Buffer | und
  */
 export function hasMasterKey(databasePath: string): boolean {
   if (secretsKeyFromEnv() || databasePath === ":memory:" || databasePath === "") return true;
+  if (isServerAddress(databasePath)) return false;
   return existsSync(keyFileOf(databasePath)) || existsSync(nextKeyFileOf(databasePath));
 }
 

@@ -87,6 +87,8 @@ function destinationFailure(error: unknown, folder: string): AppError | undefine
     "read-only": `the backup's destination folder ${folder} cannot be written (check its permissions)`,
     io: `writing to the backup's destination (${folder}) failed with an I/O error`,
     busy: `the copy in ${folder} was locked by another process`,
+    // A file's copy never meets a database server; the cause is worded for completeness.
+    unreachable: "the database could not be reached",
   }[cause];
   return new AppError("unavailable", `${why}: no backup was written, and the database was not changed`);
 }

@@ -1,5 +1,6 @@
 import type { AppDatabase } from "@/db/client";
 import { storageFailureOf } from "@/lib/core/storage-failure";
+import { databaseLocation } from "@/lib/store/connection";
 import { noteWritesRefused, noteWritesWork } from "./write-outage";
 
 // better-sqlite3 runs each statement synchronously: while another process holds SQLite's write
@@ -20,6 +21,8 @@ const shortened = new WeakMap<AppDatabase["$client"], { busyTimeout: number; wri
  * timeout comes back when the last of them ends.
  */
 export function withBusyWait<T>(db: AppDatabase, waitMs: number, write: () => T): T {
+  // PostgreSQL waits for a lock without holding the server's thread: nothing to shorten.
+  if (db.$engine.kind !== "sqlite") return write();
   const sqlite = db.$client;
   let state = shortened.get(sqlite);
   if (!state) shortened.set(sqlite, (state = { busyTimeout: sqlite.pragma("busy_timeout", { simple: true }) as number, writes: 0 }));
@@ -59,10 +62,10 @@ export async function skippableWrite(db: AppDatabase, write: () => Promise<void>
   } catch (error) {
     const failure = storageFailureOf(error);
     if (!failure) throw error;
-    noteWritesRefused(db.$client.name, failure);
+    noteWritesRefused(databaseLocation(db), failure);
     return false;
   }
-  noteWritesWork(db.$client.name);
+  noteWritesWork(databaseLocation(db));
   return true;
 }
 

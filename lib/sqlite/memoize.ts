@@ -11,7 +11,7 @@ interface Entry {
   value: unknown;
 }
 
-const caches = new WeakMap<AppDatabase["$client"], Map<string, Entry>>();
+const caches = new WeakMap<object, Map<string, Entry>>();
 
 /**
  * Where the database stands: `data_version` moves when another connection commits, and
@@ -28,10 +28,12 @@ async function databaseVersion(db: AppDatabase): Promise<string> {
 /**
  * Memoizes an expensive aggregate (counts over a million rows) until the database changes, for
  * at most a minute. Paging through a big list then recounts nothing. Errors are never cached.
+ * PostgreSQL has no such version of the whole database: there, every call counts.
  */
 export async function memoizeWhileUnchanged<T>(db: AppDatabase, key: string, compute: () => Promise<T>, now = Date.now()): Promise<T> {
-  let cache = caches.get(db.$client);
-  if (!cache) caches.set(db.$client, (cache = new Map()));
+  if (db.$engine.kind !== "sqlite") return compute();
+  let cache = caches.get(db.$engine);
+  if (!cache) caches.set(db.$engine, (cache = new Map()));
   const version = await databaseVersion(db);
   const hit = cache.get(key);
   if (hit && hit.version === version && now - hit.storedAt < MAX_AGE_MS) {

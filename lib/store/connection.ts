@@ -7,12 +7,12 @@ import { awaitTurn, mayRunNow } from "@/db/connection-turns";
  * statements, opened keys): several handles may share one connection.
  */
 export function connectionOf(db: AppDatabase): object {
-  return db.$client;
+  return db.$engine;
 }
 
 /** Where the database lives (its file): what its sealed secrets are bound to (db/master-key.ts). */
 export function databaseLocation(db: AppDatabase): string {
-  return db.$client.name;
+  return db.$engine.location;
 }
 
 /**

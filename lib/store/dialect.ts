@@ -213,7 +213,7 @@ function pgElement(elements: JsonElements): SQL {
   return elements === "integer" ? sql`e.value::bigint` : sql`e.value`;
 }
 
-/** The dialect of a connection's engine: every connection is SQLite's until PostgreSQL lands (issue 34). */
-export function dialectOf(_db: AppDatabase): Dialect {
-  return sqliteDialect;
+/** The dialect of a connection's engine. */
+export function dialectOf(db: AppDatabase): Dialect {
+  return db.$engine.kind === "postgres" ? pgDialect : sqliteDialect;
 }

@@ -2,7 +2,7 @@ import { fillPlaceholders, sql, type SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { AppDatabase } from "@/db/client";
 import { cachedStatement } from "@/db/statement-cache";
-import { connectionOf, onItsTurn } from "./connection";
+import { connectionOf } from "./connection";
 import { dialectOf, type Dialect } from "./dialect";
 
 const caches = new WeakMap<object, Map<string, unknown>>();
@@ -27,12 +27,6 @@ export const valuePlaceholder = (name: string) => sql`${sql.placeholder(name)}`;
 
 const renderer = new SQLiteSyncDialect();
 
-/** What a write did: the rows it changed, and the id of the last row it inserted. */
-export interface WriteResult {
-  changes: number;
-  insertedId: number;
-}
-
 /**
  * A statement written in SQL (what Drizzle's query builder cannot express: a join driven by a
  * virtual table, a chosen index, an INSERT … SELECT), prepared once like the others. The fragment
@@ -42,23 +36,14 @@ export interface WriteResult {
 export function preparedSql<Row>(db: AppDatabase, key: string, fragment: (dialect: Dialect) => SQL) {
   return preparedOnce(db, key, () => {
     const query = renderer.sqlToQuery(fragment(dialectOf(db)));
-    const statement = db.$client.prepare<unknown[], Row>(query.sql);
+    const statement = db.$engine.prepare(query.sql);
     const bind = (values: Record<string, unknown>) => fillPlaceholders(query.params, values);
     return {
-      get: (values: Record<string, unknown> = {}) => onItsTurn(db, () => statement.get(...bind(values))),
-      all: (values: Record<string, unknown> = {}) => onItsTurn(db, () => statement.all(...bind(values))),
+      get: (values: Record<string, unknown> = {}) => statement.get<Row>(bind(values)),
+      all: (values: Record<string, unknown> = {}) => statement.all<Row>(bind(values)),
       /** The rows as arrays of their columns, in the order selected (columns may share a name). */
-      values: (values: Record<string, unknown> = {}) =>
-        onItsTurn(db, () => {
-          const rows = statement.raw(true).all(...bind(values)) as unknown[][];
-          statement.raw(false);
-          return rows;
-        }),
-      run: (values: Record<string, unknown> = {}) =>
-        onItsTurn(db, (): WriteResult => {
-          const { changes, lastInsertRowid } = statement.run(...bind(values));
-          return { changes, insertedId: Number(lastInsertRowid) };
-        }),
+      values: (values: Record<string, unknown> = {}) => statement.values(bind(values)),
+      run: (values: Record<string, unknown> = {}) => statement.run(bind(values)),
     };
   });
 }

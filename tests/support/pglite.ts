@@ -4,6 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { AppDatabase } from "@/db/client";
+import { awaitTurn, mayRunNow } from "@/db/connection-turns";
+import { VALUE_PARSERS, type PgConnection, type PgDriver } from "@/db/pg/driver";
+import { overPgDriver } from "@/db/pg/client";
 import { applyPgMigrations } from "@/db/pg/migrate";
 
 const MIGRATIONS = join(process.cwd(), "db", "pg", "migrations");
@@ -37,4 +41,32 @@ export async function migratedPglite(): Promise<PGlite> {
   writeFileSync(`${path}.${process.pid}`, snapshot);
   renameSync(`${path}.${process.pid}`, path);
   return pg;
+}
+
+/**
+ * PGlite as the PostgreSQL engine's driver (db/pg/driver.ts): one connection, lent to each
+ * transaction in turn, as SQLite's is (db/connection-turns.ts).
+ */
+export function pgliteDriver(pg: PGlite): PgDriver {
+  const connection: PgConnection = {
+    query: async (text, params, rows) => {
+      while (!mayRunNow(connection)) await awaitTurn(connection);
+      const result = await pg.query(text, [...params], { rowMode: rows === "arrays" ? "array" : "object", parsers: VALUE_PARSERS }).catch((error: unknown) => {
+        // Which statement failed, for the test's report (PostgreSQL's own error names none; the values stay out).
+        if (error instanceof Error) error.message += `\n  in: ${text}`;
+        throw error;
+      });
+      return { rows: result.rows, count: result.affectedRows ?? result.rows.length };
+    },
+    exec: async (text) => {
+      while (!mayRunNow(connection)) await awaitTurn(connection);
+      await pg.exec(text);
+    },
+  };
+  return { ...connection, reserve: () => Promise.resolve({ connection, release: () => {} }), location: ":memory:", close: () => pg.close() };
+}
+
+/** The app's database on a migrated PGlite: the PostgreSQL engine, for tests that run the domain on both engines. */
+export async function pgliteDatabase(): Promise<AppDatabase> {
+  return overPgDriver(pgliteDriver(await migratedPglite()));
 }

@@ -1,0 +1,46 @@
+import postgres from "postgres";
+import { VALUE_PARSERS, type PgConnection, type PgDriver } from "./driver";
+
+/** The URL without its password, for messages and for what sealed secrets are bound to. */
+export function withoutPassword(url: string): string {
+  return url.replace(/^(\w+:\/\/[^:/@]*):[^@]*@/, "$1@");
+}
+
+function connection(sql: postgres.Sql): PgConnection {
+  return {
+    query: async (text, params, rows) => {
+      // Prepared once per connection (postgres.js names each statement by its text).
+      const query = sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
+      const result = rows === "arrays" ? await query.values() : await query;
+      return { rows: result, count: result.count };
+    },
+    exec: async (text) => {
+      await sql.unsafe(text).simple();
+    },
+  };
+}
+
+/** A pool of postgres.js connections to `url` (a multi-host URL with `target_session_attrs=primary` follows a failover). */
+export function postgresDriver(url: string, options: { max?: number } = {}): PgDriver {
+  const sql = postgres(url, {
+    max: options.max ?? 10,
+    // After a failover the new primary answers within seconds: retry connecting at a steady pace
+    // (postgres.js's default backoff grows towards 20 s, past the promise of writes back within 20 s).
+    connect_timeout: 5,
+    backoff: (attempt: number) => Math.min(0.1 * attempt, 1),
+    onnotice: () => {},
+    connection: { application_name: "waitlist-admin" },
+    types: Object.fromEntries(
+      Object.entries(VALUE_PARSERS).map(([oid, parse]) => [`oid${oid}`, { to: Number(oid), from: [Number(oid)], serialize: (value: unknown) => String(value), parse }]),
+    ),
+  });
+  return {
+    ...connection(sql),
+    reserve: async () => {
+      const reserved = await sql.reserve();
+      return { connection: connection(reserved), release: () => reserved.release() };
+    },
+    location: withoutPassword(url),
+    close: () => sql.end({ timeout: 5 }),
+  };
+}
