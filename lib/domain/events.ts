@@ -1,7 +1,8 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { events } from "@/db/schema";
+import type { Dialect } from "@/lib/store/dialect";
 import { preparedOnce, preparedSql, valuePlaceholder } from "@/lib/store/statements";
 import { goneSignupBodySql, signupEventBodySql } from "./event-snapshot";
 
@@ -51,19 +52,24 @@ export async function appendEvent(event: NewEvent, db: AppDatabase = getDb(), at
     // insert on average against 0.02–0.05 ms.
     sql`INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
        VALUES (${placeholder("type")}, ${placeholder("waitlistId")}, ${placeholder("signupId")}, ${placeholder("at")}, ${placeholder("payload")}, (SELECT ${signupEventBodySql(d, sql`${placeholder("signupId")}`)}
-       FROM (SELECT 1) LEFT JOIN signups ON signups.id = ${placeholder("signupId")} AND signups.waitlist_id = ${placeholder("waitlistId")}))`,
+       FROM (SELECT 1)${d.subqueryName("one")} LEFT JOIN signups ON signups.id = ${placeholder("signupId")} AND signups.waitlist_id = ${placeholder("waitlistId")}))`,
   );
   await insert.run({ type: event.type, waitlistId: event.waitlistId, signupId: event.signupId, at, timestamp, payload, from: previousStatus(event.payload), milestone: milestoneOf(event.payload) });
 }
 
+/**
+ * The INSERT … SELECT over the ids' rows of appendEventPerSignup (one event per id of a bulk action), which Drizzle's builder
+ * has no form for. Its selected values are typed: PostgreSQL types a parameter in a SELECT list as text.
+ */
+export function eventPerSignupInsertSql(d: Dialect): SQL {
+  return sql`INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
+       SELECT ${d.typed(placeholder("type"), "text")}, ${d.typed(placeholder("waitlistId"), "text")}, ids.value, ${d.typed(placeholder("at"), "bigint")}, ${d.typed(placeholder("payload"), "text")}, ${signupEventBodySql(d, sql`ids.value`)}
+       FROM ${d.jsonRows(placeholder("ids"), "ids", "integer")} LEFT JOIN signups ON signups.id = ids.value AND signups.waitlist_id = ${placeholder("waitlistId")}`;
+}
+
 /** One event per signup id in the JSON array `idsJson`, with one payload and each its body, in one statement. */
 export async function appendEventPerSignup(type: EventType, waitlistId: string, idsJson: string, payload: Record<string, unknown>, db: AppDatabase, at = Date.now()): Promise<number> {
-  const insert = preparedSql(db, "events.insertPerSignup", (d) =>
-    // In SQL: INSERT … SELECT over the ids' rows (one event per id of a bulk action), which Drizzle's builder has no form for.
-    sql`INSERT INTO events (type, waitlist_id, signup_id, created_at, payload, body)
-       SELECT ${placeholder("type")}, ${placeholder("waitlistId")}, ids.value, ${placeholder("at")}, ${placeholder("payload")}, ${signupEventBodySql(d, sql`ids.value`)}
-       FROM ${d.jsonRows(placeholder("ids"), "ids", "integer")} LEFT JOIN signups ON signups.id = ids.value AND signups.waitlist_id = ${placeholder("waitlistId")}`,
-  );
+  const insert = preparedSql(db, "events.insertPerSignup", eventPerSignupInsertSql);
   return (await insert.run({ type, waitlistId, ids: idsJson, at, timestamp: new Date(at).toISOString(), payload: JSON.stringify(payload), from: previousStatus(payload), milestone: milestoneOf(payload) })).changes;
 }
 

@@ -56,14 +56,19 @@ async function storeAnswer(scope: IdempotencyScope, answer: RecordedAnswer, db: 
   await preparedSql(
     db,
     "idempotency.store",
-    () =>
-      sql`INSERT OR REPLACE INTO idempotent_requests (api_key_id, key, request_hash, status, body, created_at) VALUES (${placeholder("apiKeyId")}, ${placeholder("key")}, ${placeholder("requestHash")}, ${placeholder("code")}, ${placeholder("body")}, ${placeholder("at")})`,
+    (d) =>
+      d.insertOrReplace(
+        "idempotent_requests",
+        ["api_key_id", "key", "request_hash", "status", "body", "created_at"],
+        ["api_key_id", "key"],
+        sql`${placeholder("apiKeyId")}, ${placeholder("key")}, ${placeholder("requestHash")}, ${placeholder("code")}, ${placeholder("body")}, ${placeholder("at")}`,
+      ),
   ).run({ ...scope, code: answer.code, body: answer.body, at: now });
 }
 
 /** For an erasure: drops every stored answer that names the address (as a JSON string, any case). */
 export async function forgetAnswersNaming(address: string, db: AppDatabase): Promise<void> {
-  await preparedSql(db, "idempotency.forget", () => sql`DELETE FROM idempotent_requests WHERE instr(lower(body), ${placeholder("text")}) > 0`).run({ text: JSON.stringify(address.trim()).toLowerCase() });
+  await preparedSql(db, "idempotency.forget", (d) => sql`DELETE FROM idempotent_requests WHERE ${d.holds(sql`lower(body)`, placeholder("text"))}`).run({ text: JSON.stringify(address.trim()).toLowerCase() });
 }
 
 /**

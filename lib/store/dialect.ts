@@ -4,6 +4,9 @@ import type { AppDatabase } from "@/db/client";
 /** What the elements of a JSON array parameter are, for the engine that types them (PostgreSQL); SQLite reads every kind alike. */
 export type JsonElements = "text" | "integer" | "json";
 
+/** The case of a fragment's keywords, as the statement around it writes them. */
+export type Keywords = "upper" | "lower";
+
 /** A type PostgreSQL must be told where it cannot infer one (an untyped parameter); SQLite takes the value bare. */
 export type ValueType = "text" | "bigint" | "integer";
 
@@ -56,6 +59,34 @@ export interface Dialect {
   isoTimestamp(ms: SQLWrapper): SQL;
   /** isoTimestamp of a nullable column: NULL for NULL. */
   isoTimestampOrNull(ms: SQLWrapper): SQL;
+  /** `column LIKE pattern ESCAPE '\'` with ASCII letters matching either case and no other folding (SQLite's LIKE; PostgreSQL's ILIKE over COLLATE "C" text). */
+  likeAnyCase(column: SQLWrapper, pattern: SQLWrapper): SQL;
+  /**
+   * A FROM item: the rows of `signups` (the table and its id column as the statement names them) that the email search
+   * index finds, with emailSearchMatch in the WHERE clause; the keywords in the statement's case. SQLite drives the join from
+   * its FTS5 trigram table `signup_email_search`; PostgreSQL reads `signups` itself (a pg_trgm index on `signups.email`).
+   */
+  emailSearchFrom(signupsTable: SQLWrapper, signupsId: SQLWrapper, keywords?: Keywords): SQL;
+  /** In a statement FROM emailSearchFrom: the search index's test, `pattern` a LIKE pattern (no escapes) of the address in any case. */
+  emailSearchMatch(signupsEmail: SQLWrapper, pattern: SQLWrapper, keywords?: Keywords): SQL;
+  /** A condition on a row of `signups`: the search index finds it for `pattern` (as emailSearchMatch). */
+  emailSearchHas(signupsId: SQLWrapper, signupsEmail: SQLWrapper, pattern: SQLWrapper): SQL;
+  /**
+   * A join SQLite must not reorder (its CROSS JOIN … ON: the left table drives); an inner join on PostgreSQL, which
+   * refuses ON after CROSS JOIN and plans the order itself. Keywords in the statement's case.
+   */
+  crossJoin(keywords?: Keywords): SQL;
+  /** After a subquery in FROM: its name, which PostgreSQL before 16 requires; SQLite's statements are written without one. */
+  subqueryName(name: string): SQL;
+  /** Whether `text` holds `part` (a plain substring, no pattern), in the case each is given. */
+  holds(text: SQLWrapper, part: SQLWrapper): SQL;
+  /** How many rows of a group a condition holds for (NULL over none), as an aggregate. */
+  countTrue(condition: SQLWrapper): SQL;
+  /**
+   * An INSERT whose row replaces the one holding the same primary key (`key`, its columns' names, among
+   * `columns`): SQLite's INSERT OR REPLACE, PostgreSQL's ON CONFLICT … DO UPDATE of every other column.
+   */
+  insertOrReplace(table: string, columns: readonly string[], key: readonly string[], values: SQL): SQL;
   /** Epoch seconds (an integer) as the UTC day `YYYY-MM-DD` (SQLite's date(…, 'unixepoch'): NULL outside 4713 BC to 9999). */
   utcDate(seconds: SQLWrapper): SQL;
   /** The UTC day of epoch milliseconds: utcDate of the whole seconds (toward zero, as integer division goes: -1 ms is 1970-01-01). */
@@ -88,6 +119,18 @@ export const sqliteDialect: Dialect = {
   // One template, not isoTimestamp nested: Drizzle writes a one-table select's own columns unqualified only at a field's top level.
   isoTimestampOrNull: (ms) => sql`iif(${ms} is null, null, strftime('%Y-%m-%dT%H:%M:%fZ', ${ms} / 1000.0, 'unixepoch'))`,
   utcDate: (seconds) => sql`date(${seconds}, 'unixepoch')`,
+  likeAnyCase: (column, pattern) => sql`${column} LIKE ${pattern} ESCAPE '\\'`,
+  crossJoin: (keywords = "upper") => sql.raw(keywords === "upper" ? "CROSS JOIN" : "cross join"),
+  subqueryName: () => sql``,
+  holds: (text, part) => sql`instr(${text}, ${part}) > 0`,
+  countTrue: (condition) => sql`sum(${condition})`,
+  insertOrReplace: (table, columns, _key, values) => sql`INSERT OR REPLACE INTO ${sql.raw(table)} (${sql.raw(columns.join(", "))}) VALUES (${values})`,
+  emailSearchFrom: (signupsTable, signupsId, keywords = "upper") =>
+    keywords === "upper"
+      ? sql`signup_email_search CROSS JOIN ${signupsTable} ON ${signupsId} = signup_email_search.rowid`
+      : sql`signup_email_search cross join ${signupsTable} on ${signupsId} = signup_email_search.rowid`,
+  emailSearchMatch: (_signupsEmail, pattern, keywords = "upper") => (keywords === "upper" ? sql`signup_email_search.email LIKE ${pattern}` : sql`signup_email_search.email like ${pattern}`),
+  emailSearchHas: (signupsId, _signupsEmail, pattern) => sql`${signupsId} in (select rowid from signup_email_search where email like ${pattern})`,
   utcDateOfMs: (ms) => sql`date(${ms} / 1000, 'unixepoch')`,
 };
 
@@ -138,6 +181,22 @@ export const pgDialect: Dialect = {
   },
   isoTimestampOrNull: (ms) => pgDialect.isoTimestamp(ms),
   utcDateOfMs: (ms) => pgDialect.utcDate(sql`(${ms}) / 1000`),
+  likeAnyCase: (column, pattern) => sql`${column} ILIKE ${pattern} ESCAPE '\\'`,
+  crossJoin: (keywords = "upper") => sql.raw(keywords === "upper" ? "JOIN" : "join"),
+  subqueryName: (name) => sql.raw(` AS ${name}`),
+  holds: (text, part) => sql`strpos(${text}, ${part}) > 0`,
+  countTrue: (condition) => sql`sum((${condition})::int)`,
+  insertOrReplace: (table, columns, key, values) =>
+    sql`INSERT INTO ${sql.raw(table)} (${sql.raw(columns.join(", "))}) VALUES (${values}) ON CONFLICT (${sql.raw(key.join(", "))}) DO UPDATE SET ${sql.raw(
+      columns
+        .filter((column) => !key.includes(column))
+        .map((column) => `${column} = excluded.${column}`)
+        .join(", "),
+    )}`,
+  emailSearchFrom: (signupsTable) => sql`${signupsTable}`,
+  // ESCAPE '': a backslash in the pattern is a character, as in SQLite's LIKE without ESCAPE.
+  emailSearchMatch: (signupsEmail, pattern) => sql`${signupsEmail} ILIKE ${pattern} ESCAPE ''`,
+  emailSearchHas: (_signupsId, signupsEmail, pattern) => sql`${signupsEmail} ILIKE ${pattern} ESCAPE ''`,
   utcDate: (seconds) => {
     const day = sql`(date '1970-01-01' + floor((${seconds})::numeric / 86400)::int)`;
     return sql`(CASE WHEN (${seconds}) >= ${sql.raw(String(FIRST_MS / 1000))} AND (${seconds}) < ${sql.raw(String(END_MS / 1000))} THEN ${pgYearText(pgYear(day), 4)} || to_char(${day}, '-MM-DD') END)`;

@@ -16,7 +16,7 @@ export async function flagFacet(scope: SignupScope, db: AppDatabase = getDb()): 
   const others: SignupScope = { ...scope, flag: undefined };
   const shape = shapeOf(others, "order");
   const statement = preparedSql<{ reason: FlagReason; count: number }>(db, `fraud.flagFacet:${shapeKey(shape)}`, (d) => {
-    return sql`select signup_flags.reason as reason, count(*) as count from signup_flags cross join ${signups} on ${signups.id} = signup_flags.signup_id
+    return sql`select signup_flags.reason as reason, count(*) as count from signup_flags ${d.crossJoin("lower")} ${signups} on ${signups.id} = signup_flags.signup_id
       where signup_flags.waitlist_id = ${sql.placeholder("waitlistId")} and signup_flags.decision = 'pending' and ${scopeWhere(shape, d)}
       group by signup_flags.reason`;
   });

@@ -38,12 +38,12 @@ function statements(db: AppDatabase) {
     ),
     byId: preparedSql<{ id: number; pending: number }>(db, "fraud.review.byId", (d) =>
       sql`SELECT s.id, EXISTS (SELECT 1 FROM signup_flags f WHERE f.signup_id = s.id AND f.decision = 'pending') AS pending
-       FROM signups s WHERE s.waitlist_id = ${placeholder("waitlistId")} AND s.id ${d.inJson(placeholder("list"))} ORDER BY s.created_at, s.id`,
+       FROM signups s WHERE s.waitlist_id = ${placeholder("waitlistId")} AND s.id ${d.inJson(placeholder("list"), "integer")} ORDER BY s.created_at, s.id`,
     ),
     decide: preparedSql(db, "fraud.review.decide", (d) =>
-      sql`UPDATE signup_flags SET decision = ${placeholder("decision")}, decided_at = ${placeholder("at")} WHERE signup_id ${d.inJson(placeholder("ids"))} AND decision = 'pending'`,
+      sql`UPDATE signup_flags SET decision = ${placeholder("decision")}, decided_at = ${placeholder("at")} WHERE signup_id ${d.inJson(placeholder("ids"), "integer")} AND decision = 'pending'`,
     ),
-    discount: preparedSql(db, "fraud.review.discount", (d) => sql`UPDATE referrals SET state = 'discounted', counted_at = NULL WHERE signup_id ${d.inJson(placeholder("ids"))}`),
+    discount: preparedSql(db, "fraud.review.discount", (d) => sql`UPDATE referrals SET state = 'discounted', counted_at = NULL WHERE signup_id ${d.inJson(placeholder("ids"), "integer")}`),
   };
 }
 

@@ -73,7 +73,7 @@ function sliceValuesStatement(db: AppDatabase, fields: readonly SourceField[], s
     // In SQL: it nests newestOfSlice (a statement of signup_inputs, not a builder's). The fields are SOURCE_FIELDS, the columns' own names.
     const counted = fields.map((field) => sql.raw(`SELECT '${field}' AS field, ${field} AS value, count(*) AS count FROM matched WHERE ${field} IS NOT NULL GROUP BY 2`));
     return sql`WITH ids AS MATERIALIZED (${newestOfSlice(d, scope)}),
-       matched AS MATERIALIZED (SELECT ${sql.raw(fields.join(", "))} FROM ids CROSS JOIN signups ON signups.id = ids.id)
+       matched AS MATERIALIZED (SELECT ${sql.raw(fields.join(", "))} FROM ids ${d.crossJoin()} signups ON signups.id = ids.id)
        ${sql.join(counted, sql.raw(" UNION ALL "))}
        UNION ALL SELECT NULL, NULL, count(*) FROM matched`;
   });

@@ -18,7 +18,7 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 
 function upsertStatement(db: AppDatabase) {
   return preparedSql(db, "funnel.pageViews.upsert", () =>
-    sql`INSERT INTO join_page_views (waitlist_id, day, count) VALUES (${sql.placeholder("waitlistId")}, ${sql.placeholder("day")}, ${sql.placeholder("count")}) ON CONFLICT DO UPDATE SET count = count + excluded.count`,
+    sql`INSERT INTO join_page_views (waitlist_id, day, count) VALUES (${sql.placeholder("waitlistId")}, ${sql.placeholder("day")}, ${sql.placeholder("count")}) ON CONFLICT (waitlist_id, day) DO UPDATE SET count = join_page_views.count + excluded.count`,
   );
 }
 

@@ -30,10 +30,10 @@ function statements(db: AppDatabase) {
     // kept out of the index choice so that SQLite stays on the ids rather than walking every invited
     // signup by their partial index (the transitions' UPDATE says how much that cost).
     requeue: preparedSql(db, "invitations.expire.requeue", (d) =>
-      sql`UPDATE signups SET status = 'waiting', status_changed_at = ${placeholder("at")}, line_at = ${placeholder("lineAt")}, line_pos = ${placeholder("linePos")} WHERE id ${d.inJson(placeholder("ids"))} AND ${d.notIndexed(sql`status`)} = 'invited'`,
+      sql`UPDATE signups SET status = 'waiting', status_changed_at = ${placeholder("at")}, line_at = ${placeholder("lineAt")}, line_pos = ${placeholder("linePos")} WHERE id ${d.inJson(placeholder("ids"), "integer")} AND ${d.notIndexed(sql`status`)} = 'invited'`,
     ),
     reject: preparedSql(db, "invitations.expire.reject", (d) =>
-      sql`UPDATE signups SET status = 'rejected', status_changed_at = ${placeholder("at")} WHERE id ${d.inJson(placeholder("ids"))} AND ${d.notIndexed(sql`status`)} = 'invited'`,
+      sql`UPDATE signups SET status = 'rejected', status_changed_at = ${placeholder("at")} WHERE id ${d.inJson(placeholder("ids"), "integer")} AND ${d.notIndexed(sql`status`)} = 'invited'`,
     ),
   };
 }

@@ -31,7 +31,7 @@ function statements(db: AppDatabase) {
     // In SQL: one row per element of a JSON array, which Drizzle's builder has no form for.
     record: preparedSql(db, "invitations.remind.record", (d) =>
       sql`INSERT INTO invitation_reminders (signup_id, invited_at, sent_at)
-       SELECT ${d.jsonItem(sql`reminder.value`, 0, "bigint")}, ${d.jsonItem(sql`reminder.value`, 1, "bigint")}, ${placeholder("at")} FROM ${d.jsonRows(placeholder("rows"), "reminder", "json")} WHERE true
+       SELECT ${d.jsonItem(sql`reminder.value`, 0, "bigint")}, ${d.jsonItem(sql`reminder.value`, 1, "bigint")}, ${d.typed(placeholder("at"), "bigint")} FROM ${d.jsonRows(placeholder("rows"), "reminder", "json")} WHERE true
        ON CONFLICT (signup_id) DO UPDATE SET invited_at = excluded.invited_at, sent_at = excluded.sent_at`,
     ),
   };

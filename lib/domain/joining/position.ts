@@ -51,7 +51,7 @@ function statements(db: AppDatabase) {
       db,
       "joining.position.dayFromK",
       (d) => sql`SELECT count(*) AS count FROM (SELECT 1 FROM signups ${d.indexedBy("signups_waitlist_order_idx")}
-       WHERE waitlist_id = ${placeholder("waitlistId")} AND ${atOrAfterK(d)} AND created_at < ${placeholder("end")} LIMIT ${placeholder("cap")})`,
+       WHERE waitlist_id = ${placeholder("waitlistId")} AND ${atOrAfterK(d)} AND created_at < ${placeholder("end")} LIMIT ${placeholder("cap")})${d.subqueryName("found")}`,
     ),
     // Every signup of K's day before it.
     dayBeforeK: preparedSql<{ count: number }>(

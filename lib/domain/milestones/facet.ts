@@ -15,7 +15,7 @@ export async function milestoneFacet(scope: SignupScope, db: AppDatabase = getDb
   const others: SignupScope = { ...scope, milestone: undefined };
   const shape = shapeOf(others, "order");
   const statement = preparedSql<{ label: string; count: number }>(db, `milestones.facet:${shapeKey(shape)}`, (d) => {
-    return sql`select milestones.label as label, (select count(*) from signup_milestones cross join ${signups} on ${signups.id} = signup_milestones.signup_id
+    return sql`select milestones.label as label, (select count(*) from signup_milestones ${d.crossJoin("lower")} ${signups} on ${signups.id} = signup_milestones.signup_id
         where signup_milestones.waitlist_id = milestones.waitlist_id and signup_milestones.referrals = milestones.referrals and ${scopeWhere(shape, d)}) as count
       from milestones where milestones.waitlist_id = ${sql.placeholder("waitlistId")} order by milestones.referrals`;
   });

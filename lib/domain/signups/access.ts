@@ -75,8 +75,8 @@ function searchSizeStatement(db: AppDatabase) {
   return preparedSql<{ n: number }>(
     db,
     "access.searchSize",
-    () => sql`SELECT count(*) AS n FROM (SELECT 1 FROM signup_email_search CROSS JOIN signups ON signups.id = signup_email_search.rowid
-        WHERE signup_email_search.email LIKE ${sql.placeholder("trigrams")} AND signups.waitlist_id = ${sql.placeholder("waitlistId")} AND ${containsText(sql.raw("signups.email"), "contains")} LIMIT ${sql.placeholder("cap")})`,
+    (d) => sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${d.emailSearchFrom(sql.raw("signups"), sql.raw("signups.id"))}
+        WHERE ${d.emailSearchMatch(sql.raw("signups.email"), sql.placeholder("trigrams"))} AND signups.waitlist_id = ${sql.placeholder("waitlistId")} AND ${containsText(d, sql.raw("signups.email"), "contains")} LIMIT ${sql.placeholder("cap")})${d.subqueryName("found")}`,
   );
 }
 

@@ -71,7 +71,7 @@ const CUT_PARTS = sql`SELECT verified, referral, status, created_at / ${sql.raw(
 
 function dayCellsStatement(db: AppDatabase) {
   // In SQL: CUT_PARTS, a UNION ALL of grouped reads, is the same fragment dayPerDay nests with the statuses' JSON array.
-  return preparedSql<Cell>(db, "counts.dayCells", () => sql`SELECT verified, referral, status, sum(n) AS n FROM (${CUT_PARTS}) GROUP BY 1, 2, 3`);
+  return preparedSql<Cell>(db, "counts.dayCells", (d) => sql`SELECT verified, referral, status, sum(n) AS n FROM (${CUT_PARTS})${d.subqueryName("cells")} GROUP BY 1, 2, 3`);
 }
 
 function inputCellsStatement(db: AppDatabase) {
@@ -113,8 +113,8 @@ function rowCellsStatement(db: AppDatabase, shape: ScopeShape) {
 function cappedCountStatement(db: AppDatabase, shape: ScopeShape) {
   return preparedSql<{ n: number }>(db, `counts.capped:${shapeKey(shape)}`, (d) =>
     shape.access === "search"
-      ? sql`select count(*) as n from (${searchDrivenRows(shape, d)})`
-      : sql`select count(*) as n from (select 1 from ${signups} where ${scopeWhere(shape, d)}${newestFirst(shape)} limit ${sql.placeholder("cap")})`,
+      ? sql`select count(*) as n from (${searchDrivenRows(shape, d)})${d.subqueryName("found")}`
+      : sql`select count(*) as n from (select 1 from ${signups} where ${scopeWhere(shape, d)}${newestFirst(shape)} limit ${sql.placeholder("cap")})${d.subqueryName("found")}`,
   );
 }
 
@@ -276,7 +276,7 @@ function dayPerDayStatement(db: AppDatabase, flags: string) {
   return preparedSql<DayCount>(
     db,
     `counts.dayPerDay:${flags}`,
-    (d) => sql`SELECT ${d.utcDate(sql`day * ${sql.raw(String(DAY_MS / 1000))}`)} AS day, sum(n) AS count FROM (${CUT_PARTS})
+    (d) => sql`SELECT ${d.utcDate(sql`day * ${sql.raw(String(DAY_MS / 1000))}`)} AS day, sum(n) AS count FROM (${CUT_PARTS})${d.subqueryName("cells")}
        WHERE true ${flags.includes("v") ? sql`AND verified = ${placeholder("verified")}` : sql``} ${flags.includes("r") ? sql`AND referral = ${placeholder("referral")}` : sql``}
        ${flags.includes("s") ? sql`AND status ${d.inJson(placeholder("status"))}` : sql``}
        GROUP BY 1 HAVING sum(n) > 0 ORDER BY 1`,

@@ -70,7 +70,7 @@ function countedValuesStatement(db: AppDatabase, flags: { verified: boolean; ref
           sql`${signupInputCounts.label} ${dialectOf(db).inJson(placeholder("labels"))}`,
           flags.verified ? eq(signupInputCounts.verified, placeholder("verified")) : undefined,
           flags.referral ? eq(signupInputCounts.referral, placeholder("referral")) : undefined,
-          flags.contains ? containsText(signupInputCounts.value, "valueContains") : undefined,
+          flags.contains ? containsText(dialectOf(db), signupInputCounts.value, "valueContains") : undefined,
         ),
       )
       .groupBy(signupInputCounts.label, signupInputCounts.value)
@@ -87,9 +87,9 @@ function countedValuesStatement(db: AppDatabase, flags: { verified: boolean; ref
  */
 function rowValuesStatement(db: AppDatabase, shape: ScopeShape, contains: boolean) {
   return preparedSql<{ label: string | null; value: string | null; count: number }>(db, `facets.rowValues:${shapeKey(shape)}:${contains ? "c" : "-"}`, (d) => {
-    const valueContains = contains ? sql` and ${containsText(sql.raw("pairs.value"), "valueContains")}` : sql``;
+    const valueContains = contains ? sql` and ${containsText(d, sql.raw("pairs.value"), "valueContains")}` : sql``;
     return sql`with matched as materialized (select ${signups.id} as id from ${signups} where ${scopeWhere(shape, d)}${newestFirst(shape)} limit ${placeholder("rowCap")})
-      select pairs.label, pairs.value, count(*) as count from matched cross join ${signupInputs} as pairs on pairs.signup_id = matched.id
+      select pairs.label, pairs.value, count(*) as count from matched ${d.crossJoin("lower")} ${signupInputs} as pairs on pairs.signup_id = matched.id
       where pairs.label ${d.inJson(placeholder("labels"))}${valueContains}
       group by 1, 2
       union all select null, null, count(*) from matched`;
@@ -105,8 +105,8 @@ function sliceValuesStatement(db: AppDatabase, scope: SignupScope, contains: boo
     key,
     (d) => sql`WITH matched AS MATERIALIZED (${newestOfSlice(d, scope)})
        SELECT pairs.label, pairs.value, count(*) AS count FROM matched
-       CROSS JOIN signup_inputs AS pairs ON pairs.signup_id = matched.id
-       WHERE pairs.label ${d.inJson(placeholder("labels"))}${contains ? sql` AND ${containsText(sql.raw("pairs.value"), "valueContains")}` : sql``}
+       ${d.crossJoin()} signup_inputs AS pairs ON pairs.signup_id = matched.id
+       WHERE pairs.label ${d.inJson(placeholder("labels"))}${contains ? sql` AND ${containsText(d, sql.raw("pairs.value"), "valueContains")}` : sql``}
        GROUP BY 1, 2
        UNION ALL SELECT NULL, NULL, count(*) FROM matched`,
   );

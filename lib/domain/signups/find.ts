@@ -43,13 +43,13 @@ function exactStatement(db: AppDatabase) {
 // Candidates from the trigram index, in row order (oldest first), narrowed by the exact test. A join
 // driven by the index stops at the limit (`id IN (…)` would first collect every candidate).
 function containsStatement(db: AppDatabase) {
-  // In SQL: the trigram index is a virtual table outside the Drizzle schema, and CROSS JOIN fixes SQLite's join order.
+  // In SQL: the trigram index is a virtual table outside the Drizzle schema (on SQLite), and CROSS JOIN fixes SQLite's join order.
   return preparedSql<FoundRow>(
     db,
     "find.contains",
-    () => sql`SELECT ${COLUMNS} FROM signup_email_search CROSS JOIN signups ON signups.id = signup_email_search.rowid
-       CROSS JOIN waitlists ON waitlists.id = signups.waitlist_id
-       WHERE signup_email_search.email LIKE ${sql.placeholder("trigrams")} AND ${containsText(sql.raw("signups.email"), "contains")}
+    (d) => sql`SELECT ${COLUMNS} FROM ${d.emailSearchFrom(sql.raw("signups"), sql.raw("signups.id"))}
+       ${d.crossJoin()} waitlists ON waitlists.id = signups.waitlist_id
+       WHERE ${d.emailSearchMatch(sql.raw("signups.email"), sql.placeholder("trigrams"))} AND ${containsText(d, sql.raw("signups.email"), "contains")}
        LIMIT ${sql.placeholder("limit")}`,
   );
 }

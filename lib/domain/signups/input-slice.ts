@@ -65,7 +65,7 @@ export async function slicePerDay(scope: SignupScope, slice: InputSlice, db: App
     `inputSlice.perDay:${verified}:${referral}`,
     (d) => sql`SELECT ${d.utcDate(sql`day * ${sql.raw(String(DAY_MS / 1000))}`)} AS day, n AS count FROM (
          SELECT created_at / ${sql.raw(String(DAY_MS))} AS day, count(*) AS n FROM signup_inputs WHERE ${sliceTests()}${flagTests(verified, referral)} GROUP BY 1
-       ) ORDER BY 1`,
+       )${d.subqueryName("days")} ORDER BY 1`,
   );
   return await statement.all({ ...slice, ...flagParams(scope) });
 }
@@ -91,7 +91,7 @@ export function newestOfSlice(dialect: Dialect, scope: SignupScope): SQL {
   const referral = scope.referral !== undefined;
   if (scope.status === undefined) return sql`SELECT signup_id AS id FROM signup_inputs WHERE ${sliceTests()}${flagTests(verified, referral)} ORDER BY created_at DESC LIMIT ${placeholder("rowCap")}`;
   // CROSS JOIN: the slice's key drives, and each signup is one lookup by id.
-  return sql`SELECT signup_inputs.signup_id AS id FROM signup_inputs CROSS JOIN signups ON signups.id = signup_inputs.signup_id
+  return sql`SELECT signup_inputs.signup_id AS id FROM signup_inputs ${dialect.crossJoin()} signups ON signups.id = signup_inputs.signup_id
     WHERE ${sliceTests("signup_inputs.")}${flagTests(verified, referral, "signup_inputs.")}
       AND signups.status ${dialect.inJson(placeholder("statuses"))}
     ORDER BY signup_inputs.created_at DESC LIMIT ${placeholder("rowCap")}`;
@@ -106,6 +106,6 @@ export function newestOfSliceParams(scope: SignupScope, slice: InputSlice, rowCa
 export async function sliceExceeds(scope: SignupScope, slice: InputSlice, cap: number, db: AppDatabase = getDb()): Promise<boolean> {
   const key = `inputSlice.exceeds:${scope.verified !== undefined}:${scope.referral !== undefined}:${scope.status !== undefined}`;
   // In SQL: it counts newestOfSlice, the fragment facets.ts nests in its statement over the labels' JSON array.
-  const statement = preparedSql<{ n: number }>(db, key, (d) => sql`SELECT count(*) AS n FROM (${newestOfSlice(d, scope)})`);
+  const statement = preparedSql<{ n: number }>(db, key, (d) => sql`SELECT count(*) AS n FROM (${newestOfSlice(d, scope)})${d.subqueryName("newest")}`);
   return (await statement.get(newestOfSliceParams(scope, slice, cap + 1)))!.n > cap;
 }

@@ -43,7 +43,7 @@ export function shapeKey(shape: ScopeShape): string {
   return `${FILTER_KEYS.map((key) => (shape.filters.includes(key) ? key : "-")).join(",")}${shape.inputs}:${shape.access}`;
 }
 
-const kitOf = (dialect: Dialect): SqlKit => ({ sql, signups, placeholder: (name) => sql`${sql.placeholder(name)}`, dialect, containsText });
+const kitOf = (dialect: Dialect): SqlKit => ({ sql, signups, placeholder: (name) => sql`${sql.placeholder(name)}`, dialect, containsText: (column, name) => containsText(dialect, column, name) });
 
 /** The values of a scope's placeholders (the driver's: 1/0 for booleans, epoch ms, LIKE patterns). */
 export function scopeParams(scope: SignupScope): Record<string, string | number | null> {
@@ -71,15 +71,15 @@ function inputRows(index: number, shape: ScopeShape): SQL {
   }${shape.filters.includes("createdUntil") ? sql` and created_at < ${placeholder("until")}` : sql``})`;
 }
 
-const searchRows = sql`${signups.id} in (select rowid from signup_email_search where email like ${placeholder("containsTrigrams")})`;
+const searchRows = (dialect: Dialect) => dialect.emailSearchHas(signups.id, signups.email, placeholder("containsTrigrams"));
 
 /**
  * Up to `cap` rows of a scope with an email search, driven by the trigram index through a join, so
  * that reading stops at the cap (`id IN (…)` would first collect every candidate of the index).
  */
 export function searchDrivenRows(shape: ScopeShape, dialect: Dialect): SQL {
-  return sql`select 1 from signup_email_search cross join ${signups} on ${signups.id} = signup_email_search.rowid
-    where signup_email_search.email like ${placeholder("containsTrigrams")} and ${scopeWhere({ ...shape, access: "order" }, dialect)}
+  return sql`select 1 from ${dialect.emailSearchFrom(signups, signups.id, "lower")}
+    where ${dialect.emailSearchMatch(signups.email, placeholder("containsTrigrams"), "lower")} and ${scopeWhere({ ...shape, access: "order" }, dialect)}
     limit ${placeholder("cap")}`;
 }
 
@@ -99,7 +99,7 @@ export function scopeWhere(shape: ScopeShape, dialect: Dialect): SQL | undefined
     collected ? sql`${dialect.notIndexed(signups.waitlistId)} = ${placeholder("waitlistId")}` : eq(signups.waitlistId, placeholder("waitlistId")),
     ...(shape.access === "status" ? [notWaiting] : []),
     // The search access adds the trigram index's candidates just before the search's own test.
-    ...shape.filters.flatMap((key) => (key === "emailContains" && shape.access === "search" ? [searchRows, descriptorOf(key).where(kit)] : [descriptorOf(key).where(kit)])),
+    ...shape.filters.flatMap((key) => (key === "emailContains" && shape.access === "search" ? [searchRows(dialect), descriptorOf(key).where(kit)] : [descriptorOf(key).where(kit)])),
     ...inputs,
   );
 }

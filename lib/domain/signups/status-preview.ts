@@ -35,7 +35,7 @@ function emailsStatement(db: AppDatabase) {
   return preparedSql<{ id: number; email: string }>(
     db,
     "statusPreview.emails",
-    (d) => sql`SELECT signups.id, email FROM ${d.jsonRowsInOrder(sql.placeholder("ids"), "listed")} JOIN signups ON signups.id = listed.value ORDER BY listed.key`,
+    (d) => sql`SELECT signups.id, email FROM ${d.jsonRowsInOrder(sql.placeholder("ids"), "listed", "integer")} JOIN signups ON signups.id = listed.value ORDER BY listed.key`,
   );
 }
 

@@ -72,7 +72,7 @@ function listedIdsStatement(db: AppDatabase) {
   return preparedSql<ListedRow>(
     db,
     "transitions.listedIds",
-    (d) => sql`SELECT id, status FROM signups WHERE waitlist_id = ${placeholder("waitlistId")} AND id ${d.inJson(placeholder("ids"))} ORDER BY created_at, id`,
+    (d) => sql`SELECT id, status FROM signups WHERE waitlist_id = ${placeholder("waitlistId")} AND id ${d.inJson(placeholder("ids"), "integer")} ORDER BY created_at, id`,
   );
 }
 
@@ -93,7 +93,7 @@ function updateStatement(db: AppDatabase, to: SignupStatus) {
     db,
     `transitions.update:${to}`,
     (d) =>
-      sql`UPDATE signups SET status = ${placeholder("to")}, status_changed_at = ${placeholder("at")}${dated ? sql`, ${sql.raw(dated)} = coalesce(${sql.raw(dated)}, ${placeholder("at")})` : sql``} WHERE id ${d.inJson(placeholder("ids"))} AND ${d.notIndexed(sql.raw("status"))} = ${placeholder("from")}`,
+      sql`UPDATE signups SET status = ${placeholder("to")}, status_changed_at = ${placeholder("at")}${dated ? sql`, ${sql.raw(dated)} = coalesce(${sql.raw(dated)}, ${placeholder("at")})` : sql``} WHERE id ${d.inJson(placeholder("ids"), "integer")} AND ${d.notIndexed(sql.raw("status"))} = ${placeholder("from")}`,
   );
 }
 
@@ -111,7 +111,7 @@ function readStatement(db: AppDatabase) {
         statusChangedAt: signups.statusChangedAt,
       })
       .from(signups)
-      .where(sql`${signups.id} ${dialectOf(db).inJson(placeholder("ids"))}`)
+      .where(sql`${signups.id} ${dialectOf(db).inJson(placeholder("ids"), "integer")}`)
       .orderBy(asc(signups.createdAt), asc(signups.id))
       .prepare(),
   );

@@ -146,7 +146,7 @@ function summaryQuery(db: AppDatabase, search: boolean) {
     })
     .from(waitlists)
     .leftJoin(totals, eq(totals.waitlistId, waitlists.id))
-    .where(search ? containsText(waitlists.name, "search") : undefined)
+    .where(search ? containsText(dialectOf(db), waitlists.name, "search") : undefined)
     .as("summary");
 }
 

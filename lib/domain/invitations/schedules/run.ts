@@ -33,8 +33,8 @@ function statements(db: AppDatabase) {
     pause: preparedSql(db, "schedules.run.pause", () => sql`UPDATE invitation_schedules SET paused = 1, paused_reason = ${placeholder("reason")} WHERE id = ${placeholder("id")}`),
     // The invitations of the last days and how many of them are completed now. In SQL: the events after
     // the newest one before `since`, walked by events_waitlist_idx from the newest back.
-    redeemed: preparedSql<{ invited: number; completed: number | null }>(db, "schedules.run.redeemed", () =>
-      sql`SELECT count(*) AS invited, sum(signups.status = 'completed') AS completed FROM events LEFT JOIN signups ON signups.id = events.signup_id
+    redeemed: preparedSql<{ invited: number; completed: number | null }>(db, "schedules.run.redeemed", (d) =>
+      sql`SELECT count(*) AS invited, ${d.countTrue(sql`signups.status = 'completed'`)} AS completed FROM events LEFT JOIN signups ON signups.id = events.signup_id
        WHERE events.waitlist_id = ${placeholder("waitlistId")} AND events.type = 'signup.invited'
          AND events.id > coalesce((SELECT id FROM events WHERE waitlist_id = ${placeholder("waitlistId")} AND created_at < ${placeholder("since")} ORDER BY id DESC LIMIT 1), 0)`,
     ),

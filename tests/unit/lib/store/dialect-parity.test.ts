@@ -4,8 +4,10 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { goneSignupBodySql, signupEventBodySql } from "@/lib/domain/event-snapshot";
+import { eventPerSignupInsertSql } from "@/lib/domain/events";
 import { SIGNUP_FIELDS } from "@/lib/domain/signups/response";
 import { signupJsonSql } from "@/lib/domain/signups/queries";
+import { containsPattern, containsText } from "@/lib/store/contains";
 import { pgDialect, sqliteDialect, type Dialect } from "@/lib/store/dialect";
 import { migratedPglite } from "@/tests/support/pglite";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
@@ -23,7 +25,9 @@ const pgRenderer = new PgDialect();
 async function both(statement: (d: Dialect) => SQL, values: Record<string, unknown> = {}): Promise<[unknown[][], unknown[][]]> {
   const onSqlite = sqliteRenderer.sqlToQuery(statement(sqliteDialect));
   const onPg = pgRenderer.sqlToQuery(statement(pgDialect));
-  const sqliteRows = sqlite.db.$client.prepare(onSqlite.sql).raw(true).all(...fillPlaceholders(onSqlite.params, values)) as unknown[][];
+  const prepared = sqlite.db.$client.prepare(onSqlite.sql);
+  const sqliteParams = fillPlaceholders(onSqlite.params, values);
+  const sqliteRows = prepared.reader ? (prepared.raw(true).all(...sqliteParams) as unknown[][]) : (prepared.run(...sqliteParams), []);
   const pgRows = (await pg.query<unknown[]>(onPg.sql, fillPlaceholders(onPg.params, values), { rowMode: "array" })).rows;
   return [sqliteRows, pgRows];
 }
@@ -113,6 +117,10 @@ describe("the JSON fragments write the same bytes on both engines", () => {
     for (const extra of [values(null, null), values("waiting", null), values(null, JSON.stringify({ referrals: 3, label: "Thé \"top\" 😀" })), values('x"\\\u0001', null)]) {
       await expectSame((d) => sql`SELECT ids.id, ${signupEventBodySql(d, sql`ids.id`)} FROM (SELECT id FROM signups UNION ALL SELECT 100000) AS ids LEFT JOIN signups ON signups.id = ids.id ORDER BY ids.id`, extra);
     }
+    // The statement that appends a bulk action's events, as events.ts writes it: the same bodies land in `events`.
+    await both(eventPerSignupInsertSql, { type: "signup.invited", waitlistId: "w1", ids: JSON.stringify([2, 1, 3, 99_999]), at: 5, timestamp: "1970-01-01T00:00:00.005Z", payload: "{}", from: "waiting", milestone: null });
+    const bodies = await expectSame(() => sql`SELECT signup_id, created_at, payload, body FROM events WHERE type = 'signup.invited' ORDER BY signup_id`);
+    expect(bodies).toHaveLength(4);
     await expectSame((d) => sql`SELECT ${goneSignupBodySql(d, sql`${"signup.erased"}`, sql`${"2026-01-01T00:00:00.000Z"}`, sql`waitlist_id`, sql`id`)} FROM signups ORDER BY id`);
   });
 });
@@ -149,3 +157,89 @@ describe("the other fragments give the same results on both engines", () => {
     await expectSame((d) => sql`SELECT ${d.isoTimestampOrNull(sql`status_changed_at`)} FROM signups ORDER BY id`);
   });
 });
+
+describe("search and LIKE give the same rows on both engines", () => {
+  // Addresses that differ in ASCII case, in non-ASCII case (which neither engine folds), and with LIKE's own characters.
+  const ADDRESSES = ["Alice@Example.com", "alice@example.COM", "ÉLODIE@example.com", "élodie@example.com", "a_b%c\\d@x.io", "aXb%c\\d@x.io", "zoë@straße.de", "ZOË@STRASSE.DE"];
+  const TERMS = ["alice", "EXAMPLE", "élodie", "ÉLO", "lodie", "_b%", "b%c\\", "%", "_", "c\\d", "straße", "ë@", "Ë@", "nobody"];
+
+  beforeAll(async () => {
+    // Each in a waitlist of its own: an address is unique in a waitlist in any ASCII case.
+    const insert = "INSERT INTO signups (id, waitlist_id, email, created_at) VALUES ";
+    for (const [i, email] of ADDRESSES.entries()) {
+      const waitlist = `INSERT INTO waitlists (id, name, website, created_at) VALUES ('s${i}', 'S', 'https://s.example', 0)`;
+      sqlite.db.$client.prepare(waitlist).run();
+      await pg.query(waitlist);
+      sqlite.db.$client.prepare(`${insert}(?, 's${i}', ?, ?)`).run(BigInt(1000 + i), email, BigInt(i));
+      await pg.query(`${insert}($1, 's${i}', $2, $3)`, [1000 + i, email, i]);
+    }
+  });
+
+  it("matches a contained text in any ASCII case, literally", async () => {
+    for (const term of TERMS) {
+      const rows = await expectSame((d) => sql`SELECT id FROM signups WHERE id >= 1000 AND ${containsText(d, sql`email`, "contains")} ORDER BY id`, { contains: containsPattern(term) });
+      const expected = ADDRESSES.flatMap((email, i) => (email.replace(/[A-Z]/g, (c) => c.toLowerCase()).includes(term.replace(/[A-Z]/g, (c) => c.toLowerCase())) ? [1000 + i] : []));
+      expect(rows.map(([id]) => id), term).toEqual(expected);
+    }
+  });
+
+  it("finds the search index's candidates alike, joined and as a condition", async () => {
+    for (const term of TERMS) {
+      const values = { trigrams: `%${term}%`, contains: containsPattern(term) };
+      await expectSame(
+        (d) => sql`SELECT signups.id FROM ${d.emailSearchFrom(sql.raw("signups"), sql.raw("signups.id"))} WHERE ${d.emailSearchMatch(sql.raw("signups.email"), sql.placeholder("trigrams"))} AND signups.id >= 1000 AND ${containsText(d, sql.raw("signups.email"), "contains")} ORDER BY 1`,
+        values,
+      );
+      await expectSame(
+        (d) => sql`SELECT signups.id FROM ${d.emailSearchFrom(sql.raw("signups"), sql.raw("signups.id"), "lower")} WHERE ${d.emailSearchMatch(sql.raw("signups.email"), sql.placeholder("trigrams"), "lower")} AND signups.id >= 1000 ORDER BY 1`,
+        values,
+      );
+      await expectSame((d) => sql`SELECT id FROM signups WHERE id >= 1000 AND ${d.emailSearchHas(sql`id`, sql`email`, sql.placeholder("trigrams"))} ORDER BY 1`, values);
+    }
+  });
+});
+
+describe("writes and aggregates give the same rows on both engines", () => {
+  it("replaces a row by its primary key, and finds a text in a text", async () => {
+    const store = (hash: string, body: string, at: number) => (d: Dialect) =>
+      d.insertOrReplace("idempotent_requests", ["api_key_id", "key", "request_hash", "status", "body", "created_at"], ["api_key_id", "key"], sql`${"k1"}, ${"idem"}, ${hash}, ${201}, ${body}, ${at}`);
+    for (const [hash, body, at] of [["h1", '{"email":"Ann@X.io"}', 1], ["h2", '{"email":"bob@x.io"}', 2]] as const) {
+      await both(store(hash, body, at));
+      await both(() => sql`INSERT INTO idempotent_requests (api_key_id, key, request_hash, status, body, created_at) VALUES (${"k2"}, ${hash}, ${hash}, 200, ${body.toUpperCase()}, ${at})`);
+    }
+    await expectSame(() => sql`SELECT api_key_id, key, request_hash, status, body, created_at FROM idempotent_requests ORDER BY 1, 2`);
+    for (const part of ['"bob@x.io"', '"ann@x.io"', "é", '"email"']) await expectSame((d) => sql`SELECT key FROM idempotent_requests WHERE ${d.holds(sql`lower(body)`, sql`${part}`)} ORDER BY 1`);
+  });
+
+  // The upserts of lib/domain/funnel/page-views.ts and lib/domain/limits/counter.ts, as they are written: PostgreSQL wants
+  // a conflict target, and the table's own columns qualified where `excluded` is in scope too.
+  it("adds to a counting row on conflict with its key", async () => {
+    const upsert = sql`INSERT INTO join_page_views (waitlist_id, day, count) VALUES (${"w1"}, ${7}, ${3}) ON CONFLICT (waitlist_id, day) DO UPDATE SET count = join_page_views.count + excluded.count`;
+    for (let i = 0; i < 2; i++) await both(() => upsert);
+    expect(await expectSame(() => sql`SELECT waitlist_id, day, count FROM join_page_views`)).toEqual([["w1", 7, 6]]);
+    const hit = (now: number) => sql`INSERT INTO rate_limits (key, window_end, count) VALUES (${"k"}, ${now + 10}, 1)
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN rate_limits.window_end <= ${now} THEN 1 ELSE rate_limits.count + 1 END,
+         window_end = CASE WHEN rate_limits.window_end <= ${now} THEN ${now + 10} ELSE rate_limits.window_end END
+       RETURNING count, window_end AS windowEnd`;
+    const hits = [];
+    for (const now of [100, 105, 109, 110, 111]) hits.push(...(await expectSame(() => hit(now))));
+    expect(hits).toEqual([[1, 110], [2, 110], [3, 110], [1, 120], [2, 120]]);
+  });
+
+  it("names a subquery in FROM on PostgreSQL only (before 16 it must have a name)", async () => {
+    expect(new PgDialect().sqlToQuery(sql`SELECT count(*) FROM (SELECT 1)${pgDialect.subqueryName("one")}`).sql).toBe("SELECT count(*) FROM (SELECT 1) AS one");
+    await expectSame((d) => sql`SELECT count(*) FROM (SELECT id FROM signups WHERE id < 1000)${d.subqueryName("listed")}`);
+  });
+
+  it("joins in a fixed order on SQLite, as an inner join on PostgreSQL", async () => {
+    await expectSame((d) => sql`SELECT signups.id, waitlists.name FROM signups ${d.crossJoin()} waitlists ON waitlists.id = signups.waitlist_id WHERE signups.id < 1000 ORDER BY 1`);
+    await expectSame((d) => sql`select signups.id from waitlists ${d.crossJoin("lower")} signups on signups.waitlist_id = waitlists.id where signups.id < 1000 order by 1`);
+  });
+
+  it("counts the rows a condition holds for", async () => {
+    await expectSame((d) => sql`SELECT status, count(*), ${d.countTrue(sql`verified = 1`)} FROM signups WHERE id < 1000 GROUP BY status ORDER BY status`);
+    await expectSame((d) => sql`SELECT ${d.countTrue(sql`verified = 1`)} FROM signups WHERE id < 0`);
+  });
+});
+
