@@ -41,8 +41,9 @@ export async function setMilestones(waitlistId: string, lines: readonly string[]
     await db.delete(milestones)
       .where(and(eq(milestones.waitlistId, waitlist.id), steps.length === 0 ? undefined : notInArray(milestones.referrals, steps)))
       .run();
-    // Labels may swap between steps: clear the kept rows' labels first (the unique index is on the label).
-    for (const milestone of list) await db.update(milestones).set({ label: `\u0000${milestone.referrals}` }).where(and(eq(milestones.waitlistId, waitlist.id), eq(milestones.referrals, milestone.referrals))).run();
+    // Labels may swap between steps: clear the kept rows' labels first (the unique index is on the label),
+    // to a text no label can be (a control character; PostgreSQL refuses the NUL character in text).
+    for (const milestone of list) await db.update(milestones).set({ label: `\u0001${milestone.referrals}` }).where(and(eq(milestones.waitlistId, waitlist.id), eq(milestones.referrals, milestone.referrals))).run();
     const now = Date.now();
     let reachedNow = 0;
     for (const milestone of list) {
