@@ -3,7 +3,7 @@ import { RemotePreparedQuery, type AsyncRemoteCallback } from "drizzle-orm/sqlit
 import { awaitTurn, mayRunNow } from "./connection-turns";
 import type { Engine, EngineStatement, RunResult, TransactionMode } from "./engine";
 import { cachedStatement } from "./statement-cache";
-import { runTransaction, type TransactionSupport } from "./transactions";
+import { onSharedConnection, runTransaction, type TransactionSupport } from "./transactions";
 
 // Drizzle wraps every failed statement in an error of its own whose message holds the statement and
 // its values (an address: personal data, in every log line that prints it), the engine's error
@@ -59,7 +59,7 @@ export function sqliteEngine(sqlite: Database.Database): Engine {
   };
   const transactions: TransactionSupport<Database.Database> = {
     owner: sqlite,
-    acquire: () => Promise.resolve({ connection: sqlite, release: () => {} }),
+    open: (mode, work) => onSharedConnection(transactions, sqlite, BEGIN[mode], work),
     exec: (connection, text) => void connection.exec(text),
     inTransaction: (connection) => connection.inTransaction,
   };
@@ -68,7 +68,7 @@ export function sqliteEngine(sqlite: Database.Database): Engine {
     location: sqlite.name,
     execute,
     prepare,
-    transaction: (mode, work) => runTransaction(transactions, BEGIN[mode], work),
+    transaction: (mode, work) => runTransaction(transactions, mode, work),
     close: () => Promise.resolve(void sqlite.close()),
   };
 }

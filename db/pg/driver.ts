@@ -8,10 +8,16 @@ export interface PgConnection {
 
 /**
  * A PostgreSQL client: statements outside a transaction go to any of its connections; a transaction
- * gets one of its own. A driver with a single connection (PGlite) lends that one: its transactions
- * then take turns (db/connection-turns.ts).
+ * gets one of its own. A driver with a single connection (PGlite) runs its transactions one at a
+ * time, and other statements wait for them.
  */
 export interface PgDriver extends PgConnection {
+  /**
+   * Runs `work` in a transaction on a connection of its own: BEGIN, then `first` (a lock), the work,
+   * and COMMIT, or ROLLBACK when it throws. A connection lost meanwhile fails its statements at once.
+   */
+  transaction<T>(first: string | undefined, work: (connection: PgConnection) => Promise<T>): Promise<T>;
+  /** A connection of its own until released, for the migrations (which begin and commit themselves). */
   reserve(): Promise<{ connection: PgConnection; release: () => void }>;
   /** The server and database, without a password. */
   readonly location: string;

@@ -1,5 +1,5 @@
 import type { AsyncRemoteCallback } from "drizzle-orm/sqlite-proxy";
-import { callersTurn } from "../connection-turns";
+import { callersTurn, holdTurn } from "../connection-turns";
 import type { Engine, EngineStatement, TransactionMode } from "../engine";
 import { runTransaction, type TransactionSupport } from "../transactions";
 import type { PgConnection, PgDriver } from "./driver";
@@ -9,7 +9,7 @@ import { postgresText } from "./placeholders";
 // domain's check-then-write transactions (a name still free, the next place in line) stay correct
 // under READ COMMITTED, and events commit in the order of their ids (readers of the outbox page by id).
 const WRITE_LOCK_KEY = 3_400_000_002;
-const BEGIN: Record<TransactionMode, string> = { write: `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`, read: "BEGIN" };
+const FIRST_STATEMENT: Record<TransactionMode, string | undefined> = { write: `SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`, read: undefined };
 
 // PostgreSQL's `detail` repeats a row's values ("Key (email)=(…) already exists"), and a driver may
 // attach the statement's values: an address, into every log line that prints the error. Its code and
@@ -49,7 +49,9 @@ export function pgEngine(driver: PgDriver): Engine {
   });
   const transactions: TransactionSupport<PgConnection> = {
     owner,
-    acquire: () => driver.reserve(),
+    // The driver begins and ends it (postgres.js's begin(): a lost connection fails its statements at
+    // once); the turn makes its statements find its connection.
+    open: (mode, work) => driver.transaction(FIRST_STATEMENT[mode], (on) => holdTurn(owner, on, () => {}, work, () => {})),
     exec: (on, text) => on.exec(text),
     // PostgreSQL keeps a failed transaction open until ROLLBACK (and a refused COMMIT has ended it: a
     // ROLLBACK then only warns).
@@ -60,7 +62,7 @@ export function pgEngine(driver: PgDriver): Engine {
     location: driver.location,
     execute,
     prepare,
-    transaction: (mode, work) => runTransaction(transactions, BEGIN[mode], work),
+    transaction: (mode, work) => runTransaction(transactions, mode, work),
     close: () => driver.close(),
   };
 }

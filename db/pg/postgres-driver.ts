@@ -6,7 +6,7 @@ export function withoutPassword(url: string): string {
   return url.replace(/^(\w+:\/\/[^:/@]*):[^@]*@/, "$1@");
 }
 
-function connection(sql: postgres.Sql): PgConnection {
+function connection(sql: Pick<postgres.Sql, "unsafe">): PgConnection {
   return {
     query: async (text, params, rows) => {
       // Prepared once per connection (postgres.js names each statement by its text).
@@ -36,6 +36,11 @@ export function postgresDriver(url: string, options: { max?: number } = {}): PgD
   });
   return {
     ...connection(sql),
+    transaction: (first, work) =>
+      sql.begin(async (tx) => {
+        if (first) await tx.unsafe(first);
+        return await work(connection(tx as unknown as Pick<postgres.Sql, "unsafe">));
+      }) as Promise<Awaited<ReturnType<typeof work>>>,
     reserve: async () => {
       const reserved = await sql.reserve();
       return { connection: connection(reserved), release: () => reserved.release() };

@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { AppDatabase } from "@/db/client";
-import { awaitTurn, mayRunNow } from "@/db/connection-turns";
 import { VALUE_PARSERS, type PgConnection, type PgDriver } from "@/db/pg/driver";
 import { overPgDriver } from "@/db/pg/client";
 import { applyPgMigrations } from "@/db/pg/migrate";
@@ -43,15 +42,12 @@ export async function migratedPglite(): Promise<PGlite> {
   return pg;
 }
 
-/**
- * PGlite as the PostgreSQL engine's driver (db/pg/driver.ts): one connection, lent to each
- * transaction in turn, as SQLite's is (db/connection-turns.ts).
- */
-export function pgliteDriver(pg: PGlite): PgDriver {
-  const connection: PgConnection = {
+type PgliteSession = Pick<PGlite, "query" | "exec">;
+
+function pgliteConnection(session: PgliteSession): PgConnection {
+  return {
     query: async (text, params, rows) => {
-      while (!mayRunNow(connection)) await awaitTurn(connection);
-      const result = await pg.query(text, [...params], { rowMode: rows === "arrays" ? "array" : "object", parsers: VALUE_PARSERS }).catch((error: unknown) => {
+      const result = await session.query(text, [...params], { rowMode: rows === "arrays" ? "array" : "object", parsers: VALUE_PARSERS }).catch((error: unknown) => {
         // Which statement failed, for the test's report (PostgreSQL's own error names none; the values stay out).
         if (error instanceof Error) error.message += `\n  in: ${text}`;
         throw error;
@@ -59,11 +55,28 @@ export function pgliteDriver(pg: PGlite): PgDriver {
       return { rows: result.rows, count: result.affectedRows ?? result.rows.length };
     },
     exec: async (text) => {
-      while (!mayRunNow(connection)) await awaitTurn(connection);
-      await pg.exec(text);
+      await session.exec(text);
     },
   };
-  return { ...connection, reserve: () => Promise.resolve({ connection, release: () => {} }), location: ":memory:", close: () => pg.close() };
+}
+
+/**
+ * PGlite as the PostgreSQL engine's driver (db/pg/driver.ts): one connection. Its own transaction()
+ * runs one transaction at a time and makes every other statement wait until it ends.
+ */
+export function pgliteDriver(pg: PGlite): PgDriver {
+  const connection = pgliteConnection(pg);
+  return {
+    ...connection,
+    transaction: (first, work) =>
+      pg.transaction(async (tx) => {
+        if (first) await tx.query(first);
+        return await work(pgliteConnection(tx));
+      }),
+    reserve: () => Promise.resolve({ connection, release: () => {} }),
+    location: ":memory:",
+    close: () => pg.close(),
+  };
 }
 
 /** The app's database on a migrated PGlite: the PostgreSQL engine, for tests that run the domain on both engines. */
