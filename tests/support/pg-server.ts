@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { accessSync, chownSync, closeSync, constants, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { freePort } from "./free-port";
 
 // A real PostgreSQL server for tests. Debian's package is installed when missing, as the browser tests
 // install Chromium (tests/browser/chromium.ts: the decision a pure function of what the machine says),
@@ -199,16 +199,6 @@ function postgresUser(): { uid: number; gid: number } {
   return { uid: Number(entry[2]), gid: Number(entry[3]) };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The pid in the cluster's postmaster.pid, which the server removes when it stops. */
 function postmasterOf(directory: string): number | undefined {

@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { chromium, expect, test } from "@playwright/test";
 import lighthouse from "lighthouse";
 import { chromiumArgs } from "@/playwright.config";
@@ -9,23 +8,13 @@ import { listSignupRows } from "@/lib/domain/signups/queries";
 import { personPagePath } from "@/lib/domain/verification/email";
 import { createSession } from "@/lib/domain/sessions";
 import { createFixtureWaitlist, createKey } from "../support/support";
+import { freePort } from "@/tests/support/free-port";
 
 // Issue 33's judges: Lighthouse (its accessibility and best-practices categories) scores 100 on the
 // sign-in page, the overview, a waitlist, its join page and a person's own page. Lighthouse drives
 // Debian's Chromium, launched by Playwright with a debugging port; a signed-in page gets the session
 // cookie as a request header.
 
-/** A free TCP port on 127.0.0.1 for Chromium's debugging protocol. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const pages: { name: string; path: string; session?: string }[] = [];
 
