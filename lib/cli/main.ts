@@ -1,5 +1,6 @@
 import { CommanderError } from "commander";
 import { ZodError } from "zod";
+import { closeDb } from "@/db/client";
 import { databaseFailureMessage } from "@/lib/core/database-failure";
 import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
@@ -31,4 +32,5 @@ buildProgram()
     console.error(`error: ${describe(error).replace(/\s*\n\s*/g, " ")}`);
     if (process.env.DEBUG && error instanceof Error) console.error(error.stack);
     process.exitCode = EXIT_FAILED;
-  });
+  })
+  .finally(() => closeDb());
