@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { openDatabase, type AppDatabase } from "@/db/client";
 import { openPostgres } from "@/db/pg/client";
-import { rateLimits } from "@/db/schema";
+import { rateLimits, waitlists } from "@/db/schema";
+import { answerOnce } from "@/lib/domain/idempotency";
 import { holdLease } from "@/lib/domain/limits/leases";
 import { databaseLimitStore, sharedLimitStore } from "@/lib/domain/limits/shared";
 import { StoredLimits, type SlotSpec, type WindowSpec } from "@/lib/http/limits";
@@ -20,9 +21,12 @@ interface Servers {
   close(): Promise<void>;
 }
 
-const ENGINES: { engine: string; open: () => Promise<Servers> }[] = [
+// Two SQLite connections in one process cannot both be in a write transaction at once: the second's
+// busy wait blocks the thread that would end the first's. Their writes take turns here instead.
+const ENGINES: { engine: string; concurrentWrites: boolean; open: () => Promise<Servers> }[] = [
   {
     engine: "PostgreSQL 15, two pools",
+    concurrentWrites: true,
     open: async () => {
       process.env.SECRETS_KEY ??= "a".repeat(64);
       const server = await startPostgres();
@@ -41,6 +45,7 @@ const ENGINES: { engine: string; open: () => Promise<Servers> }[] = [
   },
   {
     engine: "SQLite, two connections on one file",
+    concurrentWrites: false,
     open: () => {
       const temp = tempDatabase();
       const b = openDatabase(temp.path);
@@ -61,7 +66,7 @@ const FAILURES: WindowSpec = { name: "auth-failures", limit: 3, windowMs: 60_000
 const EXPORTS: SlotSpec = { name: "csv-exports", slotsPerKey: 2 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.each(ENGINES)("limits shared through the database: $engine", ({ open }) => {
+describe.each(ENGINES)("limits shared through the database: $engine", ({ open, concurrentWrites }) => {
   let servers!: Servers;
   let a!: StoredLimits;
   let b!: StoredLimits;
@@ -128,6 +133,25 @@ describe.each(ENGINES)("limits shared through the database: $engine", ({ open })
     expect(await holdLease("lease of the dead", 300, servers.b)).toBeNull();
     await sleep(400);
     expect(await holdLease("lease of the dead", 300, servers.b)).not.toBeNull();
+  });
+
+  it("answers an Idempotency-Key once when the same write reaches both servers", async () => {
+    const scope = { apiKeyId: "key_idem", key: "retry-1", requestHash: "hash-1" };
+    const create = (db: AppDatabase) =>
+      answerOnce(
+        scope,
+        async () => {
+          const id = crypto.randomUUID();
+          await db.insert(waitlists).values({ id, name: "idempotent", website: "https://t.example", createdAt: new Date() }).run();
+          return id;
+        },
+        (id) => ({ code: 201, body: JSON.stringify({ id }) }),
+        db,
+      );
+    const outcomes = concurrentWrites ? await Promise.all([create(servers.a), create(servers.b)]) : [await create(servers.a), await create(servers.b)];
+    expect(outcomes.map((outcome) => outcome.replayed).sort()).toEqual([false, true]);
+    expect(outcomes[0]!.answer).toEqual(outcomes[1]!.answer);
+    expect(await servers.b.select({ id: waitlists.id }).from(waitlists).where(eq(waitlists.name, "idempotent"))).toHaveLength(1);
   });
 });
 
