@@ -146,7 +146,7 @@ export class StoredLimits implements Limits {
 }
 
 /** A LimitBook behind the asynchronous Limits (what a process counts in its memory). */
-function inMemory(book: LimitBook): Limits {
+export function memoryLimits(book: LimitBook): Limits {
   return {
     hit: async (window, key) => book.hit(window, key),
     peek: async (window, key) => book.peek(window, key),
@@ -156,7 +156,7 @@ function inMemory(book: LimitBook): Limits {
 }
 
 /** This process's book (one, though Next.js may evaluate this module once per bundle): the whole server's, or a worker's share of them. */
-const processLimits = processSingleton("limit book", () => inMemory(new LimitBook(cluster.isWorker ? env().WEB_CONCURRENCY : 1)));
+const processLimits = processSingleton("limit book", () => memoryLimits(new LimitBook(cluster.isWorker ? env().WEB_CONCURRENCY : 1)));
 const storedLimits = new WeakMap<LimitStore, Limits>();
 
 /** The server's limits: counted in `shared` when there is one (PostgreSQL: sharedLimitStore()), else in this process's memory. */

@@ -6,7 +6,7 @@ import { holdLease } from "./leases";
 // The request limits (lib/http/limits.ts: per API key, failures per address, per dashboard session,
 // export slots, the import lock) kept in the database, where every app server on it counts together.
 // On PostgreSQL only: there several servers share one database, and a limit check is one upsert. On
-// SQLite (one machine) they stay in each process's memory: 0.5–2 µs a /v1 check instead of 45–90 µs
+// SQLite (one machine) they stay in each process's memory: 0.5–3 µs a /v1 check instead of 45–90 µs
 // through rate_limits, and no write per read queued behind the one writer (tests/bench/load/limit-hits.ts).
 // A key is stored as its keyed hash (./counter.ts, personKey): never an address, a session or a key
 // id in the clear.

@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import { openDatabase } from "@/db/client";
 import { openPostgres } from "@/db/pg/client";
 import { databaseLimitStore } from "@/lib/domain/limits/shared";
-import { LimitBook, StoredLimits, type Limits, type WindowSpec } from "@/lib/http/limits";
+import { LimitBook, memoryLimits, StoredLimits, type Limits, type WindowSpec } from "@/lib/http/limits";
 import { startPostgres } from "@/tests/support/pg-server";
 
 // What one limit check costs a /v1 request (auth.ts: hitUnlessExhausted, a guard read and a hit), in
@@ -25,22 +25,13 @@ async function microsPerCheck(limits: Limits, count: number): Promise<number> {
   return ((performance.now() - started) * 1000) / count;
 }
 
-function inMemory(book: LimitBook): Limits {
-  return {
-    hit: async (window, key) => book.hit(window, key),
-    peek: async (window, key) => book.peek(window, key),
-    hitUnlessExhausted: async (window, key, guard, guardKey) => book.hitUnlessExhausted(window, key, guard, guardKey),
-    take: async (slots, key) => book.take(slots, key),
-  };
-}
-
 async function main() {
   const folder = mkdtempSync(join(tmpdir(), "limit-hits-"));
   process.env.SECRETS_KEY ??= "a".repeat(64);
   try {
     const sqlite = openDatabase(join(folder, "bench.db"));
     const results: Record<string, number> = {};
-    results["memory (LimitBook)"] = await microsPerCheck(inMemory(new LimitBook()), hits);
+    results["memory (LimitBook)"] = await microsPerCheck(memoryLimits(new LimitBook()), hits);
     results["SQLite rate_limits, in-process"] = await microsPerCheck(new StoredLimits(databaseLimitStore(sqlite)), hits);
     await sqlite.$engine.close();
     if (withPostgres) {
