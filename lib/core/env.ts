@@ -148,7 +148,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65_535).default(ENV_DEFAULTS.PORT),
   /** Interface the production server listens on (`npm start`); all interfaces by default. */
   HOST: z.string().min(1).optional(),
-  /** Requests per minute per API key on /v1, counted per server process. */
+  /** Requests per minute per API key on /v1, counted per server process (on PostgreSQL, in the database, by every server together). */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(ENV_DEFAULTS.RATE_LIMIT_PER_MINUTE),
   /** Joins (the join page and POST /v1/waitlist/{id}/signup together) per hour per address and waitlist, counted in SQLite. */
   JOINS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(ENV_DEFAULTS.JOINS_PER_ADDRESS_PER_HOUR),
@@ -162,11 +162,12 @@ const envSchema = z.object({
   JOIN_BURST_PER_CLIENT: z.coerce.number().int().min(1).default(ENV_DEFAULTS.JOIN_BURST_PER_CLIENT),
   /** Confirmation (and "your page") emails per address per hour, across all waitlists, counted in SQLite. */
   EMAILS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(ENV_DEFAULTS.EMAILS_PER_ADDRESS_PER_HOUR),
-  /** Failed /v1 authentications per minute per client address before it gets 429s, per process. */
+  /** Failed /v1 authentications per minute per client address before it gets 429s, per process (on PostgreSQL, by every server together). */
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(ENV_DEFAULTS.AUTH_FAILURES_PER_MINUTE),
   /**
    * Dashboard requests (pages, navigations, CSV exports) per minute per session, per process: far
-   * above what a person clicking makes, well below what a script in a tab can.
+   * above what a person clicking makes, well below what a script in a tab can. On PostgreSQL,
+   * counted by every server together.
    */
   DASHBOARD_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(ENV_DEFAULTS.DASHBOARD_REQUESTS_PER_MINUTE),
   /**

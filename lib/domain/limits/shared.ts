@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
+import { env } from "@/lib/core/env";
 import { countHit, countHitUnlessGuarded, peekCount, personKey, type WindowCount } from "./counter";
 import { holdLease } from "./leases";
 
@@ -33,7 +34,10 @@ export function databaseLimitStore(db: AppDatabase): SharedLimitStore {
 const stores = new WeakMap<object, SharedLimitStore>();
 
 /** Where the app's limits are shared: the database on PostgreSQL; undefined on SQLite (each process's memory). */
-export function sharedLimitStore(db: AppDatabase = getDb()): SharedLimitStore | undefined {
+export function sharedLimitStore(given?: AppDatabase): SharedLimitStore | undefined {
+  // SQLite's file is not opened for this: one that cannot be opened is the request's to report.
+  if (!given && !env().DATABASE_URL) return undefined;
+  const db = given ?? getDb();
   if (db.$engine.kind !== "postgres") return undefined;
   let store = stores.get(db.$engine);
   if (!store) stores.set(db.$engine, (store = databaseLimitStore(db)));
