@@ -3,7 +3,7 @@
 // server in the foreground and print it again once it answers.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { getDb } from "@/db/client";
+import { closeDb, getDb } from "@/db/client";
 import { env } from "@/lib/core/env";
 import { startupSummary } from "@/lib/core/startup-summary";
 import { ensurePortFree } from "@/lib/http/listen";
@@ -57,7 +57,8 @@ async function main(): Promise<void> {
   const db = getDb();
   const url = `http://localhost:${PORT}`;
   const banner = await prepareDemo(db, { databasePath: DATABASE_PATH, url, summary: startupSummary(env()) });
-  db.$client.close();
+  // The server opens its own: this process keeps none (on PostgreSQL, a pool's connections).
+  await closeDb();
   console.log(banner.starting);
 
   // The production server of `npm start` (lib/server), quiet (QUIET above).
