@@ -10,8 +10,9 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // The guide pages under app/docs/(guide) are MDX.
   pageExtensions: ["ts", "tsx", "mdx"],
-  // Native module: loaded from node_modules at run time, never bundled.
-  serverExternalPackages: ["better-sqlite3"],
+  // Loaded from node_modules at run time, never bundled: better-sqlite3 is a native module; postgres
+  // runs with the fix db/pg/patches applies at install (a bundle would carry whatever copy it was built from).
+  serverExternalPackages: ["better-sqlite3", "postgres"],
   // Lets parallel builds (tests, benchmarks) use their own output folder.
   distDir,
   // Next.js adds the output folder's types to the include of the tsconfig it reads, unless that

@@ -33,4 +33,8 @@ describe("next.config.ts", () => {
     expect(config.typescript?.tsconfigPath).toBe("tsconfig.dist.json");
     expect(JSON.parse(readFileSync("tsconfig.dist.json", "utf8"))).toEqual({ extends: "./tsconfig.json" });
   });
+
+  it("loads better-sqlite3 and postgres (patched at install: db/pg/patches) from node_modules at run time", async () => {
+    expect((await configWith(undefined)).serverExternalPackages).toEqual(expect.arrayContaining(["better-sqlite3", "postgres"]));
+  });
 });
