@@ -9,7 +9,9 @@ import { postgresDriver } from "./postgres-driver";
 async function prepareDatabase(driver: PgDriver): Promise<void> {
   const { connection, release } = await driver.reserve();
   try {
-    await applyPgMigrations({ exec: (text) => connection.exec(text), query: async <Row>(text: string, params: unknown[] = []) => ({ rows: (await connection.query(text, params, "objects")).rows as Row[] }) });
+    const migrated = await applyPgMigrations({ exec: (text) => connection.exec(text), query: async <Row>(text: string, params: unknown[] = []) => ({ rows: (await connection.query(text, params, "objects")).rows as Row[] }) });
+    // A standby (read-only, up to date) is served for reading: it has the primary's key already.
+    if (migrated === "read-only") return;
     // SQLite's migration 0005 makes the audit log's hashing key; here it is made sealed from the start
     // (no plain copy ever stored). The first server to open the database makes it; the others keep it.
     await connection.query("INSERT INTO app_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", ["audit_hash_key", sealBlob(driver.location, randomBytes(32), appSecretAad("audit_hash_key"))], "arrays");

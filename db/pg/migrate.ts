@@ -36,11 +36,12 @@ function readMigrations(folder: string): Migration[] {
 
 /**
  * Applies the migrations of `folder` not yet recorded in `pg_migrations`, in one transaction, and
- * returns their names. A recorded migration whose file has changed since stops it: a file is never
+ * returns their names ("read-only" when the database takes no writes and is up to date). A recorded migration whose file has changed since stops it: a file is never
  * edited once applied, a new one is added instead.
  */
-export async function applyPgMigrations(session: PgSession, folder = defaultMigrationsFolder): Promise<string[]> {
+export async function applyPgMigrations(session: PgSession, folder = defaultMigrationsFolder): Promise<string[] | "read-only"> {
   const migrations = readMigrations(folder);
+  if (await isReadOnly(session)) return await checkApplied(session, migrations);
   await session.exec("BEGIN");
   try {
     await session.query("SELECT pg_advisory_xact_lock($1)", [LOCK_KEY]);
@@ -64,4 +65,22 @@ export async function applyPgMigrations(session: PgSession, folder = defaultMigr
     await session.exec("ROLLBACK");
     throw error;
   }
+}
+
+async function isReadOnly(session: PgSession): Promise<boolean> {
+  const { rows } = await session.query<{ transaction_read_only: string }>("SHOW transaction_read_only");
+  return rows[0]?.transaction_read_only === "on";
+}
+
+/**
+ * A database that takes no writes (a standby, or one set read-only) is served for reading when it is
+ * up to date: its migrations are checked, not applied. One that is not says where to migrate it.
+ */
+async function checkApplied(session: PgSession, migrations: Migration[]): Promise<"read-only"> {
+  const { rows: journal } = await session.query<{ present: boolean }>(`SELECT to_regclass('${JOURNAL}') IS NOT NULL AS present`);
+  const { rows } = journal[0]?.present ? await session.query<{ name: string; hash: string }>(`SELECT name, hash FROM ${JOURNAL}`) : { rows: [] };
+  const applied = new Map(rows.map((row) => [row.name, row.hash]));
+  const pending = migrations.filter((migration) => applied.get(migration.name) !== migration.hash).map((migration) => migration.name);
+  if (pending.length > 0) throw new Error(`the database takes no writes (a standby?) and its migrations are not all applied (${pending.join(", ")}): run \`npm run cli -- db migrate\` against the primary`);
+  return "read-only";
 }

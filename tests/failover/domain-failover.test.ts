@@ -1,9 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { overEngine, type AppDatabase } from "@/db/client";
-import { openPostgres } from "@/db/pg/client";
-import { pgEngine } from "@/db/pg/engine";
-import { postgresDriver } from "@/db/pg/postgres-driver";
+import type { AppDatabase } from "@/db/client";
+import { connectPostgres, openPostgres } from "@/db/pg/client";
 import { events, signups } from "@/db/schema";
 import { statusActionAnswer } from "@/lib/api/write-answers";
 import { joinWaitlist } from "@/lib/domain/joining/join";
@@ -130,8 +128,8 @@ describe("PostgreSQL failover under Patroni (the app's domain)", () => {
     cluster = await startCluster();
     upAfterMs = Date.now() - startedAt;
     db = await openPostgres(cluster.url);
-    // A standby refuses the migrations' writes: the reader only reads, on the app's own driver and engine.
-    standby = overEngine(pgEngine(postgresDriver(cluster.replicaUrl)));
+    // Opened as a server opens it: a standby, up to date, is checked rather than migrated.
+    standby = connectPostgres(cluster.replicaUrl);
   }, 300_000);
 
   afterAll(async () => {
