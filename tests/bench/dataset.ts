@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { openDatabase, type AppDatabase } from "@/db/client";
 import { keyFileOf } from "@/db/master-key";
 import { DAY_MS } from "@/lib/core/time";
-import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
+import { startSqliteBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import { fakeSignup, fakeSource } from "./people";
 import { seededRandom, seededUuid } from "./random";
 
@@ -88,7 +88,7 @@ function populate(path: string, bigCount: number, end: number): Shape {
     const id = seededUuid(random);
     insertWaitlist.run(id, name, `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.example.com`, createdAt);
     // As an import writes them: the bulk writer derives counts, input pairs and search entries.
-    const bulk = startBulkInsert(id, db);
+    const bulk = startSqliteBulkInsert(id, db);
     // Evenly spread over the span plus jitter below one step: created_at order is insertion order.
     const step = (end - start) / count;
     for (let n = 0; n < count; n++) {
