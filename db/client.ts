@@ -2,42 +2,15 @@ import "server-only";
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
-import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import { drizzle } from "drizzle-orm/sqlite-proxy";
 import { checkpointsLeftToLitestream } from "@/lib/core/continuous-backup";
 import { asDatabaseFailure, DatabaseFailure } from "@/lib/core/database-failure";
 import { env } from "@/lib/core/env";
 import { applyMigrations } from "./migrate";
 import { sealSecretsAtRest } from "./seal-at-rest";
-import type { Engine, RunResult } from "./engine";
-import * as schema from "./schema";
-import { sqliteEngine } from "./sqlite-engine";
+import { overConnection, type AppDatabase } from "./app-database";
+import { connectPostgres } from "./pg/client";
 
-/**
- * The database as the domain sees it: Drizzle's SQLite query builder, asynchronous, over an engine
- * (db/engine.ts: SQLite's or PostgreSQL's); and, on SQLite, its connection for what is SQLite's own
- * (lib/sqlite, migrations, the bulk insert).
- */
-export type AppDatabase = BaseSQLiteDatabase<"async", RunResult, typeof schema> & { $engine: Engine; $client: Database.Database };
-
-/** The domain's database over an engine. On PostgreSQL, `$client` says what asked for SQLite's own connection. */
-export function overEngine(engine: Engine, sqlite?: Database.Database): AppDatabase {
-  const db = drizzle(engine.execute, { schema }) as unknown as BaseSQLiteDatabase<"async", RunResult, typeof schema>;
-  return Object.defineProperties(db, {
-    $engine: { value: engine },
-    $client: {
-      get: () => {
-        if (sqlite) return sqlite;
-        throw new Error(`${engine.kind === "postgres" ? "PostgreSQL" : engine.kind} has no SQLite connection: this is SQLite's own work`);
-      },
-    },
-  }) as AppDatabase;
-}
-
-/** The domain's database over a better-sqlite3 connection (db/sqlite-engine.ts). */
-export function overConnection(sqlite: Database.Database): AppDatabase {
-  return overEngine(sqliteEngine(sqlite), sqlite);
-}
+export type { AppDatabase } from "./app-database";
 
 const defaultMigrationsFolder = join(process.cwd(), "db", "migrations");
 
@@ -127,10 +100,18 @@ export function openDatabase(path: string, migrationsFolder = defaultMigrationsF
 // Next.js may evaluate this module once per route bundle: keep one connection per process.
 const holder = globalThis as typeof globalThis & { __waitlistDb?: AppDatabase };
 
-/** The app's database, opened on first use (so `next build` never creates one). */
+/** The app's database, opened on first use (so `next build` never creates one): PostgreSQL with DATABASE_URL, else SQLite's file at DATABASE_PATH. */
 export function getDb(): AppDatabase {
-  holder.__waitlistDb ??= openDatabase(env().DATABASE_PATH);
+  const { DATABASE_URL, DATABASE_PATH } = env();
+  holder.__waitlistDb ??= DATABASE_URL ? connectPostgres(DATABASE_URL) : openDatabase(DATABASE_PATH);
   return holder.__waitlistDb;
+}
+
+/** Closes the app's database, if it was opened (a command that ends: a PostgreSQL pool would keep the process alive). */
+export async function closeDb(): Promise<void> {
+  const db = holder.__waitlistDb;
+  holder.__waitlistDb = undefined;
+  await db?.$engine.close();
 }
 
 /**

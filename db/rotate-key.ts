@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
-import type Database from "better-sqlite3";
 import { secretsKeyFromEnv } from "@/lib/core/env";
+import type { AppDatabase } from "./app-database";
 import { KEY_LENGTH, keyFileOf, masterKeyOf, nextKeyFileOf, promoteNextKey, writeKeyFileOnce } from "./master-key";
 import { appSecretAad, blobText, endpointSecretAad, forgetKeys, isSealedBlob, isSealedText, openWith, SecretsKeyError, sealWith, textBlob } from "./sealed-secret";
 
@@ -24,33 +24,32 @@ function nextKeyFromEnv(): Buffer {
   return key;
 }
 
-// Raw: it works on the bare connection the CLI hands it (as seal-at-rest.ts), with no Drizzle client.
-export function rotateSecretsKey(sqlite: Database.Database): RotationResult {
-  const path = sqlite.name;
+/** Re-encrypts every secret of `db` (SQLite's file, or PostgreSQL, whose key is always SECRETS_KEY) under the new key, in one write transaction. */
+export async function rotateSecretsKey(db: AppDatabase): Promise<RotationResult> {
+  const engine = db.$engine;
+  const path = engine.location;
   const fromEnv = secretsKeyFromEnv() !== undefined;
   const oldKey = masterKeyOf(path, true)!;
   rmSync(nextKeyFileOf(path), { force: true });
   const newKey = fromEnv ? nextKeyFromEnv() : writeKeyFileOnce(nextKeyFileOf(path), randomBytes(KEY_LENGTH));
   let secrets = 0;
+  const reseal = (stored: Buffer, aad: string) => {
+    const plaintext = isSealedBlob(stored) ? openWith(oldKey, stored, aad) : stored;
+    if (!plaintext) throw new SecretsKeyError(`A secret of ${path} (${aad}) does not open with the current key: nothing was rotated.`);
+    secrets++;
+    return sealWith(newKey, plaintext, aad);
+  };
   try {
-    sqlite
-      .transaction(() => {
-        const reseal = (stored: Buffer, aad: string) => {
-          const plaintext = isSealedBlob(stored) ? openWith(oldKey, stored, aad) : stored;
-          if (!plaintext) throw new SecretsKeyError(`A secret of ${path} (${aad}) does not open with the current key: nothing was rotated.`);
-          secrets++;
-          return sealWith(newKey, plaintext, aad);
-        };
-        const updateSecret = sqlite.prepare("UPDATE app_secrets SET value = ? WHERE name = ?");
-        for (const { name, value } of sqlite.prepare("SELECT name, value FROM app_secrets").all() as { name: string; value: Buffer }[]) {
-          updateSecret.run(reseal(value, appSecretAad(name)), name);
-        }
-        const updateEndpoint = sqlite.prepare("UPDATE webhook_endpoints SET secret = ? WHERE id = ?");
-        for (const { id, secret } of sqlite.prepare("SELECT id, secret FROM webhook_endpoints").all() as { id: string; secret: string }[]) {
-          updateEndpoint.run(blobText(reseal(isSealedText(secret) ? textBlob(secret) : Buffer.from(secret, "utf8"), endpointSecretAad(id))), id);
-        }
-      })
-      .immediate();
+    await engine.transaction("write", async () => {
+      const updateSecret = engine.prepare("UPDATE app_secrets SET value = ? WHERE name = ?");
+      for (const { name, value } of await engine.prepare("SELECT name, value FROM app_secrets").all<{ name: string; value: Buffer }>([])) {
+        await updateSecret.run([reseal(value, appSecretAad(name)), name]);
+      }
+      const updateEndpoint = engine.prepare("UPDATE webhook_endpoints SET secret = ? WHERE id = ?");
+      for (const { id, secret } of await engine.prepare("SELECT id, secret FROM webhook_endpoints").all<{ id: string; secret: string }>([])) {
+        await updateEndpoint.run([blobText(reseal(isSealedText(secret) ? textBlob(secret) : Buffer.from(secret, "utf8"), endpointSecretAad(id))), id]);
+      }
+    });
   } catch (error) {
     if (!fromEnv) rmSync(nextKeyFileOf(path), { force: true });
     throw error;

@@ -7,6 +7,7 @@ import { isSecureRequest } from "@/lib/dashboard/auth";
 import { currentClientLimiterKey } from "@/lib/http/client-address";
 import { logRefusedWrite } from "@/lib/http/refused-write";
 import { serverLimits, type WindowSpec } from "@/lib/http/limits";
+import { sharedLimitStore } from "@/lib/domain/limits/shared";
 import { safeReturnPath } from "@/lib/dashboard/return-path";
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookieName, sessionCookieOptions } from "@/lib/dashboard/session-cookie";
 import { checkSignInKey, endSession, startSession } from "@/lib/domain/sessions";
@@ -28,8 +29,8 @@ const SIGN_IN_FAILURES: WindowSpec = { name: "sign-in-failures", limit: 10, wind
 // Sign in: paste an API key with waitlist:view; failures count against the client address (IPv6: its /64).
 export async function signIn(_previous: SignInState, form: FormData): Promise<SignInState> {
   const clientKey = currentClientLimiterKey(await headers());
-  const limits = serverLimits();
-  const failures = limits.peek(SIGN_IN_FAILURES, clientKey);
+  const limits = serverLimits(sharedLimitStore());
+  const failures = await limits.peek(SIGN_IN_FAILURES, clientKey);
   if (failures.remaining === 0) {
     const minutes = Math.ceil(failures.resetSeconds / 60);
     return { error: `Too many failed sign-in attempts from your address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` };
@@ -38,7 +39,7 @@ export async function signIn(_previous: SignInState, form: FormData): Promise<Si
   if (!key) return { error: "Paste an API key to sign in." };
   const verdict = await checkSignInKey(key);
   if (!verdict.ok) {
-    limits.hit(SIGN_IN_FAILURES, clientKey);
+    await limits.hit(SIGN_IN_FAILURES, clientKey);
     return { error: REFUSALS[verdict.reason] };
   }
   const started = await refusedWrite(() => startSession(verdict.apiKeyId));

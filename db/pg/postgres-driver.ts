@@ -1,10 +1,6 @@
 import postgres from "postgres";
+import { withoutPassword } from "@/lib/core/database-url";
 import { VALUE_PARSERS, type PgConnection, type PgDriver } from "./driver";
-
-/** The URL without its password, for messages and for what sealed secrets are bound to. */
-export function withoutPassword(url: string): string {
-  return url.replace(/^(\w+:\/\/[^:/@]*):[^@]*@/, "$1@");
-}
 
 function connection(sql: Pick<postgres.Sql, "unsafe">): PgConnection {
   return {

@@ -5,6 +5,7 @@ import { currentClientLimiterKey } from "@/lib/http/client-address";
 import type { HeaderReader } from "@/lib/http/incoming";
 import { setRequestKeyId } from "@/lib/http/request-context";
 import { serverLimits } from "@/lib/http/limits";
+import { sharedLimitStore } from "@/lib/domain/limits/shared";
 import { apiLimits, rateLimitHeaders } from "./rate-limits";
 
 const UNAUTHENTICATED = "A valid API key is required: send it as \"Authorization: Bearer <key>\" or \"X-API-Key: <key>\".";
@@ -35,18 +36,20 @@ const failuresLimited = (retryAfter: number) => rateLimited(retryAfter, "Too man
  * - a missing, malformed, unknown, revoked or expired key is a 401 (one message for all, so a
  *   caller learns nothing about which) and counts as a failure of the client address;
  * - a valid key is charged one request (429 past its limit), then needs `role` (else 403).
- * The key is checked first, so that one call to the limits (this process's share of them,
- * lib/http/limits.ts) either counts the address's failure or charges the key behind its guard.
+ * The key is checked first, so that one call to the limits (lib/http/limits.ts: this process's
+ * share of them on SQLite, the database's on PostgreSQL) either counts the address's failure or
+ * charges the key behind its guard.
  */
 export async function admitApiRequest(headers: HeaderReader, role: Role = VIEW_ROLE): Promise<Admission> {
   const { perKey, authFailures } = apiLimits();
   const clientKey = currentClientLimiterKey(headers);
+  const limits = serverLimits(sharedLimitStore());
   const check = await verifyApiKey(presentedApiKey(headers), role);
   if (!check.ok && check.reason === "unauthenticated") {
-    const state = serverLimits().hit(authFailures, clientKey);
+    const state = await limits.hit(authFailures, clientKey);
     return { error: state.allowed ? new AppError("unauthenticated", UNAUTHENTICATED) : failuresLimited(state.resetSeconds), headers: rateLimitHeaders("auth-failures", state) };
   }
-  const { guarded, state } = serverLimits().hitUnlessExhausted(perKey, check.key.id, authFailures, clientKey);
+  const { guarded, state } = await limits.hitUnlessExhausted(perKey, check.key.id, authFailures, clientKey);
   if (guarded) return { error: failuresLimited(state.resetSeconds), headers: rateLimitHeaders("auth-failures", state) };
   setRequestKeyId(check.key.id);
   const headersOut = rateLimitHeaders("per-key", state);

@@ -2,9 +2,10 @@ import { env } from "@/lib/core/env";
 import type { WindowSpec } from "@/lib/http/limits";
 import type { LimitState } from "@/lib/http/rate-limit";
 
-// The two limits of /v1, per server (each worker allows its share, see lib/http/limits.ts):
-// requests per API key, and failed authentications per client address (never charged to a key;
-// an IPv6 address by its /64). At most about 11 MB and 22 MB (see FixedWindowLimiter).
+// The two limits of /v1, per server on SQLite (each worker allows its share) and across all servers on
+// PostgreSQL (see lib/http/limits.ts): requests per API key, and failed authentications per client
+// address (never charged to a key; an IPv6 address by its /64). In memory, at most about 11 MB and
+// 22 MB (see FixedWindowLimiter).
 
 export function apiLimits(): { perKey: WindowSpec; authFailures: WindowSpec } {
   const { RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE } = env();

@@ -1,7 +1,10 @@
 import { CommanderError } from "commander";
 import { ZodError } from "zod";
+import { closeDb } from "@/db/client";
 import { databaseFailureMessage } from "@/lib/core/database-failure";
 import { env } from "@/lib/core/env";
+import { storageFailureOf } from "@/lib/core/storage-failure";
+import { databaseLocation } from "@/lib/domain/database";
 import { AppError } from "@/lib/core/errors";
 import { buildProgram } from "./program";
 
@@ -15,6 +18,9 @@ function describe(error: unknown): string {
   // file, nor the cause, nor the cure: a damaged file, a full disk, a read-only file, a held lock.
   const databaseFailure = error instanceof Error && error.name === "SqliteError" ? databaseFailureMessage(error, env().DATABASE_PATH) : undefined;
   if (databaseFailure) return databaseFailure;
+  // PostgreSQL's (a server out of reach, a standby, a full disk): the server named, without its password.
+  const storageFailure = env().DATABASE_URL ? storageFailureOf(error) : undefined;
+  if (storageFailure) return `${databaseLocation(env())}: ${storageFailure.message}`;
   if (error instanceof ZodError) return error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("; ");
   return error instanceof Error ? error.message : String(error);
 }
@@ -31,4 +37,5 @@ buildProgram()
     console.error(`error: ${describe(error).replace(/\s*\n\s*/g, " ")}`);
     if (process.env.DEBUG && error instanceof Error) console.error(error.stack);
     process.exitCode = EXIT_FAILED;
-  });
+  })
+  .finally(() => closeDb());

@@ -129,8 +129,22 @@ const replicaUrl = z
     "must be a file:///folder or s3://bucket/path URL (or gcs://, abs://, sftp://)",
   );
 
+/**
+ * A PostgreSQL server (postgres://user:password@host:5432/database); several hosts, comma-separated,
+ * with `?target_session_attrs=primary`, follow a failover. Unset or empty: SQLite.
+ */
+const databaseUrl = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() ? value.trim() : undefined))
+  // Not URL.canParse: a multi-host URL (host1:5432,host2:5432) is not a WHATWG URL.
+  .refine((value) => value === undefined || /^postgres(ql)?:\/\/[^\s]+$/.test(value), "must be a postgres:// or postgresql:// URL");
+
 const envSchema = z.object({
+  /** The SQLite file (the embedded default), unless DATABASE_URL names a PostgreSQL server. */
   DATABASE_PATH: z.string().min(1).default(ENV_DEFAULTS.DATABASE_PATH),
+  /** PostgreSQL instead of SQLite (lib/core/env.ts databaseUrl). */
+  DATABASE_URL: databaseUrl,
   PORT: z.coerce.number().int().min(1).max(65_535).default(ENV_DEFAULTS.PORT),
   /** Interface the production server listens on (`npm start`); all interfaces by default. */
   HOST: z.string().min(1).optional(),
@@ -236,6 +250,9 @@ const envSchema = z.object({
     .optional()
     .transform((value) => (value?.trim() ? value.trim() : undefined)),
 }).superRefine((parsed, context) => {
+  if (parsed.DATABASE_URL && (parsed.LITESTREAM_REPLICA_URL || parsed.LITESTREAM_CONFIG)) {
+    context.addIssue({ code: "custom", path: ["DATABASE_URL"], message: "Litestream backs up SQLite's file: with PostgreSQL, use its own backups (pg_dump, or your provider's point-in-time recovery) and unset LITESTREAM_REPLICA_URL and LITESTREAM_CONFIG" });
+  }
   if (parsed.LITESTREAM_REPLICA_URL && parsed.LITESTREAM_CONFIG) {
     context.addIssue({ code: "custom", path: ["LITESTREAM_CONFIG"], message: "set either LITESTREAM_REPLICA_URL or LITESTREAM_CONFIG, not both (a config file can list several replicas)" });
   }

@@ -5,8 +5,8 @@ import type { WindowSpec } from "@/lib/http/limits";
 import type { LimitState } from "@/lib/http/rate-limit";
 
 // The dashboard's per-session request budget: DASHBOARD_REQUESTS_PER_MINUTE per session and window
-// of 60 seconds, per server (each worker allows its share, see lib/http/limits.ts). Kept free of
-// database imports: proxy.ts uses it.
+// of 60 seconds, per server on SQLite (each worker allows its share), across all servers on
+// PostgreSQL (see lib/http/limits.ts).
 
 /**
  * The id of the session a cookie names, as the sessions table stores it: the SHA-256 of the token

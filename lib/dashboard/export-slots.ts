@@ -5,7 +5,7 @@ import type { SlotSpec } from "@/lib/http/limits";
 /** Concurrent CSV exports per session. */
 export const EXPORTS_PER_SESSION = 2;
 
-/** The sessions' export slots, per server (each worker allows its share, see lib/http/limits.ts). */
+/** The sessions' export slots: per server on SQLite (each worker allows its share), across all servers on PostgreSQL (see lib/http/limits.ts). */
 export const EXPORT_SLOTS: SlotSpec = { name: "csv-exports", slotsPerKey: EXPORTS_PER_SESSION };
 
 /**

@@ -10,7 +10,8 @@ import { importRunner, type ImportEvent, type ImportJob, type ImportOutcome } fr
 import { importDelimiterSchema, importFileNameSchema, importFormatOf } from "@/lib/import/options";
 import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
 import { serverLimits } from "@/lib/http/limits";
-import { takeImportLock } from "./import-lock";
+import { sharedLimitStore } from "@/lib/domain/limits/shared";
+import { takeDatabaseImportLock } from "./import-lock";
 import { plainTextResponse } from "@/lib/http/form-answers";
 import { auditActorOf } from "./admin-post";
 import { budgetExceededText, dashboardBudget, sessionIdOf } from "./budget";
@@ -55,7 +56,7 @@ type UploadParams = z.output<typeof importUploadParamsSchema>;
 /** The refusals that need neither the body nor a thread, in order; or the upload's parameters when it may proceed. */
 async function checkUpload(request: Request, waitlistId: string): Promise<Response | UploadParams> {
   // Not behind proxy.ts (see its matcher), so the upload counts against the session's budget here.
-  const budget = serverLimits().hit(dashboardBudget(), sessionIdOf(sessionTokenOf(request.headers) ?? ""));
+  const budget = await serverLimits(sharedLimitStore()).hit(dashboardBudget(), sessionIdOf(sessionTokenOf(request.headers) ?? ""));
   if (!budget.allowed) return budgetExceededText(budget, NOTHING_IMPORTED);
   const parsed = importUploadParamsSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return plainTextResponse(400, invalidInputMessage(parsed.error, "request", NOTHING_IMPORTED));
@@ -72,7 +73,7 @@ async function checkUpload(request: Request, waitlistId: string): Promise<Respon
 export async function importUpload(request: Request, session: DashboardSession, waitlistId: string): Promise<Response> {
   const params = await checkUpload(request, waitlistId);
   if (params instanceof Response) return params;
-  const release = takeImportLock(env().DATABASE_PATH);
+  const release = await takeDatabaseImportLock();
   if (!release) {
     return plainTextResponse(409, `Another import is running on this server: upload this file again once it has finished. ${NOTHING_IMPORTED}`);
   }

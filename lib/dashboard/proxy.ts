@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { budgetExceededResponse, dashboardBudget, SESSION_ID_HEADER, sessionIdOf } from "./budget";
 import { serverLimits } from "@/lib/http/limits";
+import { sharedLimitStore } from "@/lib/domain/limits/shared";
 import { renamedFilterQuery } from "./legacy-filter-names";
 import { signInHref } from "./return-path";
 import { isHttpsRequest } from "@/lib/http/origin";
@@ -32,7 +33,7 @@ export async function dashboardProxy(request: NextRequest, forwarded = new Heade
   const token = request.cookies.get(sessionCookieName(isHttpsRequest(request.headers)))?.value;
   if (!token) return NextResponse.redirect(new URL(signInHref(requested), request.url));
   const sessionId = sessionIdOf(token);
-  const budget = serverLimits().hit(dashboardBudget(), sessionId);
+  const budget = await serverLimits(sharedLimitStore()).hit(dashboardBudget(), sessionId);
   if (!budget.allowed) return budgetExceededResponse(budget);
   forwarded.set(REQUEST_PATH_HEADER, requested);
   forwarded.set(SESSION_ID_HEADER, sessionId);

@@ -1,25 +1,50 @@
 import { existsSync } from "node:fs";
 import { openDatabase, openReadOnlyDatabase, type AppDatabase } from "@/db/client";
+import { openPostgres } from "@/db/pg/client";
+import { withoutPassword } from "@/lib/core/database-url";
+import type { Env } from "@/lib/core/env";
 import { asDatabaseFailure, damagedDatabaseMessage, DatabaseFailure } from "@/lib/core/database-failure";
-import type { StorageFailure } from "@/lib/core/storage-failure";
+import { storageFailureMessage, type StorageFailure } from "@/lib/core/storage-failure";
 import { writeRefusal } from "@/lib/sqlite/write-probe";
 
 /** How many of the problems PRAGMA quick_check finds the one line names. */
 const PROBLEMS_SHOWN = 3;
 
+/** The database the environment names, as messages name it: SQLite's file, or PostgreSQL's server without its password. */
+export function databaseLocation(config: Pick<Env, "DATABASE_PATH" | "DATABASE_URL">): string {
+  return config.DATABASE_URL ? withoutPassword(config.DATABASE_URL) : config.DATABASE_PATH;
+}
+
 /**
- * Creates the database file when missing and applies its pending migrations, then closes it.
- * `npm start` runs it once before it serves (with several workers, in the primary before any of
- * them starts), so that a failing migration stops the start and workers only ever open an
- * up-to-date file. A file it cannot use throws a DatabaseFailure (lib/core/database-failure.ts);
- * an up-to-date file that cannot be written (read-only) is served for reading: it returns why.
+ * Creates the database file when missing (on PostgreSQL, the tables) and applies its pending
+ * migrations, then closes it. `npm start` runs it once before it serves (with several workers, in
+ * the primary before any of them starts), so that a failing migration stops the start and workers
+ * only ever open an up-to-date database. A file it cannot use throws a DatabaseFailure
+ * (lib/core/database-failure.ts); an up-to-date database that cannot be written (a read-only file, a
+ * PostgreSQL standby) is served for reading: it returns why.
  */
-export async function migrateDatabase(path: string): Promise<StorageFailure | undefined> {
-  const db = openDatabase(path);
+export async function migrateDatabase(config: Pick<Env, "DATABASE_PATH" | "DATABASE_URL">): Promise<StorageFailure | undefined> {
+  if (config.DATABASE_URL) return await migratePostgres(config.DATABASE_URL);
+  const db = openDatabase(config.DATABASE_PATH);
   try {
     return await writeRefusal(db);
   } finally {
     db.$client.close();
+  }
+}
+
+async function migratePostgres(url: string): Promise<StorageFailure | undefined> {
+  let db: AppDatabase;
+  try {
+    db = await openPostgres(url);
+  } catch (error) {
+    throw new DatabaseFailure(`PostgreSQL at ${withoutPassword(url)} (DATABASE_URL) cannot be used: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    const { transaction_read_only: readOnly } = (await db.$engine.prepare("SHOW transaction_read_only").get<{ transaction_read_only: string }>([]))!;
+    return readOnly === "on" ? { cause: "read-only", message: storageFailureMessage("read-only") } : undefined;
+  } finally {
+    await db.$engine.close();
   }
 }
 

@@ -1,4 +1,5 @@
 import { parentPort } from "node:worker_threads";
+import { batchRunner, type BatchHandler } from "./batches";
 import { answerOf, isPastDeadline, WAITED_TOO_LONG, type Call, type Outcome } from "./call-envelope";
 
 // The thread's side of ./thread-calls.ts: each call answered by one message, in the envelope of
@@ -24,48 +25,12 @@ export function answerCalls<Message>(handle: (message: Message, deadline: number
 }
 
 /**
- * Answers the calls that arrived together in one batch of up to `maxBatch` (a group commit: one
- * transaction for all of them): `handle` gets their messages and the earliest of their deadlines, and
- * gives one outcome per message, in order. The calls that arrive while a batch runs make the next one.
+ * Answers the calls that arrived together in one batch of up to `maxBatch` (./batches.ts: a group
+ * commit), each with its outcome.
  */
-export function answerBatches<Message>(handle: (messages: Message[], deadline: number | undefined) => Promise<Outcome[]>, maxBatch: number): void {
-  const queue: Call[] = [];
-  let scheduled = false;
-  let running = false;
-  const flush = async () => {
-    scheduled = false;
-    const now = Date.now();
-    const batch = queue.splice(0, maxBatch).filter((call) => {
-      if (!isPastDeadline(call, now)) return true;
-      parentPort!.postMessage({ id: call.id, error: WAITED_TOO_LONG });
-      return false;
-    });
-    if (batch.length === 0) {
-      if (queue.length > 0) schedule();
-      return;
-    }
-    const deadlines = batch.flatMap((call) => (call.deadline === undefined ? [] : [call.deadline]));
-    running = true;
-    try {
-      const outcomes = await handle(
-        batch.map((call) => call.message as Message),
-        deadlines.length > 0 ? Math.min(...deadlines) : undefined,
-      );
-      outcomes.forEach((outcome, index) => parentPort!.postMessage(answerOf(batch[index]!.id, outcome)));
-    } catch (error) {
-      for (const call of batch) parentPort!.postMessage(answerOf(call.id, { error }));
-    } finally {
-      running = false;
-      if (queue.length > 0) schedule();
-    }
-  };
-  const schedule = () => {
-    if (scheduled || running) return;
-    scheduled = true;
-    setImmediate(() => void flush());
-  };
+export function answerBatches<Message>(handle: BatchHandler<Message>, maxBatch: number): void {
+  const run = batchRunner(handle, maxBatch);
   parentPort!.on("message", (call: Call) => {
-    queue.push(call);
-    schedule();
+    void run(call.message as Message, call.deadline).then((outcome) => parentPort!.postMessage(answerOf(call.id, outcome)));
   });
 }

@@ -42,4 +42,4 @@ export function answerOf(id: number, outcome: Outcome): Answer {
  */
 export const WAITED_TOO_LONG: PostedError = { name: "SqliteError", message: "the write waited past its deadline for the database's write lock", code: "SQLITE_BUSY" };
 
-export const isPastDeadline = (call: Call, now = Date.now()) => call.deadline !== undefined && now >= call.deadline;
+export const isPastDeadline = (call: Pick<Call, "deadline">, now = Date.now()) => call.deadline !== undefined && now >= call.deadline;

@@ -6,7 +6,7 @@ import cluster from "node:cluster";
 import { DatabaseFailure } from "@/lib/core/database-failure";
 import { env } from "@/lib/core/env";
 import { startupLines, startupSummary } from "@/lib/core/startup-summary";
-import { migrateDatabase } from "@/lib/domain/database";
+import { databaseLocation, migrateDatabase } from "@/lib/domain/database";
 import { continuousBackupOf, startedBesideLitestream } from "@/lib/sqlite/litestream";
 import { noteWritesRefused } from "@/lib/sqlite/write-outage";
 import { serverUrl } from "./cluster-link";
@@ -21,14 +21,14 @@ async function main() {
     const backup = continuousBackupOf(env());
     if (backup && !startedBesideLitestream()) {
       // Litestream starts on the migrated file, beside this command started again as the server.
-      await migrateDatabase(DATABASE_PATH);
+      await migrateDatabase(env());
       return serveWithLitestream(backup, DATABASE_PATH);
     }
-    const refusal = await migrateDatabase(DATABASE_PATH);
+    const refusal = await migrateDatabase(env());
     // Email, the public URL and the database, a line each, once the database opened (a file it cannot
     // use stops the server with its one line alone); one process says it for all its workers.
     for (const msg of startupLines(startupSummary(env()))) console.log(JSON.stringify({ time: new Date().toISOString(), level: "info", msg }));
-    if (refusal) noteWritesRefused(DATABASE_PATH, refusal, { waited: true });
+    if (refusal) noteWritesRefused(databaseLocation(env()), refusal, { waited: true });
     if (WEB_CONCURRENCY > 1) return runPrimary(WEB_CONCURRENCY, serverUrl(HOST, PORT));
   }
   const { startServer } = await import("./server");

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
+import { env } from "@/lib/core/env";
 import { isWorkerMessage, LOG_MESSAGE, type WorkerMessage } from "./cluster-link";
 import { answerWriteCall } from "./cluster-writers";
 import { LONGEST_THREAD_STOP_MS } from "./threads";
@@ -26,7 +27,8 @@ function afterDisconnect(worker: Worker, then: () => void): void {
 export function runPrimary(workerCount: number, url: string): void {
   // The writes cross as structured clones, as they do to a thread (Dates stay Dates).
   cluster.setupPrimary({ serialization: "advanced" });
-  const writers = startWriterThreads();
+  // SQLite's one writer per database serves every worker; on PostgreSQL each worker writes itself.
+  const writers = env().DATABASE_URL ? undefined : startWriterThreads();
   const alive = new Set<Worker>();
   const listening = new Set<Worker>();
   let announced = false;
@@ -54,7 +56,7 @@ export function runPrimary(workerCount: number, url: string): void {
   }
 
   cluster.on("message", (worker, message: unknown) => {
-    if (answerWriteCall(writers, worker, message)) return;
+    if (writers && answerWriteCall(writers, worker, message)) return;
     if (isWorkerMessage(message)) onWorkerMessage(worker, message);
   });
 

@@ -20,7 +20,7 @@ import { listenErrorMessage } from "@/lib/http/listen";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
 import { provideReadPool } from "./read-pool";
 import { provideImportRunner, stopImports } from "./import-runner";
-import { provideWriters, startWriterThreads } from "./writers";
+import { provideBatchedJoins, provideWriters, startWriterThreads } from "./writers";
 import { primaryWriters } from "./cluster-writers";
 import { startDeliverySender } from "./delivery-runner";
 import { startScheduler } from "./scheduler-runner";
@@ -30,14 +30,21 @@ import { watchErasures } from "@/lib/domain/signups/erase";
 import { announceListening, failStart, serverUrl, writeLog } from "./cluster-link";
 
 export async function startServer() {
-  const { PORT, HOST, TRUSTED_PROXY_HOPS, REQUEST_LOG, READ_THREADS } = env();
+  const { PORT, HOST, TRUSTED_PROXY_HOPS, REQUEST_LOG, READ_THREADS, DATABASE_URL } = env();
   const app = next({ dev: false, dir: process.cwd(), hostname: HOST ?? "localhost", port: PORT });
   const handle = app.getRequestHandler();
   await app.prepare();
-  provideReadPool(READ_THREADS);
   provideImportRunner();
-  // A worker of a cluster hands its writes to the primary's writers: one writer per database.
-  provideWriters(cluster.isWorker ? primaryWriters() : startWriterThreads());
+  // PostgreSQL works in its own processes and takes concurrent writers: reads and writes run here,
+  // each on a pooled connection. SQLite's connections block the thread that runs them: its heavy
+  // reads go to reader threads, and its writes to one writer per database.
+  if (!DATABASE_URL) {
+    provideReadPool(READ_THREADS);
+    // A worker of a cluster hands its writes to the primary's writers.
+    provideWriters(cluster.isWorker ? primaryWriters() : startWriterThreads());
+  } else {
+    provideBatchedJoins();
+  }
   startDeliverySender();
   startScheduler();
   await watchErasures();

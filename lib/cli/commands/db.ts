@@ -4,23 +4,33 @@ import { keySourceOf } from "@/db/master-key";
 import { backupDatabase, backupKeyNote } from "@/lib/sqlite/backup";
 import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
-import { checkDatabase, checkDatabaseIfPresent } from "@/lib/domain/database";
+import { checkDatabase, checkDatabaseIfPresent, databaseLocation, migrateDatabase } from "@/lib/domain/database";
 import { seedDemoData } from "@/lib/seed/seed-demo";
 import { continuousBackupOf, type ContinuousBackup } from "@/lib/sqlite/litestream";
 import { restoreDatabase } from "@/lib/sqlite/restore";
 import { emit, type JsonOption } from "../output";
 
+/** Refuses, in one line, a command that works on SQLite's file when DATABASE_URL names PostgreSQL. */
+function sqliteOnly(command: string, instead: string): void {
+  if (env().DATABASE_URL) throw new AppError("invalid_parameter", `${command} works on SQLite's file (DATABASE_PATH); with DATABASE_URL, ${instead}`);
+}
+
 export function registerDbCommands(program: Command): void {
   const db = program.command("db").description("Database maintenance.");
 
   db.command("migrate")
-    .description("Check the database file (as `db check`, when it exists), create it if missing and apply pending migrations.")
+    .description("Check the database file (as `db check`, when it exists), create it if missing and apply pending migrations (on PostgreSQL, DATABASE_URL: its tables).")
     .option("--json", "print one JSON object to stdout")
-    .action((options: JsonOption) => {
-      const path = env().DATABASE_PATH;
-      // Migrating a damaged file would build on the damage: refuse it first.
-      checkDatabaseIfPresent(path);
-      getDb();
+    .action(async (options: JsonOption) => {
+      const path = databaseLocation(env());
+      if (env().DATABASE_URL) {
+        const refusal = await migrateDatabase(env());
+        if (refusal) throw new AppError("unavailable", `${path}: ${refusal.message}`);
+      } else {
+        // Migrating a damaged file would build on the damage: refuse it first.
+        checkDatabaseIfPresent(path);
+        getDb();
+      }
       emit(options, { database: path, migrated: true }, () => `Database ${path} is up to date.`);
     });
 
@@ -28,6 +38,7 @@ export function registerDbCommands(program: Command): void {
     .description("Check every page of the database file (PRAGMA quick_check) without changing it; fails, naming the damage, if any is found.")
     .option("--json", "print one JSON object to stdout")
     .action((options: JsonOption) => {
+      sqliteOnly("db check", "PostgreSQL checks its own pages: enable data checksums, or run amcheck");
       const path = env().DATABASE_PATH;
       const started = performance.now();
       checkDatabase(path);
@@ -58,6 +69,7 @@ export function registerDbCommands(program: Command): void {
     .option("--force", "replace <file> if it exists")
     .option("--json", "print one JSON object to stdout")
     .action(async (file: string, options: { force?: boolean } & JsonOption) => {
+      sqliteOnly("db backup", "back PostgreSQL up with pg_dump, or your provider's point-in-time recovery (see /docs/production)");
       const started = performance.now();
       const result = await backupDatabase({ destination: file, force: options.force });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -74,6 +86,7 @@ export function registerDbCommands(program: Command): void {
     .option("--at <time>", "restore the database as it was at this moment (ISO 8601, e.g. 2026-05-01T09:30:00Z) instead of the latest")
     .option("--json", "print one JSON object to stdout")
     .action(async (options: { from?: string; to?: string; at?: string } & JsonOption) => {
+      sqliteOnly("db restore", "restore PostgreSQL with pg_restore, or your provider's point-in-time recovery (see /docs/production)");
       const { DATABASE_PATH, ...config } = env();
       const from: ContinuousBackup | undefined = options.from ? { replicaUrl: options.from } : continuousBackupOf(config);
       if (!from) throw new AppError("invalid_parameter", "give --from <replica-url> (or set LITESTREAM_REPLICA_URL or LITESTREAM_CONFIG)", "from");

@@ -14,8 +14,8 @@ export function registerSecretsCommands(program: Command): void {
         "Back the new key up: backups made from now on need it.",
     )
     .option("--json", "print one JSON object to stdout")
-    .action((options: JsonOption) => {
-      const result = rotateSecretsKey(getDb().$client);
+    .action(async (options: JsonOption) => {
+      const result = await rotateSecretsKey(getDb());
       emit(options, result, () =>
         result.key === "SECRETS_KEY_NEXT"
           ? `Re-encrypted ${result.secrets} secrets under the key of SECRETS_KEY_NEXT. Now set SECRETS_KEY to it and restart every process (the server, its workers, cron jobs of the CLI).`

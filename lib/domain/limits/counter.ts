@@ -5,14 +5,16 @@ import { connectionOf } from "@/lib/store/connection";
 import { preparedSql } from "@/lib/store/statements";
 import { auditHash } from "../audit/log";
 
-// Fixed-window counters in SQLite (table rate_limits, migration 0015), so every worker process, every
-// thread and the next start see the same counts: joins per address, per client and per waitlist
-// (../joining/limits.ts), confirmation emails per address (../verification/email-limit.ts) and used
-// proof-of-work solutions (../verification/challenge.ts). A key's window starts with its first hit
-// and lasts `windowMs`; a hit after it starts a new one. Windows that ended are deleted through the
-// index on window_end, at most PRUNE_BATCH of them every PRUNE_EVERY_MS per connection (so a prune
-// never holds up a join for long), and the table holds only the counters of the last hour or so. Each hit is a write: call it inside the caller's transaction (the
-// join thread's group commit) or let it run alone.
+// Fixed-window counters in the database (table rate_limits, migration 0015; UNLOGGED on PostgreSQL,
+// db/pg/migrations/0001), so every server, worker process, thread and the next start see the same
+// counts: joins per address, per client and per waitlist (../joining/limits.ts), confirmation emails
+// per address (../verification/email-limit.ts), used proof-of-work solutions
+// (../verification/challenge.ts) and, on PostgreSQL, the request limits and leases (./shared.ts,
+// ./leases.ts). A key's window starts with its first hit and lasts `windowMs`; a hit after it starts
+// a new one. Windows that ended are deleted through the index on window_end, at most PRUNE_BATCH of
+// them every PRUNE_EVERY_MS per connection (so a prune never holds up a join for long), and the table
+// holds only the counters of the last hour or so. Each hit is a write: call it inside the caller's
+// transaction (the join thread's group commit) or let it run alone.
 
 const PRUNE_EVERY_MS = 1_000;
 const PRUNE_BATCH = 5_000;
@@ -46,17 +48,65 @@ function pruneStatement(db: AppDatabase) {
   );
 }
 
-/**
- * Counts one hit for `key`: undefined while its window has had at most `limit` hits, else the
- * seconds until the window ends (for Retry-After). A refused hit is counted too.
- */
-export async function hitLimit(key: string, window: LimitWindow, now = Date.now(), db: AppDatabase = getDb()): Promise<number | undefined> {
+/** A key's current window: the hits counted in it and when it ends (ms since the epoch). */
+export interface WindowCount {
+  count: number;
+  windowEnd: number;
+}
+
+async function pruneNowAndThen(now: number, db: AppDatabase): Promise<void> {
   const pruned = lastPruned.get(connectionOf(db));
   if (pruned === undefined || now - pruned >= PRUNE_EVERY_MS || now < pruned) {
     lastPruned.set(connectionOf(db), now);
     await pruneStatement(db).run({ ended: now, batch: PRUNE_BATCH });
   }
-  const { count, windowEnd } = (await hitStatement(db).get({ key, now, end: now + window.windowMs }))!;
+}
+
+/** Counts one hit for `key` in its window of `windowMs` (opened by this hit when none is running): the window's hits so far, this one included. */
+export async function countHit(key: string, windowMs: number, now = Date.now(), db: AppDatabase = getDb()): Promise<WindowCount> {
+  await pruneNowAndThen(now, db);
+  return (await hitStatement(db).get({ key, now, end: now + windowMs }))!;
+}
+
+// In SQL: hitStatement's upsert from a SELECT that finds no row while the guard's window holds `guardLimit` hits or more.
+function guardedHitStatement(db: AppDatabase) {
+  return preparedSql<WindowCount>(
+    db,
+    "limits.counter.guardedHit",
+    (d) => sql`INSERT INTO rate_limits (key, window_end, count)
+       SELECT ${d.typed(placeholder("key"), "text")}, ${d.typed(placeholder("end"), "bigint")}, 1
+       WHERE NOT EXISTS (SELECT 1 FROM rate_limits WHERE key = ${placeholder("guard")} AND window_end > ${placeholder("now")} AND count >= ${placeholder("guardLimit")})
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN rate_limits.window_end <= ${placeholder("now")} THEN 1 ELSE rate_limits.count + 1 END,
+         window_end = CASE WHEN rate_limits.window_end <= ${placeholder("now")} THEN ${placeholder("end")} ELSE rate_limits.window_end END
+       RETURNING count, window_end AS windowEnd`,
+  );
+}
+
+/**
+ * countHit, unless the counter `guard.key` has had `guard.limit` hits or more in its running window:
+ * then nothing is counted, and undefined says so. One statement (one round trip to PostgreSQL).
+ */
+export async function countHitUnlessGuarded(key: string, windowMs: number, guard: { key: string; limit: number }, now = Date.now(), db: AppDatabase = getDb()): Promise<WindowCount | undefined> {
+  await pruneNowAndThen(now, db);
+  return await guardedHitStatement(db).get({ key, now, end: now + windowMs, guard: guard.key, guardLimit: guard.limit });
+}
+
+/** `key`'s running window without counting a hit; undefined when none runs. */
+export async function peekCount(key: string, now = Date.now(), db: AppDatabase = getDb()): Promise<WindowCount | undefined> {
+  return await preparedSql<WindowCount>(
+    db,
+    "limits.counter.peek",
+    () => sql`SELECT count, window_end AS windowEnd FROM rate_limits WHERE key = ${placeholder("key")} AND window_end > ${placeholder("now")}`,
+  ).get({ key, now });
+}
+
+/**
+ * Counts one hit for `key`: undefined while its window has had at most `limit` hits, else the
+ * seconds until the window ends (for Retry-After). A refused hit is counted too.
+ */
+export async function hitLimit(key: string, window: LimitWindow, now = Date.now(), db: AppDatabase = getDb()): Promise<number | undefined> {
+  const { count, windowEnd } = await countHit(key, window.windowMs, now, db);
   return count > window.limit ? Math.max(1, Math.ceil((windowEnd - now) / 1000)) : undefined;
 }
 

@@ -1,4 +1,4 @@
-import { openReadOnlyDatabase, type AppDatabase } from "@/db/client";
+import { getDb, openReadOnlyDatabase, type AppDatabase } from "@/db/client";
 import { env } from "@/lib/core/env";
 import { cachedCountSignups, cachedSignupsPerDay } from "../signups/cached-stats";
 import { referralPanel } from "../joining/referral-panel";
@@ -43,9 +43,10 @@ export type ReadTaskResult<Name extends ReadTaskName> = Awaited<ReturnType<ReadT
 
 let readOnly: AppDatabase | undefined;
 
-/** Runs a task on this thread's read-only connection (opened on first use). */
+/** Runs a task on this thread's read-only connection (opened on first use); on PostgreSQL, on the app's pool. */
 export function runReadTask<Name extends ReadTaskName>(name: Name, args: ReadTaskArgs<Name>): Promise<ReadTaskResult<Name>> {
-  readOnly ??= openReadOnlyDatabase(env().DATABASE_PATH);
+  const { DATABASE_URL, DATABASE_PATH } = env();
+  readOnly ??= DATABASE_URL ? getDb() : openReadOnlyDatabase(DATABASE_PATH);
   const task = READ_TASKS[name] as unknown as (db: AppDatabase, ...rest: ReadTaskArgs<Name>) => Promise<ReadTaskResult<Name>>;
   return task(readOnly, ...args);
 }

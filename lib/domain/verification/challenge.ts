@@ -12,7 +12,7 @@ import { signingKey } from "./signing-key";
 // carries the solution, checked here. The counter is known to the server (ALTCHA's deterministic
 // mode), so checking costs one key derivation while solving costs a few thousand. Each challenge names
 // its waitlist in its signed data and is accepted for that waitlist only; a solution is accepted once:
-// its nonce is kept in SQLite (table rate_limits, as a counter of one) until the challenge expires, so
+// its nonce is kept in the database (table rate_limits, as a counter of one) until the challenge expires, so
 // a replay is refused by every worker and after a restart.
 
 const ALGORITHM = "PBKDF2/SHA-256";

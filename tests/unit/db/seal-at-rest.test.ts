@@ -161,7 +161,7 @@ describe("secrets at rest", () => {
     expect((await signingKey("link_signing_key", other)).equals(secrets.link)).toBe(true);
     const oldKey = readFileSync(keyFileOf(path));
     const before = db.$client.prepare("SELECT value FROM app_secrets WHERE name = 'link_signing_key'").get() as { value: Buffer };
-    expect(rotateSecretsKey(db.$client)).toEqual({ secrets: 4, key: keyFileOf(path) });
+    expect(await rotateSecretsKey(db)).toEqual({ secrets: 4, key: keyFileOf(path) });
     expect(readFileSync(keyFileOf(path)).equals(oldKey)).toBe(false);
     expect(mode(keyFileOf(path))).toBe(0o600);
     expect(existsSync(`${keyFileOf(path)}.next`)).toBe(false);

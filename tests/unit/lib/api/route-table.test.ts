@@ -1,12 +1,18 @@
 import { readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { dispatchApi, matchApiPath } from "@/lib/api/dispatch";
 import { API_ROUTES, openApiDocument } from "@/lib/api/route-table";
+import { tempDatabase } from "@/tests/support/temp-db";
 
 // The route table (lib/api/route-table.ts) against what derives from it: the dispatcher, the one
 // matcher of /v1 (lib/api/dispatch.ts), the catch-all route that hands it `next dev`'s requests,
 // and the OpenAPI paths.
+
+// A refused request counts against its address's limits, which ask the app's database (getDb) where they are counted.
+const temp = tempDatabase();
+process.env.DATABASE_PATH = temp.path;
+afterAll(() => temp.close());
 
 const V1 = join(process.cwd(), "app", "v1");
 const METHODS = ["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"];

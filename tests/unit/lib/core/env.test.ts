@@ -97,6 +97,25 @@ describe("SECRETS_KEY", () => {
   });
 });
 
+describe("DATABASE_URL", () => {
+  it("is SQLite's file unless set; a postgres:// or postgresql:// URL, several hosts included, names PostgreSQL", async () => {
+    expect((await envWith({ DATABASE_URL: undefined }))().DATABASE_URL).toBeUndefined();
+    expect((await envWith({ DATABASE_URL: "  " }))().DATABASE_URL).toBeUndefined();
+    const multiHost = "postgres://app:secret@db1:5432,db2:5432,db3:5432/waitlist?target_session_attrs=primary";
+    expect((await envWith({ DATABASE_URL: ` ${multiHost} ` }))().DATABASE_URL).toBe(multiHost);
+    expect((await envWith({ DATABASE_URL: "postgresql://localhost/waitlist" }))().DATABASE_URL).toBe("postgresql://localhost/waitlist");
+    for (const value of ["mysql://localhost/waitlist", "./data/waitlist.db", "postgres://", "postgres://host/db with space"]) {
+      const env = await envWith({ DATABASE_URL: value });
+      expect(() => env(), value).toThrow(/^Invalid environment: DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL$/);
+    }
+  });
+
+  it("refuses Litestream beside it, saying what backs PostgreSQL up instead", async () => {
+    const env = await envWith({ DATABASE_URL: "postgres://localhost/waitlist", LITESTREAM_REPLICA_URL: "file:///var/backups/waitlist" });
+    expect(() => env()).toThrow(/^Invalid environment: DATABASE_URL: Litestream backs up SQLite's file: with PostgreSQL, use its own backups \(pg_dump/);
+  });
+});
+
 describe("continuous backup: LITESTREAM_REPLICA_URL and LITESTREAM_CONFIG", () => {
   it("is off unless one is set; a replica is a file:// or s3:// (or gcs, abs, sftp) URL", async () => {
     const unset = (await envWith({ LITESTREAM_REPLICA_URL: undefined, LITESTREAM_CONFIG: undefined }))();

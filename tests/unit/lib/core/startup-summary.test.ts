@@ -39,4 +39,11 @@ describe("startupSummary", () => {
   it("names the engine and the database file, as an absolute path", () => {
     expect(summaryOf({ DATABASE_PATH: "data/launch.db" })[2]).toBe(`database: SQLite, ${resolve("data/launch.db")} (DATABASE_PATH)`);
   });
+
+  it("names PostgreSQL's servers and database, never the password (in the user part or a parameter), and its own backups", () => {
+    const lines = summaryOf({ DATABASE_URL: "postgres://app:s3cret@db1:5432,db2:5432/waitlist?password=other&target_session_attrs=primary" });
+    expect(lines[2]).toBe("database: PostgreSQL, postgres://app@db1:5432,db2:5432/waitlist?target_session_attrs=primary (DATABASE_URL)");
+    expect(lines[3]).toBe("continuous backup: PostgreSQL's own: pg_dump, or your provider's point-in-time recovery (see /docs/production)");
+    expect(lines.join("\n")).not.toMatch(/s3cret|other/);
+  });
 });

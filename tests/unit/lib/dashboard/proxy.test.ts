@@ -1,10 +1,16 @@
 import { NextRequest } from "next/server";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashSecret } from "@/lib/domain/keys/queries";
 import { SESSION_ID_HEADER } from "@/lib/dashboard/budget";
 import { dashboardProxy } from "@/lib/dashboard/proxy";
 import { env } from "@/lib/core/env";
 import { isPublicPath, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "@/lib/dashboard/session-cookie";
+import { tempDatabase } from "@/tests/support/temp-db";
+
+// The budget asks the app's database (getDb) where limits are counted: point it at a fresh file first.
+const temp = tempDatabase();
+process.env.DATABASE_PATH = temp.path;
+afterAll(() => temp.close());
 
 // As behind one reverse proxy: its X-Forwarded-Proto is believed (env() reads this on first use).
 beforeAll(() => {

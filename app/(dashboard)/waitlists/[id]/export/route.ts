@@ -3,6 +3,7 @@ import { SESSION_ID_HEADER } from "@/lib/dashboard/budget";
 import { EXPORT_SLOTS, EXPORTS_PER_SESSION, releasingWhenDone } from "@/lib/dashboard/export-slots";
 import { exportFileName } from "@/lib/dashboard/export-file-name";
 import { serverLimits } from "@/lib/http/limits";
+import { sharedLimitStore } from "@/lib/domain/limits/shared";
 import { parseSignupTableParams } from "@/lib/dashboard/signup-table";
 import { EXPORT_COLUMNS_PARAM, tableScope } from "@/lib/dashboard/signup-table-url";
 import { inputColumnsOf, signupCsvStream } from "@/lib/domain/signups/csv";
@@ -32,7 +33,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   if (request.method === "HEAD") return new Response(null, { headers });
   // proxy.ts always sets the header on this path; the key id is only a stricter fallback.
   const sessionId = request.headers.get(SESSION_ID_HEADER) ?? session.key.id;
-  const release = serverLimits().take(EXPORT_SLOTS, sessionId);
+  const release = await serverLimits(sharedLimitStore()).take(EXPORT_SLOTS, sessionId);
   if (!release) {
     return new Response(`Too many exports at once: this session already has ${EXPORTS_PER_SESSION} CSV exports running. Wait until one has finished (or cancel it), then try again.\n`, {
       status: 429,
