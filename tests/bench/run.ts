@@ -2,6 +2,7 @@
 // npm run bench -- --engine postgres [--database-url postgres://…]   (the /v1 read scenarios on PostgreSQL)
 // Builds the dataset, builds and starts the production app and the baseline server on it, measures
 // each scenario on both (alternately) and prints one table. See tests/bench/README.md.
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -104,6 +105,12 @@ const ALL_SCENARIOS: readonly string[] = [...Object.keys(SCENARIOS), ...STANDALO
 if (options.engine !== "sqlite" && options.engine !== "postgres") throw new Error(`--engine must be sqlite or postgres (got ${options.engine})`);
 const onPostgres = options.engine === "postgres";
 if (!onPostgres && options["database-url"] !== undefined) throw new Error("--database-url needs --engine postgres");
+// PostgreSQL keeps its secrets sealed with SECRETS_KEY (the bench and its servers share this process's
+// environment): a throw-away database takes a key of its own, a kept one the key it was made with.
+if (onPostgres && !process.env.SECRETS_KEY) {
+  if (options["database-url"] !== undefined) throw new Error("--database-url needs SECRETS_KEY, the one the bench's database was made with (any 64 hex digits the first time)");
+  process.env.SECRETS_KEY = randomBytes(32).toString("hex");
+}
 const engineScenarios = onPostgres ? POSTGRES_SCENARIOS : ALL_SCENARIOS;
 const selected = options.only ? options.only.split(",") : engineScenarios;
 for (const name of selected) if (!engineScenarios.includes(name)) throw new Error(`--only: unknown scenario "${name}"${onPostgres ? " on PostgreSQL" : ""} (${engineScenarios.join(", ")})`);
