@@ -4,6 +4,7 @@ import { AppError } from "@/lib/core/errors";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "@/lib/domain/audit/log";
 import { appendEvent } from "@/lib/domain/events";
 import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
+import type { NewSignup } from "@/lib/domain/signups/queries";
 import { writeTransaction } from "@/lib/store/transaction";
 import { getWaitlistOrThrow } from "@/lib/domain/waitlists/queries";
 import { formatOf, type ImportFormat } from "./formats";
@@ -148,17 +149,19 @@ async function importFile(input: ImportInput, waitlistId: string, format: Import
     await writeTransaction(db, async () => {
       const bulk = startBulkInsert(waitlistId, db);
       for await (const batch of records(input, fd, { format, phase: "importing", total, now })) {
+        const valid: NewSignup[] = [];
         for (const record of batch) {
           if (record.error !== undefined) invalid++;
-          else if (invalid === 0) {
-            if (bulk.add(record.row, now)) result.imported++;
-            else result.skipped_duplicates++;
-          }
+          else if (invalid === 0) valid.push(record.row);
         }
+        if (invalid > 0) continue;
+        const inserted = await bulk.add(valid, now);
+        result.imported += inserted;
+        result.skipped_duplicates += valid.length - inserted;
       }
       if (invalid > 0) throw NOTHING_WRITTEN;
       input.onProgress?.("deriving", total, total, result.imported + result.skipped_duplicates);
-      bulk.finish();
+      await bulk.finish();
       const summary = `imported ${result.imported} signups, skipped ${result.skipped_duplicates} duplicates (a ${format.toUpperCase()} file)`;
       await recordAudit({ actor: input.actor ?? CLI_ACTOR, action: "signups.import", target: waitlistId, summary }, db);
       await appendEvent({ type: "signups.imported", waitlistId, payload: { imported: result.imported, skipped_duplicates: result.skipped_duplicates, format } }, db);

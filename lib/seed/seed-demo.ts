@@ -78,8 +78,8 @@ export async function seedDemoData({ now = new Date() }: { now?: Date } = {}, db
       if (created.changes === 0) return;
       result.waitlists_created++;
       const bulk = startBulkInsert(demo.id, db);
-      for (const signup of demoSignups(index + 1, demo.signups, nowMs)) if (bulk.add(signup, nowMs)) result.signups_created++;
-      bulk.finish();
+      result.signups_created += await bulk.add(demoSignups(index + 1, demo.signups, nowMs), nowMs);
+      await bulk.finish();
     });
   }
   return result;

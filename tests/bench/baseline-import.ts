@@ -3,7 +3,7 @@
 // one transaction, so the ratio app ÷ baseline is what reading and validating the file costs.
 //   DATABASE_PATH=/tmp/x.db node --import tsx tests/bench/baseline-import.ts <waitlist-id> <rows>
 import { getDb } from "@/db/client";
-import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
+import { startSqliteBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import { importFileSignups } from "./import-file";
 
 function main() {
@@ -13,7 +13,7 @@ function main() {
   const createdAt = Date.now();
   let imported = 0;
   db.$client.transaction(() => {
-    const bulk = startBulkInsert(waitlistId, db);
+    const bulk = startSqliteBulkInsert(waitlistId, db);
     for (const signup of importFileSignups(Number(rows))) if (bulk.add(signup, createdAt)) imported++;
     bulk.finish();
   })();

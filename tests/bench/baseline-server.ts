@@ -1,5 +1,6 @@
 // The benchmark's baseline: a bare node:http server over the app's own query layer.
 //   DATABASE_PATH=/tmp/bench.db PORT=3520 node --import tsx tests/bench/baseline-server.ts
+//   DATABASE_URL=postgres://… PORT=3520 node --import tsx tests/bench/baseline-server.ts
 //
 // Identical SQL: every query is the query layer's own function (verifyApiKey, getWaitlist, the
 // signup pages, streams and exports with SQLite-built JSON, the dashboard page's rows and counts,
@@ -10,7 +11,8 @@
 // server's (lib/server/writers.ts), running the domain's group commit.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { openDatabase } from "@/db/client";
+import { openDatabase, type AppDatabase } from "@/db/client";
+import { openPostgres } from "@/db/pg/client";
 import { signupsScope } from "@/lib/api/scopes";
 import { JOIN_ROLE, verifyApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { joinAnswer } from "@/lib/api/write-answers";
@@ -30,8 +32,9 @@ import type { SignupRow } from "@/lib/domain/signups/row";
 import { type SignupScope } from "@/lib/domain/signups/filter";
 import { getWaitlist } from "@/lib/domain/waitlists/queries";
 
-const db = openDatabase(env().DATABASE_PATH);
-provideWriters(startWriterThreads());
+// The SQLite file at DATABASE_PATH, or the PostgreSQL database at DATABASE_URL (the bench's --engine
+// postgres: the same query layer over postgres.js). Opened before the server listens.
+let db: AppDatabase;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 class Refusal extends Error {
@@ -232,5 +235,16 @@ async function answer(request: IncomingMessage, response: ServerResponse) {
 
 const server = createServer((request, response) => void answer(request, response));
 
-server.listen(env().PORT, "127.0.0.1", () => console.log(`baseline listening on ${env().PORT}`));
+async function main() {
+  const url = process.env.DATABASE_URL;
+  db = url ? await openPostgres(url) : openDatabase(env().DATABASE_PATH);
+  // The join writer threads are SQLite's (on PostgreSQL the bench runs only the read scenarios).
+  if (db.$engine.kind === "sqlite") provideWriters(startWriterThreads());
+  server.listen(env().PORT, "127.0.0.1", () => console.log(`baseline listening on ${env().PORT}`));
+}
+
 process.on("SIGTERM", () => server.close(() => process.exit(0)));
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

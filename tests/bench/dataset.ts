@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { openDatabase, type AppDatabase } from "@/db/client";
 import { keyFileOf } from "@/db/master-key";
 import { DAY_MS } from "@/lib/core/time";
-import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
+import { startSqliteBulkInsert } from "@/lib/domain/signups/bulk-insert";
+import type { NewSignup } from "@/lib/domain/signups/queries";
 import { fakeSignup, fakeSource } from "./people";
 import { seededRandom, seededUuid } from "./random";
 
@@ -36,22 +37,26 @@ export interface Dataset {
   cached: boolean;
 }
 
-interface Shape {
+export interface Shape {
   bigWaitlistId: string;
   smallWaitlistIds: string[];
   /** The email of the big waitlist's middle signup (for exact lookups). */
   sampleEmail: string;
 }
 
-function migrationsFingerprint(): string {
-  const folder = join(process.cwd(), "db", "migrations");
+function migrationsFingerprint(folder: string): string {
   const hash = createHash("sha256");
   for (const name of readdirSync(folder).filter((file) => file.endsWith(".sql")).sort()) hash.update(name).update(readFileSync(join(folder, name)));
   return hash.digest("hex");
 }
 
+/** A name for the dataset of `bigCount` signups ending at `end` in a database the migrations of `migrationsFolder` build. */
+export function datasetKey(bigCount: number, end: number, migrationsFolder: string): string {
+  return createHash("sha256").update(JSON.stringify({ GENERATOR_VERSION, bigCount, end, SMALL_WAITLISTS, migrations: migrationsFingerprint(migrationsFolder) })).digest("hex").slice(0, 16);
+}
+
 /** Signups end at today's UTC midnight, so the dashboard's "last 90 days" always has data; the cache turns over daily. */
-function endOfSpan(): number {
+export function endOfSpan(): number {
   const now = new Date();
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
 }
@@ -70,6 +75,40 @@ function withIndexesBuiltAfter(sqlite: AppDatabase["$client"], table: string, fi
   for (const { sql } of indexes) sqlite.exec(sql);
 }
 
+interface DatasetWaitlist {
+  id: string;
+  name: string;
+  website: string;
+  createdAt: number;
+  /** Its signups in insertion order (created_at order), each with its created_at: drawn lazily, so read them all before the next waitlist. */
+  signups: Generator<NewSignup & { createdAt: number }>;
+}
+
+/**
+ * The dataset's waitlists and signups, the same on every engine: the big waitlist first, then the
+ * small ones. One seeded stream draws everything in order, so each waitlist's signups must be read
+ * to their end before the next waitlist is taken.
+ */
+export function* datasetWaitlists(bigCount: number, end: number): Generator<DatasetWaitlist> {
+  const random = seededRandom(20_261_121);
+  const start = end - SPAN_DAYS * DAY_MS;
+  // Its own stream, so that every other value is what it was before sources were added.
+  const sourceRandom = seededRandom(20_261_128);
+  function* signups(count: number) {
+    // Evenly spread over the span plus jitter below one step: created_at order is insertion order.
+    const step = (end - start) / count;
+    for (let n = 0; n < count; n++) {
+      const createdAt = Math.floor(start + n * step + random() * step * 0.9);
+      const signup = fakeSignup(random, n);
+      yield { email: signup.email, verified: random() < 0.6, referral: random() < 0.25, customInputs: signup.customInputs, source: fakeSource(sourceRandom), createdAt };
+    }
+  }
+  const waitlists: [string, number, number][] = [["Launch waitlist", bigCount, start - DAY_MS], ...SMALL_WAITLISTS.map((count, index): [string, number, number] => [`Side project ${index + 1}`, count, start - DAY_MS + index + 1])];
+  for (const [name, count, createdAt] of waitlists) {
+    yield { id: seededUuid(random), name, website: `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.example.com`, createdAt, signups: signups(count) };
+  }
+}
+
 function populate(path: string, bigCount: number, end: number): Shape {
   const db = openDatabase(path);
   const sqlite = db.$client;
@@ -78,37 +117,20 @@ function populate(path: string, bigCount: number, end: number): Shape {
   sqlite.pragma("journal_mode = MEMORY");
   sqlite.pragma("synchronous = OFF");
   sqlite.pragma("cache_size = -262144"); // 256 MB: sorting the indexes' keys in memory
-  const random = seededRandom(20_261_121);
   const insertWaitlist = sqlite.prepare("INSERT INTO waitlists (id, name, website, created_at) VALUES (?, ?, ?, ?)");
-  const start = end - SPAN_DAYS * DAY_MS;
-  // Its own stream, so that every other value is what it was before sources were added.
-  const sourceRandom = seededRandom(20_261_128);
 
-  const addWaitlist = (name: string, count: number, createdAt: number) => {
-    const id = seededUuid(random);
-    insertWaitlist.run(id, name, `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.example.com`, createdAt);
-    // As an import writes them: the bulk writer derives counts, input pairs and search entries.
-    const bulk = startBulkInsert(id, db);
-    // Evenly spread over the span plus jitter below one step: created_at order is insertion order.
-    const step = (end - start) / count;
-    for (let n = 0; n < count; n++) {
-      const createdAtMs = Math.floor(start + n * step + random() * step * 0.9);
-      const signup = fakeSignup(random, n);
-      if (!bulk.add({ email: signup.email, verified: random() < 0.6, referral: random() < 0.25, customInputs: signup.customInputs, source: fakeSource(sourceRandom) }, createdAtMs)) {
-        throw new Error(`the generator repeated ${signup.email}`);
-      }
-    }
-    bulk.finish();
-    return id;
-  };
-
-  let shape: Omit<Shape, "sampleEmail"> | undefined;
+  const ids: string[] = [];
   withIndexesBuiltAfter(sqlite, "signups", () => {
     // One transaction: in a fresh file nothing is journaled but the schema's pages.
     sqlite.transaction(() => {
-      const bigWaitlistId = addWaitlist("Launch waitlist", bigCount, start - DAY_MS);
-      const smallWaitlistIds = SMALL_WAITLISTS.map((count, index) => addWaitlist(`Side project ${index + 1}`, count, start - DAY_MS + index + 1));
-      shape = { bigWaitlistId, smallWaitlistIds };
+      for (const waitlist of datasetWaitlists(bigCount, end)) {
+        insertWaitlist.run(waitlist.id, waitlist.name, waitlist.website, waitlist.createdAt);
+        // As an import writes them: the bulk writer derives counts, input pairs and search entries.
+        const bulk = startSqliteBulkInsert(waitlist.id, db);
+        for (const signup of waitlist.signups) if (!bulk.add(signup, signup.createdAt)) throw new Error(`the generator repeated ${signup.email}`);
+        bulk.finish();
+        ids.push(waitlist.id);
+      }
     })();
   });
   // The big waitlist's signups were inserted first into an empty table, in created_at order: ids 1 to bigCount.
@@ -116,7 +138,7 @@ function populate(path: string, bigCount: number, end: number): Shape {
   sqlite.pragma("optimize");
   sqlite.pragma("journal_mode = WAL");
   sqlite.close();
-  return { ...shape!, sampleEmail: middle.email };
+  return { bigWaitlistId: ids[0]!, smallWaitlistIds: ids.slice(1), sampleEmail: middle.email };
 }
 
 /** Copies a database file and its secrets key file (db/master-key.ts), without which the copy does not open. */
@@ -135,7 +157,7 @@ function removeStaleDatasets(cacheDir: string, bigCount: number, keep: string) {
 /** Builds (or reuses) the dataset and returns a working copy in `workDir`. */
 export function prepareDataset(workDir: string, bigCount = 1_000_000): Dataset {
   const end = endOfSpan();
-  const key = createHash("sha256").update(JSON.stringify({ GENERATOR_VERSION, bigCount, end, SMALL_WAITLISTS, migrations: migrationsFingerprint() })).digest("hex").slice(0, 16);
+  const key = datasetKey(bigCount, end, join(process.cwd(), "db", "migrations"));
   const cacheDir = join(tmpdir(), "waitlist-bench-cache");
   const name = `dataset-${bigCount}-${key}`;
   const cachedPath = join(cacheDir, `${name}.db`);

@@ -1,11 +1,13 @@
 // npm run bench [-- --out bench.json --rounds 2 --seconds 10 --connections 16 --reuse-build --dist-dir .next-bench --only stream,page --scale 10m]
+// npm run bench -- --engine postgres [--database-url postgres://…]   (the /v1 read scenarios on PostgreSQL)
 // Builds the dataset, builds and starts the production app and the baseline server on it, measures
 // each scenario on both (alternately) and prints one table. See tests/bench/README.md.
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { openDatabase } from "@/db/client";
+import { openDatabase, type AppDatabase } from "@/db/client";
 import { signupsScope } from "@/lib/api/scopes";
 import { ADMIN_ROLE, createApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
@@ -17,11 +19,12 @@ import { countSignups } from "@/lib/domain/signups/counts";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { insertSignups } from "../support/insert-signups";
 import { nextCli } from "../support/next-cli";
-import { prepareDataset, type Dataset } from "./dataset";
+import { prepareDataset, type Shape } from "./dataset";
 import { emailLookup } from "./email-lookup";
 import { prepareImportFile, prepareNdjsonImportFile } from "./import-file";
 import { cliImport, cliNdjsonImport } from "./import-scenario";
 import { inviteScenario } from "./invite-scenario";
+import { preparePgDataset } from "./pg-dataset";
 import { positionScenario } from "./positions";
 import { rankingScenario } from "./ranking-scenario";
 import { funnelScenario } from "./funnel-scenario";
@@ -70,6 +73,8 @@ const FRESH_SERVERS: readonly string[] = ["stream", "csv"];
 // Scenarios without servers.
 const STANDALONE = ["lookup", "invite", "positions", "ranking", "import", "ndjson-import", "deliver", "funnel"] as const;
 const SCALES = { "1m": 1_000_000, "10m": 10_000_000 } as const;
+// What --engine postgres measures: the /v1 reads, app and baseline on the same PostgreSQL database.
+const POSTGRES_SCENARIOS: readonly string[] = ["waitlist", "first-page", "deep-page", "stream"];
 
 const { values: options } = parseArgs({
   options: {
@@ -86,6 +91,8 @@ const { values: options } = parseArgs({
     "reuse-build": { type: "boolean", default: false },
     "dist-dir": { type: "string", default: ".next-bench" },
     only: { type: "string" },
+    engine: { type: "string", default: "sqlite" },
+    "database-url": { type: "string" },
   },
 });
 
@@ -95,8 +102,18 @@ const count = (name: keyof typeof options) => {
   return value;
 };
 const ALL_SCENARIOS: readonly string[] = [...Object.keys(SCENARIOS), ...STANDALONE];
-const selected = options.only ? options.only.split(",") : ALL_SCENARIOS;
-for (const name of selected) if (!ALL_SCENARIOS.includes(name)) throw new Error(`--only: unknown scenario "${name}" (${ALL_SCENARIOS.join(", ")})`);
+if (options.engine !== "sqlite" && options.engine !== "postgres") throw new Error(`--engine must be sqlite or postgres (got ${options.engine})`);
+const onPostgres = options.engine === "postgres";
+if (!onPostgres && options["database-url"] !== undefined) throw new Error("--database-url needs --engine postgres");
+// PostgreSQL keeps its secrets sealed with SECRETS_KEY (the bench and its servers share this process's
+// environment): a throw-away database takes a key of its own, a kept one the key it was made with.
+if (onPostgres && !process.env.SECRETS_KEY) {
+  if (options["database-url"] !== undefined) throw new Error("--database-url needs SECRETS_KEY, the one the bench's database was made with (any 64 hex digits the first time)");
+  process.env.SECRETS_KEY = randomBytes(32).toString("hex");
+}
+const engineScenarios = onPostgres ? POSTGRES_SCENARIOS : ALL_SCENARIOS;
+const selected = options.only ? options.only.split(",") : engineScenarios;
+for (const name of selected) if (!engineScenarios.includes(name)) throw new Error(`--only: unknown scenario "${name}"${onPostgres ? " on PostgreSQL" : ""} (${engineScenarios.join(", ")})`);
 if (!(options.scale in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(", ")}`);
 const bigCount = options.signups === undefined ? SCALES[options.scale as keyof typeof SCALES] : count("signups");
 const scaleLabel = bigCount % 1_000_000 === 0 ? `${bigCount / 1_000_000}M` : bigCount.toLocaleString("en");
@@ -115,10 +132,12 @@ async function buildApp() {
   log(`built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
-/** A key and a dashboard session on the bench database, what the scenarios look for, and a writer of new signups. */
-async function fixtures(dataset: Dataset, importFile: string, importRows: number): Promise<Fixture & { close: () => void }> {
+/** The dataset's shape and the database holding it: the SQLite file (`path`), or PostgreSQL's (`path` empty). */
+type BenchData = Shape & { path: string; spanEnd: number };
+
+/** A key and a dashboard session on the bench database, what the scenarios look for, and a writer of new signups (SQLite's only). */
+async function fixtures(dataset: BenchData, db: AppDatabase, importFile: string, importRows: number): Promise<Fixture> {
   const waitlistId = dataset.bigWaitlistId;
-  const db = openDatabase(dataset.path);
   const key = await createApiKey({ name: "bench", roles: [VIEW_ROLE] }, db);
   const { token } = await createSession(key.id, db);
   const adminKey = await createApiKey({ name: "bench admin", roles: [ADMIN_ROLE] }, db);
@@ -132,6 +151,7 @@ async function fixtures(dataset: Dataset, importFile: string, importRows: number
   let cursor: string | undefined;
   let written = 0;
   const writeSignup = () => {
+    if (db.$engine.kind !== "sqlite") throw new Error("writeSignup: SQLite's scenarios only");
     const email = `live.signup${++written}@example.com`;
     insertSignups(waitlistId, [{ email, verified: true, referral: false, customInputs: "[]" }], db);
     return email;
@@ -144,7 +164,6 @@ async function fixtures(dataset: Dataset, importFile: string, importRows: number
     return { email: first.email, total: `${counts.total.toLocaleString("en")}${counts.exact ? "" : "+"}` };
   };
   return {
-    close: () => db.$client.close(),
     databasePath: dataset.path,
     bigWaitlistId: waitlistId,
     smallWaitlistId: dataset.smallWaitlistIds[0]!,
@@ -184,7 +203,8 @@ const LOAD_LIMITS = { RATE_LIMIT_PER_MINUTE: "1000000000", DASHBOARD_REQUESTS_PE
  * refused; their bookkeeping still runs on every request.
  */
 async function startApp(databasePath: string, port: number, env: Record<string, string> = {}): Promise<Child> {
-  const appEnv = { DATABASE_PATH: databasePath, NEXT_DIST_DIR: DIST_DIR, HOST: "127.0.0.1", PORT: String(port), ...LOAD_LIMITS, ...env };
+  // On PostgreSQL, env's DATABASE_URL names the database and the path is empty.
+  const appEnv = { ...(databasePath ? { DATABASE_PATH: databasePath } : {}), NEXT_DIST_DIR: DIST_DIR, HOST: "127.0.0.1", PORT: String(port), ...LOAD_LIMITS, ...env };
   const app = start(process.execPath, ["--import", "tsx", "lib/server/main.ts"], appEnv);
   // One that never answers (a slow start on a busy machine) is stopped, not left holding the port for the next run.
   await waitForHttp(`${ORIGIN(port)}/v1/openapi.json`, app).catch(async (error: unknown) => {
@@ -194,10 +214,11 @@ async function startApp(databasePath: string, port: number, env: Record<string, 
   return app;
 }
 
-/** The app as one process (the per-worker figures; the workers scenario scales it) and the baseline, on the same database file. */
-async function startServers(databasePath: string): Promise<[Child, Child]> {
-  const app = await startApp(databasePath, APP_PORT(), { WEB_CONCURRENCY: "1" });
-  const baseline = start(process.execPath, ["--import", "tsx", "tests/bench/baseline-server.ts"], { DATABASE_PATH: databasePath, PORT: String(APP_PORT() + 10), ...LOAD_LIMITS });
+/** The app as one process (the per-worker figures; the workers scenario scales it) and the baseline, on the same database: the SQLite file, or PostgreSQL's at `databaseUrl`. */
+async function startServers(databasePath: string, databaseUrl?: string): Promise<[Child, Child]> {
+  const database: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_PATH: databasePath };
+  const app = await startApp(databaseUrl ? "" : databasePath, APP_PORT(), { WEB_CONCURRENCY: "1", ...database });
+  const baseline = start(process.execPath, ["--import", "tsx", "tests/bench/baseline-server.ts"], { ...database, PORT: String(APP_PORT() + 10), ...LOAD_LIMITS });
   await waitForHttp(`${ORIGIN(APP_PORT() + 10)}/`, baseline);
   return [app, baseline];
 }
@@ -207,18 +228,23 @@ async function main() {
   const cacheDir = join(tmpdir(), "waitlist-bench-cache");
   mkdirSync(cacheDir, { recursive: true });
   const servers: Child[] = [];
-  let closeDatabase = () => {};
+  let closeDatabase: () => void | Promise<void> = () => {};
   try {
     log(`load average before the run: ${loadavg().map((each) => each.toFixed(2)).join(", ")} (1, 5, 15 min) on ${cpus().length} cores`);
-    log(`dataset: ${bigCount.toLocaleString("en")} signups …`);
-    const dataset = prepareDataset(workDir, bigCount);
+    log(`dataset: ${bigCount.toLocaleString("en")} signups${onPostgres ? " in PostgreSQL" : ""} …`);
+    const pgDataset = onPostgres ? await preparePgDataset({ url: options["database-url"], bigCount }) : undefined;
+    if (pgDataset) closeDatabase = () => pgDataset.close();
+    const dataset = pgDataset ? { ...pgDataset, path: "", cachedPath: "" } : prepareDataset(workDir, bigCount);
     log(dataset.cached ? "dataset from the cache" : `dataset built in ${dataset.buildSeconds.toFixed(1)} s`);
     const importRows = count("import-rows");
     const importFile = ["import", "ndjson-import", "upload-load"].some((name) => selected.includes(name)) ? await prepareImportFile(cacheDir, importRows) : "";
     const rows: Row[] = [];
     if (selected.some((name) => name !== "import" && name !== "ndjson-import" && name !== "deliver")) {
-      const { close, ...fixture } = await fixtures(dataset, importFile, importRows);
-      closeDatabase = close;
+      const db = pgDataset?.db ?? openDatabase(dataset.path);
+      if (!pgDataset) closeDatabase = () => {
+        db.$client.close();
+      };
+      const fixture = await fixtures(dataset, db, importFile, importRows);
       if (selected.some((name) => name in SCENARIOS)) {
         await buildApp();
         let tied: TiedDataset | undefined;
@@ -229,7 +255,7 @@ async function main() {
           if (!selected.includes(name)) continue;
           if (!bench || FRESH_SERVERS.includes(name)) {
             await Promise.all(servers.splice(0).map(stop));
-            const [app, baseline] = await startServers(dataset.path);
+            const [app, baseline] = await startServers(dataset.path, pgDataset?.url);
             servers.push(app, baseline);
             bench = {
               ...shared,
@@ -285,12 +311,13 @@ async function main() {
     log("done");
     if (options.out) {
       const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version };
-      writeJson(options.out, { measuredAt: new Date().toISOString(), machine, loadAverage: loadavg(), options, dataset: { signups: dataset.bigCount, buildSeconds: dataset.buildSeconds, cached: dataset.cached }, rows });
+      writeJson(options.out, { measuredAt: new Date().toISOString(), machine, loadAverage: loadavg(), options, dataset: { engine: options.engine, signups: dataset.bigCount, buildSeconds: dataset.buildSeconds, cached: dataset.cached }, rows });
       log(`wrote ${options.out}`);
     }
   } finally {
-    closeDatabase();
+    // The servers first: a throw-away PostgreSQL stops with the dataset's pool.
     await Promise.all(servers.map(stop));
+    await closeDatabase();
     rmSync(workDir, { recursive: true, force: true });
   }
 }

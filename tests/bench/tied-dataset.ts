@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { openDatabase } from "@/db/client";
 import { keyFileOf } from "@/db/master-key";
 import { DAY_MS } from "@/lib/core/time";
-import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
+import { startSqliteBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { copyDatabaseFile, type Dataset } from "./dataset";
 import { importFileSignups } from "./import-file";
@@ -34,7 +34,7 @@ export async function prepareTiedDataset(dataset: Dataset, workDir: string): Pro
     const tiedWaitlistId = (await createWaitlist({ name: "Imported addresses", website: "https://imported.example.com" }, db)).id;
     const importedAt = dataset.spanEnd - DAY_MS;
     sqlite.transaction(() => {
-      const bulk = startBulkInsert(tiedWaitlistId, db);
+      const bulk = startSqliteBulkInsert(tiedWaitlistId, db);
       for (const signup of importFileSignups(dataset.bigCount)) bulk.add(signup, importedAt);
       bulk.finish();
     })();

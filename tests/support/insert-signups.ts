@@ -1,5 +1,5 @@
 import { getDb, type AppDatabase } from "@/db/client";
-import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
+import { startSqliteBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import type { NewSignup } from "@/lib/domain/signups/queries";
 
 /**
@@ -12,7 +12,7 @@ export function insertSignups(waitlistId: string, signups: Iterable<NewSignup>, 
   // once another connection (a live server's delivery sender) has committed meanwhile (SQLITE_BUSY).
   return db.$client
     .transaction(() => {
-      const bulk = startBulkInsert(waitlistId, db);
+      const bulk = startSqliteBulkInsert(waitlistId, db);
       let inserted = 0;
       for (const signup of signups) if (bulk.add(signup, createdAt)) inserted++;
       bulk.finish();

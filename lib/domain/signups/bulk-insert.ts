@@ -1,9 +1,11 @@
 import type { AppDatabase } from "@/db/client";
 import { DAY_MS } from "@/lib/core/time";
 import { preparedOnce } from "@/lib/store/statements";
+import { startPgBulkInsert } from "./bulk-insert-pg";
 import { inputPairs } from "./input-pairs";
 import { bucketOf } from "../funnel/stats";
 import type { NewSignup } from "./queries";
+import { statusTimesOf } from "./status-times";
 
 /**
  * Input pairs go in this many to a statement: better-sqlite3 spends about 1.6 µs on each call
@@ -68,7 +70,33 @@ function statements(db: AppDatabase) {
   });
 }
 
+/**
+ * The app's one writer of signups (imports, the demo seed, the tests and the bench's dataset), on
+ * either engine: many signups into one waitlist, inside an open write transaction, with everything
+ * the schema derives from them (input pairs, counts, the funnel, the search index).
+ */
 export interface BulkInsert {
+  /** Inserts these signups, in order, skipping each whose email the waitlist has already (or an earlier one had): how many went in. */
+  add(signups: readonly NewSignup[], createdAt: number): Promise<number>;
+  /** Writes what the engine's writer left for the end. Call before the transaction commits. */
+  finish(): Promise<void>;
+}
+
+/** SQLite's writer (below) one signup at a time; PostgreSQL's (./bulk-insert-pg.ts) a statement per batch. */
+export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert {
+  if (db.$engine.kind === "postgres") return startPgBulkInsert(waitlistId, db);
+  const sqlite = startSqliteBulkInsert(waitlistId, db);
+  return {
+    add: (signups, createdAt) => {
+      let inserted = 0;
+      for (const signup of signups) if (sqlite.add(signup, createdAt)) inserted++;
+      return Promise.resolve(inserted);
+    },
+    finish: () => Promise.resolve(sqlite.finish()),
+  };
+}
+
+export interface SqliteBulkInsert {
   /** Inserts one signup unless the waitlist has its email already; true when inserted. */
   add(signup: NewSignup, createdAt: number): boolean;
   /** Writes the day counts, input pair counts and search entries of every added signup. Call before COMMIT. */
@@ -76,8 +104,8 @@ export interface BulkInsert {
 }
 
 /**
- * The app's one writer of signups (imports, the demo seed, the tests and the bench's dataset): many
- * signups into one waitlist, inside an open write transaction, with what the per-row insert triggers
+ * SQLite's bulk writer, synchronous (the tests' insertSignups and the bench's dataset call it
+ * directly): many signups into one waitlist, inside an open write transaction, with what the per-row insert triggers
  * would derive (migration 0003) done in bulk instead: each signup's input pairs are read from its
  * JSON in JavaScript (inputPairs) and go in with it, a hundred to a statement; the counts are tallied
  * in memory and written once; the search index takes all the new addresses in one statement.
@@ -86,7 +114,7 @@ export interface BulkInsert {
  * even a trigger that does nothing costs about 3 µs per row. No other connection ever
  * sees them missing (DDL is transactional in SQLite), and a rollback restores them with the rest.
  */
-export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert {
+export function startSqliteBulkInsert(waitlistId: string, db: AppDatabase): SqliteBulkInsert {
   const sqlite = db.$client;
   if (!sqlite.inTransaction) throw new Error("startBulkInsert needs an open transaction");
   const prepared = statements(db);
@@ -119,9 +147,7 @@ export function startBulkInsert(waitlistId: string, db: AppDatabase): BulkInsert
       const referral = signup.referral ? 1 : 0;
       const status = signup.status ?? "waiting";
       const source = signup.source ?? {};
-      // As migration 0023 read them for the signups before it: an imported status dates from its last change.
-      const invitedAt = signup.invitedAt ?? (status === "invited" ? (signup.statusChangedAt ?? null) : null);
-      const completedAt = signup.completedAt ?? (status === "completed" ? (signup.statusChangedAt ?? null) : null);
+      const { invitedAt, completedAt } = statusTimesOf(signup, status);
       const inserted = prepared.signup.run(
         waitlistId,
         signup.email,

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { signupCsvStream } from "@/lib/domain/signups/csv";
-import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
+import { startSqliteBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import { cliSandbox, expectOneLineError, type CliSandbox } from "../run-cli";
 
 let cli: CliSandbox;
@@ -231,7 +231,7 @@ describe("signups export streams", () => {
       // A list is not a (label, value) pair: nothing to index, so the rows are quick to write.
       const notes = JSON.stringify([{ notes: ["x".repeat(960)] }]);
       db.$client.transaction(() => {
-        const bulk = startBulkInsert(id, db);
+        const bulk = startSqliteBulkInsert(id, db);
         for (let index = 0; index < rows; index++) bulk.add({ email: `large${index}@example.com`, verified: false, referral: false, customInputs: notes }, 1_700_000_000_000 + index);
         bulk.finish();
       })();

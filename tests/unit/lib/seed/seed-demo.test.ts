@@ -1,22 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppDatabase } from "@/db/client";
 import { DEMO_WAITLISTS, seedDemoData } from "@/lib/seed/seed-demo";
 import { countSignups } from "@/lib/domain/signups/counts";
 import { signupRowBatches } from "@/lib/domain/signups/queries";
 import { listWaitlists } from "@/lib/domain/waitlists/queries";
 import { allOf } from "@/tests/support/batches";
-import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
+import { pgliteDatabase } from "@/tests/support/pglite";
+import { tempDatabase } from "@/tests/support/temp-db";
 
 const NOW = new Date("2026-06-01T12:00:00Z");
 const DAY = 86_400_000;
-let temp: TempDatabase;
 
-beforeAll(async () => {
-  temp = tempDatabase();
-  expect(await seedDemoData({ now: NOW }, temp.db)).toEqual({ waitlists_created: 5, signups_created: DEMO_WAITLISTS.reduce((sum, w) => sum + w.signups, 0) });
-});
-afterAll(() => temp.close());
+const ENGINES = [
+  { engine: "SQLite", open: () => Promise.resolve(tempDatabase().db) },
+  { engine: "PostgreSQL (PGlite)", open: () => pgliteDatabase() },
+];
 
-describe("seedDemoData", () => {
+/** Rows from the middle of the largest waitlist, in id order. */
+const sample = (db: AppDatabase) => db.$engine.prepare("SELECT id, email, verified, referral, custom_inputs, created_at FROM signups ORDER BY id LIMIT 500 OFFSET 60000").values([]);
+
+describe.each(ENGINES)("seedDemoData on $engine", ({ open }) => {
+  const temp = { db: undefined as unknown as AppDatabase };
+  beforeAll(async () => {
+    temp.db = await open();
+    expect(await seedDemoData({ now: NOW }, temp.db)).toEqual({ waitlists_created: 5, signups_created: DEMO_WAITLISTS.reduce((sum, w) => sum + w.signups, 0) });
+  }, 120_000);
+  afterAll(() => temp.db.$engine.close());
+
   it("creates waitlists of different sizes, one of at least 50,000 and one empty", async () => {
     const sizes = await Promise.all((await listWaitlists({}, temp.db)).items.map(async (waitlist) => (await countSignups({ waitlistId: waitlist.id }, temp.db)).total));
     expect(sizes).toEqual(DEMO_WAITLISTS.map((waitlist) => waitlist.signups));
@@ -46,12 +56,11 @@ describe("seedDemoData", () => {
     expect(await seedDemoData({ now: new Date() }, temp.db)).toEqual({ waitlists_created: 0, signups_created: 0 });
   });
 
-  it("is deterministic", async () => {
+  it("is deterministic: a second seeding on SQLite gives the same rows, ids included", async () => {
     const other = tempDatabase();
     try {
       await seedDemoData({ now: NOW }, other.db);
-      const sample = (db: TempDatabase["db"]) => db.$client.prepare("SELECT email, verified, referral, custom_inputs, created_at FROM signups ORDER BY id LIMIT 500 OFFSET 60000").all();
-      expect(sample(other.db)).toEqual(sample(temp.db));
+      expect(await sample(temp.db)).toEqual(await sample(other.db));
     } finally {
       other.close();
     }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
+import { startSqliteBulkInsert } from "@/lib/domain/signups/bulk-insert";
 import { inputPairs } from "@/lib/domain/signups/input-pairs";
 import type { NewSignup } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
@@ -74,7 +74,7 @@ describe("inputPairs", () => {
   });
 });
 
-describe("startBulkInsert", () => {
+describe("startSqliteBulkInsert (SQLite's writer)", () => {
   /** Every derived row of a waitlist, without the ids that differ between the two lists. */
   function derived(waitlistId: string) {
     const sqlite = temp.db.$client;
@@ -104,7 +104,7 @@ describe("startBulkInsert", () => {
 
     const insertedByTriggers = temp.db.$client.transaction(() => rows.filter((row) => insertBySql(byTriggers, row, BASE)).length)();
     const insertedInBulk = temp.db.$client.transaction(() => {
-      const bulk = startBulkInsert(inBulk, temp.db);
+      const bulk = startSqliteBulkInsert(inBulk, temp.db);
       const count = rows.filter((row) => bulk.add(row, BASE)).length;
       bulk.finish();
       return count;
@@ -130,7 +130,7 @@ describe("startBulkInsert", () => {
     const before = triggerNames();
     expect(() =>
       temp.db.$client.transaction(() => {
-        const bulk = startBulkInsert(waitlistId, temp.db);
+        const bulk = startSqliteBulkInsert(waitlistId, temp.db);
         for (const row of signups(50, 3)) bulk.add(row, BASE);
         throw new Error("the import failed");
       })(),
@@ -144,6 +144,6 @@ describe("startBulkInsert", () => {
 
   it("needs an open transaction", async () => {
     const waitlistId = (await createWaitlist({ name: "No transaction", website: "https://e.com" }, temp.db)).id;
-    expect(() => startBulkInsert(waitlistId, temp.db)).toThrow("needs an open transaction");
+    expect(() => startSqliteBulkInsert(waitlistId, temp.db)).toThrow("needs an open transaction");
   });
 });
