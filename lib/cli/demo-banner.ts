@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import type { AppDatabase } from "@/db/client";
 import type { StartupSummary } from "@/lib/core/startup-summary";
 import { DEMO_KEYS, keepOrIssueDemoKeys, type PreviousDemoKeys } from "@/lib/seed/demo-key";
@@ -39,6 +40,8 @@ export async function prepareDemo(db: AppDatabase, { databasePath, url, summary 
   const seeded = await seedDemoData({}, db);
   const keysFile = demoKeysFile(databasePath);
   const { kept, admin, view, revoked } = await keepOrIssueDemoKeys(readPreviousKeys(keysFile), db);
+  // On PostgreSQL nothing else has made DATABASE_PATH's folder.
+  if (!kept) mkdirSync(dirname(keysFile), { recursive: true });
   if (!kept) writeFileSync(keysFile, `${JSON.stringify({ admin: admin.key, view: view.key })}\n`, { mode: 0o600 });
   const seedNote = seeded.waitlists_created > 0 ? `added ${seeded.waitlists_created} demo waitlists with ${count.format(seeded.signups_created)} signups` : "demo data already present";
   const keysNote = kept
