@@ -69,7 +69,10 @@ export async function releaseSenderLease(holder: string, db: AppDatabase = getDb
  */
 export async function claimDue(endpointId: string | null, limit: number, leaseMs: number, now = Date.now(), db: AppDatabase = getDb()): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
-  const claim = preparedOnce(db, "deliveries.claim", () =>
+  // Emails (no endpoint) and an endpoint's deliveries in statements of their own: SQLite's `endpoint_id
+  // IS ?` is not PostgreSQL's SQL, and each engine seeks deliveries_due_idx by either.
+  const target = endpointId === null ? isNull(deliveries.endpointId) : eq(deliveries.endpointId, sql.placeholder("endpointId"));
+  const claim = preparedOnce(db, endpointId === null ? "deliveries.claim.emails" : "deliveries.claim.endpoint", () =>
     db
       .update(deliveries)
       .set({ state: "delivering", attempts: sql`${deliveries.attempts} + 1`, nextAttemptAt: valuePlaceholder("until"), lastAttemptAt: valuePlaceholder("now") })
@@ -79,7 +82,7 @@ export async function claimDue(endpointId: string | null, limit: number, leaseMs
           db
             .select({ id: deliveries.id })
             .from(deliveries)
-            .where(and(sql`${deliveries.endpointId} is ${sql.placeholder("endpointId")}`, lte(deliveries.nextAttemptAt, valuePlaceholder("now"))))
+            .where(and(target, lte(deliveries.nextAttemptAt, valuePlaceholder("now"))))
             .orderBy(deliveries.nextAttemptAt, deliveries.id)
             .limit(sql.placeholder("limit")),
         ),

@@ -7,7 +7,7 @@ import { preparedSql } from "@/lib/store/statements";
 import { planAccess } from "../signups/access";
 import type { SignupScope } from "../signups/filter";
 import { scopeParams, scopeWhere, shapeKey, shapeOf } from "../signups/scope-sql";
-import type { LineKey } from "./line";
+import { idBoundOf, type LineKey } from "./line";
 
 // The line of a scope: its waiting signups (any other filter kept) in place order (./line.ts), read
 // as the same two index walks that SQLite merges. Every row starts with its place key (at, pos, id),
@@ -41,7 +41,7 @@ async function lineStatement(db: AppDatabase, scope: SignupScope, name: string, 
         // let SQLite use the moved signups' partial index, and the arm walked the whole list (4.1 s of
         // "invite the next 10,000 verified" on a 10M list, against 40 ms).
         sql`${signups.lineAt} is not null and ${signups.status} = 'waiting'${continued ? sql` and (${signups.lineAt}, ${signups.linePos}, ${signups.id}) > (${placeholder("afterAt")}, ${placeholder("afterPos")}, ${dialect.seekable(placeholder("afterId"))})` : sql``}`
-      : sql`${signups.lineAt} is null${continued ? sql` and (${signups.createdAt}, ${signups.id}) > (${placeholder("afterAt")}, ${dialect.seekable(placeholder("afterPos"))})` : sql``}`;
+      : sql`${signups.lineAt} is null${continued ? sql` and (${signups.createdAt}, ${signups.id}) > (${placeholder("afterAt")}, ${dialect.seekable(placeholder("afterIdBound"))})` : sql``}`;
     return sql`select ${key}, ${signups.id}, ${columns} from ${signups} where ${scopeWhere(shape, dialect)} and ${from}`;
   };
   return preparedSql(db, `ranking.line:${name}:${shapeKey(shape)}:${continued}:${read.offset !== undefined}:${read.descending === true}`, (dialect) =>
@@ -61,6 +61,7 @@ export async function lineRows(scope: SignupScope, name: string, columns: SQL, r
     afterAt: read.after?.at ?? null,
     afterPos: read.after?.pos ?? null,
     afterId: read.after?.id ?? null,
+    afterIdBound: read.after ? idBoundOf(read.after.pos, "after") : null,
     take: read.take,
     offset: read.offset ?? null,
   });

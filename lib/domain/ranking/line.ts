@@ -18,6 +18,13 @@ export interface LineKey {
   id: number;
 }
 
+/**
+ * An unmoved signup's (created_at, id) is compared with a key's (at, pos), and a moved signup's pos is
+ * a fraction: it is compared as the integer that orders an id the same (id < 3.5 as id < 4, id > 3.5
+ * as id > 3), since PostgreSQL takes that value as the id's bigint and refuses a fraction.
+ */
+export const idBoundOf = (pos: number, side: "ahead" | "after") => (side === "ahead" ? Math.ceil(pos) : Math.floor(pos));
+
 export interface LineSignup {
   waitlistId: string;
   status: string;
@@ -42,7 +49,7 @@ function statements(db: AppDatabase) {
     ahead: preparedSql<LineKey>(
       db,
       "ranking.line.ahead",
-      (d) => sql`${UNMOVED} AND (created_at, id) < (${placeholder("at")}, ${d.seekable(placeholder("pos"))})
+      (d) => sql`${UNMOVED} AND (created_at, id) < (${placeholder("at")}, ${d.seekable(placeholder("idBound"))})
        UNION ALL ${moved(d)} AND (line_at, line_pos, id) < (${placeholder("at")}, ${placeholder("pos")}, ${d.seekable(placeholder("id"))})
        ORDER BY 1 DESC, 2 DESC, 3 DESC LIMIT ${placeholder("take")}`,
     ),
@@ -52,7 +59,7 @@ function statements(db: AppDatabase) {
     after: preparedSql<LineKey>(
       db,
       "ranking.line.after",
-      (d) => sql`${UNMOVED} AND (created_at, id) > (${placeholder("at")}, ${d.seekable(placeholder("pos"))})
+      (d) => sql`${UNMOVED} AND (created_at, id) > (${placeholder("at")}, ${d.seekable(placeholder("idBound"))})
        UNION ALL ${moved(d)} AND (line_at, line_pos, id) > (${placeholder("at")}, ${placeholder("pos")}, ${d.seekable(placeholder("id"))})
        ORDER BY 1, 2, 3 LIMIT ${placeholder("take")}`,
     ),
@@ -74,13 +81,13 @@ export async function lineSignup(signupId: number, db: AppDatabase = getDb()): P
 
 /** The `take` waiting signups just ahead of `key` in its waitlist's line, nearest first. */
 export async function waitingAhead(waitlistId: string, key: LineKey, take: number, db: AppDatabase = getDb()): Promise<LineKey[]> {
-  return await statements(db).ahead.all({ waitlistId, ...key, take });
+  return await statements(db).ahead.all({ waitlistId, ...key, idBound: idBoundOf(key.pos, "ahead"), take });
 }
 
 /** Up to `take` waiting signups in line order, from the front or after `after`. */
 export async function lineSlice(waitlistId: string, after: LineKey | undefined, take: number, db: AppDatabase = getDb()): Promise<LineKey[]> {
   const prepared = statements(db);
-  return after ? await prepared.after.all({ waitlistId, ...after, take }) : await prepared.first.all({ waitlistId, take });
+  return after ? await prepared.after.all({ waitlistId, ...after, idBound: idBoundOf(after.pos, "after"), take }) : await prepared.first.all({ waitlistId, take });
 }
 
 /** Stands a signup in line at `key` (its own id stays the last tie-breaker). */

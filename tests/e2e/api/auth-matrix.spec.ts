@@ -20,7 +20,7 @@ test.beforeAll(async ({ request }) => {
   const waitlist = await createWaitlist({ name: waitlistName, website: "https://example.com" });
   waitlistId = waitlist.id;
   const seeds = makeSignups(30, `matrix${Date.now()}`);
-  insertSignups(waitlist.id, seeds);
+  await insertSignups(waitlist.id, seeds);
   secretEmail = seeds[0]!.email;
 });
 
@@ -160,8 +160,8 @@ test("the invitation routes refuse missing, wrong, revoked and expired keys with
 test("every dashboard page and the CSV export refuse missing, garbage, revoked, expired and signed-out sessions", async ({ request }) => {
   const { valid, refused, expiredKey } = await sessionVariants();
   // The key behind one session expires now (it was valid when the session started).
-  const { getDb } = await import("@/db/client");
-  getDb().$client.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?").run(Date.now() - 1000, expiredKey.id);
+  const { rawSql } = await import("../support/raw-sql");
+  await rawSql.run("UPDATE api_keys SET expires_at = ? WHERE id = ?", Date.now() - 1000, expiredKey.id);
   const urls = ["/", "/?q=matrix&sort=name", `/waitlists/${waitlistId}`, `/waitlists/${waitlistId}?verified=true&page=2&size=50`, `/waitlists/${waitlistId}/export`, `/waitlists/${waitlistId}/export?referral=false`];
   for (const url of urls) {
     for (const [name, cookie] of Object.entries(refused)) {

@@ -143,7 +143,7 @@ async function walk(request: APIRequestContext, first: string): Promise<{ items:
 async function fixtureWaitlist(count: number) {
   const waitlist = await createWaitlist({ name: `Filters ${Date.now()}`, website: "https://example.com" });
   const seeds = makeFixture(count, waitlist.id.slice(0, 6));
-  insertSignups(waitlist.id, seeds);
+  await insertSignups(waitlist.id, seeds);
   // The stored order: created_at, then insertion (id).
   const ordered = seeds.map((seed, index) => ({ seed, index })).sort((a, b) => a.seed.createdAt - b.seed.createdAt || a.index - b.index).map(({ seed }) => seed);
   return { waitlist, seeds: ordered };

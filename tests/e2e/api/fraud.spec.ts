@@ -1,9 +1,9 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { getDb } from "@/db/client";
 import { createApiKey } from "@/lib/domain/keys/queries";
 import { Contract, expectProblem, type PathTemplate } from "../support/api-contract";
 import { bearer } from "../support/api-fixtures";
 import { openWaitlist } from "../support/join-fixtures";
+import { rawSql } from "../support/raw-sql";
 
 // Fraud defence against the real server (lib/domain/fraud): a disposable address refused (a problem
 // naming the reason, nothing stored) or flagged (stored, listed by the `flag` filter), and the review
@@ -22,9 +22,9 @@ test.beforeAll(async ({ request }) => {
   viewer = bearer((await createApiKey({ name: "fraud viewer", roles: ["waitlist:view"] })).key);
 });
 
-const count = (sql: string, ...values: unknown[]) => (getDb().$client.prepare(sql).get(...values) as { n: number }).n;
-const eventTypes = (waitlistId: string) => (getDb().$client.prepare("SELECT type FROM events WHERE waitlist_id = ? ORDER BY id").all(waitlistId) as { type: string }[]).map((event) => event.type);
-const referralState = (signupId: string) => (getDb().$client.prepare("SELECT state FROM referrals WHERE signup_id = ?").get(Number(signupId)) as { state: string } | undefined)?.state;
+const count = (sql: string, ...values: unknown[]) => rawSql.value<number>(sql, ...values);
+const eventTypes = async (waitlistId: string) => (await rawSql.all<{ type: string }>("SELECT type FROM events WHERE waitlist_id = ? ORDER BY id", waitlistId)).map((event) => event.type);
+const referralState = async (signupId: string) => (await rawSql.get<{ state: string }>("SELECT state FROM referrals WHERE signup_id = ?", Number(signupId)))?.state;
 const review = (decision: string) => `/waitlist/{id}/signup/review/${decision}` as PathTemplate;
 
 async function join(request: APIRequestContext, waitlistId: string, email: string, referralCode?: string) {
@@ -40,8 +40,8 @@ test("refuse: a disposable address is a 422 naming the reason, and nothing is st
   const response = await join(request, waitlist.id, "someone@inbox.mailinator.com");
   const problem = await expectProblem(contract, response, "/waitlist/{id}/signup", { status: 422, code: "unprocessable", parameter: "email" }, "POST");
   expect(problem.detail).toContain("disposable email");
-  expect(count("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?", waitlist.id)).toBe(0);
-  expect(eventTypes(waitlist.id)).toEqual([]);
+  expect(await count("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?", waitlist.id)).toBe(0);
+  expect(await eventTypes(waitlist.id)).toEqual([]);
   // An ordinary address still joins.
   expect((await join(request, waitlist.id, "ada@example.com")).status()).toBe(201);
 });
@@ -52,7 +52,7 @@ test("flag: stored and listed by the flag filter; approve makes the held referra
   const fakeResponse = await join(request, waitlist.id, "friend@yopmail.com", ada.referral_code);
   expect(fakeResponse.status()).toBe(201);
   const fake = (await fakeResponse.json()) as { id: string };
-  expect(referralState(fake.id)).toBe("flagged");
+  expect(await referralState(fake.id)).toBe("flagged");
 
   const listed = await request.get(`/v1/waitlist/${waitlist.id}/signup?flag=disposable&fields=id,email`, { headers: viewer });
   expect(await contract.json(listed, "/waitlist/{id}/signup")).toEqual([{ id: fake.id, email: "friend@yopmail.com" }]);
@@ -61,8 +61,8 @@ test("flag: stored and listed by the flag filter; approve makes the held referra
   const approved = await decide(request, "approve", waitlist.id, { emails: ["FRIEND@yopmail.com", "ada@example.com"] });
   expect(approved.status()).toBe(200);
   expect(await contract.json(approved, review("approve"), "POST")).toEqual({ decided: 1, skipped: 1, ids: [fake.id] });
-  expect(referralState(fake.id)).toBe("counted");
-  expect(eventTypes(waitlist.id)).toEqual(["signup.created", "signup.created", "signup.flag_approved"]);
+  expect(await referralState(fake.id)).toBe("counted");
+  expect(await eventTypes(waitlist.id)).toEqual(["signup.created", "signup.created", "signup.flag_approved"]);
   // Decided: no longer waiting, so the filter no longer lists it, and a second decision is a 409.
   expect(await contract.json(await request.get(`/v1/waitlist/${waitlist.id}/signup?flag=disposable`, { headers: viewer }), "/waitlist/{id}/signup")).toEqual([]);
   await expectProblem(contract, await decide(request, "discount", waitlist.id, { emails: ["friend@yopmail.com"] }), review("discount"), { status: 409, code: "conflict", parameter: "emails" }, "POST");
@@ -75,14 +75,14 @@ test("discount: the referral never counts, and its event is signup.flag_discount
   const listed = await request.get(`/v1/waitlist/${waitlist.id}/signup?flag=lookalike&fields=id`, { headers: viewer });
   expect(await contract.json(listed, "/waitlist/{id}/signup")).toEqual([{ id: twin.id }]);
   expect(await contract.json(await decide(request, "discount", waitlist.id, { emails: ["a.d.a+again@gmail.com"] }), review("discount"), "POST")).toEqual({ decided: 1, skipped: 0, ids: [twin.id] });
-  expect(referralState(twin.id)).toBe("discounted");
-  expect(eventTypes(waitlist.id).at(-1)).toBe("signup.flag_discounted");
+  expect(await referralState(twin.id)).toBe("discounted");
+  expect((await eventTypes(waitlist.id)).at(-1)).toBe("signup.flag_discounted");
 });
 
 test("bad input: an unknown flag, an unknown decision, a bad body, the wrong role or key: clear errors, nothing changed", async ({ request }) => {
   const waitlist = await openWaitlist();
   await join(request, waitlist.id, "fake@mailinator.com");
-  const before = { events: eventTypes(waitlist.id), pending: count("SELECT count(*) AS n FROM signup_flags WHERE waitlist_id = ? AND decision = 'pending'", waitlist.id) };
+  const before = { events: await eventTypes(waitlist.id), pending: await count("SELECT count(*) AS n FROM signup_flags WHERE waitlist_id = ? AND decision = 'pending'", waitlist.id) };
 
   const unknownFlag = await expectProblem(contract, await request.get(`/v1/waitlist/${waitlist.id}/signup?flag=spam`, { headers: viewer }), "/waitlist/{id}/signup", { status: 400, code: "invalid_parameter", parameter: "flag" });
   expect(unknownFlag.detail).toContain("disposable, lookalike, burst, referral_limit");
@@ -95,6 +95,6 @@ test("bad input: an unknown flag, an unknown decision, a bad body, the wrong rol
   await expectProblem(contract, await decide(request, "approve", waitlist.id, { emails: ["fake@mailinator.com"] }, joinKey), review("approve"), { status: 403, code: "forbidden" }, "POST");
   await expectProblem(contract, await decide(request, "approve", waitlist.id, { emails: ["fake@mailinator.com"] }, bearer("wl_not_a_key")), review("approve"), { status: 401, code: "unauthenticated" }, "POST");
 
-  expect(eventTypes(waitlist.id)).toEqual(before.events);
-  expect(count("SELECT count(*) AS n FROM signup_flags WHERE waitlist_id = ? AND decision = 'pending'", waitlist.id)).toBe(before.pending);
+  expect(await eventTypes(waitlist.id)).toEqual(before.events);
+  expect(await count("SELECT count(*) AS n FROM signup_flags WHERE waitlist_id = ? AND decision = 'pending'", waitlist.id)).toBe(before.pending);
 });

@@ -1,11 +1,11 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { getDb } from "@/db/client";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { createApiKey } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { recountFunnel, type RecountRow } from "@/tests/support/funnel-recount";
 import { Contract, expectProblem } from "../support/api-contract";
 import { bearer } from "../support/api-fixtures";
+import { rawSql } from "../support/raw-sql";
 
 // The funnel against the real server: sources given at join (validated, stored, filters, opt-in
 // fields), join-page views counted by the server, and GET /v1/waitlist/{id}/stats equal to a recount
@@ -41,14 +41,12 @@ async function openWaitlist(tag: string) {
 
 const join = (request: APIRequestContext, waitlistId: string, body: Record<string, unknown>) => request.post(`/v1/waitlist/${waitlistId}/signup`, { data: body, headers: joinKey });
 
-function rowsOf(waitlistId: string): RecountRow[] {
-  return (
-    getDb()
-      .$client.prepare(
-        "SELECT created_at AS createdAt, verified, referral, coalesce(utm_source, referrer) AS source, invited_at AS invitedAt, completed_at AS completedAt, expired_at AS expiredAt FROM signups WHERE waitlist_id = ?",
-      )
-      .all(waitlistId) as (Omit<RecountRow, "verified" | "referral"> & { verified: number; referral: number })[]
-  ).map((row) => ({ ...row, verified: row.verified === 1, referral: row.referral === 1 }));
+async function rowsOf(waitlistId: string): Promise<RecountRow[]> {
+  const rows = await rawSql.all<Omit<RecountRow, "verified" | "referral"> & { verified: number; referral: number }>(
+    "SELECT created_at AS createdAt, verified, referral, coalesce(utm_source, referrer) AS source, invited_at AS invitedAt, completed_at AS completedAt, expired_at AS expiredAt FROM signups WHERE waitlist_id = ?",
+    waitlistId,
+  );
+  return rows.map((row) => ({ ...row, verified: row.verified === 1, referral: row.referral === 1 }));
 }
 
 test("sources given at join are stored, filter the list and show with fields=; bad ones are refused and change nothing", async ({ request }) => {
@@ -61,7 +59,7 @@ test("sources given at join are stored, filter the list and show with fields=; b
   for (const [field, value] of [["utm_source", "a\nb"], ["utm_campaign", "c".repeat(101)], ["referrer", `x\u202e`], ["utm_medium", 3]] as const) {
     await expectProblem(contract, await join(request, waitlist.id, { email: "carl@example.com", [field]: value }), "/waitlist/{id}/signup", { status: 400, code: "invalid_parameter", parameter: field }, "POST");
   }
-  expect(rowsOf(waitlist.id)).toHaveLength(2);
+  expect(await rowsOf(waitlist.id)).toHaveLength(2);
 
   const list = await request.get(`/v1/waitlist/${waitlist.id}/signup?utm_source=newsletter&fields=email,utm_source,utm_medium,utm_campaign,referrer`, { headers: viewer });
   expect(await contract.json(list, "/waitlist/{id}/signup")).toEqual([
@@ -81,12 +79,12 @@ test("GET /v1/waitlist/{id}/stats equals a recount from the rows; the join page'
     expect(response.status()).toBe(201);
     code ??= ((await response.json()) as { referral_code: string }).referral_code;
   }
-  getDb().$client.prepare("UPDATE signups SET verified = 1 WHERE waitlist_id = ? AND id % 2 = 0").run(waitlist.id);
+  await rawSql.run("UPDATE signups SET verified = 1 WHERE waitlist_id = ? AND id % 2 = 0", waitlist.id);
   const act = (action: string, emails: string[]) => request.post(`/v1/waitlist/${waitlist.id}/signup/${action}`, { data: { emails }, headers: admin });
   expect((await act("invite", ["p0@example.com", "p1@example.com", "p2@example.com", "p3@example.com", "p4@example.com"])).status()).toBe(200);
   expect((await act("complete", ["p0@example.com", "p1@example.com"])).status()).toBe(200);
-  const expiredId = (getDb().$client.prepare("SELECT id FROM signups WHERE email = 'p4@example.com' AND waitlist_id = ?").get(waitlist.id) as { id: number }).id;
-  getDb().$client.prepare("INSERT INTO events (type, waitlist_id, signup_id, created_at, payload) VALUES ('signup.invitation_expired', ?, ?, ?, '{}')").run(waitlist.id, expiredId, Date.now());
+  const { id: expiredId } = (await rawSql.get<{ id: number }>("SELECT id FROM signups WHERE email = 'p4@example.com' AND waitlist_id = ?", waitlist.id))!;
+  await rawSql.run("INSERT INTO events (type, waitlist_id, signup_id, created_at, payload) VALUES ('signup.invitation_expired', ?, ?, ?, '{}')", waitlist.id, expiredId, Date.now());
 
   // Three views of the join page, counted in memory and written within seconds.
   for (let view = 0; view < 3; view++) expect((await request.get(`/join/${waitlist.id}?utm_source=newsletter`)).status()).toBe(200);
@@ -94,7 +92,7 @@ test("GET /v1/waitlist/{id}/stats equals a recount from the rows; the join page'
   await expect.poll(async () => (await stats()).totals.views, { timeout: 15_000, intervals: [500] }).toBe(3);
 
   const answer = await stats();
-  const expected = recountFunnel(rowsOf(waitlist.id));
+  const expected = recountFunnel(await rowsOf(waitlist.id));
   const { views, ...totals } = answer.totals;
   expect(views).toBe(3);
   expect(totals).toEqual(expected.totals);

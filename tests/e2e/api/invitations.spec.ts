@@ -1,5 +1,4 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { getDb } from "@/db/client";
 import { updateInvitationEmail } from "@/lib/domain/emails/invitation";
 import { signupEvents } from "@/lib/domain/events";
 import { mintInviteToken } from "@/lib/domain/invitations/token";
@@ -8,6 +7,7 @@ import { getSignup } from "@/lib/domain/signups/queries";
 import { signLinkToken } from "@/lib/domain/verification/link-token";
 import { Contract, expectProblem } from "../support/api-contract";
 import { bearer, waitlistWithSignups } from "../support/api-fixtures";
+import { rawSql } from "../support/raw-sql";
 import { eventually } from "../support/webhook-receiver";
 
 // GET /v1/invitations/{token} and POST /v1/invitations/{token}/redeem against the real server: the
@@ -51,13 +51,13 @@ async function invite(request: APIRequestContext, waitlistId: string, email: str
   expect(response.status()).toBe(200);
 }
 
-const signupIdOf = (waitlistId: string, email: string) => getDb().$client.prepare("SELECT id FROM signups WHERE waitlist_id = ? AND email = ?").pluck().get(waitlistId, email) as number;
+const signupIdOf = async (waitlistId: string, email: string) => (await rawSql.value<number>("SELECT id FROM signups WHERE waitlist_id = ? AND email = ?", waitlistId, email))!;
 
 /** The newest invitation email to `email`, once the server has fanned its event out. */
 async function invitationEmail(waitlistId: string, email: string, after = 0): Promise<{ id: number; body: string; state: string }> {
-  const find = () => getDb().$client.prepare("SELECT id, body, state FROM deliveries WHERE waitlist_id = ? AND recipient = ? AND event_type = 'signup.invited' AND id > ? ORDER BY id DESC").get(waitlistId, email, after) as { id: number; body: string; state: string } | undefined;
-  await eventually(`the invitation email to ${email}`, () => find() !== undefined);
-  return find()!;
+  const find = () => rawSql.get<{ id: number; body: string; state: string }>("SELECT id, body, state FROM deliveries WHERE waitlist_id = ? AND recipient = ? AND event_type = 'signup.invited' AND id > ? ORDER BY id DESC", waitlistId, email, after);
+  await eventually(`the invitation email to ${email}`, async () => (await find()) !== undefined);
+  return (await find())!;
 }
 
 const tokenIn = (body: string) => {
@@ -77,7 +77,7 @@ test("the invitation email's {{invite.url}} carries a token the product looks at
   expect(email.state).toBe("not_sent");
   expect(email.body).toMatch(new RegExp(`Your page: http://[^/]+/join/${waitlist.id}/me\\?t=`));
   const token = tokenIn(email.body);
-  const signupId = signupIdOf(waitlist.id, person.email);
+  const signupId = await signupIdOf(waitlist.id, person.email);
   const invitedAt = (await getSignup(waitlist.id, signupId))!.statusChangedAt!;
 
   const looked = await contract.json<Invitation>(await look(request, token), "/invitations/{token}");
@@ -99,7 +99,7 @@ test("the invitation email's {{invite.url}} carries a token the product looks at
   expect(second.status()).toBe(200);
   expect(await contract.check(second, "/invitations/{token}/redeem", "POST")).toBe(firstText);
   expect((await signupEvents(signupId)).filter((event) => event.type === "signup.completed")).toHaveLength(1);
-  expect(getDb().$client.prepare("SELECT count(*) FROM audit_log WHERE action = 'signups.complete' AND target = ?").pluck().get(waitlist.id)).toBe(1);
+  expect(await rawSql.value("SELECT count(*) FROM audit_log WHERE action = 'signups.complete' AND target = ?", waitlist.id)).toBe(1);
   // Looked at after: redeemed, the same object.
   expect(await contract.json<Invitation>(await look(request, token), "/invitations/{token}")).toEqual(JSON.parse(firstText));
   // An admin key may do the same; it includes waitlist:redeem.
@@ -110,7 +110,7 @@ test("expired, withdrawn, re-invited, forged, unknown and malformed tokens are p
   const { waitlist, seeds } = await invitingWaitlist();
   const [expiring, withdrawn] = [seeds[1]!, seeds[2]!];
   await invite(request, waitlist.id, expiring.email);
-  const expiringId = signupIdOf(waitlist.id, expiring.email);
+  const expiringId = await signupIdOf(waitlist.id, expiring.email);
   const invitedAt = (await getSignup(waitlist.id, expiringId))!.statusChangedAt!.getTime();
   // Signed with the server's own key, bound to the real invitation, good for one second after it: long past.
   const expired = await signLinkToken({ purpose: "invite", waitlistId: waitlist.id, signupId: expiringId, boundTo: invitedAt, expiresAt: new Date(invitedAt - 1000) });
@@ -132,7 +132,7 @@ test("expired, withdrawn, re-invited, forged, unknown and malformed tokens are p
   await expectProblem(contract, await look(request, oldToken), "/invitations/{token}", { status: 409, code: "conflict" });
   expect((await contract.json<Invitation>(await look(request, newToken), "/invitations/{token}")).state).toBe("valid");
 
-  const withdrawnId = signupIdOf(waitlist.id, withdrawn.email);
+  const withdrawnId = await signupIdOf(waitlist.id, withdrawn.email);
   const [payload, signature] = newToken.split(".");
   const forged = `${Buffer.from(Buffer.from(payload!, "base64url").toString().replace(`.${withdrawnId}.`, `.${expiringId}.`)).toString("base64url")}.${signature}`;
   const unknown = await mintInviteToken(waitlist.id, 987_654_321, Date.now(), 14);
@@ -161,7 +161,7 @@ test("waitlist:redeem can do only this (and complete by address); view and join 
   }
   await expectProblem(contract, await redeem(request, token, {}), "/invitations/{token}/redeem", { status: 401, code: "unauthenticated" }, "POST");
   await expectProblem(contract, await look(request, token, {}), "/invitations/{token}", { status: 401, code: "unauthenticated" });
-  expect((await getSignup(waitlist.id, signupIdOf(waitlist.id, seeds[3]!.email)))!.status).toBe("invited");
+  expect((await getSignup(waitlist.id, await signupIdOf(waitlist.id, seeds[3]!.email)))!.status).toBe("invited");
 
   // Nothing else: reading the API, joining, other status actions.
   expect((await request.get(`/v1/waitlist/${waitlist.id}/signup`, { headers: redeemer })).status()).toBe(403);

@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { getDb } from "@/db/client";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { createApiKey } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { Contract, expectProblem } from "../support/api-contract";
 import { bearer } from "../support/api-fixtures";
+import { rawSql } from "../support/raw-sql";
 
 // POST /v1/waitlist/{id}/signup refuses text that could forge lines or reorder what a reader sees in
 // an email (lib/core/single-line-text.ts): a 400 that names the field, and nothing stored.
@@ -28,7 +28,7 @@ test("an answer or an address with a line break, NUL or bidi override is a 400 n
   }
   const problem = await expectProblem(contract, await join({ email: "ada@example.com\r\nBcc: x@evil.example", custom_inputs: [{ label: "Company", value: "Acme" }] }), TEMPLATE, { status: 400, code: "invalid_parameter", parameter: "email" }, "POST");
   expect(problem.detail).toContain("The email address contains a line break");
-  expect(getDb().$client.prepare("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?").get(waitlist.id)).toEqual({ n: 0 });
+  expect(await rawSql.get("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?", waitlist.id)).toEqual({ n: 0 });
 
   expect((await join({ email: "ada@example.com", custom_inputs: [{ label: "Company", value: "Acme" }] })).status()).toBe(201);
 });

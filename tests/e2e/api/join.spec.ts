@@ -1,5 +1,4 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { getDb } from "@/db/client";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { joinedSignup } from "@/lib/domain/joining/join";
 import { createApiKey } from "@/lib/domain/keys/queries";
@@ -7,6 +6,7 @@ import { applyStatusAction } from "@/lib/domain/signups/transitions";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { Contract, expectProblem } from "../support/api-contract";
 import { bearer, insertSignups } from "../support/api-fixtures";
+import { rawSql } from "../support/raw-sql";
 
 // POST /v1/waitlist/{id}/signup against the real server: every answer checked against the served
 // OpenAPI document, each role, each refusal, duplicates in any case (answered without anything stored
@@ -53,9 +53,9 @@ async function openWaitlist(tag: string) {
   return waitlist;
 }
 
-const row = (sql: string, ...values: unknown[]) => getDb().$client.prepare(sql).get(...values) as Record<string, unknown>;
-const signupCount = (waitlistId: string) => row("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?", waitlistId).n;
-const eventTypes = (waitlistId: string) => (getDb().$client.prepare("SELECT type FROM events WHERE waitlist_id = ? ORDER BY id").all(waitlistId) as { type: string }[]).map((event) => event.type);
+const row = async (sql: string, ...values: unknown[]) => (await rawSql.get(sql, ...values))!;
+const signupCount = async (waitlistId: string) => (await row("SELECT count(*) AS n FROM signups WHERE waitlist_id = ?", waitlistId)).n;
+const eventTypes = async (waitlistId: string) => (await rawSql.all<{ type: string }>("SELECT type FROM events WHERE waitlist_id = ? ORDER BY id", waitlistId)).map((event) => event.type);
 
 function join(request: APIRequestContext, waitlistId: string, body: unknown, headers: Record<string, string> = joinKey) {
   // A string is sent as it is (malformed JSON, oversized bodies); anything else as JSON.
@@ -86,8 +86,8 @@ test("a join key joins: 201 with the signup, its place and referral code; the sa
 
   const second = await contract.json<Joined>(await join(request, waitlist.id, { email: "bob@example.com", custom_inputs: [{ label: "Company", value: "B" }] }, admin), TEMPLATE, "POST");
   expect(second.position).toBe(2);
-  expect(signupCount(waitlist.id)).toBe(2);
-  expect(eventTypes(waitlist.id)).toEqual(["signup.created", "signup.created"]);
+  expect(await signupCount(waitlist.id)).toBe(2);
+  expect(await eventTypes(waitlist.id)).toEqual(["signup.created", "signup.created"]);
 
   // The new signups are in the list, and GET's default object keeps its four fields.
   const listed = await request.get(`/v1/waitlist/${waitlist.id}/signup`, { headers: viewer });
@@ -104,12 +104,12 @@ test("a join key joins: 201 with the signup, its place and referral code; the sa
 
 test("an address already on the list: the answer (and its Idempotency-Key replay) carries nothing stored about the person; nothing is added", async ({ request }) => {
   const waitlist = await openWaitlist("imported");
-  insertSignups(waitlist.id, [
+  await insertSignups(waitlist.id, [
     { email: "Old.Person@Example.com", verified: true, referral: true, customInputs: [{ label: "Company", value: "Secret Corp" }, { label: "Plan", value: "Pro" }], createdAt: Date.UTC(2026, 0, 1) },
   ]);
   await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: ["old.person@example.com"] } });
   // Its own page gave it a referral code (an imported signup gets one when it is first read).
-  const stored = row("SELECT id FROM signups WHERE waitlist_id = ?", waitlist.id);
+  const stored = await row("SELECT id FROM signups WHERE waitlist_id = ?", waitlist.id);
   const code = (await joinedSignup(waitlist.id, Number(stored.id)))!.referral_code;
   const body = { email: " OLD.person@example.com ", custom_inputs: [{ label: "Company", value: "X" }] };
   const headers = { ...joinKey, "Idempotency-Key": `known-${Date.now()}` };
@@ -126,9 +126,9 @@ test("an address already on the list: the answer (and its Idempotency-Key replay
   expect(replay.headers()["idempotent-replayed"]).toBe("true");
   expect(await replay.text()).toBe(await response.text());
   // The stored idempotent answer is that non-personal answer too.
-  expect(row("SELECT body FROM idempotent_requests WHERE key = ?", headers["Idempotency-Key"])).toEqual({ body: await response.text() });
-  expect(signupCount(waitlist.id)).toBe(1);
-  expect(eventTypes(waitlist.id)).toEqual(["signup.invited"]);
+  expect(await row("SELECT body FROM idempotent_requests WHERE key = ?", headers["Idempotency-Key"])).toEqual({ body: await response.text() });
+  expect(await signupCount(waitlist.id)).toBe(1);
+  expect(await eventTypes(waitlist.id)).toEqual(["signup.invited"]);
 });
 
 test("referral_code of another signup sets referral and referred_by; an unknown code is ignored", async ({ request }) => {
@@ -140,7 +140,7 @@ test("referral_code of another signup sets referral and referred_by; an unknown 
     "POST",
   );
   expect(referred).toMatchObject({ referral: true, position: 2 });
-  expect(row("SELECT referred_by AS by FROM signups WHERE id = ?", Number(referred.id))).toEqual({ by: Number(referrer.id) });
+  expect(await row("SELECT referred_by AS by FROM signups WHERE id = ?", Number(referred.id))).toEqual({ by: Number(referrer.id) });
   const stranger = await contract.json<Joined>(
     await join(request, waitlist.id, { email: "stranger@example.com", custom_inputs: [{ label: "Company", value: "S" }], referral_code: "zzzzzzzzzz" }),
     TEMPLATE,
@@ -190,8 +190,8 @@ test("refusals: roles, no key, unknown and malformed ids, a closed list, bad add
   // A waitlist nobody opened is closed.
   const never = await createWaitlist({ name: `Never opened ${Date.now()}`, website: "https://example.com" });
   await expectProblem(contract, await join(request, never.id, { email: "x@example.com" }), TEMPLATE, { status: 409, code: "conflict" }, "POST");
-  expect(signupCount(waitlist.id)).toBe(0);
-  expect(eventTypes(waitlist.id)).toEqual([]);
+  expect(await signupCount(waitlist.id)).toBe(0);
+  expect(await eventTypes(waitlist.id)).toEqual([]);
 });
 
 test("a join key can do nothing else: reads and status actions are 403", async ({ request }) => {
@@ -215,8 +215,8 @@ test("Idempotency-Key: a retry gets the first answer (201) and creates nothing; 
   const retry = await join(request, waitlist.id, body, headers);
   expect([retry.status(), retry.headers()["idempotent-replayed"], await contract.check(retry, TEMPLATE, "POST")]).toEqual([201, "true", firstText]);
   await expectProblem(contract, await join(request, waitlist.id, { ...body, email: "other@example.com" }, headers), TEMPLATE, { status: 422, code: "unprocessable", parameter: "Idempotency-Key" }, "POST");
-  expect(signupCount(waitlist.id)).toBe(1);
-  expect(eventTypes(waitlist.id)).toEqual(["signup.created"]);
+  expect(await signupCount(waitlist.id)).toBe(1);
+  expect(await eventTypes(waitlist.id)).toEqual(["signup.created"]);
 });
 
 test("per-address limit: the 11th join of one address within the hour is a 429 with Retry-After", async ({ request }) => {

@@ -84,7 +84,7 @@ test("filters select the same signups in full lists and in page walks, each exac
   const { waitlist, seeds } = await waitlistWithSignups(47);
   // Later signups created earlier than existing ones still sort by created_at, then id.
   const late = makeSignups(4, `late-${waitlist.id.slice(0, 6)}`, Date.UTC(2025, 0, 1));
-  insertSignups(waitlist.id, late);
+  await insertSignups(waitlist.id, late);
   const ordered = [...late, ...seeds];
   for (const { query, keep } of FILTERS) {
     const expected = ordered.filter(keep).map(toBody);
@@ -104,7 +104,7 @@ test("signups created during a page walk appear once, at the end", async ({ requ
   const first = await request.get(`/v1/waitlist/${waitlist.id}/signup?limit=4`, { headers: auth });
   const items = await contract.json<SignupBody[]>(first, "/waitlist/{id}/signup");
   const arrivals = makeSignups(3, `new-${waitlist.id.slice(0, 6)}`, Date.UTC(2027, 0, 1));
-  insertSignups(waitlist.id, arrivals);
+  await insertSignups(waitlist.id, arrivals);
   const rest = await walk(request, nextLink(first)!);
   expect([...items, ...rest.items]).toEqual([...seeds, ...arrivals].map(toBody));
 });
@@ -131,7 +131,7 @@ test("a client that stops reading a stream blocks neither the server's writes no
   const other = await request.get(`/v1/waitlist/${waitlist.id}`, { headers: bearer(fresh), timeout: 5000 });
   expect(other.status()).toBe(200);
   await contract.check(other, "/waitlist/{id}");
-  insertSignups(waitlist.id, makeSignups(2, `during-${waitlist.id.slice(0, 6)}`, Date.UTC(2027, 0, 1)));
+  await insertSignups(waitlist.id, makeSignups(2, `during-${waitlist.id.slice(0, 6)}`, Date.UTC(2027, 0, 1)));
   stream.resume();
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);

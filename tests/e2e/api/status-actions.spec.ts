@@ -1,8 +1,8 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { getDb } from "@/db/client";
 import { createApiKey } from "@/lib/domain/keys/queries";
 import { Contract, expectProblem, type PathTemplate } from "../support/api-contract";
 import { bearer, waitlistWithSignups } from "../support/api-fixtures";
+import { rawSql } from "../support/raw-sql";
 
 // POST /v1/waitlist/{id}/signup/invite|reject|withdraw|restore|complete against the real server:
 // every answer checked against the served OpenAPI document, each error, the role, the cross-site
@@ -25,7 +25,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 const template = (action: string) => `/waitlist/{id}/signup/${action}` as PathTemplate;
-const eventCount = (waitlistId: string) => (getDb().$client.prepare("SELECT count(*) AS n FROM events WHERE waitlist_id = ?").get(waitlistId) as { n: number }).n;
+const eventCount = (waitlistId: string) => rawSql.value<number>("SELECT count(*) AS n FROM events WHERE waitlist_id = ?", waitlistId);
 
 async function act(request: APIRequestContext, action: string, waitlistId: string, query: string, options: { body?: unknown; headers?: Record<string, string> } = {}) {
   return request.post(`/v1/waitlist/${waitlistId}/signup/${action}${query ? `?${query}` : ""}`, {
@@ -43,7 +43,7 @@ test("invite the oldest matching, then list them with status=invited and the new
   expect(result).toMatchObject({ changed: 4, skipped: 0 });
   expect(result.signups.map((signup) => [signup.email, signup.status])).toEqual(oldestVerified.map((seed) => [seed.email, "invited"]));
   expect(Object.keys(result.signups[0]!)).toEqual(["email", "verified", "referral", "custom_inputs", "status"]);
-  expect(eventCount(waitlist.id)).toBe(4);
+  expect(await eventCount(waitlist.id)).toBe(4);
 
   const listed = await request.get(`/v1/waitlist/${waitlist.id}/signup?status=invited&fields=email,status,status_changed_at`, { headers: viewer });
   const items = await contract.json<{ email: string; status: string; status_changed_at: string }[]>(listed, "/waitlist/{id}/signup");
@@ -99,7 +99,7 @@ test("every 400, 401 and 403: nothing changes", async ({ request }) => {
   expect(refused.detail).toContain("https://evil.example");
   const get = await request.get(`/v1/waitlist/${waitlist.id}/signup/invite`, { headers: admin });
   expect([get.status(), get.headers()["allow"]]).toEqual([405, "POST, OPTIONS"]);
-  expect(eventCount(waitlist.id)).toBe(0);
+  expect(await eventCount(waitlist.id)).toBe(0);
 });
 
 test("Idempotency-Key: a retry gets the first answer and changes nothing; the same key with another request is a 422", async ({ request }) => {
@@ -111,9 +111,9 @@ test("Idempotency-Key: a retry gets the first answer and changes nothing; the sa
   const again = await act(request, "invite", waitlist.id, "limit=3", { headers });
   expect(await contract.check(again, template("invite"), "POST")).toBe(firstText);
   expect(again.headers()["idempotent-replayed"]).toBe("true");
-  expect(eventCount(waitlist.id)).toBe(3);
+  expect(await eventCount(waitlist.id)).toBe(3);
   await expectProblem(contract, await act(request, "invite", waitlist.id, "limit=4", { headers }), template("invite"), { status: 422, code: "unprocessable", parameter: "Idempotency-Key" });
   // Without the key the same request is a new one: the next three.
   expect((await contract.json<Result>(await act(request, "invite", waitlist.id, "limit=3"), template("invite"))).changed).toBe(3);
-  expect(eventCount(waitlist.id)).toBe(6);
+  expect(await eventCount(waitlist.id)).toBe(6);
 });

@@ -162,7 +162,7 @@ test.describe("conditional requests", () => {
     const unchanged = await request.get(path, { headers: { ...auth, "If-None-Match": etag } });
     expect(unchanged.status()).toBe(304);
     await contract.check(unchanged, "/waitlist/{id}/signup");
-    insertSignups(waitlist.id, makeSignups(1, `late${Date.now()}`, Date.UTC(2027, 0, 1)));
+    await insertSignups(waitlist.id, makeSignups(1, `late${Date.now()}`, Date.UTC(2027, 0, 1)));
     // Same five signups on the page, but now there is a next page.
     const changed = await request.get(path, { headers: { ...auth, "If-None-Match": etag } });
     expect(changed.status()).toBe(200);

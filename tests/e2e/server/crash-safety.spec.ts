@@ -19,7 +19,7 @@ import { freshDatabasePath, startTestServer, type TestServer } from "../support/
 test.describe.configure({ timeout: 180_000 });
 
 function insertMadeSignups(db: AppDatabase, waitlistId: string, count: number, tag: string) {
-  insertSignups(waitlistId, makeSignups(count, tag), db);
+  return insertSignups(waitlistId, makeSignups(count, tag), db);
 }
 
 function countSignups(path: string, waitlistId: string): number {
@@ -67,7 +67,7 @@ test("SIGKILL of the CLI inside a 300,000-row import: integrity ok, none of it i
   const databasePath = freshDatabasePath("crash-import");
   const db = openDatabase(databasePath);
   const waitlist = await createWaitlist({ name: "Crash import", website: "https://example.com" }, db);
-  insertMadeSignups(db, waitlist.id, 1000, "before");
+  await insertMadeSignups(db, waitlist.id, 1000, "before");
   db.$client.close();
   const csv = join(tmpdir(), `crash-import-${process.env.E2E_PORT ?? 3100}.csv`);
   await writeCsv(csv, 300_000);
@@ -145,7 +145,7 @@ test("a server killed with SIGKILL under load restarts on the same file and serv
   let server = await startTestServer({ portOffset: 4, name: "crash-server", env: { REQUEST_LOG: "off", RATE_LIMIT_PER_MINUTE: "1000000" } });
   const db = server.db();
   const waitlist = await createWaitlist({ name: "Crash server", website: "https://example.com" }, db);
-  insertMadeSignups(db, waitlist.id, 20_000, "served");
+  await insertMadeSignups(db, waitlist.id, 20_000, "served");
   const key = (await createApiKey({ name: "crash", roles: ["waitlist:view"] }, db)).key;
   const before = await snapshot(server, key, waitlist.id);
 
@@ -174,7 +174,7 @@ test("a backup taken with the CLI under load, with a writer, opens, passes integ
     const db = server.db();
     const served = await createWaitlist({ name: "Backed up", website: "https://example.com" }, db);
     const written = await createWaitlist({ name: "Written during the backup", website: "https://example.com" }, db);
-    insertMadeSignups(db, served.id, 50_000, "backup");
+    await insertMadeSignups(db, served.id, 50_000, "backup");
     const key = (await createApiKey({ name: "backup", roles: ["waitlist:view"] }, db)).key;
 
     const traffic = load(server, [`/v1/waitlist/${served.id}/signup`, `/v1/waitlist/${served.id}/signup?limit=500`, "/v1/waitlist"], { Authorization: `Bearer ${key}` }, 4);
@@ -183,7 +183,7 @@ test("a backup taken with the CLI under load, with a writer, opens, passes integ
     let batches = 0;
     const writer = (async () => {
       while (writing) {
-        insertMadeSignups(db, written.id, 50, `w${batches++}`);
+        await insertMadeSignups(db, written.id, 50, `w${batches++}`);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();

@@ -41,7 +41,7 @@ function deliveryRows(path: string): { event_id: number; state: string; attempts
 async function waitlistOf(db: AppDatabase, signups: number) {
   const waitlist = await createWaitlist({ name: "Deliveries", website: "https://deliveries.example" }, db);
   const seeds = makeSignups(signups, `d${Date.now()}`);
-  insertSignups(waitlist.id, seeds, db);
+  await insertSignups(waitlist.id, seeds, db);
   return { waitlist, seeds };
 }
 

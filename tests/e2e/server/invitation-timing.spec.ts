@@ -53,7 +53,7 @@ test("a reminder before expiry by real email with the invite link; past expiry b
   const db = server.db();
   const waitlist = await createWaitlist({ name: "Timed", website: "https://timed.example" }, db);
   const seeds = makeSignups(4, `timed${Date.now()}`);
-  insertSignups(waitlist.id, seeds, db);
+  await insertSignups(waitlist.id, seeds, db);
   await updateInvitationEmail("cli", waitlist.id, { enabled: true, body: "You're in: {{invite.url}}\n", inviteUrl: SIGNUP_URL, inviteExpiryDays: 5, reminderDaysBefore: 2, reminderSubject: "Last days for {{waitlist.name}}", reminderBody: "Still yours: {{invite.url}}\n" }, db);
   secret = (await addEndpoint("cli", { url: receiver.url, events: ["signup.invitation_expired"] }, db)).secret;
   const admin = { authorization: `Bearer ${(await createApiKey({ name: "timing admin", roles: ["waitlist:admin"] }, db)).key}` };

@@ -84,7 +84,7 @@ test("an admin invites in the dashboard; the email's link reaches the product, w
   const db = server.db();
   const waitlist = await createWaitlist({ name: "Launch list", website: "https://launch.example" }, db);
   const seeds = makeSignups(3, `itc${Date.now()}`);
-  insertSignups(waitlist.id, seeds, db);
+  await insertSignups(waitlist.id, seeds, db);
   const [person, byAddress] = [seeds[0]!, seeds[1]!];
   const idOf = (email: string) => db.$client.prepare("SELECT id FROM signups WHERE waitlist_id = ? AND email = ?").pluck().get(waitlist.id, email) as number;
   const personId = idOf(person.email);

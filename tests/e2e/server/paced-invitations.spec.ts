@@ -47,7 +47,7 @@ test("two server processes on one database: the schedule's slot runs once, invit
   servers.push(await startTestServer({ portOffset: 98, name: "paced-two", databasePath, env: ENV }));
   const db = servers[0]!.db();
   const waitlist = await createWaitlist({ name: "Paced", website: "https://paced.example" }, db);
-  insertSignups(waitlist.id, makeSignups(30, `paced${Date.now()}`), db);
+  await insertSignups(waitlist.id, makeSignups(30, `paced${Date.now()}`), db);
   // The next whole minute (UTC), at least 5 s away: both servers' scheduler threads reach it on their own.
   const slot = Math.ceil((Date.now() + 5_000) / 60_000) * 60_000;
   const time = new Date(slot).toISOString().slice(11, 16);
@@ -71,7 +71,7 @@ test("two scheduler runs at once run a slot once; a restart past two missed slot
   servers.push(await startTestServer({ portOffset: 97, name: "paced-restart", databasePath, env: ENV }));
   const db = servers[0]!.db();
   const waitlist = await createWaitlist({ name: "Paced later", website: "https://paced.example" }, db);
-  insertSignups(waitlist.id, makeSignups(40, `later${Date.now()}`), db);
+  await insertSignups(waitlist.id, makeSignups(40, `later${Date.now()}`), db);
   const schedule = await addSchedule("cli", waitlist.id, { rule: "daily at 09:00 UTC invite 5" }, db);
   const day = (n: number) => Math.floor(Date.now() / DAY_MS) * DAY_MS + n * DAY_MS + 9 * 3_600_000;
 

@@ -154,7 +154,7 @@ async function watchPage(page: Page) {
 test("in Chromium, pages hydrate under the CSP with no violation, and injected inline script is blocked", async ({ page, context }) => {
   const waitlist = await createWaitlist({ name: `<img src=x onerror="window.__pwned=1"> CSP`, website: "https://example.com" });
   const seeds = makeSignups(40, `csp${Date.now()}`, Date.now() - 20 * 86_400_000);
-  insertSignups(waitlist.id, seeds);
+  await insertSignups(waitlist.id, seeds);
   const hydrated = () => page.evaluate(() => Object.keys(document.querySelector("h1") ?? {}).some((name) => name.startsWith("__reactFiber")));
 
   for (const path of ["/signin", "/docs/api"]) {

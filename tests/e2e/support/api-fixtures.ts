@@ -2,9 +2,10 @@ import type { APIResponse } from "@playwright/test";
 import { getDb, type AppDatabase } from "@/db/client";
 import { createApiKey, revokeApiKey } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { writeTransaction } from "@/lib/store/transaction";
 import { insertSignups as bulkInsertSignups } from "../../support/insert-signups";
 
-// Fixtures for the /v1 tests, created through the query layer on the server's own SQLite file.
+// Fixtures for the /v1 tests, created through the query layer on the server's own database.
 
 export interface SignupSeed {
   email: string;
@@ -14,9 +15,26 @@ export interface SignupSeed {
   createdAt: number;
 }
 
-/** Seeds into a waitlist through the app's bulk writer, on `db` (the app's database unless told). */
-export function insertSignups(waitlistId: string, seeds: SignupSeed[], db: AppDatabase = getDb()) {
-  bulkInsertSignups(waitlistId, seeds.map((seed) => ({ ...seed, customInputs: JSON.stringify(seed.customInputs) })), db);
+const ROWS_PER_INSERT = 500;
+
+/**
+ * Seeds into a waitlist, on `db` (the app's database unless told): on SQLite through the app's bulk
+ * writer; on PostgreSQL, which that writer does not serve, as plain inserts, from which the schema's
+ * triggers derive what the bulk writer writes itself (tests/unit/db/pg/derived-data-parity.test.ts).
+ */
+export async function insertSignups(waitlistId: string, seeds: SignupSeed[], db: AppDatabase = getDb()): Promise<void> {
+  if (db.$engine.kind === "sqlite") {
+    bulkInsertSignups(waitlistId, seeds.map((seed) => ({ ...seed, customInputs: JSON.stringify(seed.customInputs) })), db);
+    return;
+  }
+  await writeTransaction(db, async () => {
+    for (let at = 0; at < seeds.length; at += ROWS_PER_INSERT) {
+      const rows = seeds.slice(at, at + ROWS_PER_INSERT);
+      const values = rows.flatMap((seed) => [waitlistId, seed.email, seed.verified ? 1 : 0, seed.referral ? 1 : 0, JSON.stringify(seed.customInputs), seed.createdAt]);
+      const text = `INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT (waitlist_id, lower(email)) DO NOTHING`;
+      await db.$engine.prepare(text).run(values);
+    }
+  });
 }
 
 /**
@@ -36,7 +54,7 @@ export function makeSignups(n: number, tag: string, start = Date.UTC(2026, 0, 1)
 export async function waitlistWithSignups(n: number, tag = `w${Date.now()}-${Math.random().toString(36).slice(2, 8)}`) {
   const waitlist = await createWaitlist({ name: `API ${tag}`, website: "https://example.com/launch" });
   const seeds = makeSignups(n, tag);
-  insertSignups(waitlist.id, seeds);
+  await insertSignups(waitlist.id, seeds);
   return { waitlist, seeds };
 }
 

@@ -56,7 +56,8 @@ export async function startTestServer(options: {
   if (!options.untouched) openDb();
   const command = options.bareNext ? [nextCli(), "start", "--hostname", "127.0.0.1", "--port", String(port)] : ["--import", "tsx", "lib/server/main.ts"];
   const child = spawn(process.execPath, command, {
-    env: { ...process.env, DATABASE_PATH: databasePath, PORT: String(port), HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1", ...options.env },
+    // Its own SQLite file, also under playwright.postgres.config.ts (whose DATABASE_URL is the shared server's).
+    env: { ...process.env, DATABASE_URL: undefined, DATABASE_PATH: databasePath, PORT: String(port), HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
     ...options.user,
   });

@@ -87,9 +87,9 @@ export async function startReceiver(secret: () => string, behave: (request: Rece
 }
 
 /** Waits until `check` holds, polling; fails with `what` after `timeoutMs`. */
-export async function eventually(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
+export async function eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppDatabase } from "@/db/client";
+import { keyJustAhead, lineSignup, lineSlice, moveInLine, waitingAhead, type LineKey } from "@/lib/domain/ranking/line";
+import { signupJsonLinePage } from "@/lib/domain/signups/queries";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { pgliteDatabase } from "@/tests/support/pglite";
+import { tempDatabase } from "@/tests/support/temp-db";
+
+// The line read from a moved signup's place, whose pos is a fraction (a referral stood it between two
+// others): the unmoved signups are compared with it by (created_at, id). PostgreSQL took that value as
+// the id's bigint and refused the fraction, so a second move of a referrer, and the next page of
+// /v1's sort=position after a moved signup, failed there.
+
+const ENGINES = [
+  { engine: "SQLite", open: () => Promise.resolve(tempDatabase()) },
+  { engine: "PostgreSQL (PGlite)", open: async () => ({ db: await pgliteDatabase(), close: () => {} }) },
+];
+
+const T = Date.UTC(2026, 0, 1);
+
+describe.each(ENGINES)("the line around a moved signup: $engine", ({ open }) => {
+  let db!: AppDatabase;
+  let close: () => void = () => {};
+  beforeAll(async () => {
+    ({ db, close } = await open());
+  }, 60_000);
+  afterAll(async () => {
+    await db.$engine.close();
+    close();
+  });
+
+  it("reads ahead of it, after it and a page after it, in place order, the unmoved ones by id among the same created_at", async () => {
+    const { id: waitlistId } = await createWaitlist({ name: "Line", website: "https://line.example" }, db);
+    const emails = ["a", "b", "c", "d", "e"].map((name) => `${name}@line.example`);
+    for (const email of emails) await db.$engine.prepare("INSERT INTO signups (waitlist_id, email, created_at) VALUES (?, ?, ?)").run([waitlistId, email, T]);
+    const ids = (await db.$engine.prepare("SELECT id FROM signups WHERE waitlist_id = ? ORDER BY id").values([waitlistId])).map((row) => Number(row[0]));
+    const keyOf = async (id: number): Promise<LineKey> => (await lineSignup(id, db))!.key;
+    const [a, b, c, d, e] = ids as [number, number, number, number, number];
+    // e stands between b and c: at (T, the midpoint of their ids), a fraction.
+    await moveInLine(e, keyJustAhead(await keyOf(c), await keyOf(b)), db);
+    const moved = await keyOf(e);
+    expect(Number.isInteger(moved.pos)).toBe(false);
+
+    expect((await waitingAhead(waitlistId, moved, 10, db)).map((key) => key.id)).toEqual([b, a]);
+    expect((await lineSlice(waitlistId, moved, 10, db)).map((key) => key.id)).toEqual([c, d]);
+    const page = await signupJsonLinePage({ scope: { waitlistId }, limit: 10, after: moved, fields: ["email"] }, db);
+    expect(page.items.map((json) => (JSON.parse(json) as { email: string }).email)).toEqual([emails[2], emails[3]]);
+    // And moved again, just ahead of a: ahead of it nothing, after it the rest of the line.
+    await moveInLine(e, keyJustAhead(await keyOf(a), undefined), db);
+    const front = await keyOf(e);
+    expect(await waitingAhead(waitlistId, front, 10, db)).toEqual([]);
+    expect((await lineSlice(waitlistId, front, 10, db)).map((key) => key.id)).toEqual([a, b, c, d]);
+  });
+});
