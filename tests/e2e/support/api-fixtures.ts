@@ -3,7 +3,7 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { createApiKey, revokeApiKey } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { writeTransaction } from "@/lib/store/transaction";
-import { insertSignups as bulkInsertSignups } from "../../support/insert-signups";
+import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
 
 // Fixtures for the /v1 tests, created through the query layer on the server's own database.
 
@@ -15,25 +15,12 @@ export interface SignupSeed {
   createdAt: number;
 }
 
-const ROWS_PER_INSERT = 500;
-
-/**
- * Seeds into a waitlist, on `db` (the app's database unless told): on SQLite through the app's bulk
- * writer; on PostgreSQL, which that writer does not serve, as plain inserts, from which the schema's
- * triggers derive what the bulk writer writes itself (tests/unit/db/pg/derived-data-parity.test.ts).
- */
+/** Seeds into a waitlist, on `db` (the app's database unless told), through the app's bulk writer (either engine), in one transaction. */
 export async function insertSignups(waitlistId: string, seeds: SignupSeed[], db: AppDatabase = getDb()): Promise<void> {
-  if (db.$engine.kind === "sqlite") {
-    bulkInsertSignups(waitlistId, seeds.map((seed) => ({ ...seed, customInputs: JSON.stringify(seed.customInputs) })), db);
-    return;
-  }
   await writeTransaction(db, async () => {
-    for (let at = 0; at < seeds.length; at += ROWS_PER_INSERT) {
-      const rows = seeds.slice(at, at + ROWS_PER_INSERT);
-      const values = rows.flatMap((seed) => [waitlistId, seed.email, seed.verified ? 1 : 0, seed.referral ? 1 : 0, JSON.stringify(seed.customInputs), seed.createdAt]);
-      const text = `INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT (waitlist_id, lower(email)) DO NOTHING`;
-      await db.$engine.prepare(text).run(values);
-    }
+    const bulk = startBulkInsert(waitlistId, db);
+    await bulk.add(seeds.map((seed) => ({ ...seed, customInputs: JSON.stringify(seed.customInputs) })), Date.now());
+    await bulk.finish();
   });
 }
 
