@@ -38,11 +38,13 @@ function statements(db: AppDatabase) {
       .where(eq(signups.id, valuePlaceholder("id")))
       .prepare(),
     // In SQL: a compound SELECT that SQLite merges from two index walks, and INDEXED BY, neither of which Drizzle's builder writes.
-    // The `take` waiting signups just ahead of a place, nearest first.
+    // The `take` waiting signups just ahead of a place, nearest first. A moved key's pos may lie between
+    // two ids: an unmoved signup's id is compared with the nearest integer on the right side of it
+    // (id < 5.5 is id < 6), which PostgreSQL can bind as the id's bigint (it refuses 5.5 there).
     ahead: preparedSql<LineKey>(
       db,
       "ranking.line.ahead",
-      (d) => sql`${UNMOVED} AND (created_at, id) < (${placeholder("at")}, ${d.seekable(placeholder("pos"))})
+      (d) => sql`${UNMOVED} AND (created_at, id) < (${placeholder("at")}, ${d.seekable(placeholder("idBelow"))})
        UNION ALL ${moved(d)} AND (line_at, line_pos, id) < (${placeholder("at")}, ${placeholder("pos")}, ${d.seekable(placeholder("id"))})
        ORDER BY 1 DESC, 2 DESC, 3 DESC LIMIT ${placeholder("take")}`,
     ),
@@ -52,7 +54,7 @@ function statements(db: AppDatabase) {
     after: preparedSql<LineKey>(
       db,
       "ranking.line.after",
-      (d) => sql`${UNMOVED} AND (created_at, id) > (${placeholder("at")}, ${d.seekable(placeholder("pos"))})
+      (d) => sql`${UNMOVED} AND (created_at, id) > (${placeholder("at")}, ${d.seekable(placeholder("idAbove"))})
        UNION ALL ${moved(d)} AND (line_at, line_pos, id) > (${placeholder("at")}, ${placeholder("pos")}, ${d.seekable(placeholder("id"))})
        ORDER BY 1, 2, 3 LIMIT ${placeholder("take")}`,
     ),
@@ -74,13 +76,13 @@ export async function lineSignup(signupId: number, db: AppDatabase = getDb()): P
 
 /** The `take` waiting signups just ahead of `key` in its waitlist's line, nearest first. */
 export async function waitingAhead(waitlistId: string, key: LineKey, take: number, db: AppDatabase = getDb()): Promise<LineKey[]> {
-  return await statements(db).ahead.all({ waitlistId, ...key, take });
+  return await statements(db).ahead.all({ waitlistId, ...key, idBelow: Math.ceil(key.pos), take });
 }
 
 /** Up to `take` waiting signups in line order, from the front or after `after`. */
 export async function lineSlice(waitlistId: string, after: LineKey | undefined, take: number, db: AppDatabase = getDb()): Promise<LineKey[]> {
   const prepared = statements(db);
-  return after ? await prepared.after.all({ waitlistId, ...after, take }) : await prepared.first.all({ waitlistId, take });
+  return after ? await prepared.after.all({ waitlistId, ...after, idAbove: Math.floor(after.pos), take }) : await prepared.first.all({ waitlistId, take });
 }
 
 /** Stands a signup in line at `key` (its own id stays the last tie-breaker). */
