@@ -7,8 +7,9 @@
 // the session check), each running a statement prepared once per connection. What it leaves out
 // is everything between the socket and the SQL: Next.js routing, Web Request/Response/
 // ReadableStream, zod parameter parsing and React. It answers only the benchmark's requests,
-// without the API's full error handling. Its joins go to a join writer thread of its own, the
-// server's (lib/server/writers.ts), running the domain's group commit.
+// without the API's full error handling. Its joins go where the server's go (lib/server/writers.ts): to
+// a join writer thread of its own running the domain's group commit, or on PostgreSQL to the same
+// batches in this process.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { openDatabase, type AppDatabase } from "@/db/client";
@@ -17,7 +18,7 @@ import { signupsScope } from "@/lib/api/scopes";
 import { JOIN_ROLE, verifyApiKey, VIEW_ROLE } from "@/lib/domain/keys/queries";
 import { joinAnswer } from "@/lib/api/write-answers";
 import { submitJoin } from "@/lib/domain/joining/join";
-import { provideWriters, startWriterThreads } from "@/lib/server/writers";
+import { provideBatchedJoins, provideWriters, startWriterThreads } from "@/lib/server/writers";
 import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
 import { env } from "@/lib/core/env";
 import { DAY_MS } from "@/lib/core/time";
@@ -238,8 +239,10 @@ const server = createServer((request, response) => void answer(request, response
 async function main() {
   const url = process.env.DATABASE_URL;
   db = url ? await openPostgres(url) : openDatabase(env().DATABASE_PATH);
-  // The join writer threads are SQLite's (on PostgreSQL the bench runs only the read scenarios).
+  // Joins as the app's server hands them on: to SQLite's join writer thread, or on PostgreSQL batched in
+  // this process (runJoinJobs, a transaction per batch), lib/server/server.ts's choice.
   if (db.$engine.kind === "sqlite") provideWriters(startWriterThreads());
+  else provideBatchedJoins();
   server.listen(env().PORT, "127.0.0.1", () => console.log(`baseline listening on ${env().PORT}`));
 }
 

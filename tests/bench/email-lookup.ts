@@ -31,7 +31,7 @@ async function medianRun(bench: LookupBench, work: () => Promise<unknown>): Prom
   await work();
   const times: number[] = [];
   for (let run = 0; run < bench.pageRequests; run++) {
-    bench.writeSignup();
+    await bench.writeSignup();
     const started = performance.now();
     await work();
     times.push(performance.now() - started);

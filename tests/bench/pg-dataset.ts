@@ -47,6 +47,15 @@ async function withIndexesBuiltAfter(db: AppDatabase, fill: () => Promise<void>)
   });
 }
 
+/** Signups into one waitlist as the app writes them (the bulk writer), in one write transaction: PostgreSQL's insertSignups (tests/support/insert-signups.ts). */
+export async function insertPgSignups(waitlistId: string, signups: NewSignup[], db: AppDatabase, createdAt = Date.now()): Promise<void> {
+  await writeTransaction(db, async () => {
+    const bulk = startBulkInsert(waitlistId, db);
+    await bulk.add(signups, createdAt);
+    await bulk.finish();
+  });
+}
+
 /** Inserts each waitlist's signups through the bulk writer, a waitlist per transaction, and returns the dataset's shape. */
 async function populate(db: AppDatabase, bigCount: number, end: number, onProgress: (inserted: number) => void): Promise<Shape> {
   const ids: string[] = [];

@@ -1,5 +1,5 @@
 // npm run bench [-- --out bench.json --rounds 2 --seconds 10 --connections 16 --reuse-build --dist-dir .next-bench --only stream,page --scale 10m]
-// npm run bench -- --engine postgres [--database-url postgres://…]   (the /v1 read scenarios on PostgreSQL)
+// npm run bench -- --engine postgres [--database-url postgres://…]   (the /v1 reads, the dashboard views and the joins on PostgreSQL)
 // Builds the dataset, builds and starts the production app and the baseline server on it, measures
 // each scenario on both (alternately) and prints one table. See tests/bench/README.md.
 import { randomBytes } from "node:crypto";
@@ -18,6 +18,7 @@ import type { SignupFilter } from "@/lib/domain/signups/filter";
 import { countSignups } from "@/lib/domain/signups/counts";
 import { listSignupRows } from "@/lib/domain/signups/queries";
 import { insertSignups } from "../support/insert-signups";
+import { insertPgSignups } from "./pg-dataset";
 import { nextCli } from "../support/next-cli";
 import { prepareDataset, type Shape } from "./dataset";
 import { emailLookup } from "./email-lookup";
@@ -73,8 +74,8 @@ const FRESH_SERVERS: readonly string[] = ["stream", "csv"];
 // Scenarios without servers.
 const STANDALONE = ["lookup", "invite", "positions", "ranking", "import", "ndjson-import", "deliver", "funnel"] as const;
 const SCALES = { "1m": 1_000_000, "10m": 10_000_000 } as const;
-// What --engine postgres measures: the /v1 reads, app and baseline on the same PostgreSQL database.
-const POSTGRES_SCENARIOS: readonly string[] = ["waitlist", "first-page", "deep-page", "stream"];
+// What --engine postgres measures: the /v1 reads, the dashboard views and the joins, app and baseline on the same PostgreSQL database.
+const POSTGRES_SCENARIOS: readonly string[] = ["waitlist", "first-page", "deep-page", "segments", "joins", "stream"];
 
 const { values: options } = parseArgs({
   options: {
@@ -135,7 +136,7 @@ async function buildApp() {
 /** The dataset's shape and the database holding it: the SQLite file (`path`), or PostgreSQL's (`path` empty). */
 type BenchData = Shape & { path: string; spanEnd: number };
 
-/** A key and a dashboard session on the bench database, what the scenarios look for, and a writer of new signups (SQLite's only). */
+/** A key and a dashboard session on the bench database, what the scenarios look for, and a writer of new signups. */
 async function fixtures(dataset: BenchData, db: AppDatabase, importFile: string, importRows: number): Promise<Fixture> {
   const waitlistId = dataset.bigWaitlistId;
   const key = await createApiKey({ name: "bench", roles: [VIEW_ROLE] }, db);
@@ -150,11 +151,11 @@ async function fixtures(dataset: BenchData, db: AppDatabase, importFile: string,
   };
   let cursor: string | undefined;
   let written = 0;
-  const writeSignup = () => {
-    if (db.$engine.kind !== "sqlite") throw new Error("writeSignup: SQLite's scenarios only");
-    const email = `live.signup${++written}@example.com`;
-    insertSignups(waitlistId, [{ email, verified: true, referral: false, customInputs: "[]" }], db);
-    return email;
+  const writeSignup = async () => {
+    const signup = { email: `live.signup${++written}@example.com`, verified: true, referral: false, customInputs: "[]" };
+    if (db.$engine.kind === "sqlite") insertSignups(waitlistId, [signup], db);
+    else await insertPgSignups(waitlistId, [signup], db);
+    return signup.email;
   };
   const expect = async (filter: SignupFilter) => {
     const scope = { waitlistId, ...filter };
@@ -172,6 +173,7 @@ async function fixtures(dataset: BenchData, db: AppDatabase, importFile: string,
     scaleLabel,
     pageTargetMs: bigCount > 1_000_000 ? 600 : 150,
     writeSignup,
+    db,
     expect,
     apiHeaders: { authorization: `Bearer ${key.key}` },
     cookieHeaders: { cookie: `${SESSION_COOKIE}=${token}` },

@@ -1,3 +1,4 @@
+import type { AppDatabase } from "@/db/client";
 import type { SignupFilter } from "@/lib/domain/signups/filter";
 import { download, load, mean, median, type Download } from "./measure";
 import { withPeakRss } from "./processes";
@@ -34,7 +35,9 @@ export interface Fixture {
   /** The newest signup of the big waitlist under a filter, and how many there are ("10,000+" past the search cap), by the query layer. */
   expect: (filter: SignupFilter) => Promise<{ email: string; total: string }>;
   /** Adds a signup to the big waitlist (as a visitor signing up would) and returns its email. */
-  writeSignup: () => string;
+  writeSignup: () => Promise<string>;
+  /** The bench's own connection to the database (SQLite's file or PostgreSQL's pool), open for the whole run. */
+  db: AppDatabase;
   pageRequests: number;
   log: (line: string) => void;
   /** A session of a waitlist:admin key (the dashboard's writes). */
@@ -167,11 +170,11 @@ async function dashboardPage(bench: Bench, live: boolean): Promise<Row[]> {
   const scenario = live ? "dashboard page as an admin, list filling up" : "dashboard page (1M, verified)";
   const headers = live ? bench.adminCookieHeaders : bench.cookieHeaders;
   bench.log(`${scenario}: ${path}`);
-  await pageMustShow(bench, path, live ? bench.writeSignup() : bench.pageMustContain);
+  await pageMustShow(bench, path, live ? await bench.writeSignup() : bench.pageMustContain);
   const timings: Record<Server["name"], Download[]> = { app: [], baseline: [] };
   for (let index = -2; index < bench.pageRequests; index++) {
     for (const server of index % 2 ? [bench.app, bench.baseline] : [bench.baseline, bench.app]) {
-      if (live) bench.writeSignup();
+      if (live) await bench.writeSignup();
       const result = ok(await download(server.origin + path, headers), `${server.name} ${path}`);
       if (index >= 0) timings[server.name].push(result); // the first two are warm-up
     }

@@ -21,7 +21,7 @@ export async function measureViews(bench: Bench, views: DashboardView[]): Promis
   for (const view of views) {
     const path = dashboardPath(bench.bigWaitlistId, view.filter);
     // Warm-up, and the check that the page shows what the query layer selects: its newest signup.
-    bench.writeSignup();
+    await bench.writeSignup();
     const { email, total } = await bench.expect(view.filter);
     const page = await download(bench.app.origin + path, bench.cookieHeaders, { keepText: true });
     if (page.status !== 200) throw new Error(`${path}: status ${page.status}`);
@@ -30,7 +30,7 @@ export async function measureViews(bench: Bench, views: DashboardView[]): Promis
     const scenario = `dashboard view (${bench.scaleLabel}): ${view.name}${filtered ? "" : " — NOT FILTERED by this build's page"}`;
     const lastByteMs: number[] = [];
     for (let index = 0; index < bench.pageRequests; index++) {
-      bench.writeSignup();
+      await bench.writeSignup();
       const result = await download(bench.app.origin + path, bench.cookieHeaders);
       if (result.status !== 200) throw new Error(`${path}: status ${result.status}`);
       lastByteMs.push(result.lastByteMs);
