@@ -1,7 +1,8 @@
 import { defineConfig } from "@playwright/test";
 import sqliteConfig from "./playwright.config";
 
-// The /v1 API tests again, on PostgreSQL: the production server of `npm start` with DATABASE_URL, on a
+// The /v1 API tests and the dashboard's most used pages (the signups list, the join page, status
+// actions, and the dashboard = /v1 parity) again, on PostgreSQL: the production server of `npm start` with DATABASE_URL, on a
 // throw-away PostgreSQL 15 that tests/e2e/support/serve-on-postgres.ts starts and stops with it. The
 // settings are playwright.config.ts's (run it first: this one reuses its `next build`); spec files
 // reach the same database through DATABASE_URL, and open its sealed secrets with the same SECRETS_KEY.
@@ -16,7 +17,7 @@ const sqliteServer = sqliteConfig.webServer as Exclude<typeof sqliteConfig.webSe
 
 export default defineConfig({
   ...sqliteConfig,
-  testMatch: "api/**/*.spec.ts",
+  testMatch: ["api/**/*.spec.ts", ...["signups", "join-page", "status-actions", "parity"].map((name) => `dashboard/${name}.spec.ts`)],
   use: { ...sqliteConfig.use, baseURL: process.env.E2E_BASE_URL },
   webServer: {
     ...sqliteServer,

@@ -91,6 +91,8 @@ export interface Dialect {
   utcDate(seconds: SQLWrapper): SQL;
   /** The UTC day of epoch milliseconds: utcDate of the whole seconds (toward zero, as integer division goes: -1 ms is 1970-01-01). */
   utcDateOfMs(ms: SQLWrapper): SQL;
+  /** A LIMIT's count where a negative one means no limit (SQLite's reading; PostgreSQL refuses it and takes NULL as none). */
+  limitCount(count: SQLWrapper): SQL;
 }
 
 /** SQLite's spellings. */
@@ -132,6 +134,7 @@ export const sqliteDialect: Dialect = {
   emailSearchMatch: (_signupsEmail, pattern, keywords = "upper") => (keywords === "upper" ? sql`signup_email_search.email LIKE ${pattern}` : sql`signup_email_search.email like ${pattern}`),
   emailSearchHas: (signupsId, _signupsEmail, pattern) => sql`${signupsId} in (select rowid from signup_email_search where email like ${pattern})`,
   utcDateOfMs: (ms) => sql`date(${ms} / 1000, 'unixepoch')`,
+  limitCount: (count) => sql`${count}`,
 };
 
 /** A string literal of SQL (both engines quote alike). */
@@ -181,6 +184,7 @@ export const pgDialect: Dialect = {
   },
   isoTimestampOrNull: (ms) => pgDialect.isoTimestamp(ms),
   utcDateOfMs: (ms) => pgDialect.utcDate(sql`(${ms}) / 1000`),
+  limitCount: (count) => sql`nullif(greatest(cast(${count} AS bigint), -1), -1)`,
   likeAnyCase: (column, pattern) => sql`${column} ILIKE ${pattern} ESCAPE '\\'`,
   crossJoin: (keywords = "upper") => sql.raw(keywords === "upper" ? "JOIN" : "join"),
   subqueryName: (name) => sql.raw(` AS ${name}`),

@@ -45,7 +45,7 @@ async function lineStatement(db: AppDatabase, scope: SignupScope, name: string, 
     return sql`select ${key}, ${signups.id}, ${columns} from ${signups} where ${scopeWhere(shape, dialect)} and ${from}`;
   };
   return preparedSql(db, `ranking.line:${name}:${shapeKey(shape)}:${continued}:${read.offset !== undefined}:${read.descending === true}`, (dialect) =>
-    sql`${arm(dialect, false)} union all ${arm(dialect, true)} order by 1 ${direction}, 2 ${direction}, 3 ${direction} limit ${placeholder("take")}${read.offset !== undefined ? sql` offset ${placeholder("offset")}` : sql``}`,
+    sql`${arm(dialect, false)} union all ${arm(dialect, true)} order by 1 ${direction}, 2 ${direction}, 3 ${direction} limit ${dialect.limitCount(placeholder("take"))}${read.offset !== undefined ? sql` offset ${placeholder("offset")}` : sql``}`,
   );
 }
 

@@ -53,7 +53,7 @@ function waitlistOf(selection: StatusSelection): string {
 
 function scopeIdsStatement(db: AppDatabase, shape: ScopeShape) {
   return preparedSql<{ id: number }>(db, `transitions.scopeIds:${shapeKey(shape)}`, (d) =>
-    sql`select ${signups.id} as id from ${signups} where ${scopeWhere(shape, d)} order by ${signups.createdAt}, ${signups.id} limit ${placeholder("limit")}`,
+    sql`select ${signups.id} as id from ${signups} where ${scopeWhere(shape, d)} order by ${signups.createdAt}, ${signups.id} limit ${d.limitCount(placeholder("limit"))}`,
   );
 }
 

@@ -186,7 +186,7 @@ test("the bulk-invite confirmation says that no email goes out, and why: invitat
   await signIn(context, ["waitlist:admin"]);
   const unset = await createWaitlist({ name: unique("No SMTP"), website: "https://nosmtp.example" });
   await updateInvitationEmail("cli", unset.id, { enabled: true });
-  insertSharedSignups(unset.id, [{ email: `unset.${Date.now().toString(36)}@nosmtp.example`, verified: true, referral: false, customInputs: [], createdAt: new Date() }]);
+  await insertSharedSignups(unset.id, [{ email: `unset.${Date.now().toString(36)}@nosmtp.example`, verified: true, referral: false, customInputs: [], createdAt: new Date() }]);
   await page.goto(`${baseURL}/waitlists/${unset.id}/status/invite?limit=10`);
   await expect(page.getByTestId("emails-note")).toHaveText("No invitation email will be sent: email is not configured (SMTP_URL), so each is kept in the delivery log as not sent.");
   await expect(page.getByRole("button", { name: "Send a test to me" })).toHaveCount(0);

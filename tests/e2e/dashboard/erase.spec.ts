@@ -16,8 +16,8 @@ async function fixture() {
   const second = await createWaitlist({ name: unique("Erase B"), website: "https://b.example" });
   const at = new Date("2026-04-05T06:07:08.009Z");
   const signup = (email: string, company: string) => ({ email, verified: true, referral: false, customInputs: [{ label: "company", value: company }], createdAt: at });
-  insertSignups(first.id, [signup(person, `Erasedco ${stamp}`), signup(`kept.${stamp}@acme.example`, "Keptco")]);
-  insertSignups(second.id, [signup(person.toLowerCase(), `Erasedco ${stamp}`)]);
+  await insertSignups(first.id, [signup(person, `Erasedco ${stamp}`), signup(`kept.${stamp}@acme.example`, "Keptco")]);
+  await insertSignups(second.id, [signup(person.toLowerCase(), `Erasedco ${stamp}`)]);
   const idIn = async (waitlistId: string) => (await findSignupsByEmail({ email: person, limit: 10 })).find((found) => found.waitlistId === waitlistId)!.signupId;
   return { stamp, person, first, second, idIn };
 }

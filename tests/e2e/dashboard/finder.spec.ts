@@ -17,9 +17,9 @@ test.beforeAll(async () => {
   third = await createWaitlist({ name: unique("Finder C"), website: "https://c.example.com" });
   const at = new Date("2026-03-04T05:06:07.089Z");
   const signup = (email: string) => ({ email, verified: true, referral: false, customInputs: [], createdAt: at });
-  insertSignups(first.id, [signup(person), signup(`someone.${stamp}@other.example`)]);
-  insertSignups(second.id, [signup(person.toUpperCase())]);
-  insertSignups(third.id, [signup(`mary.jane.${stamp}@acme.example.org`)]);
+  await insertSignups(first.id, [signup(person), signup(`someone.${stamp}@other.example`)]);
+  await insertSignups(second.id, [signup(person.toUpperCase())]);
+  await insertSignups(third.id, [signup(`mary.jane.${stamp}@acme.example.org`)]);
 });
 
 test.beforeEach(async ({ context }) => {

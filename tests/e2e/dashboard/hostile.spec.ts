@@ -10,7 +10,7 @@ test("names, websites, emails and custom inputs from users are rendered inert", 
   const id = crypto.randomUUID();
   getDb().$client.prepare("INSERT INTO waitlists (id, name, website, created_at) VALUES (?, ?, ?, ?)").run(id, name, "javascript:alert(1)", Date.now());
   const email = `"<img src=x onerror=alert('email')>"@example.com`;
-  insertSignups(id, [
+  await insertSignups(id, [
     {
       email,
       verified: true,

@@ -94,7 +94,7 @@ for (const levels of [1_000, 100_000]) {
 test("duplicates (already in the waitlist, or repeated in the file) are skipped and counted", async ({ page, context }) => {
   await signIn(context, ["waitlist:admin"]);
   const waitlist = await newWaitlist();
-  insertSignups(waitlist.id, [{ email: "known@upload.example", verified: false, referral: false, customInputs: [], createdAt: new Date("2025-01-01T00:00:00Z") }]);
+  await insertSignups(waitlist.id, [{ email: "known@upload.example", verified: false, referral: false, customInputs: [], createdAt: new Date("2025-01-01T00:00:00Z") }]);
   const json = JSON.stringify([{ email: "Known@Upload.example" }, { email: "new@upload.example", verified: true }, { email: "NEW@upload.example" }]);
   await upload(page, waitlist.id, "more.json", json);
   await expect(page.getByTestId("import-result")).toContainText("Imported 1 · skipped 2 duplicates");

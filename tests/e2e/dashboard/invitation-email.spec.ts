@@ -12,7 +12,7 @@ test("an admin edits the template, previews it against a signup, saves it; an un
   const admin = await signIn(context, ["waitlist:admin"]);
   const waitlist = await createWaitlist({ name: unique("Email list"), website: "https://email.example" });
   const tag = waitlist.id.slice(0, 6);
-  insertSignups(waitlist.id, [
+  await insertSignups(waitlist.id, [
     { email: `older.${tag}@example.com`, verified: true, referral: false, customInputs: [{ label: "Company", value: "Initech" }], createdAt: new Date(Date.UTC(2026, 0, 1)) },
     { email: `newest.${tag}@example.com`, verified: true, referral: false, customInputs: [{ label: "Company", value: "Acme" }], createdAt: new Date(Date.UTC(2026, 0, 2)) },
   ]);
@@ -81,7 +81,7 @@ test("an admin edits the template, previews it against a signup, saves it; an un
 test("an admin sets the invite links' sign-up URL and lifetime; the preview shows {{invite.url}}; a bad URL or lifetime is refused", async ({ page, context }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
   const waitlist = await createWaitlist({ name: unique("Invite links list"), website: "https://links.example" });
-  insertSignups(waitlist.id, [{ email: `ada.${waitlist.id.slice(0, 6)}@example.com`, verified: true, referral: false, customInputs: [], createdAt: new Date(Date.UTC(2026, 0, 1)) }]);
+  await insertSignups(waitlist.id, [{ email: `ada.${waitlist.id.slice(0, 6)}@example.com`, verified: true, referral: false, customInputs: [], createdAt: new Date(Date.UTC(2026, 0, 1)) }]);
 
   await page.goto(`/waitlists/${waitlist.id}/email`);
   await hydrated(page, "#email-body");

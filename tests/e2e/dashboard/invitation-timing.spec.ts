@@ -17,7 +17,7 @@ test("an admin sets expiry and reminder; the signup's page shows 'expires in', t
   const admin = await signIn(context, ["waitlist:admin"]);
   const waitlist = await createWaitlist({ name: unique("Timed list"), website: "https://timed.example" });
   const tag = waitlist.id.slice(0, 6);
-  insertSignups(
+  await insertSignups(
     waitlist.id,
     ["first", "second", "third"].map((name, index) => ({ email: `${name}.${tag}@example.com`, verified: true, referral: false, customInputs: [], createdAt: new Date(Date.UTC(2026, 0, 1 + index)) })),
   );

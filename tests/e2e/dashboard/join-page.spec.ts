@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { getDb } from "@/db/client";
 import { referrerOf } from "@/lib/domain/joining/referrals";
 import { applyStatusAction } from "@/lib/domain/signups/transitions";
-import { insertSignups } from "@/tests/support/insert-signups";
+import { rawSql } from "../support/raw-sql";
+import { seedSignups } from "../support/seed-signups";
 import { expectNoAxeViolations, SWEEP_TAGS } from "../support/axe";
 import { joinThroughForm, openWaitlist, signupsOf } from "../support/join-fixtures";
 import { baseURL, unique } from "../support/support";
@@ -58,7 +58,7 @@ test("without JavaScript: join, see the place in line and the referral link; the
 test("an address already on the list gets the answer a new one gets: same status, Location and cookie (name, attributes, length); no id or token; its page shows nothing of the person", async ({ page, playwright }) => {
   const waitlist = await openWaitlist({ fields: [{ label: "Company", type: "text", required: false }] });
   const tag = unique("same").replace(/\W/g, "");
-  insertSignups(waitlist.id, [{ email: `Known.${tag}@Example.com`, verified: true, referral: true, customInputs: JSON.stringify([{ label: "Company", value: `Secret Corp ${tag}` }]) }]);
+  await seedSignups(waitlist.id, [{ email: `Known.${tag}@Example.com`, verified: true, referral: true, customInputs: JSON.stringify([{ label: "Company", value: `Secret Corp ${tag}` }]) }]);
   await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [`known.${tag}@example.com`] } });
   const [known] = await signupsOf(waitlist.id);
 
@@ -102,7 +102,7 @@ test("an address already on the list gets the answer a new one gets: same status
   await expect(page.getByLabel("Your referral link")).toHaveValue(new RegExp(`ref=[a-z0-9]{10}$`));
   const html = await follow(existing.cookie[0]!);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("This address is already on the list");
-  const knownCode = getDb().$client.prepare("SELECT referral_code AS code FROM signups WHERE id = ?").get(known!.id) as { code: string | null };
+  const knownCode = (await rawSql.get<{ code: string | null }>("SELECT referral_code AS code FROM signups WHERE id = ?", known!.id))!;
   for (const secret of ["You're number", "Your referral link", "?ref=", "Secret Corp", "invited", "confirmed", `Known.${tag}`, "Send the email again", ...(knownCode.code ? [knownCode.code] : [])]) expect(html).not.toContain(secret);
   // Without the cookie, or with a forged one: nothing to show.
   await page.context().clearCookies();

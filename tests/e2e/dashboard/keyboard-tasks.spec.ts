@@ -26,7 +26,7 @@ async function taskFixture() {
     customInputs: [],
     createdAt: new Date(now - (150 - index) * 3_600_000),
   }));
-  insertSignups(waitlist.id, signups);
+  await insertSignups(waitlist.id, signups);
   return { waitlist, signups };
 }
 

@@ -32,7 +32,7 @@ test("a new waitlist shows an admin what to do next, and each step ticks itself 
   await expect(page).toHaveURL(`/waitlists/${waitlist.id}/join`);
 
   await updateJoinSettings(waitlist.id, { joining: "open", headline: "Be first" }, CLI_ACTOR);
-  insertSignups(waitlist.id, [{ email: "first@example.com", verified: true, referral: false, customInputs: [], createdAt: new Date() }]);
+  await insertSignups(waitlist.id, [{ email: "first@example.com", verified: true, referral: false, customInputs: [], createdAt: new Date() }]);
   await page.goto(`/waitlists/${waitlist.id}`);
   await expect(checklist.locator("summary")).toHaveText("Launch checklist: 3 of 6 done");
   // Half done: folded, the summary still says how far.

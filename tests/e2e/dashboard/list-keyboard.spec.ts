@@ -26,7 +26,7 @@ async function keyboardFixture() {
     ],
     createdAt: new Date(now - Math.floor(index / 6) * DAY_MS - (index % 6) * 1_000),
   }));
-  insertSignups(waitlist.id, signups);
+  await insertSignups(waitlist.id, signups);
   return { waitlist, signups };
 }
 

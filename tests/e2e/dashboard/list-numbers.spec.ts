@@ -53,7 +53,7 @@ test("the chart's y-axis ticks are evenly spaced round numbers, and today's bar 
   const now = Date.now();
   const today = now - (now % 86_400_000);
   // 34 signups three days ago, 2 today (after midnight UTC, before now).
-  insertSignups(list.id, [
+  await insertSignups(list.id, [
     ...Array.from({ length: 34 }, (_, index) => ({ email: `busy.${index}@ticks.example`, verified: false, referral: false, customInputs: [], createdAt: new Date(today - 3 * 86_400_000 + index * 1000) })),
     ...[1, 2].map((index) => ({ email: `today.${index}@ticks.example`, verified: false, referral: false, customInputs: [], createdAt: new Date(today + Math.floor((now - today) / 3) * index) })),
   ]);

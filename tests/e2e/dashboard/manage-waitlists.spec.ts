@@ -81,7 +81,7 @@ test.describe("an admin", () => {
 
   test("deletes a waitlist and its signups after typing its name", async ({ page }) => {
     const waitlist = await createWaitlist({ name: unique("Doomed"), website: "https://doomed.example" });
-    insertSignups(waitlist.id, ["a", "b", "c"].map((letter) => signup(`${letter}.${waitlist.id.slice(0, 8)}@doomed.example`)));
+    await insertSignups(waitlist.id, ["a", "b", "c"].map((letter) => signup(`${letter}.${waitlist.id.slice(0, 8)}@doomed.example`)));
     await page.goto(`/waitlists/${waitlist.id}`);
     await page.getByRole("link", { name: "Delete…" }).click();
     await expect(page).toHaveURL(`/waitlists/${waitlist.id}/delete`);
@@ -108,8 +108,8 @@ test("the admin pages and forms have no serious accessibility violation", async 
   await signIn(context, ["waitlist:admin"]);
   const waitlist = await createWaitlist({ name: unique("Accessible"), website: "https://accessible.example" });
   const email = `${waitlist.id.slice(0, 8)}@accessible.example`;
-  insertSignups(waitlist.id, [signup(email)]);
-  insertSignups((await createWaitlist({ name: unique("Accessible too"), website: "https://accessible.example" })).id, [signup(email)]);
+  await insertSignups(waitlist.id, [signup(email)]);
+  await insertSignups((await createWaitlist({ name: unique("Accessible too"), website: "https://accessible.example" })).id, [signup(email)]);
   const signupId = (await findSignupsByEmail({ email, limit: 1 }))[0]!.signupId;
   const paths = [
     "/",

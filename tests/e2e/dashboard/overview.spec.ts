@@ -11,7 +11,7 @@ test("the overview lists every waitlist with its totals", async ({ page }) => {
   const busy = await createWaitlist({ name: `${prefix} busy`, website: "https://busy.example.com" });
   // Stored in the WHATWG URL serialization, as the API returns it: a bare origin gains its "/".
   const day = Date.UTC(2026, 0, 15, 12);
-  insertSignups(busy.id, [
+  await insertSignups(busy.id, [
     { email: "a@x.com", verified: true, referral: true, customInputs: [], createdAt: new Date(day - 86_400_000) },
     { email: "b@x.com", verified: true, referral: false, customInputs: [], createdAt: new Date(day) },
     { email: "c@x.com", verified: false, referral: false, customInputs: [], createdAt: new Date(day - 2 * 86_400_000) },

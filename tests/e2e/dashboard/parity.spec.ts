@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { parse } from "csv-parse/sync";
 import { expect, test, type APIResponse, type Page } from "@playwright/test";
-import { getDb } from "@/db/client";
 import { FILTER_KEYS, filterToApiParams, type FilterKey, type InputMatch, type SignupFilter } from "@/lib/domain/signups/filter";
 import { SIGNUP_STATUSES } from "@/lib/domain/signups/status";
 import type { FlagReason } from "@/lib/domain/fraud/reasons";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { rawSql } from "../support/raw-sql";
 import { createKey, emailsOnPage, formatCount, insertSignups, signIn, unique, type FixtureSignup } from "../support/support";
 
 // Parity: for random filter combinations (every filter of lib/domain/signups/filter.ts, and custom inputs),
@@ -95,16 +95,14 @@ type ReferredSignup = FixtureSignup & { referredBy?: number };
  * Gives about a third of the referrals a referrer among the first ten signups (so that some refer
  * several), as joining with a referral code does; returns the referrers' ids.
  */
-function assignReferrers(waitlistId: string, fixtures: ReferredSignup[]): number[] {
-  const db = getDb().$client;
-  const ids = (db.prepare("SELECT id FROM signups WHERE waitlist_id = ? ORDER BY created_at, id").all(waitlistId) as { id: number }[]).map((row) => row.id);
+async function assignReferrers(waitlistId: string, fixtures: ReferredSignup[]): Promise<number[]> {
+  const ids = (await rawSql.all<{ id: number }>("SELECT id FROM signups WHERE waitlist_id = ? ORDER BY created_at, id", waitlistId)).map((row) => Number(row.id));
   const referrers = ids.slice(0, 10);
-  const update = db.prepare("UPDATE signups SET referred_by = ? WHERE id = ?");
-  fixtures.forEach((signup, index) => {
-    if (index < 10 || !signup.referral || referralRandom() < 0.5) return;
+  for (const [index, signup] of fixtures.entries()) {
+    if (index < 10 || !signup.referral || referralRandom() < 0.5) continue;
     signup.referredBy = referrers[Math.floor(referralRandom() * referrers.length)]!;
-    update.run(signup.referredBy, ids[index]);
-  });
+    await rawSql.run("UPDATE signups SET referred_by = ? WHERE id = ?", signup.referredBy, ids[index]);
+  }
   return referrers;
 }
 
@@ -211,8 +209,8 @@ test.beforeAll(async () => {
   const waitlist = await createWaitlist({ name: unique("Parity"), website: "https://parity.example.com" });
   waitlistId = waitlist.id;
   signups = makeSignups(waitlist.id.slice(0, 6));
-  insertSignups(waitlistId, signups);
-  referrers = assignReferrers(waitlistId, signups);
+  await insertSignups(waitlistId, signups);
+  referrers = await assignReferrers(waitlistId, signups);
   apiKey = (await createKey()).key;
 });
 

@@ -12,7 +12,7 @@ test("an admin adds a schedule, sees its preview, pauses, resumes and removes it
   const admin = await signIn(context, ["waitlist:admin"]);
   const waitlist = await createWaitlist({ name: unique("Paced list"), website: "https://paced.example" });
   const tag = waitlist.id.slice(0, 6);
-  insertSignups(
+  await insertSignups(
     waitlist.id,
     Array.from({ length: 6 }, (_, index) => ({ email: `p${index}.${tag}@example.com`, verified: index % 2 === 0, referral: false, customInputs: [], createdAt: new Date(Date.UTC(2026, 0, 1 + index)) })),
   );

@@ -221,7 +221,7 @@ test("the API box shows the /v1 URL, curl and CLI export for every filter, and t
 test("past 10,000 matching signups a facet's counts are lower bounds, read “at least” with a note", async ({ page }) => {
   const large = await createWaitlist({ name: unique("Facet cap"), website: "https://cap.example.com" });
   const start = Date.UTC(2026, 0, 1);
-  insertSignups(
+  await insertSignups(
     large.id,
     Array.from({ length: 10_400 }, (_, index) => ({
       email: `cap.${index}@example.com`,

@@ -1,6 +1,5 @@
 import { parse } from "csv-parse/sync";
 import { expect, test, type Page } from "@playwright/test";
-import { getDb } from "@/db/client";
 import type { Waitlist } from "@/db/schema";
 import { inputColumnsOf } from "@/lib/domain/signups/csv";
 import { countSignupsSince } from "@/lib/domain/signups/counts";
@@ -8,6 +7,7 @@ import { signupRowBatches } from "@/lib/domain/signups/queries";
 import type { SignupRow } from "@/lib/domain/signups/row";
 import { type SignupScope } from "@/lib/domain/signups/filter";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { rawSql } from "../support/raw-sql";
 import { counts, createFixtureWaitlist, emailsOnPage, expectedEmails, formatCount, insertSignups, signIn } from "../support/support";
 
 test.beforeEach(async ({ context }) => {
@@ -238,9 +238,16 @@ test("'Answers in columns' exports each form field in a column of its own, as `s
 
 test("the CSV export protects spreadsheets from formulas and follows the search", async ({ page }) => {
   const list = await createWaitlist({ name: "Formula list", website: "https://f.example.com" });
-  getDb()
-    .$client.prepare("INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, 1, 0, ?, ?), (?, ?, 1, 0, '[]', ?)")
-    .run(list.id, "=HYPERLINK(\"x\")@evil.com", JSON.stringify([{ label: "a,b", value: 'say "hi"' }]), 1000, list.id, "plain@example.com", 2000);
+  await rawSql.run(
+    "INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at) VALUES (?, ?, 1, 0, ?, ?), (?, ?, 1, 0, '[]', ?)",
+    list.id,
+    "=HYPERLINK(\"x\")@evil.com",
+    JSON.stringify([{ label: "a,b", value: 'say "hi"' }]),
+    1000,
+    list.id,
+    "plain@example.com",
+    2000,
+  );
   const response = await page.request.get(`/waitlists/${list.id}/export?email_contains=hyperlink`);
   expect(response.headers()["content-type"]).toBe("text/csv; charset=utf-8");
   expect(response.headers()["content-disposition"]).toMatch(/^attachment; filename="formula-list-email-contains-hyperlink-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -302,9 +309,8 @@ test("unknown and malformed waitlist ids get a real 404", async ({ page }) => {
 });
 
 test("a database failure shows an error page, not an empty list", async ({ page }) => {
-  const sqlite = getDb().$client;
   await page.goto(base);
-  sqlite.exec("ALTER TABLE signups RENAME TO signups_hidden_by_test");
+  await rawSql.run("ALTER TABLE signups RENAME TO signups_hidden_by_test");
   try {
     await page.goto(`${base}?verified=true`);
     await expect(page.getByRole("alert").filter({ hasText: "Something went wrong" })).toContainText("Something went wrong");
@@ -312,7 +318,7 @@ test("a database failure shows an error page, not an empty list", async ({ page 
     await expect(page.getByText("No signups match")).toHaveCount(0);
     await expect(page.getByText("has no signups yet")).toHaveCount(0);
   } finally {
-    sqlite.exec("ALTER TABLE signups_hidden_by_test RENAME TO signups");
+    await rawSql.run("ALTER TABLE signups_hidden_by_test RENAME TO signups");
   }
   await page.getByRole("button", { name: "Try again" }).click();
   await expectShowing(page, 1, 25, (await counts({ waitlistId: waitlist.id, verified: true })).total);
@@ -324,8 +330,8 @@ test("'Last 7 days' and the chart agree on signups dated in the future (an impor
   const tomorrow = now - (now % 86_400_000) + 86_400_000;
   const signup = (email: string, at: number) => ({ email, verified: false, referral: false, customInputs: [], createdAt: new Date(at) });
   // Two past signups in the last week; three dated just after midnight UTC tonight, within a day of now.
-  insertSignups(list.id, [signup("past.1@future.example", now - 2 * 86_400_000), signup("past.2@future.example", now - 3_600_000)]);
-  insertSignups(list.id, [1, 2, 3].map((n) => signup(`ahead.${n}@future.example`, tomorrow + n)));
+  await insertSignups(list.id, [signup("past.1@future.example", now - 2 * 86_400_000), signup("past.2@future.example", now - 3_600_000)]);
+  await insertSignups(list.id, [1, 2, 3].map((n) => signup(`ahead.${n}@future.example`, tomorrow + n)));
   await page.goto(`/waitlists/${list.id}`);
   await expect(page.getByTestId("figure-total")).toHaveText("5");
   await expect(page.getByTestId("figure-last-7-days")).toHaveText("2");
@@ -335,7 +341,7 @@ test("'Last 7 days' and the chart agree on signups dated in the future (an impor
 test("the status facet counts each status under the other filters, and its links filter by status", async ({ page }) => {
   const list = await createWaitlist({ name: "Statuses", website: "https://s.example.com" });
   const statuses = ["waiting", "invited", "invited", "completed", "rejected", "waiting", "invited"] as const;
-  insertSignups(
+  await insertSignups(
     list.id,
     statuses.map((status, index) => ({ email: `s${index}@example.com`, verified: index % 2 === 0, referral: false, customInputs: [], createdAt: new Date(Date.UTC(2026, 9, 1 + index)), status })),
   );

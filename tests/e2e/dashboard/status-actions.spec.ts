@@ -1,5 +1,4 @@
 import { expect, test, type Page } from "@playwright/test";
-import { getDb } from "@/db/client";
 import { listAudit } from "@/lib/domain/audit/log";
 import { signupEvents } from "@/lib/domain/events";
 import { countSignups } from "@/lib/domain/signups/counts";
@@ -7,6 +6,7 @@ import { listSignupRows } from "@/lib/domain/signups/queries";
 import { applyStatusAction } from "@/lib/domain/signups/transitions";
 import type { SignupStatus } from "@/lib/domain/signups/status";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { rawSql } from "../support/raw-sql";
 import { baseURL, forbidDialogs, insertSignups, signIn, unique } from "../support/support";
 
 // Acting on a segment from the dashboard: rows selected on a page, every signup matching the filters
@@ -27,7 +27,7 @@ async function fixture(count = 60) {
     customInputs: [{ label: "Role", value: index % 3 === 0 ? "Engineer" : "Designer" }],
     createdAt: new Date(START + index * 3_600_000),
   }));
-  insertSignups(waitlist.id, signups);
+  await insertSignups(waitlist.id, signups);
   return { waitlist, emails: signups.map((signup) => signup.email) };
 }
 
@@ -40,8 +40,8 @@ async function idOf(waitlistId: string, email: string): Promise<number> {
   return (await listSignupRows({ scope: { waitlistId, emailContains: email }, offset: 0, limit: 1 }))[0]!.id;
 }
 
-function eventCount(waitlistId: string, type: string): number {
-  return getDb().$client.prepare<[string, string], { n: number }>("SELECT count(*) AS n FROM events WHERE waitlist_id = ? AND type = ?").get(waitlistId, type)!.n;
+async function eventCount(waitlistId: string, type: string): Promise<number> {
+  return Number(await rawSql.value("SELECT count(*) AS n FROM events WHERE waitlist_id = ? AND type = ?", waitlistId, type));
 }
 
 async function confirm(page: Page, button: string) {
@@ -82,7 +82,7 @@ test.describe("an admin", () => {
     const statuses = await statusOf(waitlist.id);
     expect([...statuses.values()].filter((status) => status === "invited")).toHaveLength(2);
     expect([statuses.get(newest), statuses.get(second)]).toEqual(["invited", "invited"]);
-    expect(eventCount(waitlist.id, "signup.invited")).toBe(2);
+    expect(await eventCount(waitlist.id, "signup.invited")).toBe(2);
     expect((await listAudit({ action: "signups.invite", limit: 1 }))[0]).toMatchObject({ target: waitlist.id, summary: "invited 2 signups of 2 selected signups (0 skipped)" });
   });
 
@@ -111,7 +111,7 @@ test.describe("an admin", () => {
     expect((await countSignups({ waitlistId: waitlist.id, status: ["rejected"] })).total).toBe(30);
     expect((await countSignups({ waitlistId: waitlist.id, verified: true, status: ["waiting"] })).total).toBe(0);
     expect((await countSignups({ waitlistId: waitlist.id, verified: false, status: ["waiting"] })).total).toBe(30);
-    expect(eventCount(waitlist.id, "signup.rejected")).toBe(30);
+    expect(await eventCount(waitlist.id, "signup.rejected")).toBe(30);
     expect((await listAudit({ action: "signups.reject", limit: 1 }))[0]!.summary).toBe("rejected 30 signups: every waiting signup of Verified");
   });
 
@@ -210,5 +210,5 @@ test("a view session sees no checkboxes or actions, and a forged POST with its s
   expect(forged.status()).toBe(403);
   expect(await forged.text()).toContain("does not carry the waitlist:admin role");
   expect([...(await statusOf(waitlist.id)).values()]).toEqual(Array(5).fill("waiting"));
-  expect(eventCount(waitlist.id, "signup.invited")).toBe(0);
+  expect(await eventCount(waitlist.id, "signup.invited")).toBe(0);
 });

@@ -14,7 +14,7 @@ async function fixture(count: number) {
   const waitlist = await createWaitlist({ name: unique("Webhook list"), website: "https://hooks.example" });
   const tag = waitlist.id.slice(0, 6);
   const emails = Array.from({ length: count }, (_, index) => `w.${index}.${tag}@example.com`);
-  insertSignups(
+  await insertSignups(
     waitlist.id,
     emails.map((email, index) => ({ email, verified: true, referral: false, customInputs: [], createdAt: new Date(Date.UTC(2026, 0, 1, index)) })),
   );

@@ -48,7 +48,7 @@ function holdReader() {
 async function personOnAList() {
   const address = `${unique("disk").replace(/\W/g, "")}@erase.example`;
   const waitlist = await createWaitlist({ name: unique("Erasure on disk"), website: "https://disk.example" });
-  insertSignups(waitlist.id, [{ email: address, verified: true, referral: false, customInputs: [], createdAt: new Date() }]);
+  await insertSignups(waitlist.id, [{ email: address, verified: true, referral: false, customInputs: [], createdAt: new Date() }]);
   await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: [address] } });
   expect(eventBodiesOf(waitlist.id).join()).toContain(address);
   return { address, waitlist, signupId: (await findSignupsByEmail({ email: address, limit: 1 }))[0]!.signupId };

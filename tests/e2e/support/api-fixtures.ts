@@ -2,8 +2,7 @@ import type { APIResponse } from "@playwright/test";
 import { getDb, type AppDatabase } from "@/db/client";
 import { createApiKey, revokeApiKey } from "@/lib/domain/keys/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { writeTransaction } from "@/lib/store/transaction";
-import { startBulkInsert } from "@/lib/domain/signups/bulk-insert";
+import { seedSignups } from "./seed-signups";
 
 // Fixtures for the /v1 tests, created through the query layer on the server's own database.
 
@@ -17,11 +16,7 @@ export interface SignupSeed {
 
 /** Seeds into a waitlist, on `db` (the app's database unless told), through the app's bulk writer (either engine), in one transaction. */
 export async function insertSignups(waitlistId: string, seeds: SignupSeed[], db: AppDatabase = getDb()): Promise<void> {
-  await writeTransaction(db, async () => {
-    const bulk = startBulkInsert(waitlistId, db);
-    await bulk.add(seeds.map((seed) => ({ ...seed, customInputs: JSON.stringify(seed.customInputs) })), Date.now());
-    await bulk.finish();
-  });
+  await seedSignups(waitlistId, seeds.map((seed) => ({ ...seed, customInputs: JSON.stringify(seed.customInputs) })), db);
 }
 
 /**

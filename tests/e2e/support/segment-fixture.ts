@@ -38,7 +38,7 @@ export async function createSegmentWaitlist(name = unique("Segment list")) {
       createdAt: new Date(Date.parse(`${dayBefore(back)}T00:00:00Z`) + (1 + 8 * (index % PER_DAY)) * 3_600_000),
     };
   });
-  insertSignups(waitlist.id, signups);
+  await insertSignups(waitlist.id, signups);
   return { waitlist, signups };
 }
 

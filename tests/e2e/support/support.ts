@@ -7,7 +7,7 @@ import { listSignupRows } from "@/lib/domain/signups/queries";
 import { type SignupScope } from "@/lib/domain/signups/filter";
 import type { SignupStatus } from "@/lib/domain/signups/status";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { insertSignups as bulkInsertSignups } from "../../support/insert-signups";
+import { seedSignups } from "./seed-signups";
 
 export const baseURL = process.env.E2E_BASE_URL!;
 let sequence = 0;
@@ -40,8 +40,9 @@ export interface FixtureSignup {
   status?: SignupStatus;
 }
 
-export function insertSignups(waitlistId: string, signups: FixtureSignup[]) {
-  bulkInsertSignups(
+/** Seeds through the app's bulk writer, on either engine. */
+export async function insertSignups(waitlistId: string, signups: FixtureSignup[]) {
+  await seedSignups(
     waitlistId,
     signups.map((signup) => ({ ...signup, customInputs: JSON.stringify(signup.customInputs), createdAt: signup.createdAt.getTime() })),
   );
@@ -70,7 +71,7 @@ export async function createFixtureWaitlist(count: number, name = unique("Fixtur
           : [{ plan: "pro", seats: index, tags: ["a", "b"] }],
     createdAt: new Date(now - (count - index) * 5 * 3_600_000),
   }));
-  insertSignups(waitlist.id, signups);
+  await insertSignups(waitlist.id, signups);
   return { waitlist, signups };
 }
 
