@@ -1,30 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { AppDatabase } from "@/db/client";
 import { claimDue } from "@/lib/domain/deliveries/sending";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { pgliteDatabase } from "@/tests/support/pglite";
-import { tempDatabase } from "@/tests/support/temp-db";
+import { blockDatabase, SQLITE_AND_PGLITE } from "@/tests/support/each-engine";
 
 // The delivery sender claims the due emails, and each endpoint's due webhooks, apart. Its claim said
 // `endpoint_id IS ?`, SQLite's null-safe equality, which PostgreSQL refuses (a syntax error): there,
 // no email and no webhook was ever sent.
 
-const ENGINES = [
-  { engine: "SQLite", open: () => Promise.resolve(tempDatabase()) },
-  { engine: "PostgreSQL (PGlite)", open: async () => ({ db: await pgliteDatabase(), close: () => {} }) },
-];
-
 const NOW = Date.UTC(2026, 0, 1);
 
-describe.each(ENGINES)("claiming due deliveries: $engine", ({ open }) => {
+describe.each(SQLITE_AND_PGLITE)("claiming due deliveries: $engine", ({ open }) => {
+  const database = blockDatabase(open);
   let db!: AppDatabase;
-  let close: () => void = () => {};
-  beforeAll(async () => {
-    ({ db, close } = await open());
-  }, 60_000);
-  afterAll(async () => {
-    await db.$engine.close();
-    close();
+  beforeEach(() => {
+    db = database();
   });
 
   it("claims the due emails, and an endpoint's due webhooks, each once until its lease ends", async () => {

@@ -1,32 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { AppDatabase } from "@/db/client";
 import { keyJustAhead, lineSignup, lineSlice, moveInLine, waitingAhead, type LineKey } from "@/lib/domain/ranking/line";
 import { signupJsonLinePage } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { pgliteDatabase } from "@/tests/support/pglite";
-import { tempDatabase } from "@/tests/support/temp-db";
+import { blockDatabase, SQLITE_AND_PGLITE } from "@/tests/support/each-engine";
 
 // The line read from a moved signup's place, whose pos is a fraction (a referral stood it between two
 // others): the unmoved signups are compared with it by (created_at, id). PostgreSQL took that value as
 // the id's bigint and refused the fraction, so a second move of a referrer, and the next page of
 // /v1's sort=position after a moved signup, failed there.
 
-const ENGINES = [
-  { engine: "SQLite", open: () => Promise.resolve(tempDatabase()) },
-  { engine: "PostgreSQL (PGlite)", open: async () => ({ db: await pgliteDatabase(), close: () => {} }) },
-];
-
 const T = Date.UTC(2026, 0, 1);
 
-describe.each(ENGINES)("the line around a moved signup: $engine", ({ open }) => {
+describe.each(SQLITE_AND_PGLITE)("the line around a moved signup: $engine", ({ open }) => {
+  const database = blockDatabase(open);
   let db!: AppDatabase;
-  let close: () => void = () => {};
-  beforeAll(async () => {
-    ({ db, close } = await open());
-  }, 60_000);
-  afterAll(async () => {
-    await db.$engine.close();
-    close();
+  beforeEach(() => {
+    db = database();
   });
 
   it("reads ahead of it, after it and a page after it, in place order, the unmoved ones by id among the same created_at", async () => {
