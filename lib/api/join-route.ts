@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { AppError, invalidParameter } from "@/lib/core/errors";
 import { firstIssueOf } from "@/lib/core/zod-issue";
-import { JoinRefused, submitJoin, type JoinRefusal } from "@/lib/domain/joining/join";
+import { submitJoin } from "@/lib/domain/joining/join";
+import { JoinRefused, type JoinRefusal } from "@/lib/domain/joining/join-input";
 import { joinBodySchema } from "@/lib/domain/joining/request";
 import { SOURCE_FIELDS, sourceValue, type SignupSource, type SourceField } from "@/lib/domain/funnel/source";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";

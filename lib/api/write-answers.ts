@@ -1,5 +1,6 @@
 import type { RecordedAnswer } from "@/lib/domain/idempotency";
-import { toAlreadyOnListResponse, toJoinedSignupResponse, type JoinReply } from "@/lib/domain/joining/join";
+import { toAlreadyOnListResponse, toJoinedSignupResponse } from "@/lib/domain/joining/join";
+import { type JoinReply } from "@/lib/domain/joining/join-input";
 import type { StatusWriteResult } from "@/lib/domain/signups/status-write";
 
 // The /v1 answers of the writes, as their status code and JSON body: built where the write runs, in

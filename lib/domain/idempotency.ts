@@ -51,7 +51,7 @@ async function findAnswer(scope: IdempotencyScope, db: AppDatabase, now = Date.n
 }
 
 /** Stores a first answer (inside the write's transaction, so the two commit together) and drops expired ones. */
-async function storeAnswer(scope: IdempotencyScope, answer: RecordedAnswer, db: AppDatabase, now = Date.now()): Promise<void> {
+export async function storeAnswer(scope: IdempotencyScope, answer: RecordedAnswer, db: AppDatabase, now = Date.now()): Promise<void> {
   await preparedSql(db, "idempotency.expire", () => sql`DELETE FROM idempotent_requests WHERE created_at <= ${placeholder("expired")}`).run({ expired: now - IDEMPOTENCY_WINDOW_MS });
   await preparedSql(
     db,
@@ -72,6 +72,19 @@ export async function forgetAnswersNaming(address: string, db: AppDatabase): Pro
 }
 
 /**
+ * The first answer stored for the scope's key within the window, to give again (replayed); undefined
+ * when there is none. The same key with another request is refused as unprocessable.
+ */
+export async function storedAnswer(scope: IdempotencyScope, db: AppDatabase, now = Date.now()): Promise<RecordedOutcome | undefined> {
+  const stored = await findAnswer(scope, db, now);
+  if (!stored) return undefined;
+  if (stored.requestHash !== scope.requestHash) {
+    throw new AppError("unprocessable", `The Idempotency-Key "${scope.key}" was used in the last 24 hours for another request: send a new key for a new request.`, "Idempotency-Key");
+  }
+  return { replayed: true, answer: { code: stored.code, body: stored.body } };
+}
+
+/**
  * The transport's answer (`record`) to `produce`'s value, once per (API key, Idempotency-Key) within
  * the window: in one transaction with the write it makes, the answer is stored; the same key with
  * the same request gets that answer again without writing anything, the same key with another
@@ -81,13 +94,8 @@ export async function forgetAnswersNaming(address: string, db: AppDatabase): Pro
 export async function answerOnce<Value>(scope: IdempotencyScope | undefined, produce: () => Promise<Value>, record: AnswerRecorder<Value>, db: AppDatabase = getDb()): Promise<RecordedOutcome> {
   if (scope === undefined) return { replayed: false, answer: record(await produce()) };
   return await writeTransaction(db, async (): Promise<RecordedOutcome> => {
-    const stored = await findAnswer(scope, db);
-    if (stored) {
-      if (stored.requestHash !== scope.requestHash) {
-        throw new AppError("unprocessable", `The Idempotency-Key "${scope.key}" was used in the last 24 hours for another request: send a new key for a new request.`, "Idempotency-Key");
-      }
-      return { replayed: true, answer: { code: stored.code, body: stored.body } };
-    }
+    const stored = await storedAnswer(scope, db);
+    if (stored) return stored;
     const answer = record(await produce());
     await storeAnswer(scope, answer, db);
     return { replayed: false, answer };

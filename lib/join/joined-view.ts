@@ -1,6 +1,7 @@
 import "server-only";
 import { env } from "@/lib/core/env";
-import { joinedSignup, type JoinedSignup } from "@/lib/domain/joining/join";
+import { joinedSignup } from "@/lib/domain/joining/join";
+import { type JoinedSignup } from "@/lib/domain/joining/join-input";
 import { joinSettingsOf, type JoinSettings } from "@/lib/domain/joining/settings";
 import { readLinkToken } from "@/lib/domain/verification/link-token";
 import { joinedCookieOf } from "./joined-cookie";

@@ -1,5 +1,6 @@
 import "server-only";
-import { joinedSignup, type JoinedSignup } from "@/lib/domain/joining/join";
+import { joinedSignup } from "@/lib/domain/joining/join";
+import { type JoinedSignup } from "@/lib/domain/joining/join-input";
 import { placeByJoining } from "@/lib/domain/joining/position";
 import { joinSettingsOf, type JoinSettings } from "@/lib/domain/joining/settings";
 import { referralsMadeBy, type ReferralsMade } from "@/lib/domain/people/referrals-made";

@@ -1,5 +1,6 @@
 import "server-only";
-import { JoinRefused, joinWaitlistWithoutBlocking } from "@/lib/domain/joining/join";
+import { joinWaitlistWithoutBlocking } from "@/lib/domain/joining/join";
+import { JoinRefused } from "@/lib/domain/joining/join-input";
 import { joinSettingsOf } from "@/lib/domain/joining/settings";
 import { solvesChallenge } from "@/lib/domain/verification/challenge";
 import { currentClientLimiterKey } from "@/lib/http/client-address";

@@ -47,3 +47,15 @@ export function preparedSql<Row>(db: AppDatabase, key: string, fragment: (dialec
     };
   });
 }
+
+/**
+ * A statement whose text depends on its input (a batch's rows as one multi-row VALUES), rendered and
+ * prepared at each call; its named placeholders are filled from `values`. For a batch, one statement
+ * of N rows costs one round trip where N prepared ones cost N (on PostgreSQL, the join batch's inserts).
+ */
+export function batchSql<Row>(db: AppDatabase, fragment: (dialect: Dialect) => SQL, values: Record<string, unknown> = {}) {
+  const query = renderer.sqlToQuery(fragment(dialectOf(db)));
+  const statement = db.$engine.prepare(query.sql);
+  const params = fillPlaceholders(query.params, values);
+  return { all: () => statement.all<Row>(params), run: () => statement.run(params) };
+}

@@ -1,8 +1,14 @@
-// What a join costs on PostgreSQL without HTTP: batches of joins through runJoinJobs (the server's
-// batched join path, a transaction per batch), their statements counted, and the round trip of one
-// statement, so that statements per join × round trip gives the floor of the joins one worker can make.
+// What a join costs without HTTP: batches of joins through runJoinJobs (the server's batched join
+// path, a transaction per batch). On PostgreSQL their statements are counted and timed, with the round
+// trip of one statement, so that statements per join × round trip gives the floor of the joins one
+// worker can make; on SQLite (a fresh file) the time per join alone, to compare the engines' join code.
 //   SECRETS_KEY=… node --import tsx tests/bench/join-floor.ts --url postgres://… [--batches 5] [--batch 200] [--round-trips 2000]
+//   node --import tsx tests/bench/join-floor.ts --sqlite [--batches 5] [--batch 200]
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { openDatabase, type AppDatabase } from "@/db/client";
 import { connectPgDriver } from "@/db/pg/client";
 import type { PgConnection, PgDriver } from "@/db/pg/driver";
 import { postgresDriver } from "@/db/pg/postgres-driver";
@@ -50,13 +56,15 @@ function countingDriver(driver: PgDriver): { driver: PgDriver; statements: () =>
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { url: { type: "string" }, batches: { type: "string", default: "5" }, batch: { type: "string", default: "200" }, "round-trips": { type: "string", default: "2000" } } });
-  if (!values.url) throw new Error("--url postgres://… (a database the bench may write to: it adds a waitlist)");
+  const { values } = parseArgs({ options: { url: { type: "string" }, sqlite: { type: "boolean", default: false }, batches: { type: "string", default: "5" }, batch: { type: "string", default: "200" }, "round-trips": { type: "string", default: "2000" } } });
+  if (!values.url && !values.sqlite) throw new Error("--url postgres://… (a database the bench may write to: it adds a waitlist), or --sqlite (a fresh file)");
   // One client address for every join: the per-client limits counted, never reached.
   process.env.JOINS_PER_CLIENT_PER_HOUR = "1000000000";
   process.env.JOIN_BURST_PER_CLIENT = "1000000000";
-  const { driver, statements, timeByStatement } = countingDriver(postgresDriver(values.url));
-  const db = connectPgDriver(driver);
+  const counting = values.url ? countingDriver(postgresDriver(values.url)) : undefined;
+  const sqliteFolder = counting ? undefined : mkdtempSync(join(tmpdir(), "join-floor-"));
+  const db = counting ? connectPgDriver(counting.driver) : openDatabase(join(sqliteFolder!, "floor.db"));
+  const statements = () => counting?.statements() ?? 0;
   try {
     const batches = Number(values.batches);
     const size = Number(values.batch);
@@ -67,7 +75,7 @@ async function main() {
       Array.from({ length: size }, () => ({ input: { waitlistId, email: `floor.${++joined}@example.com`, customInputs: [], source: {}, clientAddress: "127.0.0.1" }, recorded: {} }));
 
     await runJoinJobs(jobs(), joinAnswer, db); // warm-up: statements prepared, caches filled
-    timeByStatement.clear();
+    counting?.timeByStatement.clear();
     const perJoinMs: number[] = [];
     const perJoinStatements: number[] = [];
     for (let index = 0; index < batches; index++) {
@@ -81,32 +89,34 @@ async function main() {
       perJoinStatements.push((statements() - before) / size);
     }
 
-    const joins = batches * size;
-    const slowest = [...timeByStatement].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12);
-    const timedMs = [...timeByStatement.values()].reduce((sum, each) => sum + each.ms, 0);
-
-    const select = db.$engine.prepare("SELECT 1");
-    for (let index = 0; index < 100; index++) await select.get([]); // warm-up
-    const roundTrips: number[] = [];
-    for (let index = 0; index < Number(values["round-trips"]); index++) {
-      const started = performance.now();
-      await select.get([]);
-      roundTrips.push(performance.now() - started);
-    }
-
-    const statementsPerJoin = median(perJoinStatements);
-    const roundTripMs = median(roundTrips);
     const msPerJoin = median(perJoinMs);
-    const floorMs = statementsPerJoin * roundTripMs;
-    console.log(`batches of ${size} joins through runJoinJobs (one transaction each), ${batches} after one warm-up:`);
-    console.log(`  ${statementsPerJoin.toFixed(1)} statements per join; ${msPerJoin.toFixed(3)} ms per join (batches: ${perJoinMs.map((each) => (each * size).toFixed(0)).join(", ")} ms), so at most ${(1000 / msPerJoin).toFixed(0)} joins/s one batch after another`);
-    console.log(`  of which waiting for PostgreSQL's answers: ${(timedMs / joins).toFixed(3)} ms per join; by statement (per join: count, ms):`);
-    for (const [text, { count, ms }] of slowest) console.log(`    ${(count / joins).toFixed(2).padStart(5)} × ${(ms / joins).toFixed(3)} ms  ${text}`);
-    console.log(`SELECT 1 through the engine, ${roundTrips.length} in sequence: median ${roundTripMs.toFixed(3)} ms, p99 ${percentile(roundTrips, 0.99).toFixed(3)} ms`);
-    console.log(`floor: ${statementsPerJoin.toFixed(1)} statements × ${roundTripMs.toFixed(3)} ms = ${floorMs.toFixed(3)} ms per join, at most ${(1000 / floorMs).toFixed(0)} joins/s on one connection; the rest of a join (${(msPerJoin - floorMs).toFixed(3)} ms) is the statements' own work and this process's`);
+    console.log(`batches of ${size} joins through runJoinJobs (one transaction each) on ${db.$engine.kind}, ${batches} after one warm-up:`);
+    console.log(`  ${msPerJoin.toFixed(3)} ms per join (batches: ${perJoinMs.map((each) => (each * size).toFixed(0)).join(", ")} ms), so at most ${(1000 / msPerJoin).toFixed(0)} joins/s one batch after another`);
+    if (counting) await reportStatements(db, counting.timeByStatement, median(perJoinStatements), msPerJoin, batches * size, Number(values["round-trips"]));
   } finally {
     await db.$engine.close();
+    if (sqliteFolder) rmSync(sqliteFolder, { recursive: true, force: true });
   }
+}
+
+/** PostgreSQL's statements per join, the slowest by their time, and the floor their round trips make. */
+async function reportStatements(db: AppDatabase, timeByStatement: TimeByStatement, statementsPerJoin: number, msPerJoin: number, joins: number, roundTripCount: number) {
+  const slowest = [...timeByStatement].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12);
+  const timedMs = [...timeByStatement.values()].reduce((sum, each) => sum + each.ms, 0);
+  const select = db.$engine.prepare("SELECT 1");
+  for (let index = 0; index < 100; index++) await select.get([]); // warm-up
+  const roundTrips: number[] = [];
+  for (let index = 0; index < roundTripCount; index++) {
+    const started = performance.now();
+    await select.get([]);
+    roundTrips.push(performance.now() - started);
+  }
+  const roundTripMs = median(roundTrips);
+  const floorMs = statementsPerJoin * roundTripMs;
+  console.log(`  ${statementsPerJoin.toFixed(1)} statements per join, of which waiting for PostgreSQL's answers: ${(timedMs / joins).toFixed(3)} ms per join; by statement (per join: count, ms):`);
+  for (const [text, { count, ms }] of slowest) console.log(`    ${(count / joins).toFixed(2).padStart(5)} × ${(ms / joins).toFixed(3)} ms  ${text}`);
+  console.log(`SELECT 1 through the engine, ${roundTrips.length} in sequence: median ${roundTripMs.toFixed(3)} ms, p99 ${percentile(roundTrips, 0.99).toFixed(3)} ms`);
+  console.log(`floor: ${statementsPerJoin.toFixed(1)} statements × ${roundTripMs.toFixed(3)} ms = ${floorMs.toFixed(3)} ms per join, at most ${(1000 / floorMs).toFixed(0)} joins/s on one connection; the rest of a join (${(msPerJoin - floorMs).toFixed(3)} ms) is the statements' own work and this process's`);
 }
 
 main().catch((error: unknown) => {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { inputClass, linkClass, mutedText, primaryButtonClass } from "@/components/styles";
-import { MAX_JOIN_INPUT_VALUE } from "@/lib/domain/joining/join";
+import { MAX_JOIN_INPUT_VALUE } from "@/lib/domain/joining/join-input";
 import { joinSettingsOf } from "@/lib/domain/joining/settings";
 import { MAX_EMAIL_LENGTH } from "@/lib/domain/signups/email-address";
 import { JOIN_ERRORS, isJoinError, HONEYPOT_FIELD, fieldName } from "@/lib/join/form-fields";

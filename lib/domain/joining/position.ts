@@ -128,3 +128,25 @@ export async function placeByJoining(waitlistId: string, signupId: number, db: A
   if (!signup || signup.waitlistId !== id || signup.status !== "waiting") return null;
   return 1 + await waitingJoinedBefore(id, { at: signup.createdAt, pos: signupId, id: signupId }, db);
 }
+
+/**
+ * The places of signups that just joined the waitlist together at `at` (`ids` ascending: in the order
+ * they joined; all waiting, none moved): the first one's counted, and the others follow it one by
+ * one when no other signup stands between the first and the last (none else made at `at` among their
+ * ids, none moved to `at`); else each counted.
+ */
+export async function placesOfNewSignups(waitlistId: string, ids: readonly number[], at: number, db: AppDatabase): Promise<(number | null)[]> {
+  if (ids.length === 0) return [];
+  const first = 1 + (await waitingBefore(waitlistId, { at, pos: ids[0]!, id: ids[0]! }, db));
+  if (ids.length === 1) return [first];
+  const standing = await preparedSql<{ count: number }>(
+    db,
+    "joining.position.standingAmongNew",
+    () => sql`SELECT (SELECT count(*) FROM signups WHERE waitlist_id = ${placeholder("waitlistId")} AND created_at = ${placeholder("at")} AND id BETWEEN ${placeholder("first")} AND ${placeholder("last")})
+       + (SELECT count(*) FROM signups WHERE waitlist_id = ${placeholder("waitlistId")} AND line_at = ${placeholder("at")} AND status = 'waiting') AS count`,
+  ).get({ waitlistId, at, first: ids[0], last: ids.at(-1) });
+  if (Number(standing!.count) === ids.length) return ids.map((_, index) => first + index);
+  const places: (number | null)[] = [];
+  for (const id of ids) places.push(await signupPosition(waitlistId, id, db));
+  return places;
+}

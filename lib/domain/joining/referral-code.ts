@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
+import { dialectOf } from "@/lib/store/dialect";
 import { preparedOnce, valuePlaceholder } from "@/lib/store/statements";
 
 // A signup's referral code: 10 characters of a 32-letter alphabet without look-alikes of each other (no 0, 1, l, o: 50 bits from
@@ -22,7 +23,7 @@ export function newReferralCode(): string {
 
 function statements(db: AppDatabase) {
   return preparedOnce(db, "joining.referralCode", () => ({
-    taken: db.select({ id: signups.id }).from(signups).where(eq(signups.referralCode, sql.placeholder("code"))).prepare(),
+    taken: db.select({ code: signups.referralCode }).from(signups).where(sql`${signups.referralCode} ${dialectOf(db).inJson(sql.placeholder("codes"))}`).prepare(),
     ofSignup: db.select({ code: signups.referralCode }).from(signups).where(eq(signups.id, sql.placeholder("id"))).prepare(),
     assign: db
       .update(signups)
@@ -37,12 +38,19 @@ function statements(db: AppDatabase) {
   }));
 }
 
-/** A code no signup has yet. Call it inside the transaction that stores it. */
-export async function unusedReferralCode(db: AppDatabase): Promise<string> {
-  for (;;) {
-    const code = newReferralCode();
-    if (!await statements(db).taken.get({ code })) return code;
+/** `count` different codes no signup has yet, looked up in one statement. Call it inside the transaction that stores them. */
+export async function unusedReferralCodes(count: number, db: AppDatabase): Promise<string[]> {
+  const codes = new Set<string>();
+  while (codes.size < count) {
+    const drawn = new Set<string>();
+    while (drawn.size < count - codes.size) {
+      const code = newReferralCode();
+      if (!codes.has(code)) drawn.add(code);
+    }
+    const taken = new Set((await statements(db).taken.all({ codes: JSON.stringify([...drawn]) })).map((row) => row.code));
+    for (const code of drawn) if (!taken.has(code)) codes.add(code);
   }
+  return [...codes];
 }
 
 /**
@@ -53,7 +61,7 @@ export async function referralCodeOf(signupId: number, db: AppDatabase): Promise
   const prepared = statements(db);
   const stored = (await prepared.ofSignup.get({ id: signupId }))?.code;
   if (stored) return stored;
-  const code = await unusedReferralCode(db);
+  const code = (await unusedReferralCodes(1, db))[0]!;
   await prepared.assign.run({ code, id: signupId });
   return code;
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MAX_EMAIL_LENGTH } from "../signups/email-address";
 import { SIGNUP_STATUSES } from "../signups/status";
 import { signupResponseSchema } from "../signups/response";
-import { MAX_JOIN_INPUT_VALUE } from "./join";
+import { MAX_JOIN_INPUT_VALUE } from "./join-input";
 import { MAX_JOIN_FIELDS } from "./settings";
 import { MAX_SOURCE_TEXT } from "../funnel/source";
 

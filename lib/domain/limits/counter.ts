@@ -54,7 +54,8 @@ export interface WindowCount {
   windowEnd: number;
 }
 
-async function pruneNowAndThen(now: number, db: AppDatabase): Promise<void> {
+/** Deletes ended windows, at most once every PRUNE_EVERY_MS per connection. */
+export async function pruneNowAndThen(now: number, db: AppDatabase): Promise<void> {
   const pruned = lastPruned.get(connectionOf(db));
   if (pruned === undefined || now - pruned >= PRUNE_EVERY_MS || now < pruned) {
     lastPruned.set(connectionOf(db), now);

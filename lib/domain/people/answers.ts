@@ -5,7 +5,7 @@ import { signups } from "@/db/schema";
 import { writeTransaction } from "@/lib/store/transaction";
 import { PERSON_ACTOR, recordAudit } from "../audit/log";
 import { appendEvent } from "../events";
-import { JoinRefused, matchInputs } from "../joining/join";
+import { JoinRefused, matchInputs } from "../joining/join-input";
 import { joinSettingsOf } from "../joining/settings";
 import { signupPublicId } from "../signups/id";
 import { getSignup } from "../signups/queries";

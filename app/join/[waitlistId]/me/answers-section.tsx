@@ -1,5 +1,5 @@
 import { inputClass, mutedText, primaryButtonClass } from "@/components/styles";
-import { MAX_JOIN_INPUT_VALUE } from "@/lib/domain/joining/join";
+import { MAX_JOIN_INPUT_VALUE } from "@/lib/domain/joining/join-input";
 import type { JoinField } from "@/lib/domain/joining/settings";
 import { fieldName } from "@/lib/join/form-fields";
 

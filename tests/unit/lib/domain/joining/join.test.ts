@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { signupEvents } from "@/lib/domain/events";
 import { joinAnswer } from "@/lib/api/write-answers";
-import { joinWaitlist, joinWaitlistWithoutBlocking, JoinRefused, matchInputs, runJoinJobs, type JoinInput } from "@/lib/domain/joining/join";
+import { joinWaitlist, joinWaitlistWithoutBlocking, runJoinJobs } from "@/lib/domain/joining/join";
+import { JoinRefused, matchInputs, type JoinInput } from "@/lib/domain/joining/join-input";
 import { REFERRAL_CODE_PATTERN } from "@/lib/domain/joining/referral-code";
 import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { eraseSignup } from "@/lib/domain/signups/erase";
