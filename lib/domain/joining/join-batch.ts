@@ -17,8 +17,8 @@ import { joinSettingsOf, type JoinSettings } from "./settings";
 
 // The joins of a batch, set-based (the join thread's group commit): each join is checked, then the
 // batch finds the addresses its waitlists have already in one statement, inserts its new signups in
-// one, appends their `signup.created` events in one and counts two places per waitlist, where a join
-// on its own made some twenty statements. On SQLite a statement costs microseconds; on PostgreSQL
+// one, appends their `signup.created` events in one and counts one place per waitlist (the others
+// follow it), where a join on its own made some twenty statements. On SQLite a statement costs microseconds; on PostgreSQL
 // each is a round trip, and this is what lets one writer take over a thousand joins a second. What
 // only some joins need (a referral, a flag) is written per join. The insert triggers keep the counts,
 // the search index and the input pairs, as for any insert. A signup exists exactly when its event
