@@ -9,7 +9,7 @@ import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { signupJsonPage } from "@/lib/domain/signups/queries";
 import { runStatusWrite, type StatusWriteResult } from "@/lib/domain/signups/status-write";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { startCluster, type PgCluster } from "@/tests/support/pg-cluster";
+import { killLeaderUntilWritesResume, startCluster, type PgCluster } from "@/tests/support/pg-cluster";
 
 // Issue 34, item 4, through the app: its database opened as the server opens it (db/pg/client.ts,
 // migrations included) on the multi-host URL (target_session_attrs=primary); 8 callers join a waitlist
@@ -152,14 +152,7 @@ describe("PostgreSQL failover under Patroni (the app's domain)", () => {
     const reading = reader(standby!, waitlist.id, reads);
 
     await sleep(WARM_UP_MS);
-    const killed = await cluster!.killLeader();
-    const resumedAck = () => run.acks.find((ack) => ack.sentAt >= killed.killedAt);
-    for (;;) {
-      const resumed = resumedAck();
-      const now = Date.now();
-      if (resumed ? now >= resumed.ackedAt + WRITE_AFTER_RESUME_MS : now >= killed.killedAt + WRITE_WINDOW_MS) break;
-      await sleep(100);
-    }
+    const { killed, resumed: resumedAck } = await killLeaderUntilWritesResume(cluster!, run.acks, { windowMs: WRITE_WINDOW_MS, afterResumeMs: WRITE_AFTER_RESUME_MS });
     run.stop = true;
     await Promise.all(callers);
     reads.stop = true;

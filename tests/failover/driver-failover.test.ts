@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCluster, type PgCluster } from "@/tests/support/pg-cluster";
+import { killLeaderUntilWritesResume, startCluster, type PgCluster } from "@/tests/support/pg-cluster";
 
 // Issue 34, item 4, at the driver level: a stream of INSERTs from 8 clients through the multi-host URL
 // (target_session_attrs=primary) while the leader's postmaster, Patroni and etcd member are SIGKILLed.
@@ -126,14 +126,7 @@ describe("PostgreSQL failover under Patroni (driver level)", () => {
     const reading = reader(replicaUrl, reads);
 
     await sleep(WARM_UP_MS);
-    const killed = await cluster!.killLeader();
-    const resumedAck = () => run.acks.find((ack) => ack.sentAt >= killed.killedAt);
-    for (;;) {
-      const resumed = resumedAck();
-      const now = Date.now();
-      if (resumed ? now >= resumed.ackedAt + WRITE_AFTER_RESUME_MS : now >= killed.killedAt + WRITE_WINDOW_MS) break;
-      await sleep(100);
-    }
+    const { killed, resumed: resumedAck } = await killLeaderUntilWritesResume(cluster!, run.acks, { windowMs: WRITE_WINDOW_MS, afterResumeMs: WRITE_AFTER_RESUME_MS });
     run.stop = true;
     await Promise.all(writers);
     reads.stop = true;

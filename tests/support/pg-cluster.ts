@@ -366,3 +366,25 @@ async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<
   }
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
 }
+
+/** An acknowledged write of a failover test: when it was sent and when its acknowledgement came. */
+export interface TimedAck {
+  sentAt: number;
+  ackedAt: number;
+}
+
+/**
+ * Kills the leader while the test's writers keep adding to `acks`, then waits until writes are back
+ * (the first write sent after the kill acknowledged, and `afterResumeMs` more of writing) or
+ * `windowMs` after the kill. The kill, and that first write after it (undefined: none came back).
+ */
+export async function killLeaderUntilWritesResume(cluster: PgCluster, acks: readonly TimedAck[], { windowMs, afterResumeMs }: { windowMs: number; afterResumeMs: number }): Promise<{ killed: KilledLeader; resumed: () => TimedAck | undefined }> {
+  const killed = await cluster.killLeader();
+  const resumed = () => acks.find((ack) => ack.sentAt >= killed.killedAt);
+  for (;;) {
+    const first = resumed();
+    const now = Date.now();
+    if (first ? now >= first.ackedAt + afterResumeMs : now >= killed.killedAt + windowMs) return { killed, resumed };
+    await sleep(100);
+  }
+}
