@@ -12,6 +12,11 @@ export interface EngineStatement {
   all<Row>(params: unknown[]): Promise<Row[]>;
   /** The rows as arrays of their columns, in the order selected (columns may share a name). */
   values(params: unknown[]): Promise<unknown[][]>;
+  /**
+   * The rows as arrays of each column's value as UTF-8 text bytes (null stays null): a long text
+   * (a stream's page of JSON) goes to a socket without becoming a JavaScript string.
+   */
+  bytes(params: unknown[]): Promise<(Uint8Array | null)[][]>;
   run(params: unknown[]): Promise<RunResult>;
 }
 

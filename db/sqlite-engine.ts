@@ -18,6 +18,12 @@ import { onSharedConnection, runTransaction, type TransactionSupport } from "./t
 
 const BEGIN: Record<TransactionMode, string> = { write: "BEGIN IMMEDIATE", read: "BEGIN" };
 
+/** A value as the text bytes EngineStatement.bytes gives: a blob as it is, a number as its text. */
+function asBytes(value: unknown): Uint8Array | null {
+  if (value === null || value instanceof Uint8Array) return value;
+  return Buffer.from(String(value));
+}
+
 /** Waits while another caller's transaction holds the connection (./connection-turns.ts). */
 async function onTurn<T>(sqlite: Database.Database, work: () => T): Promise<T> {
   while (!mayRunNow(sqlite)) await awaitTurn(sqlite);
@@ -53,6 +59,12 @@ export function sqliteEngine(sqlite: Database.Database): Engine {
           const rows = statement.raw(true).all(...params) as unknown[][];
           statement.raw(false);
           return rows;
+        }),
+      bytes: (params) =>
+        onTurn(sqlite, () => {
+          const rows = statement.raw(true).all(...params) as unknown[][];
+          statement.raw(false);
+          return rows.map((row) => row.map(asBytes));
         }),
       run: (params) => onTurn(sqlite, () => runStatement(statement, params)),
     };

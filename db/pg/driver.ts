@@ -1,7 +1,13 @@
+/** How a statement's rows come back: arrays or objects of parsed values, or arrays of each column's UTF-8 text (Uint8Array, or null). */
+export type PgRowMode = "arrays" | "objects" | "bytes";
+
 /** One PostgreSQL connection, as the engine (./engine.ts) uses it. */
 export interface PgConnection {
-  /** One statement with values for its `$1`, `$2`, …: its rows (as arrays or as objects) and the rows it counted or changed. */
-  query(text: string, params: readonly unknown[], rows: "arrays" | "objects"): Promise<{ rows: unknown[]; count: number }>;
+  /**
+   * One statement with values for its `$1`, `$2`, …: its rows (as arrays, as objects, or as arrays of
+   * each column's text as the server sent it, `bytes`) and the rows it counted or changed.
+   */
+  query(text: string, params: readonly unknown[], rows: PgRowMode): Promise<{ rows: unknown[]; count: number }>;
   /** Statements without values (BEGIN, a lock, a savepoint, a migration file), as one text. */
   exec(text: string): Promise<void>;
 }

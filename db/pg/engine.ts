@@ -2,7 +2,7 @@ import type { AsyncRemoteCallback } from "drizzle-orm/sqlite-proxy";
 import { callersTurn, holdTurn } from "../connection-turns";
 import type { Engine, EngineStatement, TransactionMode } from "../engine";
 import { runTransaction, type TransactionSupport } from "../transactions";
-import type { PgConnection, PgDriver } from "./driver";
+import type { PgConnection, PgDriver, PgRowMode } from "./driver";
 import { postgresText } from "./placeholders";
 
 // Every write transaction takes one lock first, as SQLite's BEGIN IMMEDIATE takes its write lock: the
@@ -30,7 +30,7 @@ function withoutValues(error: unknown): unknown {
 export function pgEngine(driver: PgDriver): Engine {
   const owner = {};
   const connection = (): PgConnection => (callersTurn(owner)?.connection as PgConnection | undefined) ?? driver;
-  const query = (text: string, params: readonly unknown[], rows: "arrays" | "objects") =>
+  const query = (text: string, params: readonly unknown[], rows: PgRowMode) =>
     connection()
       .query(postgresText(text), params, rows)
       .catch((error: unknown) => {
@@ -45,6 +45,7 @@ export function pgEngine(driver: PgDriver): Engine {
     get: async <Row>(params: unknown[]) => (await query(text, params, "objects")).rows[0] as Row | undefined,
     all: async <Row>(params: unknown[]) => (await query(text, params, "objects")).rows as Row[],
     values: async (params) => (await query(text, params, "arrays")).rows as unknown[][],
+    bytes: async (params) => (await query(text, params, "bytes")).rows as (Uint8Array | null)[][],
     run: async (params) => ({ changes: (await query(text, params, "arrays")).count }),
   });
   const transactions: TransactionSupport<PgConnection> = {

@@ -7,7 +7,8 @@ function connection(sql: Pick<postgres.Sql, "unsafe">): PgConnection {
     query: async (text, params, rows) => {
       // Prepared once per connection (postgres.js names each statement by its text).
       const query = sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
-      const result = rows === "arrays" ? await query.values() : await query;
+      // raw(): each column's bytes as received, never made a string (a long text stays out of the JavaScript heap).
+      const result = rows === "arrays" ? await query.values() : rows === "bytes" ? await query.raw() : await query;
       return { rows: result, count: result.count };
     },
     exec: async (text) => {

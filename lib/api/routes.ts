@@ -11,7 +11,8 @@ import { invalidParameter } from "@/lib/core/errors";
 import { listEventFeed } from "@/lib/domain/deliveries/feed";
 import { eventFeedParamsSchema, noParamsSchema, parseApiQuery, parseSignupListQuery, waitlistListParamsSchema } from "@/lib/domain/list-params";
 import type { SignupScope } from "@/lib/domain/signups/filter";
-import { signupJsonBatches, signupJsonLineBatches, signupJsonLinePage, signupJsonPage } from "@/lib/domain/signups/queries";
+import { signupJsonChunks } from "@/lib/domain/signups/json-chunks";
+import { signupJsonLineBatches, signupJsonLinePage, signupJsonPage } from "@/lib/domain/signups/queries";
 import type { SignupField } from "@/lib/domain/signups/response";
 import { parseWaitlistId } from "@/lib/domain/waitlists/id";
 import { getWaitlistOrThrow, listWaitlists } from "@/lib/domain/waitlists/queries";
@@ -42,7 +43,7 @@ export const listSignupsRoute: ApiHandler<{ id: string }> = async ({ request, qu
   await getWaitlistOrThrow(waitlistId);
   if (!page) {
     const onError = (error: unknown) => console.error(`[request ${requestId}] signup stream failed`, error);
-    return jsonStreamResponse(await jsonArrayStream(signupJsonBatches(scope, undefined, undefined, fields), onError), CACHE_CONTROL.personalData);
+    return jsonStreamResponse(await jsonArrayStream(signupJsonChunks(scope, fields), onError), CACHE_CONTROL.personalData);
   }
   const { items, next } = await signupJsonPage({ scope, ...page, fields });
   return conditionalJsonResponse(request, `[${items.join(",")}]`, nextPageHeaders(url, cursorScope, next), CACHE_CONTROL.personalData);

@@ -43,6 +43,8 @@ export function preparedSql<Row>(db: AppDatabase, key: string, fragment: (dialec
       all: (values: Record<string, unknown> = {}) => statement.all<Row>(bind(values)),
       /** The rows as arrays of their columns, in the order selected (columns may share a name). */
       values: (values: Record<string, unknown> = {}) => statement.values(bind(values)),
+      /** The rows as arrays of each column's text as UTF-8 bytes (EngineStatement.bytes). */
+      bytes: (values: Record<string, unknown> = {}) => statement.bytes(bind(values)),
       run: (values: Record<string, unknown> = {}) => statement.run(bind(values)),
     };
   });

@@ -44,10 +44,16 @@ export async function migratedPglite(): Promise<PGlite> {
 
 type PgliteSession = Pick<PGlite, "query" | "exec">;
 
+// The driver's `bytes` rows: each column's text as PostgreSQL sends it, for the types the app selects
+// (PGlite parses these itself otherwise).
+const TEXT_TYPES = [16, 20, 21, 23, 25, 700, 701, 1043, 1700, 114, 3802];
+const AS_BYTES = Object.fromEntries(TEXT_TYPES.map((oid) => [oid, (text: string) => Buffer.from(text)]));
+
 function pgliteConnection(session: PgliteSession): PgConnection {
   return {
     query: async (text, params, rows) => {
-      const result = await session.query(text, [...params], { rowMode: rows === "arrays" ? "array" : "object", parsers: VALUE_PARSERS }).catch((error: unknown) => {
+      const parsers = rows === "bytes" ? AS_BYTES : VALUE_PARSERS;
+      const result = await session.query(text, [...params], { rowMode: rows === "objects" ? "object" : "array", parsers }).catch((error: unknown) => {
         // Which statement failed, for the test's report (PostgreSQL's own error names none; the values stay out).
         if (error instanceof Error) error.message += `\n  in: ${text}`;
         throw error;

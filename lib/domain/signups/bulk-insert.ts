@@ -3,9 +3,9 @@ import { DAY_MS } from "@/lib/core/time";
 import { preparedOnce } from "@/lib/store/statements";
 import { startPgBulkInsert } from "./bulk-insert-pg";
 import { inputPairs } from "./input-pairs";
-import { bucketOf } from "../funnel/stats";
 import type { NewSignup } from "./queries";
 import { statusTimesOf } from "./status-times";
+import { funnelTally, tallyPair, type PairTally } from "./bulk-tallies";
 
 /**
  * Input pairs go in this many to a statement: better-sqlite3 spends about 1.6 µs on each call
@@ -200,43 +200,5 @@ export function startSqliteBulkInsert(waitlistId: string, db: AppDatabase): Sqli
       for (const trigger of triggers) sqlite.exec(trigger.sql);
       sqlite.pragma(`cache_size = ${cacheSize}`);
     },
-  };
-}
-
-interface PairTally {
-  label: string;
-  value: string;
-  verified: number;
-  referral: number;
-  count: number;
-}
-
-function tallyPair<T extends PairTally>(tallies: Map<string, T>, key: string, pair: Omit<T, "count">): void {
-  const tally = tallies.get(key);
-  if (tally) tally.count++;
-  else tallies.set(key, { ...pair, count: 1 } as T);
-}
-
-/** The funnel's counts of the added signups (what the trigger funnel_after_insert and its views of migration 0023 would write), tallied in memory. */
-function funnelTally() {
-  const stages = new Map<string, number>();
-  const durations = new Map<string, number>();
-  const bump = (tallies: Map<string, number>, key: string) => tallies.set(key, (tallies.get(key) ?? 0) + 1);
-  return {
-    add(signup: { day: number; source: string; verified: number; referral: number; createdAt: number; invitedAt: number | null; completedAt: number | null }) {
-      const reached = ["joined", signup.referral && "referred", signup.verified && "verified", signup.invitedAt !== null && "invited", signup.completedAt !== null && "completed"];
-      for (const stage of reached) if (stage) bump(stages, `${signup.day}\u0000${signup.source}\u0000${stage}`);
-      if (signup.invitedAt === null) return;
-      bump(durations, `${signup.day}\u0000invite\u0000${bucketOf(signup.invitedAt - signup.createdAt)}`);
-      if (signup.completedAt !== null) bump(durations, `${signup.day}\u0000redeem\u0000${bucketOf(signup.completedAt - signup.invitedAt)}`);
-    },
-    stages: () => [...stages].map(([key, count]): [number, string, string, number] => {
-      const [day, source, stage] = key.split("\u0000");
-      return [Number(day), source!, stage!, count];
-    }),
-    durations: () => [...durations].map(([key, count]): [number, string, number, number] => {
-      const [day, kind, bucket] = key.split("\u0000");
-      return [Number(day), kind!, Number(bucket), count];
-    }),
   };
 }

@@ -86,7 +86,7 @@ function toSignupRow([id, email, verified, referral, customInputs, createdAt, st
 }
 
 /** The shape that reads a scope's rows in creation order (or in `sort`'s) the cheapest way (see access.ts). */
-async function rowsShape(scope: SignupScope, db: AppDatabase, sort: SignupSort = "created_at"): Promise<ScopeShape> {
+export async function rowsShape(scope: SignupScope, db: AppDatabase, sort: SignupSort = "created_at"): Promise<ScopeShape> {
   const plan = await planAccess(scope, db);
   return shapeOf(scope, sort === "created_at" ? plan.rows : plan.rowsAnyOrder);
 }

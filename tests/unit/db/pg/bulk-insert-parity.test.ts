@@ -11,9 +11,10 @@ import { startPostgres } from "@/tests/support/pg-server";
 import { pgliteDatabase } from "@/tests/support/pglite";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";
 
-// The bulk writer on each engine: SQLite's tallies what its dropped triggers would derive, PostgreSQL's
-// inserts a batch per statement and lets the schema's statement-level triggers derive it. The same
-// imports must leave the same rows, ids included, in signups and in every table derived from them.
+// The bulk writer on each engine: each tallies what the insert triggers would derive (SQLite's dropped
+// for the transaction, PostgreSQL's idle while the writer's statements run), PostgreSQL's a batch per
+// statement. The same imports must leave the same rows, ids included, in signups and in every table
+// derived from them, and an insert after the writer in the same transaction derives as usual.
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -68,6 +69,9 @@ async function importAll(db: AppDatabase): Promise<number[]> {
         let count = 0;
         for (let at = 0; at < rows.length; at += 777) count += await bulk.add(rows.slice(at, at + 777), T0 + 50 * DAY);
         await bulk.finish();
+        // A signup written by plain SQL later in the same transaction: the insert triggers derive it again.
+        await db.run(sql`INSERT INTO signups (waitlist_id, email, verified, referral, custom_inputs, created_at, status, utm_source)
+          VALUES (${waitlistId}, ${`plain-${count}@example.com`}, 1, 0, '[{"label":"company","value":"Plain"},{"label":"role","value":"Engineer"}]', ${T0 + 3 * DAY}, 'completed', 'plain')`);
         return count;
       }),
     );

@@ -215,6 +215,6 @@ describe("the PostgreSQL baseline against db/schema.ts and SQLite's migrated sch
   it("records the migrations applied, and a second run applies none", async () => {
     expect(await applyPgMigrations(pg)).toEqual([]);
     const { rows } = await pg.query<{ name: string }>("SELECT name FROM pg_migrations ORDER BY name");
-    expect(rows.map((row) => row.name)).toEqual(["0000_baseline", "0001_unlogged_limits", "0002_inline_input_pairs", "0003_lease_rows"]);
+    expect(rows.map((row) => row.name)).toEqual(["0000_baseline", "0001_unlogged_limits", "0002_inline_input_pairs", "0003_lease_rows", "0004_bulk_insert_derives"]);
   });
 });

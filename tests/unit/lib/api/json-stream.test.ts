@@ -19,6 +19,15 @@ describe("jsonArrayStream", () => {
     expect(await new Response(await jsonArrayStream(batches([], log), () => {})).text()).toBe("[]");
   });
 
+  it("writes a batch given as bytes (texts already joined by commas) as it is", async () => {
+    async function* mixed() {
+      yield new TextEncoder().encode('{"a":1},{"a":"é"}');
+      yield ['{"a":3}'];
+      yield new TextEncoder().encode('{"a":4}');
+    }
+    expect(await new Response(await jsonArrayStream(mixed(), () => {})).text()).toBe('[{"a":1},{"a":"é"},{"a":3},{"a":4}]');
+  });
+
   it("reads the first batch at once, then one batch per pull, and stops reading when cancelled", async () => {
     const log: string[] = [];
     const stream = await jsonArrayStream(batches([["1"], ["2"], ["3"]], log), () => {});
