@@ -37,6 +37,10 @@ export interface AccessPlan {
   searchOverCap: boolean;
   /** The share of the list's signups within the scope's date range (1 without one). */
   rangeShare: number;
+  /** The share of the walked signups the sized filters keep (status, inputs; taken as independent): 1 when none was sized, 0 when the scope is never walked for them. */
+  density: number;
+  /** The cheapest access that collects the scope's rows (to be sorted), when one was sized. */
+  collected?: { access: Access; size: number };
 }
 
 function listSizeStatement(db: AppDatabase) {
@@ -108,7 +112,7 @@ async function searchSize(waitlistId: string, text: string, db: AppDatabase, now
 }
 
 async function planFor(scope: SignupScope, db: AppDatabase): Promise<AccessPlan> {
-  if (scope.email !== undefined) return { rows: "email", rowsAnyOrder: "email", count: "email", capped: "email", bound: 1, searchOverCap: false, rangeShare: 1 };
+  if (scope.email !== undefined) return { rows: "email", rowsAnyOrder: "email", count: "email", capped: "email", bound: 1, searchOverCap: false, rangeShare: 1, density: 1 };
   const firstDay = scope.createdSince ? Math.floor(scope.createdSince.getTime() / DAY_MS) : Number.MIN_SAFE_INTEGER;
   const lastDay = scope.createdUntil ? Math.floor((scope.createdUntil.getTime() - 1) / DAY_MS) : Number.MAX_SAFE_INTEGER;
   const walked = (await listSizeStatement(db).get({ waitlistId: scope.waitlistId, firstDay, lastDay }))?.n ?? 0;
@@ -158,7 +162,22 @@ async function planFor(scope: SignupScope, db: AppDatabase): Promise<AccessPlan>
   // (scope-sql's newestFirst) finds Engineers still waiting on a drained list of ten million after some
   // 60,000 rows, where collecting every Engineer read two million (1.8 s).
   const capped = density > 0 && FACET_ROW_CAP / density < cheapest.size ? "order" : cheapest.access;
-  return { rows, rowsAnyOrder, count: cheapest.access, capped, bound: cheapest.size, searchOverCap, rangeShare };
+  return { rows, rowsAnyOrder, count: cheapest.access, capped, bound: cheapest.size, searchOverCap, rangeShare, density, collected: cheapestCollected };
+}
+
+/**
+ * A row collected (found by id, then sorted) costs about as much as this many rows walked in order. On PostgreSQL,
+ * a page 10,000 rows into company=Acme (93,563 of a 1M list): 621 ms collected, 328 ms walking 107,000 rows.
+ */
+const COLLECTED_ROW_COST = 3;
+
+/**
+ * The access of a page that ends `reach` rows into the scope, walked in order as `access` says: the cheapest collecting
+ * access instead when the walk would read more rows to get there (about reach ÷ density) than collecting costs.
+ */
+export function deepPageAccess(plan: AccessPlan, access: Access, reach: number): Access {
+  const walkedRows = plan.density > 0 ? reach / plan.density : Number.POSITIVE_INFINITY;
+  return access === "order" && plan.collected && walkedRows > plan.collected.size * COLLECTED_ROW_COST ? plan.collected.access : access;
 }
 
 /** How to read at most `cap` rows of the scope: `capped` is weighed for FACET_ROW_CAP and holds for any smaller cap. */

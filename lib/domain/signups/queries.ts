@@ -8,7 +8,7 @@ import type { SignupSort, SortDirection } from "../sorting";
 import { signupPosition } from "../joining/position";
 import type { LineKey } from "../ranking/line";
 import { lineRows } from "../ranking/line-scope";
-import { planAccess } from "./access";
+import { deepPageAccess, planAccess } from "./access";
 import type { SignupScope } from "./filter";
 import { DEFAULT_SIGNUP_FIELDS, SIGNUP_FIELDS, type SignupField } from "./response";
 import type { SignupRow } from "./row";
@@ -85,10 +85,14 @@ function toSignupRow([id, email, verified, referral, customInputs, createdAt, st
   };
 }
 
-/** The shape that reads a scope's rows in creation order (or in `sort`'s) the cheapest way (see access.ts). */
-export async function rowsShape(scope: SignupScope, db: AppDatabase, sort: SignupSort = "created_at"): Promise<ScopeShape> {
+/**
+ * The shape that reads a scope's rows in creation order (or in `sort`'s) the cheapest way (see access.ts); `reach`, how
+ * far into the scope an offset page ends, where the dialect collects deep pages (deepPageAccess).
+ */
+export async function rowsShape(scope: SignupScope, db: AppDatabase, sort: SignupSort = "created_at", reach?: number): Promise<ScopeShape> {
   const plan = await planAccess(scope, db);
-  return shapeOf(scope, sort === "created_at" ? plan.rows : plan.rowsAnyOrder);
+  const access = sort === "created_at" ? plan.rows : plan.rowsAnyOrder;
+  return shapeOf(scope, reach !== undefined && dialectOf(db).collectsDeepPages ? deepPageAccess(plan, access, reach) : access);
 }
 
 /** The shape that reads every row of a scope the cheapest way, in no particular order. */
@@ -300,7 +304,7 @@ export async function listSignupRows({ scope, sort = "created_at", direction = "
   const rows =
     sort === "position"
       ? (await lineRows(scope, "rows", ROW_COLUMNS, { offset, take: limit, descending: direction === "desc" }, db)).map((row) => row.slice(3) as RawRow)
-      : (await offsetPageStatement(db, await rowsShape(scope, db, sort), sort, direction).values({ ...scopeParams(scope), limit, offset }) as RawRow[]);
+      : (await offsetPageStatement(db, await rowsShape(scope, db, sort, offset + limit), sort, direction).values({ ...scopeParams(scope), limit, offset }) as RawRow[]);
   return Promise.all(
     rows.map(async (row) => {
       const signup = toSignupRow(row);

@@ -59,9 +59,9 @@ export function scopeParams(scope: SignupScope): Record<string, string | number 
 const placeholder = sql.placeholder;
 
 // signup_inputs is keyed by (waitlist, label, value, created_at, signup id): with the signup's own
-// created_at the test is one lookup in that key.
-function hasInput(index: number): SQL {
-  return sql`exists (select 1 from signup_inputs where signup_inputs.waitlist_id = ${signups.waitlistId} and signup_inputs.label = ${placeholder(`label${index}`)} and signup_inputs.value = ${placeholder(`value${index}`)} and signup_inputs.created_at = ${signups.createdAt} and signup_inputs.signup_id = ${signups.id})`;
+// created_at the test is one lookup in that key, made for each row walked (the dialect's testedPerRow).
+function hasInput(index: number, dialect: Dialect): SQL {
+  return sql`exists (select 1 from signup_inputs where signup_inputs.waitlist_id = ${signups.waitlistId} and signup_inputs.label = ${placeholder(`label${index}`)} and signup_inputs.value = ${placeholder(`value${index}`)} and signup_inputs.created_at = ${signups.createdAt} and signup_inputs.signup_id = ${signups.id}${dialect.testedPerRow()})`;
 }
 
 // A date range narrows the collected ids to that range of the key.
@@ -94,7 +94,7 @@ const notWaiting = sql`${signups.status} <> 'waiting'`;
 export function scopeWhere(shape: ScopeShape, dialect: Dialect): SQL | undefined {
   const kit = kitOf(dialect);
   const collected = shape.access === "search" || shape.access.startsWith("input");
-  const inputs = Array.from({ length: shape.inputs }, (_, index) => (shape.access === `input${index}` ? inputRows(index, shape) : hasInput(index)));
+  const inputs = Array.from({ length: shape.inputs }, (_, index) => (shape.access === `input${index}` ? inputRows(index, shape) : hasInput(index, dialect)));
   return and(
     collected ? sql`${dialect.notIndexed(signups.waitlistId)} = ${placeholder("waitlistId")}` : eq(signups.waitlistId, placeholder("waitlistId")),
     ...(shape.access === "status" ? [notWaiting] : []),
