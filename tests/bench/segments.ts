@@ -6,8 +6,9 @@ import type { Bench } from "./scenarios";
 /**
  * The dashboard page under each filter alone and all together, on the big waitlist: the median
  * time to its last byte with nothing remembered. A signup is written to the list before every
- * request (a live waitlist): that moves SQLite's data_version, so the page's remembered counts and
- * chart (lib/sqlite/memoize.ts) are stale and computed again, and it also empties the server
+ * request (a live waitlist): that moves the database's version (SQLite's data_version, PostgreSQL's WAL
+ * position), so the page's remembered counts and chart (lib/store/memoize.ts) are stale and computed
+ * again, and on SQLite it also empties the server
  * connections' page cache (SQLite drops it when another connection has committed), though not the
  * operating system's.
  */

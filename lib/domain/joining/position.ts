@@ -5,7 +5,7 @@ import { movedSignupCounts, signupCounts } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
 import { atOrAfterPosition, beforePosition } from "@/lib/store/keyset";
 import type { Dialect } from "@/lib/store/dialect";
-import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
+import { memoizeWhileUnchanged } from "@/lib/store/memoize";
 import { preparedOnce, preparedSql, valuePlaceholder } from "@/lib/store/statements";
 import { lineSignup, type LineKey } from "../ranking/line";
 import { SIGNUP_STATUSES } from "../signups/status";

@@ -4,7 +4,7 @@ import { signupCounts, signupInputCounts } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
 import { connectionOf } from "@/lib/store/connection";
 import { containsPattern, containsText } from "@/lib/store/contains";
-import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
+import { memoizeWhileUnchanged } from "@/lib/store/memoize";
 import { preparedOnce, preparedSql } from "@/lib/store/statements";
 import { scopeKey, type SignupScope } from "./filter";
 import { FACET_ROW_CAP } from "./limits";

@@ -1,5 +1,5 @@
 import { getDb, type AppDatabase } from "@/db/client";
-import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
+import { memoizeWhileUnchanged } from "@/lib/store/memoize";
 import { countSignups, signupsPerDay, type SignupCounts } from "./counts";
 import { scopeKey, type SignupScope } from "./filter";
 

@@ -2,7 +2,7 @@ import { and, count, eq, sql, type SQL } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signupInputCounts, signupInputStatusCounts, signups } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
-import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
+import { memoizeWhileUnchanged } from "@/lib/store/memoize";
 import { dialectOf } from "@/lib/store/dialect";
 import { preparedOnce, preparedSql } from "@/lib/store/statements";
 import { cappedAccess, planAccess, SEARCH_COUNT_CAP } from "./access";

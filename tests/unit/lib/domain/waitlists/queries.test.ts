@@ -5,7 +5,7 @@ import { cachedCountSignups } from "@/lib/domain/signups/cached-stats";
 import { countSignups } from "@/lib/domain/signups/counts";
 import { createWaitlist, getWaitlist, getWaitlistOrThrow, httpUrlSchema, listWaitlists, newWaitlistSchema, listWaitlistSummaries, signupTotals } from "@/lib/domain/waitlists/queries";
 import { toWaitlistResponse } from "@/lib/domain/waitlists/response";
-import { memoizeWhileUnchanged } from "@/lib/sqlite/memoize";
+import { memoizeWhileUnchanged } from "@/lib/store/memoize";
 import { inTurn, upTo } from "@/tests/support/in-turn";
 import { insertSignups } from "@/tests/support/insert-signups";
 import { tempDatabase, type TempDatabase } from "@/tests/support/temp-db";

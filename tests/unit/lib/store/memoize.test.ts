@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppDatabase } from "@/db/client";
+import { openPostgres } from "@/db/pg/client";
+import { memoizeWhileUnchanged } from "@/lib/store/memoize";
+import { writeTransaction } from "@/lib/store/transaction";
+import { createWaitlist } from "@/lib/domain/waitlists/queries";
+import { tempDatabase } from "@/tests/support/temp-db";
+import { pgliteDatabase } from "@/tests/support/pglite";
+import { startPostgres, type PostgresServer } from "@/tests/support/pg-server";
+
+// An aggregate is remembered while the database has not changed: another connection's commit or the
+// connection's own write counts it again. On PostgreSQL a pool shares the cache, so a transaction that
+// has written (and sees rows no one else does) neither reads nor fills it.
+
+let server: PostgresServer | undefined;
+const ENGINES = [
+  { engine: "SQLite", open: () => Promise.resolve(tempDatabase().db) },
+  { engine: "PGlite", open: () => pgliteDatabase() },
+  {
+    engine: "PostgreSQL 15",
+    open: async () => {
+      server = await startPostgres();
+      return await openPostgres(server.url);
+    },
+  },
+];
+afterAll(async () => await server?.stop());
+
+describe.each(ENGINES)("memoizeWhileUnchanged: $engine", ({ open }) => {
+  let db!: AppDatabase;
+  beforeAll(async () => {
+    process.env.SECRETS_KEY ??= "b".repeat(64);
+    db = await open();
+  }, 60_000);
+  afterAll(async () => await db.$engine.close());
+
+  it("remembers a value until a write, and counts again after it", async () => {
+    let calls = 0;
+    const compute = async () => ++calls;
+    const now = Date.now();
+    expect(await memoizeWhileUnchanged(db, "k", compute, now)).toBe(1);
+    expect(await memoizeWhileUnchanged(db, "k", compute, now)).toBe(1);
+    await createWaitlist({ name: "Changed", website: "https://changed.example" }, db);
+    expect(await memoizeWhileUnchanged(db, "k", compute, now)).toBe(2);
+    expect(await memoizeWhileUnchanged(db, "k", compute, now)).toBe(2);
+    expect(await memoizeWhileUnchanged(db, "k", compute, now + 61_000)).toBe(3);
+  });
+
+  it("inside a transaction that wrote, counts what that transaction sees", async () => {
+    let calls = 0;
+    const compute = async () => ++calls;
+    const now = Date.now();
+    expect(await memoizeWhileUnchanged(db, "t", compute, now)).toBe(1);
+    await writeTransaction(db, async () => {
+      await createWaitlist({ name: "Inside", website: "https://inside.example" }, db);
+      expect(await memoizeWhileUnchanged(db, "t", compute, now)).toBe(2);
+      expect(await memoizeWhileUnchanged(db, "t", compute, now)).toBe(db.$engine.kind === "postgres" ? 3 : 2);
+    });
+  });
+});
