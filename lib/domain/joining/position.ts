@@ -7,7 +7,7 @@ import { atOrAfterPosition, beforePosition } from "@/lib/store/keyset";
 import type { Dialect } from "@/lib/store/dialect";
 import { memoizeWhileUnchanged } from "@/lib/store/memoize";
 import { preparedOnce, preparedSql, valuePlaceholder } from "@/lib/store/statements";
-import { lineSignup, type LineKey } from "../ranking/line";
+import { idBoundOf, lineSignup, type LineKey } from "../ranking/line";
 import { SIGNUP_STATUSES } from "../signups/status";
 
 // A signup's place in line: 1 + the waiting signups of its waitlist whose place key comes before its
@@ -90,10 +90,11 @@ async function waitingJoinedBefore(waitlistId: string, key: LineKey, db: AppData
   const prepared = statements(db);
   const day = Math.floor(key.at / DAY_MS);
   const start = day * DAY_MS;
-  const range = { waitlistId, start, at: key.at, pos: key.pos };
+  // A moved signup's pos is a fraction: (created_at, id) is compared with it as the integer that orders the same (ranking/line.ts).
+  const range = { waitlistId, start, at: key.at, pos: idBoundOf(key.pos, "ahead") };
   const dayTotal = (await prepared.dayTotal.get({ waitlistId, day }))!.count;
   const cap = Math.ceil(dayTotal / 2);
-  const fromK = (await prepared.dayFromK.get({ waitlistId, end: start + DAY_MS, at: key.at, pos: key.pos, cap }))!.count;
+  const fromK = (await prepared.dayFromK.get({ ...range, end: start + DAY_MS, cap }))!.count;
   const beforeInDay = fromK < cap ? dayTotal - fromK : (await prepared.dayBeforeK.get(range))!.count;
   // The earlier days' sum is the same for every place of one day (a page of the dashboard's list, 25 places).
   const daysBefore = await memoizeWhileUnchanged(db, `position.daysBefore:${waitlistId}:${day}`, async () => (await prepared.daysBefore.get({ waitlistId, day }))!.count);
@@ -105,11 +106,11 @@ export async function waitingBefore(waitlistId: string, key: LineKey, db: AppDat
   const prepared = statements(db);
   const day = Math.floor(key.at / DAY_MS);
   const start = day * DAY_MS;
-  const range = { waitlistId, start, at: key.at, pos: key.pos };
+  const range = { waitlistId, start, at: key.at };
   const waitingByCreation = await waitingJoinedBefore(waitlistId, key, db);
   const moved = (await prepared.movedDaysBefore.get({ waitlistId, day }))!;
-  const movedByCreation = moved.byCreated + (await prepared.dayMovedCreatedBeforeK.get(range))!.count;
-  const movedByLine = moved.byLine + (await prepared.dayMovedLineBeforeK.get({ ...range, id: key.id }))!.count;
+  const movedByCreation = moved.byCreated + (await prepared.dayMovedCreatedBeforeK.get({ ...range, pos: idBoundOf(key.pos, "ahead") }))!.count;
+  const movedByLine = moved.byLine + (await prepared.dayMovedLineBeforeK.get({ ...range, pos: key.pos, id: key.id }))!.count;
   return waitingByCreation - movedByCreation + movedByLine;
 }
 

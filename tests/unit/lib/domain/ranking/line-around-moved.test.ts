@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { AppDatabase } from "@/db/client";
+import { signupPosition } from "@/lib/domain/joining/position";
 import { keyJustAhead, lineSignup, lineSlice, moveInLine, waitingAhead, type LineKey } from "@/lib/domain/ranking/line";
 import { signupJsonLinePage } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
@@ -7,8 +8,8 @@ import { blockDatabase, SQLITE_AND_PGLITE } from "@/tests/support/each-engine";
 
 // The line read from a moved signup's place, whose pos is a fraction (a referral stood it between two
 // others): the unmoved signups are compared with it by (created_at, id). PostgreSQL took that value as
-// the id's bigint and refused the fraction, so a second move of a referrer, and the next page of
-// /v1's sort=position after a moved signup, failed there.
+// the id's bigint and refused the fraction, so a second move of a referrer, the next page of /v1's
+// sort=position after a moved signup, and the place of a moved signup (a ranked list's joins) failed there.
 
 const T = Date.UTC(2026, 0, 1);
 
@@ -35,10 +36,13 @@ describe.each(SQLITE_AND_PGLITE)("the line around a moved signup: $engine", ({ o
     expect((await lineSlice(waitlistId, moved, 10, db)).map((key) => key.id)).toEqual([c, d]);
     const page = await signupJsonLinePage({ scope: { waitlistId }, limit: 10, after: moved, fields: ["email"] }, db);
     expect(page.items.map((json) => (JSON.parse(json) as { email: string }).email)).toEqual([emails[2], emails[3]]);
+    // Its place, and the places of those around it, counted from its fractional key.
+    expect(await Promise.all([a, b, e, c, d].map((id) => signupPosition(waitlistId, id, db)))).toEqual([1, 2, 3, 4, 5]);
     // And moved again, just ahead of a: ahead of it nothing, after it the rest of the line.
     await moveInLine(e, keyJustAhead(await keyOf(a), undefined), db);
     const front = await keyOf(e);
     expect(await waitingAhead(waitlistId, front, 10, db)).toEqual([]);
     expect((await lineSlice(waitlistId, front, 10, db)).map((key) => key.id)).toEqual([a, b, c, d]);
+    expect(await Promise.all([e, a, b, c, d].map((id) => signupPosition(waitlistId, id, db)))).toEqual([1, 2, 3, 4, 5]);
   });
 });
