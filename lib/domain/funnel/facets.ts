@@ -1,7 +1,7 @@
 import { and, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
-import { containsPattern } from "@/lib/store/contains";
+import { containsPattern, containsText } from "@/lib/store/contains";
 import { preparedSql } from "@/lib/store/statements";
 import { inputSliceOf, newestOfSlice, newestOfSliceParams, statusedSliceOf } from "../signups/input-slice";
 import { cappedAccess, planAccess } from "../signups/access";
@@ -44,7 +44,7 @@ function valuesStatement(db: AppDatabase, walk: Walk, shape: ScopeShape) {
       sql`, `,
     );
     const withValue = walk.withValue ? sql`${first} is not null` : undefined;
-    const valueContains = walk.contains ? sql`${first} like ${sql.placeholder("valueContains")} escape '\\'` : undefined;
+    const valueContains = walk.contains ? containsText(d, first, "valueContains") : undefined;
     const counted = walk.fields.map((field) => sql`select ${field} as field, ${sql.identifier(field)} as value, count(*) as count from matched where ${sql.identifier(field)} is not null group by 2`);
     return sql`with matched as materialized (select ${columns} from ${signups} where ${and(scopeWhere(shape, d), withValue, valueContains)}${newestFirst(shape)} limit ${sql.placeholder("rowCap")})
       ${sql.join(counted, sql` union all `)}

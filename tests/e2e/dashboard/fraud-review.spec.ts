@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { getDb } from "@/db/client";
 import { listAudit } from "@/lib/domain/audit/log";
 import { joinWaitlist } from "@/lib/domain/joining/join";
 import { joinSettingsOf } from "@/lib/domain/joining/settings";
 import { openWaitlist, signupsOf } from "../support/join-fixtures";
 import { expectNoAxeViolations } from "../support/axe";
+import { rawSql } from "../support/raw-sql";
 import { signIn } from "../support/support";
 
 // Fraud defence in the dashboard (lib/domain/fraud): the Joining page's setting for disposable
@@ -12,7 +12,7 @@ import { signIn } from "../support/support";
 // the review view, where an admin approves flagged referrals in bulk through a confirmation page; the
 // referrals then count in the waitlist's referrals panel.
 
-const referralStates = (waitlistId: string) => (getDb().$client.prepare("SELECT state FROM referrals WHERE waitlist_id = ? ORDER BY signup_id").all(waitlistId) as { state: string }[]).map((row) => row.state);
+const referralStates = async (waitlistId: string) => (await rawSql.all<{ state: string }>("SELECT state FROM referrals WHERE waitlist_id = ? ORDER BY signup_id", waitlistId)).map((row) => row.state);
 
 test("a disposable address is refused or flagged per the setting, and an admin approves flagged referrals in bulk", async ({ page, context }) => {
   const admin = await signIn(context, ["waitlist:admin"]);
@@ -44,7 +44,7 @@ test("a disposable address is refused or flagged per the setting, and an admin a
   await page.getByRole("button", { name: "Join the waitlist" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("in line");
   await joinWaitlist({ waitlistId: waitlist.id, email: "other@yopmail.com", customInputs: [], referralCode: ada.referral_code });
-  expect(referralStates(waitlist.id)).toEqual(["flagged", "flagged"]);
+  expect(await referralStates(waitlist.id)).toEqual(["flagged", "flagged"]);
 
   await page.goto(`/waitlists/${waitlist.id}`);
   await expect(page.getByTestId("top-referrers")).toContainText("2 held for review");
@@ -77,7 +77,7 @@ test("a disposable address is refused or flagged per the setting, and an admin a
   await expect(page).toHaveURL(`/waitlists/${waitlist.id}/review?done=approved`);
   await expect(page.getByTestId("done-notice")).toHaveText("Signups approved.");
   await expect(page.getByTestId("review-empty")).toBeVisible();
-  expect(referralStates(waitlist.id)).toEqual(["counted", "counted"]);
+  expect(await referralStates(waitlist.id)).toEqual(["counted", "counted"]);
   expect((await listAudit({ action: "signups.flag_approve", actor: admin.id, limit: 1 }))[0]).toMatchObject({ target: waitlist.id, summary: "approved 2 flagged signups" });
 
   // The referrals now count in the referrals panel.
@@ -96,5 +96,5 @@ test("a view key cannot open the review, and a forged cross-site decision change
   expect(response?.status()).toBe(404);
   const forged = await request.post(`/waitlists/${waitlist.id}/review/approve/confirm`, { form: { ids: String(fake.id) }, headers: { Origin: "https://evil.example" }, maxRedirects: 0 });
   expect(forged.status()).toBeGreaterThanOrEqual(400);
-  expect(getDb().$client.prepare("SELECT decision FROM signup_flags WHERE signup_id = ?").get(fake.id)).toEqual({ decision: "pending" });
+  expect(await rawSql.get("SELECT decision FROM signup_flags WHERE signup_id = ?", fake.id)).toEqual({ decision: "pending" });
 });

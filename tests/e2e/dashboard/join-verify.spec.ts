@@ -4,9 +4,9 @@ import { SMTPServer } from "smtp-server";
 import { signupEvents } from "@/lib/domain/events";
 import { getSignup } from "@/lib/domain/signups/queries";
 import { applyStatusAction } from "@/lib/domain/signups/transitions";
-import { insertSignups } from "@/tests/support/insert-signups";
 import { eventually } from "../support/webhook-receiver";
 import { joinThroughForm, openWaitlist, signupsOf, submitJoinForm } from "../support/join-fixtures";
+import { seedSignups } from "../support/seed-signups";
 import { startTestServer, type TestServer } from "../support/test-server";
 
 // Email verification end to end: a server of its own with a real SMTP server (the smtp-server
@@ -52,6 +52,7 @@ test.beforeAll(async () => {
   server = await startTestServer({
     portOffset: PORT_OFFSET,
     name: "join-verify",
+    followRunEngine: true,
     env: { WEB_CONCURRENCY: "1", REQUEST_LOG: "off", DELIVERY_POLL: "50ms", SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: "Launch <launch@example.com>", PUBLIC_URL: publicUrl },
   });
 });
@@ -134,7 +135,7 @@ test("sending the email again is rate-limited; verification off sends nothing", 
 test("verification on: an existing address gets the very page a new one gets; its owner is emailed a link to their page (rate-limited), and reaches it", async ({ browser }) => {
   const db = server!.db();
   const waitlist = await openWaitlist({ verification: true, successMessage: "Thanks for joining." }, db);
-  insertSignups(waitlist.id, [{ email: "Known.Person@Example.com", verified: true, referral: true, customInputs: JSON.stringify([{ label: "Company", value: "Secret Corp" }]) }], db);
+  await seedSignups(waitlist.id, [{ email: "Known.Person@Example.com", verified: true, referral: true, customInputs: JSON.stringify([{ label: "Company", value: "Secret Corp" }]) }], db);
   await applyStatusAction("cli", { action: "invite", selection: { waitlistId: waitlist.id, emails: ["known.person@example.com"] } }, db);
   const pageAfterForm = async (email: string) => {
     const context = await browser.newContext({ javaScriptEnabled: false });

@@ -30,6 +30,7 @@ test.beforeAll(async () => {
   server = await startTestServer({
     portOffset: PORT_OFFSET,
     name: "person-page",
+    followRunEngine: true,
     env: { WEB_CONCURRENCY: "1", REQUEST_LOG: "off", DELIVERY_POLL: "50ms", SMTP_URL: inbox.url, MAIL_FROM: "Launch <launch@example.com>", PUBLIC_URL: publicUrl },
   });
 });
@@ -160,8 +161,10 @@ test("a person opens their page from the email, shares and copies their link, do
   expect(await signupEvents(signup!.id, db)).toHaveLength(2);
   await noScript.close();
 
-  // Leaving: the admin's erasure, confirmed by a button; then the address is gone from the files.
-  expect(onDisk()).toContain(email);
+  // Leaving: the admin's erasure, confirmed by a button; then the address is gone from SQLite's files
+  // (PostgreSQL's autovacuum reclaims a deleted row's space in its own time: lib/sqlite/checkpoint.ts).
+  const onSqlite = server.engine === "sqlite";
+  if (onSqlite) expect(onDisk()).toContain(email);
   await page.getByRole("link", { name: "Leave the list…" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Leave the ${waitlist.name} waitlist?`);
   await expectNoAxeViolations(page, "the leave page");
@@ -172,7 +175,7 @@ test("a person opens their page from the email, shares and copies their link, do
   await expectNoAxeViolations(page, "the page after leaving");
   expect(await getSignup(waitlist.id, signup!.id, db)).toBeUndefined();
   expect((await listAudit({ action: "signup.erase", limit: 10 }, db))[0]).toMatchObject({ actor: "person", summary: "erased 1 signup from 1 waitlist" });
-  await expect.poll(() => onDisk().includes(email), { timeout: 15_000, intervals: [100, 250, 500] }).toBe(false);
+  if (onSqlite) await expect.poll(() => onDisk().includes(email), { timeout: 15_000, intervals: [100, 250, 500] }).toBe(false);
   await page.goto(link);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Not on this list");
   await expect(page.locator("body")).not.toContainText(email);

@@ -1,9 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import type { Waitlist } from "@/db/schema";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { insertSignups as insertAppSignups } from "../../support/insert-signups";
 import type { FixtureSignup } from "../support/support";
 import { createKey, emailsOnPage, formatCount, insertSignups, signIn, unique } from "../support/support";
+import { seedSignups } from "../support/seed-signups";
 import { COMPANIES, createSegmentWaitlist, dayBefore, inputOf, PER_DAY, ROLES, withinDays } from "../support/segment-fixture";
 
 // Date ranges, custom-input facets and the API box of the waitlist page, checked against the
@@ -172,7 +172,7 @@ test("a source facet with more values than shown offers the same value search, a
       source: { utm_source: `newsletter-${k}`, utm_medium: "email" },
     })),
   ).flat();
-  insertAppSignups(own.id, rows);
+  await seedSignups(own.id, rows);
   await page.goto(`/waitlists/${own.id}`);
   await expect(page.getByRole("group", { name: "utm_source" }).getByRole("link")).toHaveCount(10);
   await expect(page.getByRole("searchbox", { name: "Search the values of utm_medium" })).toHaveCount(0);

@@ -3,6 +3,8 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type AppDatabase } from "@/db/client";
+import { openPostgres } from "@/db/pg/client";
+import { freshPgDatabase } from "./pg-test-database";
 import { nextCli } from "../../support/next-cli";
 
 // A production server of its own (lib/server, the same build as the shared e2e server) for tests
@@ -15,7 +17,9 @@ const basePort = Number(process.env.E2E_PORT ?? 3100);
 export interface TestServer {
   url: string;
   port: number;
+  /** Its SQLite file: unused when `engine` is postgres. */
   databasePath: string;
+  engine: "sqlite" | "postgres";
   /** The server's stdout so far, line by line. */
   stdout: string[];
   stderr: string[];
@@ -47,17 +51,26 @@ export async function startTestServer(options: {
   user?: { uid: number; gid: number };
   /** Leaves the database as the test made it: not migrated nor opened by this process first. */
   untouched?: boolean;
+  /**
+   * Under playwright.postgres.config.ts (DATABASE_URL set), a database of its own on that run's
+   * PostgreSQL server instead of a SQLite file: for specs that hold both engines to the same behaviour.
+   */
+  followRunEngine?: boolean;
 }): Promise<TestServer> {
   const port = options.port ?? basePort + options.portOffset;
   const databasePath = options.databasePath ?? freshDatabasePath(options.name);
+  const runDatabaseUrl = options.followRunEngine ? process.env.DATABASE_URL : undefined;
+  if (runDatabaseUrl && (options.untouched || options.databasePath)) throw new Error("a test server on PostgreSQL starts on a fresh database, migrated");
+  const databaseUrl = runDatabaseUrl ? await freshPgDatabase(runDatabaseUrl, options.name) : undefined;
   // Migrate before the server starts, so that tests can write fixtures right away.
-  let db: AppDatabase | undefined;
-  const openDb = () => (db ??= openDatabase(databasePath));
+  const pgDb = databaseUrl ? await openPostgres(databaseUrl) : undefined;
+  let db: AppDatabase | undefined = pgDb;
+  const openDb = () => (db ??= pgDb ?? openDatabase(databasePath));
   if (!options.untouched) openDb();
   const command = options.bareNext ? [nextCli(), "start", "--hostname", "127.0.0.1", "--port", String(port)] : ["--import", "tsx", "lib/server/main.ts"];
   const child = spawn(process.execPath, command, {
-    // Its own SQLite file, also under playwright.postgres.config.ts (whose DATABASE_URL is the shared server's).
-    env: { ...process.env, DATABASE_URL: undefined, DATABASE_PATH: databasePath, PORT: String(port), HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1", ...options.env },
+    // Its own SQLite file, also under playwright.postgres.config.ts (whose DATABASE_URL is the shared server's), unless it follows the run's engine.
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_PATH: databaseUrl ? undefined : databasePath, PORT: String(port), HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
     ...options.user,
   });
@@ -82,12 +95,13 @@ export async function startTestServer(options: {
     url,
     port,
     databasePath,
+    engine: databaseUrl ? "postgres" : "sqlite",
     stdout,
     stderr,
     process: child,
     db: openDb,
     async stop(signal = "SIGTERM") {
-      db?.$client.close();
+      await db?.$engine.close();
       db = undefined;
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
