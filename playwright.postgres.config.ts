@@ -6,9 +6,8 @@ import sqliteConfig from "./playwright.config";
 // with it (specs with a server of their own give it a database of its own there: followRunEngine). The
 // settings are playwright.config.ts's (run it first: this one reuses its `next build`); spec files
 // reach the same database through DATABASE_URL, and open its sealed secrets with the same SECRETS_KEY.
-// Not here: specs of SQLite's own files, backups or settings, and (until the app passes them on
-// PostgreSQL) ranking and milestones (a moved signup's place: joining/position.ts) and import-upload.
-const DASHBOARD_SPECS = ["signups", "join-page", "status-actions", "parity", "join-verify", "person-page", "fraud-review", "funnel", "erase", "segments", "join-settings", "webhooks", "schedules", "invitation-email", "keys-and-audit", "first-screen", "overview", "smoke", "confirmations"];
+// Not here: specs of SQLite's own files, backups or settings.
+const DASHBOARD_SPECS = ["signups", "join-page", "status-actions", "parity", "join-verify", "person-page", "fraud-review", "funnel", "erase", "segments", "join-settings", "webhooks", "schedules", "invitation-email", "keys-and-audit", "first-screen", "overview", "smoke", "confirmations", "ranking", "milestones", "import-upload"];
 const port = Number(process.env.E2E_PG_PORT ?? 3200);
 // Below the ephemeral range (32768–60999), where the free ports of other tests' servers are picked.
 const databasePort = Number(process.env.E2E_PG_DATABASE_PORT ?? 25432);

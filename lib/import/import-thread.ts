@@ -1,9 +1,10 @@
 // An import on a thread of its own (started by lib/server/import-runner.ts): importSignups is
 // synchronous in long stretches (the inserts of a batch, then deriving the counts and search entries
 // of a million rows for half a minute), which must not stall the thread that serves requests.
-// It opens its own read-write connection (getDb, DATABASE_PATH) and posts ImportEvents; every
-// failure ends as a "failed" outcome, logged in one line with its message.
+// It opens its own read-write connection (getDb: DATABASE_PATH, or DATABASE_URL's pool), posts
+// ImportEvents and closes it; every failure ends as a "failed" outcome, logged in one line with its message.
 import { parentPort, workerData } from "node:worker_threads";
+import { closeDb } from "@/db/client";
 import { AppError } from "@/lib/core/errors";
 import { storageFailureOf } from "@/lib/core/storage-failure";
 import { SERVER_STOPPED_MESSAGE, type ImportEvent, type ImportJob, type ImportOutcome } from "@/lib/import/events";
@@ -60,6 +61,9 @@ async function run(job: ImportJob) {
     post({ type: "done", ...result });
   } catch (error) {
     post(outcomeOf(error, job));
+  } finally {
+    // The runner answers when the thread exits, and PostgreSQL's pool keeps sockets open that would hold it.
+    await closeDb();
   }
 }
 
