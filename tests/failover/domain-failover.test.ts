@@ -9,7 +9,7 @@ import { updateJoinSettings } from "@/lib/domain/joining/settings";
 import { signupJsonPage } from "@/lib/domain/signups/queries";
 import { runStatusWrite, type StatusWriteResult } from "@/lib/domain/signups/status-write";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
-import { killLeaderUntilWritesResume, startCluster, type PgCluster } from "@/tests/support/pg-cluster";
+import { killLeaderUntilWritesResume, startCluster, waitForStandbysToCatchUp, type PgCluster } from "@/tests/support/pg-cluster";
 
 // Issue 34, item 4, through the app: its database opened as the server opens it (db/pg/client.ts,
 // migrations included) on the multi-host URL (target_session_attrs=primary); 8 callers join a waitlist
@@ -128,6 +128,7 @@ describe("PostgreSQL failover under Patroni (the app's domain)", () => {
     cluster = await startCluster();
     upAfterMs = Date.now() - startedAt;
     db = await openPostgres(cluster.url);
+    await waitForStandbysToCatchUp(cluster);
     // Opened as a server opens it: a standby, up to date, is checked rather than migrated.
     standby = connectPostgres(cluster.replicaUrl);
   }, 300_000);

@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSyn
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import postgres from "postgres";
 
 // A 3-node PostgreSQL 15 cluster under Patroni with 3 etcd members, all on 127.0.0.1, for the
 // failover tests (issue 34, item 4). Everything lives in one temporary folder and runs as the
@@ -386,5 +387,31 @@ export async function killLeaderUntilWritesResume(cluster: PgCluster, acks: read
     const now = Date.now();
     if (first ? now >= first.ackedAt + afterResumeMs : now >= killed.killedAt + windowMs) return { killed, resumed };
     await sleep(100);
+  }
+}
+
+/**
+ * Waits until every standby has replayed the primary's WAL as it stands now (a test's migrations, say),
+ * so that a standby opened next is up to date; throws after `timeoutMs`.
+ */
+export async function waitForStandbysToCatchUp(cluster: PgCluster, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const primary = postgres(cluster.url, { max: 1, onnotice: () => {} });
+  try {
+    const lsn = (await primary<{ lsn: string }[]>`SELECT pg_current_wal_lsn()::text AS lsn`)[0]!.lsn;
+    const leader = await cluster.leader();
+    for (const member of cluster.members.filter((each) => each.name !== leader)) {
+      const standby = postgres(multiHostUrl([member], "standby"), { max: 1, onnotice: () => {} });
+      try {
+        while (!(await standby<{ caught: boolean }[]>`SELECT pg_last_wal_replay_lsn() >= ${lsn}::pg_lsn AS caught`)[0]!.caught) {
+          if (Date.now() > deadline) throw new Error(`standby ${member.name} did not replay the primary's WAL up to ${lsn} within ${timeoutMs} ms`);
+          await sleep(50);
+        }
+      } finally {
+        await standby.end();
+      }
+    }
+  } finally {
+    await primary.end();
   }
 }
