@@ -63,7 +63,8 @@ export async function holdTurn<T>(
   }
   let failed = true;
   try {
-    const result = await current.run(turn, work);
+    // Awaited inside the turn: a lazy statement (Drizzle's builders run when awaited) runs in it too.
+    const result = await current.run(turn, async () => await work());
     failed = false;
     return result;
   } finally {

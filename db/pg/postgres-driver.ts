@@ -17,10 +17,13 @@ function connection(sql: Pick<postgres.Sql, "unsafe">): PgConnection {
   };
 }
 
+/** How many connections a pool opens at most, unless told. */
+export const POOL_CONNECTIONS = 10;
+
 /** A pool of postgres.js connections to `url` (a multi-host URL with `target_session_attrs=primary` follows a failover). */
 export function postgresDriver(url: string, options: { max?: number } = {}): PgDriver {
   const sql = postgres(url, {
-    max: options.max ?? 10,
+    max: options.max ?? POOL_CONNECTIONS,
     // After a failover the new primary answers within seconds: retry connecting at a steady pace
     // (postgres.js's default backoff grows towards 20 s, past the promise of writes back within 20 s).
     connect_timeout: 5,

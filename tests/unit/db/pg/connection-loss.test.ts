@@ -3,6 +3,7 @@ import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppDatabase } from "@/db/client";
 import { openPostgres } from "@/db/pg/client";
+import { POOL_CONNECTIONS } from "@/db/pg/postgres-driver";
 import { waitlists } from "@/db/schema";
 import { storageFailureOf } from "@/lib/core/storage-failure";
 import { transaction, writeTransaction } from "@/lib/store/transaction";
@@ -13,7 +14,10 @@ import { startPostgres, type PostgresServer } from "@/tests/support/pg-server";
 // the transaction's ROLLBACK on the dead connection, and its deferred write hit a null socket: an
 // uncaught TypeError that ends the process (porsager/postgres#1154, #1208; patched by
 // db/pg/patches). Each lost call must fail as "unreachable", nothing may escape as an
-// uncaughtException, and the same pool must answer (its own answers, none hanging) afterwards.
+// uncaughtException, and the same pool must answer (its own answers, none hanging) afterwards. The
+// patch's first version lost each connection whose transaction's ROLLBACK followed the loss (it sat in
+// postgres.js's full queue for ever): once all of them were lost, every later call hung, as after a
+// failover of the app-level test (tests/failover/domain-failover.test.ts) in 4 of 16 runs.
 
 const ROUNDS = 5;
 const POOL_QUERIES = 3;
@@ -113,4 +117,16 @@ describe("the PostgreSQL engine when its connections are lost (postgres.js on Po
     expect(names.map((row) => row.name)).toEqual(Array.from({ length: ROUNDS }, (_, i) => `kept ${i + 1}`));
     expect(uncaught).toEqual([]);
   }, 120_000);
+
+  it("keeps every connection of its pool when each dies inside a transaction", async () => {
+    const lost = Promise.allSettled(Array.from({ length: POOL_CONNECTIONS }, () => transaction(db, () => db.run(sql`SELECT pg_sleep(30)`))));
+    expect(await killAppBackends(POOL_CONNECTIONS)).toBe(POOL_CONNECTIONS);
+    const outcomes = await within(lost, "the lost transactions");
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(Array.from({ length: POOL_CONNECTIONS }, () => "rejected"));
+    // No call is waiting now: a connection the loss left unusable would never be opened again.
+    await sleep(200);
+    const answers = await within(Promise.all(Array.from({ length: POOL_CONNECTIONS }, (_, n) => db.values<[number]>(sql`SELECT ${n}::int`))), "reads after every connection was lost");
+    expect(answers).toEqual(Array.from({ length: POOL_CONNECTIONS }, (_, n) => [[n]]));
+    expect(uncaught).toEqual([]);
+  }, 60_000);
 });

@@ -122,6 +122,21 @@ describe.each(ENGINES)("transactions: $engine", ({ shared, open, uniqueViolation
     await db.delete(waitlists).run();
   });
 
+  it("runs a statement the work returns unawaited (a Drizzle builder, which runs when awaited) inside the transaction", async () => {
+    // Before the fix it was awaited outside: on a shared connection it waited for the transaction's
+    // own turn for ever; on a pool it ran on another connection, and with every connection lent to
+    // such transactions, none answered.
+    const inserted = await Promise.race([writeTransaction(db, () => insert("returned")), new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no answer within 5 s")), 5_000))]);
+    expect(inserted.changes).toBe(1);
+    if (db.$engine.kind === "postgres") {
+      // The write transaction's own lock is visible to its own statements only.
+      const held = sql`SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()`;
+      expect(await writeTransaction(db, () => db.values(held))).toEqual([[1]]);
+      expect(await db.values(held)).toEqual([[0]]);
+    }
+    await db.delete(waitlists).run();
+  });
+
   it("gives Drizzle's run() the rows changed, as every engine does", async () => {
     const inserted = await insert("counted");
     expect(inserted.changes).toBe(1);
