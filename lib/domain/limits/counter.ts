@@ -26,14 +26,14 @@ export interface LimitWindow {
   windowMs: number;
 }
 
-// In SQL: one upsert whose two CASEs must read the same old row. In the UPDATE every right-hand side reads the row as it was, so both CASEs test the old window.
+// In SQL: one upsert of `hits` hits whose two CASEs must read the same old row. In the UPDATE every right-hand side reads the row as it was, so both CASEs test the old window.
 function hitStatement(db: AppDatabase) {
   return preparedSql<{ count: number; windowEnd: number }>(
     db,
     "limits.counter.hit",
-    () => sql`INSERT INTO rate_limits (key, window_end, count) VALUES (${placeholder("key")}, ${placeholder("end")}, 1)
+    (d) => sql`INSERT INTO rate_limits (key, window_end, count) VALUES (${placeholder("key")}, ${placeholder("end")}, ${d.typed(placeholder("hits"), "bigint")})
        ON CONFLICT (key) DO UPDATE SET
-         count = CASE WHEN rate_limits.window_end <= ${placeholder("now")} THEN 1 ELSE rate_limits.count + 1 END,
+         count = CASE WHEN rate_limits.window_end <= ${placeholder("now")} THEN excluded.count ELSE rate_limits.count + excluded.count END,
          window_end = CASE WHEN rate_limits.window_end <= ${placeholder("now")} THEN ${placeholder("end")} ELSE rate_limits.window_end END
        RETURNING count, window_end AS windowEnd`,
   );
@@ -63,10 +63,10 @@ export async function pruneNowAndThen(now: number, db: AppDatabase): Promise<voi
   }
 }
 
-/** Counts one hit for `key` in its window of `windowMs` (opened by this hit when none is running): the window's hits so far, this one included. */
-export async function countHit(key: string, windowMs: number, now = Date.now(), db: AppDatabase = getDb()): Promise<WindowCount> {
+/** Counts `hits` hits (one unless told) for `key` in its window of `windowMs` (opened by them when none is running): the window's hits so far, these included. */
+export async function countHit(key: string, windowMs: number, now = Date.now(), db: AppDatabase = getDb(), hits = 1): Promise<WindowCount> {
   await pruneNowAndThen(now, db);
-  return (await hitStatement(db).get({ key, now, end: now + windowMs }))!;
+  return (await hitStatement(db).get({ key, now, end: now + windowMs, hits }))!;
 }
 
 // In SQL: hitStatement's upsert from a SELECT that finds no row while the guard's window holds `guardLimit` hits or more.
@@ -75,10 +75,10 @@ function guardedHitStatement(db: AppDatabase) {
     db,
     "limits.counter.guardedHit",
     (d) => sql`INSERT INTO rate_limits (key, window_end, count)
-       SELECT ${d.typed(placeholder("key"), "text")}, ${d.typed(placeholder("end"), "bigint")}, 1
+       SELECT ${d.typed(placeholder("key"), "text")}, ${d.typed(placeholder("end"), "bigint")}, ${d.typed(placeholder("hits"), "bigint")}
        WHERE NOT EXISTS (SELECT 1 FROM rate_limits WHERE key = ${placeholder("guard")} AND window_end > ${placeholder("now")} AND count >= ${placeholder("guardLimit")})
        ON CONFLICT (key) DO UPDATE SET
-         count = CASE WHEN rate_limits.window_end <= ${placeholder("now")} THEN 1 ELSE rate_limits.count + 1 END,
+         count = CASE WHEN rate_limits.window_end <= ${placeholder("now")} THEN excluded.count ELSE rate_limits.count + excluded.count END,
          window_end = CASE WHEN rate_limits.window_end <= ${placeholder("now")} THEN ${placeholder("end")} ELSE rate_limits.window_end END
        RETURNING count, window_end AS windowEnd`,
   );
@@ -88,9 +88,16 @@ function guardedHitStatement(db: AppDatabase) {
  * countHit, unless the counter `guard.key` has had `guard.limit` hits or more in its running window:
  * then nothing is counted, and undefined says so. One statement (one round trip to PostgreSQL).
  */
-export async function countHitUnlessGuarded(key: string, windowMs: number, guard: { key: string; limit: number }, now = Date.now(), db: AppDatabase = getDb()): Promise<WindowCount | undefined> {
+export async function countHitUnlessGuarded(
+  key: string,
+  windowMs: number,
+  guard: { key: string; limit: number },
+  now = Date.now(),
+  db: AppDatabase = getDb(),
+  hits = 1,
+): Promise<WindowCount | undefined> {
   await pruneNowAndThen(now, db);
-  return await guardedHitStatement(db).get({ key, now, end: now + windowMs, guard: guard.key, guardLimit: guard.limit });
+  return await guardedHitStatement(db).get({ key, now, end: now + windowMs, guard: guard.key, guardLimit: guard.limit, hits });
 }
 
 /** `key`'s running window without counting a hit; undefined when none runs. */

@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb, type AppDatabase } from "@/db/client";
 import { env } from "@/lib/core/env";
+import { coalescedHits } from "./coalesced-hits";
 import { countHit, countHitUnlessGuarded, peekCount, personKey, type WindowCount } from "./counter";
 import { holdLease } from "./leases";
 
@@ -20,13 +21,22 @@ export interface SharedLimitStore {
   hold(key: string, leaseMs: number): Promise<(() => Promise<void>) | null>;
 }
 
-/** The limits of `db` in its tables. */
+/** The limits of `db` in its tables, each counter's concurrent hits sent together (./coalesced-hits.ts). Not for a caller's transaction: a hit may go out in another caller's statement. */
 export function databaseLimitStore(db: AppDatabase): SharedLimitStore {
   const stored = async (key: string) => `limit ${await personKey(key, db)}`;
+  // A counter: its key, its window and, for a guarded hit, the guard's key and limit.
+  type Counter = [key: string, windowMs: number, guard?: { key: string; limit: number }];
+  const hit = coalescedHits(async (counter, hits, now) => {
+    const [key, windowMs, guard] = JSON.parse(counter) as Counter;
+    return guard
+      ? await countHitUnlessGuarded(await stored(key), windowMs, { key: await stored(guard.key), limit: guard.limit }, now, db, hits)
+      : await countHit(await stored(key), windowMs, now, db, hits);
+  });
+  const counter = (...named: Counter) => JSON.stringify(named);
   return {
-    hit: async (key, windowMs, now) => await countHit(await stored(key), windowMs, now, db),
+    hit: async (key, windowMs, now) => (await hit(counter(key, windowMs), now))!,
     peek: async (key, now) => await peekCount(await stored(key), now, db),
-    hitUnlessGuarded: async (key, windowMs, guard, now) => await countHitUnlessGuarded(await stored(key), windowMs, { key: await stored(guard.key), limit: guard.limit }, now, db),
+    hitUnlessGuarded: async (key, windowMs, guard, now) => await hit(counter(key, windowMs, guard), now),
     hold: async (key, leaseMs) => await holdLease(`lease ${await personKey(key, db)}`, leaseMs, db),
   };
 }

@@ -85,6 +85,21 @@ describe.each(ENGINES)("limits shared through the database: $engine", ({ open, c
     expect(await b.hit(PER_KEY, "key_2")).toMatchObject({ allowed: true, remaining: 4, limit: 5, windowSeconds: 60 });
   });
 
+  it("counts a counter's hits sent together (./coalesced-hits.ts) as if each went alone, in the order they arrived", async () => {
+    const many = { ...PER_KEY, limit: 1_000 };
+    const perServer = 40;
+    const [onA, onB] = await Promise.all([a, b].map((server) => Promise.all(Array.from({ length: perServer }, () => server.hit(many, "key_many")))));
+    const counts = (states: { remaining: number }[]) => states.map((state) => many.limit - state.remaining);
+    // Each server's callers in the order they called; together, every count from 1 to 80 once.
+    for (const states of [onA!, onB!]) expect(counts(states)).toEqual([...counts(states)].sort((x, y) => x - y));
+    expect([...counts(onA!), ...counts(onB!)].sort((x, y) => x - y)).toEqual(Array.from({ length: 2 * perServer }, (_, index) => index + 1));
+    // Guarded hits sent together are all guarded, and none is counted.
+    for (let failure = 0; failure < FAILURES.limit; failure++) await a.hit(FAILURES, "203.0.113.9");
+    const guarded = await Promise.all(Array.from({ length: 5 }, () => b.hitUnlessExhausted(many, "key_many", FAILURES, "203.0.113.9")));
+    expect(guarded.map((hit) => hit.guarded)).toEqual([true, true, true, true, true]);
+    expect(await a.peek(many, "key_many")).toMatchObject({ remaining: many.limit - 2 * perServer });
+  });
+
   it("guards every server once an address has used up its failures on one", async () => {
     for (let failure = 0; failure < FAILURES.limit; failure++) expect((await a.hit(FAILURES, "203.0.113.7")).allowed).toBe(true);
     expect(await b.peek(FAILURES, "203.0.113.7")).toMatchObject({ remaining: 0, allowed: true });
