@@ -7,7 +7,7 @@ import { atOrAfterPosition, beforePosition } from "@/lib/store/keyset";
 import type { Dialect } from "@/lib/store/dialect";
 import { memoizeWhileUnchanged } from "@/lib/store/memoize";
 import { preparedOnce, preparedSql, valuePlaceholder } from "@/lib/store/statements";
-import { idBoundOf, lineSignup, type LineKey } from "../ranking/line";
+import { idBoundOf, lineSignup, lineSignups, type LineKey } from "../ranking/line";
 import { SIGNUP_STATUSES } from "../signups/status";
 
 // A signup's place in line: 1 + the waiting signups of its waitlist whose place key comes before its
@@ -45,73 +45,93 @@ function statements(db: AppDatabase) {
       .from(movedSignupCounts)
       .where(and(eq(movedSignupCounts.waitlistId, valuePlaceholder("waitlistId")), lt(movedSignupCounts.day, valuePlaceholder("day"))))
       .prepare(),
-    // In SQL below: Drizzle's builder has no INDEXED BY.
-    // The signups of K's day from K on (created_at, then id), up to `cap`.
-    dayFromK: preparedSql<{ count: number }>(
+    // In SQL: Drizzle's builder has no INDEXED BY. The counts of K's own day, one statement for the four:
+    //   from_k: its signups from K on (created_at, then id), up to `cap`;
+    //   left_before_k: those before K that are not waiting;
+    //   moved_created_before_k: the waiting moved ones created before K;
+    //   moved_line_before_k: the waiting moved ones whose place key comes before K.
+    inDay: preparedSql<{ from_k: number; left_before_k: number; moved_created_before_k: number; moved_line_before_k: number }>(
       db,
-      "joining.position.dayFromK",
-      (d) => sql`SELECT count(*) AS count FROM (SELECT 1 FROM signups ${d.indexedBy("signups_waitlist_order_idx")}
-       WHERE waitlist_id = ${placeholder("waitlistId")} AND ${atOrAfterK(d)} AND created_at < ${placeholder("end")} LIMIT ${placeholder("cap")})${d.subqueryName("found")}`,
+      "joining.position.inDay",
+      (d) => sql`SELECT
+       (SELECT count(*) FROM (SELECT 1 FROM signups ${d.indexedBy("signups_waitlist_order_idx")}
+         WHERE waitlist_id = ${placeholder("waitlistId")} AND ${atOrAfterK(d)} AND created_at < ${placeholder("end")} LIMIT ${placeholder("cap")})${d.subqueryName("found")}) AS from_k,
+       (SELECT count(*) FROM signups ${d.indexedBy("signups_changed_status_idx")}
+         WHERE waitlist_id = ${placeholder("waitlistId")} AND status <> 'waiting' AND status IN ('invited', 'completed', 'rejected')
+           AND created_at >= ${placeholder("start")} AND ${beforeK(d)}) AS left_before_k,
+       (SELECT count(*) FROM signups ${d.indexedBy("signups_moved_created_idx")}
+         WHERE waitlist_id = ${placeholder("waitlistId")} AND line_at IS NOT NULL AND status = 'waiting' AND created_at >= ${placeholder("start")} AND ${beforeK(d)}) AS moved_created_before_k,
+       (SELECT count(*) FROM signups ${d.indexedBy("signups_moved_line_idx")}
+         WHERE waitlist_id = ${placeholder("waitlistId")} AND line_at IS NOT NULL AND status = 'waiting' AND line_at >= ${placeholder("start")}
+           AND (line_at, line_pos, id) < (${placeholder("at")}, ${placeholder("linePos")}, ${d.seekable(placeholder("id"))})) AS moved_line_before_k`,
     ),
-    // Every signup of K's day before it.
+    // Every signup of K's day before it (when more than half the day is: from_k reached its cap).
     dayBeforeK: preparedSql<{ count: number }>(
       db,
       "joining.position.dayBeforeK",
       (d) => sql`SELECT count(*) AS count FROM signups ${d.indexedBy("signups_waitlist_order_idx")}
        WHERE waitlist_id = ${placeholder("waitlistId")} AND created_at >= ${placeholder("start")} AND ${beforeK(d)}`,
     ),
-    // Those of them that are not waiting.
-    dayLeftBeforeK: preparedSql<{ count: number }>(
-      db,
-      "joining.position.dayLeftBeforeK",
-      (d) => sql`SELECT count(*) AS count FROM signups ${d.indexedBy("signups_changed_status_idx")}
-       WHERE waitlist_id = ${placeholder("waitlistId")} AND status <> 'waiting' AND status IN ('invited', 'completed', 'rejected')
-         AND created_at >= ${placeholder("start")} AND ${beforeK(d)}`,
-    ),
-    // The waiting moved signups of K's day created before K, and those whose place key comes before K.
-    dayMovedCreatedBeforeK: preparedSql<{ count: number }>(
-      db,
-      "joining.position.dayMovedCreatedBeforeK",
-      (d) => sql`SELECT count(*) AS count FROM signups ${d.indexedBy("signups_moved_created_idx")}
-       WHERE waitlist_id = ${placeholder("waitlistId")} AND line_at IS NOT NULL AND status = 'waiting' AND created_at >= ${placeholder("start")} AND ${beforeK(d)}`,
-    ),
-    dayMovedLineBeforeK: preparedSql<{ count: number }>(
-      db,
-      "joining.position.dayMovedLineBeforeK",
-      (d) => sql`SELECT count(*) AS count FROM signups ${d.indexedBy("signups_moved_line_idx")}
-       WHERE waitlist_id = ${placeholder("waitlistId")} AND line_at IS NOT NULL AND status = 'waiting' AND line_at >= ${placeholder("start")}
-         AND (line_at, line_pos, id) < (${placeholder("at")}, ${placeholder("pos")}, ${d.seekable(placeholder("id"))})`,
-    ),
   }));
 }
 
-/** How many waiting signups of the waitlist joined before (created_at, id) = (key.at, key.pos), wherever referrals moved them. */
-async function waitingJoinedBefore(waitlistId: string, key: LineKey, db: AppDatabase): Promise<number> {
+/** The counts of the whole days before a day, and that day's total: the same for every place of the day. */
+interface DayCounts {
+  /** Waiting signups created on earlier days. */
+  waitingBefore: number;
+  /** Signups of the day, whatever their status. */
+  total: number;
+  /** Moved waiting signups whose place key (byLine) or creation (byCreated) falls on earlier days. */
+  moved: { byLine: number; byCreated: number };
+}
+
+async function dayCounts(waitlistId: string, day: number, db: AppDatabase): Promise<DayCounts> {
   const prepared = statements(db);
-  const day = Math.floor(key.at / DAY_MS);
-  const start = day * DAY_MS;
+  const [waitingBefore, total, moved] = await Promise.all([
+    // The earlier days' sum is the same for every place of one day, and changes only with a write.
+    memoizeWhileUnchanged(db, `position.daysBefore:${waitlistId}:${day}`, async () => (await prepared.daysBefore.get({ waitlistId, day }))!.count),
+    prepared.dayTotal.get({ waitlistId, day }),
+    prepared.movedDaysBefore.get({ waitlistId, day }),
+  ]);
+  return { waitingBefore, total: total!.count, moved: moved! };
+}
+
+/** Where `key` stands among the waiting signups: how many joined before it (wherever moved), and how many stand before it. */
+interface PlaceCounts {
+  joinedBefore: number;
+  standingBefore: number;
+}
+
+async function placeCounts(waitlistId: string, key: LineKey, day: DayCounts, db: AppDatabase): Promise<PlaceCounts> {
+  const prepared = statements(db);
+  const start = Math.floor(key.at / DAY_MS) * DAY_MS;
   // A moved signup's pos is a fraction: (created_at, id) is compared with it as the integer that orders the same (ranking/line.ts).
   const range = { waitlistId, start, at: key.at, pos: idBoundOf(key.pos, "ahead") };
-  const dayTotal = (await prepared.dayTotal.get({ waitlistId, day }))!.count;
-  const cap = Math.ceil(dayTotal / 2);
-  const fromK = (await prepared.dayFromK.get({ ...range, end: start + DAY_MS, cap }))!.count;
-  const beforeInDay = fromK < cap ? dayTotal - fromK : (await prepared.dayBeforeK.get(range))!.count;
-  // The earlier days' sum is the same for every place of one day (a page of the dashboard's list, 25 places).
-  const daysBefore = await memoizeWhileUnchanged(db, `position.daysBefore:${waitlistId}:${day}`, async () => (await prepared.daysBefore.get({ waitlistId, day }))!.count);
-  return daysBefore + beforeInDay - (await prepared.dayLeftBeforeK.get(range))!.count;
+  const cap = Math.ceil(day.total / 2);
+  const counts = (await prepared.inDay.get({ ...range, end: start + DAY_MS, cap, linePos: key.pos, id: key.id }))!;
+  const fromK = Number(counts.from_k);
+  const beforeInDay = fromK < cap ? day.total - fromK : (await prepared.dayBeforeK.get(range))!.count;
+  const joinedBefore = day.waitingBefore + beforeInDay - Number(counts.left_before_k);
+  const movedByCreation = day.moved.byCreated + Number(counts.moved_created_before_k);
+  const movedByLine = day.moved.byLine + Number(counts.moved_line_before_k);
+  return { joinedBefore, standingBefore: joinedBefore - movedByCreation + movedByLine };
+}
+
+/** placeCounts of each key, the day counts fetched once for each day the keys fall on. */
+async function placeCountsOf(waitlistId: string, keys: readonly LineKey[], db: AppDatabase): Promise<PlaceCounts[]> {
+  const days = new Map<number, Promise<DayCounts>>();
+  const dayOf = (key: LineKey) => {
+    const day = Math.floor(key.at / DAY_MS);
+    let counts = days.get(day);
+    if (!counts) days.set(day, (counts = dayCounts(waitlistId, day, db)));
+    return counts;
+  };
+  return await Promise.all(keys.map(async (key) => await placeCounts(waitlistId, key, await dayOf(key), db)));
 }
 
 /** How many waiting signups of the waitlist stand before the place key `key` (itself not counted). */
 export async function waitingBefore(waitlistId: string, key: LineKey, db: AppDatabase = getDb()): Promise<number> {
-  const prepared = statements(db);
-  const day = Math.floor(key.at / DAY_MS);
-  const start = day * DAY_MS;
-  const range = { waitlistId, start, at: key.at };
-  const waitingByCreation = await waitingJoinedBefore(waitlistId, key, db);
-  const moved = (await prepared.movedDaysBefore.get({ waitlistId, day }))!;
-  const movedByCreation = moved.byCreated + (await prepared.dayMovedCreatedBeforeK.get({ ...range, pos: idBoundOf(key.pos, "ahead") }))!.count;
-  const movedByLine = moved.byLine + (await prepared.dayMovedLineBeforeK.get({ ...range, pos: key.pos, id: key.id }))!.count;
-  return waitingByCreation - movedByCreation + movedByLine;
+  return (await placeCountsOf(waitlistId, [key], db))[0]!.standingBefore;
 }
 
 /** The signup's place in line, from 1; null when it is not waiting (or not on this waitlist). */
@@ -127,7 +147,21 @@ export async function placeByJoining(waitlistId: string, signupId: number, db: A
   const signup = await lineSignup(signupId, db);
   const id = waitlistId.toLowerCase();
   if (!signup || signup.waitlistId !== id || signup.status !== "waiting") return null;
-  return 1 + await waitingJoinedBefore(id, { at: signup.createdAt, pos: signupId, id: signupId }, db);
+  return 1 + (await placeCountsOf(id, [{ at: signup.createdAt, pos: signupId, id: signupId }], db))[0]!.joinedBefore;
+}
+
+/** signupPosition of each signup (a page of the dashboard's list), in a few statements for all: by id, null for one not waiting here. */
+export async function signupPositions(waitlistId: string, signupIds: readonly number[], db: AppDatabase = getDb()): Promise<Map<number, number | null>> {
+  const id = waitlistId.toLowerCase();
+  const found = await lineSignups(signupIds, db);
+  const waiting = signupIds.flatMap((signupId) => {
+    const signup = found.get(signupId);
+    return signup && signup.waitlistId === id && signup.status === "waiting" ? [signup] : [];
+  });
+  const counts = await placeCountsOf(id, waiting.map((signup) => signup.key), db);
+  const places = new Map<number, number | null>(signupIds.map((signupId) => [signupId, null]));
+  waiting.forEach((signup, index) => places.set(signup.key.id, 1 + counts[index]!.standingBefore));
+  return places;
 }
 
 /**

@@ -44,6 +44,12 @@ function statements(db: AppDatabase) {
       .from(signups)
       .where(eq(signups.id, valuePlaceholder("id")))
       .prepare(),
+    // In SQL: the signup statement's columns for every id in a JSON array.
+    signups: preparedSql<{ waitlistId: string; status: string; createdAt: number; id: number; lineAt: number | null; linePos: number | null }>(
+      db,
+      "ranking.line.signups",
+      (d) => sql`SELECT waitlist_id AS "waitlistId", status, created_at AS "createdAt", id, line_at AS "lineAt", line_pos AS "linePos" FROM signups WHERE id ${d.inJson(placeholder("ids"), "integer")}`,
+    ),
     // In SQL: a compound SELECT that SQLite merges from two index walks, and INDEXED BY, neither of which Drizzle's builder writes.
     // The `take` waiting signups just ahead of a place, nearest first.
     ahead: preparedSql<LineKey>(
@@ -71,12 +77,22 @@ function statements(db: AppDatabase) {
   }));
 }
 
+function toLineSignup(row: { waitlistId: string; status: string; createdAt: number; id: number; lineAt: number | null; linePos: number | null }): LineSignup {
+  const moved = row.lineAt !== null && row.linePos !== null;
+  return { waitlistId: row.waitlistId, status: row.status, createdAt: row.createdAt, moved, key: { at: moved ? row.lineAt! : row.createdAt, pos: moved ? row.linePos! : row.id, id: row.id } };
+}
+
 /** A signup's waitlist, status and place key; undefined when there is no such signup. */
 export async function lineSignup(signupId: number, db: AppDatabase = getDb()): Promise<LineSignup | undefined> {
   const row = await statements(db).signup.get({ id: signupId });
-  if (!row) return undefined;
-  const moved = row.lineAt !== null && row.linePos !== null;
-  return { waitlistId: row.waitlistId, status: row.status, createdAt: row.createdAt, moved, key: { at: moved ? row.lineAt! : row.createdAt, pos: moved ? row.linePos! : row.id, id: row.id } };
+  return row && toLineSignup(row);
+}
+
+/** lineSignup of each id, in one statement: by id (an id with no signup is missing). */
+export async function lineSignups(signupIds: readonly number[], db: AppDatabase = getDb()): Promise<Map<number, LineSignup>> {
+  if (signupIds.length === 0) return new Map();
+  const rows = await statements(db).signups.all({ ids: JSON.stringify(signupIds) });
+  return new Map(rows.map((row) => [Number(row.id), toLineSignup({ ...row, id: Number(row.id) })]));
 }
 
 /** The `take` waiting signups just ahead of `key` in its waitlist's line, nearest first. */

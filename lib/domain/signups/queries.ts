@@ -5,7 +5,7 @@ import { afterPosition, type Position } from "@/lib/store/keyset";
 import { dialectOf, type Dialect } from "@/lib/store/dialect";
 import { preparedOnce } from "@/lib/store/statements";
 import type { SignupSort, SortDirection } from "../sorting";
-import { signupPosition } from "../joining/position";
+import { signupPositions } from "../joining/position";
 import type { LineKey } from "../ranking/line";
 import { lineRows } from "../ranking/line-scope";
 import { deepPageAccess, planAccess } from "./access";
@@ -305,12 +305,9 @@ export async function listSignupRows({ scope, sort = "created_at", direction = "
     sort === "position"
       ? (await lineRows(scope, "rows", ROW_COLUMNS, { offset, take: limit, descending: direction === "desc" }, db)).map((row) => row.slice(3) as RawRow)
       : (await offsetPageStatement(db, await rowsShape(scope, db, sort, offset + limit), sort, direction).values({ ...scopeParams(scope), limit, offset }) as RawRow[]);
-  return Promise.all(
-    rows.map(async (row) => {
-      const signup = toSignupRow(row);
-      return { ...signup, position: signup.status === "waiting" ? await signupPosition(scope.waitlistId, signup.id, db) : null };
-    }),
-  );
+  const signups = rows.map(toSignupRow);
+  const places = await signupPositions(scope.waitlistId, signups.flatMap((signup) => (signup.status === "waiting" ? [signup.id] : [])), db);
+  return signups.map((signup) => ({ ...signup, position: places.get(signup.id) ?? null }));
 }
 
 function oneSignupStatement(db: AppDatabase) {

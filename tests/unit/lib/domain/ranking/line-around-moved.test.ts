@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { AppDatabase } from "@/db/client";
-import { signupPosition } from "@/lib/domain/joining/position";
+import { signupPosition, signupPositions } from "@/lib/domain/joining/position";
 import { keyJustAhead, lineSignup, lineSlice, moveInLine, waitingAhead, type LineKey } from "@/lib/domain/ranking/line";
 import { signupJsonLinePage } from "@/lib/domain/signups/queries";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
@@ -44,5 +44,31 @@ describe.each(SQLITE_AND_PGLITE)("the line around a moved signup: $engine", ({ o
     expect(await waitingAhead(waitlistId, front, 10, db)).toEqual([]);
     expect((await lineSlice(waitlistId, front, 10, db)).map((key) => key.id)).toEqual([a, b, c, d]);
     expect(await Promise.all([e, a, b, c, d].map((id) => signupPosition(waitlistId, id, db)))).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("counts a page's places together (signupPositions) as each alone: over several days, moved, left the line, on another list or none", async () => {
+    const { id: waitlistId } = await createWaitlist({ name: "Page", website: "https://page.example" }, db);
+    const { id: otherId } = await createWaitlist({ name: "Other", website: "https://other.example" }, db);
+    const DAY = 86_400_000;
+    const insert = (list: string, email: string, at: number) => db.$engine.prepare("INSERT INTO signups (waitlist_id, email, created_at) VALUES (?, ?, ?)").run([list, email, at]);
+    // Three days, the last one busy (its places counted from either end of the day).
+    const times = [T - 2 * DAY, T - 2 * DAY + 5, T - DAY, ...Array.from({ length: 9 }, (_, n) => T + n * 1_000)];
+    for (const [n, at] of times.entries()) await insert(waitlistId, `p${n}@page.example`, at);
+    await insert(otherId, "elsewhere@page.example", T);
+    const ids = (await db.$engine.prepare("SELECT id FROM signups WHERE waitlist_id = ? ORDER BY id").values([waitlistId])).map((row) => Number(row[0]));
+    const [elsewhere] = (await db.$engine.prepare("SELECT id FROM signups WHERE waitlist_id = ?").values([otherId])).map((row) => Number(row[0]));
+    const keyOf = async (id: number): Promise<LineKey> => (await lineSignup(id, db))!.key;
+    // The last one moved to the front of the second day, another to between two of the busy day; one invited.
+    await moveInLine(ids[11]!, keyJustAhead(await keyOf(ids[2]!), await keyOf(ids[1]!)), db);
+    await moveInLine(ids[4]!, keyJustAhead(await keyOf(ids[8]!), await keyOf(ids[7]!)), db);
+    await db.$engine.prepare("UPDATE signups SET status = 'invited' WHERE id = ?").run([ids[6]]);
+
+    const asked = [...ids, elsewhere!, 999_999];
+    const alone = await Promise.all(asked.map((id) => signupPosition(waitlistId, id, db)));
+    const together = await signupPositions(waitlistId, asked, db);
+    expect(asked.map((id) => together.get(id))).toEqual(alone);
+    expect(alone.filter((place) => place !== null).sort((x, y) => x! - y!)).toEqual(Array.from({ length: ids.length - 1 }, (_, n) => n + 1));
+    // The invited one, the one on another list and the id of nobody have no place.
+    expect([alone[6], ...alone.slice(-2)]).toEqual([null, null, null]);
   });
 });
