@@ -40,14 +40,15 @@ interface NewJoin {
 type WaitlistOfBatch = { waitlist: Waitlist; settings: JoinSettings } | undefined;
 
 async function waitlistsOf(inputs: readonly JoinInput[], db: AppDatabase): Promise<Map<string, WaitlistOfBatch>> {
-  const found = new Map<string, WaitlistOfBatch>();
-  for (const input of inputs) {
-    const id = input.waitlistId.toLowerCase();
-    if (found.has(id)) continue;
-    const waitlist = await getWaitlist(id, db);
-    found.set(id, waitlist && { waitlist, settings: await joinSettingsOf(waitlist.id, db) });
-  }
-  return found;
+  const ids = [...new Set(inputs.map((input) => input.waitlistId.toLowerCase()))];
+  return new Map(
+    await Promise.all(
+      ids.map(async (id) => {
+        const [waitlist, settings] = await Promise.all([getWaitlist(id, db), joinSettingsOf(id, db)]);
+        return [id, waitlist && { waitlist, settings }] as const;
+      }),
+    ),
+  );
 }
 
 /** The ids of the signups of the waitlist that have these addresses (lowercase), by address. */
@@ -96,8 +97,13 @@ export async function joinAll(inputs: readonly JoinInput[], counters: CounterBat
   // The addresses each waitlist has already, then the batch's own: a second join of one address finds the first.
   const addressesByWaitlist = new Map<string, string[]>();
   for (const result of results) if ("checked" in result) (addressesByWaitlist.get(result.waitlistId) ?? addressesByWaitlist.set(result.waitlistId, []).get(result.waitlistId)!).push(result.checked.email.toLowerCase());
+  // Codes for every checked join, drawn meanwhile: those of joins that find their address go unused.
+  const [found, codes] = await Promise.all([
+    Promise.all([...addressesByWaitlist].map(async ([waitlistId, addresses]) => [waitlistId, await signupsWithAddresses(waitlistId, addresses, db)] as const)),
+    unusedReferralCodes([...addressesByWaitlist.values()].reduce((sum, addresses) => sum + addresses.length, 0), db),
+  ]);
   const existing = new Map<string, number>();
-  for (const [waitlistId, addresses] of addressesByWaitlist) for (const [address, id] of await signupsWithAddresses(waitlistId, addresses, db)) existing.set(`${waitlistId} ${address}`, id);
+  for (const [waitlistId, ids] of found) for (const [address, id] of ids) existing.set(`${waitlistId} ${address}`, id);
   const joining = new Map<string, NewJoin>();
   for (const [index, result] of results.entries()) {
     if (!("checked" in result)) continue;
@@ -117,20 +123,23 @@ export async function joinAll(inputs: readonly JoinInput[], counters: CounterBat
 
   const joins = [...joining.values()];
   if (joins.length > 0) {
-    const codes = await unusedReferralCodes(joins.length, db);
     joins.forEach((join, index) => (join.code = codes[index]));
     await insertSignups(joins, at, db);
+    // One after the other: two referrals by one referrer move it twice.
     for (const join of joins) {
       await recordFlags(join.id!, join.waitlistId, join.flags, at, db);
       if (join.referrerId !== undefined) await recordReferral({ signupId: join.id!, referrerId: join.referrerId, waitlistId: join.waitlistId, email: join.checked.email, verifies: join.verifies, held: join.flags.length > 0 }, at, db);
     }
   }
+  // Each waitlist's events and places together (on PostgreSQL, statements sent together share a round trip).
   const places = new Map<number, number | null>();
-  for (const waitlistId of new Set(joins.map((join) => join.waitlistId))) {
-    const ids = joins.filter((join) => join.waitlistId === waitlistId).map((join) => join.id!).sort((a, b) => a - b);
-    await appendEventPerSignup("signup.created", waitlistId, JSON.stringify(ids), {}, db, at);
-    (await placesOfNewSignups(waitlistId, ids, at, db)).forEach((place, index) => places.set(ids[index]!, place));
-  }
+  await Promise.all(
+    [...new Set(joins.map((join) => join.waitlistId))].map(async (waitlistId) => {
+      const ids = joins.filter((join) => join.waitlistId === waitlistId).map((join) => join.id!).sort((a, b) => a - b);
+      const [, placesOfIds] = await Promise.all([appendEventPerSignup("signup.created", waitlistId, JSON.stringify(ids), {}, db, at), placesOfNewSignups(waitlistId, ids, at, db)]);
+      placesOfIds.forEach((place, index) => places.set(ids[index]!, place));
+    }),
+  );
 
   const made = (join: NewJoin): JoinFound => ({
     created: true,

@@ -172,14 +172,15 @@ export async function signupPositions(waitlistId: string, signupIds: readonly nu
  */
 export async function placesOfNewSignups(waitlistId: string, ids: readonly number[], at: number, db: AppDatabase): Promise<(number | null)[]> {
   if (ids.length === 0) return [];
-  const first = 1 + (await waitingBefore(waitlistId, { at, pos: ids[0]!, id: ids[0]! }, db));
-  if (ids.length === 1) return [first];
-  const standing = await preparedSql<{ count: number }>(
+  const firstPlace = waitingBefore(waitlistId, { at, pos: ids[0]!, id: ids[0]! }, db).then((before) => 1 + before);
+  if (ids.length === 1) return [await firstPlace];
+  const standingAmongNew = preparedSql<{ count: number }>(
     db,
     "joining.position.standingAmongNew",
     () => sql`SELECT (SELECT count(*) FROM signups WHERE waitlist_id = ${placeholder("waitlistId")} AND created_at = ${placeholder("at")} AND id BETWEEN ${placeholder("first")} AND ${placeholder("last")})
        + (SELECT count(*) FROM signups WHERE waitlist_id = ${placeholder("waitlistId")} AND line_at = ${placeholder("at")} AND status = 'waiting') AS count`,
   ).get({ waitlistId, at, first: ids[0], last: ids.at(-1) });
+  const [first, standing] = await Promise.all([firstPlace, standingAmongNew]);
   if (Number(standing!.count) === ids.length) return ids.map((_, index) => first + index);
   const places: (number | null)[] = [];
   for (const id of ids) places.push(await signupPosition(waitlistId, id, db));
