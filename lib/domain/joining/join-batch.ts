@@ -39,7 +39,11 @@ interface NewJoin {
 /** One waitlist of the batch: its row and its join settings (undefined: no such waitlist). */
 type WaitlistOfBatch = { waitlist: Waitlist; settings: JoinSettings } | undefined;
 
-async function waitlistsOf(inputs: readonly JoinInput[], db: AppDatabase): Promise<Map<string, WaitlistOfBatch>> {
+/** The waitlists of a batch's inputs, by id (lowercase). */
+export type BatchWaitlists = ReadonlyMap<string, WaitlistOfBatch>;
+
+/** The inputs' waitlists and their join settings, read together. */
+export async function waitlistsOf(inputs: readonly JoinInput[], db: AppDatabase): Promise<BatchWaitlists> {
   const ids = [...new Set(inputs.map((input) => input.waitlistId.toLowerCase()))];
   return new Map(
     await Promise.all(
@@ -78,11 +82,10 @@ async function insertSignups(joins: readonly NewJoin[], at: number, db: AppDatab
 
 /**
  * Joins each input, in order, at `at` (inside the caller's write transaction, with the batch's
- * counters for the burst rule): a new signup, the id of the one the address already has, or why the
- * join was refused. Refused joins write nothing.
+ * counters for the burst rule and its waitlists, waitlistsOf): a new signup, the id of the one the
+ * address already has, or why the join was refused. Refused joins write nothing.
  */
-export async function joinAll(inputs: readonly JoinInput[], counters: CounterBatch, at: number, db: AppDatabase): Promise<(JoinFound | JoinRefused)[]> {
-  const waitlists = await waitlistsOf(inputs, db);
+export async function joinAll(inputs: readonly JoinInput[], counters: CounterBatch, waitlists: BatchWaitlists, at: number, db: AppDatabase): Promise<(JoinFound | JoinRefused)[]> {
   const results: (JoinFound | JoinRefused | NewJoin | { sameAs: NewJoin })[] = inputs.map((input) => {
     const found = waitlists.get(input.waitlistId.toLowerCase());
     try {

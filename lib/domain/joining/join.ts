@@ -11,7 +11,7 @@ import type { SignupRow } from "../signups/row";
 import { emailAlreadyOnList } from "../verification/already-on-list";
 import { writeWithoutBlocking } from "../write-without-blocking";
 import { burstKey } from "../fraud/burst";
-import { joinAll } from "./join-batch";
+import { joinAll, waitlistsOf, type BatchWaitlists } from "./join-batch";
 import { JoinRefused, type JoinedSignup, type JoinFound, type JoinInput, type JoinOutcome, type JoinRefusal, type JoinReply } from "./join-input";
 import { hitJoinLimits, joinLimitKeys, type JoinLimitKeys } from "./limits";
 import { signupPosition } from "./position";
@@ -57,6 +57,12 @@ const LIMIT_MESSAGES = {
   waitlist: "Too many people are joining this waitlist right now: try again in a moment.",
 } as const;
 
+/** What a batch reads first, together: its counters (countersOf) and its waitlists. */
+async function readBatch(inputs: readonly JoinInput[], at: number, db: AppDatabase): Promise<{ counters: CounterBatch; limitKeys: JoinLimitKeys[]; waitlists: BatchWaitlists }> {
+  const [counted, waitlists] = await Promise.all([countersOf(inputs, at, db), waitlistsOf(inputs, db)]);
+  return { ...counted, waitlists };
+}
+
 /** Every counter the inputs' attempts and new signups may hit, read in one statement. */
 async function countersOf(inputs: readonly JoinInput[], at: number, db: AppDatabase): Promise<{ counters: CounterBatch; limitKeys: JoinLimitKeys[] }> {
   const limitKeys: JoinLimitKeys[] = [];
@@ -86,8 +92,8 @@ function limitRefusal(counters: CounterBatch, keys: JoinLimitKeys): JoinRefused 
 export async function joinWaitlist(input: JoinInput, db: AppDatabase = getDb()): Promise<JoinOutcome> {
   const found = await writeTransaction(db, async (): Promise<JoinFound | JoinRefused> => {
     const at = Date.now();
-    const { counters, limitKeys } = await countersOf([input], at, db);
-    const found = limitRefusal(counters, limitKeys[0]!) ?? (await joinAll([input], counters, at, db))[0]!;
+    const { counters, limitKeys, waitlists } = await readBatch([input], at, db);
+    const found = limitRefusal(counters, limitKeys[0]!) ?? (await joinAll([input], counters, waitlists, at, db))[0]!;
     await counters.write();
     return found;
   });
@@ -140,7 +146,13 @@ async function replyTo(job: JoinJob, found: JoinFound, at: number, db: AppDataba
  * answers are stored. A job whose key an earlier job of this round uses waits for the next round, so
  * that it finds that job's stored answer, as it would one after the other.
  */
-async function runCountedJobs(jobs: readonly JoinJob[], record: AnswerRecorder<JoinReply>, counters: CounterBatch, at: number, db: AppDatabase): Promise<JoinJobOutcome[]> {
+async function runCountedJobs(
+  jobs: readonly JoinJob[],
+  record: AnswerRecorder<JoinReply>,
+  { counters, waitlists }: { counters: CounterBatch; waitlists: BatchWaitlists },
+  at: number,
+  db: AppDatabase,
+): Promise<JoinJobOutcome[]> {
   const outcomes: (JoinJobOutcome | undefined)[] = jobs.map(() => undefined);
   const joining: number[] = [];
   const later: number[] = [];
@@ -166,7 +178,7 @@ async function runCountedJobs(jobs: readonly JoinJob[], record: AnswerRecorder<J
     }
     joining.push(index);
   }
-  const found = await joinAll(joining.map((index) => jobs[index]!.input), counters, at, db);
+  const found = await joinAll(joining.map((index) => jobs[index]!.input), counters, waitlists, at, db);
   for (const [position, index] of joining.entries()) {
     const job = jobs[index]!;
     const result = found[position]!;
@@ -183,7 +195,7 @@ async function runCountedJobs(jobs: readonly JoinJob[], record: AnswerRecorder<J
     if (job.recorded.idempotency) await storeAnswer(job.recorded.idempotency, answer, db, at);
     outcomes[index] = { result: { replayed: false, answer } };
   }
-  if (later.length > 0) (await runCountedJobs(later.map((index) => jobs[index]!), record, counters, at, db)).forEach((outcome, position) => (outcomes[later[position]!] = outcome));
+  if (later.length > 0) (await runCountedJobs(later.map((index) => jobs[index]!), record, { counters, waitlists }, at, db)).forEach((outcome, position) => (outcomes[later[position]!] = outcome));
   return outcomes.map((outcome) => outcome!);
 }
 
@@ -198,10 +210,10 @@ export async function runJoinJobs(jobs: readonly JoinJob[], record: AnswerRecord
   try {
     return await writeTransaction(db, async () => {
       const at = Date.now();
-      const { counters, limitKeys } = await countersOf(jobs.map((job) => job.input), at, db);
+      const { counters, limitKeys, waitlists } = await readBatch(jobs.map((job) => job.input), at, db);
       const refusals = limitKeys.map((keys) => limitRefusal(counters, keys));
       const allowed = jobs.flatMap((job, index) => (refusals[index] ? [] : [job]));
-      const ran = await runCountedJobs(allowed, record, counters, at, db);
+      const ran = await runCountedJobs(allowed, record, { counters, waitlists }, at, db);
       await counters.write();
       return refusals.map((refused) => (refused ? { result: refusalData(refused) } : ran.shift()!));
     });
