@@ -17,15 +17,18 @@ const caches = new WeakMap<object, Map<string, Entry>>();
  * Where PostgreSQL stands: its WAL position, which every write of a logged table moves (committed, or
  * under way; the UNLOGGED rate_limits never does), the replayed one on a standby. A connection pool
  * shares the cache, so a transaction that has written (an xid assigned) sees its own rows where
- * others do not: it gets no version, and counts.
+ * others do not: it gets no version, and counts. So does one whose snapshot may be older than the
+ * position (REPEATABLE READ or SERIALIZABLE, as a database's default_transaction_isolation may make
+ * every transaction): only under READ COMMITTED does each statement see every commit so far.
  */
 async function pgDatabaseVersion(db: AppDatabase): Promise<string | undefined> {
-  const row = await preparedSql<{ lsn: string; written: boolean }>(
+  const row = await preparedSql<{ lsn: string; own: boolean }>(
     db,
     "memoize.pgVersion",
-    () => sql`SELECT (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_insert_lsn() END)::text AS lsn, txid_current_if_assigned() IS NOT NULL AS written`,
+    () => sql`SELECT (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_insert_lsn() END)::text AS lsn,
+       txid_current_if_assigned() IS NOT NULL OR current_setting('transaction_isolation') <> 'read committed' AS own`,
   ).get();
-  return row!.written ? undefined : row!.lsn;
+  return row!.own ? undefined : row!.lsn;
 }
 
 /**

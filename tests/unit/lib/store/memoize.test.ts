@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppDatabase } from "@/db/client";
 import { openPostgres } from "@/db/pg/client";
 import { memoizeWhileUnchanged } from "@/lib/store/memoize";
-import { writeTransaction } from "@/lib/store/transaction";
+import { sql } from "drizzle-orm";
+import { transaction, writeTransaction } from "@/lib/store/transaction";
 import { createWaitlist } from "@/lib/domain/waitlists/queries";
 import { tempDatabase } from "@/tests/support/temp-db";
 import { pgliteDatabase } from "@/tests/support/pglite";
@@ -14,10 +15,11 @@ import { startPostgres, type PostgresServer } from "@/tests/support/pg-server";
 
 let server: PostgresServer | undefined;
 const ENGINES = [
-  { engine: "SQLite", open: () => Promise.resolve(tempDatabase().db) },
-  { engine: "PGlite", open: () => pgliteDatabase() },
+  { engine: "SQLite", postgres: false, open: () => Promise.resolve(tempDatabase().db) },
+  { engine: "PGlite", postgres: true, open: () => pgliteDatabase() },
   {
     engine: "PostgreSQL 15",
+    postgres: true,
     open: async () => {
       server = await startPostgres();
       return await openPostgres(server.url);
@@ -26,7 +28,7 @@ const ENGINES = [
 ];
 afterAll(async () => await server?.stop());
 
-describe.each(ENGINES)("memoizeWhileUnchanged: $engine", ({ open }) => {
+describe.each(ENGINES)("memoizeWhileUnchanged: $engine", ({ open, postgres }) => {
   let db!: AppDatabase;
   beforeAll(async () => {
     process.env.SECRETS_KEY ??= "b".repeat(64);
@@ -56,5 +58,18 @@ describe.each(ENGINES)("memoizeWhileUnchanged: $engine", ({ open }) => {
       expect(await memoizeWhileUnchanged(db, "t", compute, now)).toBe(2);
       expect(await memoizeWhileUnchanged(db, "t", compute, now)).toBe(db.$engine.kind === "postgres" ? 3 : 2);
     });
+  });
+
+  it.runIf(postgres)("in a transaction whose snapshot may be older than the database (REPEATABLE READ), counts", async () => {
+    let calls = 0;
+    const compute = async () => ++calls;
+    const now = Date.now();
+    expect(await memoizeWhileUnchanged(db, "r", compute, now)).toBe(1);
+    await transaction(db, async () => {
+      await db.run(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`);
+      expect(await memoizeWhileUnchanged(db, "r", compute, now)).toBe(2);
+      expect(await memoizeWhileUnchanged(db, "r", compute, now)).toBe(3);
+    });
+    expect(await memoizeWhileUnchanged(db, "r", compute, now)).toBe(1);
   });
 });
