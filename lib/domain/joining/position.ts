@@ -39,23 +39,26 @@ function countedSignups(db: AppDatabase, status: SQL, day: SQL) {
 function statements(db: AppDatabase) {
   return preparedOnce(db, "joining.position", () => ({
     daysBefore: countedSignups(db, eq(signupCounts.status, "waiting"), lt(signupCounts.day, sql.placeholder("day"))),
-    dayTotal: countedSignups(db, inArray(signupCounts.status, SIGNUP_STATUSES), eq(signupCounts.day, sql.placeholder("day"))),
     movedDaysBefore: db
       .select({ byLine: sql<number>`coalesce(sum(${movedSignupCounts.byLine}), 0)`, byCreated: sql<number>`coalesce(sum(${movedSignupCounts.byCreated}), 0)` })
       .from(movedSignupCounts)
       .where(and(eq(movedSignupCounts.waitlistId, valuePlaceholder("waitlistId")), lt(movedSignupCounts.day, valuePlaceholder("day"))))
       .prepare(),
-    // In SQL: Drizzle's builder has no INDEXED BY. The counts of K's own day, one statement for the four:
+    // In SQL: Drizzle's builder has no INDEXED BY. The counts of K's own day, one statement for them all:
+    //   day_total: its signups, whatever their status (every key of signup_counts spelled out, so that
+    //     SQLite seeks the whole key), and cap, half of them rounded up;
     //   from_k: its signups from K on (created_at, then id), up to `cap`;
     //   left_before_k: those before K that are not waiting;
     //   moved_created_before_k: the waiting moved ones created before K;
     //   moved_line_before_k: the waiting moved ones whose place key comes before K.
-    inDay: preparedSql<{ from_k: number; left_before_k: number; moved_created_before_k: number; moved_line_before_k: number }>(
+    inDay: preparedSql<{ day_total: number; cap: number; from_k: number; left_before_k: number; moved_created_before_k: number; moved_line_before_k: number }>(
       db,
       "joining.position.inDay",
-      (d) => sql`SELECT
+      (d) => sql`WITH day_total AS (SELECT n, (${d.typed(sql.raw("n"), "bigint")} + 1) / 2 AS cap FROM (SELECT coalesce(sum(count), 0) AS n FROM signup_counts
+         WHERE waitlist_id = ${placeholder("waitlistId")} AND verified IN (0, 1) AND referral IN (0, 1) AND status IN (${sql.raw(SIGNUP_STATUSES.map((status) => `'${status}'`).join(", "))}) AND day = ${placeholder("day")})${d.subqueryName("summed")})
+       SELECT (SELECT n FROM day_total) AS day_total, (SELECT cap FROM day_total) AS cap,
        (SELECT count(*) FROM (SELECT 1 FROM signups ${d.indexedBy("signups_waitlist_order_idx")}
-         WHERE waitlist_id = ${placeholder("waitlistId")} AND ${atOrAfterK(d)} AND created_at < ${placeholder("end")} LIMIT ${placeholder("cap")})${d.subqueryName("found")}) AS from_k,
+         WHERE waitlist_id = ${placeholder("waitlistId")} AND ${atOrAfterK(d)} AND created_at < ${placeholder("end")} LIMIT (SELECT cap FROM day_total))${d.subqueryName("found")}) AS from_k,
        (SELECT count(*) FROM signups ${d.indexedBy("signups_changed_status_idx")}
          WHERE waitlist_id = ${placeholder("waitlistId")} AND status <> 'waiting' AND status IN ('invited', 'completed', 'rejected')
            AND created_at >= ${placeholder("start")} AND ${beforeK(d)}) AS left_before_k,
@@ -75,25 +78,22 @@ function statements(db: AppDatabase) {
   }));
 }
 
-/** The counts of the whole days before a day, and that day's total: the same for every place of the day. */
+/** The counts of the whole days before a day: the same for every place of the day. */
 interface DayCounts {
   /** Waiting signups created on earlier days. */
   waitingBefore: number;
-  /** Signups of the day, whatever their status. */
-  total: number;
   /** Moved waiting signups whose place key (byLine) or creation (byCreated) falls on earlier days. */
   moved: { byLine: number; byCreated: number };
 }
 
 async function dayCounts(waitlistId: string, day: number, db: AppDatabase): Promise<DayCounts> {
   const prepared = statements(db);
-  const [waitingBefore, total, moved] = await Promise.all([
+  const [waitingBefore, moved] = await Promise.all([
     // The earlier days' sum is the same for every place of one day, and changes only with a write.
     memoizeWhileUnchanged(db, `position.daysBefore:${waitlistId}:${day}`, async () => (await prepared.daysBefore.get({ waitlistId, day }))!.count),
-    prepared.dayTotal.get({ waitlistId, day }),
     prepared.movedDaysBefore.get({ waitlistId, day }),
   ]);
-  return { waitingBefore, total: total!.count, moved: moved! };
+  return { waitingBefore, moved: moved! };
 }
 
 /** Where `key` stands among the waiting signups: how many joined before it (wherever moved), and how many stand before it. */
@@ -102,18 +102,18 @@ interface PlaceCounts {
   standingBefore: number;
 }
 
-async function placeCounts(waitlistId: string, key: LineKey, day: DayCounts, db: AppDatabase): Promise<PlaceCounts> {
+async function placeCounts(waitlistId: string, key: LineKey, days: Promise<DayCounts>, db: AppDatabase): Promise<PlaceCounts> {
   const prepared = statements(db);
-  const start = Math.floor(key.at / DAY_MS) * DAY_MS;
+  const dayOfKey = Math.floor(key.at / DAY_MS);
+  const start = dayOfKey * DAY_MS;
   // A moved signup's pos is a fraction: (created_at, id) is compared with it as the integer that orders the same (ranking/line.ts).
   const range = { waitlistId, start, at: key.at, pos: idBoundOf(key.pos, "ahead") };
-  const cap = Math.ceil(day.total / 2);
-  const counts = (await prepared.inDay.get({ ...range, end: start + DAY_MS, cap, linePos: key.pos, id: key.id }))!;
-  const fromK = Number(counts.from_k);
-  const beforeInDay = fromK < cap ? day.total - fromK : (await prepared.dayBeforeK.get(range))!.count;
-  const joinedBefore = day.waitingBefore + beforeInDay - Number(counts.left_before_k);
-  const movedByCreation = day.moved.byCreated + Number(counts.moved_created_before_k);
-  const movedByLine = day.moved.byLine + Number(counts.moved_line_before_k);
+  const [counts, day] = await Promise.all([prepared.inDay.get({ ...range, day: dayOfKey, end: start + DAY_MS, linePos: key.pos, id: key.id }), days]);
+  const fromK = Number(counts!.from_k);
+  const beforeInDay = fromK < Number(counts!.cap) ? Number(counts!.day_total) - fromK : (await prepared.dayBeforeK.get(range))!.count;
+  const joinedBefore = day.waitingBefore + beforeInDay - Number(counts!.left_before_k);
+  const movedByCreation = day.moved.byCreated + Number(counts!.moved_created_before_k);
+  const movedByLine = day.moved.byLine + Number(counts!.moved_line_before_k);
   return { joinedBefore, standingBefore: joinedBefore - movedByCreation + movedByLine };
 }
 
@@ -126,7 +126,7 @@ async function placeCountsOf(waitlistId: string, keys: readonly LineKey[], db: A
     if (!counts) days.set(day, (counts = dayCounts(waitlistId, day, db)));
     return counts;
   };
-  return await Promise.all(keys.map(async (key) => await placeCounts(waitlistId, key, await dayOf(key), db)));
+  return await Promise.all(keys.map((key) => placeCounts(waitlistId, key, dayOf(key), db)));
 }
 
 /** How many waiting signups of the waitlist stand before the place key `key` (itself not counted). */
