@@ -1,12 +1,10 @@
 import "server-only";
-import { and, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { movedSignupCounts, signupCounts } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
 import { atOrAfterPosition, beforePosition } from "@/lib/store/keyset";
 import type { Dialect } from "@/lib/store/dialect";
-import { memoizeWhileUnchanged } from "@/lib/store/memoize";
-import { preparedOnce, preparedSql, valuePlaceholder } from "@/lib/store/statements";
+import { preparedOnce, preparedSql } from "@/lib/store/statements";
 import { idBoundOf, lineSignup, lineSignups, type LineKey } from "../ranking/line";
 import { SIGNUP_STATUSES } from "../signups/status";
 
@@ -28,35 +26,39 @@ const atOrAfterK = (d: Dialect) => atOrAfterPosition(d, sql.raw("created_at"), s
 const beforeK = (d: Dialect) => beforePosition(d, sql.raw("created_at"), sql.raw("id"), K);
 
 // Every verified and referral value spelled out, so that SQLite seeks the whole key of signup_counts.
-function countedSignups(db: AppDatabase, status: SQL, day: SQL) {
-  return db
-    .select({ count: sql<number>`coalesce(sum(${signupCounts.count}), 0)` })
-    .from(signupCounts)
-    .where(and(eq(signupCounts.waitlistId, sql.placeholder("waitlistId")), inArray(signupCounts.verified, [false, true]), inArray(signupCounts.referral, [false, true]), status, day))
-    .prepare();
-}
+const COUNTED = sql.raw("verified IN (0, 1) AND referral IN (0, 1)");
 
 function statements(db: AppDatabase) {
   return preparedOnce(db, "joining.position", () => ({
-    daysBefore: countedSignups(db, eq(signupCounts.status, "waiting"), lt(signupCounts.day, sql.placeholder("day"))),
-    movedDaysBefore: db
-      .select({ byLine: sql<number>`coalesce(sum(${movedSignupCounts.byLine}), 0)`, byCreated: sql<number>`coalesce(sum(${movedSignupCounts.byCreated}), 0)` })
-      .from(movedSignupCounts)
-      .where(and(eq(movedSignupCounts.waitlistId, valuePlaceholder("waitlistId")), lt(movedSignupCounts.day, valuePlaceholder("day"))))
-      .prepare(),
-    // In SQL: Drizzle's builder has no INDEXED BY. The counts of K's own day, one statement for them all:
-    //   day_total: its signups, whatever their status (every key of signup_counts spelled out, so that
-    //     SQLite seeks the whole key), and cap, half of them rounded up;
+    // In SQL: Drizzle's builder has no INDEXED BY. A place's counts, one statement for them all: of the
+    // whole days before K's day (from the counting tables, a few rows a day),
+    //   waiting_days_before: the waiting signups created then;
+    //   moved_line_days_before, moved_created_days_before: the moved waiting ones whose place key, or creation, falls then;
+    // and of K's own day,
+    //   day_total: its signups, whatever their status, and cap, half of them rounded up;
     //   from_k: its signups from K on (created_at, then id), up to `cap`;
     //   left_before_k: those before K that are not waiting;
     //   moved_created_before_k: the waiting moved ones created before K;
     //   moved_line_before_k: the waiting moved ones whose place key comes before K.
-    inDay: preparedSql<{ day_total: number; cap: number; from_k: number; left_before_k: number; moved_created_before_k: number; moved_line_before_k: number }>(
+    place: preparedSql<{
+      waiting_days_before: number;
+      moved_line_days_before: number;
+      moved_created_days_before: number;
+      day_total: number;
+      cap: number;
+      from_k: number;
+      left_before_k: number;
+      moved_created_before_k: number;
+      moved_line_before_k: number;
+    }>(
       db,
-      "joining.position.inDay",
+      "joining.position.place",
       (d) => sql`WITH day_total AS (SELECT n, (${d.typed(sql.raw("n"), "bigint")} + 1) / 2 AS cap FROM (SELECT coalesce(sum(count), 0) AS n FROM signup_counts
-         WHERE waitlist_id = ${placeholder("waitlistId")} AND verified IN (0, 1) AND referral IN (0, 1) AND status IN (${sql.raw(SIGNUP_STATUSES.map((status) => `'${status}'`).join(", "))}) AND day = ${placeholder("day")})${d.subqueryName("summed")})
-       SELECT (SELECT n FROM day_total) AS day_total, (SELECT cap FROM day_total) AS cap,
+         WHERE waitlist_id = ${placeholder("waitlistId")} AND ${COUNTED} AND status IN (${sql.raw(SIGNUP_STATUSES.map((status) => `'${status}'`).join(", "))}) AND day = ${placeholder("day")})${d.subqueryName("summed")})
+       SELECT (SELECT coalesce(sum(count), 0) FROM signup_counts WHERE waitlist_id = ${placeholder("waitlistId")} AND ${COUNTED} AND status = 'waiting' AND day < ${placeholder("day")}) AS waiting_days_before,
+       (SELECT coalesce(sum(by_line), 0) FROM moved_signup_counts WHERE waitlist_id = ${placeholder("waitlistId")} AND day < ${placeholder("day")}) AS moved_line_days_before,
+       (SELECT coalesce(sum(by_created), 0) FROM moved_signup_counts WHERE waitlist_id = ${placeholder("waitlistId")} AND day < ${placeholder("day")}) AS moved_created_days_before,
+       (SELECT n FROM day_total) AS day_total, (SELECT cap FROM day_total) AS cap,
        (SELECT count(*) FROM (SELECT 1 FROM signups ${d.indexedBy("signups_waitlist_order_idx")}
          WHERE waitlist_id = ${placeholder("waitlistId")} AND ${atOrAfterK(d)} AND created_at < ${placeholder("end")} LIMIT (SELECT cap FROM day_total))${d.subqueryName("found")}) AS from_k,
        (SELECT count(*) FROM signups ${d.indexedBy("signups_changed_status_idx")}
@@ -78,55 +80,31 @@ function statements(db: AppDatabase) {
   }));
 }
 
-/** The counts of the whole days before a day: the same for every place of the day. */
-interface DayCounts {
-  /** Waiting signups created on earlier days. */
-  waitingBefore: number;
-  /** Moved waiting signups whose place key (byLine) or creation (byCreated) falls on earlier days. */
-  moved: { byLine: number; byCreated: number };
-}
-
-async function dayCounts(waitlistId: string, day: number, db: AppDatabase): Promise<DayCounts> {
-  const prepared = statements(db);
-  const [waitingBefore, moved] = await Promise.all([
-    // The earlier days' sum is the same for every place of one day, and changes only with a write.
-    memoizeWhileUnchanged(db, `position.daysBefore:${waitlistId}:${day}`, async () => (await prepared.daysBefore.get({ waitlistId, day }))!.count),
-    prepared.movedDaysBefore.get({ waitlistId, day }),
-  ]);
-  return { waitingBefore, moved: moved! };
-}
-
 /** Where `key` stands among the waiting signups: how many joined before it (wherever moved), and how many stand before it. */
 interface PlaceCounts {
   joinedBefore: number;
   standingBefore: number;
 }
 
-async function placeCounts(waitlistId: string, key: LineKey, days: Promise<DayCounts>, db: AppDatabase): Promise<PlaceCounts> {
+async function placeCounts(waitlistId: string, key: LineKey, db: AppDatabase): Promise<PlaceCounts> {
   const prepared = statements(db);
-  const dayOfKey = Math.floor(key.at / DAY_MS);
-  const start = dayOfKey * DAY_MS;
+  const day = Math.floor(key.at / DAY_MS);
+  const start = day * DAY_MS;
   // A moved signup's pos is a fraction: (created_at, id) is compared with it as the integer that orders the same (ranking/line.ts).
   const range = { waitlistId, start, at: key.at, pos: idBoundOf(key.pos, "ahead") };
-  const [counts, day] = await Promise.all([prepared.inDay.get({ ...range, day: dayOfKey, end: start + DAY_MS, linePos: key.pos, id: key.id }), days]);
-  const fromK = Number(counts!.from_k);
-  const beforeInDay = fromK < Number(counts!.cap) ? Number(counts!.day_total) - fromK : (await prepared.dayBeforeK.get(range))!.count;
-  const joinedBefore = day.waitingBefore + beforeInDay - Number(counts!.left_before_k);
-  const movedByCreation = day.moved.byCreated + Number(counts!.moved_created_before_k);
-  const movedByLine = day.moved.byLine + Number(counts!.moved_line_before_k);
+  const counts = (await prepared.place.get({ ...range, day, end: start + DAY_MS, linePos: key.pos, id: key.id }))!;
+  const count = (column: keyof typeof counts) => Number(counts[column]);
+  const fromK = count("from_k");
+  const beforeInDay = fromK < count("cap") ? count("day_total") - fromK : (await prepared.dayBeforeK.get(range))!.count;
+  const joinedBefore = count("waiting_days_before") + beforeInDay - count("left_before_k");
+  const movedByCreation = count("moved_created_days_before") + count("moved_created_before_k");
+  const movedByLine = count("moved_line_days_before") + count("moved_line_before_k");
   return { joinedBefore, standingBefore: joinedBefore - movedByCreation + movedByLine };
 }
 
-/** placeCounts of each key, the day counts fetched once for each day the keys fall on. */
+/** placeCounts of each key, together. */
 async function placeCountsOf(waitlistId: string, keys: readonly LineKey[], db: AppDatabase): Promise<PlaceCounts[]> {
-  const days = new Map<number, Promise<DayCounts>>();
-  const dayOf = (key: LineKey) => {
-    const day = Math.floor(key.at / DAY_MS);
-    let counts = days.get(day);
-    if (!counts) days.set(day, (counts = dayCounts(waitlistId, day, db)));
-    return counts;
-  };
-  return await Promise.all(keys.map((key) => placeCounts(waitlistId, key, dayOf(key), db)));
+  return await Promise.all(keys.map((key) => placeCounts(waitlistId, key, db)));
 }
 
 /** How many waiting signups of the waitlist stand before the place key `key` (itself not counted). */
