@@ -55,9 +55,10 @@ function statements(db: AppDatabase) {
       "joining.position.place",
       (d) => sql`WITH day_total AS (SELECT n, (${d.typed(sql.raw("n"), "bigint")} + 1) / 2 AS cap FROM (SELECT coalesce(sum(count), 0) AS n FROM signup_counts
          WHERE waitlist_id = ${placeholder("waitlistId")} AND ${COUNTED} AND status IN (${sql.raw(SIGNUP_STATUSES.map((status) => `'${status}'`).join(", "))}) AND day = ${placeholder("day")})${d.subqueryName("summed")})
+       , moved_days_before AS (SELECT coalesce(sum(by_line), 0) AS by_line, coalesce(sum(by_created), 0) AS by_created FROM moved_signup_counts
+         WHERE waitlist_id = ${placeholder("waitlistId")} AND day < ${placeholder("day")})
        SELECT (SELECT coalesce(sum(count), 0) FROM signup_counts WHERE waitlist_id = ${placeholder("waitlistId")} AND ${COUNTED} AND status = 'waiting' AND day < ${placeholder("day")}) AS waiting_days_before,
-       (SELECT coalesce(sum(by_line), 0) FROM moved_signup_counts WHERE waitlist_id = ${placeholder("waitlistId")} AND day < ${placeholder("day")}) AS moved_line_days_before,
-       (SELECT coalesce(sum(by_created), 0) FROM moved_signup_counts WHERE waitlist_id = ${placeholder("waitlistId")} AND day < ${placeholder("day")}) AS moved_created_days_before,
+       (SELECT by_line FROM moved_days_before) AS moved_line_days_before, (SELECT by_created FROM moved_days_before) AS moved_created_days_before,
        (SELECT n FROM day_total) AS day_total, (SELECT cap FROM day_total) AS cap,
        (SELECT count(*) FROM (SELECT 1 FROM signups ${d.indexedBy("signups_waitlist_order_idx")}
          WHERE waitlist_id = ${placeholder("waitlistId")} AND ${atOrAfterK(d)} AND created_at < ${placeholder("end")} LIMIT (SELECT cap FROM day_total))${d.subqueryName("found")}) AS from_k,
@@ -102,14 +103,9 @@ async function placeCounts(waitlistId: string, key: LineKey, db: AppDatabase): P
   return { joinedBefore, standingBefore: joinedBefore - movedByCreation + movedByLine };
 }
 
-/** placeCounts of each key, together. */
-async function placeCountsOf(waitlistId: string, keys: readonly LineKey[], db: AppDatabase): Promise<PlaceCounts[]> {
-  return await Promise.all(keys.map((key) => placeCounts(waitlistId, key, db)));
-}
-
 /** How many waiting signups of the waitlist stand before the place key `key` (itself not counted). */
 export async function waitingBefore(waitlistId: string, key: LineKey, db: AppDatabase = getDb()): Promise<number> {
-  return (await placeCountsOf(waitlistId, [key], db))[0]!.standingBefore;
+  return (await placeCounts(waitlistId, key, db)).standingBefore;
 }
 
 /** The signup's place in line, from 1; null when it is not waiting (or not on this waitlist). */
@@ -125,7 +121,7 @@ export async function placeByJoining(waitlistId: string, signupId: number, db: A
   const signup = await lineSignup(signupId, db);
   const id = waitlistId.toLowerCase();
   if (!signup || signup.waitlistId !== id || signup.status !== "waiting") return null;
-  return 1 + (await placeCountsOf(id, [{ at: signup.createdAt, pos: signupId, id: signupId }], db))[0]!.joinedBefore;
+  return 1 + (await placeCounts(id, { at: signup.createdAt, pos: signupId, id: signupId }, db)).joinedBefore;
 }
 
 /** signupPosition of each signup (a page of the dashboard's list), in a few statements for all: by id, null for one not waiting here. */
@@ -136,7 +132,7 @@ export async function signupPositions(waitlistId: string, signupIds: readonly nu
     const signup = found.get(signupId);
     return signup && signup.waitlistId === id && signup.status === "waiting" ? [signup] : [];
   });
-  const counts = await placeCountsOf(id, waiting.map((signup) => signup.key), db);
+  const counts = await Promise.all(waiting.map((signup) => placeCounts(id, signup.key, db)));
   const places = new Map<number, number | null>(signupIds.map((signupId) => [signupId, null]));
   waiting.forEach((signup, index) => places.set(signup.key.id, 1 + counts[index]!.standingBefore));
   return places;

@@ -25,18 +25,18 @@ export interface SharedLimitStore {
 export function databaseLimitStore(db: AppDatabase): SharedLimitStore {
   const stored = async (key: string) => `limit ${await personKey(key, db)}`;
   // A counter: its key, its window and, for a guarded hit, the guard's key and limit.
-  type Counter = [key: string, windowMs: number, guard?: { key: string; limit: number }];
-  const hit = coalescedHits(async (counter, hits, now) => {
-    const [key, windowMs, guard] = JSON.parse(counter) as Counter;
-    return guard
-      ? await countHitUnlessGuarded(await stored(key), windowMs, { key: await stored(guard.key), limit: guard.limit }, now, db, hits)
-      : await countHit(await stored(key), windowMs, now, db, hits);
-  });
-  const counter = (...named: Counter) => JSON.stringify(named);
+  type Counter = { key: string; windowMs: number; guard?: { key: string; limit: number } };
+  const hit = coalescedHits<Counter>(
+    ({ key, windowMs, guard }) => JSON.stringify([key, windowMs, guard?.key, guard?.limit]),
+    async ({ key, windowMs, guard }, hits, now) =>
+      guard
+        ? await countHitUnlessGuarded(await stored(key), windowMs, { key: await stored(guard.key), limit: guard.limit }, now, db, hits)
+        : await countHit(await stored(key), windowMs, now, db, hits),
+  );
   return {
-    hit: async (key, windowMs, now) => (await hit(counter(key, windowMs), now))!,
+    hit: async (key, windowMs, now) => (await hit({ key, windowMs }, now))!,
     peek: async (key, now) => await peekCount(await stored(key), now, db),
-    hitUnlessGuarded: async (key, windowMs, guard, now) => await hit(counter(key, windowMs, guard), now),
+    hitUnlessGuarded: async (key, windowMs, guard, now) => await hit({ key, windowMs, guard }, now),
     hold: async (key, leaseMs) => await holdLease(`lease ${await personKey(key, db)}`, leaseMs, db),
   };
 }

@@ -33,6 +33,16 @@ export interface LineSignup {
   moved: boolean;
 }
 
+/** A signup's columns that make its LineSignup. */
+interface LineRow {
+  waitlistId: string;
+  status: string;
+  createdAt: number;
+  id: number;
+  lineAt: number | null;
+  linePos: number | null;
+}
+
 const placeholder = sql.placeholder;
 const UNMOVED = sql`SELECT created_at AS at, id AS pos, id FROM signups WHERE waitlist_id = ${placeholder("waitlistId")} AND status = 'waiting' AND line_at IS NULL`;
 const moved = (d: Dialect) => sql`SELECT line_at, line_pos, id FROM signups ${d.indexedBy("signups_moved_line_idx")} WHERE waitlist_id = ${placeholder("waitlistId")} AND line_at IS NOT NULL AND status = 'waiting'`;
@@ -45,7 +55,7 @@ function statements(db: AppDatabase) {
       .where(eq(signups.id, valuePlaceholder("id")))
       .prepare(),
     // In SQL: the signup statement's columns for every id in a JSON array.
-    signups: preparedSql<{ waitlistId: string; status: string; createdAt: number; id: number; lineAt: number | null; linePos: number | null }>(
+    signups: preparedSql<LineRow>(
       db,
       "ranking.line.signups",
       (d) => sql`SELECT waitlist_id AS "waitlistId", status, created_at AS "createdAt", id, line_at AS "lineAt", line_pos AS "linePos" FROM signups WHERE id ${d.inJson(placeholder("ids"), "integer")}`,
@@ -77,7 +87,7 @@ function statements(db: AppDatabase) {
   }));
 }
 
-function toLineSignup(row: { waitlistId: string; status: string; createdAt: number; id: number; lineAt: number | null; linePos: number | null }): LineSignup {
+function toLineSignup(row: LineRow): LineSignup {
   const moved = row.lineAt !== null && row.linePos !== null;
   return { waitlistId: row.waitlistId, status: row.status, createdAt: row.createdAt, moved, key: { at: moved ? row.lineAt! : row.createdAt, pos: moved ? row.linePos! : row.id, id: row.id } };
 }

@@ -24,7 +24,7 @@ function counterInMemory() {
 describe("coalescedHits", () => {
   it("sends the first hit at once, and the hits that arrive while it is under way as one statement", async () => {
     const memory = counterInMemory();
-    const hit = coalescedHits(memory.send);
+    const hit = coalescedHits((counter: string) => counter, memory.send);
     const counts = await Promise.all(Array.from({ length: 10 }, () => hit("a", 0)));
     expect(counts.map((count) => count!.count)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(memory.sent).toEqual([
@@ -35,7 +35,7 @@ describe("coalescedHits", () => {
 
   it("keeps counters apart", async () => {
     const memory = counterInMemory();
-    const hit = coalescedHits(memory.send);
+    const hit = coalescedHits((counter: string) => counter, memory.send);
     const [a1, b1, a2] = await Promise.all([hit("a", 0), hit("b", 0), hit("a", 0)]);
     expect([a1!.count, b1!.count, a2!.count]).toEqual([1, 1, 2]);
     expect(memory.sent).toEqual([
@@ -47,7 +47,7 @@ describe("coalescedHits", () => {
 
   it("fails every hit of a statement that fails, and sends the next ones", async () => {
     const memory = counterInMemory();
-    const hit = coalescedHits(memory.send);
+    const hit = coalescedHits((counter: string) => counter, memory.send);
     memory.failOnce();
     const first = hit("a", 0);
     const together = [hit("a", 0), hit("a", 0)];
