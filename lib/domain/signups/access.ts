@@ -8,7 +8,7 @@ import { memoizeWhileUnchanged } from "@/lib/store/memoize";
 import { preparedOnce, preparedSql } from "@/lib/store/statements";
 import { scopeKey, type SignupScope } from "./filter";
 import { FACET_ROW_CAP } from "./limits";
-import { canUseSearchIndex, type Access } from "./scope-sql";
+import { canUseSearchIndex, searchIndexPattern, type Access } from "./scope-sql";
 
 /**
  * An email search that matches more signups than this is counted as "10,000+" (a lower bound), as
@@ -102,7 +102,7 @@ async function searchSize(waitlistId: string, text: string, db: AppDatabase, now
   const key = `${waitlistId}\n${text}`;
   const at = seen.get(key);
   if (at !== undefined && now - at >= 0 && now - at < OVER_CAP_KEPT_MS) return SEARCH_COUNT_CAP + 1;
-  const size = (await searchSizeStatement(db).get({ waitlistId, trigrams: `%${text}%`, contains: containsPattern(text), cap: SEARCH_COUNT_CAP + 1 }))!.n;
+  const size = (await searchSizeStatement(db).get({ waitlistId, trigrams: searchIndexPattern(text), contains: containsPattern(text), cap: SEARCH_COUNT_CAP + 1 }))!.n;
   seen.delete(key);
   if (size > SEARCH_COUNT_CAP) {
     seen.set(key, now);

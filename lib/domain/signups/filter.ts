@@ -28,9 +28,10 @@ export const MAX_FILTER_TEXT = 320;
 /** A parameter's text read as a value, or why not: the rest of "The query parameter "x" …". */
 export type Parsed<Value> = { ok: true; value: Value } | { ok: false; message: string };
 
-/** What scope-sql.ts hands a descriptor to bind its values: the pattern of a literal substring (lib/store/contains.ts). */
+/** What scope-sql.ts hands a descriptor to bind its values: the pattern of a literal substring (lib/store/contains.ts), and the email search index's. */
 export interface BindKit {
   containsPattern: (text: string) => string;
+  searchIndexPattern: (text: string) => string;
 }
 
 /** What scope-sql.ts hands a descriptor to write its test: the tag, the table, named placeholders, and the connection's dialect. */
@@ -340,10 +341,9 @@ export const SIGNUP_FILTERS = {
     planner: "search",
     aggregated: false,
     inputSliced: false,
-    bind: (value, { containsPattern }) => ({
+    bind: (value, { containsPattern, searchIndexPattern }) => ({
       contains: containsPattern(value),
-      // The trigram index reads % and _ as wildcards: it returns a superset, which `contains` then narrows.
-      containsTrigrams: `%${value}%`,
+      containsTrigrams: searchIndexPattern(value),
     }),
     where: ({ signups, containsText }) => containsText(signups.email, "contains"),
   }),

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
 import { containsPattern, containsText } from "@/lib/store/contains";
 import { preparedSql } from "@/lib/store/statements";
-import { canUseSearchIndex } from "./scope-sql";
+import { canUseSearchIndex, searchIndexPattern } from "./scope-sql";
 
 export interface FoundSignup {
   waitlistId: string;
@@ -61,7 +61,7 @@ function containsStatement(db: AppDatabase) {
 export async function findSignupsByEmail({ email, contains, limit }: FindInput, db: AppDatabase = getDb()): Promise<FoundSignup[]> {
   let rows: FoundRow[];
   if (email !== undefined) rows = await exactStatement(db).all({ email, limit });
-  else if (contains !== undefined && canUseSearchIndex(contains)) rows = await containsStatement(db).all({ trigrams: `%${contains}%`, contains: containsPattern(contains), limit });
+  else if (contains !== undefined && canUseSearchIndex(contains)) rows = await containsStatement(db).all({ trigrams: searchIndexPattern(contains), contains: containsPattern(contains), limit });
   else throw new RangeError("findSignupsByEmail needs an email, or a text of at least 3 characters");
   return rows
     .map((row) => ({ ...row, createdAt: new Date(row.createdAt) }))

@@ -35,6 +35,19 @@ export function canUseSearchIndex(text: string): boolean {
   return text.length >= MIN_INDEXED_SEARCH;
 }
 
+/**
+ * The pattern the email search index looks up for a searched text: a superset of the signups that hold
+ * it (its % and _ are wildcards there), which the exact test (containsPattern) then narrows. An address's
+ * part before the "@" alone when that part has a trigram: a domain's trigrams are in millions of rows
+ * of a big list, and an index reads every trigram's rows (on PostgreSQL at 10M, "gmail.com"'s took
+ * 3.4 s where the local part's alone took 30 ms).
+ */
+export function searchIndexPattern(text: string): string {
+  const at = text.indexOf("@");
+  const localPart = at < 0 ? text : text.slice(0, at);
+  return `%${canUseSearchIndex(localPart) ? localPart : text}%`;
+}
+
 export function shapeOf(scope: SignupScope, access: Access): ScopeShape {
   return { filters: FILTER_KEYS.filter((key) => scope[key] !== undefined), inputs: scope.inputs?.length ?? 0, access };
 }
@@ -48,7 +61,7 @@ const kitOf = (dialect: Dialect): SqlKit => ({ sql, signups, placeholder: (name)
 /** The values of a scope's placeholders (the driver's: 1/0 for booleans, epoch ms, LIKE patterns). */
 export function scopeParams(scope: SignupScope): Record<string, string | number | null> {
   const params: Record<string, string | number | null> = { waitlistId: scope.waitlistId };
-  for (const { descriptor, value } of setFilters(scope)) Object.assign(params, descriptor.bind(value, { containsPattern }));
+  for (const { descriptor, value } of setFilters(scope)) Object.assign(params, descriptor.bind(value, { containsPattern, searchIndexPattern }));
   (scope.inputs ?? []).forEach((input, index) => {
     params[`label${index}`] = input.label;
     params[`value${index}`] = input.value;

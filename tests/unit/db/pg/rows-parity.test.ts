@@ -54,11 +54,16 @@ it("counts and days alike", async () => {
   await same((db) => countSignups({ waitlistId: "w1", emailContains: "xa" }, db));
   await same((db) => signupsPerDay({ waitlistId: "w1" }, new Date(0), db));
   await same((db) => signupsPerDay({ waitlistId: "w1", emailContains: "ann" }, new Date(0), db));
+  // A whole address: the index looks up its part before the "@" only, and the whole text is tested on what it finds.
+  expect(await same((db) => countSignups({ waitlistId: "w1", emailContains: "BOB1@exa_mple.io" }, db))).toMatchObject({ total: 1 });
+  expect(await same((db) => countSignups({ waitlistId: "w1", emailContains: "ann12@EXAMPLE.com" }, db))).toMatchObject({ total: 1 });
+  expect(await same((db) => countSignups({ waitlistId: "w1", emailContains: "ob5@exaxmple.io" }, db))).toMatchObject({ total: 0 });
 });
 
 it("finds addresses alike", async () => {
   await same((db) => findSignupsByEmail({ contains: "exa", limit: 50 }, db));
   await same((db) => findSignupsByEmail({ contains: "_mp", limit: 50 }, db));
+  expect((await same((db) => findSignupsByEmail({ contains: "ann8@EXAMPLE.com", limit: 50 }, db))).map((found) => found.email)).toEqual(["Ann8@Example.com"]);
   await same((db) => findSignupsByEmail({ email: "ANN4@example.com", limit: 50 }, db));
 });
 

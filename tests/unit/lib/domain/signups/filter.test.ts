@@ -108,6 +108,9 @@ const FILTERS: SignupFilter[] = [
   { emailContains: "user" },
   { emailContains: "9@z" },
   { emailContains: "%" },
+  // Whole addresses: the index looks up the part before the "@", which other addresses hold too (Jane.110@…).
+  { emailContains: "JANE.11@zeta.io" },
+  { emailContains: "user.1@acme.com" },
   { inputs: [{ label: "role", value: "Engineer" }] },
   { inputs: [{ label: "company", value: "Company 39" }] },
   { inputs: [{ label: "score", value: "3" }] },
