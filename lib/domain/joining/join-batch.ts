@@ -9,7 +9,7 @@ import { recordFlags } from "../fraud/flags";
 import type { FlagReason } from "../fraud/reasons";
 import type { CounterBatch } from "../limits/counter-batch";
 import { getWaitlist } from "../waitlists/queries";
-import { checkJoin, JoinRefused, type CheckedJoin, type JoinFound, type JoinInput } from "./join-input";
+import { checkJoin, joinAddress, JoinRefused, type CheckedJoin, type JoinFound, type JoinInput } from "./join-input";
 import { placesOfNewSignups } from "./position";
 import { signupWithReferralCode, unusedReferralCodes } from "./referral-code";
 import { recordReferral } from "./referrals";
@@ -39,20 +39,40 @@ interface NewJoin {
 /** One waitlist of the batch: its row and its join settings (undefined: no such waitlist). */
 type WaitlistOfBatch = { waitlist: Waitlist; settings: JoinSettings } | undefined;
 
-/** The waitlists of a batch's inputs, by id (lowercase). */
-export type BatchWaitlists = ReadonlyMap<string, WaitlistOfBatch>;
+/**
+ * What a batch reads before it joins anyone, all sent together: its waitlists (by id, lowercase) and
+ * their settings, the signups they have already with the batch's addresses (by addressKey; the batch
+ * adds its own as it inserts them, for a later round of joinAll), and an unused referral code for
+ * each input (the batch takes them in turn).
+ */
+export interface BatchReads {
+  waitlists: ReadonlyMap<string, WaitlistOfBatch>;
+  existing: Map<string, number>;
+  codes: string[];
+}
 
-/** The inputs' waitlists and their join settings, read together. */
-export async function waitlistsOf(inputs: readonly JoinInput[], db: AppDatabase): Promise<BatchWaitlists> {
-  const ids = [...new Set(inputs.map((input) => input.waitlistId.toLowerCase()))];
-  return new Map(
-    await Promise.all(
-      ids.map(async (id) => {
+const addressKey = (waitlistId: string, address: string) => `${waitlistId} ${address.toLowerCase()}`;
+
+/** The reads of a batch of joins (BatchReads): the addresses of all its inputs are looked up, those of joins that will be refused too. */
+export async function readJoinBatch(inputs: readonly JoinInput[], db: AppDatabase): Promise<BatchReads> {
+  const addressesByWaitlist = new Map<string, Set<string>>();
+  for (const input of inputs) {
+    const waitlistId = input.waitlistId.toLowerCase();
+    (addressesByWaitlist.get(waitlistId) ?? addressesByWaitlist.set(waitlistId, new Set()).get(waitlistId)!).add(joinAddress(input).toLowerCase());
+  }
+  const [waitlists, found, codes] = await Promise.all([
+    Promise.all(
+      [...addressesByWaitlist.keys()].map(async (id) => {
         const [waitlist, settings] = await Promise.all([getWaitlist(id, db), joinSettingsOf(id, db)]);
         return [id, waitlist && { waitlist, settings }] as const;
       }),
     ),
-  );
+    Promise.all([...addressesByWaitlist].map(async ([waitlistId, addresses]) => [waitlistId, await signupsWithAddresses(waitlistId, [...addresses], db)] as const)),
+    unusedReferralCodes(inputs.length, db),
+  ]);
+  const existing = new Map<string, number>();
+  for (const [waitlistId, ids] of found) for (const [address, id] of ids) existing.set(addressKey(waitlistId, address), id);
+  return { waitlists: new Map(waitlists), existing, codes };
 }
 
 /** The ids of the signups of the waitlist that have these addresses (lowercase), by address. */
@@ -82,12 +102,13 @@ async function insertSignups(joins: readonly NewJoin[], at: number, db: AppDatab
 
 /**
  * Joins each input, in order, at `at` (inside the caller's write transaction, with the batch's
- * counters for the burst rule and its waitlists, waitlistsOf): a new signup, the id of the one the
- * address already has, or why the join was refused. Refused joins write nothing.
+ * counters for the burst rule and its reads, readJoinBatch): a new signup, the id of the one the
+ * address already has, or why the join was refused. Refused joins write nothing. The counters' hits
+ * are written too (the caller's limits', made before, and the burst rule's).
  */
-export async function joinAll(inputs: readonly JoinInput[], counters: CounterBatch, waitlists: BatchWaitlists, at: number, db: AppDatabase): Promise<(JoinFound | JoinRefused)[]> {
+export async function joinAll(inputs: readonly JoinInput[], counters: CounterBatch, reads: BatchReads, at: number, db: AppDatabase): Promise<(JoinFound | JoinRefused)[]> {
   const results: (JoinFound | JoinRefused | NewJoin | { sameAs: NewJoin })[] = inputs.map((input) => {
-    const found = waitlists.get(input.waitlistId.toLowerCase());
+    const found = reads.waitlists.get(input.waitlistId.toLowerCase());
     try {
       const checked = checkJoin(input, found);
       return { input, checked, waitlistId: found!.waitlist.id, verifies: found!.settings.verification, flags: [] };
@@ -97,21 +118,12 @@ export async function joinAll(inputs: readonly JoinInput[], counters: CounterBat
     }
   });
 
-  // The addresses each waitlist has already, then the batch's own: a second join of one address finds the first.
-  const addressesByWaitlist = new Map<string, string[]>();
-  for (const result of results) if ("checked" in result) (addressesByWaitlist.get(result.waitlistId) ?? addressesByWaitlist.set(result.waitlistId, []).get(result.waitlistId)!).push(result.checked.email.toLowerCase());
-  // Codes for every checked join, drawn meanwhile: those of joins that find their address go unused.
-  const [found, codes] = await Promise.all([
-    Promise.all([...addressesByWaitlist].map(async ([waitlistId, addresses]) => [waitlistId, await signupsWithAddresses(waitlistId, addresses, db)] as const)),
-    unusedReferralCodes([...addressesByWaitlist.values()].reduce((sum, addresses) => sum + addresses.length, 0), db),
-  ]);
-  const existing = new Map<string, number>();
-  for (const [waitlistId, ids] of found) for (const [address, id] of ids) existing.set(`${waitlistId} ${address}`, id);
+  // The addresses the waitlists have already, then the batch's own: a second join of one address finds the first.
   const joining = new Map<string, NewJoin>();
   for (const [index, result] of results.entries()) {
     if (!("checked" in result)) continue;
-    const key = `${result.waitlistId} ${result.checked.email.toLowerCase()}`;
-    const known = existing.get(key);
+    const key = addressKey(result.waitlistId, result.checked.email);
+    const known = reads.existing.get(key);
     const first = joining.get(key);
     if (known !== undefined) results[index] = { created: false, signupId: known };
     else if (first) results[index] = { sameAs: first };
@@ -126,23 +138,26 @@ export async function joinAll(inputs: readonly JoinInput[], counters: CounterBat
 
   const joins = [...joining.values()];
   if (joins.length > 0) {
-    joins.forEach((join, index) => (join.code = codes[index]));
+    for (const join of joins) join.code = reads.codes.shift();
     await insertSignups(joins, at, db);
+    for (const [key, join] of joining) reads.existing.set(key, join.id!);
     // One after the other: two referrals by one referrer move it twice.
     for (const join of joins) {
       await recordFlags(join.id!, join.waitlistId, join.flags, at, db);
       if (join.referrerId !== undefined) await recordReferral({ signupId: join.id!, referrerId: join.referrerId, waitlistId: join.waitlistId, email: join.checked.email, verifies: join.verifies, held: join.flags.length > 0 }, at, db);
     }
   }
-  // Each waitlist's events and places together (on PostgreSQL, statements sent together share a round trip).
+  // Each waitlist's events and places together, and the counters hit so far (the burst rule's hits are
+  // all above): on PostgreSQL, statements sent together share a round trip.
   const places = new Map<number, number | null>();
-  await Promise.all(
-    [...new Set(joins.map((join) => join.waitlistId))].map(async (waitlistId) => {
+  await Promise.all([
+    counters.write(),
+    ...[...new Set(joins.map((join) => join.waitlistId))].map(async (waitlistId) => {
       const ids = joins.filter((join) => join.waitlistId === waitlistId).map((join) => join.id!).sort((a, b) => a - b);
       const [, placesOfIds] = await Promise.all([appendEventPerSignup("signup.created", waitlistId, JSON.stringify(ids), {}, db, at), placesOfNewSignups(waitlistId, ids, at, db)]);
       placesOfIds.forEach((place, index) => places.set(ids[index]!, place));
     }),
-  );
+  ]);
 
   const made = (join: NewJoin): JoinFound => ({
     created: true,

@@ -100,12 +100,17 @@ export interface CheckedJoin {
 }
 
 /** Checks a join against its waitlist and the list's join settings (undefined: there is no such waitlist), in the order a person fixes them; throws JoinRefused. */
+/** The address a join stores (and looks up, in any case): the one sent, trimmed. */
+export function joinAddress(input: JoinInput): string {
+  return input.email.trim();
+}
+
 export function checkJoin(input: JoinInput, list: { waitlist: { name: string }; settings: JoinSettings } | undefined): CheckedJoin {
   if (!list) throw new JoinRefused("not_found", "This waitlist does not exist.");
   const { waitlist, settings } = list;
   if (settings.joining !== "open") throw new JoinRefused("closed", `${waitlist.name} is not taking signups right now.`);
   const unsafe = unsafeCharacterIn(input.email);
-  const email = input.email.trim();
+  const email = joinAddress(input);
   if (unsafe) throw new JoinRefused("invalid_email", `The email address contains ${unsafe}.`);
   if (!emailSchema.safeParse(email).success) throw new JoinRefused("invalid_email", "That is not a valid email address.");
   const disposable = settings.disposable !== "allow" && isDisposableAddress(email);

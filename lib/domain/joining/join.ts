@@ -11,7 +11,7 @@ import type { SignupRow } from "../signups/row";
 import { emailAlreadyOnList } from "../verification/already-on-list";
 import { writeWithoutBlocking } from "../write-without-blocking";
 import { burstKey } from "../fraud/burst";
-import { joinAll, waitlistsOf, type BatchWaitlists } from "./join-batch";
+import { joinAll, readJoinBatch, type BatchReads } from "./join-batch";
 import { JoinRefused, type JoinedSignup, type JoinFound, type JoinInput, type JoinOutcome, type JoinRefusal, type JoinReply } from "./join-input";
 import { hitJoinLimits, joinLimitKeys, type JoinLimitKeys } from "./limits";
 import { signupPosition } from "./position";
@@ -57,10 +57,10 @@ const LIMIT_MESSAGES = {
   waitlist: "Too many people are joining this waitlist right now: try again in a moment.",
 } as const;
 
-/** What a batch reads first, together: its counters (countersOf) and its waitlists. */
-async function readBatch(inputs: readonly JoinInput[], at: number, db: AppDatabase): Promise<{ counters: CounterBatch; limitKeys: JoinLimitKeys[]; waitlists: BatchWaitlists }> {
-  const [counted, waitlists] = await Promise.all([countersOf(inputs, at, db), waitlistsOf(inputs, db)]);
-  return { ...counted, waitlists };
+/** What a batch reads first, all together: its counters (countersOf), and its waitlists, addresses and codes (readJoinBatch). */
+async function readBatch(inputs: readonly JoinInput[], at: number, db: AppDatabase): Promise<{ counters: CounterBatch; limitKeys: JoinLimitKeys[]; reads: BatchReads }> {
+  const [counted, reads] = await Promise.all([countersOf(inputs, at, db), readJoinBatch(inputs, db)]);
+  return { ...counted, reads };
 }
 
 /** Every counter the inputs' attempts and new signups may hit, read in one statement. */
@@ -92,8 +92,9 @@ function limitRefusal(counters: CounterBatch, keys: JoinLimitKeys): JoinRefused 
 export async function joinWaitlist(input: JoinInput, db: AppDatabase = getDb()): Promise<JoinOutcome> {
   const found = await writeTransaction(db, async (): Promise<JoinFound | JoinRefused> => {
     const at = Date.now();
-    const { counters, limitKeys, waitlists } = await readBatch([input], at, db);
-    const found = limitRefusal(counters, limitKeys[0]!) ?? (await joinAll([input], counters, waitlists, at, db))[0]!;
+    const { counters, limitKeys, reads } = await readBatch([input], at, db);
+    const found = limitRefusal(counters, limitKeys[0]!) ?? (await joinAll([input], counters, reads, at, db))[0]!;
+    // What joinAll did not write: a refused join's hits.
     await counters.write();
     return found;
   });
@@ -149,7 +150,7 @@ async function replyTo(job: JoinJob, found: JoinFound, at: number, db: AppDataba
 async function runCountedJobs(
   jobs: readonly JoinJob[],
   record: AnswerRecorder<JoinReply>,
-  { counters, waitlists }: { counters: CounterBatch; waitlists: BatchWaitlists },
+  { counters, reads }: { counters: CounterBatch; reads: BatchReads },
   at: number,
   db: AppDatabase,
 ): Promise<JoinJobOutcome[]> {
@@ -178,7 +179,7 @@ async function runCountedJobs(
     }
     joining.push(index);
   }
-  const found = await joinAll(joining.map((index) => jobs[index]!.input), counters, waitlists, at, db);
+  const found = await joinAll(joining.map((index) => jobs[index]!.input), counters, reads, at, db);
   for (const [position, index] of joining.entries()) {
     const job = jobs[index]!;
     const result = found[position]!;
@@ -195,7 +196,7 @@ async function runCountedJobs(
     if (job.recorded.idempotency) await storeAnswer(job.recorded.idempotency, answer, db, at);
     outcomes[index] = { result: { replayed: false, answer } };
   }
-  if (later.length > 0) (await runCountedJobs(later.map((index) => jobs[index]!), record, { counters, waitlists }, at, db)).forEach((outcome, position) => (outcomes[later[position]!] = outcome));
+  if (later.length > 0) (await runCountedJobs(later.map((index) => jobs[index]!), record, { counters, reads }, at, db)).forEach((outcome, position) => (outcomes[later[position]!] = outcome));
   return outcomes.map((outcome) => outcome!);
 }
 
@@ -210,11 +211,11 @@ export async function runJoinJobs(jobs: readonly JoinJob[], record: AnswerRecord
   try {
     return await writeTransaction(db, async () => {
       const at = Date.now();
-      const { counters, limitKeys, waitlists } = await readBatch(jobs.map((job) => job.input), at, db);
+      const { counters, limitKeys, reads } = await readBatch(jobs.map((job) => job.input), at, db);
       const refusals = limitKeys.map((keys) => limitRefusal(counters, keys));
       const allowed = jobs.flatMap((job, index) => (refusals[index] ? [] : [job]));
-      const ran = await runCountedJobs(allowed, record, { counters, waitlists }, at, db);
-      await counters.write();
+      // Its joinAll writes the counters, these refusals' hits too.
+      const ran = await runCountedJobs(allowed, record, { counters, reads }, at, db);
       return refusals.map((refused) => (refused ? { result: refusalData(refused) } : ran.shift()!));
     });
   } catch (error) {

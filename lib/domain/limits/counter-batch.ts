@@ -14,7 +14,7 @@ import { pruneNowAndThen, type LimitWindow, type WindowCount } from "./counter";
 export interface CounterBatch {
   /** Counts one hit for `key` (one of the keys read): undefined while its window has had at most `limit` hits, else the seconds until it ends. */
   hit(key: string, window: LimitWindow): number | undefined;
-  /** Writes the counters the hits changed. */
+  /** Writes the counters the hits changed since the last write (none: no statement). */
   write(): Promise<void>;
 }
 
@@ -42,10 +42,11 @@ export async function readCounters(keys: readonly string[], now: number, db: App
     },
     async write() {
       if (changed.size === 0) return;
-      const values = [...changed].map((key) => sql`(${key}, ${counts.get(key)!.windowEnd}, ${counts.get(key)!.count})`);
+      const keys = [...changed];
+      changed.clear();
+      const values = keys.map((key) => sql`(${key}, ${counts.get(key)!.windowEnd}, ${counts.get(key)!.count})`);
       await batchSql(db, () => sql`INSERT INTO rate_limits (key, window_end, count) VALUES ${sql.join(values, sql`, `)}
          ON CONFLICT (key) DO UPDATE SET count = excluded.count, window_end = excluded.window_end`).run();
-      changed.clear();
     },
   };
 }

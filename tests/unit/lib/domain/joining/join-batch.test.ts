@@ -67,6 +67,17 @@ describe.each(SQLITE_AND_PGLITE)("a batch of joins: $engine", ({ open }) => {
     expect(await count("SELECT count(*) FROM idempotent_requests WHERE key = '1'")).toBe(1);
   });
 
+  it("has a job of a later round (its Idempotency-Key used earlier in the batch) find an address the first round added", async () => {
+    const key = { idempotency: { apiKeyId: "k", key: "later", requestHash: "h" } };
+    // The first job of the key is refused (nothing stored for it), so its second joins, in the next round.
+    const results = await resultsOf([job("not an address", {}, key), job("hal@batch.example"), job("HAL@batch.example", {}, key), job("HAL@batch.example", {}, key)]);
+    expect(results[0]).toEqual({ refused: expect.objectContaining({ reason: "invalid_email" }) });
+    expect(results[1]).toMatchObject({ reply: { created: true, signup: { email: "hal@batch.example", position: 1 } } });
+    expect(results[2]).toMatchObject({ replayed: false, answer: { code: 200 } });
+    expect(results[3]).toEqual({ replayed: true, answer: (results[2] as { answer: unknown }).answer });
+    expect(await count("SELECT count(*) FROM signups WHERE waitlist_id = ?", waitlistId)).toBe(1);
+  });
+
   it("counts every attempt of a batch once, in order, refusing those past a limit", async () => {
     // JOINS_PER_ADDRESS_PER_HOUR is 10: the 11th and 12th attempts with one address are refused.
     const results = await resultsOf(Array.from({ length: 12 }, (_, index) => job(index === 0 ? "fay@batch.example" : "FAY@batch.example", { clientAddress: "192.0.2.9" })));
