@@ -7,12 +7,13 @@ export interface ReadPool {
   run<Name extends ReadTaskName>(name: Name, args: ReadTaskArgs<Name>): Promise<ReadTaskResult<Name>>;
 }
 
-/** The production server's pool (lib/server/read-pool.ts provides it at start-up). */
+/** The production server's pool (lib/server/read-pool.ts provides it at start-up): SQLite's reader threads, or PostgreSQL's connection pool. */
 export const readPool = processSlot<ReadPool>("read pool");
 
 /**
- * Runs a dashboard read on a reader thread when the production server started them, else on this
- * thread a moment later (`next dev`, READ_THREADS=0), on a read-only connection either way.
+ * Runs a dashboard read where the production server's pool says (a reader thread; on PostgreSQL at
+ * once, on the connection pool), else on this thread a moment later (`next dev`, READ_THREADS=0), on a
+ * read-only connection on SQLite.
  */
 export function readInBackground<Name extends ReadTaskName>(name: Name, ...args: ReadTaskArgs<Name>): Promise<ReadTaskResult<Name>> {
   const pool = readPool.get();

@@ -18,7 +18,7 @@ import { bodyCheckOf, checkedBody, REFUSED_BODY_LINGER_MS } from "./form-body";
 import { bodyTooLargeMessage } from "@/lib/http/body-limit";
 import { listenErrorMessage } from "@/lib/http/listen";
 import { escapeMalformedPath, refuseUnhandledRequest } from "./refuse";
-import { provideReadPool } from "./read-pool";
+import { provideConnectionPoolReads, provideReadPool } from "./read-pool";
 import { provideImportRunner, stopImports } from "./import-runner";
 import { provideBatchedJoins, provideWriters, startWriterThreads } from "./writers";
 import { primaryWriters } from "./cluster-writers";
@@ -43,6 +43,7 @@ export async function startServer() {
     // A worker of a cluster hands its writes to the primary's writers.
     provideWriters(cluster.isWorker ? primaryWriters() : startWriterThreads());
   } else {
+    provideConnectionPoolReads();
     provideBatchedJoins();
   }
   startDeliverySender();
