@@ -1,6 +1,7 @@
 import { runReadTask, type ReadTaskArgs, type ReadTaskName, type ReadTaskResult } from "@/lib/domain/reads/read-tasks";
 import { readPool, type ReadPool } from "@/lib/dashboard/read-pool-client";
 import { later } from "@/lib/dashboard/defer";
+import { atMostAtOnce } from "@/lib/core/at-once";
 import { threadCalls } from "./thread-calls";
 import { THREADS } from "./threads";
 
@@ -22,12 +23,14 @@ export function createReadPool(size: number): ReadPool {
 }
 
 /**
- * PostgreSQL's reads: each at once on the app's connection pool, the page's side by side. The database
- * works in its own processes, so nothing here blocks this thread; one after another, as SQLite's wait
- * on this thread, the seven reads of a view of a 10M list took 1.75 s where each took about 0.2 s.
+ * PostgreSQL's dashboard reads at once on the app's connection pool, up to `atOnce` side by side. The
+ * database works in its own processes, so nothing here blocks this thread; one after another, as
+ * SQLite's wait on this thread, the seven reads of a view of a 10M list took 1.75 s where each took
+ * about 0.2 s. The default leaves most of the pool's 10 connections to `/v1` and the joins.
  */
-export function provideConnectionPoolReads(): void {
-  readPool.provide({ run: (name, args) => runReadTask(name, args) });
+export function provideConnectionPoolReads(atOnce = 4): void {
+  const run = atMostAtOnce(atOnce);
+  readPool.provide({ run: (name, args) => run(() => runReadTask(name, args)) });
 }
 
 /** Starts the pool and hands it to the dashboard's pages (which run in Next.js's module graph). */

@@ -99,12 +99,12 @@ export interface CheckedJoin {
   disposable: boolean;
 }
 
-/** Checks a join against its waitlist and the list's join settings (undefined: there is no such waitlist), in the order a person fixes them; throws JoinRefused. */
 /** The address a join stores (and looks up, in any case): the one sent, trimmed. */
 export function joinAddress(input: JoinInput): string {
   return input.email.trim();
 }
 
+/** Checks a join against its waitlist and the list's join settings (undefined: there is no such waitlist), in the order a person fixes them; throws JoinRefused. */
 export function checkJoin(input: JoinInput, list: { waitlist: { name: string }; settings: JoinSettings } | undefined): CheckedJoin {
   if (!list) throw new JoinRefused("not_found", "This waitlist does not exist.");
   const { waitlist, settings } = list;
