@@ -26,9 +26,9 @@ export function createReadPool(size: number): ReadPool {
  * PostgreSQL's dashboard reads at once on the app's connection pool, up to `atOnce` side by side. The
  * database works in its own processes, so nothing here blocks this thread; one after another, as
  * SQLite's wait on this thread, the seven reads of a view of a 10M list took 1.75 s where each took
- * about 0.2 s. The default leaves most of the pool's 10 connections to `/v1` and the joins.
+ * about 0.2 s. The default leaves half of the pool's 10 connections to `/v1` and the joins.
  */
-export function provideConnectionPoolReads(atOnce = 4): void {
+export function provideConnectionPoolReads(atOnce = 5): void {
   const run = atMostAtOnce(atOnce);
   readPool.provide({ run: (name, args) => run(() => runReadTask(name, args)) });
 }
