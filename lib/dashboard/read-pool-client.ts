@@ -11,9 +11,9 @@ export interface ReadPool {
 export const readPool = processSlot<ReadPool>("read pool");
 
 /**
- * Runs a dashboard read where the production server's pool says (a reader thread; on PostgreSQL at
- * once, on the connection pool), else on this thread a moment later (`next dev`, READ_THREADS=0), on a
- * read-only connection on SQLite.
+ * Runs a dashboard read where the production server's pool says (a reader thread; on PostgreSQL the
+ * connection pool, a few side by side), else on this thread a moment later (`next dev`, READ_THREADS=0),
+ * on a read-only connection on SQLite.
  */
 export function readInBackground<Name extends ReadTaskName>(name: Name, ...args: ReadTaskArgs<Name>): Promise<ReadTaskResult<Name>> {
   const pool = readPool.get();
