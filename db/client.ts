@@ -80,9 +80,11 @@ export function openDatabase(path: string, migrationsFolder = defaultMigrationsF
     // Deleted rows are overwritten with zeros, not just unlinked, so an erased signup (or a deleted
     // waitlist's) cannot be read back from the file's free space. Costs writes only on deletes.
     sqlite.pragma("secure_delete = ON");
-    sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-    // With continuous backup, Litestream's checkpoints only (lib/core/continuous-backup.ts).
+    // With continuous backup, Litestream's checkpoints only (lib/core/continuous-backup.ts), and the WAL
+    // never cut back: a writer that restarts the WAL after Litestream's checkpoint cuts it at its first
+    // commit, and with it the frames committed since Litestream's last copy, which the replica then lacks.
     if (checkpointsLeftToLitestream()) sqlite.pragma("wal_autocheckpoint = 0");
+    else sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     // Off while migrating (better-sqlite3 turns them on by default), on for everything after.
     sqlite.pragma("foreign_keys = OFF");
     migrating = true;

@@ -19,7 +19,8 @@ export function replicaUrlForDisplay(url: string): string {
  * then owns the checkpoints: it holds a read transaction to follow the WAL and checkpoints after
  * copying it, and a checkpoint of the app's that restarts the WAL between two of its copies can cost
  * it its place (Litestream's tips: turn the application's automatic checkpoints off). So every
- * connection turns SQLite's automatic checkpoint off (db/client.ts, lib/sqlite/background-checkpoint.ts)
+ * connection turns SQLite's automatic checkpoint off and never cuts the WAL back (db/client.ts,
+ * lib/sqlite/background-checkpoint.ts), an erasure does not empty the WAL (lib/sqlite/checkpoint.ts),
  * and the server starts no checkpointer thread (lib/server/writers.ts). Read from the raw environment:
  * opening a database must not parse the rest of it (db/master-key.ts).
  */

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type Database from "better-sqlite3";
 import type { AppDatabase } from "@/db/client";
+import { checkpointsLeftToLitestream } from "@/lib/core/continuous-backup";
 import { storageFailureOf } from "@/lib/core/storage-failure";
 import { onItsTurn } from "@/lib/store/connection";
 import { withoutBusyWait } from "./busy";
@@ -28,7 +29,8 @@ function truncateNow(sqlite: Database.Database): boolean {
 /**
  * Checkpoints the WAL completely after a deletion: at once when no reader holds an older snapshot,
  * else retried in the background until it completes. Resolves true when the WAL was emptied, false
- * only when the database cannot be written (read-only, full disk: logged) or the connection closed.
+ * when the database cannot be written (read-only, full disk: logged), the connection closed, or
+ * Litestream owns the checkpoints.
  * While a retry loop runs for this connection, its next attempt comes after this deletion, so it is
  * shared.
  */
@@ -36,6 +38,9 @@ export function checkpointAfterDeleting(db: AppDatabase): Promise<boolean> {
   // PostgreSQL has no WAL file of ours to empty: its autovacuum reclaims the deleted rows' space
   // (/docs/production says how an operator makes an erasure immediate there).
   if (db.$engine.kind !== "sqlite") return Promise.resolve(true);
+  // Under continuous backup only Litestream checkpoints: one of ours in the moment its read transaction
+  // lets go would empty the WAL before Litestream copied its last frames (lib/core/continuous-backup.ts).
+  if (checkpointsLeftToLitestream()) return Promise.resolve(false);
   const sqlite = db.$client;
   const current = running.get(sqlite);
   if (current) return current;
