@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { DoneNotice } from "@/components/done-notice";
-import { ERASED_DATA_STILL_ON_DISK } from "@/lib/domain/signups/erase";
+import { erasedDataStillOnDisk } from "@/lib/domain/signups/erase";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { parseWaitlistTableParams } from "@/lib/dashboard/waitlist-table";
 import { listWaitlistSummaries } from "@/lib/domain/waitlists/queries";
@@ -17,7 +17,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   return (
     <>
       <h1 className="text-2xl font-semibold">Waitlists</h1>
-      <DoneNotice done={params.done} messages={{ deleted: "The waitlist and its signups were deleted.", "deleted-on-disk": `The waitlist and its signups were deleted. ${ERASED_DATA_STILL_ON_DISK}` }} />
+      <DoneNotice done={params.done} messages={{ deleted: "The waitlist and its signups were deleted.", "deleted-on-disk": `The waitlist and its signups were deleted. ${erasedDataStillOnDisk()}` }} />
       {sessionIsAdmin(session) ? <NewWaitlistForm /> : null}
       <WaitlistsTable waitlists={waitlists} state={state} />
     </>

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { Breadcrumbs, HOME_CRUMB } from "@/components/breadcrumbs";
 import Link from "next/link";
 import { DoneNotice } from "@/components/done-notice";
-import { ERASED_DATA_STILL_ON_DISK } from "@/lib/domain/signups/erase";
+import { erasedDataStillOnDisk } from "@/lib/domain/signups/erase";
 import { dangerLinkClass } from "@/components/styles";
 import { requireSession, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { readInBackground } from "@/lib/dashboard/read-pool-client";
@@ -30,7 +30,7 @@ export default async function FindPage({ searchParams }: Props) {
     <>
       <Breadcrumbs trail={[HOME_CRUMB]} />
       <h1 className="mt-1 text-2xl font-semibold">Find a person</h1>
-      <DoneNotice done={query.done} messages={{ erased: "The address was erased from every waitlist.", "erased-on-disk": `The address was erased from every waitlist. ${ERASED_DATA_STILL_ON_DISK}` }} />
+      <DoneNotice done={query.done} messages={{ erased: "The address was erased from every waitlist.", "erased-on-disk": `The address was erased from every waitlist. ${erasedDataStillOnDisk()}` }} />
       <FinderForm value={text ?? ""} />
       {text === undefined ? null : (
         <div className="mt-6 space-y-8">

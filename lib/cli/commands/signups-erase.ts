@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { ERASED_DATA_STILL_ON_DISK, eraseAddress, eraseAddressSchema, erasedFromDisk, ERASURE_DISK_WAIT_MS } from "@/lib/domain/signups/erase";
+import { erasedDataStillOnDisk, eraseAddress, eraseAddressSchema, erasedFromDisk, ERASURE_DISK_WAIT_MS } from "@/lib/domain/signups/erase";
 import { emit, parseOptions, type JsonOption } from "../output";
 
 export function registerSignupErase(signups: Command): void {
@@ -18,7 +18,7 @@ export function registerSignupErase(signups: Command): void {
       const offDisk = await erasedFromDisk(ERASURE_DISK_WAIT_MS.cli);
       emit(options, { erased, off_disk: offDisk }, () => {
         const done = erased === 0 ? "No signup has this address: nothing erased." : `Erased ${erased} signup${erased === 1 ? "" : "s"} from ${waitlists} waitlist${waitlists === 1 ? "" : "s"}.`;
-        return offDisk || erased === 0 ? done : `${done} ${ERASED_DATA_STILL_ON_DISK}`;
+        return offDisk || erased === 0 ? done : `${done} ${erasedDataStillOnDisk()}`;
       });
     });
 }

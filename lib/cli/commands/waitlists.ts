@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
-import { ERASED_DATA_STILL_ON_DISK, erasedFromDisk, ERASURE_DISK_WAIT_MS } from "@/lib/domain/signups/erase";
+import { erasedDataStillOnDisk, erasedFromDisk, ERASURE_DISK_WAIT_MS } from "@/lib/domain/signups/erase";
 import { createWaitlistAs, deleteWaitlistAs, DuplicateWaitlistNameError, updateWaitlistAs } from "@/lib/domain/waitlists/manage";
 import { getWaitlistOrThrow, listWaitlists, signupTotals } from "@/lib/domain/waitlists/queries";
 import { joinSettingsOf, updateJoinSettings } from "@/lib/domain/joining/settings";
@@ -207,7 +207,7 @@ export function registerWaitlistCommands(program: Command): void {
       const offDisk = await erasedFromDisk(ERASURE_DISK_WAIT_MS.cli);
       emit(options, { id: deleted.id, deleted: true, signups: deleted.signups, off_disk: offDisk }, () => {
         const done = `Deleted waitlist ${deleted.id} (${deleted.name}) and its ${deleted.signups} signups.`;
-        return offDisk ? done : `${done} ${ERASED_DATA_STILL_ON_DISK}`;
+        return offDisk ? done : `${done} ${erasedDataStillOnDisk()}`;
       });
     });
   registerWaitlistStatsCommand(waitlists);

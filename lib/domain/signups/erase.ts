@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type AppDatabase } from "@/db/client";
 import { auditLog, signups, waitlists } from "@/db/schema";
+import { checkpointsLeftToLitestream } from "@/lib/core/continuous-backup";
 import { AppError } from "@/lib/core/errors";
 import { checkpointAfterDeleting, completedWithin } from "@/lib/sqlite/checkpoint";
 import { writeTransaction } from "@/lib/store/transaction";
@@ -68,9 +69,12 @@ async function erase(db: AppDatabase, write: () => Promise<Erasure>): Promise<Er
   return erasure;
 }
 
-/** Said after an erasure whose checkpoint a reader still holds up (see erasedFromDisk). */
-export const ERASED_DATA_STILL_ON_DISK =
-  "A long read (an export, a backup or another process) still holds an older copy of the database, so the erased data stays on the disk until that read ends; it is removed then, automatically.";
+/** Said after an erasure whose checkpoint did not empty the WAL (see erasedFromDisk): a reader held it up, or Litestream owns the checkpoints. */
+export function erasedDataStillOnDisk(): string {
+  return checkpointsLeftToLitestream()
+    ? "Continuous backup is on, so only Litestream empties the database's write-ahead log: the erased data stays in it until later writes overwrite it or the server stops, and in the backup until Litestream's retention removes it."
+    : "A long read (an export, a backup or another process) still holds an older copy of the database, so the erased data stays on the disk until that read ends; it is removed then, automatically.";
+}
 
 /** How long the dashboard (a person waiting for a page) and the CLI wait for erased data to leave the disk. */
 export const ERASURE_DISK_WAIT_MS = { dashboard: 3_000, cli: 10_000 } as const;

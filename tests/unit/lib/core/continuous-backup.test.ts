@@ -5,6 +5,7 @@ import { checkpointsLeftToLitestream, replicaUrlForDisplay } from "@/lib/core/co
 import { WAL_SIZE_LIMIT_BYTES } from "@/db/client";
 import { leaveCheckpointsToCheckpointer } from "@/lib/sqlite/background-checkpoint";
 import { checkpointAfterDeleting } from "@/lib/sqlite/checkpoint";
+import { erasedDataStillOnDisk } from "@/lib/domain/signups/erase";
 import { tempDatabase } from "@/tests/support/temp-db";
 
 // With continuous backup configured, Litestream owns the checkpoints: no connection of the app's
@@ -86,6 +87,13 @@ describe("checkpointsLeftToLitestream", () => {
     };
     expect(await walFramesAfterErasure(true)).toEqual([false, true]);
     expect(await walFramesAfterErasure(false)).toEqual([true, false]);
+  });
+
+  it("says after an erasure that the erased data waits for Litestream, not for a reader, while it owns the checkpoints", () => {
+    vi.stubEnv("LITESTREAM_REPLICA_URL", "file:///var/backups/waitlist");
+    expect(erasedDataStillOnDisk()).toMatch(/^Continuous backup is on, so only Litestream empties .* in the backup until Litestream's retention removes it\.$/);
+    vi.stubEnv("LITESTREAM_REPLICA_URL", "");
+    expect(erasedDataStillOnDisk()).toMatch(/^A long read .* it is removed then, automatically\.$/);
   });
 });
 

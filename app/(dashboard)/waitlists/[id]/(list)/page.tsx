@@ -2,7 +2,7 @@ import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { DoneNotice } from "@/components/done-notice";
 import { statusDoneMessages } from "@/lib/dashboard/status-done";
-import { ERASED_DATA_STILL_ON_DISK } from "@/lib/domain/signups/erase";
+import { erasedDataStillOnDisk } from "@/lib/domain/signups/erase";
 import { PendingNavigationProvider } from "@/components/pending-navigation";
 import { requireSession, requestOrigin, sessionIsAdmin } from "@/lib/dashboard/auth";
 import { readInBackground } from "@/lib/dashboard/read-pool-client";
@@ -32,7 +32,7 @@ const DONE_MESSAGES = {
   created: "The waitlist was created.",
   updated: "The waitlist was saved.",
   erased: "The signup was erased.",
-  "erased-on-disk": `The signup was erased. ${ERASED_DATA_STILL_ON_DISK}`,
+  "erased-on-disk": `The signup was erased. ${erasedDataStillOnDisk()}`,
 };
 
 type Props = {
