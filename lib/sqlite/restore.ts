@@ -80,8 +80,8 @@ async function segmentTimes(binary: string, source: string[]): Promise<Date[]> {
  * Restores the replica into a new file at `input.to`. Litestream 0.3.13 may rebuild the latest state
  * as a file that fails PRAGMA integrity_check (benbjohnson/litestream#582). Here that came at least in
  * part from the app cutting the WAL back behind Litestream's checkpoint, which it no longer does
- * (db/client.ts); other causes are reported, so the restore then steps back through the moments its WAL segments were
- * written until one passes, and says how far back it went (`as_of`).
+ * (db/client.ts); other causes are reported, so the restore then steps back through the moments its
+ * WAL segments were written until one passes, and says how far back it went (`as_of`).
  */
 export async function restoreDatabase(input: RestoreInput): Promise<RestoreResult> {
   const path = resolve(input.to);
