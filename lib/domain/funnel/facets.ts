@@ -4,12 +4,12 @@ import { signups } from "@/db/schema";
 import { containsPattern, containsText } from "@/lib/store/contains";
 import { preparedSql } from "@/lib/store/statements";
 import { inputSliceOf, newestOfSlice, newestOfSliceParams, statusedSliceOf } from "../signups/input-slice";
-import { cappedAccess, planAccess } from "../signups/access";
+import { cappedAccess, planScope } from "../signups/access";
 import { exceedsSearchCap } from "../signups/counts";
 import type { FacetValues } from "../signups/facets";
 import { setFilters, type SignupScope } from "../signups/filter";
 import { FACET_ROW_CAP, FACET_TEXT_CHARS } from "../signups/limits";
-import { newestFirst, scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "../signups/scope-sql";
+import { newestFirst, scopeWhere, shapeKey, type ScopeShape } from "../signups/scope-sql";
 import { SOURCE_FIELDS, type SourceField } from "./source";
 
 // The facets of the source fields (utm_source, utm_medium, utm_campaign, referrer): each field's most
@@ -85,7 +85,7 @@ async function walkValues(scope: SignupScope, walk: Walk, limit: number, rowCap:
   const contains = valueContains === undefined ? {} : { valueContains: containsPattern(valueContains) };
   const rows = slice
     ? await sliceValuesStatement(db, walk.fields, scope).all(newestOfSliceParams(scope, slice, rowCap))
-    : await valuesStatement(db, walk, shapeOf(scope, cappedAccess(await planAccess(scope, db), rowCap))).all({ ...scopeParams(scope), ...contains, rowCap });
+    : await planScope(scope, (plan) => cappedAccess(plan, rowCap), db).then(({ shape, params }) => valuesStatement(db, walk, shape).all({ ...params, ...contains, rowCap }));
   const read = rows.find((row) => row.field === null)?.count ?? 0;
   return new Map(
     walk.fields.map((field) => {

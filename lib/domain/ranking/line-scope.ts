@@ -4,9 +4,9 @@ import { getDb, type AppDatabase } from "@/db/client";
 import { signups } from "@/db/schema";
 import type { Dialect } from "@/lib/store/dialect";
 import { preparedSql } from "@/lib/store/statements";
-import { planAccess } from "../signups/access";
+import { planScope } from "../signups/access";
 import type { SignupScope } from "../signups/filter";
-import { scopeParams, scopeWhere, shapeKey, shapeOf } from "../signups/scope-sql";
+import { scopeWhere, shapeKey } from "../signups/scope-sql";
 import { idBoundOf, type LineKey } from "./line";
 
 // The line of a scope: its waiting signups (any other filter kept) in place order (./line.ts), read
@@ -31,7 +31,7 @@ export function waitingScope(scope: SignupScope): SignupScope | undefined {
 }
 
 async function lineStatement(db: AppDatabase, scope: SignupScope, name: string, columns: SQL, read: LineRead) {
-  const shape = shapeOf(scope, (await planAccess(scope, db)).rows);
+  const { shape, params } = await planScope(scope, (plan) => plan.rows, db);
   const direction = read.descending ? sql.raw("desc") : sql.raw("asc");
   const continued = read.after !== undefined;
   const arm = (dialect: Dialect, moved: boolean) => {
@@ -44,9 +44,10 @@ async function lineStatement(db: AppDatabase, scope: SignupScope, name: string, 
       : sql`${signups.lineAt} is null${continued ? sql` and (${signups.createdAt}, ${signups.id}) > (${placeholder("afterAt")}, ${dialect.seekable(placeholder("afterIdBound"))})` : sql``}`;
     return sql`select ${key}, ${signups.id}, ${columns} from ${signups} where ${scopeWhere(shape, dialect)} and ${from}`;
   };
-  return preparedSql(db, `ranking.line:${name}:${shapeKey(shape)}:${continued}:${read.offset !== undefined}:${read.descending === true}`, (dialect) =>
+  const statement = preparedSql(db, `ranking.line:${name}:${shapeKey(shape)}:${continued}:${read.offset !== undefined}:${read.descending === true}`, (dialect) =>
     sql`${arm(dialect, false)} union all ${arm(dialect, true)} order by 1 ${direction}, 2 ${direction}, 3 ${direction} limit ${dialect.limitCount(placeholder("take"))}${read.offset !== undefined ? sql` offset ${placeholder("offset")}` : sql``}`,
   );
+  return { statement, params };
 }
 
 /**
@@ -56,8 +57,9 @@ async function lineStatement(db: AppDatabase, scope: SignupScope, name: string, 
 export async function lineRows(scope: SignupScope, name: string, columns: SQL, read: LineRead, db: AppDatabase = getDb()): Promise<unknown[][]> {
   const waiting = waitingScope(scope);
   if (!waiting) return [];
-  return await (await lineStatement(db, waiting, name, columns, read)).values({
-    ...scopeParams(waiting),
+  const { statement, params } = await lineStatement(db, waiting, name, columns, read);
+  return await statement.values({
+    ...params,
     afterAt: read.after?.at ?? null,
     afterPos: read.after?.pos ?? null,
     afterId: read.after?.id ?? null,

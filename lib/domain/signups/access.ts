@@ -1,14 +1,14 @@
 import { and, between, eq, sql } from "drizzle-orm";
 import { getDb, type AppDatabase } from "@/db/client";
-import { signupCounts, signupInputCounts } from "@/db/schema";
+import { signupCounts, signupInputCounts, signups } from "@/db/schema";
 import { DAY_MS } from "@/lib/core/time";
 import { connectionOf } from "@/lib/store/connection";
 import { containsPattern, containsText } from "@/lib/store/contains";
 import { memoizeWhileUnchanged } from "@/lib/store/memoize";
 import { preparedOnce, preparedSql } from "@/lib/store/statements";
-import { scopeKey, type SignupScope } from "./filter";
+import { scopeKey, setFilters, withoutFlags, type SignupScope } from "./filter";
 import { FACET_ROW_CAP } from "./limits";
-import { canUseSearchIndex, searchIndexPattern, type Access } from "./scope-sql";
+import { canUseSearchIndex, scopeParams, scopeWhere, searchIndexPattern, shapeKey, shapeOf, type Access, type ScopeParams, type ScopeShape } from "./scope-sql";
 
 /**
  * An email search that matches more signups than this is counted as "10,000+" (a lower bound), as
@@ -41,6 +41,8 @@ export interface AccessPlan {
   density: number;
   /** The cheapest access that collects the scope's rows (to be sorted), when one was sized. */
   collected?: { access: Access; size: number };
+  /** The scope's ids, when the plan found them (scopeIdsOf): its accesses are then all `ids`. */
+  ids?: readonly number[];
 }
 
 function listSizeStatement(db: AppDatabase) {
@@ -162,7 +164,79 @@ async function planFor(scope: SignupScope, db: AppDatabase): Promise<AccessPlan>
   // (scope-sql's newestFirst) finds Engineers still waiting on a drained list of ten million after some
   // 60,000 rows, where collecting every Engineer read two million (1.8 s).
   const capped = density > 0 && FACET_ROW_CAP / density < cheapest.size ? "order" : cheapest.access;
-  return { rows, rowsAnyOrder, count: cheapest.access, capped, bound: cheapest.size, searchOverCap, rangeShare, density, collected: cheapestCollected };
+  const plan: AccessPlan = { rows, rowsAnyOrder, count: cheapest.access, capped, bound: cheapest.size, searchOverCap, rangeShare, density, collected: cheapestCollected };
+  const ids = worthIds(scope, cheapest, searchOverCap) ? await idsOf(scope, cheapest.access, db) : undefined;
+  return ids ? { ...plan, rows: "ids", rowsAnyOrder: "ids", count: "ids", capped: "ids", bound: ids.length, density: 1, collected: { access: "ids", size: ids.length }, ids } : plan;
+}
+
+/**
+ * The most ids a plan keeps. A page of the dashboard reads its scope some eight times (rows, counts,
+ * the last week, the chart, three facets, a facet without its own filter); when the scope's cheapest
+ * access reads many rows to keep a few (a month of Engineers, among whom the verified referrals
+ * whose address holds "ana": 678 of 80,000 on a 10M list), each read found them all again, about
+ * 200 ms each on PostgreSQL. Found once per database version, the scope's own ids are looked up instead.
+ */
+const SCOPE_IDS_CAP = 10_000;
+/** Reading this few rows costs each read less than finding the ids first would save. */
+const FEW_READ = 1_000;
+/**
+ * Above this many rows read the ids are not looked for: a scope that turns out larger than
+ * SCOPE_IDS_CAP wasted the read, and PostgreSQL collects an input's rows in full before it keeps the first.
+ */
+const MOST_READ_FOR_IDS = 200_000;
+
+/**
+ * Whether a plan should find the scope's ids: its cheapest access reads more than a few rows, not too
+ * many, and the scope keeps fewer than it reads: it has a filter besides its date range and the one
+ * the access reads by (without one, its size is the access's, known already), and not only an email
+ * search already found to match more than SEARCH_COUNT_CAP (searchSize says why that is not read again).
+ */
+function worthIds(scope: SignupScope, { access, size }: { access: Access; size: number }, searchOverCap: boolean): boolean {
+  if (size <= FEW_READ || size > MOST_READ_FOR_IDS) return false;
+  const filters = [...setFilters(scope).map(({ key }) => key).filter((key) => key !== "createdSince" && key !== "createdUntil"), ...(scope.inputs ?? []).map((_, index) => `input${index}`)];
+  if (searchOverCap && filters.length === 1 && filters[0] === "emailContains") return false;
+  const byAccess = access === "search" ? "emailContains" : access === "status" ? "status" : access;
+  return filters.some((filter) => filter !== byAccess);
+}
+
+function scopeIdsStatement(db: AppDatabase, shape: ScopeShape) {
+  return preparedSql<{ id: number }>(db, `access.scopeIds:${shapeKey(shape)}`, (d) => sql`select ${signups.id} as id from ${signups} where ${scopeWhere(shape, d)} limit ${sql.placeholder("cap")}`);
+}
+
+/** The scope's ids read through `access` (the ids of a broader scope for `ids`), in no order; undefined past SCOPE_IDS_CAP. */
+async function scopeIdsThrough(scope: SignupScope, access: Access, broader: readonly number[] | undefined, db: AppDatabase): Promise<number[] | undefined> {
+  const rows = await scopeIdsStatement(db, shapeOf(scope, access)).all({ ...scopeParams(scope, broader), cap: SCOPE_IDS_CAP + 1 });
+  return rows.length > SCOPE_IDS_CAP ? undefined : rows.map((row) => Number(row.id));
+}
+
+/**
+ * The scope's ids, or undefined past SCOPE_IDS_CAP. A scope with verified, referral or status filters
+ * takes them from the ids of the scope without those filters when that has some: its counts (their
+ * facets') read that scope on the same page, so it is planned anyway.
+ */
+async function idsOf(scope: SignupScope, access: Access, db: AppDatabase): Promise<number[] | undefined> {
+  const unflagged = withoutFlags(scope);
+  if (scopeKey(unflagged) !== scopeKey(scope)) {
+    const broader = (await planAccess(unflagged, db)).ids;
+    if (broader) return await scopeIdsThrough(scope, "ids", broader, db);
+  }
+  return await scopeIdsThrough(scope, access, undefined, db);
+}
+
+/** A scope's statement shape for one of its plan's accesses, and the values it binds. */
+export interface PlannedScope {
+  shape: ScopeShape;
+  params: ScopeParams;
+}
+
+export function planned(scope: SignupScope, plan: AccessPlan, access: Access): PlannedScope {
+  return { shape: shapeOf(scope, access), params: scopeParams(scope, access === "ids" ? plan.ids : undefined) };
+}
+
+/** The scope planned, read through the access `pick` takes from its plan. */
+export async function planScope(scope: SignupScope, pick: (plan: AccessPlan) => Access, db: AppDatabase): Promise<PlannedScope> {
+  const plan = await planAccess(scope, db);
+  return planned(scope, plan, pick(plan));
 }
 
 /**

@@ -5,8 +5,8 @@ import { DAY_MS } from "@/lib/core/time";
 import { memoizeWhileUnchanged } from "@/lib/store/memoize";
 import { dialectOf } from "@/lib/store/dialect";
 import { preparedOnce, preparedSql } from "@/lib/store/statements";
-import { cappedAccess, planAccess, SEARCH_COUNT_CAP } from "./access";
-import { scopeKey, setFilters, type SignupScope } from "./filter";
+import { cappedAccess, planAccess, planned, SEARCH_COUNT_CAP } from "./access";
+import { scopeKey, setFilters, withoutFlags, type SignupScope } from "./filter";
 import { SIGNUP_STATUSES, type SignupStatus } from "./status";
 import { inputSliceOf, sliceCells, sliceExceeds, slicePerDay, statusedSliceOf, type InputSlice } from "./input-slice";
 import { countShape } from "./queries";
@@ -131,10 +131,10 @@ export async function exceedsSearchCap(scope: SignupScope, db: AppDatabase = get
   const mostOfList = (scope.inputs?.length ?? 0) === 0 && plan.rangeShare >= 0.5;
   // The search is the only filter: the plan's probe has counted this very scope up to the cap already.
   if (noRange && mostOfList && scope.verified === undefined && scope.referral === undefined && scope.status === undefined && plan.searchOverCap) return true;
-  const access = mostOfList && canUseSearchIndex(scope.emailContains) ? "search" : plan.count;
+  const { shape, params } = planned(scope, plan, mostOfList && canUseSearchIndex(scope.emailContains) ? "search" : plan.count);
   // Remembered: the counts, the chart and the facets of one view all ask.
   return await memoizeWhileUnchanged(db, `overSearchCap:${scopeKey(scope)}`, async () => {
-    const n = (await cappedCountStatement(db, shapeOf(scope, access)).get({ ...scopeParams(scope), cap: SEARCH_COUNT_CAP + 1 }))!.n;
+    const n = (await cappedCountStatement(db, shape).get({ ...params, cap: SEARCH_COUNT_CAP + 1 }))!.n;
     return n > SEARCH_COUNT_CAP;
   });
 }
@@ -146,12 +146,13 @@ export async function exceedsRowCap(scope: SignupScope, cap: number, db: AppData
   if (slice) return sliceExceeds(scope, slice, cap, db);
   const plan = await planAccess(scope, db);
   if (plan.bound <= cap) return false;
-  return (await cappedCountStatement(db, shapeOf(scope, cappedAccess(plan, cap))).get({ ...scopeParams(scope), cap: cap + 1 }))!.n > cap;
+  const { shape, params } = planned(scope, plan, cappedAccess(plan, cap));
+  return (await cappedCountStatement(db, shape).get({ ...params, cap: cap + 1 }))!.n > cap;
 }
 
 /** The scope's verified × referral × status cells, its own flag and status filters left out (the facets need the other options). */
 async function cellsOf(scope: SignupScope, db: AppDatabase): Promise<Cell[]> {
-  const unflagged = { ...scope, verified: undefined, referral: undefined, status: undefined };
+  const unflagged = withoutFlags(scope);
   if (usesDayCounts(unflagged)) return await dayCellsStatement(db).all(rangeParams(scope));
   const slice = inputSliceOf(unflagged);
   if (slice && !scope.createdSince && !scope.createdUntil) {
@@ -159,7 +160,8 @@ async function cellsOf(scope: SignupScope, db: AppDatabase): Promise<Cell[]> {
     return withStatuses(await inputCellsStatement(db).all(pair), await inputStatusCellsStatement(db).all(pair));
   }
   if (slice) return withStatuses(await sliceCells(slice, db), await unwaitingCellsStatement(db, shapeOf(unflagged, "order")).all(scopeParams(unflagged)));
-  return await rowCellsStatement(db, shapeOf(unflagged, (await planAccess(unflagged, db)).count)).all(scopeParams(unflagged));
+  const { shape, params } = await countShape(unflagged, db);
+  return await rowCellsStatement(db, shape).all(params);
 }
 
 // The signups of a scope that are not waiting: few where a list is drained a batch at a time, and found
@@ -309,5 +311,6 @@ export async function signupsPerDay(scope: SignupScope, since: Date, db: AppData
   // The whole scope, not only the chart's window: a search counted as "10,000+" has no chart, and a
   // common text found in a few recent days would otherwise be looked for among all its matches.
   if (await exceedsSearchCap(scope, db)) return null;
-  return await rowPerDayStatement(db, await countShape(window, db)).all(scopeParams(window)) as DayCount[];
+  const { shape, params } = await countShape(window, db);
+  return await rowPerDayStatement(db, shape).all(params) as DayCount[];
 }

@@ -371,6 +371,11 @@ export function descriptorOf(key: FilterKey): FilterDescriptor<unknown> {
   return SIGNUP_FILTERS[key] as FilterDescriptor<unknown>;
 }
 
+/** The scope without its verified, referral and status filters: the dashboard counts it for those filters' facets (counts.ts). */
+export function withoutFlags(scope: SignupScope): SignupScope {
+  return { ...scope, verified: undefined, referral: undefined, status: undefined };
+}
+
 /** The filters set in a filter, in list order, with their values. */
 export function setFilters(filter: SignupFilter): { key: FilterKey; descriptor: FilterDescriptor<unknown>; value: unknown }[] {
   return FILTER_KEYS.filter((key) => filter[key] !== undefined).map((key) => ({ key, descriptor: descriptorOf(key), value: filter[key] }));

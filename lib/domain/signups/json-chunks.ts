@@ -6,7 +6,7 @@ import { preparedSql } from "@/lib/store/statements";
 import { rowsShape, signupJsonBatches, signupJsonSql } from "./queries";
 import { DEFAULT_SIGNUP_FIELDS, type SignupField } from "./response";
 import type { SignupScope } from "./filter";
-import { scopeParams, scopeWhere, shapeKey, type ScopeShape } from "./scope-sql";
+import { scopeWhere, shapeKey, type ScopeShape } from "./scope-sql";
 
 /** A stream's piece: JSON texts, or their UTF-8 bytes already joined by commas. */
 export type JsonChunk = readonly string[] | Uint8Array;
@@ -37,11 +37,11 @@ function pgPageStatement(db: AppDatabase, shape: ScopeShape, continued: boolean,
 const numberOf = (bytes: Uint8Array | null) => Number(Buffer.from(bytes ?? []).toString());
 
 async function* pgJsonChunks(scope: SignupScope, fields: readonly SignupField[], db: AppDatabase): AsyncGenerator<JsonChunk> {
-  const shape = await rowsShape(scope, db);
+  const { shape, params } = await rowsShape(scope, db);
   let after: Position | undefined;
   for (;;) {
     const [[count, lastCreatedAt, lastId, json] = []] = await pgPageStatement(db, shape, after !== undefined, fields).bytes({
-      ...scopeParams(scope),
+      ...params,
       afterCreatedAt: after?.createdAt ?? null,
       afterId: after?.id ?? null,
       take: PG_PAGE,

@@ -8,13 +8,13 @@ import type { SignupSort, SortDirection } from "../sorting";
 import { signupPositions } from "../joining/position";
 import type { LineKey } from "../ranking/line";
 import { lineRows } from "../ranking/line-scope";
-import { deepPageAccess, planAccess } from "./access";
+import { deepPageAccess, planAccess, planned, type PlannedScope } from "./access";
 import type { SignupScope } from "./filter";
 import { DEFAULT_SIGNUP_FIELDS, SIGNUP_FIELDS, type SignupField } from "./response";
 import type { SignupRow } from "./row";
 import type { SignupStatus } from "./status";
 import type { SignupSource } from "../funnel/source";
-import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
+import { scopeWhere, shapeKey, type ScopeShape } from "./scope-sql";
 
 
 const placeholder = sql.placeholder;
@@ -89,15 +89,16 @@ function toSignupRow([id, email, verified, referral, customInputs, createdAt, st
  * The shape that reads a scope's rows in creation order (or in `sort`'s) the cheapest way (see access.ts); `reach`, how
  * far into the scope an offset page ends, where the dialect collects deep pages (deepPageAccess).
  */
-export async function rowsShape(scope: SignupScope, db: AppDatabase, sort: SignupSort = "created_at", reach?: number): Promise<ScopeShape> {
+export async function rowsShape(scope: SignupScope, db: AppDatabase, sort: SignupSort = "created_at", reach?: number): Promise<PlannedScope> {
   const plan = await planAccess(scope, db);
   const access = sort === "created_at" ? plan.rows : plan.rowsAnyOrder;
-  return shapeOf(scope, reach !== undefined && dialectOf(db).collectsDeepPages ? deepPageAccess(plan, access, reach) : access);
+  return planned(scope, plan, reach !== undefined && dialectOf(db).collectsDeepPages ? deepPageAccess(plan, access, reach) : access);
 }
 
 /** The shape that reads every row of a scope the cheapest way, in no particular order. */
-export async function countShape(scope: SignupScope, db: AppDatabase): Promise<ScopeShape> {
-  return shapeOf(scope, (await planAccess(scope, db)).count);
+export async function countShape(scope: SignupScope, db: AppDatabase): Promise<PlannedScope> {
+  const plan = await planAccess(scope, db);
+  return planned(scope, plan, plan.count);
 }
 
 const AFTER = { createdAt: placeholder("afterCreatedAt"), id: placeholder("afterId") };
@@ -129,8 +130,9 @@ export interface KeysetPageInput {
  */
 export async function signupJsonPage({ scope, limit, after, fields = DEFAULT_SIGNUP_FIELDS }: KeysetPageInput, db: AppDatabase = getDb()) {
   // Raw rows (.values()): [created_at, id, json], without mapping a Date per row.
-  const rows = await jsonPageStatement(db, await rowsShape(scope, db), after !== undefined, fields).values({
-    ...scopeParams(scope),
+  const { shape, params } = await rowsShape(scope, db);
+  const rows = await jsonPageStatement(db, shape, after !== undefined, fields).values({
+    ...params,
     afterCreatedAt: after?.createdAt ?? null,
     afterId: after?.id ?? null,
     take: limit + 1,
@@ -223,7 +225,8 @@ function textPageStatement(db: AppDatabase, shape: ScopeShape) {
  */
 export async function signupTextPage(scope: SignupScope, after: Position | undefined, limit: number, db: AppDatabase = getDb()): Promise<{ rows: SignupTextRow[]; next: Position | undefined }> {
   const from = after ?? { createdAt: Number.MIN_SAFE_INTEGER, id: -1 };
-  const rows = await textPageStatement(db, await rowsShape(scope, db)).values({ ...scopeParams(scope), afterCreatedAt: from.createdAt, afterId: from.id, take: limit }) as SignupTextRow[];
+  const { shape, params } = await rowsShape(scope, db);
+  const rows = await textPageStatement(db, shape).values({ ...params, afterCreatedAt: from.createdAt, afterId: from.id, take: limit }) as SignupTextRow[];
   const last = rows.length === limit ? rows[rows.length - 1] : undefined;
   return { rows, next: last && { createdAt: last[0], id: last[1] } };
 }
@@ -242,8 +245,8 @@ function rowBatchStatement(db: AppDatabase, shape: ScopeShape) {
 
 /** Every signup of a scope in creation order, as batches of rows (for exports). */
 export async function* signupRowBatches(scope: SignupScope, batchSize = 1000, db: AppDatabase = getDb()) {
-  const statement = rowBatchStatement(db, await rowsShape(scope, db));
-  const params = scopeParams(scope);
+  const { shape, params } = await rowsShape(scope, db);
+  const statement = rowBatchStatement(db, shape);
   let after: Position = { createdAt: Number.MIN_SAFE_INTEGER, id: -1 };
   for (;;) {
     const rows = await statement.values({ ...params, afterCreatedAt: after.createdAt, afterId: after.id, take: batchSize }) as RawRow[];
@@ -280,6 +283,11 @@ function offsetPageStatement(db: AppDatabase, shape: ScopeShape, sort: Exclude<S
   );
 }
 
+async function offsetPage(scope: SignupScope, sort: Exclude<SignupSort, "position">, direction: SortDirection, offset: number, limit: number, db: AppDatabase): Promise<RawRow[]> {
+  const { shape, params } = await rowsShape(scope, db, sort, offset + limit);
+  return await offsetPageStatement(db, shape, sort, direction).values({ ...params, limit, offset }) as RawRow[];
+}
+
 const ROW_COLUMNS = sql.join(Object.values(ROW_FIELDS), sql`, `);
 
 /** Every signup of a scope's line in place order, as batches of rows (the CLI's export with --sort position). */
@@ -304,7 +312,7 @@ export async function listSignupRows({ scope, sort = "created_at", direction = "
   const rows =
     sort === "position"
       ? (await lineRows(scope, "rows", ROW_COLUMNS, { offset, take: limit, descending: direction === "desc" }, db)).map((row) => row.slice(3) as RawRow)
-      : (await offsetPageStatement(db, await rowsShape(scope, db, sort, offset + limit), sort, direction).values({ ...scopeParams(scope), limit, offset }) as RawRow[]);
+      : await offsetPage(scope, sort, direction, offset, limit, db);
   const signups = rows.map(toSignupRow);
   const places = await signupPositions(scope.waitlistId, signups.flatMap((signup) => (signup.status === "waiting" ? [signup.id] : [])), db);
   return signups.map((signup) => ({ ...signup, position: places.get(signup.id) ?? null }));

@@ -16,10 +16,12 @@ import { descriptorOf, FILTER_KEYS, setFilters, type FilterKey, type SignupScope
  * - `input0`, `input1`, …: the rows with that custom input, from signup_inputs;
  * - `status`: the rows in statuses other than `waiting`, from the partial index that holds only
  *   those, in creation order within each status.
- * `search` and `input…` collect every matching row first (then sort them), so they win when few
+ * - `ids`: the rows whose ids a plan found once (access.ts, scopeIdsOf), looked up by id; every
+ *   filter is tested again on them, so a row changed since is read as it is now.
+ * `search`, `input…` and `ids` collect every matching row first (then sort them), so they win when few
  * rows match; `status` does too in another order than creation's.
  */
-export type Access = "order" | "email" | "search" | "status" | `input${number}`;
+export type Access = "order" | "email" | "search" | "status" | "ids" | `input${number}`;
 
 export interface ScopeShape {
   /** The filters that are set, in the order of SIGNUP_FILTERS. */
@@ -58,9 +60,12 @@ export function shapeKey(shape: ScopeShape): string {
 
 const kitOf = (dialect: Dialect): SqlKit => ({ sql, signups, placeholder: (name) => sql`${sql.placeholder(name)}`, dialect, containsText: (column, name) => containsText(dialect, column, name) });
 
-/** The values of a scope's placeholders (the driver's: 1/0 for booleans, epoch ms, LIKE patterns). */
-export function scopeParams(scope: SignupScope): Record<string, string | number | null> {
-  const params: Record<string, string | number | null> = { waitlistId: scope.waitlistId };
+export type ScopeParams = Record<string, string | number | null>;
+
+/** The values of a scope's placeholders (the driver's: 1/0 for booleans, epoch ms, LIKE patterns), and the ids of the `ids` access when given. */
+export function scopeParams(scope: SignupScope, ids?: readonly number[]): ScopeParams {
+  const params: ScopeParams = { waitlistId: scope.waitlistId };
+  if (ids) params.ids = JSON.stringify(ids);
   for (const { descriptor, value } of setFilters(scope)) Object.assign(params, descriptor.bind(value, { containsPattern, searchIndexPattern }));
   (scope.inputs ?? []).forEach((input, index) => {
     params[`label${index}`] = input.label;
@@ -106,11 +111,12 @@ const notWaiting = sql`${signups.status} <> 'waiting'`;
  */
 export function scopeWhere(shape: ScopeShape, dialect: Dialect): SQL | undefined {
   const kit = kitOf(dialect);
-  const collected = shape.access === "search" || shape.access.startsWith("input");
+  const collected = shape.access === "search" || shape.access === "ids" || shape.access.startsWith("input");
   const inputs = Array.from({ length: shape.inputs }, (_, index) => (shape.access === `input${index}` ? inputRows(index, shape) : hasInput(index, dialect)));
   return and(
     collected ? sql`${dialect.notIndexed(signups.waitlistId)} = ${placeholder("waitlistId")}` : eq(signups.waitlistId, placeholder("waitlistId")),
     ...(shape.access === "status" ? [notWaiting] : []),
+    ...(shape.access === "ids" ? [sql`${signups.id} ${dialect.inJson(placeholder("ids"), "integer")}`] : []),
     // The search access adds the trigram index's candidates just before the search's own test.
     ...shape.filters.flatMap((key) => (key === "emailContains" && shape.access === "search" ? [searchRows(dialect), descriptorOf(key).where(kit)] : [descriptorOf(key).where(kit)])),
     ...inputs,

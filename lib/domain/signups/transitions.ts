@@ -10,10 +10,10 @@ import { recordAudit, type AuditActor } from "../audit/log";
 import { appendEventPerSignup } from "../events";
 import { nextInLine } from "../ranking/line-scope";
 import { getWaitlistOrThrow } from "../waitlists/queries";
-import { planAccess } from "./access";
+import { planScope } from "./access";
 import { INPUT_FILTER, setFilters, type SignupFilter, type SignupScope } from "./filter";
 import type { SignupRow } from "./row";
-import { scopeParams, scopeWhere, shapeKey, shapeOf, type ScopeShape } from "./scope-sql";
+import { scopeWhere, shapeKey, type ScopeShape } from "./scope-sql";
 import { refusal, STATUS_ACTIONS, type SignupStatus, type StatusAction } from "./status";
 
 // Applies one action of the status table (status.ts) to a selection of signups, in one transaction:
@@ -143,9 +143,9 @@ export async function firstIdsInState(action: StatusAction, scope: SignupScope, 
   // The action applies to one state: the filter narrowed to it (nothing, if it names other states only).
   if (scope.status !== undefined && !scope.status.includes(from)) return [];
   const narrowed: SignupScope = { ...scope, status: [from] };
-  const shape = shapeOf(narrowed, (await planAccess(narrowed, db)).rows);
+  const { shape, params } = await planScope(narrowed, (plan) => plan.rows, db);
   return (await scopeIdsStatement(db, shape)
-    .all({ ...scopeParams(narrowed), limit }))
+    .all({ ...params, limit }))
     .map((row) => row.id);
 }
 

@@ -347,3 +347,26 @@ describe("statuses other than waiting, read through the status index", () => {
     expect(counted).toBeLessThanOrEqual(FACET_ROW_CAP);
   });
 });
+
+// Last in the file: it writes to the large list, which the reference rows above no longer include.
+describe("a small scope of a large list", () => {
+  it("is read through its own ids, found once per database version, and a signup written since is in the next plan", async () => {
+    // "jane" is in one address in eleven; Founders with a referral among them are a few hundred.
+    const filter: SignupFilter = { emailContains: "jane", inputs: [{ label: "role", value: "Founder" }], referral: true };
+    const scope: SignupScope = { waitlistId: large, ...filter };
+    const expected = rowsOf.get(large)!.filter((row) => matches(row, filter));
+    const plan = await planAccess(scope, temp.db);
+    expect(plan).toMatchObject({ rows: "ids", count: "ids", capped: "ids", bound: expected.length });
+    expect([...plan.ids!].sort((a, b) => a - b)).toEqual(expected.map((row) => row.id).sort((a, b) => a - b));
+    // The same plan while nothing is written.
+    expect(await planAccess(scope, temp.db)).toBe(plan);
+
+    insertSignups(large, [{ email: "Jane.new@zeta.io", verified: false, referral: true, customInputs: JSON.stringify([{ label: "role", value: "Founder" }]), createdAt: BASE + 500 * DAY }], temp.db, BASE);
+    const next = await planAccess(scope, temp.db);
+    expect(next.ids).toHaveLength(expected.length + 1);
+    expect((await listSignupRows({ scope, offset: 0, limit: 1 }, temp.db))[0]!.email).toBe("Jane.new@zeta.io");
+    expect(await countSignups(scope, temp.db)).toMatchObject({ total: expected.length + 1, exact: true });
+    const facets = (await inputFacets(scope, { labels: 8, values: 5, rowCap: Infinity }, temp.db))!;
+    expect(facets.find((facet) => facet.label === "role")!.values).toContainEqual({ value: "Founder", count: expected.length + 1 });
+  });
+});
