@@ -369,4 +369,14 @@ describe("a small scope of a large list", () => {
     const facets = (await inputFacets(scope, { labels: 8, values: 5, rowCap: Infinity }, temp.db))!;
     expect(facets.find((facet) => facet.label === "role")!.values).toContainEqual({ value: "Founder", count: expected.length + 1 });
   });
+
+  it("is not looked for when only filters that signup_counts keeps narrow the index's rows", async () => {
+    // Verified Engineers with a referral: a few thousand, whose counts and facets signup_input_counts
+    // gives (an input slice), and whose pages stop at their first rows.
+    const filter: SignupFilter = { inputs: [{ label: "role", value: "Engineer" }], verified: true, referral: true };
+    expect(rowsOf.get(large)!.filter((row) => matches(row, filter)).length).toBeLessThan(10_000);
+    const plan = await planAccess({ waitlistId: large, ...filter }, temp.db);
+    expect(plan.ids).toBeUndefined();
+    expect([plan.rows, plan.count, plan.capped]).not.toContain("ids");
+  });
 });
