@@ -41,7 +41,7 @@ export interface AccessPlan {
   density: number;
   /** The cheapest access that collects the scope's rows (to be sorted), when one was sized. */
   collected?: { access: Access; size: number };
-  /** The scope's ids, when the plan found them (scopeIdsOf): its accesses are then all `ids`. */
+  /** The scope's ids, when the plan found them (idsOf): its accesses are then all `ids`. */
   ids?: readonly number[];
 }
 

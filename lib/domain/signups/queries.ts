@@ -8,7 +8,7 @@ import type { SignupSort, SortDirection } from "../sorting";
 import { signupPositions } from "../joining/position";
 import type { LineKey } from "../ranking/line";
 import { lineRows } from "../ranking/line-scope";
-import { deepPageAccess, planAccess, planned, type PlannedScope } from "./access";
+import { deepPageAccess, planAccess, planned, planScope, type PlannedScope } from "./access";
 import type { SignupScope } from "./filter";
 import { DEFAULT_SIGNUP_FIELDS, SIGNUP_FIELDS, type SignupField } from "./response";
 import type { SignupRow } from "./row";
@@ -86,8 +86,8 @@ function toSignupRow([id, email, verified, referral, customInputs, createdAt, st
 }
 
 /**
- * The shape that reads a scope's rows in creation order (or in `sort`'s) the cheapest way (see access.ts); `reach`, how
- * far into the scope an offset page ends, where the dialect collects deep pages (deepPageAccess).
+ * The shape that reads a scope's rows in creation order (or in `sort`'s) the cheapest way (see access.ts), with its
+ * values; `reach`, how far into the scope an offset page ends, where the dialect collects deep pages (deepPageAccess).
  */
 export async function rowsShape(scope: SignupScope, db: AppDatabase, sort: SignupSort = "created_at", reach?: number): Promise<PlannedScope> {
   const plan = await planAccess(scope, db);
@@ -95,10 +95,9 @@ export async function rowsShape(scope: SignupScope, db: AppDatabase, sort: Signu
   return planned(scope, plan, reach !== undefined && dialectOf(db).collectsDeepPages ? deepPageAccess(plan, access, reach) : access);
 }
 
-/** The shape that reads every row of a scope the cheapest way, in no particular order. */
+/** The shape that reads every row of a scope the cheapest way, in no particular order, with its values. */
 export async function countShape(scope: SignupScope, db: AppDatabase): Promise<PlannedScope> {
-  const plan = await planAccess(scope, db);
-  return planned(scope, plan, plan.count);
+  return await planScope(scope, (plan) => plan.count, db);
 }
 
 const AFTER = { createdAt: placeholder("afterCreatedAt"), id: placeholder("afterId") };

@@ -16,7 +16,7 @@ import { descriptorOf, FILTER_KEYS, setFilters, type FilterKey, type SignupScope
  * - `input0`, `input1`, …: the rows with that custom input, from signup_inputs;
  * - `status`: the rows in statuses other than `waiting`, from the partial index that holds only
  *   those, in creation order within each status.
- * - `ids`: the rows whose ids a plan found once (access.ts, scopeIdsOf), looked up by id; every
+ * - `ids`: the rows whose ids a plan found once (access.ts, idsOf), looked up by id; every
  *   filter is tested again on them, so a row changed since is read as it is now.
  * `search`, `input…` and `ids` collect every matching row first (then sort them), so they win when few
  * rows match; `status` does too in another order than creation's.
