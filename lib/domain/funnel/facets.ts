@@ -4,7 +4,7 @@ import { signups } from "@/db/schema";
 import { containsPattern, containsText } from "@/lib/store/contains";
 import { preparedSql } from "@/lib/store/statements";
 import { inputSliceOf, newestOfSlice, newestOfSliceParams, statusedSliceOf } from "../signups/input-slice";
-import { cappedAccess, planScope } from "../signups/access";
+import { aggregatePlan, cappedAccess, planScope } from "../signups/access";
 import { exceedsSearchCap } from "../signups/counts";
 import type { FacetValues } from "../signups/facets";
 import { setFilters, type SignupScope } from "../signups/filter";
@@ -85,7 +85,7 @@ async function walkValues(scope: SignupScope, walk: Walk, limit: number, rowCap:
   const contains = valueContains === undefined ? {} : { valueContains: containsPattern(valueContains) };
   const rows = slice
     ? await sliceValuesStatement(db, walk.fields, scope).all(newestOfSliceParams(scope, slice, rowCap))
-    : await planScope(scope, (plan) => cappedAccess(plan, rowCap), db).then(({ shape, params }) => valuesStatement(db, walk, shape).all({ ...params, ...contains, rowCap }));
+    : await planScope(scope, (plan) => cappedAccess(plan, rowCap), db, aggregatePlan).then(({ shape, params }) => valuesStatement(db, walk, shape).all({ ...params, ...contains, rowCap }));
   const read = rows.find((row) => row.field === null)?.count ?? 0;
   return new Map(
     walk.fields.map((field) => {

@@ -41,7 +41,9 @@ export interface AccessPlan {
   density: number;
   /** The cheapest access that collects the scope's rows (to be sorted), when one was sized. */
   collected?: { access: Access; size: number };
-  /** The scope's ids, when the plan found them (idsOf): its accesses are then all `ids`. */
+  /** The access to find the scope's ids through, where reads of the whole scope should (worthIds). */
+  idsThrough?: Access;
+  /** The scope's ids, in a plan for reads of the whole scope that found them (aggregatePlan): its count and capped accesses are then `ids`. */
   ids?: readonly number[];
 }
 
@@ -168,17 +170,18 @@ async function planFor(scope: SignupScope, db: AppDatabase): Promise<AccessPlan>
   // (scope-sql's newestFirst) finds Engineers still waiting on a drained list of ten million after some
   // 60,000 rows, where collecting every Engineer read two million (1.8 s).
   const capped = density > 0 && FACET_ROW_CAP / density < cheapest.size ? "order" : cheapest.access;
-  const plan: AccessPlan = { rows, rowsAnyOrder, count: cheapest.access, capped, bound: cheapest.size, searchOverCap, rangeShare, density, collected: cheapestCollected };
-  const ids = worthIds(scope, cheapest, searchOverCap, shares) ? await idsOf(scope, cheapest.access, db) : undefined;
-  return ids ? { ...plan, rows: "ids", rowsAnyOrder: "ids", count: "ids", capped: "ids", bound: ids.length, density: 1, collected: { access: "ids", size: ids.length }, ids } : plan;
+  const idsThrough = worthIds(scope, cheapest, searchOverCap, shares) ? cheapest.access : undefined;
+  return { rows, rowsAnyOrder, count: cheapest.access, capped, bound: cheapest.size, searchOverCap, rangeShare, density, collected: cheapestCollected, idsThrough };
 }
 
 /**
- * The most ids a plan keeps. A page of the dashboard reads its scope some eight times (rows, counts,
+ * The most ids a plan keeps. A page of the dashboard reads its whole scope some six times (counts,
  * the last week, the chart, three facets, a facet without its own filter); when the scope's cheapest
  * access reads many rows to keep a few (a month of Engineers, among whom the verified referrals
  * whose address holds "ana": 678 of 80,000 on a 10M list), each read found them all again, about
  * 200 ms each on PostgreSQL. Found once per database version, the scope's own ids are looked up instead.
+ * Pages of rows never look for them: a page stops at its first rows, where finding the ids reads them
+ * all (a /v1 page of Engineers whose address holds a text went from 25 to 161–195 ms on SQLite 1M that way).
  */
 const SCOPE_IDS_CAP = 10_000;
 /** Reading this few rows costs each read less than finding the ids first would save. */
@@ -225,7 +228,7 @@ async function scopeIdsThrough(scope: SignupScope, access: Access, broader: read
 async function idsOf(scope: SignupScope, access: Access, db: AppDatabase): Promise<number[] | undefined> {
   const unflagged = withoutFlags(scope);
   if (scopeKey(unflagged) !== scopeKey(scope)) {
-    const broader = (await planAccess(unflagged, db)).ids;
+    const broader = (await aggregatePlan(unflagged, db)).ids;
     if (broader) return await scopeIdsThrough(scope, "ids", broader, db);
   }
   return await scopeIdsThrough(scope, access, undefined, db);
@@ -241,10 +244,21 @@ export function planned(scope: SignupScope, plan: AccessPlan, access: Access): P
   return { shape: shapeOf(scope, access), params: scopeParams(scope, access === "ids" ? plan.ids : undefined) };
 }
 
-/** The scope planned, read through the access `pick` takes from its plan. */
-export async function planScope(scope: SignupScope, pick: (plan: AccessPlan) => Access, db: AppDatabase): Promise<PlannedScope> {
-  const plan = await planAccess(scope, db);
+/** The scope planned (by planAccess, or aggregatePlan for a read of all of it), read through the access `pick` takes from its plan. */
+export async function planScope(scope: SignupScope, pick: (plan: AccessPlan) => Access, db: AppDatabase, planOf = planAccess): Promise<PlannedScope> {
+  const plan = await planOf(scope, db);
   return planned(scope, plan, pick(plan));
+}
+
+/** The plan of a read of the whole scope (a count, a facet, the chart): with the scope's ids where the plan says to find them, once per database version. */
+export async function aggregatePlan(scope: SignupScope, db: AppDatabase = getDb()): Promise<AccessPlan> {
+  const plan = await planAccess(scope, db);
+  const through = plan.idsThrough;
+  if (!through) return plan;
+  return await memoizeWhileUnchanged(db, `ids:${scopeKey(scope)}`, async () => {
+    const ids = await idsOf(scope, through, db);
+    return ids ? { ...plan, count: "ids", capped: "ids", bound: ids.length, ids } : plan;
+  });
 }
 
 /**

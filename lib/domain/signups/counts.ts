@@ -5,7 +5,7 @@ import { DAY_MS } from "@/lib/core/time";
 import { memoizeWhileUnchanged } from "@/lib/store/memoize";
 import { dialectOf } from "@/lib/store/dialect";
 import { preparedOnce, preparedSql } from "@/lib/store/statements";
-import { cappedAccess, planAccess, planned, SEARCH_COUNT_CAP } from "./access";
+import { aggregatePlan, cappedAccess, planned, SEARCH_COUNT_CAP } from "./access";
 import { scopeKey, setFilters, withoutFlags, type SignupScope } from "./filter";
 import { SIGNUP_STATUSES, type SignupStatus } from "./status";
 import { inputSliceOf, sliceCells, sliceExceeds, slicePerDay, statusedSliceOf, type InputSlice } from "./input-slice";
@@ -121,7 +121,7 @@ function cappedCountStatement(db: AppDatabase, shape: ScopeShape) {
 /** Whether an email search matches more than SEARCH_COUNT_CAP signups (then only a lower bound is given). */
 export async function exceedsSearchCap(scope: SignupScope, db: AppDatabase = getDb()): Promise<boolean> {
   if (scope.emailContains === undefined) return false;
-  const plan = await planAccess(scope, db);
+  const plan = await aggregatePlan(scope, db);
   if (plan.bound <= SEARCH_COUNT_CAP) return false;
   // Over the whole list (flags aside), the trigram index finds the first matches of a common text
   // soonest, and over a date range that holds most of it too (the dashboard's chart cuts its scope at
@@ -144,7 +144,7 @@ export async function exceedsRowCap(scope: SignupScope, cap: number, db: AppData
   if (!Number.isFinite(cap)) return false;
   const slice = inputSliceOf(scope) ?? statusedSliceOf(scope);
   if (slice) return sliceExceeds(scope, slice, cap, db);
-  const plan = await planAccess(scope, db);
+  const plan = await aggregatePlan(scope, db);
   if (plan.bound <= cap) return false;
   const { shape, params } = planned(scope, plan, cappedAccess(plan, cap));
   return (await cappedCountStatement(db, shape).get({ ...params, cap: cap + 1 }))!.n > cap;

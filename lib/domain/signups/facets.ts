@@ -4,7 +4,7 @@ import { signupInputCounts, signupInputs, signups } from "@/db/schema";
 import { containsPattern, containsText } from "@/lib/store/contains";
 import { dialectOf } from "@/lib/store/dialect";
 import { preparedOnce, preparedSql } from "@/lib/store/statements";
-import { cappedAccess, planScope } from "./access";
+import { aggregatePlan, cappedAccess, planScope } from "./access";
 import { exceedsRowCap, exceedsSearchCap } from "./counts";
 import { FACET_ROW_CAP, FACET_TEXT_CHARS } from "./limits";
 import { setFilters, type SignupScope } from "./filter";
@@ -125,7 +125,7 @@ async function valueCounts(scope: SignupScope, labels: string[], valueContains: 
   const slice = inputSliceOf(scope) ?? statusedSliceOf(scope);
   const all = slice
     ? await sliceValuesStatement(db, scope, contains).all({ ...newestOfSliceParams(scope, slice, limit), ...shared })
-    : await planScope(scope, (plan) => cappedAccess(plan, rowCap), db).then(({ shape, params }) => rowValuesStatement(db, shape, contains).all({ ...params, ...shared, rowCap: limit }));
+    : await planScope(scope, (plan) => cappedAccess(plan, rowCap), db, aggregatePlan).then(({ shape, params }) => rowValuesStatement(db, shape, contains).all({ ...params, ...shared, rowCap: limit }));
   const read = all.find((row) => row.label === null)!.count;
   const rows = all.filter((row): row is { label: string; value: string; count: number } => row.label !== null);
   // Fewer than the cap were read: that is all of them. Exactly the cap: only a count can tell.

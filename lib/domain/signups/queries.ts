@@ -8,7 +8,7 @@ import type { SignupSort, SortDirection } from "../sorting";
 import { signupPositions } from "../joining/position";
 import type { LineKey } from "../ranking/line";
 import { lineRows } from "../ranking/line-scope";
-import { deepPageAccess, planAccess, planned, planScope, type PlannedScope } from "./access";
+import { aggregatePlan, deepPageAccess, planAccess, planned, planScope, type PlannedScope } from "./access";
 import type { SignupScope } from "./filter";
 import { DEFAULT_SIGNUP_FIELDS, SIGNUP_FIELDS, type SignupField } from "./response";
 import type { SignupRow } from "./row";
@@ -97,7 +97,7 @@ export async function rowsShape(scope: SignupScope, db: AppDatabase, sort: Signu
 
 /** The shape that reads every row of a scope the cheapest way, in no particular order, with its values. */
 export async function countShape(scope: SignupScope, db: AppDatabase): Promise<PlannedScope> {
-  return await planScope(scope, (plan) => plan.count, db);
+  return await planScope(scope, (plan) => plan.count, db, aggregatePlan);
 }
 
 const AFTER = { createdAt: placeholder("afterCreatedAt"), id: placeholder("afterId") };
