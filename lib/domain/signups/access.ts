@@ -181,7 +181,7 @@ async function planFor(scope: SignupScope, db: AppDatabase): Promise<AccessPlan>
  * whose address holds "ana": 678 of 80,000 on a 10M list), each read found them all again, about
  * 200 ms each on PostgreSQL. Found once per database version, the scope's own ids are looked up instead.
  * Pages of rows never look for them: a page stops at its first rows, where finding the ids reads them
- * all (a /v1 page of Engineers whose address holds a text went from 25 to 161–195 ms on SQLite 1M that way).
+ * all (a /v1 page of Engineers whose address holds a text went from 23–27 to 161–195 ms on SQLite 1M that way).
  */
 const SCOPE_IDS_CAP = 10_000;
 /** Reading this few rows costs each read less than finding the ids first would save. */
